@@ -1,0 +1,57 @@
+import path from 'node:path';
+
+/** Typed server configuration, read once from the environment. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** `postgres://...` selects PostgreSQL; absent means embedded SQLite in `dataDir`. */
+  databaseUrl: string | undefined;
+  /** Base of every absolute URL the API emits, without a trailing slash. */
+  publicUrl: string;
+  bootstrapAdminToken: string | undefined;
+  logLevel: string;
+  /** How long a verified token stays trusted without asking the database again. */
+  authCacheTtlMs: number;
+  /** Requests per token per window; 0 turns rate limiting off. */
+  rateLimitMax: number;
+  rateLimitWindowMs: number;
+  bodyLimitBytes: number;
+  /** Items per page when a list request gives no `limit`. */
+  defaultPageSize: number;
+}
+
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  }
+  return value;
+}
+
+/** Reads the configuration; every variable is documented in README.md. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const port = int(env, 'PORT', 8080);
+  const dataDir = path.resolve(env.DATA_DIR || './data');
+  const publicUrl = (env.PUBLIC_URL || `http://localhost:${port}`).replace(/\/+$/, '');
+  const databaseUrl = env.DATABASE_URL || undefined;
+  if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
+    throw new Error('DATABASE_URL must start with postgres:// or postgresql://');
+  }
+  return {
+    port,
+    host: env.HOST || '0.0.0.0',
+    dataDir,
+    databaseUrl,
+    publicUrl,
+    bootstrapAdminToken: env.BOOTSTRAP_ADMIN_TOKEN || undefined,
+    logLevel: env.LOG_LEVEL || 'info',
+    authCacheTtlMs: int(env, 'AUTH_CACHE_TTL_MS', 5000),
+    rateLimitMax: int(env, 'RATE_LIMIT_MAX', 1200),
+    rateLimitWindowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 60_000),
+    bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 10 * 1024 * 1024),
+    defaultPageSize: Math.min(1000, Math.max(1, int(env, 'DEFAULT_PAGE_SIZE', 100))),
+  };
+}

@@ -1,0 +1,45 @@
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { Config } from './config.ts';
+import type { Db, DialectName } from './db/database.ts';
+import type { Clock } from './lib/clock.ts';
+import { unauthorized } from './errors.ts';
+
+/** Who is calling: the owner of the bearer token. */
+export interface Actor {
+  userId: string;
+  tokenId: string;
+}
+
+/** What the app is built from; shared by every request. */
+export interface AppDeps {
+  db: Db;
+  dialect: DialectName;
+  config: Config;
+  clock: Clock;
+}
+
+/** Everything a service needs for one call; services never see the HTTP request. */
+export interface Context extends AppDeps {
+  actor: Actor;
+  requestId: string;
+  log: FastifyBaseLogger;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: AppDeps;
+  }
+  interface FastifyRequest {
+    actor: Actor | null;
+  }
+  interface FastifyContextConfig {
+    /** Route answers without a token (API information, OpenAPI document). */
+    public?: boolean;
+  }
+}
+
+/** The service context of an authenticated request. */
+export function contextOf(request: FastifyRequest): Context {
+  if (!request.actor) throw unauthorized();
+  return { ...request.server.deps, actor: request.actor, requestId: request.id, log: request.log };
+}

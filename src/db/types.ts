@@ -1,0 +1,114 @@
+
+
+/*
+ * Row types of every table. Conventions shared by both dialects (see docs/architecture.md):
+ * timestamps are ISO 8601 UTC strings with milliseconds (they sort as text), booleans are
+ * integers 0/1, structured values are JSON text. Ids are opaque strings made by the app.
+ */
+
+export type RoleName = 'admin' | 'create' | 'review' | 'edit' | 'comment' | 'read';
+
+export interface OrganizationsTable {
+  id: string;
+  title: string;
+  created_at: string;
+  email_domains: string; // JSON string[]
+  hostname: string | null;
+  type: string;
+  use_case: string | null;
+  community_type: string | null;
+  default_role: RoleName | null;
+  default_content: string | null; // JSON { type, site|space|collection }
+  sso: number;
+  ai: number;
+  invite_links: number;
+  logo_url: string | null;
+  merge_rules: string; // JSON
+  custom_hostname: string | null;
+}
+
+export interface UsersTable {
+  id: string;
+  display_name: string;
+  email: string; // lower-cased
+  email_verified: number;
+  photo_url: string | null;
+  created_at: string;
+}
+
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  /** sha256 of the token; the token itself is never stored. */
+  token_hash: string;
+  label: string | null;
+  created_at: string;
+  revoked_at: string | null;
+}
+
+export interface MembersTable {
+  organization_id: string;
+  user_id: string;
+  role: RoleName | null;
+  disabled: number;
+  sso: number;
+  joined_at: string;
+  last_seen_at: string | null;
+}
+
+export interface TeamsTable {
+  id: string;
+  organization_id: string;
+  title: string;
+  created_at: string;
+}
+
+export interface TeamMembersTable {
+  team_id: string;
+  organization_id: string;
+  user_id: string;
+  role: 'owner' | 'member';
+  added_at: string;
+}
+
+export interface InviteLinksTable {
+  id: string;
+  organization_id: string;
+  role: RoleName | null;
+  created_by: string;
+  created_at: string;
+}
+
+export interface AgentInstructionsTable {
+  organization_id: string;
+  instructions: string; // JSON rich-text document
+  updated_at: string;
+  updated_by: string;
+}
+
+export interface BootstrapTable {
+  id: number;
+  organization_id: string;
+  user_id: string;
+  created_at: string;
+}
+
+
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+  created_at: string;
+}
+
+export interface Database {
+  organizations: OrganizationsTable;
+  users: UsersTable;
+  api_tokens: ApiTokensTable;
+  members: MembersTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  invite_links: InviteLinksTable;
+  agent_instructions: AgentInstructionsTable;
+  bootstrap: BootstrapTable;
+  server_secrets: ServerSecretsTable;
+}

@@ -1,0 +1,48 @@
+import type { RoleName } from '../../db/types.ts';
+import { atLeast, definePolicy } from '../../policies/index.ts';
+
+/** The caller's standing in one organization. Non-members never get this far (404). */
+export interface OrganizationAccess {
+  organizationId: string;
+  userId: string;
+  /** null for guests: members invited to some content only. */
+  role: RoleName | null;
+  ownsTeam?: boolean;
+}
+
+const member = (a: OrganizationAccess) => a.role !== null;
+
+/**
+ * Organization rules (docs/permissions.md). Guests see the organization but not its
+ * directory; admins manage it; `create` and above make content.
+ */
+export const organizationPolicy = definePolicy<
+  OrganizationAccess,
+  | 'view'
+  | 'access'
+  | 'admin'
+  | 'ownTeam'
+  | 'createContent'
+  | 'createOpenAPISpec'
+  | 'ingestConversations'
+  | 'viewBilling'
+  | 'listMembers'
+  | 'listTeams'
+  | 'listIntegrations'
+  | 'listInstallations'
+  | 'installIntegration'
+>({
+  view: () => true,
+  access: () => true,
+  admin: (a) => atLeast(a.role, 'admin'),
+  ownTeam: (a) => a.ownsTeam === true,
+  createContent: (a) => atLeast(a.role, 'create'),
+  createOpenAPISpec: (a) => atLeast(a.role, 'create'),
+  ingestConversations: (a) => atLeast(a.role, 'admin'),
+  viewBilling: (a) => atLeast(a.role, 'admin'),
+  listMembers: member,
+  listTeams: member,
+  listIntegrations: member,
+  listInstallations: (a) => atLeast(a.role, 'admin'),
+  installIntegration: (a) => atLeast(a.role, 'admin'),
+});

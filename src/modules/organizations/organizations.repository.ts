@@ -1,0 +1,119 @@
+import type { Db } from '../../db/database.ts';
+import { paginate, type PageRequest } from '../../db/keyset.ts';
+import type { AgentInstructionsTable, OrganizationsTable, RoleName } from '../../db/types.ts';
+
+export type OrganizationRow = OrganizationsTable;
+
+/** An organization with the caller's membership in it (null fields when not a member). */
+export type OrganizationWithAccess = OrganizationRow & {
+  member_role: RoleName | null;
+  member_user_id: string | null;
+  member_disabled: number | null;
+};
+
+function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Queries on organizations and their agent instructions. */
+export const organizationsRepository = {
+  /** One query: the organization and the caller's membership, for every org-scoped request. */
+  findWithMembership(db: Db, organizationId: string, userId: string): Promise<OrganizationWithAccess | undefined> {
+    return db
+      .selectFrom('organizations as o')
+      .leftJoin('members as m', (join) => join.onRef('m.organization_id', '=', 'o.id').on('m.user_id', '=', userId))
+      .selectAll('o')
+      .select(['m.role as member_role', 'm.user_id as member_user_id', 'm.disabled as member_disabled'])
+      .where('o.id', '=', organizationId)
+      .executeTakeFirst();
+  },
+
+  findById(db: Db, organizationId: string): Promise<OrganizationRow | undefined> {
+    return db.selectFrom('organizations').selectAll().where('id', '=', organizationId).executeTakeFirst();
+  },
+
+  async insert(db: Db, row: OrganizationRow): Promise<void> {
+    await db.insertInto('organizations').values(row).execute();
+  },
+
+  async update(db: Db, organizationId: string, changes: Partial<OrganizationRow>): Promise<void> {
+    if (Object.keys(changes).length === 0) return;
+    await db.updateTable('organizations').set(changes).where('id', '=', organizationId).execute();
+  },
+
+  /** Organizations the user is an active member of, oldest membership first. */
+  listForUser(db: Db, userId: string, page: PageRequest) {
+    const query = db
+      .selectFrom('organizations as o')
+      .innerJoin('members as m', 'm.organization_id', 'o.id')
+      .selectAll('o')
+      .select(['m.role as member_role', 'm.user_id as member_user_id', 'm.disabled as member_disabled', 'm.joined_at'])
+      .where('m.user_id', '=', userId)
+      .where('m.disabled', '=', 0);
+    return paginate(
+      query,
+      [
+        { ref: 'm.joined_at', field: 'joined_at', dir: 'asc' },
+        { ref: 'o.id', field: 'id', dir: 'asc' },
+      ],
+      page,
+    );
+  },
+
+  /** Organizations listing `domain` among their email domains (stored as a JSON array). */
+  listByEmailDomain(db: Db, domain: string, userId: string): Promise<OrganizationWithAccess[]> {
+    return db
+      .selectFrom('organizations as o')
+      .leftJoin('members as m', (join) => join.onRef('m.organization_id', '=', 'o.id').on('m.user_id', '=', userId))
+      .selectAll('o')
+      .select(['m.role as member_role', 'm.user_id as member_user_id', 'm.disabled as member_disabled'])
+      .where((eb) => eb('o.email_domains', 'like', `%${escapeLike(JSON.stringify(domain))}%`))
+      .orderBy('o.created_at')
+      .orderBy('o.id')
+      .limit(100)
+      .execute();
+  },
+
+  /** Whether the user owns at least one team of the organization. */
+  async ownsATeam(db: Db, organizationId: string, userId: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('team_members')
+      .select('team_id')
+      .where('organization_id', '=', organizationId)
+      .where('user_id', '=', userId)
+      .where('role', '=', 'owner')
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** Whether another organization already uses this hostname. */
+  async hostnameTaken(db: Db, hostname: string, exceptOrganizationId: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('organizations')
+      .select('id')
+      .where('hostname', '=', hostname)
+      .where('id', '!=', exceptOrganizationId)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  findAgentInstructions(db: Db, organizationId: string): Promise<AgentInstructionsTable | undefined> {
+    return db.selectFrom('agent_instructions').selectAll().where('organization_id', '=', organizationId).executeTakeFirst();
+  },
+
+  /** Insert or replace the organization's agent instructions. */
+  async upsertAgentInstructions(db: Db, row: AgentInstructionsTable): Promise<void> {
+    await db
+      .insertInto('agent_instructions')
+      .values(row)
+      .onConflict((oc) =>
+        oc.column('organization_id').doUpdateSet({
+          instructions: row.instructions,
+          updated_at: row.updated_at,
+          updated_by: row.updated_by,
+        }),
+      )
+      .execute();
+  },
+};

@@ -1,0 +1,197 @@
+import type { Context } from '../../context.ts';
+import type { Db } from '../../db/database.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
+import { isoNow, type Clock } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import type { PageRequest } from '../../db/keyset.ts';
+import { organizationPolicy, type OrganizationAccess } from './organizations.policy.ts';
+import { presentAgentInstructions, presentOrganization } from './organizations.presenter.ts';
+import { organizationsRepository, type OrganizationRow, type OrganizationWithAccess } from './organizations.repository.ts';
+import { membersRepository } from '../members/members.repository.ts';
+import type { UpdateOrganizationInput } from './organizations.schemas.ts';
+
+const EMPTY_DOCUMENT = JSON.stringify({ object: 'document', data: {}, nodes: [] });
+
+function accessOf(row: OrganizationWithAccess): OrganizationAccess | null {
+  if (row.member_user_id === null || row.member_disabled === 1) return null;
+  return { organizationId: row.id, userId: row.member_user_id, role: row.member_role };
+}
+
+/**
+ * Loads an organization with the caller's standing in it. Anyone who is not an active
+ * member gets 404: an organization you do not belong to is invisible.
+ */
+export async function organizationAccess(
+  ctx: Pick<Context, 'db' | 'actor'>,
+  organizationId: string,
+): Promise<{ organization: OrganizationRow; access: OrganizationAccess }> {
+  const row = await organizationsRepository.findWithMembership(ctx.db, organizationId, ctx.actor.userId);
+  const access = row ? accessOf(row) : null;
+  if (!row || !access) throw notFound('Organization');
+  return { organization: row, access };
+}
+
+async function present(ctx: Context, organization: OrganizationRow, access: OrganizationAccess) {
+  const ownsTeam = await organizationsRepository.ownsATeam(ctx.db, organization.id, access.userId);
+  return presentOrganization(ctx.config, organization, { ...access, ownsTeam });
+}
+
+/** GET /v1/orgs */
+export async function listOrganizations(ctx: Context, page: PageRequest) {
+  const result = await organizationsRepository.listForUser(ctx.db, ctx.actor.userId, page);
+  const items = await Promise.all(
+    result.items.map((row) => present(ctx, row, accessOf(row) as OrganizationAccess)),
+  );
+  return { ...result, items };
+}
+
+/** GET /v1/orgs/{organizationId} */
+export async function getOrganization(ctx: Context, organizationId: string) {
+  const { organization, access } = await organizationAccess(ctx, organizationId);
+  return present(ctx, organization, access);
+}
+
+export interface NewOrganization {
+  title: string;
+  emailDomains?: string[];
+}
+
+/**
+ * Creates an organization with `adminUserId` as its first admin, and its (empty) agent
+ * instructions, in one transaction. Used by POST /v1/orgs and the first-start bootstrap.
+ */
+export async function createOrganizationWithAdmin(db: Db, clock: Clock, input: NewOrganization, adminUserId: string) {
+  const now = isoNow(clock);
+  const row: OrganizationRow = {
+    id: newId(),
+    title: input.title.trim(),
+    created_at: now,
+    email_domains: JSON.stringify(normalizeDomains(input.emailDomains ?? [])),
+    hostname: null,
+    type: 'business',
+    use_case: null,
+    community_type: null,
+    default_role: 'read',
+    default_content: null,
+    sso: 0,
+    ai: 0,
+    invite_links: 1,
+    logo_url: null,
+    merge_rules: JSON.stringify({ type: 'none' }),
+    custom_hostname: null,
+  };
+  await organizationsRepository.insert(db, row);
+  await membersRepository.insert(db, {
+    organization_id: row.id,
+    user_id: adminUserId,
+    role: 'admin',
+    disabled: 0,
+    sso: 0,
+    joined_at: now,
+    last_seen_at: null,
+  });
+  await organizationsRepository.upsertAgentInstructions(db, {
+    organization_id: row.id,
+    instructions: EMPTY_DOCUMENT,
+    updated_at: now,
+    updated_by: adminUserId,
+  });
+  return row;
+}
+
+function normalizeDomains(domains: string[]): string[] {
+  return [...new Set(domains.map((d) => d.trim().toLowerCase()))];
+}
+
+/** POST /v1/orgs: any user may found an organization and becomes its admin. */
+export async function createOrganization(ctx: Context, input: NewOrganization) {
+  const row = await ctx.db
+    .transaction()
+    .execute((trx) => createOrganizationWithAdmin(trx, ctx.clock, input, ctx.actor.userId));
+  return presentOrganization(ctx.config, row, { organizationId: row.id, userId: ctx.actor.userId, role: 'admin' });
+}
+
+/** PATCH /v1/orgs/{organizationId}: admins only. */
+export async function updateOrganization(ctx: Context, organizationId: string, input: UpdateOrganizationInput) {
+  return ctx.db.transaction().execute(async (trx) => {
+    const tctx = { ...ctx, db: trx };
+    const { access } = await organizationAccess(tctx, organizationId);
+    organizationPolicy.authorize('admin', access, 'Only organization admins can change its settings');
+
+    const changes: Partial<OrganizationRow> = {};
+    if (input.title !== undefined) changes.title = input.title.trim();
+    if (input.emailDomains !== undefined) changes.email_domains = JSON.stringify(normalizeDomains(input.emailDomains));
+    if (input.hostname !== undefined) {
+      if (await organizationsRepository.hostnameTaken(trx, input.hostname, organizationId)) {
+        throw conflict(`hostname "${input.hostname}" is already used by another organization`);
+      }
+      changes.hostname = input.hostname;
+    }
+    if (input.defaultRole !== undefined) changes.default_role = input.defaultRole;
+    if (input.defaultContent !== undefined) {
+      if (input.defaultContent !== null) {
+        // Sites, spaces and collections arrive with later modules; until then none can exist.
+        const target = input.defaultContent;
+        const id = 'site' in target ? target.site : 'space' in target ? target.space : target.collection;
+        throw badRequest(`body/defaultContent: ${target.type} "${id}" does not exist in this organization`);
+      }
+      changes.default_content = null;
+    }
+    if (input.logo !== undefined) changes.logo_url = input.logo;
+    if (input.sso !== undefined) changes.sso = input.sso ? 1 : 0;
+    if (input.ai !== undefined) changes.ai = input.ai ? 1 : 0;
+    if (input.inviteLinks !== undefined) changes.invite_links = input.inviteLinks ? 1 : 0;
+    if (input.mergeRules !== undefined) changes.merge_rules = JSON.stringify(input.mergeRules);
+
+    await organizationsRepository.update(trx, organizationId, changes);
+    const updated = (await organizationsRepository.findById(trx, organizationId)) as OrganizationRow;
+    return present(tctx, updated, access);
+  });
+}
+
+/** GET /v1/email-domains/{emailDomain}/orgs: organizations a user of that domain may join. */
+export async function listOrganizationsForEmailDomain(ctx: Context, emailDomain: string) {
+  const rows = await organizationsRepository.listByEmailDomain(ctx.db, emailDomain.trim().toLowerCase(), ctx.actor.userId);
+  const organizations = await Promise.all(
+    rows.map((row) => {
+      const access = accessOf(row);
+      return access ? present(ctx, row, access) : presentOrganization(ctx.config, row, null);
+    }),
+  );
+  return { organizations };
+}
+
+/** GET /v1/orgs/{organizationId}/agent-instructions */
+export async function getAgentInstructions(ctx: Context, organizationId: string) {
+  const { organization } = await organizationAccess(ctx, organizationId);
+  const row = await organizationsRepository.findAgentInstructions(ctx.db, organizationId);
+  return presentAgentInstructions(
+    ctx.config,
+    row ?? { organization_id: organizationId, instructions: EMPTY_DOCUMENT, updated_at: organization.created_at, updated_by: '' },
+  );
+}
+
+/** PUT /v1/orgs/{organizationId}/agent-instructions: admins only. */
+export async function updateAgentInstructions(ctx: Context, organizationId: string, instructions: unknown) {
+  return ctx.db.transaction().execute(async (trx) => {
+    const { access } = await organizationAccess({ ...ctx, db: trx }, organizationId);
+    organizationPolicy.authorize('admin', access, 'Only organization admins can change the agent instructions');
+    const row = {
+      organization_id: organizationId,
+      instructions: JSON.stringify(instructions),
+      updated_at: isoNow(ctx.clock),
+      updated_by: ctx.actor.userId,
+    };
+    await organizationsRepository.upsertAgentInstructions(trx, row);
+    return presentAgentInstructions(ctx.config, row);
+  });
+}
+
+/**
+ * GET /v1/orgs/{organizationId}/search. No space exists before the spaces module, so the
+ * honest answer is an empty list; the search issue replaces this with the real index.
+ */
+export async function searchOrganization(ctx: Context, organizationId: string) {
+  await organizationAccess(ctx, organizationId);
+  return { count: 0, items: [] };
+}

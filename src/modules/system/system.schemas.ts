@@ -1,0 +1,13 @@
+import { Type } from 'typebox';
+import { component } from '../../schemas/registry.ts';
+
+export const ApiInformation = component(
+  'ApiInformation',
+  Type.Object(
+    {
+      version: Type.String({ description: 'Current release of Quire' }),
+      build: Type.String({ description: 'Date of the release in ISO format' }),
+    },
+    { description: 'Release of the server; GET /v1/ is also the readiness probe' },
+  ),
+);

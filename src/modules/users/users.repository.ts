@@ -1,0 +1,65 @@
+import type { Db } from '../../db/database.ts';
+import type { UsersTable } from '../../db/types.ts';
+
+export type UserRow = UsersTable;
+
+/** Queries on users and their API tokens. */
+export const usersRepository = {
+  findById(db: Db, id: string): Promise<UserRow | undefined> {
+    return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  findByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+    return db.selectFrom('users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+  },
+
+  findManyByEmails(db: Db, emails: string[]): Promise<UserRow[]> {
+    if (emails.length === 0) return Promise.resolve([]);
+    return db.selectFrom('users').selectAll().where('email', 'in', emails).execute();
+  },
+
+  async insert(db: Db, row: UserRow): Promise<void> {
+    await db.insertInto('users').values(row).execute();
+  },
+
+  /** True when both users belong to at least one common organization. */
+  async shareAnOrganization(db: Db, userA: string, userB: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('members as a')
+      .innerJoin('members as b', 'b.organization_id', 'a.organization_id')
+      .select('a.organization_id')
+      .where('a.user_id', '=', userA)
+      .where('b.user_id', '=', userB)
+      .where('a.disabled', '=', 0)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  async insertToken(
+    db: Db,
+    row: { id: string; user_id: string; token_hash: string; label: string | null; created_at: string },
+  ): Promise<void> {
+    await db.insertInto('api_tokens').values({ ...row, revoked_at: null }).execute();
+  },
+
+  findActiveTokenByHash(db: Db, hash: string) {
+    return db
+      .selectFrom('api_tokens')
+      .select(['id', 'user_id'])
+      .where('token_hash', '=', hash)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+  },
+
+  /** Marks a token revoked; returns false when no active token has that id. */
+  async revokeToken(db: Db, tokenId: string, at: string): Promise<boolean> {
+    const result = await db
+      .updateTable('api_tokens')
+      .set({ revoked_at: at })
+      .where('id', '=', tokenId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+};

@@ -1,0 +1,113 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import pg from 'pg';
+import { buildApp } from '../src/app.ts';
+import { loadConfig, type Config } from '../src/config.ts';
+import { openDatabase, type Db, type DialectName } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import { ManualClock } from '../src/lib/clock.ts';
+import { newId } from '../src/lib/ids.ts';
+import { gitbookOperation, gitbookSchemaErrors } from './gitbook-schema.ts';
+
+/** Operation ids whose responses were checked against GitBook's schema in this process. */
+export const checkedOperations = new Set<string>();
+
+export interface TestResponse {
+  status: number;
+  headers: Record<string, unknown>;
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  token?: string | null;
+  body?: unknown;
+  query?: Record<string, string | string[] | number | boolean>;
+  headers?: Record<string, string>;
+  /** Skip GitBook schema validation (for deliberately odd responses). */
+  skipSchemaCheck?: boolean;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: Db;
+  dialect: DialectName;
+  config: Config;
+  clock: ManualClock;
+  dataDir: string;
+  request(method: InjectOptions['method'], url: string, options?: RequestOptions): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+/** The dialect under test: PostgreSQL when DATABASE_URL is set, else SQLite. */
+export const testDialect: DialectName = process.env.DATABASE_URL ? 'postgres' : 'sqlite';
+
+/**
+ * A fresh app on a fresh database: a SQLite file in a temp folder, or a new PostgreSQL
+ * schema dropped on close. Every 2xx response of an operation GitBook documents is
+ * validated against GitBook's response schema; a mismatch fails the test.
+ */
+export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-test-'));
+  const databaseUrl = process.env.DATABASE_URL;
+  const pgSchema = databaseUrl ? `test_${newId(12).toLowerCase()}` : undefined;
+  if (databaseUrl && pgSchema) {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query(`create schema ${pgSchema}`);
+    await client.end();
+  }
+  const config: Config = {
+    ...loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://quire.test' }),
+    databaseUrl,
+    rateLimitMax: 0,
+    ...overrides,
+  };
+  const handle = openDatabase({ databaseUrl, dataDir, pgSchema });
+  await migrateToLatest(handle.db);
+  const clock = new ManualClock();
+  const app = await buildApp({ config, db: handle.db, dialect: handle.dialect, clock, logger: false });
+
+  return {
+    app,
+    db: handle.db,
+    dialect: handle.dialect,
+    config,
+    clock,
+    dataDir,
+    async request(method, url, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.token) headers.authorization = `Bearer ${options.token}`;
+      const response = await app.inject({
+        method,
+        url,
+        headers,
+        query: options.query as any,
+        ...(options.body !== undefined ? { payload: options.body as any } : {}),
+      });
+      const text = response.body;
+      let body: any = undefined;
+      if (text && String(response.headers['content-type'] ?? '').includes('json')) body = JSON.parse(text);
+      if (!options.skipSchemaCheck && response.statusCode < 300 && body !== undefined) {
+        const op = gitbookOperation(String(method), url);
+        const errors = gitbookSchemaErrors(String(method), url, response.statusCode, body);
+        if (errors) throw new Error(`Response does not match GitBook's schema:\n  ${errors}\n${JSON.stringify(body, null, 2).slice(0, 2000)}`);
+        if (op) checkedOperations.add(op.operationId);
+      }
+      return { status: response.statusCode, headers: response.headers, body, text };
+    },
+    async close() {
+      await app.close();
+      await handle.close();
+      if (databaseUrl && pgSchema) {
+        const client = new pg.Client({ connectionString: databaseUrl });
+        await client.connect();
+        await client.query(`drop schema ${pgSchema} cascade`);
+        await client.end();
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
