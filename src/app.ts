@@ -9,6 +9,7 @@ import { authPlugin } from './plugins/auth.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerSwagger } from './plugins/swagger.ts';
+import { registerValidation } from './plugins/validation.ts';
 import { registerComponents } from './schemas/registry.ts';
 import { release } from './modules/system/system.service.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
@@ -50,7 +51,6 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : newId(16);
     },
     requestIdHeader: false,
-    ajv: { customOptions: { allErrors: false, coerceTypes: 'array' } },
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -62,6 +62,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   registerErrorHandling(app);
   registerComponents(app);
+  registerValidation(app);
   await registerSwagger(app, release.version);
   await registerRateLimit(app);
   await app.register(authPlugin);

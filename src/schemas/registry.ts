@@ -23,6 +23,11 @@ export function ref<T extends TSchema>(schema: T): TUnsafe<Static<T>> {
   return Type.Unsafe<Static<T>>({ $ref: `${id}#` });
 }
 
+/** Every declared component, for validators built outside Fastify's own. */
+export function componentSchemas(): TSchema[] {
+  return [...components.values()];
+}
+
 /** Adds every declared component to the app; call before routes are registered. */
 export function registerComponents(app: FastifyInstance): void {
   for (const schema of components.values()) app.addSchema(schema);

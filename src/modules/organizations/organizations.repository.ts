@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import { paginate, type PageRequest } from '../../db/keyset.ts';
-import type { AgentInstructionsTable, OrganizationsTable, RoleName } from '../../db/types.ts';
+import type { AgentInstructionsTable, BootstrapTable, OrganizationsTable, RoleName } from '../../db/types.ts';
 
 export type OrganizationRow = OrganizationsTable;
 
@@ -115,5 +115,37 @@ export const organizationsRepository = {
         }),
       )
       .execute();
+  },
+
+  findBootstrap(db: Db): Promise<BootstrapTable | undefined> {
+    return db.selectFrom('bootstrap').selectAll().where('id', '=', 1).executeTakeFirst();
+  },
+
+  /** Records the first-start bootstrap; false when another process already did. */
+  async claimBootstrap(db: Db, row: BootstrapTable): Promise<boolean> {
+    const inserted = await db
+      .insertInto('bootstrap')
+      .values(row)
+      .onConflict((oc) => oc.column('id').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return inserted !== undefined;
+  },
+
+  /** Every organization, oldest first (CLI). */
+  listAll(db: Db): Promise<OrganizationRow[]> {
+    return db.selectFrom('organizations').selectAll().orderBy('created_at').orderBy('id').execute();
+  },
+
+  /** Which of these users are members of the organization. */
+  async memberUserIds(db: Db, organizationId: string, userIds: string[]): Promise<string[]> {
+    if (userIds.length === 0) return [];
+    const rows = await db
+      .selectFrom('members')
+      .select('user_id')
+      .where('organization_id', '=', organizationId)
+      .where('user_id', 'in', userIds)
+      .execute();
+    return rows.map((r) => r.user_id);
   },
 };

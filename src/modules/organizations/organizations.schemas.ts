@@ -4,23 +4,19 @@ import { component, ref } from '../../schemas/registry.ts';
 
 const PricePair = Type.Object({ monthly: Type.Number({ minimum: 0 }), yearly: Type.Number({ minimum: 0 }) });
 
-export const MergeRule = Type.Object(
-  {
-    rule: Type.Literal('require_specific_reviewers'),
-    users: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100, description: 'User ids whose approval is required' }),
-  },
-  { additionalProperties: false },
-);
+// Union branches stay open (no additionalProperties: false): Fastify's Ajv strips unknown
+// properties while trying each branch, which would corrupt the branch that matches.
+export const MergeRule = Type.Object({
+  rule: Type.Literal('require_specific_reviewers'),
+  users: Type.Array(Type.String({ maxLength: 64 }), { maxItems: 100, description: 'User ids whose approval is required' }),
+});
 
 export const MergeRules = component(
   'MergeRules',
   Type.Union(
     [
-      Type.Object({ type: Type.Literal('none') }, { additionalProperties: false }),
-      Type.Object(
-        { type: Type.Literal('rules'), rules: Type.Array(MergeRule, { maxItems: 20 }) },
-        { additionalProperties: false },
-      ),
+      Type.Object({ type: Type.Literal('none') }),
+      Type.Object({ type: Type.Literal('rules'), rules: Type.Array(MergeRule, { maxItems: 20 }) }),
     ],
     { description: 'Rules a change request must pass before it is merged' },
   ),

@@ -99,6 +99,19 @@ export async function createOrganizationWithAdmin(db: Db, clock: Clock, input: N
   return row;
 }
 
+/** Keeps only the known fields of merge rules; every named reviewer must be a member. */
+async function normalizeMergeRules(db: Db, organizationId: string, rules: NonNullable<UpdateOrganizationInput['mergeRules']>) {
+  if (rules.type === 'none') return { type: 'none' as const };
+  const normalized = rules.rules.map((r) => ({ rule: r.rule, users: [...new Set(r.users)] }));
+  const named = [...new Set(normalized.flatMap((r) => r.users))];
+  const known = new Set(await organizationsRepository.memberUserIds(db, organizationId, named));
+  const unknown = named.filter((id) => !known.has(id));
+  if (unknown.length > 0) {
+    throw badRequest(`body/mergeRules: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not a member' : 'are not members'} of this organization`);
+  }
+  return { type: 'rules' as const, rules: normalized };
+}
+
 function normalizeDomains(domains: string[]): string[] {
   return [...new Set(domains.map((d) => d.trim().toLowerCase()))];
 }
@@ -141,7 +154,9 @@ export async function updateOrganization(ctx: Context, organizationId: string, i
     if (input.sso !== undefined) changes.sso = input.sso ? 1 : 0;
     if (input.ai !== undefined) changes.ai = input.ai ? 1 : 0;
     if (input.inviteLinks !== undefined) changes.invite_links = input.inviteLinks ? 1 : 0;
-    if (input.mergeRules !== undefined) changes.merge_rules = JSON.stringify(input.mergeRules);
+    if (input.mergeRules !== undefined) {
+      changes.merge_rules = JSON.stringify(await normalizeMergeRules(trx, organizationId, input.mergeRules));
+    }
 
     await organizationsRepository.update(trx, organizationId, changes);
     const updated = (await organizationsRepository.findById(trx, organizationId)) as OrganizationRow;

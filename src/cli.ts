@@ -1,0 +1,173 @@
+import { parseArgs } from 'node:util';
+import { loadConfig, type Config } from './config.ts';
+import { openDatabase, type Db } from './db/database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import type { RoleName } from './db/types.ts';
+import { systemClock } from './lib/clock.ts';
+import { ROLES } from './policies/index.ts';
+import { membersRepository } from './modules/members/members.repository.ts';
+import { organizationsRepository } from './modules/organizations/organizations.repository.ts';
+import { presentUser } from './modules/users/users.presenter.ts';
+import { usersRepository } from './modules/users/users.repository.ts';
+import { buildUserRow, issueToken, revokeToken } from './modules/users/users.service.ts';
+import { HttpError } from './errors.ts';
+
+const USAGE = `Usage: npm run --silent cli -- <command> [options]
+
+Commands:
+  users create --org ID --email E --name N --role ROLE [--json]
+      Create a user (email counts as verified) in organization ID with ROLE
+      (admin, create, review, edit, comment, read, or guest), and issue a token.
+  tokens create --email E [--label L] [--json]
+      Issue a new API token for the user with that email.
+  tokens revoke TOKEN_ID
+      Revoke a token; every server process stops accepting it within AUTH_CACHE_TTL_MS.
+  orgs list [--json]
+      List organizations (id and title).
+  migrate
+      Apply pending database migrations.
+
+The database is the server's: DATA_DIR (SQLite) or DATABASE_URL (PostgreSQL).
+`;
+
+/** Wrong arguments: printed with the usage, exit 2. */
+class UsageError extends Error {}
+/** A command that could not be carried out: printed alone, exit 1. */
+class CommandError extends Error {}
+
+function required(values: Record<string, unknown>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value;
+}
+
+function print(json: boolean, data: unknown, text: string): void {
+  process.stdout.write(json ? JSON.stringify(data) + '\n' : text + '\n');
+}
+
+async function usersCreate(db: Db, config: Config, args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      org: { type: 'string' },
+      email: { type: 'string' },
+      name: { type: 'string' },
+      role: { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  const organizationId = required(values, 'org');
+  const roleName = required(values, 'role');
+  if (roleName !== 'guest' && !ROLES.includes(roleName as RoleName)) {
+    throw new UsageError(`--role must be one of ${ROLES.join(', ')}, guest`);
+  }
+  const role = roleName === 'guest' ? null : (roleName as RoleName);
+  const row = buildUserRow(systemClock, {
+    email: required(values, 'email'),
+    displayName: required(values, 'name'),
+    emailVerified: true,
+  });
+  const result = await db.transaction().execute(async (trx) => {
+    if (!(await organizationsRepository.findById(trx, organizationId))) {
+      throw new CommandError(`organization ${organizationId} does not exist (see: orgs list)`);
+    }
+    if (await usersRepository.findByEmail(trx, row.email)) {
+      throw new CommandError(`a user with email ${row.email} already exists (issue a token with: tokens create)`);
+    }
+    await usersRepository.insert(trx, row);
+    await membersRepository.insert(trx, {
+      organization_id: organizationId,
+      user_id: row.id,
+      role,
+      disabled: 0,
+      sso: 0,
+      joined_at: row.created_at,
+      last_seen_at: null,
+    });
+    return issueToken(trx, systemClock, row.id, 'cli');
+  });
+  const user = presentUser(config, row);
+  print(values.json ?? false, { user, token: result.token, tokenId: result.id }, `created user ${user.id} <${user.email}>\ntoken: ${result.token}`);
+}
+
+async function tokensCreate(db: Db, config: Config, args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { email: { type: 'string' }, label: { type: 'string' }, json: { type: 'boolean', default: false } },
+  });
+  const email = required(values, 'email');
+  const user = await usersRepository.findByEmail(db, email);
+  if (!user) throw new CommandError(`no user has email ${email}`);
+  const { id, token } = await issueToken(db, systemClock, user.id, values.label ?? 'cli');
+  print(values.json ?? false, { token, id, user: presentUser(config, user) }, `token ${id}: ${token}`);
+}
+
+async function tokensRevoke(db: Db, args: string[]): Promise<void> {
+  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  const tokenId = positionals[0];
+  if (!tokenId) throw new UsageError('tokens revoke needs a TOKEN_ID');
+  if (!(await revokeToken(db, systemClock, tokenId))) throw new CommandError(`no active token has id ${tokenId}`);
+  process.stdout.write(`revoked ${tokenId}\n`);
+}
+
+async function orgsList(db: Db, args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { json: { type: 'boolean', default: false } } });
+  const rows = await organizationsRepository.listAll(db);
+  const items = rows.map((r) => ({ id: r.id, title: r.title, createdAt: r.created_at }));
+  print(values.json ?? false, { items }, items.map((o) => `${o.id}\t${o.title}`).join('\n'));
+}
+
+/** Runs one CLI command; returns the process exit code. */
+export async function runCli(argv: string[]): Promise<number> {
+  const [group, action, ...rest] = argv;
+  if (!group || group === 'help' || group === '--help') {
+    process.stdout.write(USAGE);
+    return group ? 0 : 2;
+  }
+  const config = loadConfig();
+  const handle = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  try {
+    const applied = await migrateToLatest(handle.db);
+    if (group === 'migrate') {
+      process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
+      return 0;
+    }
+    const command = `${group} ${action ?? ''}`.trim();
+    switch (command) {
+      case 'users create':
+        await usersCreate(handle.db, config, rest);
+        return 0;
+      case 'tokens create':
+        await tokensCreate(handle.db, config, rest);
+        return 0;
+      case 'tokens revoke':
+        await tokensRevoke(handle.db, rest);
+        return 0;
+      case 'orgs list':
+        await orgsList(handle.db, rest);
+        return 0;
+      default:
+        throw new UsageError(`unknown command "${command}"`);
+    }
+  } catch (error) {
+    if (error instanceof CommandError || error instanceof HttpError) {
+      process.stderr.write(`error: ${error.message}\n`);
+      return 1;
+    }
+    if (error instanceof UsageError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      process.stderr.write(`error: ${(error as Error).message}\n\n${USAGE}`);
+      return 2;
+    }
+    throw error;
+  } finally {
+    await handle.close();
+  }
+}
+
+runCli(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`error: ${String((error as Error)?.message ?? error)}\n`);
+    process.exit(1);
+  },
+);
