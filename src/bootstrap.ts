@@ -4,6 +4,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db } from './db/database.ts';
 import { isoNow, type Clock } from './lib/clock.ts';
+import { newId } from './lib/ids.ts';
 import { organizationsRepository } from './modules/organizations/organizations.repository.ts';
 import { createOrganizationWithAdmin } from './modules/organizations/organizations.service.ts';
 import { usersRepository } from './modules/users/users.repository.ts';
@@ -31,27 +32,27 @@ export async function bootstrap(db: Db, clock: Clock, config: Config, log: Fasti
 
   return db.transaction().execute(async (trx) => {
     const admin = buildUserRow(clock, {
-      email: process.env.BOOTSTRAP_ADMIN_EMAIL || 'admin@quire.local',
-      displayName: process.env.BOOTSTRAP_ADMIN_NAME || 'Administrator',
+      email: config.bootstrapAdminEmail,
+      displayName: config.bootstrapAdminName,
       emailVerified: true,
     });
+    const organizationId = newId();
+    // Claim first: a concurrent bootstrap blocks here, then finds the row taken and stops,
+    // before it could collide on anything else.
+    const claimed = await organizationsRepository.claimBootstrap(trx, {
+      id: 1,
+      organization_id: organizationId,
+      user_id: admin.id,
+      created_at: isoNow(clock),
+    });
+    if (!claimed) throw new BootstrapLost();
     await usersRepository.insert(trx, admin);
     const organization = await createOrganizationWithAdmin(
       trx,
       clock,
-      { title: process.env.BOOTSTRAP_ORG_TITLE || 'Quire' },
+      { id: organizationId, title: config.bootstrapOrganizationTitle },
       admin.id,
     );
-    const claimed = await organizationsRepository.claimBootstrap(trx, {
-      id: 1,
-      organization_id: organization.id,
-      user_id: admin.id,
-      created_at: isoNow(clock),
-    });
-    if (!claimed) {
-      // Another process bootstrapped first: undo ours by rolling back.
-      throw new BootstrapLost();
-    }
     let tokenFile: string | undefined;
     if (config.bootstrapAdminToken) {
       await issueGivenToken(trx, clock, admin.id, config.bootstrapAdminToken, 'bootstrap');

@@ -10,6 +10,10 @@ export interface Config {
   /** Base of every absolute URL the API emits, without a trailing slash. */
   publicUrl: string;
   bootstrapAdminToken: string | undefined;
+  /** Who and what the first start creates. */
+  bootstrapAdminEmail: string;
+  bootstrapAdminName: string;
+  bootstrapOrganizationTitle: string;
   logLevel: string;
   /** How long a verified token stays trusted without asking the database again. */
   authCacheTtlMs: number;
@@ -47,6 +51,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl,
     publicUrl,
     bootstrapAdminToken: env.BOOTSTRAP_ADMIN_TOKEN || undefined,
+    bootstrapAdminEmail: env.BOOTSTRAP_ADMIN_EMAIL || 'admin@quire.local',
+    bootstrapAdminName: env.BOOTSTRAP_ADMIN_NAME || 'Administrator',
+    bootstrapOrganizationTitle: env.BOOTSTRAP_ORG_TITLE || 'Quire',
     logLevel: env.LOG_LEVEL || 'info',
     authCacheTtlMs: int(env, 'AUTH_CACHE_TTL_MS', 5000),
     rateLimitMax: int(env, 'RATE_LIMIT_MAX', 1200),

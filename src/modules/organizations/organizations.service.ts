@@ -54,6 +54,8 @@ export async function getOrganization(ctx: Context, organizationId: string) {
 export interface NewOrganization {
   title: string;
   emailDomains?: string[];
+  /** Chosen by the caller when it must be known before the row exists (bootstrap). */
+  id?: string;
 }
 
 /**
@@ -63,7 +65,7 @@ export interface NewOrganization {
 export async function createOrganizationWithAdmin(db: Db, clock: Clock, input: NewOrganization, adminUserId: string) {
   const now = isoNow(clock);
   const row: OrganizationRow = {
-    id: newId(),
+    id: input.id ?? newId(),
     title: input.title.trim(),
     created_at: now,
     email_domains: JSON.stringify(normalizeDomains(input.emailDomains ?? [])),

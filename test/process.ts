@@ -1,0 +1,115 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { newId } from '../src/lib/ids.ts';
+
+/*
+ * Runs Quire as users do: `node --import tsx src/server.ts` and the CLI, in child
+ * processes, on a fresh SQLite folder or a fresh PostgreSQL schema.
+ */
+
+const root = path.resolve(import.meta.dirname, '..');
+
+export interface Environment {
+  env: Record<string, string>;
+  dataDir: string;
+  cleanup(): Promise<void>;
+}
+
+/** A fresh data folder, and a fresh PostgreSQL schema when DATABASE_URL is set. */
+export async function freshEnvironment(): Promise<Environment> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-proc-'));
+  const env: Record<string, string> = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' };
+  const base = process.env.DATABASE_URL;
+  let schema: string | undefined;
+  if (base) {
+    schema = `proc_${newId(12).toLowerCase()}`;
+    const client = new pg.Client({ connectionString: base });
+    await client.connect();
+    await client.query(`create schema ${schema}`);
+    await client.end();
+    const url = new URL(base);
+    url.searchParams.set('options', `-c search_path=${schema}`);
+    env.DATABASE_URL = url.toString();
+  }
+  return {
+    env,
+    dataDir,
+    async cleanup() {
+      if (base && schema) {
+        const client = new pg.Client({ connectionString: base });
+        await client.connect();
+        await client.query(`drop schema ${schema} cascade`);
+        await client.end();
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface RunningServer {
+  url: string;
+  child: ChildProcess;
+  /** Every line the server printed so far. */
+  lines: string[];
+  exited: Promise<number | null>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts the server and resolves once it listens. */
+export function startServer(env: Record<string, string>): Promise<RunningServer> {
+  const { DATABASE_URL: _inherited, ...parentEnv } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    cwd: root,
+    env: { ...parentEnv, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    let buffered = '';
+    const onData = (chunk: Buffer) => {
+      buffered += chunk.toString();
+      let newline: number;
+      while ((newline = buffered.indexOf('\n')) >= 0) {
+        const line = buffered.slice(0, newline);
+        buffered = buffered.slice(newline + 1);
+        lines.push(line);
+        const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(line);
+        if (match) {
+          resolve({
+            url: match[1],
+            child,
+            lines,
+            exited,
+            async stop(signal = 'SIGTERM') {
+              if (child.exitCode === null) child.kill(signal);
+              return exited;
+            },
+          });
+        }
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    exited.then((code) => reject(new Error(`server exited (${code}) before listening:\n${lines.join('\n')}`)));
+    setTimeout(() => reject(new Error(`server did not start:\n${lines.join('\n')}`)), 20_000).unref();
+  });
+}
+
+/** Runs `npm run --silent cli -- ...args` (as node, same thing) and returns its output. */
+export function runCli(env: Record<string, string>, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const { DATABASE_URL: _inherited, ...parentEnv } = process.env;
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+    cwd: root,
+    env: { ...parentEnv, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (c) => (stdout += c));
+  child.stderr.on('data', (c) => (stderr += c));
+  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })));
+}

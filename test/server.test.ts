@@ -1,0 +1,145 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { freshEnvironment, runCli, startServer, type Environment, type RunningServer } from './process.ts';
+
+async function get(server: RunningServer, url: string, token?: string) {
+  const res = await fetch(server.url + url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  return { status: res.status, body: await res.json() };
+}
+
+describe('the server process', () => {
+  const cleanups: (() => Promise<unknown>)[] = [];
+  afterEach(async () => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  });
+
+  async function environment(): Promise<Environment> {
+    const e = await freshEnvironment();
+    cleanups.push(() => e.cleanup());
+    return e;
+  }
+  async function start(env: Record<string, string>): Promise<RunningServer> {
+    const server = await startServer(env);
+    cleanups.push(() => server.stop('SIGKILL'));
+    return server;
+  }
+
+  it('bootstraps one organization and admin on first start, writing the token 0600 and never logging it', async () => {
+    const e = await environment();
+    const server = await start(e.env);
+    const tokenFile = path.join(e.dataDir, 'admin-token');
+    expect(fs.statSync(tokenFile).mode & 0o777).toBe(0o600);
+    const token = fs.readFileSync(tokenFile, 'utf8').trim();
+    expect(server.lines.some((l) => l.includes(tokenFile))).toBe(true);
+
+    const ready = await get(server, '/v1/');
+    expect(ready.status).toBe(200);
+    const orgs = await get(server, '/v1/orgs', token);
+    expect(orgs.status).toBe(200);
+    expect(orgs.body.count).toBe(1);
+    expect(orgs.body.items[0].permissions.admin).toBe(true);
+    const me = await get(server, '/v1/user', token);
+    expect(me.body.email).toBe('admin@quire.local');
+
+    expect(await server.stop()).toBe(0);
+    const log = server.lines.join('\n');
+    expect(log).not.toContain(token);
+    // JSON lines; every request line carries its request id.
+    const entries = server.lines.map((l) => JSON.parse(l));
+    const requestLines = entries.filter((l) => l.req || l.res);
+    expect(requestLines.length).toBeGreaterThan(0);
+    expect(requestLines.every((l) => typeof l.reqId === 'string')).toBe(true);
+
+    // A second start on the same database creates nothing and leaves the token alone.
+    const again = await start(e.env);
+    const orgsAgain = await get(again, '/v1/orgs', token);
+    expect(orgsAgain.body.count).toBe(1);
+    expect(fs.readFileSync(tokenFile, 'utf8').trim()).toBe(token);
+  });
+
+  it('uses BOOTSTRAP_ADMIN_TOKEN as the admin token when given', async () => {
+    const e = await environment();
+    const server = await start({ ...e.env, BOOTSTRAP_ADMIN_TOKEN: 'qr_bootstrap_secret_value_123' });
+    expect(fs.existsSync(path.join(e.dataDir, 'admin-token'))).toBe(false);
+    const orgs = await get(server, '/v1/orgs', 'qr_bootstrap_secret_value_123');
+    expect(orgs.status).toBe(200);
+    expect(orgs.body.count).toBe(1);
+    expect(server.lines.join('\n')).not.toContain('qr_bootstrap_secret_value_123');
+  });
+
+  it('creates exactly one organization when two processes start at once', async () => {
+    const e = await environment();
+    const [a, b] = await Promise.all([start(e.env), start(e.env)]);
+    const token = fs.readFileSync(path.join(e.dataDir, 'admin-token'), 'utf8').trim();
+    expect((await get(a, '/v1/orgs', token)).body.count).toBe(1);
+    expect((await get(b, '/v1/orgs', token)).body.count).toBe(1);
+    const cli = await runCli(e.env, ['orgs', 'list', '--json']);
+    expect(JSON.parse(cli.stdout).items).toHaveLength(1);
+  });
+
+  it('lets the CLI create users and revoke tokens while the server runs', async () => {
+    const e = await environment();
+    const server = await start({ ...e.env, AUTH_CACHE_TTL_MS: '300' });
+    const token = fs.readFileSync(path.join(e.dataDir, 'admin-token'), 'utf8').trim();
+    const orgId = (await get(server, '/v1/orgs', token)).body.items[0].id;
+
+    const created = await runCli(e.env, ['users', 'create', '--org', orgId, '--email', 'Writer@Example.com', '--name', 'Writer', '--role', 'edit', '--json']);
+    expect(created.code, created.stderr).toBe(0);
+    const output = JSON.parse(created.stdout);
+    expect(output).toMatchObject({ user: { object: 'user', email: 'writer@example.com', displayName: 'Writer' }, token: expect.any(String) });
+    const me = await get(server, '/v1/user', output.token);
+    expect(me.body.id).toBe(output.user.id);
+    const org = await get(server, `/v1/orgs/${orgId}`, output.token);
+    expect(org.body.permissions).toMatchObject({ admin: false, createContent: false });
+
+    const second = await runCli(e.env, ['tokens', 'create', '--email', 'writer@example.com', '--json']);
+    expect(second.code).toBe(0);
+    const { token: secondToken, id: secondId } = JSON.parse(second.stdout);
+    expect((await get(server, '/v1/user', secondToken)).status).toBe(200);
+
+    const revoked = await runCli(e.env, ['tokens', 'revoke', secondId]);
+    expect(revoked.code).toBe(0);
+    await new Promise((r) => setTimeout(r, 400));
+    expect((await get(server, '/v1/user', secondToken)).status).toBe(401);
+    expect((await get(server, '/v1/user', output.token)).status).toBe(200);
+
+    const duplicate = await runCli(e.env, ['users', 'create', '--org', orgId, '--email', 'writer@example.com', '--name', 'W', '--role', 'edit']);
+    expect(duplicate.code).toBe(1);
+    expect(duplicate.stderr).toContain('already exists');
+    const badRole = await runCli(e.env, ['users', 'create', '--org', orgId, '--email', 'x@example.com', '--name', 'X', '--role', 'owner']);
+    expect(badRole.code).toBe(2);
+    const badOrg = await runCli(e.env, ['users', 'create', '--org', 'nope', '--email', 'y@example.com', '--name', 'Y', '--role', 'read']);
+    expect(badOrg.code).toBe(1);
+    expect((await runCli(e.env, ['tokens', 'revoke', 'nope'])).code).toBe(1);
+    expect((await runCli(e.env, ['migrate'])).stdout).toContain('up to date');
+  });
+
+  it('finishes in-flight requests on SIGTERM, then exits 0', async () => {
+    const e = await environment();
+    const server = await start(e.env);
+    const token = fs.readFileSync(path.join(e.dataDir, 'admin-token'), 'utf8').trim();
+    const { port } = new URL(server.url);
+    const body = JSON.stringify({ title: 'Started before shutdown' });
+    // Send the headers and half the body, signal, then the rest: the request must complete.
+    const socket = net.connect(Number(port), '127.0.0.1');
+    await new Promise((r) => socket.once('connect', r));
+    let response = '';
+    socket.on('data', (c) => (response += c));
+    socket.write(
+      `POST /v1/orgs HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${token}\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n` +
+        body.slice(0, 10),
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    server.child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 200));
+    socket.write(body.slice(10));
+    await new Promise((r) => socket.once('close', r));
+    expect(response).toMatch(/^HTTP\/1\.1 201/);
+    expect(response).toContain('Started before shutdown');
+    expect(await server.exited).toBe(0);
+    expect(server.lines.some((l) => l.includes('"closed"'))).toBe(true);
+  });
+});
