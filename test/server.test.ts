@@ -6,7 +6,7 @@ import { freshEnvironment, runCli, startServer, type Environment, type RunningSe
 
 async function get(server: RunningServer, url: string, token?: string) {
   const res = await fetch(server.url + url, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  return { status: res.status, body: await res.json() };
+  return { status: res.status, body: (await res.json()) as any };
 }
 
 describe('the server process', () => {
