@@ -60,6 +60,14 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     reply.header('x-request-id', request.id);
   });
 
+  // Bodiless POSTs (join, ping, publish) often still say `Content-Type: application/json`:
+  // an empty body is no body, anything else goes through Fastify's safe JSON parser.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body: string, done) => {
+    if (body === '') return done(null, undefined);
+    return parseJson(request, body, done);
+  });
+
   registerErrorHandling(app);
   registerComponents(app);
   registerValidation(app);

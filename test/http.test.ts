@@ -100,3 +100,18 @@ describe('internal errors', () => {
     await t.close();
   });
 });
+
+describe('bodies', () => {
+  it('treat an empty JSON body as no body', async () => {
+    const t = await createTestApp();
+    const org = await createOrganization(t);
+    const res = await t.app.inject({
+      method: 'POST',
+      url: `/v1/orgs/${org.id}/ping`,
+      headers: { authorization: `Bearer ${org.admin.token}`, 'content-type': 'application/json' },
+      payload: '',
+    });
+    expect(res.statusCode).toBe(200);
+    await t.close();
+  });
+});
