@@ -53,6 +53,8 @@ export async function createOrganization(
     { title: overrides.title ?? `Org ${next()}`, emailDomains: overrides.emailDomains },
     admin.id,
   );
+  // Distinct creation and join times keep list orders deterministic.
+  t.clock.advance(1000);
   return { id: row.id, admin };
 }
 

@@ -1,23 +1,17 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { paginate, type KeysetColumn, type PageRequest } from '../../db/keyset.ts';
+import { paginate, type KeysetColumn, type Page, type PageRequest } from '../../db/keyset.ts';
+import { lowerContains } from '../../db/like.ts';
 import type { Database, MembersTable, RoleName } from '../../db/types.ts';
-import type { TeamRowWithCounts } from '../teams/teams.presenter.ts';
 
 export type MemberRow = MembersTable;
 
 /** A membership with its user and the count of the member's teams in the organization. */
-export type MemberView = MemberRow & {
+export type MemberView = Omit<MemberRow, 'organization_id'> & {
   display_name: string;
   email: string;
   photo_url: string | null;
   teams: number;
-};
-
-/** A team the member belongs to, with the member's role and the caller's role in it. */
-export type MemberTeamRow = TeamRowWithCounts & {
-  member_role: 'owner' | 'member';
-  caller_role: 'owner' | 'member' | null;
 };
 
 export interface MemberListFilters {
@@ -26,16 +20,6 @@ export interface MemberListFilters {
   search?: string;
   sort: 'joinedAt' | 'lastSeenAt' | 'name';
   order: 'asc' | 'desc';
-}
-
-/** `value` as a LIKE pattern matching it anywhere, with LIKE's wildcards taken literally. */
-function containsPattern(value: string): string {
-  return `%${value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
-/** `lower(column) LIKE pattern`; ESCAPE is explicit because SQLite has no default escape. */
-function lowerLike(eb: ExpressionBuilder<any, any>, column: string, pattern: string) {
-  return sql<boolean>`lower(${eb.ref(column)}) like ${pattern} escape '\\'`;
 }
 
 // Counted per row by the database (index team_members_member), never in a JS loop.
@@ -47,12 +31,37 @@ const teamCount = (eb: ExpressionBuilder<Database, 'members'>) =>
     .whereRef('tm.user_id', '=', 'members.user_id')
     .as('teams');
 
+// Every column the Member object needs and no other: each value selected costs time to
+// materialize, and a page has up to 1001 rows.
+const MEMBER_COLUMNS = [
+  'members.user_id',
+  'members.role',
+  'members.disabled',
+  'members.sso',
+  'members.joined_at',
+  'members.last_seen_at',
+] as const;
+
 function selectMembers(db: Db) {
   return db
     .selectFrom('members')
     .innerJoin('users as u', 'u.id', 'members.user_id')
-    .selectAll('members')
+    .select(MEMBER_COLUMNS)
     .select(['u.display_name', 'u.email', 'u.photo_url', teamCount]);
+}
+
+/**
+ * The same columns without joining users: each user column is a primary-key lookup for
+ * the rows of the page only, so the list's count query (the same query, selections
+ * cleared) reads nothing but the members index.
+ */
+function selectMembersUnjoined(db: Db) {
+  const userColumn = <C extends 'display_name' | 'email' | 'photo_url'>(eb: ExpressionBuilder<Database, 'members'>, column: C) =>
+    eb.selectFrom('users as u').select(`u.${column}` as `u.${C}`).whereRef('u.id', '=', 'members.user_id').as(column);
+  return db
+    .selectFrom('members')
+    .select(MEMBER_COLUMNS)
+    .select((eb) => [userColumn(eb, 'display_name'), userColumn(eb, 'email'), userColumn(eb, 'photo_url'), teamCount(eb)]);
 }
 
 // Every sort ends on the user id, unique within an organization, so pages never overlap.
@@ -68,15 +77,19 @@ export const membersRepository = {
     await db.insertInto('members').values(row).execute();
   },
 
-  /** Inserts the membership unless the user already has one; true when inserted. */
-  async insertIfAbsent(db: Db, row: MemberRow): Promise<boolean> {
+  /**
+   * Inserts the memberships users do not have yet; existing ones stay as they are, also
+   * under concurrent inserts. Returns the user ids actually added.
+   */
+  async insertIfAbsent(db: Db, rows: MemberRow[]): Promise<string[]> {
+    if (rows.length === 0) return [];
     const inserted = await db
       .insertInto('members')
-      .values(row)
+      .values(rows)
       .onConflict((oc) => oc.columns(['organization_id', 'user_id']).doNothing())
       .returning('user_id')
-      .executeTakeFirst();
-    return inserted !== undefined;
+      .execute();
+    return inserted.map((r) => r.user_id);
   },
 
   /** One member with user and team count, or undefined when the user is not a member. */
@@ -89,20 +102,24 @@ export const membersRepository = {
 
   /** A page of the organization's members, filtered and sorted in SQL. */
   list(db: Db, organizationId: string, filters: MemberListFilters, page: PageRequest) {
-    let query = selectMembers(db).where('members.organization_id', '=', organizationId);
+    // Only a search or the name sort refer to `u`, so only they take the joined shape; both
+    // shapes give the same row, hence the one cast.
+    const joined = Boolean(filters.search) || filters.sort === 'name';
+    const base = joined ? selectMembers(db) : (selectMembersUnjoined(db) as unknown as ReturnType<typeof selectMembers>);
+    let query = base.where('members.organization_id', '=', organizationId);
     if (filters.role === 'guest') query = query.where('members.role', 'is', null);
     else if (filters.role) query = query.where('members.role', '=', filters.role);
     if (filters.sort === 'lastSeenAt') query = query.where('members.last_seen_at', 'is not', null);
     if (filters.search) {
-      const pattern = containsPattern(filters.search);
-      query = query.where((eb) => eb.or([lowerLike(eb, 'u.display_name', pattern), lowerLike(eb, 'u.email', pattern)]));
+      const search = filters.search;
+      query = query.where((eb) => eb.or([lowerContains(eb, 'u.display_name', search), lowerContains(eb, 'u.email', search)]));
     }
     const [ref, field] = SORT_COLUMNS[filters.sort];
     const columns: KeysetColumn[] = [
       { ref, field, dir: filters.order },
       { ref: 'members.user_id', field: 'user_id', dir: filters.order },
     ];
-    return paginate(query, columns, page) as Promise<Awaited<ReturnType<typeof paginate>> & { items: MemberView[] }>;
+    return paginate(query, columns, page) as Promise<Page<MemberView>>;
   },
 
   /**
@@ -144,45 +161,5 @@ export const membersRepository = {
   /** Removes the membership; team memberships go with it (foreign key cascade). */
   async delete(db: Db, organizationId: string, userId: string): Promise<void> {
     await db.deleteFrom('members').where('organization_id', '=', organizationId).where('user_id', '=', userId).execute();
-  },
-
-  /**
-   * A page of the teams `userId` belongs to in the organization, by title then id, with
-   * each team's member count and the caller's own role in it (for its permissions).
-   */
-  listTeams(db: Db, organizationId: string, userId: string, callerId: string, title: string | undefined, page: PageRequest) {
-    let query = db
-      .selectFrom('team_members as tm')
-      .innerJoin('teams as t', 't.id', 'tm.team_id')
-      .select(['t.id', 't.organization_id', 't.title', 't.created_at', 'tm.role as member_role'])
-      .select((eb) => [
-        eb
-          .selectFrom('team_members as c')
-          .select((sub) => sub.fn.countAll<number>().as('n'))
-          .whereRef('c.team_id', '=', 't.id')
-          .as('members'),
-        // Spaces arrive with a later module; until then no team has access to any.
-        sql<number>`0`.as('spaces'),
-        eb
-          .selectFrom('team_members as me')
-          .select('me.role')
-          .whereRef('me.team_id', '=', 't.id')
-          .where('me.user_id', '=', callerId)
-          .as('caller_role'),
-      ])
-      .where('tm.organization_id', '=', organizationId)
-      .where('tm.user_id', '=', userId);
-    if (title) {
-      const pattern = containsPattern(title);
-      query = query.where((eb) => lowerLike(eb, 't.title', pattern));
-    }
-    return paginate(
-      query,
-      [
-        { ref: 't.title', field: 'title', dir: 'asc' },
-        { ref: 't.id', field: 'id', dir: 'asc' },
-      ],
-      page,
-    ) as Promise<Awaited<ReturnType<typeof paginate>> & { items: MemberTeamRow[] }>;
   },
 };

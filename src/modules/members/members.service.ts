@@ -1,0 +1,189 @@
+import { SignJWT } from 'jose';
+import type { Context } from '../../context.ts';
+import type { PageRequest } from '../../db/keyset.ts';
+import { serverSecret } from '../../db/secrets.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import { isoNow } from '../../lib/clock.ts';
+import { organizationPolicy, type OrganizationAccess } from '../organizations/organizations.policy.ts';
+import { organizationsRepository } from '../organizations/organizations.repository.ts';
+import { organizationAccess } from '../organizations/organizations.service.ts';
+import { presentTeam } from '../teams/teams.presenter.ts';
+import { teamPermissions } from '../teams/teams.policy.ts';
+import { teamsRepository } from '../teams/teams.repository.ts';
+import { usersRepository } from '../users/users.repository.ts';
+import { memberPolicy } from './members.policy.ts';
+import { presentMember } from './members.presenter.ts';
+import { membersRepository, type MemberView } from './members.repository.ts';
+import type { ListMembersFilters, UpdateMemberInput } from './members.schemas.ts';
+
+const VISITOR_CLAIMS_TTL_SECONDS = 60 * 60;
+
+/** The member `userId` of the organization, after checking the caller may see them. */
+async function visibleMember(ctx: Pick<Context, 'db'>, access: OrganizationAccess, userId: string): Promise<MemberView> {
+  memberPolicy.authorize('view', { access, userId }, 'Guests can only see their own membership');
+  const member = await membersRepository.find(ctx.db, access.organizationId, userId);
+  if (!member) throw notFound('Member');
+  return member;
+}
+
+/** 400 unless `member` keeps an admin beside them; call with the organization locked. */
+async function ensureAnotherAdmin(ctx: Pick<Context, 'db'>, organizationId: string, member: MemberView, action: string): Promise<void> {
+  if (member.role !== 'admin') return;
+  const others = await membersRepository.countOtherAdmins(ctx.db, organizationId, member.user_id);
+  if (others === 0) {
+    throw badRequest(`Cannot ${action} the last admin of the organization: make another member admin first`);
+  }
+}
+
+/** GET /v1/orgs/{organizationId}/members: members with a role only (guests may not list). */
+export async function listMembers(ctx: Context, organizationId: string, query: ListMembersFilters, page: PageRequest) {
+  const { access } = await organizationAccess(ctx, organizationId);
+  organizationPolicy.authorize('listMembers', access, 'Guests cannot list the members of the organization');
+  const result = await membersRepository.list(
+    ctx.db,
+    organizationId,
+    { role: query.role, search: query.search, sort: query.sort ?? 'joinedAt', order: query.order ?? 'desc' },
+    page,
+  );
+  return { ...result, items: result.items.map((row) => presentMember(ctx.config, row)) };
+}
+
+/** GET /v1/orgs/{organizationId}/members/{userId} */
+export async function getMember(ctx: Context, organizationId: string, userId: string) {
+  const { access } = await organizationAccess(ctx, organizationId);
+  return presentMember(ctx.config, await visibleMember(ctx, access, userId));
+}
+
+/** PATCH /v1/orgs/{organizationId}/members/{userId}: admins change roles; an organization keeps an admin. */
+export async function updateMember(ctx: Context, organizationId: string, userId: string, input: UpdateMemberInput) {
+  return ctx.db.transaction().execute(async (trx) => {
+    const tctx = { ...ctx, db: trx };
+    const { access } = await organizationAccess(tctx, organizationId);
+    memberPolicy.authorize('updateRole', { access, userId }, 'Only organization admins can change member roles');
+    await membersRepository.lockOrganization(trx, organizationId);
+    const member = await visibleMember(tctx, access, userId);
+    if (input.role !== undefined && input.role !== member.role) {
+      if (input.role !== 'admin') await ensureAnotherAdmin(tctx, organizationId, member, 'demote');
+      await membersRepository.update(trx, organizationId, userId, { role: input.role });
+    }
+    return presentMember(ctx.config, { ...member, role: input.role === undefined ? member.role : input.role });
+  });
+}
+
+/**
+ * DELETE /v1/orgs/{organizationId}/members/{userId}: admins remove anyone, members remove
+ * themselves (leave). Nothing to remove is still a success; the last admin stays.
+ */
+export async function removeMember(ctx: Context, organizationId: string, userId: string): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const tctx = { ...ctx, db: trx };
+    const { access } = await organizationAccess(tctx, organizationId);
+    memberPolicy.authorize('remove', { access, userId }, 'Only organization admins can remove other members');
+    await membersRepository.lockOrganization(trx, organizationId);
+    const member = await membersRepository.find(trx, organizationId, userId);
+    if (!member) return;
+    await ensureAnotherAdmin(tctx, organizationId, member, 'remove');
+    await membersRepository.delete(trx, organizationId, userId);
+  });
+}
+
+/** POST /v1/orgs/{organizationId}/members/{userId}/sso: admins mark a member as signing in through SSO. */
+export async function setMemberSSO(ctx: Context, organizationId: string, userId: string) {
+  return ctx.db.transaction().execute(async (trx) => {
+    const tctx = { ...ctx, db: trx };
+    const { access } = await organizationAccess(tctx, organizationId);
+    memberPolicy.authorize('setSSO', { access, userId }, 'Only organization admins can set SSO members');
+    const member = await visibleMember(tctx, access, userId);
+    if (member.sso !== 1) await membersRepository.update(trx, organizationId, userId, { sso: 1 });
+    return presentMember(ctx.config, { ...member, sso: 1 });
+  });
+}
+
+/**
+ * GET /v1/orgs/{organizationId}/members/{userId}/spaces. Spaces arrive with a later
+ * module; until then no member holds direct access to any, so the list is empty.
+ */
+export async function listMemberSpaces(ctx: Context, organizationId: string, userId: string) {
+  const { access } = await organizationAccess(ctx, organizationId);
+  await visibleMember(ctx, access, userId);
+  return { count: 0, items: [] };
+}
+
+/** GET /v1/orgs/{organizationId}/members/{userId}/teams */
+export async function listMemberTeams(
+  ctx: Context,
+  organizationId: string,
+  userId: string,
+  title: string | undefined,
+  page: PageRequest,
+) {
+  const { access } = await organizationAccess(ctx, organizationId);
+  await visibleMember(ctx, access, userId);
+  const result = await teamsRepository.listForMember(ctx.db, organizationId, userId, access.userId, title, page);
+  return {
+    ...result,
+    items: result.items.map((row) => ({
+      team: presentTeam(ctx.config, row, teamPermissions({ ...access, teamRole: row.caller_role })),
+      member: { role: row.member_role },
+    })),
+  };
+}
+
+/**
+ * POST /v1/orgs/{organizationId}/ping: records that the caller is active and answers a
+ * short-lived signed token of who they are in the organization.
+ */
+export async function ping(ctx: Context, organizationId: string) {
+  const { access, email } = await ctx.db.transaction().execute(async (trx) => {
+    const { access } = await organizationAccess({ ...ctx, db: trx }, organizationId);
+    await membersRepository.update(trx, organizationId, access.userId, { last_seen_at: isoNow(ctx.clock) });
+    const user = await usersRepository.findById(trx, access.userId);
+    if (!user) throw notFound('User');
+    return { access, email: user.email };
+  });
+  const issuedAt = Math.floor(ctx.clock.now().getTime() / 1000);
+  // The secret is cached per database handle, so it is read through ctx.db, not the transaction.
+  const secret = await serverSecret(ctx.db, 'visitor-claims');
+  const token = await new SignJWT({ organization: organizationId, role: access.role, email })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(access.userId)
+    .setIssuer(ctx.config.publicUrl)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + VISITOR_CLAIMS_TTL_SECONDS)
+    .sign(secret);
+  return { serviceVisitorClaims: token, gitbookVisitorClaims: token };
+}
+
+/**
+ * POST /v1/orgs/{organizationId}/join: a user whose verified email domain the
+ * organization allows joins it with the organization's default role.
+ */
+export async function joinOrganization(ctx: Context, organizationId: string): Promise<void> {
+  await ctx.db.transaction().execute(async (trx) => {
+    const organization = await organizationsRepository.findWithMembership(trx, organizationId, ctx.actor.userId);
+    if (!organization) throw notFound('Organization');
+    // Already a member (even a disabled one): nothing to do; disabling is not undone by joining.
+    if (organization.member_user_id !== null) return;
+    const user = await usersRepository.findById(trx, ctx.actor.userId);
+    if (!user) throw notFound('User');
+    const domain = user.email.slice(user.email.lastIndexOf('@') + 1).toLowerCase();
+    const allowed = JSON.parse(organization.email_domains) as string[];
+    if (!allowed.includes(domain)) {
+      throw badRequest(`Email domain "${domain}" is not allowed to join this organization`);
+    }
+    if (user.email_verified !== 1) {
+      throw badRequest(`Email address ${user.email} is not verified: verify it before joining by email domain`);
+    }
+    await membersRepository.insertIfAbsent(trx, [
+      {
+        organization_id: organizationId,
+        user_id: user.id,
+        role: organization.default_role,
+        disabled: 0,
+        sso: 0,
+        joined_at: isoNow(ctx.clock),
+        last_seen_at: null,
+      },
+    ]);
+  });
+}

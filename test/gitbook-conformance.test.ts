@@ -1,0 +1,130 @@
+import { createRequire } from 'node:module';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { checkedOperations, createTestApp, type TestApp, type TestResponse } from './app.ts';
+import { createMember, createOrganization, createTeam, createUser } from './factories.ts';
+import { gitbookOperation, gitbookOperationIds } from './gitbook-schema.ts';
+
+/*
+ * Wire compatibility with GitBook's OpenAPI document: every operation Quire serves that
+ * GitBook documents lives at GitBook's method and path, and one call of each is made here
+ * so its response is validated against GitBook's response schema (test/app.ts does the
+ * validation on every 2xx). The last test fails when an operation was left out.
+ */
+
+const require = createRequire(import.meta.url);
+const gitbook = require('@gitbook/api/spec/openapi.json') as {
+  paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, unknown> }>>;
+};
+
+type Served = { method: string; path: string; operationId: string };
+
+describe("conformance with GitBook's OpenAPI document", () => {
+  let t: TestApp;
+  let served: Served[];
+  const noContent = new Set<string>();
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    const doc = (await t.request('GET', '/v1/openapi.json')).body as {
+      paths: Record<string, Record<string, { operationId: string }>>;
+    };
+    served = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, op]) => ({ method: method.toUpperCase(), path, operationId: op.operationId })),
+    );
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** A 2xx without body counts as checked when GitBook documents a bodiless success for it. */
+  function expectSuccess(method: string, url: string, res: TestResponse, status: number) {
+    expect(res.status, `${method} ${url}: ${res.text}`).toBe(status);
+    if (res.body === undefined) {
+      const op = gitbookOperation(method, url);
+      expect(op, `${method} ${url} is not a GitBook operation`).toBeDefined();
+      const documented = Object.keys(gitbook.paths[op!.path][method.toLowerCase()].responses ?? {});
+      // Deletes answer 204 where GitBook says 205: the spec wins (DESIGN.md).
+      expect(documented.some((code) => code === String(status) || (status === 204 && code === '205'))).toBe(true);
+      noContent.add(op!.operationId);
+    }
+  }
+
+  it('serves each GitBook operation at GitBook’s method and path', () => {
+    const known = gitbookOperationIds();
+    for (const route of served.filter((r) => known.has(r.operationId))) {
+      const entry = Object.entries(gitbook.paths).find(([, methods]) =>
+        Object.values(methods).some((op) => op?.operationId === route.operationId),
+      )!;
+      const [gitbookPath, methods] = entry;
+      const gitbookMethod = Object.keys(methods).find((m) => methods[m]?.operationId === route.operationId)!;
+      expect(`${route.method} ${route.path}`).toBe(`${gitbookMethod.toUpperCase()} /v1${gitbookPath === '/' ? '/' : gitbookPath}`);
+    }
+  });
+
+  it('answers every foundation operation in GitBook’s response shapes', async () => {
+    const org = await createOrganization(t, { title: 'Conformance', emailDomains: ['conform.test'] });
+    const admin = org.admin.token;
+    const editor = await createMember(t, org.id, 'edit');
+    const joiner = await createUser(t, { email: 'joiner@conform.test' });
+    const team = await createTeam(t, org.id, { members: [{ userId: editor.id, role: 'owner' }] });
+    const O = `/v1/orgs/${org.id}`;
+    const call = async (method: string, url: string, status: number, options: { token?: string; body?: unknown; query?: Record<string, string | number> } = {}) => {
+      const res = await t.request(method as 'GET', url, { token: options.token ?? admin, body: options.body, query: options.query });
+      expectSuccess(method, url, res, status);
+      return res;
+    };
+
+    await call('GET', '/v1/', 200);
+    await call('GET', '/v1/user', 200);
+    await call('GET', `/v1/users/${editor.id}`, 200);
+    await call('GET', '/v1/orgs', 200);
+    const created = await call('POST', '/v1/orgs', 201, { body: { title: 'Second org' } });
+    expect(created.body.id).toBeTruthy();
+    await call('GET', O, 200);
+    await call('PATCH', O, 200, { body: { title: 'Conformance Org' } });
+    await call('GET', '/v1/email-domains/conform.test/orgs', 200);
+    await call('GET', `${O}/agent-instructions`, 200);
+    await call('PUT', `${O}/agent-instructions`, 200, {
+      body: { instructions: { object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [] }] } },
+    });
+    await call('GET', `${O}/search`, 200, { query: { query: 'anything' } });
+
+    await call('GET', `${O}/members`, 200, { query: { limit: 1 } });
+    await call('GET', `${O}/members/${editor.id}`, 200);
+    await call('PATCH', `${O}/members/${editor.id}`, 200, { body: { role: 'review' } });
+    await call('POST', `${O}/members/${editor.id}/sso`, 200);
+    await call('GET', `${O}/members/${editor.id}/spaces`, 200);
+    await call('GET', `${O}/members/${editor.id}/teams`, 200);
+    await call('POST', `${O}/ping`, 200);
+    await call('POST', `${O}/join`, 204, { token: joiner.token });
+    await call('DELETE', `${O}/members/${joiner.id}`, 204);
+
+    await call('GET', `${O}/teams`, 200);
+    const newTeam = await call('PUT', `${O}/teams`, 201, { body: { title: 'Editors', members: [editor.id] } });
+    await call('GET', `${O}/teams/${team.id}`, 200);
+    await call('PATCH', `${O}/teams/${team.id}`, 200, { body: { title: 'Owners' } });
+    await call('GET', `${O}/teams/${team.id}/members`, 200);
+    await call('PUT', `${O}/teams/${team.id}/members`, 204, { body: { add: [org.admin.id] } });
+    await call('PUT', `${O}/teams/${team.id}/members/${org.admin.id}`, 204, { body: { role: 'owner' } });
+    await call('DELETE', `${O}/teams/${team.id}/members/${org.admin.id}`, 204);
+    await call('DELETE', `${O}/teams/${newTeam.body.id}`, 204);
+
+    await call('POST', `${O}/invites`, 200, { body: { emails: ['invited@conform.test'] } });
+    const link = await call('POST', `${O}/link-invites`, 201, { body: { role: 'read' } });
+    await call('GET', `${O}/link-invites`, 200);
+    await call('GET', `${O}/link-invites/${link.body.id}`, 200);
+    await call('PATCH', `${O}/link-invites/${link.body.id}`, 200, { body: { role: 'comment' } });
+    const outsider = await createUser(t);
+    await call('POST', `${O}/invites/${link.body.id}`, 200, { token: outsider.token });
+    await call('DELETE', `${O}/link-invites/${link.body.id}`, 204);
+  });
+
+  it('left no served GitBook operation unchecked', () => {
+    const known = gitbookOperationIds();
+    const unchecked = served
+      .filter((r) => known.has(r.operationId))
+      .map((r) => r.operationId)
+      .filter((id) => !checkedOperations.has(id) && !noContent.has(id));
+    expect(unchecked).toEqual([]);
+  });
+});
