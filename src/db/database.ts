@@ -2,7 +2,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Driver,
+  type SqliteDatabase,
+  type SqliteDialectConfig,
+} from 'kysely';
 import type { Database } from './types.ts';
 
 export type Db = Kysely<Database>;
@@ -27,6 +37,58 @@ export interface DatabaseOptions {
 // COUNT(*) and BIGINT arrive as strings from pg; numbers in this app stay far below 2^53.
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
+const MAX_CACHED_STATEMENTS = 500;
+
+/**
+ * better-sqlite3 behind a prepared-statement cache. Kysely prepares every query anew, and
+ * preparing costs as much as running a small indexed query; the SQL text of a query
+ * builder is stable, so its statement can be reused (least recently used out first).
+ */
+function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new Map<string, SQLite.Statement>();
+  return {
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (statement) {
+        statements.delete(sql);
+      } else {
+        statement = sqlite.prepare(sql);
+        if (statements.size >= MAX_CACHED_STATEMENTS) statements.delete(statements.keys().next().value as string);
+      }
+      statements.set(sql, statement);
+      return statement as unknown as ReturnType<SqliteDatabase['prepare']>;
+    },
+    close() {
+      statements.clear();
+      sqlite.close();
+    },
+  };
+}
+
+/**
+ * Transactions take SQLite's write lock when they begin (BEGIN IMMEDIATE). A deferred
+ * transaction that reads and then writes fails at once with SQLITE_BUSY when another
+ * process (the CLI, a second server) wrote in between; an immediate one waits its turn.
+ */
+class ImmediateTransactionDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class QuireSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateTransactionDriver(this.#config);
+  }
+}
+
 /** Opens the database the configuration names: PostgreSQL when a URL is given, else SQLite. */
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
@@ -47,6 +109,6 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   // The CLI may write while the server runs: wait for the lock instead of failing.
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new QuireSqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }

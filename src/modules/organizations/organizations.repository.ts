@@ -1,4 +1,6 @@
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { contains } from '../../db/like.ts';
 import { paginate, type PageRequest } from '../../db/keyset.ts';
 import type { AgentInstructionsTable, BootstrapTable, OrganizationsTable, RoleName } from '../../db/types.ts';
 
@@ -10,10 +12,6 @@ export type OrganizationWithAccess = OrganizationRow & {
   member_user_id: string | null;
   member_disabled: number | null;
 };
-
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
 
 /** Queries on organizations and their agent instructions. */
 export const organizationsRepository = {
@@ -67,7 +65,7 @@ export const organizationsRepository = {
       .leftJoin('members as m', (join) => join.onRef('m.organization_id', '=', 'o.id').on('m.user_id', '=', userId))
       .selectAll('o')
       .select(['m.role as member_role', 'm.user_id as member_user_id', 'm.disabled as member_disabled'])
-      .where((eb) => eb('o.email_domains', 'like', `%${escapeLike(JSON.stringify(domain))}%`))
+      .where(contains(sql.ref('o.email_domains'), JSON.stringify(domain)))
       .orderBy('o.created_at')
       .orderBy('o.id')
       .limit(100)
