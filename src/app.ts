@@ -5,6 +5,7 @@ import type { AppDeps } from './context.ts';
 import type { Db, DialectName } from './db/database.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
 import { newId } from './lib/ids.ts';
+import { TtlCache } from './lib/ttl-cache.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { registerErrorHandling } from './plugins/errors.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
@@ -28,6 +29,12 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
 }
 
+// Request ids: a random prefix per process and a counter; unique across processes
+// without paying for random bytes on every request.
+const requestIdPrefix = newId(8);
+let requestCounter = 0;
+const nextRequestId = () => `${requestIdPrefix}-${(++requestCounter).toString(36)}`;
+
 /** Pino settings: JSON lines, a request id on each, and no credential ever. */
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {
@@ -48,13 +55,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     genReqId: (request) => {
       // Honour a caller's request id when it is sane, so logs can be joined across services.
       const given = request.headers['x-request-id'];
-      return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : newId(16);
+      return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : nextRequestId();
     },
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const deps: AppDeps = { db: options.db, dialect: options.dialect, config, clock: options.clock ?? systemClock };
+  const deps: AppDeps = {
+    db: options.db,
+    dialect: options.dialect,
+    config,
+    clock: options.clock ?? systemClock,
+    caches: { memberships: new TtlCache(config.authCacheTtlMs) },
+  };
   app.decorate('deps', deps);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);

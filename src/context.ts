@@ -2,6 +2,8 @@ import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db, DialectName } from './db/database.ts';
 import type { Clock } from './lib/clock.ts';
+import type { TtlCache } from './lib/ttl-cache.ts';
+import type { RoleName } from './db/types.ts';
 import { unauthorized } from './errors.ts';
 
 /** Who is calling: the owner of the bearer token. */
@@ -10,12 +12,22 @@ export interface Actor {
   tokenId: string;
 }
 
+/**
+ * In-process caches shared by the requests of one app. Entries live AUTH_CACHE_TTL_MS at
+ * most, so facts changed by another process are seen within that time.
+ */
+export interface AppCaches {
+  /** Key `organizationId NUL userId`: the role of an active member (never a non-member). */
+  memberships: TtlCache<{ role: RoleName | null }>;
+}
+
 /** What the app is built from; shared by every request. */
 export interface AppDeps {
   db: Db;
   dialect: DialectName;
   config: Config;
   clock: Clock;
+  caches: AppCaches;
 }
 
 /** Everything a service needs for one call; services never see the HTTP request. */

@@ -4,7 +4,7 @@ import type { MembersTable, RoleName } from '../../db/types.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { organizationAccess } from '../organizations/organizations.service.ts';
+import { memberAccess, organizationAccess } from '../organizations/organizations.service.ts';
 import { organizationsRepository } from '../organizations/organizations.repository.ts';
 import { usersRepository } from '../users/users.repository.ts';
 import { buildUserRow } from '../users/users.service.ts';
@@ -86,7 +86,7 @@ export async function inviteUsers(ctx: Context, organizationId: string, input: I
 
 /** GET /v1/orgs/{organizationId}/link-invites (admins). */
 export async function listInviteLinks(ctx: Context, organizationId: string, page: PageRequest) {
-  const { access } = await organizationAccess(ctx, organizationId);
+  const access = await memberAccess(ctx, organizationId);
   invitesPolicy.authorize('manage', access, MANAGE_MESSAGE);
   const result = await invitesRepository.list(ctx.db, organizationId, page);
   return { ...result, items: result.items.map((row) => presentInviteLink(ctx.config, row, access.role)) };
@@ -114,7 +114,7 @@ export async function createInviteLink(ctx: Context, organizationId: string, inp
 
 /** GET /v1/orgs/{organizationId}/link-invites/{inviteId} (admins). */
 export async function getInviteLink(ctx: Context, organizationId: string, inviteId: string) {
-  const { access } = await organizationAccess(ctx, organizationId);
+  const access = await memberAccess(ctx, organizationId);
   invitesPolicy.authorize('manage', access, MANAGE_MESSAGE);
   const row = await invitesRepository.find(ctx.db, organizationId, inviteId);
   if (!row) throw notFound('Invite');
@@ -124,7 +124,7 @@ export async function getInviteLink(ctx: Context, organizationId: string, invite
 /** PATCH /v1/orgs/{organizationId}/link-invites/{inviteId} (admins): changes the role it gives. */
 export async function updateInviteLink(ctx: Context, organizationId: string, inviteId: string, input: InviteLinkInput) {
   return ctx.db.transaction().execute(async (trx) => {
-    const { access } = await organizationAccess({ ...ctx, db: trx }, organizationId);
+    const access = await memberAccess({ ...ctx, db: trx }, organizationId);
     invitesPolicy.authorize('manage', access, MANAGE_MESSAGE);
     const row = await invitesRepository.find(trx, organizationId, inviteId);
     if (!row) throw notFound('Invite');
@@ -136,7 +136,7 @@ export async function updateInviteLink(ctx: Context, organizationId: string, inv
 /** DELETE /v1/orgs/{organizationId}/link-invites/{inviteId} (admins); also when absent. */
 export async function deleteInviteLink(ctx: Context, organizationId: string, inviteId: string): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
-    const { access } = await organizationAccess({ ...ctx, db: trx }, organizationId);
+    const access = await memberAccess({ ...ctx, db: trx }, organizationId);
     invitesPolicy.authorize('manage', access, MANAGE_MESSAGE);
     await invitesRepository.delete(trx, organizationId, inviteId);
   });

@@ -692,3 +692,18 @@ describe('members', () => {
     });
   });
 });
+
+describe('membership changes take effect at once on this server', () => {
+  it('a demoted or removed member loses access on the next request, despite the membership cache', async () => {
+    const t = await createTestApp({ authCacheTtlMs: 60_000 });
+    const org = await createOrganizationRow(t);
+    const member = await createMember(t, org.id, 'edit');
+    // Warm the cache with the member's standing.
+    expect((await t.request('GET', `/v1/orgs/${org.id}/teams`, { token: member.token })).status).toBe(200);
+    expect((await t.request('PATCH', `/v1/orgs/${org.id}/members/${member.id}`, { token: org.admin.token, body: { role: null } })).status).toBe(200);
+    expect((await t.request('GET', `/v1/orgs/${org.id}/teams`, { token: member.token })).status).toBe(403);
+    expect((await t.request('DELETE', `/v1/orgs/${org.id}/members/${member.id}`, { token: org.admin.token })).status).toBe(204);
+    expect((await t.request('GET', `/v1/orgs/${org.id}/teams`, { token: member.token })).status).toBe(404);
+    await t.close();
+  });
+});

@@ -6,7 +6,7 @@ import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { organizationPolicy, type OrganizationAccess } from '../organizations/organizations.policy.ts';
 import { organizationsRepository } from '../organizations/organizations.repository.ts';
-import { organizationAccess } from '../organizations/organizations.service.ts';
+import { memberAccess, membershipsChanged } from '../organizations/organizations.service.ts';
 import { presentTeam } from '../teams/teams.presenter.ts';
 import { teamPermissions } from '../teams/teams.policy.ts';
 import { teamsRepository } from '../teams/teams.repository.ts';
@@ -37,7 +37,7 @@ async function ensureAnotherAdmin(ctx: Pick<Context, 'db'>, organizationId: stri
 
 /** GET /v1/orgs/{organizationId}/members: members with a role only (guests may not list). */
 export async function listMembers(ctx: Context, organizationId: string, query: ListMembersFilters, page: PageRequest) {
-  const { access } = await organizationAccess(ctx, organizationId);
+  const access = await memberAccess(ctx, organizationId);
   organizationPolicy.authorize('listMembers', access, 'Guests cannot list the members of the organization');
   const result = await membersRepository.list(
     ctx.db,
@@ -50,15 +50,15 @@ export async function listMembers(ctx: Context, organizationId: string, query: L
 
 /** GET /v1/orgs/{organizationId}/members/{userId} */
 export async function getMember(ctx: Context, organizationId: string, userId: string) {
-  const { access } = await organizationAccess(ctx, organizationId);
+  const access = await memberAccess(ctx, organizationId);
   return presentMember(ctx.config, await visibleMember(ctx, access, userId));
 }
 
 /** PATCH /v1/orgs/{organizationId}/members/{userId}: admins change roles; an organization keeps an admin. */
 export async function updateMember(ctx: Context, organizationId: string, userId: string, input: UpdateMemberInput) {
-  return ctx.db.transaction().execute(async (trx) => {
+  const member = await ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
-    const { access } = await organizationAccess(tctx, organizationId);
+    const access = await memberAccess(tctx, organizationId);
     memberPolicy.authorize('updateRole', { access, userId }, 'Only organization admins can change member roles');
     await membersRepository.lockOrganization(trx, organizationId);
     const member = await visibleMember(tctx, access, userId);
@@ -68,6 +68,8 @@ export async function updateMember(ctx: Context, organizationId: string, userId:
     }
     return presentMember(ctx.config, { ...member, role: input.role === undefined ? member.role : input.role });
   });
+  membershipsChanged(ctx);
+  return member;
 }
 
 /**
@@ -77,7 +79,7 @@ export async function updateMember(ctx: Context, organizationId: string, userId:
 export async function removeMember(ctx: Context, organizationId: string, userId: string): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
-    const { access } = await organizationAccess(tctx, organizationId);
+    const access = await memberAccess(tctx, organizationId);
     memberPolicy.authorize('remove', { access, userId }, 'Only organization admins can remove other members');
     await membersRepository.lockOrganization(trx, organizationId);
     const member = await membersRepository.find(trx, organizationId, userId);
@@ -85,13 +87,14 @@ export async function removeMember(ctx: Context, organizationId: string, userId:
     await ensureAnotherAdmin(tctx, organizationId, member, 'remove');
     await membersRepository.delete(trx, organizationId, userId);
   });
+  membershipsChanged(ctx);
 }
 
 /** POST /v1/orgs/{organizationId}/members/{userId}/sso: admins mark a member as signing in through SSO. */
 export async function setMemberSSO(ctx: Context, organizationId: string, userId: string) {
   return ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
-    const { access } = await organizationAccess(tctx, organizationId);
+    const access = await memberAccess(tctx, organizationId);
     memberPolicy.authorize('setSSO', { access, userId }, 'Only organization admins can set SSO members');
     const member = await visibleMember(tctx, access, userId);
     if (member.sso !== 1) await membersRepository.update(trx, organizationId, userId, { sso: 1 });
@@ -104,7 +107,7 @@ export async function setMemberSSO(ctx: Context, organizationId: string, userId:
  * module; until then no member holds direct access to any, so the list is empty.
  */
 export async function listMemberSpaces(ctx: Context, organizationId: string, userId: string) {
-  const { access } = await organizationAccess(ctx, organizationId);
+  const access = await memberAccess(ctx, organizationId);
   await visibleMember(ctx, access, userId);
   return { count: 0, items: [] };
 }
@@ -117,7 +120,7 @@ export async function listMemberTeams(
   title: string | undefined,
   page: PageRequest,
 ) {
-  const { access } = await organizationAccess(ctx, organizationId);
+  const access = await memberAccess(ctx, organizationId);
   await visibleMember(ctx, access, userId);
   const result = await teamsRepository.listForMember(ctx.db, organizationId, userId, access.userId, title, page);
   return {
@@ -135,7 +138,7 @@ export async function listMemberTeams(
  */
 export async function ping(ctx: Context, organizationId: string) {
   const { access, email } = await ctx.db.transaction().execute(async (trx) => {
-    const { access } = await organizationAccess({ ...ctx, db: trx }, organizationId);
+    const access = await memberAccess({ ...ctx, db: trx }, organizationId);
     await membersRepository.update(trx, organizationId, access.userId, { last_seen_at: isoNow(ctx.clock) });
     const user = await usersRepository.findById(trx, access.userId);
     if (!user) throw notFound('User');

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { contains } from '../../db/like.ts';
+import { preparedQuery } from '../../db/prepared.ts';
 import { paginate, type PageRequest } from '../../db/keyset.ts';
 import type { AgentInstructionsTable, BootstrapTable, OrganizationsTable, RoleName } from '../../db/types.ts';
 
@@ -13,17 +14,37 @@ export type OrganizationWithAccess = OrganizationRow & {
   member_disabled: number | null;
 };
 
+// Runs first on every org-scoped request: compiled once, only its parameters bound per call.
+const findWithMembership = preparedQuery((db: Db, p: { organizationId: string; userId: string }) =>
+  db
+    .selectFrom('organizations as o')
+    .leftJoin('members as m', (join) => join.onRef('m.organization_id', '=', 'o.id').on('m.user_id', '=', p.userId))
+    .selectAll('o')
+    .select(['m.role as member_role', 'm.user_id as member_user_id', 'm.disabled as member_disabled'])
+    .where('o.id', '=', p.organizationId),
+);
+
+const findActiveMembership = preparedQuery((db: Db, p: { organizationId: string; userId: string }) =>
+  db
+    .selectFrom('members')
+    .select('role')
+    .where('organization_id', '=', p.organizationId)
+    .where('user_id', '=', p.userId)
+    .where('disabled', '=', 0),
+);
+
 /** Queries on organizations and their agent instructions. */
 export const organizationsRepository = {
   /** One query: the organization and the caller's membership, for every org-scoped request. */
-  findWithMembership(db: Db, organizationId: string, userId: string): Promise<OrganizationWithAccess | undefined> {
-    return db
-      .selectFrom('organizations as o')
-      .leftJoin('members as m', (join) => join.onRef('m.organization_id', '=', 'o.id').on('m.user_id', '=', userId))
-      .selectAll('o')
-      .select(['m.role as member_role', 'm.user_id as member_user_id', 'm.disabled as member_disabled'])
-      .where('o.id', '=', organizationId)
-      .executeTakeFirst();
+  async findWithMembership(db: Db, organizationId: string, userId: string): Promise<OrganizationWithAccess | undefined> {
+    const [row] = await findWithMembership(db, { organizationId, userId });
+    return row;
+  },
+
+  /** The user's role when they are an active member of the organization (one primary-key read). */
+  async findActiveMembership(db: Db, organizationId: string, userId: string): Promise<{ role: RoleName | null } | undefined> {
+    const [row] = await findActiveMembership(db, { organizationId, userId });
+    return row;
   },
 
   findById(db: Db, organizationId: string): Promise<OrganizationRow | undefined> {

@@ -22,13 +22,40 @@ function accessOf(row: OrganizationWithAccess): OrganizationAccess | null {
  * member gets 404: an organization you do not belong to is invisible.
  */
 export async function organizationAccess(
-  ctx: Pick<Context, 'db' | 'actor'>,
+  ctx: Pick<Context, 'db' | 'actor' | 'caches'>,
   organizationId: string,
 ): Promise<{ organization: OrganizationRow; access: OrganizationAccess }> {
   const row = await organizationsRepository.findWithMembership(ctx.db, organizationId, ctx.actor.userId);
   const access = row ? accessOf(row) : null;
   if (!row || !access) throw notFound('Organization');
   return { organization: row, access };
+}
+
+/**
+ * The caller's standing in an organization, without the organization's row: the check in
+ * front of every read of what an organization holds. Outside a transaction it may come
+ * from the membership cache (at most AUTH_CACHE_TTL_MS old, like a token; changes made by
+ * this process clear it at once); inside one, writes always see the database. 404 for
+ * anyone who is not an active member.
+ */
+export async function memberAccess(
+  ctx: Pick<Context, 'db' | 'actor' | 'caches'>,
+  organizationId: string,
+): Promise<OrganizationAccess> {
+  const userId = ctx.actor.userId;
+  const key = `${organizationId}\u0000${userId}`;
+  const cacheable = !ctx.db.isTransaction;
+  const cached = cacheable ? ctx.caches.memberships.get(key) : undefined;
+  if (cached) return { organizationId, userId, role: cached.role };
+  const membership = await organizationsRepository.findActiveMembership(ctx.db, organizationId, userId);
+  if (!membership) throw notFound('Organization');
+  if (cacheable) ctx.caches.memberships.set(key, { role: membership.role });
+  return { organizationId, userId, role: membership.role };
+}
+
+/** Forgets cached memberships after a role change or removal, so this process sees it at once. */
+export function membershipsChanged(ctx: Pick<Context, 'caches'>): void {
+  ctx.caches.memberships.clear();
 }
 
 async function present(ctx: Context, organization: OrganizationRow, access: OrganizationAccess) {
@@ -130,7 +157,7 @@ export async function createOrganization(ctx: Context, input: NewOrganization) {
 export async function updateOrganization(ctx: Context, organizationId: string, input: UpdateOrganizationInput) {
   return ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
-    const { access } = await organizationAccess(tctx, organizationId);
+    const access = await memberAccess(tctx, organizationId);
     organizationPolicy.authorize('admin', access, 'Only organization admins can change its settings');
 
     const changes: Partial<OrganizationRow> = {};
@@ -191,7 +218,7 @@ export async function getAgentInstructions(ctx: Context, organizationId: string)
 /** PUT /v1/orgs/{organizationId}/agent-instructions: admins only. */
 export async function updateAgentInstructions(ctx: Context, organizationId: string, instructions: unknown) {
   return ctx.db.transaction().execute(async (trx) => {
-    const { access } = await organizationAccess({ ...ctx, db: trx }, organizationId);
+    const access = await memberAccess({ ...ctx, db: trx }, organizationId);
     organizationPolicy.authorize('admin', access, 'Only organization admins can change the agent instructions');
     const row = {
       organization_id: organizationId,
@@ -209,6 +236,6 @@ export async function updateAgentInstructions(ctx: Context, organizationId: stri
  * honest answer is an empty list; the search issue replaces this with the real index.
  */
 export async function searchOrganization(ctx: Context, organizationId: string) {
-  await organizationAccess(ctx, organizationId);
+  await memberAccess(ctx, organizationId);
   return { count: 0, items: [] };
 }

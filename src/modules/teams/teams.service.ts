@@ -6,7 +6,7 @@ import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { presentMember } from '../members/members.presenter.ts';
 import { organizationPolicy, type OrganizationAccess } from '../organizations/organizations.policy.ts';
-import { organizationAccess } from '../organizations/organizations.service.ts';
+import { memberAccess } from '../organizations/organizations.service.ts';
 import { teamMembershipPolicy, teamPermissions, teamPolicy, type TeamAccess } from './teams.policy.ts';
 import { presentTeam } from './teams.presenter.ts';
 import { teamsRepository, type TeamRole, type TeamView } from './teams.repository.ts';
@@ -21,8 +21,8 @@ function present(ctx: Pick<Context, 'config'>, team: TeamView, access: Organizat
 }
 
 /** The team with the caller's standing towards it; 404 when the organization has no such team. */
-async function loadTeam(ctx: Pick<Context, 'db' | 'actor'>, organizationId: string, teamId: string) {
-  const { access } = await organizationAccess(ctx, organizationId);
+async function loadTeam(ctx: Pick<Context, 'db' | 'actor' | 'caches'>, organizationId: string, teamId: string) {
+  const access = await memberAccess(ctx, organizationId);
   const team = await teamsRepository.find(ctx.db, organizationId, teamId, access.userId);
   if (!team) throw notFound('Team');
   return { team, access: teamAccess(access, team), organizationAccess: access };
@@ -62,7 +62,7 @@ async function resolveMembers(
 
 /** GET /v1/orgs/{organizationId}/teams: every member but guests; filters and pages in SQL. */
 export async function listTeams(ctx: Context, organizationId: string, filter: ListTeamsFilter, page: PageRequest) {
-  const { access } = await organizationAccess(ctx, organizationId);
+  const access = await memberAccess(ctx, organizationId);
   organizationPolicy.authorize('listTeams', access, 'Guests cannot list the teams of the organization');
   const result = await teamsRepository.list(ctx.db, organizationId, access.userId, filter, page);
   return { ...result, items: result.items.map((team) => present(ctx, team, access)) };
@@ -71,7 +71,7 @@ export async function listTeams(ctx: Context, organizationId: string, filter: Li
 /** PUT /v1/orgs/{organizationId}/teams: admins only; the listed members join with role member. */
 export async function createTeam(ctx: Context, organizationId: string, input: CreateTeamInput) {
   return ctx.db.transaction().execute(async (trx) => {
-    const { access } = await organizationAccess({ ...ctx, db: trx }, organizationId);
+    const access = await memberAccess({ ...ctx, db: trx }, organizationId);
     organizationPolicy.authorize('admin', access, 'Only organization admins can create teams');
     const members = [...new Set(input.members ?? [])];
     // Member ids only: GitBook's `members` lists member identifiers, not emails.
@@ -112,7 +112,7 @@ export async function updateTeam(ctx: Context, organizationId: string, teamId: s
 /** DELETE /v1/orgs/{organizationId}/teams/{teamId}: admins only; done also when absent. */
 export async function deleteTeam(ctx: Context, organizationId: string, teamId: string) {
   await ctx.db.transaction().execute(async (trx) => {
-    const { access } = await organizationAccess({ ...ctx, db: trx }, organizationId);
+    const access = await memberAccess({ ...ctx, db: trx }, organizationId);
     // Deleting needs no team role: the rule is org-level, so an absent team still answers 204.
     teamPolicy.authorize('delete', { ...access, teamRole: null }, 'Only organization admins can delete teams');
     await teamsRepository.delete(trx, organizationId, teamId);

@@ -1,0 +1,32 @@
+/**
+ * A small in-process cache whose entries expire after `ttlMs` (0 disables it), holding
+ * at most `maxEntries` (the oldest goes first). `clear()` drops everything at once.
+ */
+export class TtlCache<V> {
+  private readonly entries = new Map<string, { value: V; expiresAt: number }>();
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  get(key: string, now = Date.now()): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt <= now) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  set(key: string, value: V, now = Date.now()): void {
+    if (this.ttlMs <= 0) return;
+    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(key, { value, expiresAt: now + this.ttlMs });
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
