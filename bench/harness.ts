@@ -1,0 +1,338 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import type { Db } from '../src/db/database.ts';
+
+/** The repository root: children run from here so `--import tsx` and `src/` resolve. */
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+/** One HTTP request a scenario measures. */
+export interface ScenarioRequest {
+  path: string;
+  headers: Record<string, string>;
+}
+
+/** A scenario as the runner sees it before seeding. */
+export interface ScenarioInfo {
+  name: string;
+  title: string;
+  /** Lowest acceptable median ratio Quire / bare; absent for reference scenarios. */
+  target?: number;
+}
+
+/** A scenario of a suite: how to build its request from what the suite seeded. */
+export interface ScenarioSpec<S> extends ScenarioInfo {
+  request(seed: S): ScenarioRequest;
+}
+
+/** Scenarios sharing one seeded database and one Quire server. */
+export interface SuiteSpec<S> {
+  name: string;
+  description: string;
+  /** Fills a freshly migrated database; runs before the server starts. */
+  seed(db: Db): Promise<S>;
+  scenarios: ScenarioSpec<S>[];
+}
+
+/** A suite with its seed type erased, so suites of different seeds fit in one list. */
+export interface Suite {
+  name: string;
+  description: string;
+  scenarios: ScenarioInfo[];
+  /** Seeds the database and answers each scenario's request, by scenario name. */
+  prepare(db: Db): Promise<Map<string, ScenarioRequest>>;
+}
+
+/** Declares a suite of scenarios over one seed. */
+export function defineSuite<S>(spec: SuiteSpec<S>): Suite {
+  return {
+    name: spec.name,
+    description: spec.description,
+    scenarios: spec.scenarios.map(({ name, title, target }) => ({ name, title, target })),
+    async prepare(db) {
+      const seed = await spec.seed(db);
+      return new Map(spec.scenarios.map((s) => [s.name, s.request(seed)]));
+    },
+  };
+}
+
+// Every child is killed if the runner dies, so no server outlives a failed run.
+const children = new Set<ChildProcess>();
+const tempDirs = new Set<string>();
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+  for (const dir of tempDirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => process.exit(signal === 'SIGINT' ? 130 : 143));
+}
+
+function track(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+async function stopChild(child: ChildProcess, timeoutMs = 10_000): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** A free TCP port on 127.0.0.1 (asked of the kernel, then released for the child). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** A server in a child process. */
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export interface QuireOptions {
+  dataDir: string;
+  /** Extra Node flags for the server process, e.g. `--cpu-prof`. */
+  nodeFlags?: string[];
+}
+
+/**
+ * Starts Quire as `node --import tsx src/server.ts` on 127.0.0.1 over SQLite in `dataDir`,
+ * without rate limiting and with warnings-only logs, and waits until `GET /v1/` answers.
+ */
+export async function startQuire(options: QuireOptions): Promise<ServerProcess> {
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    DATA_DIR: options.dataDir,
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    RATE_LIMIT_MAX: '0',
+    LOG_LEVEL: 'warn',
+  };
+  // The benchmark is defined on SQLite: a DATABASE_URL in the caller's shell must not leak in.
+  delete env.DATABASE_URL;
+  const child = track(
+    spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', 'src/server.ts'], {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output += chunk.toString();
+    process.stderr.write(`[quire] ${chunk.toString()}`);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`Quire exited with code ${child.exitCode} before listening:\n${output}`);
+    try {
+      const response = await fetch(`${url}/v1/`);
+      if (response.ok) break;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) {
+      await stopChild(child);
+      throw new Error(`Quire did not answer GET /v1/ within 30 s:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return { url, pid: child.pid as number, stop: () => stopChild(child) };
+}
+
+/** A response exactly as Quire sent it. */
+export interface CapturedResponse {
+  status: number;
+  /** Header name/value pairs as received, without the per-connection ones. */
+  headers: [string, string][];
+  body: Buffer;
+}
+
+// Written by Node's HTTP server for every response, so the bare server gets them too.
+const CONNECTION_HEADERS = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+/** Sends one request and returns the raw status, headers and body bytes. */
+export function capture(baseUrl: string, request: ScenarioRequest): Promise<CapturedResponse> {
+  return new Promise((resolve, reject) => {
+    const req = http.get(`${baseUrl}${request.path}`, { headers: request.headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () => {
+        const headers: [string, string][] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) {
+          const name = res.rawHeaders[i];
+          if (!CONNECTION_HEADERS.has(name.toLowerCase())) headers.push([name, res.rawHeaders[i + 1]]);
+        }
+        resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks) });
+      });
+    });
+    req.on('error', reject);
+  });
+}
+
+/** Captures a scenario's response and fails loudly unless it is a 200. */
+export async function captureOk(baseUrl: string, name: string, request: ScenarioRequest): Promise<CapturedResponse> {
+  const response = await capture(baseUrl, request);
+  if (response.status !== 200) {
+    const excerpt = response.body.toString('utf8').slice(0, 500);
+    throw new Error(`scenario ${name}: GET ${request.path} answered ${response.status}, not 200: ${excerpt}`);
+  }
+  return response;
+}
+
+/**
+ * Starts a bare `node:http` server in a child process that answers every request with
+ * exactly `response` (status, headers, body bytes).
+ */
+export async function startBare(response: CapturedResponse, workDir: string): Promise<ServerProcess> {
+  const file = path.join(workDir, `bare-${process.hrtime.bigint()}.json`);
+  fs.writeFileSync(
+    file,
+    JSON.stringify({ status: response.status, headers: response.headers, body: response.body.toString('base64') }),
+  );
+  const child = track(
+    spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench', 'bare-server.ts'), file], {
+      cwd: ROOT,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    }),
+  );
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (message) => resolve((message as { port: number }).port));
+    child.once('exit', (code) => reject(new Error(`bare server exited with code ${code} before listening`)));
+  });
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid as number, stop: () => stopChild(child) };
+}
+
+/** Load settings shared by every scenario. */
+export interface LoadOptions {
+  /** Seconds of each measured run. */
+  duration: number;
+  /** Seconds of unrecorded load on each server before the first round. */
+  warmup: number;
+  rounds: number;
+  connections: number;
+}
+
+/** One autocannon run against one server. */
+export interface RunFigures {
+  /** Mean of autocannon's per-second request counts. */
+  rps: number;
+  p50: number;
+  p99: number;
+  requests: number;
+}
+
+export interface Round {
+  quire: RunFigures;
+  bare: RunFigures;
+  /** quire.rps / bare.rps of this round. */
+  ratio: number;
+}
+
+export interface Summary {
+  quireRps: number;
+  bareRps: number;
+  /** Median of the per-round ratios (not the ratio of the medians). */
+  ratio: number;
+  quireP99: number;
+  bareP99: number;
+}
+
+/** Runs autocannon once; throws when any request failed or answered other than 2xx. */
+export async function load(label: string, url: string, request: ScenarioRequest, seconds: number, connections: number): Promise<RunFigures> {
+  const result = await autocannon({
+    url: `${url}${request.path}`,
+    headers: request.headers,
+    connections,
+    duration: seconds,
+  });
+  if (result.errors > 0 || result.non2xx > 0) {
+    throw new Error(
+      `${label}: ${result.errors} connection errors and ${result.non2xx} non-2xx responses out of ${result.requests.total}`,
+    );
+  }
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total };
+}
+
+/** The median of a non-empty list. */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * Measures Quire against the bare server in alternation: a warm-up of each, then rounds
+ * of one run each, the order flipping every round so drift (heat, other load) hits both.
+ */
+export async function compare(
+  name: string,
+  quireUrl: string,
+  bareUrl: string,
+  request: ScenarioRequest,
+  options: LoadOptions,
+  progress: (line: string) => void,
+): Promise<{ rounds: Round[]; summary: Summary }> {
+  if (options.warmup > 0) {
+    await load(`${name} warm-up (quire)`, quireUrl, request, options.warmup, options.connections);
+    await load(`${name} warm-up (bare)`, bareUrl, request, options.warmup, options.connections);
+  }
+  const rounds: Round[] = [];
+  for (let i = 0; i < options.rounds; i++) {
+    const order: ('quire' | 'bare')[] = i % 2 === 0 ? ['quire', 'bare'] : ['bare', 'quire'];
+    const figures: Partial<Record<'quire' | 'bare', RunFigures>> = {};
+    for (const which of order) {
+      const url = which === 'quire' ? quireUrl : bareUrl;
+      figures[which] = await load(`${name} round ${i + 1} (${which})`, url, request, options.duration, options.connections);
+    }
+    const quire = figures.quire as RunFigures;
+    const bare = figures.bare as RunFigures;
+    const round = { quire, bare, ratio: quire.rps / bare.rps };
+    rounds.push(round);
+    progress(
+      `${name} round ${i + 1}/${options.rounds}: quire ${quire.rps.toFixed(0)} req/s, bare ${bare.rps.toFixed(0)} req/s, ratio ${round.ratio.toFixed(3)}`,
+    );
+  }
+  return {
+    rounds,
+    summary: {
+      quireRps: median(rounds.map((r) => r.quire.rps)),
+      bareRps: median(rounds.map((r) => r.bare.rps)),
+      ratio: median(rounds.map((r) => r.ratio)),
+      quireP99: median(rounds.map((r) => r.quire.p99)),
+      bareP99: median(rounds.map((r) => r.bare.p99)),
+    },
+  };
+}
+
+/** A fresh temporary folder for one suite's DATA_DIR and scratch files. */
+export function tempDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `quire-bench-${prefix}-`));
+  tempDirs.add(dir);
+  return dir;
+}

@@ -1,0 +1,254 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { openDatabase } from '../src/db/database.ts';
+import { migrateToLatest } from '../src/db/migrate.ts';
+import {
+  captureOk,
+  compare,
+  ROOT,
+  startBare,
+  startQuire,
+  tempDir,
+  type LoadOptions,
+  type Round,
+  type ScenarioInfo,
+  type Suite,
+  type Summary,
+} from './harness.ts';
+import { organizationSuite } from './scenarios/organization.ts';
+
+/*
+ * `npm run bench [-- --only <names>] [--duration <s>] [--rounds <n>] [--warmup <s>]
+ * [--connections <n>] [--profile] [--server-flags=<node flags>] [--list]`: seeds each
+ * suite's database, runs Quire and a bare node:http server in child processes, measures
+ * both in alternation, prints a markdown table and writes bench/results/<timestamp>.json.
+ * See docs/performance.md.
+ */
+
+const SUITES: Suite[] = [organizationSuite];
+
+/** A mistake on the command line: reported as one line, without a stack. */
+class UsageError extends Error {}
+
+interface ScenarioResult extends ScenarioInfo {
+  suite: string;
+  path?: string;
+  responseBytes?: number;
+  rounds?: Round[];
+  summary?: Summary;
+  meetsTarget?: boolean;
+  error?: string;
+}
+
+function positive(name: string, raw: string | undefined, fallback: number, allowZero = false): number {
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0 || (value === 0 && !allowZero)) {
+    throw new UsageError(`--${name} must be a ${allowZero ? 'non-negative' : 'positive'} number, got "${raw}"`);
+  }
+  return value;
+}
+
+function git(...args: string[]): string {
+  try {
+    return execFileSync('git', args, { cwd: ROOT, encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
+
+const progress = (line: string) => process.stderr.write(`${line}\n`);
+
+/** The summary as a markdown table, ready to paste into docs/performance.md. */
+function markdownTable(results: ScenarioResult[]): string {
+  const lines = [
+    '| Scenario | Request | Quire req/s | Bare req/s | Ratio | Target | Quire p99 ms | Bare p99 ms |',
+    '|---|---|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const r of results) {
+    const target = r.target === undefined ? '-' : `≥ ${r.target}`;
+    if (!r.summary) {
+      lines.push(`| ${r.name} | \`${r.title}\` | FAILED | | | ${target} | | |`);
+      continue;
+    }
+    const s = r.summary;
+    const verdict = r.target === undefined ? '' : r.meetsTarget ? ' ✓' : ' ✗';
+    lines.push(
+      `| ${r.name} | \`${r.title}\` | ${s.quireRps.toFixed(0)} | ${s.bareRps.toFixed(0)} | ${s.ratio.toFixed(3)}${verdict} | ${target} | ${s.quireP99.toFixed(0)} | ${s.bareP99.toFixed(0)} |`,
+    );
+  }
+  return lines.join('\n');
+}
+
+/** Seeds a suite in a fresh DATA_DIR, starts Quire on it and measures the selected scenarios. */
+async function runSuite(
+  suite: Suite,
+  selected: ScenarioInfo[],
+  load: LoadOptions,
+  nodeFlags: string[],
+): Promise<ScenarioResult[]> {
+  const dir = tempDir(suite.name);
+  const dataDir = path.join(dir, 'data');
+  const results: ScenarioResult[] = [];
+  try {
+    progress(`${suite.name}: seeding ${suite.description}`);
+    const handle = openDatabase({ dataDir });
+    let requests;
+    try {
+      await migrateToLatest(handle.db);
+      requests = await suite.prepare(handle.db);
+    } finally {
+      await handle.close();
+    }
+
+    const quire = await startQuire({ dataDir, nodeFlags });
+    progress(`${suite.name}: Quire pid ${quire.pid} at ${quire.url}`);
+    try {
+      for (const scenario of selected) {
+        const request = requests.get(scenario.name);
+        const result: ScenarioResult = { suite: suite.name, ...scenario };
+        results.push(result);
+        if (!request) {
+          result.error = `suite ${suite.name} built no request for scenario ${scenario.name}`;
+          continue;
+        }
+        result.path = request.path;
+        try {
+          const response = await captureOk(quire.url, scenario.name, request);
+          result.responseBytes = response.body.length;
+          const bare = await startBare(response, dir);
+          progress(`${scenario.name}: ${response.body.length} bytes; bare server pid ${bare.pid} at ${bare.url}`);
+          try {
+            const { rounds, summary } = await compare(scenario.name, quire.url, bare.url, request, load, progress);
+            result.rounds = rounds;
+            result.summary = summary;
+            if (scenario.target !== undefined) result.meetsTarget = summary.ratio >= scenario.target;
+          } finally {
+            await bare.stop();
+          }
+          // The yardstick is only fair while Quire keeps answering the same bytes.
+          const after = await captureOk(quire.url, scenario.name, request);
+          if (after.body.length !== response.body.length) {
+            progress(`warning: ${scenario.name} answered ${after.body.length} bytes after the run, ${response.body.length} before`);
+          }
+        } catch (error) {
+          result.error = error instanceof Error ? error.message : String(error);
+          progress(`ERROR ${result.error}`);
+        }
+      }
+    } finally {
+      await quire.stop();
+    }
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return results;
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      only: { type: 'string' },
+      duration: { type: 'string' },
+      rounds: { type: 'string' },
+      warmup: { type: 'string' },
+      connections: { type: 'string' },
+      profile: { type: 'boolean', default: false },
+      'server-flags': { type: 'string' },
+      list: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+
+  if (values.list) {
+    for (const suite of SUITES) {
+      for (const s of suite.scenarios) {
+        console.log(`${s.name.padEnd(16)} ${suite.name.padEnd(14)} ${s.title}${s.target === undefined ? '' : `  (target ≥ ${s.target})`}`);
+      }
+    }
+    return 0;
+  }
+
+  const load: LoadOptions = {
+    duration: positive('duration', values.duration, 3),
+    rounds: Math.round(positive('rounds', values.rounds, 5)),
+    warmup: positive('warmup', values.warmup, 2, true),
+    connections: Math.round(positive('connections', values.connections, 10)),
+  };
+
+  // --only takes scenario or suite names, comma-separated.
+  const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
+  const known = new Set(SUITES.flatMap((suite) => [suite.name, ...suite.scenarios.map((s) => s.name)]));
+  const unknown = (only ?? []).filter((name) => !known.has(name));
+  if (unknown.length > 0) throw new UsageError(`--only: unknown scenario ${unknown.join(', ')}; known: ${[...known].join(', ')}`);
+  const picks = (suite: Suite) =>
+    suite.scenarios.filter((s) => !only || only.includes(suite.name) || only.includes(s.name));
+
+  const startedAt = new Date();
+  const loadAtStart = os.loadavg();
+  const stamp = startedAt.toISOString().replace(/[:.]/g, '-');
+  const resultsDir = path.join(ROOT, 'bench', 'results');
+  fs.mkdirSync(resultsDir, { recursive: true });
+  // Extra Node flags for the Quire process, for experiments (e.g. a preloaded patch, GC sizes).
+  const nodeFlags: string[] = values['server-flags']?.split(/\s+/).filter(Boolean) ?? [];
+  if (values.profile) {
+    const profileDir = path.join(resultsDir, `profile-${stamp}`);
+    nodeFlags.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
+    progress(`profiling the Quire server into ${path.relative(ROOT, profileDir)}`);
+  }
+
+  const commit = git('rev-parse', '--short', 'HEAD');
+  const dirty = git('status', '--porcelain') !== '';
+  progress(
+    `bench: ${os.cpus().length} CPUs, node ${process.version}, commit ${commit}${dirty ? ' (uncommitted changes)' : ''}; ` +
+      `${load.rounds} rounds × ${load.duration} s per server, ${load.warmup} s warm-up, ${load.connections} connections`,
+  );
+
+  const results: ScenarioResult[] = [];
+  for (const suite of SUITES) {
+    const selected = picks(suite);
+    if (selected.length > 0) results.push(...(await runSuite(suite, selected, load, nodeFlags)));
+  }
+
+  const file = path.join(resultsDir, `${stamp}.json`);
+  const report = {
+    startedAt: startedAt.toISOString(),
+    finishedAt: new Date().toISOString(),
+    commit,
+    dirty,
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      memoryBytes: os.totalmem(),
+      platform: `${os.platform()} ${os.release()}`,
+      // Other work on the machine skews both servers; the load averages tell how much there was.
+      loadAverageAtStart: loadAtStart,
+      loadAverageAtEnd: os.loadavg(),
+    },
+    node: process.version,
+    database: 'sqlite',
+    load,
+    results,
+  };
+  fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
+
+  console.log(`\n${markdownTable(results)}\n`);
+  console.log(`Ratio: median over rounds of (Quire req/s ÷ bare req/s); p99: median over rounds. Results: ${path.relative(ROOT, file)}`);
+  const failed = results.filter((r) => r.error);
+  for (const r of failed) console.error(`FAILED ${r.name}: ${r.error}`);
+  const missed = results.filter((r) => r.meetsTarget === false);
+  for (const r of missed) console.error(`below target ${r.name}: ratio ${r.summary?.ratio.toFixed(3)} < ${r.target}`);
+  return failed.length > 0 ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const usage = error instanceof UsageError || (error as { code?: string })?.code?.startsWith('ERR_PARSE_ARGS');
+    console.error(usage ? (error as Error).message : error instanceof Error ? (error.stack ?? error.message) : String(error));
+    process.exit(usage ? 2 : 1);
+  },
+);
