@@ -52,12 +52,14 @@ function decodeCursor(page: string, arity: number): Cursor {
 /**
  * Runs a keyset-paginated list query: stable order, opaque cursors, and no item skipped
  * or repeated while rows are added or removed between pages. `query` carries the filters
- * and selections but no order.
+ * and selections but no order. The total comes from `query` with its selections cleared,
+ * or from `countFrom` when the page's joins are not needed to count (cheaper).
  */
 export async function paginate<DB, TB extends keyof DB, Row extends Record<string, any>>(
   query: SelectQueryBuilder<DB, TB, Row>,
   columns: KeysetColumn[],
   request: PageRequest,
+  countFrom?: SelectQueryBuilder<any, any, any>,
 ): Promise<Page<Row>> {
   const cursor = request.page ? decodeCursor(request.page, columns.length) : undefined;
   const backwards = cursor?.b === 1;
@@ -82,7 +84,7 @@ export async function paginate<DB, TB extends keyof DB, Row extends Record<strin
   }
   for (const col of effective) pageQuery = pageQuery.orderBy(col.ref as any, col.dir);
 
-  const countQuery = (query as SelectQueryBuilder<any, any, any>)
+  const countQuery = (countFrom ?? (query as SelectQueryBuilder<any, any, any>))
     .clearSelect()
     .select((eb: any) => eb.fn.countAll().as('count'));
 

@@ -1,4 +1,4 @@
-import type { ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { paginate, type KeysetColumn, type Page, type PageRequest } from '../../db/keyset.ts';
 import { lowerContains } from '../../db/like.ts';
@@ -42,26 +42,12 @@ const MEMBER_COLUMNS = [
   'members.last_seen_at',
 ] as const;
 
-function selectMembers(db: Db) {
-  return db
-    .selectFrom('members')
+/** Memberships (already filtered) with their user and team count: the Member row. */
+function withMemberColumns(memberships: SelectQueryBuilder<Database, 'members', {}>) {
+  return memberships
     .innerJoin('users as u', 'u.id', 'members.user_id')
     .select(MEMBER_COLUMNS)
     .select(['u.display_name', 'u.email', 'u.photo_url', teamCount]);
-}
-
-/**
- * The same columns without joining users: each user column is a primary-key lookup for
- * the rows of the page only, so the list's count query (the same query, selections
- * cleared) reads nothing but the members index.
- */
-function selectMembersUnjoined(db: Db) {
-  const userColumn = <C extends 'display_name' | 'email' | 'photo_url'>(eb: ExpressionBuilder<Database, 'members'>, column: C) =>
-    eb.selectFrom('users as u').select(`u.${column}` as `u.${C}`).whereRef('u.id', '=', 'members.user_id').as(column);
-  return db
-    .selectFrom('members')
-    .select(MEMBER_COLUMNS)
-    .select((eb) => [userColumn(eb, 'display_name'), userColumn(eb, 'email'), userColumn(eb, 'photo_url'), teamCount(eb)]);
 }
 
 // Every sort ends on the user id, unique within an organization, so pages never overlap.
@@ -94,22 +80,18 @@ export const membersRepository = {
 
   /** One member with user and team count, or undefined when the user is not a member. */
   find(db: Db, organizationId: string, userId: string): Promise<MemberView | undefined> {
-    return selectMembers(db)
-      .where('members.organization_id', '=', organizationId)
-      .where('members.user_id', '=', userId)
-      .executeTakeFirst() as Promise<MemberView | undefined>;
+    return withMemberColumns(
+      db.selectFrom('members').where('members.organization_id', '=', organizationId).where('members.user_id', '=', userId),
+    ).executeTakeFirst() as Promise<MemberView | undefined>;
   },
 
   /** A page of the organization's members, filtered and sorted in SQL. */
   list(db: Db, organizationId: string, filters: MemberListFilters, page: PageRequest) {
-    // Only a search or the name sort refer to `u`, so only they take the joined shape; both
-    // shapes give the same row, hence the one cast.
-    const joined = Boolean(filters.search) || filters.sort === 'name';
-    const base = joined ? selectMembers(db) : (selectMembersUnjoined(db) as unknown as ReturnType<typeof selectMembers>);
-    let query = base.where('members.organization_id', '=', organizationId);
-    if (filters.role === 'guest') query = query.where('members.role', 'is', null);
-    else if (filters.role) query = query.where('members.role', '=', filters.role);
-    if (filters.sort === 'lastSeenAt') query = query.where('members.last_seen_at', 'is not', null);
+    let memberships = db.selectFrom('members').where('members.organization_id', '=', organizationId);
+    if (filters.role === 'guest') memberships = memberships.where('members.role', 'is', null);
+    else if (filters.role) memberships = memberships.where('members.role', '=', filters.role);
+    if (filters.sort === 'lastSeenAt') memberships = memberships.where('members.last_seen_at', 'is not', null);
+    let query = withMemberColumns(memberships);
     if (filters.search) {
       const search = filters.search;
       query = query.where((eb) => eb.or([lowerContains(eb, 'u.display_name', search), lowerContains(eb, 'u.email', search)]));
@@ -119,7 +101,8 @@ export const membersRepository = {
       { ref, field, dir: filters.order },
       { ref: 'members.user_id', field: 'user_id', dir: filters.order },
     ];
-    return paginate(query, columns, page) as Promise<Page<MemberView>>;
+    // Only a search needs the users table to count; otherwise the members index alone answers.
+    return paginate(query, columns, page, filters.search ? undefined : memberships) as Promise<Page<MemberView>>;
   },
 
   /**
