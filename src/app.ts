@@ -11,6 +11,7 @@ import { registerErrorHandling } from './plugins/errors.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerSwagger } from './plugins/swagger.ts';
 import { registerValidation } from './plugins/validation.ts';
+import { registerSerialization } from './plugins/serialization.ts';
 import { registerComponents } from './schemas/registry.ts';
 import { release } from './modules/system/system.service.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
@@ -66,11 +67,12 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     dialect: options.dialect,
     config,
     clock: options.clock ?? systemClock,
-    caches: { memberships: new TtlCache(config.authCacheTtlMs) },
+    caches: { memberships: new TtlCache(config.authCacheTtlMs), listings: new TtlCache(60_000, 1_000) },
   };
   app.decorate('deps', deps);
-  app.addHook('onSend', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    done();
   });
 
   // Bodiless POSTs (join, ping, publish) often still say `Content-Type: application/json`:
@@ -84,6 +86,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   registerErrorHandling(app);
   registerComponents(app);
   registerValidation(app);
+  registerSerialization(app);
   await registerSwagger(app, release.version);
   await registerRateLimit(app);
   await app.register(authPlugin);

@@ -19,6 +19,12 @@ export interface Actor {
 export interface AppCaches {
   /** Key `organizationId NUL userId`: the role of an active member (never a non-member). */
   memberships: TtlCache<{ role: RoleName | null }>;
+  /**
+   * Computed listings keyed by what they were computed from, including a version the
+   * database moves on every relevant change (organizations.directory_version): an entry
+   * is never stale, it just stops being asked for. The TTL only bounds memory.
+   */
+  listings: TtlCache<unknown>;
 }
 
 /** What the app is built from; shared by every request. */
@@ -53,5 +59,6 @@ declare module 'fastify' {
 /** The service context of an authenticated request. */
 export function contextOf(request: FastifyRequest): Context {
   if (!request.actor) throw unauthorized();
-  return { ...request.server.deps, actor: request.actor, requestId: request.id, log: request.log };
+  const { db, dialect, config, clock, caches } = request.server.deps;
+  return { db, dialect, config, clock, caches, actor: request.actor, requestId: request.id, log: request.log };
 }

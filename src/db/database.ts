@@ -39,27 +39,46 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value,
 
 const MAX_CACHED_STATEMENTS = 500;
 
+/** Raw SQLite handles behind their Kysely instance, for the synchronous read path. */
+const sqliteHandles = new WeakMap<object, { sqlite: SQLite.Database; prepare: (sql: string) => SQLite.Statement }>();
+
+/**
+ * Runs a read straight on SQLite, skipping Kysely's asynchronous executor, when that is
+ * safe: `db` is the root instance (not a transaction) and no transaction is open on the
+ * connection (Kysely holds its single connection across awaits only for transactions, so
+ * a read now cannot see another request's uncommitted writes). Returns undefined when the
+ * caller must take the ordinary path.
+ */
+export function readNowIfIdle<R>(db: Db, sql: string, parameters: readonly unknown[]): R[] | undefined {
+  const handle = sqliteHandles.get(db);
+  if (!handle || handle.sqlite.inTransaction) return undefined;
+  return handle.prepare(sql).all(...parameters) as R[];
+}
+
 /**
  * better-sqlite3 behind a prepared-statement cache. Kysely prepares every query anew, and
  * preparing costs as much as running a small indexed query; the SQL text of a query
  * builder is stable, so its statement can be reused (least recently used out first).
  */
-function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+function statementCache(sqlite: SQLite.Database): (sql: string) => SQLite.Statement {
   const statements = new Map<string, SQLite.Statement>();
+  return (sql: string) => {
+    let statement = statements.get(sql);
+    if (statement) {
+      statements.delete(sql);
+    } else {
+      statement = sqlite.prepare(sql);
+      if (statements.size >= MAX_CACHED_STATEMENTS) statements.delete(statements.keys().next().value as string);
+    }
+    statements.set(sql, statement);
+    return statement;
+  };
+}
+
+function withStatementCache(sqlite: SQLite.Database, prepare: (sql: string) => SQLite.Statement): SqliteDatabase {
   return {
-    prepare(sql: string) {
-      let statement = statements.get(sql);
-      if (statement) {
-        statements.delete(sql);
-      } else {
-        statement = sqlite.prepare(sql);
-        if (statements.size >= MAX_CACHED_STATEMENTS) statements.delete(statements.keys().next().value as string);
-      }
-      statements.set(sql, statement);
-      return statement as unknown as ReturnType<SqliteDatabase['prepare']>;
-    },
+    prepare: (sql: string) => prepare(sql) as unknown as ReturnType<SqliteDatabase['prepare']>,
     close() {
-      statements.clear();
       sqlite.close();
     },
   };
@@ -109,6 +128,8 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   // The CLI may write while the server runs: wait for the lock instead of failing.
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new QuireSqliteDialect({ database: withStatementCache(sqlite) }) });
+  const prepare = statementCache(sqlite);
+  const db = new Kysely<Database>({ dialect: new QuireSqliteDialect({ database: withStatementCache(sqlite, prepare) }) });
+  sqliteHandles.set(db, { sqlite, prepare });
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }

@@ -1,5 +1,5 @@
 import { createQueryId, type Compilable, type CompiledQuery } from 'kysely';
-import type { Db } from './database.ts';
+import { readNowIfIdle, type Db } from './database.ts';
 
 // Stand-ins for parameters while the query is compiled; NUL never occurs in real values.
 const SENTINEL = '\u0000param:';
@@ -35,6 +35,8 @@ export function preparedQuery<P extends Record<string, string | number>, R>(
   return async (db, params) => {
     const { query, names } = compiled(db);
     const parameters = names.map((name, i) => (name === null ? query.parameters[i] : params[name]));
+    const now = readNowIfIdle<R>(db, query.sql, parameters);
+    if (now) return now;
     const result = await db.executeQuery<R>({ ...query, queryId: createQueryId(), parameters });
     return result.rows;
   };

@@ -6,6 +6,8 @@
  * integers 0/1, structured values are JSON text. Ids are opaque strings made by the app.
  */
 
+import type { Generated } from 'kysely';
+
 export type RoleName = 'admin' | 'create' | 'review' | 'edit' | 'comment' | 'read';
 
 export interface OrganizationsTable {
@@ -25,6 +27,8 @@ export interface OrganizationsTable {
   logo_url: string | null;
   merge_rules: string; // JSON
   custom_hostname: string | null;
+  /** Moves (by trigger) whenever what member listings show changes; see migration 0002. */
+  directory_version: Generated<number>;
 }
 
 export interface UsersTable {

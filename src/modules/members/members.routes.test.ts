@@ -707,3 +707,41 @@ describe('membership changes take effect at once on this server', () => {
     await t.close();
   });
 });
+
+describe('member listings reuse computed pages only while nothing they show has changed', () => {
+  it('reflects every kind of change on the next request', async () => {
+    const t = await createTestApp();
+    const org = await createOrganizationRow(t);
+    const member = await createMember(t, org.id, 'read', { displayName: 'Before' });
+    const list = async () => {
+      const res = await t.request('GET', `/v1/orgs/${org.id}/members`, { token: org.admin.token, query: { order: 'asc' } });
+      expect(res.status).toBe(200);
+      return res.body.items.find((m: { id: string }) => m.id === member.id);
+    };
+    expect(await list()).toMatchObject({ role: 'read', teams: 0, user: { displayName: 'Before' } });
+
+    await t.request('PATCH', `/v1/orgs/${org.id}/members/${member.id}`, { token: org.admin.token, body: { role: 'edit' } });
+    expect((await list()).role).toBe('edit');
+
+    await t.request('POST', `/v1/orgs/${org.id}/ping`, { token: member.token });
+    expect((await list()).lastSeenAt).toBe(t.clock.now().toISOString());
+
+    const team = await t.request('PUT', `/v1/orgs/${org.id}/teams`, { token: org.admin.token, body: { title: 'T', members: [member.id] } });
+    expect((await list()).teams).toBe(1);
+    await t.request('DELETE', `/v1/orgs/${org.id}/teams/${team.body.id}`, { token: org.admin.token });
+    expect((await list()).teams).toBe(0);
+
+    // Writes that bypass the API (the CLI, another module) move the version too: triggers keep it.
+    await t.db.updateTable('users').set({ display_name: 'After' }).where('id', '=', member.id).execute();
+    expect((await list()).user.displayName).toBe('After');
+    const newcomer = await createUser(t);
+    await t.db
+      .insertInto('members')
+      .values({ organization_id: org.id, user_id: newcomer.id, role: 'read', disabled: 0, sso: 0, joined_at: t.clock.now().toISOString(), last_seen_at: null })
+      .execute();
+    const all = await t.request('GET', `/v1/orgs/${org.id}/members`, { token: org.admin.token, query: { order: 'asc' } });
+    expect(all.body.count).toBe(3);
+    expect(all.body.items.map((m: { id: string }) => m.id)).toContain(newcomer.id);
+    await t.close();
+  });
+});

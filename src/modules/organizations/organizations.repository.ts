@@ -1,11 +1,11 @@
-import { sql } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { contains } from '../../db/like.ts';
 import { preparedQuery } from '../../db/prepared.ts';
 import { paginate, type PageRequest } from '../../db/keyset.ts';
 import type { AgentInstructionsTable, BootstrapTable, OrganizationsTable, RoleName } from '../../db/types.ts';
 
-export type OrganizationRow = OrganizationsTable;
+export type OrganizationRow = Selectable<OrganizationsTable>;
 
 /** An organization with the caller's membership in it (null fields when not a member). */
 export type OrganizationWithAccess = OrganizationRow & {
@@ -33,6 +33,10 @@ const findActiveMembership = preparedQuery((db: Db, p: { organizationId: string;
     .where('disabled', '=', 0),
 );
 
+const findDirectoryVersion = preparedQuery((db: Db, p: { organizationId: string }) =>
+  db.selectFrom('organizations').select('directory_version').where('id', '=', p.organizationId),
+);
+
 /** Queries on organizations and their agent instructions. */
 export const organizationsRepository = {
   /** One query: the organization and the caller's membership, for every org-scoped request. */
@@ -45,6 +49,12 @@ export const organizationsRepository = {
   async findActiveMembership(db: Db, organizationId: string, userId: string): Promise<{ role: RoleName | null } | undefined> {
     const [row] = await findActiveMembership(db, { organizationId, userId });
     return row;
+  },
+
+  /** The organization's directory version (moved by triggers when member listings change). */
+  async directoryVersion(db: Db, organizationId: string): Promise<number> {
+    const [row] = await findDirectoryVersion(db, { organizationId });
+    return row?.directory_version ?? -1;
   },
 
   findById(db: Db, organizationId: string): Promise<OrganizationRow | undefined> {
