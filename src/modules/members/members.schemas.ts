@@ -34,18 +34,9 @@ export const MemberParams = Type.Object({
   userId: Type.String({ minLength: 1, maxLength: 64, description: 'The unique id of the user' }),
 });
 
-export const MemberRoleFilter = Type.Union(
-  [
-    Type.Literal('admin'),
-    Type.Literal('create'),
-    Type.Literal('review'),
-    Type.Literal('edit'),
-    Type.Literal('comment'),
-    Type.Literal('read'),
-    Type.Literal('guest'),
-  ],
-  { description: 'Only members with this role; `guest` for members without an organization role' },
-);
+export const MemberRoleFilter = Type.Union([ref(RoleSchema), Type.Literal('guest')], {
+  description: 'Only members with this role; `guest` for members without an organization role',
+});
 export type MemberRoleFilterValue = Static<typeof MemberRoleFilter>;
 
 export const MemberSort = Type.Union([Type.Literal('joinedAt'), Type.Literal('lastSeenAt'), Type.Literal('name')], {
