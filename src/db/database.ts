@@ -6,8 +6,10 @@ import {
   CompiledQuery,
   Kysely,
   PostgresDialect,
+  SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
+  type DialectAdapter,
   type DatabaseConnection,
   type Driver,
   type SqliteDatabase,
@@ -95,6 +97,18 @@ class ImmediateTransactionDriver extends SqliteDriver {
   }
 }
 
+/**
+ * SQLite's DDL is transactional, but Kysely's adapter says otherwise, so its migrator
+ * would run migrations outside a transaction and with no lock: two processes starting on
+ * one file would both apply them. Saying so makes each migration run in one (immediate)
+ * transaction: another process waits for it, then finds it applied.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
 class QuireSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
 
@@ -105,6 +119,10 @@ class QuireSqliteDialect extends SqliteDialect {
 
   override createDriver(): Driver {
     return new ImmediateTransactionDriver(this.#config);
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
   }
 }
 
