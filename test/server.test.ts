@@ -115,6 +115,25 @@ describe('the server process', () => {
     expect((await runCli(e.env, ['migrate'])).stdout).toContain('up to date');
   });
 
+  it('keeps every acknowledged write across a crash (SIGKILL)', async () => {
+    const e = await environment();
+    const server = await start(e.env);
+    const token = fs.readFileSync(path.join(e.dataDir, 'admin-token'), 'utf8').trim();
+    const titles = ['Crash one', 'Crash two', 'Crash three'];
+    for (const title of titles) {
+      const res = await fetch(server.url + '/v1/orgs', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ title }),
+      });
+      expect(res.status).toBe(201);
+    }
+    await server.stop('SIGKILL');
+    const again = await start(e.env);
+    const orgs = await get(again, '/v1/orgs', token);
+    expect(orgs.body.items.map((o: { title: string }) => o.title)).toEqual(expect.arrayContaining(titles));
+  });
+
   it('finishes in-flight requests on SIGTERM, then exits 0', async () => {
     const e = await environment();
     const server = await start(e.env);
