@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { contains } from '../../db/like.ts';
 import { preparedQuery } from '../../db/prepared.ts';
@@ -12,7 +12,31 @@ export type OrganizationWithAccess = OrganizationRow & {
   member_role: RoleName | null;
   member_user_id: string | null;
   member_disabled: number | null;
+  /** 1 when the caller owns at least one team of the organization. */
+  owns_team: number;
 };
+
+const CALLER_MEMBERSHIP = ['m.role as member_role', 'm.user_id as member_user_id', 'm.disabled as member_disabled'] as const;
+
+/** 1 when `userId` owns a team of the organization `o`, else 0 (for the ownTeam permission). */
+function ownsTeam(eb: ExpressionBuilder<any, any>, userId: string) {
+  return eb
+    .case()
+    .when(
+      eb.exists(
+        eb
+          .selectFrom('team_members as owned')
+          .select('owned.team_id')
+          .whereRef('owned.organization_id', '=', 'o.id')
+          .where('owned.user_id', '=', userId)
+          .where('owned.role', '=', 'owner'),
+      ),
+    )
+    .then(1)
+    .else(0)
+    .end()
+    .as('owns_team');
+}
 
 // Runs first on every org-scoped request: compiled once, only its parameters bound per call.
 const findWithMembership = preparedQuery((db: Db, p: { organizationId: string; userId: string }) =>
@@ -20,7 +44,8 @@ const findWithMembership = preparedQuery((db: Db, p: { organizationId: string; u
     .selectFrom('organizations as o')
     .leftJoin('members as m', (join) => join.onRef('m.organization_id', '=', 'o.id').on('m.user_id', '=', p.userId))
     .selectAll('o')
-    .select(['m.role as member_role', 'm.user_id as member_user_id', 'm.disabled as member_disabled'])
+    .select(CALLER_MEMBERSHIP)
+    .select((eb) => ownsTeam(eb, p.userId))
     .where('o.id', '=', p.organizationId),
 );
 
@@ -76,7 +101,8 @@ export const organizationsRepository = {
       .selectFrom('organizations as o')
       .innerJoin('members as m', 'm.organization_id', 'o.id')
       .selectAll('o')
-      .select(['m.role as member_role', 'm.user_id as member_user_id', 'm.disabled as member_disabled', 'm.joined_at'])
+      .select([...CALLER_MEMBERSHIP, 'm.joined_at'])
+      .select((eb) => ownsTeam(eb, userId))
       .where('m.user_id', '=', userId)
       .where('m.disabled', '=', 0);
     return paginate(
@@ -95,7 +121,8 @@ export const organizationsRepository = {
       .selectFrom('organizations as o')
       .leftJoin('members as m', (join) => join.onRef('m.organization_id', '=', 'o.id').on('m.user_id', '=', userId))
       .selectAll('o')
-      .select(['m.role as member_role', 'm.user_id as member_user_id', 'm.disabled as member_disabled'])
+      .select(CALLER_MEMBERSHIP)
+      .select((eb) => ownsTeam(eb, userId))
       .where(contains(sql.ref('o.email_domains'), JSON.stringify(domain)))
       .orderBy('o.created_at')
       .orderBy('o.id')
@@ -103,18 +130,6 @@ export const organizationsRepository = {
       .execute();
   },
 
-  /** Whether the user owns at least one team of the organization. */
-  async ownsATeam(db: Db, organizationId: string, userId: string): Promise<boolean> {
-    const row = await db
-      .selectFrom('team_members')
-      .select('team_id')
-      .where('organization_id', '=', organizationId)
-      .where('user_id', '=', userId)
-      .where('role', '=', 'owner')
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
-  },
 
   /** Whether another organization already uses this hostname. */
   async hostnameTaken(db: Db, hostname: string, exceptOrganizationId: string): Promise<boolean> {

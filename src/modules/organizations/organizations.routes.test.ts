@@ -83,6 +83,9 @@ describe('organizations', () => {
       await createTeam(t, org.id, { members: [{ userId: creator.id, role: 'owner' }] });
       const asOwner = await t.request('GET', `/v1/orgs/${org.id}`, { token: creator.token });
       expect(asOwner.body.permissions).toMatchObject({ ownTeam: true, createContent: true, admin: false });
+      // Lists compute the same permissions in their one query.
+      const listed = await t.request('GET', '/v1/orgs', { token: creator.token });
+      expect(listed.body.items[0].permissions).toEqual(asOwner.body.permissions);
     });
   });
 

@@ -14,7 +14,7 @@ const EMPTY_DOCUMENT = JSON.stringify({ object: 'document', data: {}, nodes: [] 
 
 function accessOf(row: OrganizationWithAccess): OrganizationAccess | null {
   if (row.member_user_id === null || row.member_disabled === 1) return null;
-  return { organizationId: row.id, userId: row.member_user_id, role: row.member_role };
+  return { organizationId: row.id, userId: row.member_user_id, role: row.member_role, ownsTeam: Number(row.owns_team) === 1 };
 }
 
 /**
@@ -58,24 +58,17 @@ export function membershipsChanged(ctx: Pick<Context, 'caches'>): void {
   ctx.caches.memberships.clear();
 }
 
-async function present(ctx: Context, organization: OrganizationRow, access: OrganizationAccess) {
-  const ownsTeam = await organizationsRepository.ownsATeam(ctx.db, organization.id, access.userId);
-  return presentOrganization(ctx.config, organization, { ...access, ownsTeam });
-}
 
 /** GET /v1/orgs */
 export async function listOrganizations(ctx: Context, page: PageRequest) {
   const result = await organizationsRepository.listForUser(ctx.db, ctx.actor.userId, page);
-  const items = await Promise.all(
-    result.items.map((row) => present(ctx, row, accessOf(row) as OrganizationAccess)),
-  );
-  return { ...result, items };
+  return { ...result, items: result.items.map((row) => presentOrganization(ctx.config, row, accessOf(row))) };
 }
 
 /** GET /v1/orgs/{organizationId} */
 export async function getOrganization(ctx: Context, organizationId: string) {
   const { organization, access } = await organizationAccess(ctx, organizationId);
-  return present(ctx, organization, access);
+  return presentOrganization(ctx.config, organization, access);
 }
 
 export interface NewOrganization {
@@ -190,20 +183,14 @@ export async function updateOrganization(ctx: Context, organizationId: string, i
 
     await organizationsRepository.update(trx, organizationId, changes);
     const updated = (await organizationsRepository.findById(trx, organizationId)) as OrganizationRow;
-    return present(tctx, updated, access);
+    return presentOrganization(ctx.config, updated, access);
   });
 }
 
 /** GET /v1/email-domains/{emailDomain}/orgs: organizations a user of that domain may join. */
 export async function listOrganizationsForEmailDomain(ctx: Context, emailDomain: string) {
   const rows = await organizationsRepository.listByEmailDomain(ctx.db, emailDomain.trim().toLowerCase(), ctx.actor.userId);
-  const organizations = await Promise.all(
-    rows.map((row) => {
-      const access = accessOf(row);
-      return access ? present(ctx, row, access) : presentOrganization(ctx.config, row, null);
-    }),
-  );
-  return { organizations };
+  return { organizations: rows.map((row) => presentOrganization(ctx.config, row, accessOf(row))) };
 }
 
 /** GET /v1/orgs/{organizationId}/agent-instructions */
