@@ -38,12 +38,20 @@ for (const [path, methods] of Object.entries(document.paths)) {
 // Literal segments beat parameters: /versions/latest before /versions/{id}.
 operations.sort((a, b) => a.params - b.params);
 
-const ajv = new Ajv2020({ strict: false, allErrors: true, validateFormats: true });
-addFormats.default(ajv);
-for (const format of ['emoji', 'icon', 'int32', 'int64', 'float', 'double', 'binary', 'byte', 'password', 'url']) {
-  if (!ajv.formats[format]) ajv.addFormat(format, true);
+function gitbookAjv(allErrors: boolean): Ajv2020 {
+  const instance = new Ajv2020({ strict: false, allErrors, validateFormats: true });
+  addFormats.default(instance);
+  for (const format of ['emoji', 'icon', 'int32', 'int64', 'float', 'double', 'binary', 'byte', 'password', 'url']) {
+    if (!instance.formats[format]) instance.addFormat(format, true);
+  }
+  instance.addSchema(document as object, 'gitbook');
+  return instance;
 }
-ajv.addSchema(document as object, 'gitbook');
+
+// Responses: every error, for readable failures. Components (documents validated by the
+// thousand): first error only, since allErrors makes GitBook's deep oneOf trees very slow.
+const ajv = gitbookAjv(true);
+let componentAjv: Ajv2020 | undefined;
 
 const compiled = new Map<string, ValidateFunction | null>();
 
@@ -81,4 +89,18 @@ export function gitbookSchemaErrors(method: string, url: string, status: number,
 /** Operation ids that GitBook documents, for coverage checks. */
 export function gitbookOperationIds(): Set<string> {
   return new Set(operations.map((o) => o.operationId));
+}
+
+const componentValidators = new Map<string, ValidateFunction>();
+
+/** Errors of `value` against one of GitBook's named component schemas, or null when it conforms. */
+export function gitbookComponentErrors(name: string, value: unknown): string | null {
+  let validate = componentValidators.get(name);
+  if (!validate) {
+    componentAjv ??= gitbookAjv(false);
+    validate = componentAjv.compile({ $ref: `gitbook#/components/schemas/${name}` });
+    componentValidators.set(name, validate);
+  }
+  if (validate(value)) return null;
+  return `${name}: ${componentAjv!.errorsText(validate.errors, { separator: '\n  ' })}`;
 }

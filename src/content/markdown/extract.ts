@@ -1,0 +1,183 @@
+/*
+ * Reading facts out of a document: every reference it makes (for link checks, backlinks and
+ * file usage) and its plain text per heading section (for the search index).
+ */
+import { textOf } from './leaves.ts';
+import type { Block, ContentRef, Document, DocumentNode, InlineContent } from './types.ts';
+
+export interface DocumentLink {
+  kind: ContentRef['kind'];
+  /** The URL, page id, file id, anchor, space id, spec slug, ... the reference points at. */
+  target: string;
+  ref: ContentRef;
+  /** The node that makes the reference. */
+  source: 'link' | 'inline-image' | 'image' | 'content-ref' | 'embed' | 'file' | 'openapi-operation';
+  /** Key of that node. */
+  key?: string;
+}
+
+/** Every reference in a document, in document order (dark-mode image sources included). */
+export function extractLinks(document: Document): DocumentLink[] {
+  const links: DocumentLink[] = [];
+  const add = (ref: ContentRef, source: DocumentLink['source'], key: string | undefined) => links.push({ kind: ref.kind, target: targetOf(ref), ref, source, key });
+  const visit = (node: DocumentNode) => {
+    if (node.object === 'text') return;
+    switch (node.type) {
+      case 'link':
+        add(node.data.ref, 'link', node.key);
+        break;
+      case 'inline-image':
+      case 'image':
+        add(node.data.ref, node.type, node.key);
+        if (node.data.refDark) add(node.data.refDark, node.type, node.key);
+        break;
+      case 'content-ref':
+      case 'file':
+      case 'openapi-operation':
+        add(node.data.ref, node.type, node.key);
+        break;
+      case 'embed':
+        add({ kind: 'url', url: node.data.url }, 'embed', node.key);
+        break;
+    }
+    for (const child of childrenOf(node)) visit(child);
+  };
+  document.nodes.forEach(visit);
+  return links;
+}
+
+function targetOf(ref: ContentRef): string {
+  switch (ref.kind) {
+    case 'url':
+      return ref.url;
+    case 'page':
+      return ref.page;
+    case 'anchor':
+      return ref.anchor;
+    case 'file':
+      return ref.file;
+    case 'space':
+      return ref.space;
+    case 'collection':
+      return ref.collection;
+    case 'user':
+      return ref.user;
+    case 'openapi':
+      return ref.spec;
+    case 'reusable-content':
+      return ref.reusableContent;
+    case 'tag':
+      return ref.tag;
+  }
+}
+
+/** Child nodes and fragment nodes of any node, in order. */
+export function childrenOf(node: DocumentNode): DocumentNode[] {
+  const children: DocumentNode[] = [];
+  if ('nodes' in node && Array.isArray(node.nodes)) children.push(...(node.nodes as DocumentNode[]));
+  if ('fragments' in node && Array.isArray(node.fragments)) for (const f of node.fragments) children.push(...(f.nodes as DocumentNode[]));
+  return children;
+}
+
+export interface TextSection {
+  /** Anchor of the section's heading (its custom id, else a slug of its title, made unique); null before the first heading. */
+  headingId: string | null;
+  /** Plain text of the heading; empty before the first heading. */
+  title: string;
+  /** Plain text of the blocks up to the next top-level heading, one block per line. */
+  body: string;
+}
+
+/** Plain text per top-level heading section; the text before the first heading comes first when there is any. */
+export function extractText(document: Document): TextSection[] {
+  const sections: TextSection[] = [];
+  const used = new Map<string, number>();
+  let current: { headingId: string | null; title: string; lines: string[] } = { headingId: null, title: '', lines: [] };
+  const flush = () => {
+    if (current.headingId !== null || current.lines.length > 0) sections.push({ headingId: current.headingId, title: current.title, body: current.lines.join('\n') });
+  };
+  for (const block of document.nodes) {
+    if (block.type === 'heading-1' || block.type === 'heading-2' || block.type === 'heading-3') {
+      flush();
+      const title = inlineText(block.nodes);
+      current = { headingId: uniqueAnchor(block.data.id || headingAnchor(title), used), title, lines: [] };
+      continue;
+    }
+    const text = blockText(block);
+    if (text !== '') current.lines.push(text);
+  }
+  flush();
+  return sections;
+}
+
+/** The anchor GitBook derives from a heading title: lower-case words joined by dashes. */
+export function headingAnchor(title: string): string {
+  const slug = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]+/gu, '')
+    .trim()
+    .replace(/[\s_-]+/g, '-');
+  return slug || 'section';
+}
+
+function uniqueAnchor(anchor: string, used: Map<string, number>): string {
+  const count = used.get(anchor) ?? 0;
+  used.set(anchor, count + 1);
+  return count === 0 ? anchor : `${anchor}-${count}`;
+}
+
+function inlineText(nodes: InlineContent[]): string {
+  return nodes
+    .map((n) => {
+      if (n.object === 'text') return textOf(n);
+      if (n.type === 'link') return inlineText(n.nodes);
+      if (n.type === 'inline-math') return n.data.formula;
+      return '';
+    })
+    .join('')
+    .trim();
+}
+
+function blockText(block: Block): string {
+  switch (block.type) {
+    case 'paragraph':
+    case 'heading-1':
+    case 'heading-2':
+    case 'heading-3':
+      return inlineText(block.nodes);
+    case 'code':
+      return block.nodes.map((line) => inlineText(line.nodes.filter((n) => n.object === 'text'))).join('\n');
+    case 'code-line':
+      return inlineText(block.nodes.filter((n) => n.object === 'text'));
+    case 'math':
+      return block.data.formula;
+    case 'table': {
+      const columns = block.data.view.columns;
+      const header = columns.map((id) => block.data.definition[id]?.title ?? '').join(' ');
+      const cells = block.fragments.map((f) => f.nodes.map(blockText).join(' '));
+      return [header, ...cells].filter((t) => t.trim() !== '').join('\n');
+    }
+    case 'tabs':
+      return block.nodes.map((tab) => [tab.data.title ?? '', ...tab.nodes.map(blockText)].filter((t) => t !== '').join('\n')).join('\n');
+    case 'expandable':
+      return block.fragments.flatMap((f) => f.nodes.map(blockText)).filter((t) => t !== '').join('\n');
+    case 'images':
+      return block.nodes.map(blockText).filter((t) => t !== '').join('\n');
+    case 'image':
+      return block.fragments.flatMap((f) => f.nodes.map(blockText)).join('\n');
+    case 'list-ordered':
+    case 'list-unordered':
+    case 'list-tasks':
+    case 'list-item':
+    case 'blockquote':
+    case 'hint':
+    case 'tabs-item':
+    case 'stepper':
+    case 'stepper-step':
+      return block.nodes.map(blockText).filter((t) => t !== '').join('\n');
+    default:
+      return '';
+  }
+}

@@ -1,0 +1,149 @@
+/*
+ * GitBook's schema limits which blocks each container may hold (a hint holds no code block, a
+ * list item no image, a tab no table, ...), while markdown nests anything anywhere. Blocks a
+ * container may not hold are turned into blocks it may: their content is kept as paragraphs
+ * or unwrapped, never dropped. The result is in the same form the markdown of the fitted
+ * document reads back to, so the round trip stays stable.
+ */
+import { emptyParagraph, isEmptyContent, leaf, mark, textNode } from './leaves.ts';
+import { hrefFromRef } from './refs.ts';
+import type { Block, BlockType, ExpandableBlock, ContentRef, ImageBlock, InlineContent, ParagraphBlock, TableBlock, Text } from './types.ts';
+
+export type Container = 'document' | 'list-item' | 'blockquote' | 'hint' | 'expandable-body' | 'tabs-item' | 'stepper-step';
+
+const ESSENTIALS: BlockType[] = ['paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-ordered', 'list-unordered', 'list-tasks', 'divider'];
+
+/** From the `nodes` schemas of JSONDocument, DocumentBlockListItem, DocumentBlockQuote, ... */
+const ALLOWED: Record<Container, ReadonlySet<BlockType>> = {
+  document: new Set([...ESSENTIALS, 'blockquote', 'hint', 'images', 'file', 'embed', 'code', 'math', 'expandable', 'tabs', 'table', 'openapi-operation', 'content-ref', 'stepper']),
+  'list-item': new Set([...ESSENTIALS, 'code', 'hint', 'blockquote', 'math', 'table']),
+  blockquote: new Set([...ESSENTIALS, 'blockquote']),
+  hint: new Set([...ESSENTIALS, 'embed', 'table']),
+  'expandable-body': new Set([...ESSENTIALS, 'file', 'images', 'code', 'table', 'hint', 'blockquote']),
+  'tabs-item': new Set([...ESSENTIALS, 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote', 'math']),
+  'stepper-step': new Set([...ESSENTIALS, 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote', 'math', 'expandable']),
+};
+
+/** Fits `blocks` (and, recursively, their children) into `container`. */
+export function fitBlocks(blocks: Block[], container: Container): Block[] {
+  return blocks.flatMap((block) => {
+    if (ALLOWED[container].has(block.type)) return [fitChildren(block)];
+    return fitBlocks(replacement(block), container);
+  });
+}
+
+function fitChildren(block: Block): Block {
+  switch (block.type) {
+    case 'list-ordered':
+    case 'list-unordered':
+    case 'list-tasks':
+      return { ...block, nodes: block.nodes.map((item) => ({ ...item, nodes: nonEmpty(fitBlocks(item.nodes, 'list-item')) })) } as Block;
+    case 'blockquote':
+      return { ...block, nodes: fitBlocks(block.nodes, 'blockquote') };
+    case 'hint':
+      return { ...block, nodes: fitBlocks(block.nodes, 'hint') };
+    case 'tabs':
+      return { ...block, nodes: block.nodes.map((tab) => ({ ...tab, nodes: fitBlocks(tab.nodes, 'tabs-item') })) };
+    case 'stepper':
+      return { ...block, nodes: block.nodes.map((s) => ({ ...s, nodes: fitBlocks(s.nodes, 'stepper-step') })) };
+    case 'expandable': {
+      const [title, body] = block.fragments;
+      return { ...block, fragments: [title, { ...body, nodes: nonEmpty(fitBlocks(body.nodes, 'expandable-body')) }] } as ExpandableBlock;
+    }
+    default:
+      return block;
+  }
+}
+
+function nonEmpty(blocks: Block[]): Block[] {
+  return blocks.length > 0 ? blocks : [emptyParagraph()];
+}
+
+function paragraph(nodes: InlineContent[]): ParagraphBlock {
+  return { object: 'block', type: 'paragraph', data: {}, nodes };
+}
+
+function text(value: string, bold = false): Text {
+  return textNode([leaf(value, bold ? [mark('bold')] : [])]);
+}
+
+function linkParagraph(ref: ContentRef, label: string): ParagraphBlock {
+  return paragraph([{ object: 'inline', type: 'link', isVoid: false, data: { ref }, nodes: [text(label)] }]);
+}
+
+/** What a block becomes where it is not allowed; the caller fits the result again. */
+function replacement(block: Block): Block[] {
+  switch (block.type) {
+    case 'images':
+      return block.nodes.flatMap(imageParagraphs);
+    case 'image':
+      return imageParagraphs(block);
+    case 'code':
+      return [codeParagraph(block.nodes.map((line) => line.nodes.map((n) => (n.object === 'text' ? n.leaves.map((l) => l.text).join('') : n.data.expression)).join('')))];
+    case 'math':
+      return [paragraph([{ object: 'inline', type: 'inline-math', isVoid: true, data: { formula: block.data.formula } }])];
+    case 'hint':
+    case 'blockquote':
+    case 'list-item':
+    case 'tabs-item':
+    case 'stepper-step':
+      return block.nodes;
+    case 'tabs':
+      return block.nodes.flatMap((tab) => (tab.data.title ? [paragraph([text(tab.data.title, true)]), ...tab.nodes] : tab.nodes));
+    case 'stepper':
+      return block.nodes.flatMap((s) => s.nodes);
+    case 'expandable':
+      return [...block.fragments[0].nodes, ...block.fragments[1].nodes];
+    case 'table':
+      return tableParagraphs(block);
+    case 'embed':
+      return [linkParagraph({ kind: 'url', url: block.data.url }, block.data.url)];
+    case 'content-ref':
+      return [linkParagraph(block.data.ref, hrefFromRef(block.data.ref))];
+    case 'file':
+      return [linkParagraph(block.data.ref, block.data.ref.file)];
+    case 'openapi-operation':
+      return [paragraph([text(`${block.data.method.toUpperCase()} ${block.data.path}`)])];
+    case 'code-line':
+      return [paragraph(block.nodes)];
+    default:
+      return [block];
+  }
+}
+
+/** An image outside an images block: an inline image, then its caption. */
+function imageParagraphs(image: ImageBlock): Block[] {
+  const data: { ref: ImageBlock['data']['ref']; refDark?: ImageBlock['data']['ref']; alt?: string } = { ref: image.data.ref };
+  if (image.data.refDark) data.refDark = image.data.refDark;
+  if (image.data.alt) data.alt = image.data.alt;
+  return [paragraph([{ object: 'inline', type: 'inline-image', isVoid: true, data }]), ...image.fragments.flatMap((f) => f.nodes)];
+}
+
+/** Code outside a code block: one line per line break, each line in a code span. */
+function codeParagraph(lines: string[]): ParagraphBlock {
+  const nodes: Text[] = [];
+  const leaves = lines.flatMap((line, i) => {
+    const parts = line === '' ? [] : [leaf(line, [mark('code')])];
+    return i < lines.length - 1 ? [...parts, leaf('\n')] : parts;
+  });
+  nodes.push(textNode(leaves.length > 0 ? leaves : [leaf('')]));
+  return paragraph(nodes);
+}
+
+/** A table outside the places tables go: one paragraph per row, cells separated by ` | `. */
+function tableParagraphs(table: TableBlock): Block[] {
+  const columns = table.data.view.columns;
+  const header = columns.map((id) => table.data.definition[id]?.title ?? '').join(' | ');
+  const rows = Object.values(table.data.records)
+    .sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : a.orderIndex > b.orderIndex ? 1 : 0))
+    .map((record) => {
+      const cells = columns.map((id) => table.fragments.find((f) => f.fragment === record.values[id])?.nodes[0]?.nodes ?? []);
+      const nodes: InlineContent[] = [];
+      cells.forEach((cell, i) => {
+        if (i > 0) nodes.push(text(' | '));
+        if (!isEmptyContent(cell)) nodes.push(...cell);
+      });
+      return paragraph(nodes);
+    });
+  return table.data.view.hideHeader ? rows : [paragraph([text(header)]), ...rows];
+}

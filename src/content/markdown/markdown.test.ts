@@ -1,0 +1,280 @@
+import { describe, expect, it } from 'vitest';
+import { documentToMarkdown, markdownToDocument, normalizeMarkdown, type Block, type Document } from './index.ts';
+import { gitbookComponentErrors } from '../../../test/gitbook-schema.ts';
+
+const documentSchemaErrors = (document: unknown) => gitbookComponentErrors('JSONDocument', document);
+
+/*
+ * One construct at a time: the exact document a small input reads to, and the exact
+ * markdown it is written back as.
+ */
+
+const text = (value: string, marks: string[] = []) => ({ object: 'leaf', text: value, marks: marks.map((type) => ({ object: 'mark', type })) });
+
+/** The blocks of a document without their keys, for compact expectations. */
+function blocks(markdown: string): unknown[] {
+  const document = markdownToDocument(markdown);
+  expect(documentSchemaErrors(document)).toBeNull();
+  return JSON.parse(JSON.stringify(document.nodes, (key, value) => (key === 'key' ? undefined : value)));
+}
+
+const paragraph = (...leaves: unknown[]) => ({ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves }] });
+
+describe('markdownToDocument', () => {
+  it('reads a heading and a paragraph into the exact document, keys by position', () => {
+    expect(markdownToDocument('# Hello\n\nSome **bold** text.\n')).toEqual({
+      object: 'document',
+      data: {},
+      nodes: [
+        { object: 'block', key: 'b0', type: 'heading-1', data: {}, nodes: [{ object: 'text', key: 'b0.0', leaves: [text('Hello')] }] },
+        { object: 'block', key: 'b1', type: 'paragraph', data: {}, nodes: [{ object: 'text', key: 'b1.0', leaves: [text('Some '), text('bold', ['bold']), text(' text.')] }] },
+      ],
+    });
+  });
+
+  it('is deterministic', () => {
+    const markdown = '## A\n\n* x\n* y\n\n{% hint style="info" %}\nz\n{% endhint %}\n';
+    expect(JSON.stringify(markdownToDocument(markdown))).toBe(JSON.stringify(markdownToDocument(markdown)));
+  });
+
+  it('maps heading levels: h1-h3 directly, deeper ones to heading-3, custom anchors to data.id', () => {
+    expect(blocks('# A\n\n## B <a href="#b-id" id="b-id"></a>\n\n### C\n\n#### D\n')).toEqual([
+      { object: 'block', type: 'heading-1', data: {}, nodes: [{ object: 'text', leaves: [text('A')] }] },
+      { object: 'block', type: 'heading-2', data: { id: 'b-id' }, nodes: [{ object: 'text', leaves: [text('B')] }] },
+      { object: 'block', type: 'heading-3', data: {}, nodes: [{ object: 'text', leaves: [text('C')] }] },
+      { object: 'block', type: 'heading-3', data: {}, nodes: [{ object: 'text', leaves: [text('D')] }] },
+    ]);
+  });
+
+  it('reads GitBook page markdown with headingOffset 1 (`##` is heading-1)', () => {
+    const document = markdownToDocument('## One\n\n### Two\n\n#### Three\n', { headingOffset: 1 });
+    expect(document.nodes.map((b) => b.type)).toEqual(['heading-1', 'heading-2', 'heading-3']);
+    expect(documentToMarkdown(document, { headingOffset: 1 })).toBe('## One\n\n### Two\n\n#### Three\n');
+  });
+
+  it('reads every mark', () => {
+    expect(blocks('**b** _i_ ~~s~~ `c` <kbd>k</kbd> <sup>u</sup> <sub>d</sub> <mark style="color:red;">r</mark>')).toEqual([
+      paragraph(
+        text('b', ['bold']), text(' '), text('i', ['italic']), text(' '), text('s', ['strikethrough']), text(' '), text('c', ['code']), text(' '),
+        text('k', ['keyboard']), text(' '), text('u', ['superscript']), text(' '), text('d', ['subscript']), text(' '),
+        { object: 'leaf', text: 'r', marks: [{ object: 'mark', type: 'color', data: { text: 'red', background: 'default' } }] },
+      ),
+    ]);
+  });
+
+  it('reads links to URLs, pages, anchors, files and spaces as content references', () => {
+    const [block] = blocks('[a](https://x.io) [b](/pages/p1) [c](/pages/p1#sec) [d](#top) [e](/files/f1) [f](/spaces/s1)') as Array<{ nodes: Array<{ type?: string; data?: unknown }> }>;
+    expect(block.nodes.filter((n) => n.type === 'link').map((n) => n.data)).toEqual([
+      { ref: { kind: 'url', url: 'https://x.io' } },
+      { ref: { kind: 'page', page: 'p1' } },
+      { ref: { kind: 'anchor', anchor: 'sec', page: 'p1' } },
+      { ref: { kind: 'anchor', anchor: 'top' } },
+      { ref: { kind: 'file', file: 'f1' } },
+      { ref: { kind: 'space', space: 's1' } },
+    ]);
+  });
+
+  it('reads ordered, unordered and nested task lists', () => {
+    expect(blocks('3. a\n4. b\n\n* [ ] t\n  * [x] u\n')).toEqual([
+      {
+        object: 'block', type: 'list-ordered', data: { start: 3 },
+        nodes: [
+          { object: 'block', type: 'list-item', data: {}, nodes: [paragraph(text('a'))] },
+          { object: 'block', type: 'list-item', data: {}, nodes: [paragraph(text('b'))] },
+        ],
+      },
+      {
+        object: 'block', type: 'list-tasks', data: {},
+        nodes: [{
+          object: 'block', type: 'list-item', data: { checked: false },
+          nodes: [
+            paragraph(text('t')),
+            { object: 'block', type: 'list-tasks', data: {}, nodes: [{ object: 'block', type: 'list-item', data: { checked: true }, nodes: [paragraph(text('u'))] }] },
+          ],
+        }],
+      },
+    ]);
+  });
+
+  it('reads code blocks with syntax and title, from {% code %} or from the info string', () => {
+    const line = (value: string) => ({ object: 'block', type: 'code-line', data: {}, nodes: [{ object: 'text', leaves: [text(value)] }] });
+    expect(blocks('{% code title="a.js" overflow="wrap" lineNumbers="true" %}\n```js\nx\ny\n```\n{% endcode %}\n\n```py title="b.py"\nz\n```')).toEqual([
+      { object: 'block', type: 'code', data: { syntax: 'js', title: 'a.js', overflow: 'wrap', lineNumbers: true }, nodes: [line('x'), line('y')] },
+      { object: 'block', type: 'code', data: { syntax: 'py', title: 'b.py' }, nodes: [line('z')] },
+    ]);
+  });
+
+  it('reads a hint, even when its closing tag follows a list without a blank line', () => {
+    expect(blocks('{% hint style="warning" %}\n* a\n{% endhint %}\n\nafter')).toEqual([
+      {
+        object: 'block', type: 'hint', data: { style: 'warning' },
+        nodes: [{ object: 'block', type: 'list-unordered', data: {}, nodes: [{ object: 'block', type: 'list-item', data: {}, nodes: [paragraph(text('a'))] }] }],
+      },
+      paragraph(text('after')),
+    ]);
+  });
+
+  it('reads tabs', () => {
+    expect(blocks('{% tabs %}\n{% tab title="A" %}\none\n{% endtab %}\n{% tab title="B" %}\ntwo\n{% endtab %}\n{% endtabs %}')).toEqual([
+      {
+        object: 'block', type: 'tabs', data: {},
+        nodes: [
+          { object: 'block', type: 'tabs-item', data: { title: 'A' }, nodes: [paragraph(text('one'))] },
+          { object: 'block', type: 'tabs-item', data: { title: 'B' }, nodes: [paragraph(text('two'))] },
+        ],
+      },
+    ]);
+  });
+
+  it('reads an expandable written as <details>', () => {
+    expect(blocks('<details open>\n\n<summary>Title <strong>x</strong></summary>\n\nBody\n\n</details>')).toEqual([
+      {
+        object: 'block', type: 'expandable', isVoid: true, data: { defaultExpanded: true },
+        fragments: [
+          { object: 'fragment', fragment: 'expandable-title', type: 'expandable-title', nodes: [paragraph(text('Title '), text('x', ['bold']))] },
+          { object: 'fragment', fragment: 'expandable-body', type: 'expandable-body', nodes: [paragraph(text('Body'))] },
+        ],
+      },
+    ]);
+  });
+
+  it('reads a GFM table into records, definitions and fragments', () => {
+    expect(blocks('| A | B |\n| - | -: |\n| 1 | **2** |')).toEqual([
+      {
+        object: 'block', type: 'table', isVoid: true,
+        data: {
+          view: { type: 'grid', columns: ['c0', 'c1'], hideHeader: false },
+          records: { r0: { orderIndex: 'a0', values: { c0: 'r0c0', c1: 'r0c1' } } },
+          definition: {
+            c0: { id: 'c0', title: 'A', type: 'text', textAlignment: 'left' },
+            c1: { id: 'c1', title: 'B', type: 'text', textAlignment: 'right' },
+          },
+        },
+        fragments: [
+          { object: 'fragment', fragment: 'r0c0', nodes: [paragraph(text('1'))] },
+          { object: 'fragment', fragment: 'r0c1', nodes: [paragraph(text('2', ['bold']))] },
+        ],
+      },
+    ]);
+  });
+
+  it('reads block images with captions and inline images', () => {
+    expect(blocks('<figure><img src="/files/f1" alt="Alt"><figcaption><p>Cap</p></figcaption></figure>\n\nSee ![i](https://x.io/i.png) here')).toEqual([
+      {
+        object: 'block', type: 'images', isVoid: false, data: {},
+        nodes: [{
+          object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'file', file: 'f1' }, alt: 'Alt' },
+          fragments: [{ object: 'fragment', fragment: 'caption', nodes: [paragraph(text('Cap'))] }],
+        }],
+      },
+      {
+        object: 'block', type: 'paragraph', data: {},
+        nodes: [
+          { object: 'text', leaves: [text('See ')] },
+          { object: 'inline', type: 'inline-image', isVoid: true, data: { ref: { kind: 'url', url: 'https://x.io/i.png' }, alt: 'i' } },
+          { object: 'text', leaves: [text(' here')] },
+        ],
+      },
+    ]);
+  });
+
+  it('reads embeds, content-refs, files, dividers, quotes and math', () => {
+    expect(blocks('{% embed url="https://youtu.be/x" %}\n\n{% content-ref url="/pages/p2" %}\n[p2](/pages/p2)\n{% endcontent-ref %}\n\n{% file src="/files/f2" %}\ncaption\n{% endfile %}\n\n---\n\n> q\n\n$$\na^2\n$$')).toEqual([
+      { object: 'block', type: 'embed', isVoid: true, data: { url: 'https://youtu.be/x' } },
+      { object: 'block', type: 'content-ref', isVoid: true, data: { ref: { kind: 'page', page: 'p2' } } },
+      { object: 'block', type: 'file', isVoid: true, data: { ref: { kind: 'file', file: 'f2' } } },
+      { object: 'block', type: 'divider', isVoid: true, data: {} },
+      { object: 'block', type: 'blockquote', data: {}, nodes: [paragraph(text('q'))] },
+      { object: 'block', type: 'math', isVoid: true, data: { formula: 'a^2' } },
+    ]);
+  });
+
+  it('reads inline math and both expression forms', () => {
+    expect(blocks('$$x_1$$ and <code class="expression">space.vars.a</code> and {{ page.vars.b }}')).toEqual([
+      {
+        object: 'block', type: 'paragraph', data: {},
+        nodes: [
+          { object: 'inline', type: 'inline-math', isVoid: true, data: { formula: 'x_1' } },
+          { object: 'text', leaves: [text(' and ')] },
+          { object: 'inline', type: 'expression', isVoid: true, data: { expression: 'space.vars.a' } },
+          { object: 'text', leaves: [text(' and ')] },
+          { object: 'inline', type: 'expression', isVoid: true, data: { expression: 'page.vars.b' } },
+        ],
+      },
+    ]);
+  });
+
+  it('fits blocks GitBook does not allow in a container: code in a hint becomes code text', () => {
+    const [hint] = blocks('{% hint style="info" %}\n```sh\nls\n```\n{% endhint %}') as Array<{ nodes: unknown[] }>;
+    expect(hint.nodes).toEqual([paragraph(text('ls', ['code']))]);
+  });
+
+  it('keeps unknown tags and raw HTML as text', () => {
+    expect(blocks('{% raw %}\n\n<table><tr><td>x</td></tr></table>')).toEqual([
+      paragraph(text('{% raw %}')),
+      paragraph(text('<table><tr><td>x</td></tr></table>')),
+    ]);
+  });
+});
+
+describe('documentToMarkdown', () => {
+  const cases: Array<[string, string, string]> = [
+    ['emphasis', 'Some *em*, __strong__ and ~strike~ text', 'Some _em_, **strong** and ~~strike~~ text\n'],
+    ['marks GitBook writes as HTML', '<kbd>K</kbd> H<sub>2</sub>O x<sup>2</sup> <mark style="background-color:yellow;">hi</mark>', '<kbd>K</kbd> H<sub>2</sub>O x<sup>2</sup> <mark style="background-color:yellow;">hi</mark>\n'],
+    ['intra-word emphasis', 'snake*case*word', 'snake*case*word\n'],
+    ['bold next to punctuation falls back to HTML', 'a<strong>"b"</strong>c', 'a<strong>"b"</strong>c\n'],
+    ['escaping', '\\# not a heading, 1\\. not a list, a \\* star, \\[x\\]', '\\# not a heading, 1. not a list, a \\* star, \\[x\\]\n'],
+    ['escaping at line starts', '1\\. not a list\\\n\\- nor this', '1\\. not a list\\\n\\- nor this\n'],
+    ['hard breaks', 'one\\\ntwo  \nthree', 'one\\\ntwo\\\nthree\n'],
+    ['trailing entity spaces are trimmed', 'text&#x20;', 'text\n'],
+    ['bullets and dividers the way GitBook writes them', '- a\n- b\n\n---\n\nc', '* a\n* b\n\n***\n\nc\n'],
+    ['nested lists stay tight', '* a\n    * b\n* c', '* a\n  * b\n* c\n'],
+    ['task lists', '- [x] done\n- [ ] todo', '* [x] done\n* [ ] todo\n'],
+    ['ordered list start', '5) five\n6) six', '5. five\n6. six\n'],
+    ['adjacent lists stay two lists', '* a\n\n\n<!-- -->\n\n* b', '* a\n\n- b\n'],
+    ['code with a title', '```js title="a.js"\nx\n```', '{% code title="a.js" %}\n```js\nx\n```\n{% endcode %}\n'],
+    ['code holding fences', '````\n```\n````', '````\n```\n````\n'],
+    ['hint', '{% hint style=\'danger\' %}\nStop.\n{% endhint %}', '{% hint style="danger" %}\nStop.\n{% endhint %}\n'],
+    ['tabs', '{% tabs %}{% tab title="A" %}a{% endtab %}{% tab title="B" %}b{% endtab %}{% endtabs %}', '{% tabs %}\n{% tab title="A" %}\na\n{% endtab %}\n\n{% tab title="B" %}\nb\n{% endtab %}\n{% endtabs %}\n'],
+    ['expandable', '<details><summary>T</summary>\n\nBody\n\n</details>', '<details>\n\n<summary>T</summary>\n\nBody\n\n</details>\n'],
+    ['embed', '{% embed url="https://youtu.be/x" %}', '{% embed url="https://youtu.be/x" %}\n'],
+    ['content-ref', '{% content-ref url="/pages/p1" %} . {% endcontent-ref %}', '{% content-ref url="/pages/p1" %}\n[/pages/p1](/pages/p1)\n{% endcontent-ref %}\n'],
+    ['file', '{% file src="/files/f1" %}', '{% file src="/files/f1" %}\n{% endfile %}\n'],
+    ['block image from a lone markdown image (alt is the caption, as GitBook reads it)', '![Cap](/files/f1)', '<figure><img src="/files/f1" alt=""><figcaption><p>Cap</p></figcaption></figure>\n'],
+    ['inline image alone in a paragraph keeps the <img> form', '<img src="/files/f1" alt="x">', '<img src="/files/f1" alt="x">\n'],
+    ['inline image with a size', 'a <img src="/files/f1" alt="x" data-size="line"> b', 'a <img src="/files/f1" alt="x" data-size="line"> b\n'],
+    ['table', '|a|b|\n|:-:|-|\n|1|2|', '| a   | b   |\n| :-: | --- |\n| 1   | 2   |\n'],
+    ['math', '$$x$$\n\ninline $$y$$', '$$\nx\n$$\n\ninline $$y$$\n'],
+    ['expressions', '{{ space.vars.v }}', '<code class="expression">space.vars.v</code>\n'],
+    ['autolinks', '<https://x.io> www.y.io', '[https://x.io](https://x.io) [www.y.io](http://www.y.io)\n'],
+    ['quote', '> a\n>\n> b', '> a\n>\n> b\n'],
+    ['aligned paragraph', '<p align="center">Hi <strong>there</strong></p>', '<p align="center">Hi <strong>there</strong></p>\n'],
+    ['front matter is not content', '---\ndescription: x\n---\n\nText', 'Text\n'],
+  ];
+
+  it.each(cases)('%s', (_name, input, expected) => {
+    expect(normalizeMarkdown(input)).toBe(expected);
+    expect(normalizeMarkdown(expected)).toBe(expected);
+  });
+
+  it('writes a document built in code', () => {
+    const nodes: Block[] = [
+      { object: 'block', type: 'heading-2', data: { id: 'intro' }, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Intro', marks: [] }] }] },
+      {
+        object: 'block', type: 'paragraph', data: {},
+        nodes: [
+          { object: 'text', leaves: [{ object: 'leaf', text: 'See ', marks: [] }] },
+          { object: 'inline', type: 'link', isVoid: false, data: { ref: { kind: 'page', page: 'p9' } }, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'page', marks: [{ object: 'mark', type: 'bold' }] }] }] },
+        ],
+      },
+      { object: 'block', type: 'hint', data: { style: 'success' }, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Done', marks: [] }] }] }] },
+    ];
+    const document: Document = { object: 'document', data: {}, nodes };
+    expect(documentToMarkdown(document)).toBe('## Intro <a href="#intro" id="intro"></a>\n\nSee [**page**](/pages/p9)\n\n{% hint style="success" %}\nDone\n{% endhint %}\n');
+  });
+
+  it('writes an empty document as an empty string', () => {
+    expect(documentToMarkdown({ object: 'document', data: {}, nodes: [] })).toBe('');
+    expect(markdownToDocument('')).toEqual({ object: 'document', data: {}, nodes: [] });
+  });
+});

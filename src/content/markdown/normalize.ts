@@ -1,0 +1,100 @@
+/*
+ * The document normal form both directions agree on: blocks fitted into their containers,
+ * inline content normalized, empty paragraphs dropped where markdown cannot write them,
+ * and keys derived from each node's position.
+ */
+import { fitBlocks } from './fit.ts';
+import { emptyParagraph, isEmptyContent, normalizeInlines } from './leaves.ts';
+import type { Block, Document, ExpandableBlock, InlineContent, InlineLink, ParagraphBlock } from './types.ts';
+
+/** The normal form of a document (without keys). */
+export function normalizeDocument(document: Document): Document {
+  return { object: 'document', data: {}, nodes: normalizeBlocks(fitBlocks(document.nodes, 'document'), false) };
+}
+
+/** Normalizes a list of sibling blocks; `required` keeps at least one (an empty paragraph). */
+function normalizeBlocks(blocks: Block[], required: boolean): Block[] {
+  const out = blocks.map(normalizeBlock).filter((b) => !(b.type === 'paragraph' && isEmptyContent(b.nodes)));
+  return required && out.length === 0 ? [emptyParagraph()] : out;
+}
+
+function inlines(nodes: InlineContent[]): InlineContent[] {
+  return normalizeInlines(
+    nodes.map((n) => (n.object === 'inline' && n.type === 'link' ? ({ ...n, nodes: normalizeInlines(n.nodes, { trim: false }) } as InlineLink) : n)),
+    { trim: true },
+  );
+}
+
+function paragraphOf(block: ParagraphBlock): ParagraphBlock {
+  return { ...block, nodes: inlines(block.nodes) };
+}
+
+function normalizeBlock(block: Block): Block {
+  switch (block.type) {
+    case 'paragraph':
+      return paragraphOf(block);
+    case 'heading-1':
+    case 'heading-2':
+    case 'heading-3':
+      return { ...block, nodes: inlines(block.nodes) };
+    case 'list-ordered':
+    case 'list-unordered':
+    case 'list-tasks':
+      return { ...block, nodes: block.nodes.map((item) => ({ ...item, nodes: normalizeBlocks(item.nodes, true) })) } as Block;
+    case 'blockquote':
+    case 'hint':
+      return { ...block, nodes: normalizeBlocks(block.nodes, false) };
+    case 'tabs':
+      return { ...block, nodes: block.nodes.map((tab) => ({ ...tab, nodes: normalizeBlocks(tab.nodes, false) })) };
+    case 'stepper':
+      return { ...block, nodes: block.nodes.map((s) => ({ ...s, nodes: normalizeBlocks(s.nodes, false) })) };
+    case 'expandable': {
+      const [title, body] = block.fragments;
+      return {
+        ...block,
+        fragments: [
+          { ...title, nodes: [paragraphOf(title.nodes[0] ?? emptyParagraph())] },
+          { ...body, nodes: normalizeBlocks(body.nodes, true) },
+        ],
+      } as ExpandableBlock;
+    }
+    case 'images':
+      return {
+        ...block,
+        nodes: block.nodes.map((image) => {
+          const captions = image.fragments.map((f) => ({ ...f, nodes: f.nodes.map(paragraphOf).filter((p) => !isEmptyContent(p.nodes)) }));
+          return { ...image, fragments: captions.filter((f) => f.nodes.length > 0) };
+        }),
+      };
+    case 'table':
+      return { ...block, fragments: block.fragments.map((f) => ({ ...f, nodes: f.nodes.map(paragraphOf) })) };
+    default:
+      return block;
+  }
+}
+
+/** Gives every block, inline, text and fragment a key from its position: `b3`, `b3.0`, `b3.f1`. */
+export function assignKeys(document: Document): Document {
+  document.nodes.forEach((node, i) => keyNode(node, `b${i}`));
+  return document;
+}
+
+type Keyable = { key?: string; nodes?: unknown[]; fragments?: unknown[] };
+
+function keyNode(node: Keyable, key: string): void {
+  // The key goes first so that serialized documents read naturally.
+  const entries = Object.entries(node).filter(([k]) => k !== 'key');
+  for (const k of Object.keys(node)) delete (node as Record<string, unknown>)[k];
+  const [object, ...rest] = entries;
+  Object.assign(node, Object.fromEntries([object, ['key', key], ...rest]));
+  node.nodes?.forEach((child, i) => {
+    if (isKeyable(child)) keyNode(child, `${key}.${i}`);
+  });
+  node.fragments?.forEach((fragment, i) => {
+    if (isKeyable(fragment)) keyNode(fragment, `${key}.f${i}`);
+  });
+}
+
+function isKeyable(value: unknown): value is Keyable {
+  return typeof value === 'object' && value !== null && 'object' in value && (value as { object: string }).object !== 'leaf';
+}

@@ -1,0 +1,69 @@
+/*
+ * GitBook-flavoured markdown -> GitBook document JSON.
+ * prepare (GitBook tags to placeholders) -> remark-parse + remark-gfm + remark-frontmatter ->
+ * mdast -> blocks -> fitted into GitBook's containers -> normal form -> keys by position.
+ */
+import { unified } from 'unified';
+import remarkParse from 'remark-parse';
+import remarkGfm from 'remark-gfm';
+import remarkFrontmatter from 'remark-frontmatter';
+import { visit } from 'unist-util-visit';
+import type { Definition, Root } from 'mdast';
+import { prepareMarkdown } from './prepare.ts';
+import { readBlocks, type BlockContext } from './read-block.ts';
+import { assignKeys, normalizeDocument } from './normalize.ts';
+import { normalizeInlines } from './leaves.ts';
+import type { Document, InlineContent } from './types.ts';
+
+export interface ReadOptions {
+  /**
+   * How many levels markdown headings sit below GitBook's: 0 (default) reads `#` as heading-1;
+   * 1 reads GitBook's page markdown, where `#` is the page title and `##` heading-1.
+   */
+  headingOffset?: number;
+}
+
+const processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']);
+
+/** Reads GitBook-flavoured markdown into a GitBook document; the same markdown always gives the same document. */
+export function markdownToDocument(markdown: string, options: ReadOptions = {}): Document {
+  const document = normalizeDocument({ object: 'document', data: {}, nodes: readMarkdownBlocks(markdown, options.headingOffset ?? 0) });
+  return assignKeys(document);
+}
+
+/**
+ * The inline content of a snippet (a summary, a caption, a `<p>` body), in normal form and
+ * without keys. A private-use character and a space go first so that the snippet is always
+ * read as paragraph text, never as a heading or a list, exactly as it would be mid-line.
+ */
+export function readInlineMarkdown(markdown: string): InlineContent[] {
+  const [first] = readMarkdownBlocks(SNIPPET_LEAD + markdown, 0);
+  const nodes = first?.type === 'paragraph' ? first.nodes : [];
+  const lead = nodes[0];
+  if (lead?.object === 'text' && lead.leaves[0]?.text.startsWith(SNIPPET_LEAD.trim())) {
+    lead.leaves[0] = { ...lead.leaves[0], text: lead.leaves[0].text.slice(1) };
+  }
+  return normalizeInlines(nodes, { trim: true });
+}
+
+const SNIPPET_LEAD = '\uE002 ';
+
+function readMarkdownBlocks(markdown: string, headingOffset: number) {
+  const prepared = prepareMarkdown(markdown);
+  const tree = processor.parse(prepared.source) as Root;
+  const ctx: BlockContext = {
+    tokens: prepared.tokens,
+    definitions: definitionsOf(tree),
+    headingOffset,
+    readInlineMarkdown,
+  };
+  return readBlocks(tree.children, ctx);
+}
+
+function definitionsOf(tree: Root): Map<string, Definition> {
+  const definitions = new Map<string, Definition>();
+  visit(tree, 'definition', (node: Definition) => {
+    if (!definitions.has(node.identifier)) definitions.set(node.identifier, node);
+  });
+  return definitions;
+}

@@ -1,0 +1,286 @@
+/*
+ * The pre-pass that runs before remark.
+ *
+ * Why a line pre-pass and not a micromark extension: GitBook's `{% tag %}` lines, `<details>`
+ * lines, `<figure>` images and `$$` math wrap or hold arbitrary markdown and are written on
+ * lines of their own. Left to CommonMark, a closing `{% endhint %}` right after a list item
+ * is swallowed as a lazy continuation line, after a table it becomes a table row, and text in
+ * `$$a*b*$$` or in `url="..._x_..."` is read as emphasis or autolinks. Container-level
+ * micromark constructs that fix all of that are far heavier than this. So each such line is
+ * cut out here: it is stored as a token and replaced by a placeholder line with blank lines
+ * around it (keeping the line's indentation and `>` prefix, so it stays in its list item or
+ * quote). remark then sees one placeholder paragraph per token, and the mdast converter groups
+ * the blocks between an opening and a closing placeholder. Inline math and `{{ }}`
+ * expressions get inline placeholders the same way, so remark never reads inside them.
+ * Fenced code and front matter are left untouched.
+ */
+import { BLOCK_MARK, INLINE_MARK, ANY_PLACEHOLDER, readLiquidTag, type LiquidTag } from './syntax.ts';
+
+export type Token =
+  | { kind: 'tag'; tag: LiquidTag; raw: string }
+  | { kind: 'details'; open: boolean; raw: string }
+  | { kind: 'summary'; markdown: string; raw: string }
+  | { kind: 'details-end'; raw: string }
+  | { kind: 'figure'; html: string; raw: string }
+  | { kind: 'math'; formula: string; raw: string }
+  | { kind: 'inline-math'; formula: string; raw: string }
+  | { kind: 'expression'; expression: string; raw: string };
+
+export interface Prepared {
+  /** The markdown remark parses: the input with placeholders for every token. */
+  source: string;
+  tokens: Token[];
+}
+
+/** The `{% %}` tags this library understands; other tags stay text. */
+export const KNOWN_TAGS = new Set([
+  'hint', 'tabs', 'tab', 'code', 'embed', 'content-ref', 'file', 'stepper', 'step', 'openapi-operation',
+]);
+
+/** `space.vars.x`, `page.vars.x` and their bracket forms: the expressions `{{ }}` may hold. */
+export const VARIABLE_EXPRESSION = /^(?:space|page)\.vars(?:\.[A-Za-z_$][\w$-]*|\[(?:"[^"]+"|'[^']+')\])$/;
+
+const FENCE = /^(`{3,}|~{3,})/;
+/** Container prefix of a line: quote markers, indentation and the list markers of items it opens, in any nesting. */
+const PREFIX = /^(?:[ \t]*(?:>[ \t]?|(?:[*+-]|\d{1,9}[.)])[ \t]+(?=\S)))*[ \t]*/;
+const LIST_MARKER = /(?:[*+-]|\d{1,9}[.)])(?=[ \t])/g;
+
+/** The prefix for the lines after the first: list markers become indentation. */
+function continuation(prefix: string): string {
+  return prefix.replace(LIST_MARKER, (marker) => ' '.repeat(marker.length));
+}
+
+/** Replaces GitBook's block tags, math and expressions by placeholders; see the file comment. */
+export function prepareMarkdown(markdown: string): Prepared {
+  const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
+  const tokens: Token[] = [];
+  const out: string[] = [];
+  let i = skipFrontMatter(lines, out);
+  let fence: { char: string; length: number } | null = null;
+
+  const place = (prefix: string, token: Token) => {
+    tokens.push(token);
+    // The blank lines around keep the quote markers but never the list marker (that would open an empty item).
+    const blank = continuation(prefix).trimEnd();
+    out.push(blank, prefix + BLOCK_MARK + (tokens.length - 1) + BLOCK_MARK, blank);
+  };
+
+  while (i < lines.length) {
+    const line = lines[i];
+    const prefix = PREFIX.exec(line)![0];
+    const rest = line.slice(prefix.length);
+    if (fence) {
+      if (closesFence(rest, fence)) fence = null;
+      out.push(line);
+      i++;
+      continue;
+    }
+    const opening = FENCE.exec(rest);
+    if (opening && !(opening[1][0] === '`' && rest.slice(opening[1].length).includes('`'))) {
+      fence = { char: opening[1][0], length: opening[1].length };
+      out.push(line);
+      i++;
+      continue;
+    }
+    const consumed =
+      takeBlockMath(lines, i, prefix, place) ||
+      takeFigure(lines, i, prefix, place) ||
+      takeTagLine(lines, i, prefix, place, out);
+    if (consumed) {
+      i += consumed;
+      continue;
+    }
+    out.push(prefix + replaceInlineTokens(rest, tokens));
+    i++;
+  }
+  return { source: out.join('\n'), tokens };
+}
+
+/** Puts back the source text of every placeholder in `text` (for code, URLs and raw HTML). */
+export function restorePlaceholders(text: string, tokens: Token[]): string {
+  if (!text.includes(BLOCK_MARK) && !text.includes(INLINE_MARK)) return text;
+  return text.replace(ANY_PLACEHOLDER, (whole, index: string) => tokens[Number(index)]?.raw ?? whole);
+}
+
+function skipFrontMatter(lines: string[], out: string[]): number {
+  if (lines[0] !== '---') return 0;
+  const end = lines.indexOf('---', 1);
+  if (end < 0) return 0;
+  out.push(...lines.slice(0, end + 1));
+  return end + 1;
+}
+
+function closesFence(rest: string, fence: { char: string; length: number }): boolean {
+  const trimmed = rest.trim();
+  return trimmed.length >= fence.length && trimmed === fence.char.repeat(trimmed.length);
+}
+
+type Place = (prefix: string, token: Token) => void;
+
+/** `$$` alone on a line up to the next `$$` line, or `$$formula$$` as a paragraph of its own. */
+function takeBlockMath(lines: string[], i: number, prefix: string, place: Place): number {
+  const rest = lines[i].slice(prefix.length).trim();
+  if (rest === '$$') {
+    for (let j = i + 1; j < lines.length; j++) {
+      const inner = stripPrefix(lines[j], prefix);
+      if (inner.trim() === '$$') {
+        const formula = lines.slice(i + 1, j).map((l) => stripPrefix(l, prefix)).join('\n').trim();
+        place(prefix, { kind: 'math', formula, raw: lines.slice(i, j + 1).join('\n') });
+        return j - i + 1;
+      }
+    }
+    return 0;
+  }
+  const single = /^\$\$((?:[^$\\]|\\.|\$(?!\$))+)\$\$$/.exec(rest);
+  const alone = isBlank(lines[i - 1], prefix) && isBlank(lines[i + 1], prefix);
+  if (!single || !alone) return 0;
+  place(prefix, { kind: 'math', formula: single[1].trim(), raw: lines[i] });
+  return 1;
+}
+
+function isBlank(line: string | undefined, prefix: string): boolean {
+  return line === undefined || stripPrefix(line, prefix).trim() === '';
+}
+
+function stripPrefix(line: string, prefix: string): string {
+  const cont = continuation(prefix);
+  if (line.startsWith(cont)) return line.slice(cont.length);
+  const lastQuote = cont.lastIndexOf('>');
+  const quoteDepth = (cont.match(/>/g) ?? []).length;
+  let rest = line;
+  for (let d = 0; d < quoteDepth; d++) rest = rest.replace(/^[ \t]*>[ \t]?/, '');
+  const indent = (lastQuote >= 0 ? cont.slice(lastQuote + 1).replace(/^[ \t]/, '') : cont).length;
+  return rest.replace(new RegExp(`^[ \\t]{0,${indent}}`), '');
+}
+
+/** `<figure>…</figure>`, or a `<div …>` around an image, possibly over several lines. */
+function takeFigure(lines: string[], i: number, prefix: string, place: Place): number {
+  const rest = lines[i].slice(prefix.length);
+  const opener = /^<(figure|div)[\s>]/i.exec(rest);
+  if (!opener) return 0;
+  const closer = `</${opener[1].toLowerCase()}>`;
+  const parts: string[] = [];
+  for (let j = i; j < lines.length && j < i + 40; j++) {
+    const part = stripPrefix(lines[j], prefix);
+    if (j > i && part.trim() === '') return 0;
+    parts.push(part);
+    const html = parts.join('\n');
+    const end = html.toLowerCase().lastIndexOf(closer);
+    if (end >= 0 && html.slice(end + closer.length).trim() === '') {
+      if (!/<img\s/i.test(html)) return 0;
+      place(prefix, { kind: 'figure', html: html.trim(), raw: lines.slice(i, j + 1).join('\n') });
+      return j - i + 1;
+    }
+  }
+  return 0;
+}
+
+type LinePiece = { token: Token } | { text: string };
+
+/** A line that starts with a known `{% %}` tag or a `<details>`/`<summary>` tag. */
+function takeTagLine(lines: string[], i: number, prefix: string, place: Place, out: string[]): number {
+  const pieces = splitTagLine(lines[i].slice(prefix.length));
+  if (!pieces) return 0;
+  pieces.forEach((piece, n) => {
+    const lead = n === 0 ? prefix : continuation(prefix);
+    if ('token' in piece) place(lead, piece.token);
+    else out.push(lead + piece.text);
+  });
+  return 1;
+}
+
+function splitTagLine(rest: string): LinePiece[] | null {
+  const pieces: LinePiece[] = [];
+  let text = rest.trimStart();
+  let pending = '';
+  while (text.length > 0) {
+    const token = readBlockToken(text);
+    if (!token) {
+      pending += text[0];
+      text = text.slice(1);
+      continue;
+    }
+    if (pieces.length === 0 && pending.trim() !== '') return null;
+    if (pending.trim() !== '') pieces.push({ text: pending.trim() });
+    pending = '';
+    pieces.push({ token });
+    text = text.slice(token.raw.length).trimStart();
+  }
+  if (pieces.length === 0) return null;
+  if (pending.trim() !== '') pieces.push({ text: pending.trim() });
+  return pieces;
+}
+
+function readBlockToken(text: string): Token | null {
+  if (text.startsWith('{%')) {
+    const tag = readLiquidTag(text);
+    const base = tag?.name.replace(/^end/, '');
+    return tag && base && KNOWN_TAGS.has(base) ? { kind: 'tag', tag, raw: tag.raw } : null;
+  }
+  const details = /^<details(\s+open(?:=(?:"[^"]*"|'[^']*'|\w+))?)?\s*>/i.exec(text);
+  if (details) return { kind: 'details', open: Boolean(details[1]), raw: details[0] };
+  const end = /^<\/details\s*>/i.exec(text);
+  if (end) return { kind: 'details-end', raw: end[0] };
+  const summary = /^<summary>(.*?)<\/summary>/is.exec(text);
+  if (summary) return { kind: 'summary', markdown: summary[1].trim(), raw: summary[0] };
+  return null;
+}
+
+/** Replaces `$$math$$` and `{{ space.vars.x }}` outside code spans by inline placeholders. */
+function replaceInlineTokens(line: string, tokens: Token[]): string {
+  if (!line.includes('$$') && !line.includes('{{')) return line;
+  let out = '';
+  let i = 0;
+  while (i < line.length) {
+    const ch = line[i];
+    if (ch === '\\') {
+      out += line.slice(i, i + 2);
+      i += 2;
+      continue;
+    }
+    if (ch === '`') {
+      const span = codeSpanEnd(line, i);
+      out += line.slice(i, span);
+      i = span;
+      continue;
+    }
+    const token = readInlineToken(line, i);
+    if (token) {
+      tokens.push(token);
+      out += INLINE_MARK + (tokens.length - 1) + INLINE_MARK;
+      i += token.raw.length;
+      continue;
+    }
+    out += ch;
+    i++;
+  }
+  return out;
+}
+
+function codeSpanEnd(line: string, start: number): number {
+  let run = start;
+  while (line[run] === '`') run++;
+  const ticks = line.slice(start, run);
+  let search = run;
+  while (search < line.length) {
+    const at = line.indexOf(ticks, search);
+    if (at < 0) break;
+    let after = at + ticks.length;
+    if (line[after] !== '`') return after;
+    while (line[after] === '`') after++;
+    search = after;
+  }
+  return run;
+}
+
+function readInlineToken(line: string, i: number): Token | null {
+  if (line.startsWith('$$', i)) {
+    const match = /^\$\$((?:[^$\\]|\\.|\$(?!\$))+?)\$\$/.exec(line.slice(i));
+    if (match && match[1].trim() !== '') return { kind: 'inline-math', formula: match[1].trim(), raw: match[0] };
+  }
+  if (line.startsWith('{{', i)) {
+    const match = /^\{\{\s*([^{}]+?)\s*\}\}/.exec(line.slice(i));
+    if (match && VARIABLE_EXPRESSION.test(match[1])) return { kind: 'expression', expression: match[1], raw: match[0] };
+  }
+  return null;
+}

@@ -1,0 +1,451 @@
+/*
+ * mdast blocks -> GitBook blocks.
+ *
+ * The pre-pass (prepare.ts) left one placeholder paragraph per GitBook tag, `<details>` line,
+ * figure and math block. Here a container's children are read in order: a placeholder that
+ * opens a tag takes the siblings up to its matching closing placeholder as its body, so tags
+ * nest in list items and quotes exactly as the markdown indents them.
+ */
+import type { Code, Heading, Html, List, ListItem, Paragraph, PhrasingContent, RootContent, Table } from 'mdast';
+import type { Token } from './prepare.ts';
+import { restorePlaceholders } from './prepare.ts';
+import { BLOCK_PLACEHOLDER, quoteAttribute, readAttributes, readHtmlTag, splitHtml, type HtmlTag } from './syntax.ts';
+import { emptyParagraph, isEmptyContent, leaf, textNode } from './leaves.ts';
+import { readHtmlInlines, readInlines, type InlineContext } from './read-inline.ts';
+import { fileRefFromSrc, imageRefFromSrc, refFromHref } from './refs.ts';
+import { orderIndex } from './order.ts';
+import type {
+  Block, CodeBlock, ExpandableBlock, HeadingBlock, HintStyle, ImageBlock, ImageRef, ImagesBlock, InlineContent,
+  ListItemBlock, ParagraphBlock, StepperStepBlock, TableBlock, TabsItemBlock, TextAlignment,
+} from './types.ts';
+
+export interface BlockContext extends InlineContext {
+  /** Markdown heading depth minus this is the GitBook heading level (clamped to 1..3). */
+  headingOffset: number;
+  /** Reads a snippet of inline markdown (summaries, captions, `<p>` bodies). */
+  readInlineMarkdown: (markdown: string) => InlineContent[];
+}
+
+type Item = { node: RootContent; token: Token | null };
+
+const HINT_STYLES = new Set<HintStyle>(['info', 'success', 'warning', 'danger']);
+/** Tags whose closing tag is optional: without one they stand alone. */
+const VOID_TAGS = new Set(['embed', 'file', 'content-ref', 'openapi-operation']);
+
+/** Converts the children of a container (root, list item, quote, tag body). */
+export function readBlocks(children: RootContent[], ctx: BlockContext): Block[] {
+  const items: Item[] = children.map((node) => ({ node, token: tokenOf(node, ctx) }));
+  const out: Block[] = [];
+  let i = 0;
+  while (i < items.length) {
+    const { node, token } = items[i];
+    if (token) {
+      i += readToken(items, i, token, ctx, out);
+    } else {
+      out.push(...readNode(node, ctx));
+      i++;
+    }
+  }
+  return out;
+}
+
+function tokenOf(node: RootContent, ctx: BlockContext): Token | null {
+  if (node.type !== 'paragraph' || node.children.length !== 1 || node.children[0].type !== 'text') return null;
+  const match = BLOCK_PLACEHOLDER.exec(node.children[0].value.trim());
+  return match ? (ctx.tokens[Number(match[1])] ?? null) : null;
+}
+
+/** Reads the block(s) a token starts; returns how many items it used. */
+function readToken(items: Item[], i: number, token: Token, ctx: BlockContext, out: Block[]): number {
+  switch (token.kind) {
+    case 'math':
+      out.push({ object: 'block', type: 'math', isVoid: true, data: { formula: token.formula } });
+      return 1;
+    case 'figure':
+      out.push(readFigure(token.html, ctx) ?? literal(token.raw));
+      return 1;
+    case 'details':
+      return readDetails(items, i, token.open, ctx, out);
+    case 'summary':
+      out.push(paragraph(ctx.readInlineMarkdown(token.markdown)));
+      return 1;
+    case 'tag':
+      return readTag(items, i, ctx, out);
+    default:
+      out.push(literal(token.raw));
+      return 1;
+  }
+}
+
+function literal(raw: string): ParagraphBlock {
+  return paragraph([textNode([leaf(raw)])]);
+}
+
+function paragraph(nodes: InlineContent[], align?: TextAlignment): ParagraphBlock {
+  return { object: 'block', type: 'paragraph', data: align ? { align } : {}, nodes };
+}
+
+/** Index of the token closing the one at `i`, counting nested openings; -1 when none. */
+function findClosing(items: Item[], i: number, opens: (t: Token) => boolean, closes: (t: Token) => boolean): number {
+  let depth = 0;
+  for (let k = i + 1; k < items.length; k++) {
+    const t = items[k].token;
+    if (!t) continue;
+    if (opens(t)) depth++;
+    else if (closes(t)) {
+      if (depth === 0) return k;
+      depth--;
+    }
+  }
+  return -1;
+}
+
+function readTag(items: Item[], i: number, ctx: BlockContext, out: Block[]): number {
+  const token = items[i].token as Extract<Token, { kind: 'tag' }>;
+  const { name, attrs } = token.tag;
+  if (name.startsWith('end')) {
+    out.push(literal(token.raw));
+    return 1;
+  }
+  const isTag = (n: string) => (t: Token) => t.kind === 'tag' && t.tag.name === n;
+  const end = findClosing(items, i, isTag(name), isTag('end' + name));
+  if (end < 0 && !VOID_TAGS.has(name)) {
+    out.push(literal(token.raw));
+    return 1;
+  }
+  const body = end < 0 ? [] : items.slice(i + 1, end).map((item) => item.node);
+  const block = buildTag(name, attrs, body, ctx);
+  if (block) out.push(...block);
+  else out.push(literal(token.raw));
+  return end < 0 ? 1 : end - i + 1;
+}
+
+function buildTag(name: string, attrs: Record<string, string>, body: RootContent[], ctx: BlockContext): Block[] | null {
+  switch (name) {
+    case 'hint': {
+      const style = HINT_STYLES.has(attrs.style as HintStyle) ? (attrs.style as HintStyle) : 'info';
+      return [{ object: 'block', type: 'hint', data: attrs.icon ? { style, icon: attrs.icon } : { style }, nodes: readBlocks(body, ctx) }];
+    }
+    case 'tabs':
+      return [{ object: 'block', type: 'tabs', data: {}, nodes: collect(readBlocks(body, ctx), 'tabs-item', () => tabsItem('', [])) }];
+    case 'tab':
+      return [tabsItem(attrs.title ?? '', readBlocks(body, ctx))];
+    case 'stepper':
+      return [{ object: 'block', type: 'stepper', data: {}, nodes: collect(readBlocks(body, ctx), 'stepper-step', () => step([])) }];
+    case 'step':
+      return [step(readBlocks(body, ctx))];
+    case 'code':
+      return applyCodeAttributes(readBlocks(body, ctx), attrs);
+    case 'embed':
+      return attrs.url ? [{ object: 'block', type: 'embed', isVoid: true, data: attrs.fullwidth === 'true' ? { url: attrs.url, fullWidth: true } : { url: attrs.url } }] : null;
+    case 'content-ref':
+      return attrs.url ? [{ object: 'block', type: 'content-ref', isVoid: true, data: { ref: refFromHref(attrs.url) } }] : null;
+    case 'file':
+      return attrs.src ? [{ object: 'block', type: 'file', isVoid: true, data: { ref: fileRefFromSrc(attrs.src) } }] : null;
+    case 'openapi-operation':
+      if (!attrs.spec || !attrs.path || !attrs.method) return null;
+      return [{ object: 'block', type: 'openapi-operation', isVoid: true, data: { ref: { kind: 'openapi', spec: attrs.spec }, path: attrs.path, method: attrs.method.toLowerCase() } }];
+    default:
+      return null;
+  }
+}
+
+function tabsItem(title: string, nodes: Block[]): TabsItemBlock {
+  return { object: 'block', type: 'tabs-item', data: { title }, nodes };
+}
+
+function step(nodes: Block[]): StepperStepBlock {
+  return { object: 'block', type: 'stepper-step', data: {}, nodes };
+}
+
+/** Keeps the children of type `type`; stray blocks between them join the item before (or a new first one). */
+function collect<T extends TabsItemBlock | StepperStepBlock>(blocks: Block[], type: T['type'], create: () => T): T[] {
+  const result: T[] = [];
+  for (const block of blocks) {
+    if (block.type === type) result.push(block as T);
+    else {
+      if (result.length === 0) result.push(create());
+      result[result.length - 1].nodes.push(block);
+    }
+  }
+  return result;
+}
+
+function applyCodeAttributes(blocks: Block[], attrs: Record<string, string>): Block[] {
+  const code = blocks.find((b): b is CodeBlock => b.type === 'code');
+  if (!code) return blocks;
+  if (attrs.title) code.data.title = attrs.title;
+  if (attrs.overflow === 'wrap' || attrs.overflow === 'scroll') code.data.overflow = attrs.overflow;
+  if (attrs.linenumbers === 'true') code.data.lineNumbers = true;
+  if (attrs.fullwidth === 'true') code.data.fullWidth = true;
+  if (attrs.expandable === 'true') code.data.expandable = true;
+  return blocks;
+}
+
+function readDetails(items: Item[], i: number, open: boolean, ctx: BlockContext, out: Block[]): number {
+  const end = findClosing(items, i, (t) => t.kind === 'details', (t) => t.kind === 'details-end');
+  if (end < 0) {
+    out.push(literal(items[i].token!.raw));
+    return 1;
+  }
+  let inner = items.slice(i + 1, end);
+  let title: InlineContent[] = [textNode([leaf('')])];
+  const first = inner[0]?.token;
+  if (first?.kind === 'summary') {
+    title = ctx.readInlineMarkdown(first.markdown);
+    inner = inner.slice(1);
+  }
+  const body = readBlocks(inner.map((item) => item.node), ctx);
+  const block: ExpandableBlock = {
+    object: 'block',
+    type: 'expandable',
+    isVoid: true,
+    data: open ? { defaultExpanded: true } : {},
+    fragments: [
+      { object: 'fragment', fragment: 'expandable-title', type: 'expandable-title', nodes: [paragraph(title)] },
+      { object: 'fragment', fragment: 'expandable-body', type: 'expandable-body', nodes: body.length > 0 ? body : [emptyParagraph()] },
+    ],
+  };
+  out.push(block);
+  return end - i + 1;
+}
+
+function readNode(node: RootContent, ctx: BlockContext): Block[] {
+  switch (node.type) {
+    case 'paragraph':
+      return readParagraph(node, ctx);
+    case 'heading':
+      return [readHeading(node, ctx)];
+    case 'thematicBreak':
+      return [{ object: 'block', type: 'divider', isVoid: true, data: {} }];
+    case 'blockquote':
+      return [{ object: 'block', type: 'blockquote', data: {}, nodes: readBlocks(node.children, ctx) }];
+    case 'list':
+      return [readList(node, ctx)];
+    case 'code':
+      return [readCode(node, ctx)];
+    case 'table':
+      return [readTable(node, ctx)];
+    case 'html':
+      return readHtmlBlock(node, ctx);
+    case 'footnoteDefinition':
+      return readFootnote(node.label ?? node.identifier, node.children, ctx);
+    default:
+      return [];
+  }
+}
+
+/** A paragraph holding one image alone is an image block, its text the caption (as GitBook reads it). */
+function readParagraph(node: Paragraph, ctx: BlockContext): Block[] {
+  const only = node.children.length === 1 ? node.children[0] : null;
+  if (only && (only.type === 'image' || only.type === 'imageReference')) {
+    const url = only.type === 'image' ? only.url : ctx.definitions.get(only.identifier)?.url;
+    if (url !== undefined) {
+      const caption = ctx.readInlineMarkdown(escapeCaption(only.alt ?? ''));
+      return [images([image(imageRefFromSrc(restorePlaceholders(url, ctx.tokens)), undefined, '', caption)], {})];
+    }
+  }
+  const { nodes } = readInlines(node.children, ctx);
+  return isEmptyContent(nodes) ? [] : [paragraph(nodes)];
+}
+
+/** Alt text is plain text: read as a caption it must not turn into markup. */
+function escapeCaption(text: string): string {
+  return text.replace(/[\\`*_[\]<>&~|$!{}#+-]/g, '\\$&');
+}
+
+function readHeading(node: Heading, ctx: BlockContext): HeadingBlock {
+  const { nodes, anchorId } = readInlines(node.children as PhrasingContent[], ctx);
+  return heading(node.depth - ctx.headingOffset, nodes, anchorId, undefined);
+}
+
+function heading(depth: number, nodes: InlineContent[], id: string | null, align: TextAlignment | undefined): HeadingBlock {
+  const level = Math.min(3, Math.max(1, depth));
+  const data: HeadingBlock['data'] = {};
+  const cleanId = id ? sanitizeId(id) : '';
+  if (cleanId) data.id = cleanId;
+  if (align) data.align = align;
+  return { object: 'block', type: `heading-${level}` as HeadingBlock['type'], data, nodes };
+}
+
+/** GitBook heading ids match `^[-a-z0-9.+_]+$`. */
+export function sanitizeId(id: string): string {
+  return id.toLowerCase().replace(/[^-a-z0-9.+_]+/g, '-').replace(/^-+|-+$/g, '');
+}
+
+function readList(node: List, ctx: BlockContext): Block {
+  const tasks = !node.ordered && node.children.some((item) => typeof item.checked === 'boolean');
+  const items = node.children.map((item) => readListItem(item, tasks, ctx));
+  if (node.ordered) {
+    const start = node.start ?? 1;
+    return { object: 'block', type: 'list-ordered', data: start !== 1 ? { start } : {}, nodes: items };
+  }
+  return { object: 'block', type: tasks ? 'list-tasks' : 'list-unordered', data: {}, nodes: items };
+}
+
+function readListItem(item: ListItem, tasks: boolean, ctx: BlockContext): ListItemBlock {
+  const nodes = readBlocks(item.children, ctx);
+  return {
+    object: 'block',
+    type: 'list-item',
+    data: tasks ? { checked: item.checked === true } : {},
+    nodes: nodes.length > 0 ? nodes : [emptyParagraph()],
+  };
+}
+
+function readCode(node: Code, ctx: BlockContext): CodeBlock {
+  const data: CodeBlock['data'] = {};
+  if (node.lang) data.syntax = restorePlaceholders(node.lang, ctx.tokens);
+  // ```js title="example.js" — a title in the info string, as other tools write it.
+  const meta = node.meta ? readAttributes(node.meta) : {};
+  if (meta.title) data.title = meta.title;
+  const lines = restorePlaceholders(node.value, ctx.tokens).split('\n');
+  return {
+    object: 'block',
+    type: 'code',
+    data,
+    nodes: lines.map((text) => ({ object: 'block', type: 'code-line', data: {}, nodes: [textNode([leaf(text)])] })),
+  };
+}
+
+function readTable(node: Table, ctx: BlockContext): TableBlock {
+  const [header, ...rows] = node.children;
+  const columns = (header?.children ?? []).map((_, c) => `c${c}`);
+  const definition: TableBlock['data']['definition'] = {};
+  columns.forEach((id, c) => {
+    const cell = header.children[c];
+    const title = plainText(readInlines(cell.children, ctx).nodes);
+    const align = node.align?.[c];
+    definition[id] = { id, title, type: 'text', textAlignment: align === 'center' ? 'center' : align === 'right' ? 'right' : 'left' };
+  });
+  const records: TableBlock['data']['records'] = {};
+  const fragments: TableBlock['fragments'] = [];
+  rows.forEach((row, r) => {
+    const values: Record<string, string> = {};
+    columns.forEach((id, c) => {
+      const name = `r${r}${id}`;
+      const cell = row.children[c];
+      fragments.push({ object: 'fragment', fragment: name, nodes: [paragraph(cell ? readInlines(cell.children, ctx).nodes : [textNode([leaf('')])])] });
+      values[id] = name;
+    });
+    records[`r${r}`] = { orderIndex: orderIndex(r), values };
+  });
+  const hideHeader = columns.length > 0 && columns.every((id) => definition[id].title === '');
+  return { object: 'block', type: 'table', isVoid: true, data: { view: { type: 'grid', columns, hideHeader }, records, definition }, fragments };
+}
+
+function plainText(nodes: InlineContent[]): string {
+  return nodes
+    .map((n) => (n.object === 'text' ? n.leaves.map((l) => l.text).join('') : n.type === 'link' ? plainText(n.nodes) : ''))
+    .join('')
+    .replace(/\n/g, ' ');
+}
+
+function readHtmlBlock(node: Html, ctx: BlockContext): Block[] {
+  const html = restorePlaceholders(node.value, ctx.tokens).trim();
+  if (html.startsWith('<!--')) return [];
+  const parts = splitHtml(html);
+  const tags = parts.flatMap((p) => ('tag' in p ? [p.tag] : []));
+  const onlyImages = parts.every((p) => ('tag' in p ? ['img', 'picture', 'source'].includes(p.tag.name) : p.text.trim() === ''));
+  if (tags.length > 0 && onlyImages) return [paragraph(readHtmlInlines(parts, ctx))];
+  const aligned = /^<(p|h[1-6])(\s[^>]*)?>([\s\S]*)<\/\1>$/i.exec(html);
+  if (aligned) {
+    const tag = readHtmlTag(`<${aligned[1]}${aligned[2] ?? ''}>`)!;
+    const nodes = ctx.readInlineMarkdown(aligned[3].trim());
+    const align = alignment(tag.attrs.align);
+    if (tag.name === 'p') return [paragraph(nodes, align)];
+    return [heading(Number(tag.name[1]) - ctx.headingOffset, nodes, tag.attrs.id ?? null, align)];
+  }
+  return [literal(html)];
+}
+
+function alignment(value: string | undefined): TextAlignment | undefined {
+  switch (value?.toLowerCase()) {
+    case 'center':
+      return 'center';
+    case 'right':
+    case 'end':
+      return 'end';
+    case 'left':
+    case 'start':
+      return 'start';
+    default:
+      return undefined;
+  }
+}
+
+/** Footnotes have no GitBook form here: their text stays, after a `[^label]:` marker. */
+function readFootnote(label: string, children: RootContent[], ctx: BlockContext): Block[] {
+  const blocks = readBlocks(children, ctx);
+  const marker = textNode([leaf(`[^${label}]: `)]);
+  const first = blocks[0];
+  if (first?.type === 'paragraph') first.nodes.unshift(marker);
+  else blocks.unshift(paragraph([marker]));
+  return blocks;
+}
+
+/** `<figure><img …><figcaption>…</figcaption></figure>`, optionally in a `<div align …>`; null when no image. */
+function readFigure(html: string, ctx: BlockContext): ImagesBlock | null {
+  const parts = splitHtml(html);
+  const result: ImageBlock[] = [];
+  const data: ImagesBlock['data'] = {};
+  let dark: ImageRef | undefined;
+  let inPicture = false;
+  let caption: string | null = null;
+  let captionTarget: ImageBlock | null = null;
+  for (const part of parts) {
+    if (caption !== null) {
+      if ('tag' in part && part.tag.name === 'figcaption' && part.tag.closing) {
+        if (captionTarget) setCaption(captionTarget, ctx.readInlineMarkdown(stripParagraphs(caption)));
+        caption = null;
+      } else caption += 'tag' in part ? rawTag(part.tag) : part.text;
+      continue;
+    }
+    if (!('tag' in part)) continue;
+    const tag = part.tag;
+    if (tag.name === 'div' && !tag.closing) readFigureWrapper(tag, data);
+    else if (tag.name === 'picture') inPicture = !tag.closing;
+    else if (tag.name === 'source' && inPicture && /dark/i.test(tag.attrs.media ?? '')) dark = imageRefFromSrc((tag.attrs.srcset ?? '').trim().split(/\s+/)[0]);
+    else if (tag.name === 'img') {
+      captionTarget = image(imageRefFromSrc(tag.attrs.src ?? ''), dark, tag.attrs.alt ?? '', []);
+      const width = Number(tag.attrs.width);
+      if (tag.attrs.width && Number.isFinite(width) && width > 0) captionTarget.data.width = width;
+      result.push(captionTarget);
+      dark = undefined;
+    } else if (tag.name === 'figcaption' && !tag.closing) caption = '';
+  }
+  return result.length > 0 ? images(result, data) : null;
+}
+
+function readFigureWrapper(tag: HtmlTag, data: ImagesBlock['data']): void {
+  const align = tag.attrs.align?.toLowerCase();
+  if (align === 'left' || align === 'right' || align === 'center') data.align = align;
+  if (tag.attrs['data-with-frame'] === 'true') data.withFrame = true;
+  if (tag.attrs['data-full-width'] === 'true') data.fullWidth = true;
+}
+
+function rawTag(tag: HtmlTag): string {
+  const attrs = Object.entries(tag.attrs).map(([k, v]) => ` ${k}=${quoteAttribute(v)}`).join('');
+  return `<${tag.closing ? '/' : ''}${tag.name}${attrs}>`;
+}
+
+function stripParagraphs(html: string): string {
+  return html.replace(/<\/?p>/gi, ' ').trim();
+}
+
+function image(ref: ImageRef, dark: ImageRef | undefined, alt: string, caption: InlineContent[]): ImageBlock {
+  const data: ImageBlock['data'] = { ref };
+  if (dark) data.refDark = dark;
+  if (alt) data.alt = alt;
+  const block: ImageBlock = { object: 'block', type: 'image', isVoid: true, data, fragments: [] };
+  setCaption(block, caption);
+  return block;
+}
+
+function setCaption(block: ImageBlock, caption: InlineContent[]): void {
+  block.fragments = isEmptyContent(caption) ? [] : [{ object: 'fragment', fragment: 'caption', nodes: [paragraph(caption)] }];
+}
+
+function images(nodes: ImageBlock[], data: ImagesBlock['data']): ImagesBlock {
+  return { object: 'block', type: 'images', isVoid: false, data, nodes };
+}

@@ -1,0 +1,326 @@
+/*
+ * mdast phrasing content -> GitBook inline content (texts with marked leaves, and inlines).
+ *
+ * Markdown marks nest (`**a _b_**`) while GitBook flattens them onto leaves, so the walk
+ * carries the marks in force. The inline HTML GitBook writes (`<mark style>`, `<kbd>`,
+ * `<sup>`, `<sub>`, `<code class="expression">`, `<i class="fa-…">`, `<img>`, `<picture>`,
+ * `<a id>` anchors, `<br>`) arrives as separate opening and closing `html` nodes, so those
+ * push and pop marks or open collectors on a small mutable state instead.
+ */
+import type { Definition, PhrasingContent } from 'mdast';
+import type { Token } from './prepare.ts';
+import { restorePlaceholders } from './prepare.ts';
+import { INLINE_PLACEHOLDER, readHtmlTag, type HtmlTag } from './syntax.ts';
+import { canonicalMarks, colorMark, leaf, mark, normalizeInlines, TEXT_COLORS, textNode } from './leaves.ts';
+import { imageRefFromSrc, refFromHref } from './refs.ts';
+import type { ContentRef, ImageRef, Inline, InlineContent, InlineImage, InlineLink, Mark, Text, TextColor } from './types.ts';
+
+export interface InlineContext {
+  tokens: Token[];
+  definitions: Map<string, Definition>;
+}
+
+export interface InlineResult {
+  nodes: InlineContent[];
+  /** The id of an empty `<a id="…"></a>` anchor found in the content (GitBook's custom heading ids). */
+  anchorId: string | null;
+}
+
+interface Sink {
+  items: InlineContent[];
+  link: ContentRef | null;
+  id: string | null;
+}
+
+/** Converts phrasing content; `trim` drops whitespace at both ends (blocks), not inside links. */
+export function readInlines(nodes: PhrasingContent[], ctx: InlineContext, options: { trim: boolean } = { trim: true }): InlineResult {
+  const reader = new InlineReader(ctx);
+  for (const node of nodes) reader.visit(node, []);
+  return { nodes: normalizeInlines(reader.finish(), options), anchorId: reader.anchorId };
+}
+
+/** Converts inline HTML found outside paragraphs (`<img>` lines, `<p align>` bodies). */
+export function readHtmlInlines(parts: Array<{ tag: HtmlTag } | { text: string }>, ctx: InlineContext): InlineContent[] {
+  const reader = new InlineReader(ctx);
+  for (const part of parts) {
+    if ('tag' in part) reader.html(part.tag, []);
+    else reader.text(part.text, [], true);
+  }
+  return normalizeInlines(reader.finish(), { trim: true });
+}
+
+class InlineReader {
+  private sinks: Sink[] = [{ items: [], link: null, id: null }];
+  private htmlMarks: Array<{ tag: string; mark: Mark | null }> = [];
+  private expression: string | null = null;
+  private iconDepth = 0;
+  private darkSource: ImageRef | null | undefined = undefined;
+  anchorId: string | null = null;
+
+  constructor(private readonly ctx: InlineContext) {}
+
+  finish(): InlineContent[] {
+    while (this.sinks.length > 1) this.closeLink();
+    return this.sinks[0].items;
+  }
+
+  visit(node: PhrasingContent, marks: Mark[]): void {
+    switch (node.type) {
+      case 'text':
+        return this.text(node.value, marks, true);
+      case 'strong':
+        return this.visitAll(node.children, [...marks, mark('bold')]);
+      case 'emphasis':
+        return this.visitAll(node.children, [...marks, mark('italic')]);
+      case 'delete':
+        return this.visitAll(node.children, [...marks, mark('strikethrough')]);
+      case 'inlineCode':
+        return this.leafText(this.restore(node.value), [...marks, mark('code')]);
+      case 'break':
+        return this.leafText('\n', marks);
+      case 'link':
+        return this.link(refFromHref(this.restore(node.url)), () => this.visitAll(node.children, marks));
+      case 'linkReference': {
+        const definition = this.ctx.definitions.get(node.identifier);
+        if (!definition) return this.visitAll(node.children, marks);
+        return this.link(refFromHref(this.restore(definition.url)), () => this.visitAll(node.children, marks));
+      }
+      case 'image':
+        return this.image(this.restore(node.url), this.restore(node.alt ?? ''), undefined);
+      case 'imageReference': {
+        const definition = this.ctx.definitions.get(node.identifier);
+        if (definition) return this.image(this.restore(definition.url), this.restore(node.alt ?? ''), undefined);
+        return this.text(node.alt ?? '', marks, false);
+      }
+      case 'html':
+        return this.rawHtml(node.value, marks);
+      case 'footnoteReference':
+        return this.leafText(`[^${node.label ?? node.identifier}]`, marks);
+      default:
+        return;
+    }
+  }
+
+  private visitAll(nodes: PhrasingContent[], marks: Mark[]): void {
+    for (const child of nodes) this.visit(child, marks);
+  }
+
+  private restore(text: string): string {
+    return restorePlaceholders(text, this.ctx.tokens);
+  }
+
+  /** Text from markdown: soft line breaks become spaces, inline placeholders become math and expressions. */
+  text(value: string, marks: Mark[], soft: boolean): void {
+    const source = soft ? value.replace(/[ \t]*\n[ \t]*/g, ' ') : value;
+    let last = 0;
+    for (const match of source.matchAll(INLINE_PLACEHOLDER)) {
+      if (match.index > last) this.leafText(source.slice(last, match.index), marks);
+      this.token(this.ctx.tokens[Number(match[1])], marks);
+      last = match.index + match[0].length;
+    }
+    if (last < source.length) this.leafText(source.slice(last), marks);
+  }
+
+  private token(token: Token | undefined, marks: Mark[]): void {
+    if (token?.kind === 'inline-math') this.inline({ object: 'inline', type: 'inline-math', isVoid: true, data: { formula: token.formula } });
+    else if (token?.kind === 'expression') this.inline({ object: 'inline', type: 'expression', isVoid: true, data: { expression: token.expression } });
+    else if (token) this.leafText(token.raw, marks);
+  }
+
+  private leafText(text: string, marks: Mark[]): void {
+    if (this.iconDepth > 0 || text === '') return;
+    if (this.expression !== null) {
+      this.expression += text;
+      return;
+    }
+    const all = canonicalMarks([...marks, ...this.htmlMarks.flatMap((h) => (h.mark ? [h.mark] : []))]);
+    const items = this.sink().items;
+    const last = items[items.length - 1];
+    if (last?.object === 'text') last.leaves.push(leaf(text, all));
+    else items.push(textNode([leaf(text, all)]));
+  }
+
+  private inline(node: Inline): void {
+    if (this.iconDepth > 0 || this.expression !== null) return;
+    this.sink().items.push(node);
+  }
+
+  private sink(): Sink {
+    return this.sinks[this.sinks.length - 1];
+  }
+
+  private link(ref: ContentRef, body: () => void): void {
+    this.sinks.push({ items: [], link: ref, id: null });
+    body();
+    this.closeLink();
+  }
+
+  private closeLink(): void {
+    const sink = this.sinks.pop()!;
+    if (!sink.link) {
+      // An `<a id>` anchor with nothing inside names a heading; other link-less anchors just unwrap.
+      if (sink.items.length === 0 && sink.id) this.anchorId = sink.id;
+      this.sink().items.push(...sink.items);
+      return;
+    }
+    if (sink.items.length === 0 && sink.id) {
+      this.anchorId = sink.id;
+      return;
+    }
+    const nodes = normalizeInlines(sink.items.map(linkChild), { trim: false });
+    const link: InlineLink = { object: 'inline', type: 'link', isVoid: false, data: { ref: sink.link }, nodes: nodes as Array<Text | InlineImage> };
+    this.sink().items.push(link);
+  }
+
+  private image(src: string, alt: string, size: InlineImage['data']['size']): void {
+    const data: InlineImage['data'] = { ref: imageRefFromSrc(src) };
+    if (this.darkSource) data.refDark = this.darkSource;
+    if (alt) data.alt = alt;
+    if (size) data.size = size;
+    this.inline({ object: 'inline', type: 'inline-image', isVoid: true, data });
+  }
+
+  private rawHtml(value: string, marks: Mark[]): void {
+    if (value.startsWith('<!--')) return;
+    const tag = readHtmlTag(value);
+    if (!tag || !this.html(tag, marks)) this.leafText(this.restore(value), marks);
+  }
+
+  /** Applies one inline HTML tag; false when the tag means nothing here and stays text. */
+  html(tag: HtmlTag, marks: Mark[]): boolean {
+    if (this.iconDepth > 0) {
+      if (tag.name === 'i') this.iconDepth += tag.closing ? -1 : 1;
+      return true;
+    }
+    if (tag.closing) return this.closeTag(tag.name);
+    switch (tag.name) {
+      case 'br':
+        this.leafText('\n', marks);
+        return true;
+      case 'img':
+        this.image(tag.attrs.src ?? '', tag.attrs.alt ?? '', imageSize(tag.attrs['data-size']));
+        return true;
+      case 'picture':
+        this.darkSource = null;
+        return true;
+      case 'source':
+        if (this.darkSource !== undefined && /dark/i.test(tag.attrs.media ?? '')) this.darkSource = imageRefFromSrc(firstSrc(tag.attrs.srcset ?? ''));
+        return this.darkSource !== undefined;
+      case 'a':
+        this.sinks.push({ items: [], link: tag.attrs.href ? refFromHref(tag.attrs.href) : null, id: tag.attrs.id || null });
+        return true;
+      case 'i':
+        return this.openItalicOrIcon(tag);
+      case 'code':
+        if (/\bexpression\b/.test(tag.attrs.class ?? '')) {
+          this.expression = '';
+          return true;
+        }
+        return this.pushMark('code', mark('code'));
+      default: {
+        const m = markForTag(tag);
+        return m === undefined ? false : this.pushMark(tag.name, m);
+      }
+    }
+  }
+
+  private openItalicOrIcon(tag: HtmlTag): boolean {
+    const icon = (tag.attrs.class ?? '').split(/\s+/).reverse().find((c) => c.startsWith('fa-'));
+    if (!icon) return this.pushMark('i', mark('italic'));
+    const data: { icon: string; color?: TextColor } = { icon: icon.slice(3) };
+    this.inline({ object: 'inline', type: 'icon', isVoid: true, data });
+    this.iconDepth = 1;
+    return true;
+  }
+
+  private pushMark(tag: string, m: Mark | null): boolean {
+    this.htmlMarks.push({ tag, mark: m });
+    return true;
+  }
+
+  private closeTag(name: string): boolean {
+    if (name === 'picture') {
+      this.darkSource = undefined;
+      return true;
+    }
+    if (name === 'a') {
+      if (this.sinks.length <= 1) return true;
+      this.closeLink();
+      return true;
+    }
+    if (name === 'code' && this.expression !== null) {
+      const expression = this.expression.trim();
+      this.expression = null;
+      this.inline({ object: 'inline', type: 'expression', isVoid: true, data: { expression } });
+      return true;
+    }
+    for (let i = this.htmlMarks.length - 1; i >= 0; i--) {
+      if (this.htmlMarks[i].tag === name) {
+        this.htmlMarks.splice(i, 1);
+        return true;
+      }
+    }
+    return markForTag({ name, closing: true, attrs: {} }) !== undefined || name === 'i' || name === 'code';
+  }
+}
+
+/** The mark an inline HTML formatting tag stands for; undefined for tags that are not formatting. */
+function markForTag(tag: HtmlTag): Mark | null | undefined {
+  switch (tag.name) {
+    case 'strong':
+    case 'b':
+      return mark('bold');
+    case 'em':
+      return mark('italic');
+    case 's':
+    case 'del':
+    case 'strike':
+      return mark('strikethrough');
+    case 'kbd':
+      return mark('keyboard');
+    case 'sup':
+      return mark('superscript');
+    case 'sub':
+      return mark('subscript');
+    case 'mark':
+      return colorFromStyle(tag.attrs.style ?? '');
+    case 'span':
+      return null;
+    default:
+      return undefined;
+  }
+}
+
+/** `<mark style="color:red;background-color:blue;">`: unknown colours fall back to `default`. */
+function colorFromStyle(style: string): Mark | null {
+  const read = (property: string): TextColor => {
+    const value = new RegExp(`(?:^|;)\\s*${property}\\s*:\\s*([^;]+)`, 'i').exec(style)?.[1].trim() ?? 'default';
+    return (TEXT_COLORS.has(value) ? value : 'default') as TextColor;
+  };
+  const text = read('color');
+  const background = read('background-color');
+  return text === 'default' && background === 'default' ? null : colorMark(text, background);
+}
+
+function imageSize(value: string | undefined): InlineImage['data']['size'] {
+  return value === 'line' || value === 'original' ? value : undefined;
+}
+
+function firstSrc(srcset: string): string {
+  return srcset.trim().split(/\s+/)[0] ?? '';
+}
+
+/** Links hold only text and images: other inlines become their text. */
+function linkChild(node: InlineContent): InlineContent {
+  if (node.object === 'text' || node.type === 'inline-image') return node;
+  switch (node.type) {
+    case 'inline-math':
+      return textNode([leaf(node.data.formula)]);
+    case 'expression':
+      return textNode([leaf(node.data.expression)]);
+    case 'link':
+      return textNode(node.nodes.flatMap((n) => (n.object === 'text' ? n.leaves : [])));
+    default:
+      return textNode([leaf('')]);
+  }
+}

@@ -1,0 +1,99 @@
+/*
+ * Small lexical helpers shared by the reader and the writer: GitBook's `{% name key="value" %}`
+ * tags, HTML start tags and their attributes, and the placeholder characters the pre-pass
+ * puts in the markdown it hands to remark.
+ */
+
+/** Marks a block token line: `\uE000<index>\uE000`. Private-use characters never occur in real text. */
+export const BLOCK_MARK = '\uE000';
+/** Marks an inline token (math, expression) inside a line: `\uE001<index>\uE001`. */
+export const INLINE_MARK = '\uE001';
+
+export const BLOCK_PLACEHOLDER = /^\uE000(\d+)\uE000$/;
+export const ANY_PLACEHOLDER = /[\uE000\uE001](\d+)[\uE000\uE001]/g;
+export const INLINE_PLACEHOLDER = /\uE001(\d+)\uE001/g;
+
+export interface LiquidTag {
+  name: string;
+  attrs: Record<string, string>;
+  /** The source text of the tag, `{% ... %}` included. */
+  raw: string;
+}
+
+/** Reads the `{% ... %}` tag that starts `text`, or null. Quoted values may contain `%}`. */
+export function readLiquidTag(text: string): LiquidTag | null {
+  if (!text.startsWith('{%')) return null;
+  let quote: string | null = null;
+  for (let i = 2; i < text.length - 1; i++) {
+    const ch = text[i];
+    if (quote) {
+      if (ch === quote) quote = null;
+    } else if (ch === '"' || ch === "'") {
+      quote = ch;
+    } else if (ch === '%' && text[i + 1] === '}') {
+      const inner = text.slice(2, i).replace(/^-/, '').replace(/-$/, '').trim();
+      const name = /^[A-Za-z][\w-]*/.exec(inner)?.[0];
+      if (!name) return null;
+      return { name, attrs: readAttributes(inner.slice(name.length)), raw: text.slice(0, i + 2) };
+    }
+  }
+  return null;
+}
+
+const ATTRIBUTE = /([A-Za-z_:][\w:.-]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
+
+/** Attributes of a tag body: `a="1" b='2' c=3 d` gives `{ a: '1', b: '2', c: '3', d: '' }`. */
+export function readAttributes(source: string): Record<string, string> {
+  const attrs: Record<string, string> = {};
+  for (const match of source.matchAll(ATTRIBUTE)) {
+    const name = match[1].toLowerCase();
+    if (!(name in attrs)) attrs[name] = decodeEntities(match[2] ?? match[3] ?? match[4] ?? '');
+  }
+  return attrs;
+}
+
+export interface HtmlTag {
+  name: string;
+  closing: boolean;
+  attrs: Record<string, string>;
+}
+
+/** Parses one HTML tag such as `<img src="a" alt="b">` or `</mark>`; null when `source` is not exactly one tag. */
+export function readHtmlTag(source: string): HtmlTag | null {
+  const match = /^<(\/?)([A-Za-z][A-Za-z0-9-]*)([^>]*?)\/?>$/s.exec(source.trim());
+  if (!match) return null;
+  return { name: match[2].toLowerCase(), closing: match[1] === '/', attrs: readAttributes(match[3]) };
+}
+
+/** Every HTML tag in `html`, in order, with the text between them. */
+export function splitHtml(html: string): Array<{ tag: HtmlTag } | { text: string }> {
+  const parts: Array<{ tag: HtmlTag } | { text: string }> = [];
+  const pattern = /<\/?[A-Za-z][A-Za-z0-9-]*(?:\s+[^>]*?)?\/?>/gs;
+  let last = 0;
+  for (const match of html.matchAll(pattern)) {
+    if (match.index > last) parts.push({ text: html.slice(last, match.index) });
+    const tag = readHtmlTag(match[0]);
+    parts.push(tag ? { tag } : { text: match[0] });
+    last = match.index + match[0].length;
+  }
+  if (last < html.length) parts.push({ text: html.slice(last) });
+  return parts;
+}
+
+const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+
+/** Decodes the character references GitBook writes in attribute values (`&#x26;`, `&amp;`, ...). */
+export function decodeEntities(text: string): string {
+  return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, body: string) => {
+    if (body[0] === '#') {
+      const code = body[1] === 'x' || body[1] === 'X' ? parseInt(body.slice(2), 16) : parseInt(body.slice(1), 10);
+      return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+    }
+    return NAMED_ENTITIES[body.toLowerCase()] ?? whole;
+  });
+}
+
+/** Escapes a value for a double-quoted attribute, in `{% %}` tags and in HTML alike. */
+export function quoteAttribute(value: string): string {
+  return '"' + value.replace(/&(?=#?\w+;)/g, '&#x26;').replace(/"/g, '&#x22;').replace(/</g, '&#x3C;').replace(/>/g, '&#x3E;').replace(/\n/g, '&#xA;') + '"';
+}

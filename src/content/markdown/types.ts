@@ -1,0 +1,411 @@
+/*
+ * TypeScript shapes of the GitBook document JSON nodes this library reads and writes.
+ * They follow `components.schemas.JSONDocument` and the `DocumentBlock*`, `DocumentInline*`,
+ * `DocumentText*` and `DocumentMark*` schemas of GitBook's OpenAPI document, restricted to
+ * the nodes that have a markdown form here.
+ */
+
+export type ContentRefUrl = { kind: 'url'; url: string };
+export type ContentRefFile = { kind: 'file'; file: string; space?: string };
+export type ContentRefPage = { kind: 'page'; page: string; space?: string };
+export type ContentRefAnchor = { kind: 'anchor'; anchor: string; page?: string; space?: string };
+export type ContentRefSpace = { kind: 'space'; space: string };
+export type ContentRefCollection = { kind: 'collection'; collection: string };
+export type ContentRefUser = { kind: 'user'; user: string };
+export type ContentRefOpenAPI = { kind: 'openapi'; spec: string };
+export type ContentRefReusableContent = { kind: 'reusable-content'; reusableContent: string; space?: string };
+export type ContentRefTag = { kind: 'tag'; tag: string; space?: string };
+
+/** A reference from a document to content, GitBook's `ContentRef`. */
+export type ContentRef =
+  | ContentRefUrl
+  | ContentRefFile
+  | ContentRefPage
+  | ContentRefAnchor
+  | ContentRefSpace
+  | ContentRefCollection
+  | ContentRefUser
+  | ContentRefOpenAPI
+  | ContentRefReusableContent
+  | ContentRefTag;
+
+/** An image source: GitBook allows only URLs and files there. */
+export type ImageRef = ContentRefUrl | ContentRefFile;
+
+export type TextColor =
+  | 'default'
+  | 'green'
+  | 'blue'
+  | 'red'
+  | 'orange'
+  | 'yellow'
+  | 'purple'
+  | 'pink'
+  | 'violet'
+  | 'cyan'
+  | '$primary'
+  | '$info'
+  | '$success'
+  | '$warning'
+  | '$danger'
+  | '$tint';
+
+export type SimpleMarkType = 'bold' | 'italic' | 'strikethrough' | 'code' | 'keyboard' | 'superscript' | 'subscript';
+export type SimpleMark = { object: 'mark'; type: SimpleMarkType };
+export type ColorMark = { object: 'mark'; type: 'color'; data: { text: TextColor; background: TextColor } };
+export type Mark = SimpleMark | ColorMark;
+
+export interface Leaf {
+  object: 'leaf';
+  text: string;
+  marks: Mark[];
+}
+
+export interface Text {
+  object: 'text';
+  key?: string;
+  leaves: Leaf[];
+}
+
+export interface InlineLink {
+  object: 'inline';
+  type: 'link';
+  key?: string;
+  isVoid: false;
+  data: { ref: ContentRef };
+  nodes: Array<Text | InlineImage>;
+}
+
+export interface InlineImage {
+  object: 'inline';
+  type: 'inline-image';
+  key?: string;
+  isVoid: true;
+  data: { ref: ImageRef; refDark?: ImageRef; alt?: string; caption?: string; size?: 'original' | 'line' };
+}
+
+export interface InlineMath {
+  object: 'inline';
+  type: 'inline-math';
+  key?: string;
+  isVoid: true;
+  data: { formula: string };
+}
+
+export interface InlineExpression {
+  object: 'inline';
+  type: 'expression';
+  key?: string;
+  isVoid: true;
+  data: { expression: string };
+}
+
+export interface InlineIcon {
+  object: 'inline';
+  type: 'icon';
+  key?: string;
+  isVoid: true;
+  data: { icon: string; color?: TextColor };
+}
+
+export interface InlineEmoji {
+  object: 'inline';
+  type: 'emoji';
+  key?: string;
+  isVoid: true;
+  data: { code: string };
+}
+
+export type Inline = InlineLink | InlineImage | InlineMath | InlineExpression | InlineIcon | InlineEmoji;
+
+/** What a paragraph, a heading or a table cell holds. */
+export type InlineContent = Text | Inline;
+
+export type TextAlignment = 'start' | 'center' | 'end';
+
+export interface ParagraphBlock {
+  object: 'block';
+  type: 'paragraph';
+  key?: string;
+  isVoid?: false;
+  data: { align?: TextAlignment };
+  nodes: InlineContent[];
+}
+
+export interface HeadingBlock {
+  object: 'block';
+  type: 'heading-1' | 'heading-2' | 'heading-3';
+  key?: string;
+  isVoid?: false;
+  data: { id?: string; align?: TextAlignment };
+  nodes: InlineContent[];
+}
+
+export interface DividerBlock {
+  object: 'block';
+  type: 'divider';
+  key?: string;
+  isVoid: true;
+  data: Record<string, never>;
+}
+
+export interface ListItemBlock {
+  object: 'block';
+  type: 'list-item';
+  key?: string;
+  isVoid?: false;
+  data: { checked?: boolean };
+  nodes: Block[];
+}
+
+export interface ListOrderedBlock {
+  object: 'block';
+  type: 'list-ordered';
+  key?: string;
+  isVoid?: false;
+  data: { start?: number };
+  nodes: ListItemBlock[];
+}
+
+export interface ListUnorderedBlock {
+  object: 'block';
+  type: 'list-unordered';
+  key?: string;
+  isVoid?: false;
+  data: Record<string, never>;
+  nodes: ListItemBlock[];
+}
+
+export interface ListTasksBlock {
+  object: 'block';
+  type: 'list-tasks';
+  key?: string;
+  isVoid?: false;
+  data: Record<string, never>;
+  nodes: ListItemBlock[];
+}
+
+export type ListBlock = ListOrderedBlock | ListUnorderedBlock | ListTasksBlock;
+
+export interface CodeLineBlock {
+  object: 'block';
+  type: 'code-line';
+  key?: string;
+  isVoid?: false;
+  data: { highlighted?: boolean };
+  nodes: Array<Text | InlineExpression>;
+}
+
+export interface CodeBlock {
+  object: 'block';
+  type: 'code';
+  key?: string;
+  isVoid?: false;
+  data: {
+    syntax?: string;
+    title?: string;
+    overflow?: 'scroll' | 'wrap';
+    lineNumbers?: boolean;
+    fullWidth?: boolean;
+    expandable?: boolean;
+  };
+  nodes: CodeLineBlock[];
+}
+
+export interface QuoteBlock {
+  object: 'block';
+  type: 'blockquote';
+  key?: string;
+  isVoid?: false;
+  data: Record<string, never>;
+  nodes: Block[];
+}
+
+export type HintStyle = 'info' | 'success' | 'warning' | 'danger';
+
+export interface HintBlock {
+  object: 'block';
+  type: 'hint';
+  key?: string;
+  isVoid?: false;
+  data: { style: HintStyle; icon?: string };
+  nodes: Block[];
+}
+
+export interface MathBlock {
+  object: 'block';
+  type: 'math';
+  key?: string;
+  isVoid: true;
+  data: { formula: string };
+}
+
+export interface EmbedBlock {
+  object: 'block';
+  type: 'embed';
+  key?: string;
+  isVoid: true;
+  data: { url: string; fullWidth?: boolean };
+}
+
+export interface FileBlock {
+  object: 'block';
+  type: 'file';
+  key?: string;
+  isVoid: true;
+  data: { ref: ContentRefFile };
+}
+
+export interface ContentRefBlock {
+  object: 'block';
+  type: 'content-ref';
+  key?: string;
+  isVoid: true;
+  data: { ref: ContentRef };
+}
+
+export interface Fragment<Name extends string, Node> {
+  object: 'fragment';
+  key?: string;
+  fragment: Name;
+  type?: string;
+  nodes: Node[];
+}
+
+export interface ImageBlock {
+  object: 'block';
+  type: 'image';
+  key?: string;
+  isVoid: true;
+  data: { ref: ImageRef; refDark?: ImageRef; alt?: string; width?: number };
+  fragments: Array<Fragment<'caption', ParagraphBlock>>;
+}
+
+export interface ImagesBlock {
+  object: 'block';
+  type: 'images';
+  key?: string;
+  isVoid: false;
+  data: { align?: 'center' | 'left' | 'right'; fullWidth?: boolean; withFrame?: boolean };
+  nodes: ImageBlock[];
+}
+
+export interface ExpandableBlock {
+  object: 'block';
+  type: 'expandable';
+  key?: string;
+  isVoid: true;
+  data: { defaultExpanded?: boolean };
+  fragments: [
+    Fragment<'expandable-title', ParagraphBlock> & { type: 'expandable-title' },
+    Fragment<'expandable-body', Block> & { type: 'expandable-body' },
+  ];
+}
+
+export interface TabsItemBlock {
+  object: 'block';
+  type: 'tabs-item';
+  key?: string;
+  isVoid?: false;
+  data: { title?: string };
+  nodes: Block[];
+}
+
+export interface TabsBlock {
+  object: 'block';
+  type: 'tabs';
+  key?: string;
+  isVoid?: false;
+  data: Record<string, never>;
+  nodes: TabsItemBlock[];
+}
+
+export interface StepperStepBlock {
+  object: 'block';
+  type: 'stepper-step';
+  key?: string;
+  isVoid?: false;
+  data: Record<string, never>;
+  nodes: Block[];
+}
+
+export interface StepperBlock {
+  object: 'block';
+  type: 'stepper';
+  key?: string;
+  isVoid?: false;
+  data: Record<string, never>;
+  nodes: StepperStepBlock[];
+}
+
+export interface OpenAPIOperationBlock {
+  object: 'block';
+  type: 'openapi-operation';
+  key?: string;
+  isVoid: true;
+  data: { ref: ContentRefOpenAPI; path: string; method: string };
+}
+
+export interface TableTextDefinition {
+  id: string;
+  title: string;
+  type: 'text';
+  textAlignment: 'left' | 'center' | 'right';
+}
+
+export interface TableRecord {
+  orderIndex: string;
+  values: Record<string, string>;
+}
+
+export interface TableBlock {
+  object: 'block';
+  type: 'table';
+  key?: string;
+  isVoid: true;
+  data: {
+    view: { type: 'grid'; columns: string[]; hideHeader: boolean };
+    records: Record<string, TableRecord>;
+    definition: Record<string, TableTextDefinition>;
+  };
+  fragments: Array<Fragment<string, ParagraphBlock>>;
+}
+
+/** Every block this library reads from or writes to markdown. */
+export type Block =
+  | ParagraphBlock
+  | HeadingBlock
+  | DividerBlock
+  | ListOrderedBlock
+  | ListUnorderedBlock
+  | ListTasksBlock
+  | ListItemBlock
+  | CodeBlock
+  | CodeLineBlock
+  | QuoteBlock
+  | HintBlock
+  | MathBlock
+  | EmbedBlock
+  | FileBlock
+  | ContentRefBlock
+  | ImagesBlock
+  | ImageBlock
+  | ExpandableBlock
+  | TabsBlock
+  | TabsItemBlock
+  | StepperBlock
+  | StepperStepBlock
+  | OpenAPIOperationBlock
+  | TableBlock;
+
+export type BlockType = Block['type'];
+
+/** GitBook's `JSONDocument`: what a page's content is. */
+export interface Document {
+  object: 'document';
+  data: Record<string, never>;
+  nodes: Block[];
+}
+
+/** Any node of a document, for walkers. */
+export type DocumentNode = Block | Inline | Text;

@@ -1,0 +1,296 @@
+/*
+ * Inline content -> markdown.
+ *
+ * Marks become nested spans, the longest-running mark outermost. Bold, italic and
+ * strikethrough are written as `**`, `_` (or `*` inside words) and `~~` where CommonMark's
+ * flanking rules let the delimiters open and close at that spot, and as `<strong>`, `<em>`,
+ * `<s>` where they do not (e.g. `a**"b"**c`); the spans are first written with placeholder
+ * characters and decided once their real neighbours are known. As a last guard the result is
+ * read back, and if it does not give the same content every such mark is written as HTML.
+ */
+import { readInlineMarkdown } from './parse.ts';
+import { hrefFromRef } from './refs.ts';
+import { hasMark, normalizeInlines } from './leaves.ts';
+import { quoteAttribute } from './syntax.ts';
+import { VARIABLE_EXPRESSION } from './prepare.ts';
+import type { ImageRef, Inline, InlineContent, InlineImage, Leaf, Mark } from './types.ts';
+
+export interface InlineWriteOptions {
+  /** No line breaks allowed (headings, table cells, summaries, captions): breaks become `<br>`. */
+  singleLine?: boolean;
+  /** Inside a GFM table cell, where `|` must be escaped in code spans too. */
+  inTable?: boolean;
+  /** Inside HTML (summaries, captions, aligned paragraphs): marks, code and links as HTML tags, as GitBook writes them there. */
+  html?: boolean;
+}
+
+type Style = 'markdown' | 'html';
+
+/** Writes inline content as markdown that reads back to the same content. */
+export function writeInlines(nodes: InlineContent[], options: InlineWriteOptions = {}): string {
+  const content = normalizeInlines(nodes, { trim: true });
+  if (options.html) return render(content, options, 'html');
+  const markdown = render(content, options, 'markdown');
+  if (!needsCheck(content)) return markdown;
+  if (sameContent(readInlineMarkdown(markdown), content)) return markdown;
+  return render(content, options, 'html');
+}
+
+function needsCheck(content: InlineContent[]): boolean {
+  return content.some((n) =>
+    n.object === 'text'
+      ? n.leaves.some((l) => l.marks.some((m) => m.type === 'bold' || m.type === 'italic' || m.type === 'strikethrough'))
+      : n.type === 'link' && needsCheck(n.nodes),
+  );
+}
+
+function sameContent(a: InlineContent[], b: InlineContent[]): boolean {
+  return JSON.stringify(a, dropKeys) === JSON.stringify(b, dropKeys);
+}
+
+function dropKeys(key: string, value: unknown): unknown {
+  return key === 'key' ? undefined : value;
+}
+
+function render(content: InlineContent[], options: InlineWriteOptions, style: Style): string {
+  const raw = content.map((node) => (node.object === 'text' ? renderLeaves(node.leaves, options) : renderInline(node, options))).join('');
+  return resolveDelimiters(escapeLineStarts(raw), style);
+}
+
+// Placeholder characters for delimiter marks, decided in resolveDelimiters.
+const OPEN: Record<string, string> = { bold: '\uE020', italic: '\uE022', strikethrough: '\uE024' };
+const CLOSE: Record<string, string> = { bold: '\uE021', italic: '\uE023', strikethrough: '\uE025' };
+const MARK_OF: Record<string, { type: 'bold' | 'italic' | 'strikethrough'; open: boolean }> = {
+  '\uE020': { type: 'bold', open: true },
+  '\uE021': { type: 'bold', open: false },
+  '\uE022': { type: 'italic', open: true },
+  '\uE023': { type: 'italic', open: false },
+  '\uE024': { type: 'strikethrough', open: true },
+  '\uE025': { type: 'strikethrough', open: false },
+};
+
+type Span = { mark: Mark; children: Span[] } | { leaf: Leaf };
+
+/** Nests the marks of consecutive leaves: at each point the mark that runs longest opens first. */
+function nest(leaves: Leaf[], from: number, to: number, open: Mark['type'][]): Span[] {
+  const spans: Span[] = [];
+  let i = from;
+  while (i < to) {
+    const remaining = leaves[i].marks.filter((m) => !open.includes(m.type) && m.type !== 'code');
+    if (remaining.length === 0) {
+      spans.push({ leaf: leaves[i] });
+      i++;
+      continue;
+    }
+    let best = remaining[0];
+    let bestEnd = runEnd(leaves, i, to, best);
+    for (const m of remaining.slice(1)) {
+      const end = runEnd(leaves, i, to, m);
+      if (end > bestEnd) [best, bestEnd] = [m, end];
+    }
+    spans.push({ mark: best, children: nest(leaves, i, bestEnd, [...open, best.type]) });
+    i = bestEnd;
+  }
+  return spans;
+}
+
+function runEnd(leaves: Leaf[], from: number, to: number, m: Mark): number {
+  let end = from;
+  while (end < to && leaves[end].marks.some((x) => x.type === m.type && JSON.stringify(x) === JSON.stringify(m))) end++;
+  return end;
+}
+
+function renderLeaves(leaves: Leaf[], options: InlineWriteOptions): string {
+  return nest(leaves, 0, leaves.length, []).map((span) => renderSpan(span, options)).join('');
+}
+
+function renderSpan(span: Span, options: InlineWriteOptions): string {
+  if ('leaf' in span) {
+    if (!hasMark(span.leaf.marks, 'code')) return escapeText(span.leaf.text, options);
+    // In a table a backslash before a pipe cannot be written in a code span: the HTML form can.
+    const html = options.html || (options.inTable && span.leaf.text.includes('\\|'));
+    return html ? `<code>${escapeText(span.leaf.text, options)}</code>` : codeSpan(span.leaf.text, options);
+  }
+  const inner = span.children.map((child) => renderSpan(child, options)).join('');
+  const m = span.mark;
+  switch (m.type) {
+    case 'bold':
+    case 'italic':
+    case 'strikethrough':
+      return OPEN[m.type] + inner + CLOSE[m.type];
+    case 'keyboard':
+      return `<kbd>${inner}</kbd>`;
+    case 'superscript':
+      return `<sup>${inner}</sup>`;
+    case 'subscript':
+      return `<sub>${inner}</sub>`;
+    case 'color': {
+      const parts = [m.data.text !== 'default' ? `color:${m.data.text};` : '', m.data.background !== 'default' ? `background-color:${m.data.background};` : ''];
+      return `<mark style="${parts.join('')}">${inner}</mark>`;
+    }
+    default:
+      return inner;
+  }
+}
+
+function codeSpan(text: string, options: InlineWriteOptions): string {
+  let value = text.replace(/\n/g, ' ');
+  if (options.inTable) value = value.replace(/\|/g, '\\|');
+  const longest = Math.max(0, ...(value.match(/`+/g) ?? []).map((run) => run.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = value.startsWith('`') || value.endsWith('`') || (/^ .* $/s.test(value) && value.trim() !== '') ? ' ' : '';
+  return fence + pad + value + pad + fence;
+}
+
+function renderInline(node: Inline, options: InlineWriteOptions): string {
+  switch (node.type) {
+    case 'link': {
+      const text = node.nodes.map((n) => (n.object === 'text' ? renderLeaves(n.leaves, options) : renderInline(n, options))).join('');
+      const href = hrefFromRef(node.data.ref);
+      return options.html ? `<a href=${quoteAttribute(href)}>${text}</a>` : `[${text}](${destination(href)})`;
+    }
+    case 'inline-image':
+      return imageMarkdown(node, options.html);
+    case 'inline-math':
+      return `$$${node.data.formula}$$`;
+    case 'expression':
+      return `<code class="expression">${escapeText(node.data.expression, { singleLine: true })}</code>`;
+    case 'icon':
+      return `<i class="fa-${node.data.icon}">:${node.data.icon}:</i>`;
+    case 'emoji':
+      return emojiText(node.data.code);
+  }
+}
+
+function emojiText(code: string): string {
+  const points = code.split('-').map((part) => parseInt(part, 16));
+  return points.every((p) => Number.isFinite(p) && p > 0 && p <= 0x10ffff) ? String.fromCodePoint(...points) : '';
+}
+
+/** `![alt](src)`, or the `<img>` form GitBook writes when there is a size or a dark-mode source. */
+export function imageMarkdown(node: InlineImage, forceHtml = false): string {
+  const { ref, refDark, alt, size } = node.data;
+  if (!forceHtml && !refDark && !size) return `![${escapeText(alt ?? '', { singleLine: true })}](${destination(imageSrc(ref))})`;
+  const img = `<img src=${quoteAttribute(imageSrc(ref))} alt=${quoteAttribute(alt ?? '')}${size ? ` data-size="${size}"` : ''}>`;
+  return refDark ? `<picture><source srcset=${quoteAttribute(imageSrc(refDark))} media="(prefers-color-scheme: dark)">${img}</picture>` : img;
+}
+
+export function imageSrc(ref: ImageRef): string {
+  return hrefFromRef(ref);
+}
+
+/** A link destination, in angle brackets when it has spaces or parentheses. */
+function destination(href: string): string {
+  const escaped = href.replace(/\\/g, '\\\\').replace(/&(?=#?\w+;)/g, '\\&').replace(/\|/g, '\\|');
+  if (href === '' || /[\s<>()]/.test(href)) return '<' + escaped.replace(/[<>]/g, '\\$&').replace(/\n/g, ' ') + '>';
+  return escaped;
+}
+
+/** Escapes text so that markdown reads it back as the same characters. */
+export function escapeText(text: string, options: InlineWriteOptions): string {
+  let out = '';
+  const chars = [...text];
+  chars.forEach((ch, i) => {
+    const prev = chars[i - 1];
+    const next = chars[i + 1];
+    out += escapeChar(ch, prev, next, chars.slice(i).join(''), options);
+  });
+  return out;
+}
+
+const WORD = /[\p{L}\p{N}]/u;
+
+/** `{{ space.vars.x }}` would read back as an expression, so its brace is escaped in text. */
+function isVariableExpression(rest: string): boolean {
+  const match = /^\{\{\s*([^{}]+?)\s*\}\}/.exec(rest);
+  return match !== null && VARIABLE_EXPRESSION.test(match[1]);
+}
+
+function escapeChar(ch: string, prev: string | undefined, next: string | undefined, rest: string, options: InlineWriteOptions): string {
+  switch (ch) {
+    case '\\':
+    case '`':
+    case '*':
+    case '[':
+    case ']':
+    case '~':
+    case '|':
+      return '\\' + ch;
+    case '_':
+      return prev && next && WORD.test(prev) && WORD.test(next) ? ch : '\\_';
+    case '<':
+      return next === undefined || /[A-Za-z/!?]/.test(next) ? '\\<' : ch;
+    case '&':
+      return /^&(#\d+|#x[0-9a-f]+|\w+);/i.test(rest) ? '\\&' : ch;
+    case '$':
+      return prev === '$' || next === '$' || next === undefined || prev === undefined ? '\\$' : ch;
+    case '!':
+      return next === undefined || next === '[' ? '\\!' : ch;
+    case '{':
+      return next === '%' || (next === '{' && isVariableExpression(rest)) ? '\\{' : ch;
+    case '\n':
+      return options.singleLine ? '<br>' : '\\\n';
+    default:
+      return ch;
+  }
+}
+
+/** What would start a block at the start of a line is escaped there. */
+function escapeLineStarts(markdown: string): string {
+  return markdown
+    .split('\n')
+    .map((line) => {
+      if (/^#{1,6}(?:[ \t]|\\?$)/.test(line) || /^[>+=-]/.test(line)) return '\\' + line;
+      const ordered = /^(\d{1,9})([.)])/.exec(line);
+      if (ordered) return ordered[1] + '\\' + ordered[2] + line.slice(ordered[0].length);
+      return line.replace(/^[ \t]+/, (lead) => lead.replace(/ /g, '&#x20;').replace(/\t/g, '&#x9;'));
+    })
+    .join('\n');
+}
+
+const PUNCTUATION = /[\p{P}\p{S}]/u;
+const isSpace = (c: string | undefined) => c === undefined || /\s/.test(c);
+const isPunct = (c: string | undefined) => c !== undefined && (PUNCTUATION.test(c) || c in MARK_OF);
+
+function leftFlanking(before: string | undefined, after: string | undefined): boolean {
+  return !isSpace(after) && (!isPunct(after) || isSpace(before) || isPunct(before));
+}
+
+function rightFlanking(before: string | undefined, after: string | undefined): boolean {
+  return !isSpace(before) && (!isPunct(before) || isSpace(after) || isPunct(after));
+}
+
+/** Replaces delimiter placeholders by `**`, `_`, `*`, `~~`, or by HTML tags where those would not parse. */
+function resolveDelimiters(text: string, style: Style): string {
+  const chars = [...text];
+  const pairs: Array<[number, number]> = [];
+  const stack: number[] = [];
+  chars.forEach((ch, i) => {
+    const info = MARK_OF[ch];
+    if (!info) return;
+    if (info.open) stack.push(i);
+    else pairs.push([stack.pop()!, i]);
+  });
+  const replaced = [...chars];
+  for (const [open, close] of pairs) {
+    const type = MARK_OF[chars[open]].type;
+    const [o, c] = delimitersFor(type, chars, open, close, style);
+    replaced[open] = o;
+    replaced[close] = c;
+  }
+  return replaced.join('');
+}
+
+function delimitersFor(type: 'bold' | 'italic' | 'strikethrough', chars: string[], open: number, close: number, style: Style): [string, string] {
+  const html: Record<typeof type, [string, string]> = { bold: ['<strong>', '</strong>'], italic: ['<em>', '</em>'], strikethrough: ['<s>', '</s>'] };
+  if (style === 'html') return html[type];
+  const [b1, a1, b2, a2] = [chars[open - 1], chars[open + 1], chars[close - 1], chars[close + 1]];
+  const starOk = leftFlanking(b1, a1) && rightFlanking(b2, a2);
+  if (type === 'italic') {
+    const underscoreOk = starOk && (!rightFlanking(b1, a1) || isPunct(b1)) && (!leftFlanking(b2, a2) || isPunct(a2));
+    if (underscoreOk) return ['_', '_'];
+    return starOk ? ['*', '*'] : html.italic;
+  }
+  if (!starOk) return html[type];
+  return type === 'bold' ? ['**', '**'] : ['~~', '~~'];
+}

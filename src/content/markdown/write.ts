@@ -1,0 +1,245 @@
+/*
+ * GitBook document -> canonical GitBook-flavoured markdown, written the way GitBook writes
+ * it: `*` bullets, `***` dividers, `{% hint %}` / `{% tabs %}` / `{% code %}` tags,
+ * `<details>` expandables and `<figure>` images. The document is brought to its normal form
+ * first, so any document, not only one read from markdown, is written the same way.
+ */
+import { normalizeDocument } from './normalize.ts';
+import { hrefFromRef, srcFromFileRef } from './refs.ts';
+import { quoteAttribute } from './syntax.ts';
+import { escapeText, imageMarkdown, imageSrc, writeInlines } from './write-inline.ts';
+import { isEmptyContent } from './leaves.ts';
+import type {
+  Block, CodeBlock, Document, ExpandableBlock, HeadingBlock, ImageBlock, ImagesBlock, InlineContent, ListBlock,
+  ListItemBlock, ParagraphBlock, TableBlock, TextAlignment,
+} from './types.ts';
+
+export interface WriteOptions {
+  /** Levels to add to every heading: 1 writes GitBook's page markdown, where `#` is the page title. */
+  headingOffset?: number;
+}
+
+interface Context {
+  headingOffset: number;
+  bullet: '*' | '-';
+  delimiter: '.' | ')';
+}
+
+/** Writes a document as canonical markdown; reading it back gives the same document. */
+export function documentToMarkdown(document: Document, options: WriteOptions = {}): string {
+  const normal = normalizeDocument(document);
+  const markdown = writeBlocks(normal.nodes, { headingOffset: options.headingOffset ?? 0, bullet: '*', delimiter: '.' });
+  return markdown === '' ? '' : markdown + '\n';
+}
+
+const isBulletList = (b: Block | null) => b?.type === 'list-unordered' || b?.type === 'list-tasks';
+
+/**
+ * Sibling blocks, separated by blank lines. A list right after a list of the same kind switches
+ * marker so that the two stay two lists. In list items (`tight`) a list follows its paragraph
+ * on the next line, as GitBook writes nested lists.
+ */
+function writeBlocks(blocks: Block[], ctx: Context, tight = false): string {
+  let out = '';
+  let previous: Block | null = null;
+  let bullet: Context['bullet'] = '*';
+  let delimiter: Context['delimiter'] = '.';
+  for (const block of blocks) {
+    if (isBulletList(block)) bullet = isBulletList(previous) && bullet === '*' ? '-' : '*';
+    if (block.type === 'list-ordered') delimiter = previous?.type === 'list-ordered' && delimiter === '.' ? ')' : '.';
+    const text = writeBlock(block, { ...ctx, bullet, delimiter });
+    if (text === '') continue;
+    if (previous) out += tight && previous.type === 'paragraph' && interruptsParagraph(block) ? '\n' : '\n\n';
+    out += text;
+    previous = block;
+  }
+  return out;
+}
+
+/** CommonMark lets a list start right under a paragraph only if its first item has content and an ordered one starts at 1. */
+function interruptsParagraph(block: Block): boolean {
+  if (block.type === 'list-ordered' && (block.data.start ?? 1) !== 1) return false;
+  if (block.type !== 'list-ordered' && block.type !== 'list-unordered' && block.type !== 'list-tasks') return false;
+  const first = block.nodes[0]?.nodes[0];
+  return first !== undefined && !(first.type === 'paragraph' && isEmptyContent(first.nodes));
+}
+
+function writeBlock(block: Block, ctx: Context): string {
+  switch (block.type) {
+    case 'paragraph':
+      return writeParagraph(block);
+    case 'heading-1':
+    case 'heading-2':
+    case 'heading-3':
+      return writeHeading(block, ctx);
+    case 'divider':
+      return '***';
+    case 'list-ordered':
+    case 'list-unordered':
+    case 'list-tasks':
+      return writeList(block, ctx);
+    case 'blockquote':
+      return prefixLines(writeBlocks(block.nodes, ctx), '> ', '> ', '>');
+    case 'code':
+      return writeCode(block);
+    case 'hint':
+      return wrapTag(`hint style=${quoteAttribute(block.data.style)}${block.data.icon ? ` icon=${quoteAttribute(block.data.icon)}` : ''}`, 'hint', writeBlocks(block.nodes, ctx));
+    case 'tabs':
+      return wrapTag('tabs', 'tabs', block.nodes.map((tab) => wrapTag(`tab title=${quoteAttribute(tab.data.title ?? '')}`, 'tab', writeBlocks(tab.nodes, ctx))).join('\n\n'));
+    case 'stepper':
+      return wrapTag('stepper', 'stepper', block.nodes.map((s) => wrapTag('step', 'step', writeBlocks(s.nodes, ctx))).join('\n'));
+    case 'expandable':
+      return writeExpandable(block, ctx);
+    case 'math':
+      return `$$\n${block.data.formula}\n$$`;
+    case 'embed':
+      return `{% embed url=${quoteAttribute(block.data.url)}${block.data.fullWidth ? ' fullWidth="true"' : ''} %}`;
+    case 'content-ref': {
+      const href = hrefFromRef(block.data.ref);
+      return wrapTag(`content-ref url=${quoteAttribute(href)}`, 'content-ref', `[${escapeText(href, { singleLine: true })}](${href.replace(/[\s()<>]/g, encodeURIComponent)})`);
+    }
+    case 'file':
+      return wrapTag(`file src=${quoteAttribute(srcFromFileRef(block.data.ref))}`, 'file', '');
+    case 'openapi-operation': {
+      const { ref, path, method } = block.data;
+      return wrapTag(`openapi-operation spec=${quoteAttribute(ref.spec)} path=${quoteAttribute(path)} method=${quoteAttribute(method)}`, 'openapi-operation', '');
+    }
+    case 'images':
+      return writeImages(block);
+    case 'table':
+      return writeTable(block);
+    case 'list-item':
+    case 'tabs-item':
+    case 'stepper-step':
+      return writeBlocks(block.nodes, ctx);
+    case 'image':
+      return writeImages({ object: 'block', type: 'images', isVoid: false, data: {}, nodes: [block] });
+    case 'code-line':
+      return writeParagraph({ object: 'block', type: 'paragraph', data: {}, nodes: block.nodes });
+  }
+}
+
+function wrapTag(open: string, name: string, body: string): string {
+  return [`{% ${open} %}`, ...(body === '' ? [] : [body]), `{% end${name} %}`].join('\n');
+}
+
+function prefixLines(text: string, first: string, rest: string, blank = rest.trimEnd()): string {
+  return text
+    .split('\n')
+    .map((line, i) => (i === 0 ? first + line : line === '' ? blank : rest + line))
+    .join('\n');
+}
+
+const HTML_ALIGN: Record<TextAlignment, string> = { start: 'left', center: 'center', end: 'right' };
+
+function writeParagraph(block: ParagraphBlock): string {
+  if (block.data.align) return `<p align="${HTML_ALIGN[block.data.align]}">${writeInlines(block.nodes, { singleLine: true, html: true })}</p>`;
+  const only = block.nodes.filter((n) => !(n.object === 'text' && isEmptyContent([n])));
+  // A paragraph of one image alone would read back as an image block: the `<img>` form keeps it inline.
+  if (only.length === 1 && only[0].object === 'inline' && only[0].type === 'inline-image') return imageMarkdown(only[0], true);
+  return writeInlines(block.nodes);
+}
+
+function writeHeading(block: HeadingBlock, ctx: Context): string {
+  const depth = Number(block.type.slice(-1)) + ctx.headingOffset;
+  if (block.data.align) {
+    const content = writeInlines(block.nodes, { singleLine: true, html: true });
+    const id = block.data.id ? ` id=${quoteAttribute(block.data.id)}` : '';
+    return `<h${depth} align="${HTML_ALIGN[block.data.align]}"${id}>${content}</h${depth}>`;
+  }
+  const content = writeInlines(block.nodes, { singleLine: true });
+  const anchor = block.data.id ? ` <a href="#${block.data.id}" id="${block.data.id}"></a>` : '';
+  return `${'#'.repeat(depth)}${content === '' ? '' : ' ' + content}${anchor}`;
+}
+
+function writeList(block: ListBlock, ctx: Context): string {
+  const start = block.type === 'list-ordered' ? (block.data.start ?? 1) : 1;
+  return block.nodes
+    .map((item, i) => {
+      const marker = block.type === 'list-ordered' ? `${start + i}${ctx.delimiter}` : ctx.bullet;
+      return writeListItem(item, marker, block.type === 'list-tasks' ? item.data.checked === true : undefined, ctx);
+    })
+    .join('\n');
+}
+
+function writeListItem(item: ListItemBlock, marker: string, checked: boolean | undefined, ctx: Context): string {
+  let content = writeBlocks(item.nodes, ctx, true);
+  // `* ***` would be one thematic break: a divider opening a `*` item is written `---`.
+  if (marker === '*' && item.nodes[0]?.type === 'divider') content = '---' + content.slice(3);
+  const indent = ' '.repeat(marker.length + 1);
+  if (checked === undefined) return content === '' ? marker : prefixLines(content, marker + ' ', indent);
+  const box = `${marker} [${checked ? 'x' : ' '}] `;
+  // A checkbox needs text after it on its line: an empty item, or one that starts with another block, gets an encoded space.
+  if (item.nodes[0]?.type !== 'paragraph' || content === '') return box + '&#x20;' + (content === '' ? '' : '\n\n' + prefixLines(content, indent, indent));
+  return prefixLines(content, box, indent);
+}
+
+function writeCode(block: CodeBlock): string {
+  const body = block.nodes.map((line) => line.nodes.map((n) => (n.object === 'text' ? n.leaves.map((l) => l.text).join('') : n.data.expression)).join('')).join('\n');
+  const syntax = block.data.syntax ?? '';
+  const char = syntax.includes('`') ? '~' : '`';
+  const longest = Math.max(0, ...(body.match(char === '`' ? /`+/g : /~+/g) ?? []).map((run) => run.length));
+  const fence = char.repeat(Math.max(3, longest + 1));
+  const code = `${fence}${syntax}\n${body}\n${fence}`;
+  const attrs = codeAttributes(block.data);
+  return attrs === '' ? code : wrapTag(`code${attrs}`, 'code', code);
+}
+
+function codeAttributes(data: CodeBlock['data']): string {
+  let attrs = '';
+  if (data.title) attrs += ` title=${quoteAttribute(data.title)}`;
+  if (data.overflow === 'wrap') attrs += ' overflow="wrap"';
+  if (data.lineNumbers) attrs += ' lineNumbers="true"';
+  if (data.fullWidth) attrs += ' fullWidth="true"';
+  if (data.expandable) attrs += ' expandable="true"';
+  return attrs;
+}
+
+function writeExpandable(block: ExpandableBlock, ctx: Context): string {
+  const [title, body] = block.fragments;
+  const summary = writeInlines(title.nodes[0]?.nodes ?? [], { singleLine: true, html: true });
+  const content = writeBlocks(body.nodes, ctx);
+  return [block.data.defaultExpanded ? '<details open>' : '<details>', `<summary>${summary}</summary>`, ...(content === '' ? [] : [content]), '</details>'].join('\n\n');
+}
+
+function writeImages(block: ImagesBlock): string {
+  const figures = block.nodes.map(writeFigure).join('');
+  const attrs = [
+    block.data.align ? ` align="${block.data.align}"` : '',
+    block.data.withFrame ? ' data-with-frame="true"' : '',
+    block.data.fullWidth ? ' data-full-width="true"' : '',
+  ].join('');
+  return attrs === '' && block.nodes.length <= 1 ? figures : `<div${attrs}>${figures}</div>`;
+}
+
+function writeFigure(image: ImageBlock): string {
+  const { ref, refDark, alt, width } = image.data;
+  const img = `<img src=${quoteAttribute(imageSrc(ref))} alt=${quoteAttribute(alt ?? '')}${width ? ` width="${width}"` : ''}>`;
+  const picture = refDark ? `<picture><source srcset=${quoteAttribute(imageSrc(refDark))} media="(prefers-color-scheme: dark)">${img}</picture>` : img;
+  const caption = image.fragments.find((f) => f.fragment === 'caption')?.nodes[0]?.nodes;
+  const figcaption = caption && !isEmptyContent(caption) ? `<figcaption><p>${writeInlines(caption, { singleLine: true, html: true })}</p></figcaption>` : '';
+  return `<figure>${picture}${figcaption}</figure>`;
+}
+
+const GFM_ALIGN = { left: '---', center: ':-:', right: '--:' } as const;
+
+function writeTable(block: TableBlock): string {
+  const columns = block.data.view.columns.filter((id) => block.data.definition[id]);
+  if (columns.length === 0) return '';
+  const fragments = new Map(block.fragments.map((f) => [f.fragment, f.nodes]));
+  const cell = (name: string | undefined): string => {
+    const nodes: InlineContent[] = (name && fragments.get(name)?.[0]?.nodes) || [];
+    return writeInlines(nodes, { singleLine: true, inTable: true });
+  };
+  const header = columns.map((id) => escapeText(block.data.definition[id].title, { singleLine: true, inTable: true }));
+  const rows = Object.values(block.data.records)
+    .sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : a.orderIndex > b.orderIndex ? 1 : 0))
+    .map((record) => columns.map((id) => cell(record.values[id])));
+  const widths = columns.map((_, c) => Math.max(3, header[c].length, ...rows.map((row) => row[c].length)));
+  const line = (cells: string[]) => `| ${cells.map((text, c) => text.padEnd(widths[c])).join(' | ')} |`;
+  const delimiter = columns.map((id, c) => {
+    const align = GFM_ALIGN[block.data.definition[id].textAlignment] ?? GFM_ALIGN.left;
+    return align[0] + '-'.repeat(widths[c] - 2) + align[2];
+  });
+  return [line(header), `| ${delimiter.join(' | ')} |`, ...rows.map(line)].join('\n');
+}
