@@ -1,7 +1,9 @@
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { organizationsRepository } from '../src/modules/organizations/organizations.repository.ts';
 import { createTestApp, type TestApp } from './app.ts';
-import { createOrganization, createUser } from './factories.ts';
+import { createOrganization, createTeam, createUser } from './factories.ts';
 
 describe('database layer', () => {
   let t: TestApp;
@@ -51,5 +53,30 @@ describe('database layer', () => {
     await t.db.transaction().execute(async (trx) => {
       expect(await organizationsRepository.findActiveMembership(trx, b.id, b.admin.id)).toEqual({ role: 'admin' });
     });
+  });
+});
+
+describe('reads reused while the database is unchanged', () => {
+  it('see writes of this process at once, and commits of other connections within 100 ms', async () => {
+    const t = await createTestApp();
+    const org = await createOrganization(t);
+    const team = await createTeam(t, org.id, { title: 'First' });
+    const read = async () =>
+      (await t.request('GET', `/v1/orgs/${org.id}/teams/${team.id}`, { token: org.admin.token })).body.title as string;
+    expect(await read()).toBe('First');
+    // A write through this process's database handle (not through the API): seen at once.
+    await t.db.updateTable('teams').set({ title: 'Second' }).where('id', '=', team.id).execute();
+    expect(await read()).toBe('Second');
+    if (t.dialect === 'sqlite') {
+      // Another connection, as the CLI or a second server on the same file would be.
+      const other = new SQLite(path.join(t.dataDir, 'quire.sqlite'));
+      other.prepare('update teams set title = ? where id = ?').run('Third', team.id);
+      other.close();
+      await new Promise((resolve) => setTimeout(resolve, 150));
+    } else {
+      await t.db.updateTable('teams').set({ title: 'Third' }).where('id', '=', team.id).execute();
+    }
+    expect(await read()).toBe('Third');
+    await t.close();
   });
 });

@@ -41,8 +41,44 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value,
 
 const MAX_CACHED_STATEMENTS = 500;
 
+interface SqliteHandle {
+  sqlite: SQLite.Database;
+  prepare: (sql: string) => SQLite.Statement;
+  /** Statements that may write, counted as they are prepared (Kysely prepares per run). */
+  writes: number;
+  dataVersion: SQLite.Statement;
+  /** The last data_version read, and when. */
+  seenVersion: number;
+  seenAt: number;
+}
+
+/**
+ * How long a read of SQLite's data_version is trusted. Reading it costs as much as a small
+ * query, so it is read at most this often: commits by another process (the CLI, a second
+ * server on the same file) are seen within this time; this process's own writes at once.
+ */
+const DATA_VERSION_RECHECK_MS = 100;
+
 /** Raw SQLite handles behind their Kysely instance, for the synchronous read path. */
-const sqliteHandles = new WeakMap<object, { sqlite: SQLite.Database; prepare: (sql: string) => SQLite.Statement }>();
+const sqliteHandles = new WeakMap<object, SqliteHandle>();
+
+/**
+ * A stamp that changes whenever the database's content may have changed: at once for a
+ * write through this connection, within DATA_VERSION_RECHECK_MS for a commit by another
+ * process (SQLite's `data_version`). A result computed after reading the stamp can be
+ * reused while the stamp stays the same. Undefined inside a transaction and on PostgreSQL,
+ * which has no such cheap stamp.
+ */
+export function contentStamp(db: Db): string | undefined {
+  const handle = sqliteHandles.get(db);
+  if (!handle || handle.sqlite.inTransaction) return undefined;
+  const now = Date.now();
+  if (now - handle.seenAt >= DATA_VERSION_RECHECK_MS) {
+    handle.seenVersion = handle.dataVersion.get() as number;
+    handle.seenAt = now;
+  }
+  return `${handle.writes}.${handle.seenVersion}`;
+}
 
 /**
  * Runs a read straight on SQLite, skipping Kysely's asynchronous executor, when that is
@@ -77,11 +113,15 @@ function statementCache(sqlite: SQLite.Database): (sql: string) => SQLite.Statem
   };
 }
 
-function withStatementCache(sqlite: SQLite.Database, prepare: (sql: string) => SQLite.Statement): SqliteDatabase {
+function withStatementCache(handle: SqliteHandle): SqliteDatabase {
   return {
-    prepare: (sql: string) => prepare(sql) as unknown as ReturnType<SqliteDatabase['prepare']>,
+    prepare: (sql: string) => {
+      const statement = handle.prepare(sql);
+      if (!statement.reader) handle.writes++;
+      return statement as unknown as ReturnType<SqliteDatabase['prepare']>;
+    },
     close() {
-      sqlite.close();
+      handle.sqlite.close();
     },
   };
 }
@@ -146,8 +186,15 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   // The CLI may write while the server runs: wait for the lock instead of failing.
   sqlite.pragma('busy_timeout = 5000');
-  const prepare = statementCache(sqlite);
-  const db = new Kysely<Database>({ dialect: new QuireSqliteDialect({ database: withStatementCache(sqlite, prepare) }) });
-  sqliteHandles.set(db, { sqlite, prepare });
+  const handle: SqliteHandle = {
+    sqlite,
+    prepare: statementCache(sqlite),
+    writes: 0,
+    dataVersion: sqlite.prepare('pragma data_version').pluck(),
+    seenVersion: 0,
+    seenAt: 0,
+  };
+  const db = new Kysely<Database>({ dialect: new QuireSqliteDialect({ database: withStatementCache(handle) }) });
+  sqliteHandles.set(db, handle);
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }
