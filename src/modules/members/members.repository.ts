@@ -25,10 +25,10 @@ export interface MemberListFilters {
 // Counted per row by the database (index team_members_member), never in a JS loop.
 const teamCount = (eb: ExpressionBuilder<Database, 'members'>) =>
   eb
-    .selectFrom('team_members as tm')
+    .selectFrom('team_members as counted')
     .select((sub) => sub.fn.countAll<number>().as('n'))
-    .whereRef('tm.organization_id', '=', 'members.organization_id')
-    .whereRef('tm.user_id', '=', 'members.user_id')
+    .whereRef('counted.organization_id', '=', 'members.organization_id')
+    .whereRef('counted.user_id', '=', 'members.user_id')
     .as('teams');
 
 // Every column the Member object needs and no other: each value selected costs time to
@@ -42,9 +42,14 @@ const MEMBER_COLUMNS = [
   'members.last_seen_at',
 ] as const;
 
-/** Memberships (already filtered) with their user and team count: the Member row. */
-function withMemberColumns(memberships: SelectQueryBuilder<Database, 'members', {}>) {
-  return memberships
+/**
+ * Memberships (already filtered, possibly joined with more) with their user and team
+ * count: the Member row. Shared with the team members list, which joins team_members.
+ */
+export function withMemberColumns<TB extends 'members', O>(memberships: SelectQueryBuilder<Database, TB, O>) {
+  // The extra joined tables stay usable in SQL; typing sees only `members`.
+  const query = memberships as unknown as SelectQueryBuilder<Database, 'members', O>;
+  return query
     .innerJoin('users as u', 'u.id', 'members.user_id')
     .select(MEMBER_COLUMNS)
     .select(['u.display_name', 'u.email', 'u.photo_url', teamCount]);

@@ -4,7 +4,7 @@ import { paginate, type Page, type PageRequest } from '../../db/keyset.ts';
 import { lowerContains } from '../../db/like.ts';
 import { preparedQuery } from '../../db/prepared.ts';
 import type { Database, TeamMembersTable, TeamsTable } from '../../db/types.ts';
-import type { MemberView } from '../members/members.repository.ts';
+import { withMemberColumns, type MemberView } from '../members/members.repository.ts';
 import type { TeamRowWithCounts } from './teams.presenter.ts';
 
 export type TeamRow = TeamsTable;
@@ -178,24 +178,15 @@ export const teamsRepository = {
 
   /** A page of the team's members in the order they were added, with user fields and team counts. */
   listMembers(db: Db, teamId: string, page: PageRequest): Promise<Page<TeamMemberView>> {
-    const query = db
-      .selectFrom('team_members as tm')
-      .innerJoin('members as m', (join) =>
-        join.onRef('m.organization_id', '=', 'tm.organization_id').onRef('m.user_id', '=', 'tm.user_id'),
-      )
-      .innerJoin('users as u', 'u.id', 'tm.user_id')
-      .selectAll('m')
-      .select(['u.display_name', 'u.email', 'u.photo_url', 'tm.role as team_role', 'tm.added_at'])
-      .select((eb) =>
-        // Counted per row by the database (index team_members_member), never in a JS loop.
-        eb
-          .selectFrom('team_members as mt')
-          .select((sub) => sub.fn.countAll<number>().as('n'))
-          .whereRef('mt.organization_id', '=', 'm.organization_id')
-          .whereRef('mt.user_id', '=', 'm.user_id')
-          .as('teams'),
-      )
-      .where('tm.team_id', '=', teamId);
+    const query = withMemberColumns(
+      db
+        .selectFrom('members')
+        .innerJoin('team_members as tm', (join) =>
+          join.onRef('tm.organization_id', '=', 'members.organization_id').onRef('tm.user_id', '=', 'members.user_id'),
+        )
+        .select(['tm.role as team_role', 'tm.added_at'])
+        .where('tm.team_id', '=', teamId),
+    );
     return paginate(
       query,
       [
