@@ -1,7 +1,7 @@
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from '../errors.ts';
-import { hashToken } from '../lib/tokens.ts';
+import { requestTokenHash } from './auth.ts';
 
 /**
  * Per-token request budget with GitBook's X-RateLimit-* headers; anonymous callers are
@@ -15,9 +15,8 @@ export async function registerRateLimit(app: FastifyInstance): Promise<void> {
     max: rateLimitMax,
     timeWindow: rateLimitWindowMs,
     keyGenerator: (request) => {
-      const header = request.headers.authorization;
-      const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-      return match ? `token:${hashToken(match[1])}` : `ip:${request.ip}`;
+      const hash = requestTokenHash(request);
+      return hash ? `token:${hash}` : `ip:${request.ip}`;
     },
     addHeaders: {
       'x-ratelimit-limit': true,
