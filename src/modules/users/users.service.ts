@@ -58,21 +58,12 @@ export function buildUserRow(clock: Clock, input: NewUser): UserRow {
 }
 
 /** Issues a new API token for a user; returns the token once, storing only its hash. */
-export async function issueToken(db: Db, clock: Clock, userId: string, label: string | null = null) {
-  const token = newApiToken();
-  const id = newId();
-  await usersRepository.insertToken(db, {
-    id,
-    user_id: userId,
-    token_hash: hashToken(token),
-    label,
-    created_at: isoNow(clock),
-  });
-  return { id, token };
+export function issueToken(db: Db, clock: Clock, userId: string, label: string | null = null) {
+  return issueGivenToken(db, clock, userId, newApiToken(), label);
 }
 
-/** Issues a token whose value is given (BOOTSTRAP_ADMIN_TOKEN). */
-export async function issueGivenToken(db: Db, clock: Clock, userId: string, token: string, label: string) {
+/** Issues a token whose value is given (BOOTSTRAP_ADMIN_TOKEN); only its hash is stored. */
+export async function issueGivenToken(db: Db, clock: Clock, userId: string, token: string, label: string | null) {
   const id = newId();
   await usersRepository.insertToken(db, { id, user_id: userId, token_hash: hashToken(token), label, created_at: isoNow(clock) });
   return { id, token };
