@@ -104,6 +104,81 @@ export interface ServerSecretsTable {
   created_at: string;
 }
 
+/** A space's or collection's `defaultLevel`: a role, null (no access by default) or `inherit`. */
+export type DefaultLevel = RoleName | 'inherit' | null;
+
+export type ContentVisibility = 'public' | 'unlisted' | 'share-link' | 'visitor-auth' | 'in-collection' | 'private';
+
+export interface CollectionsTable {
+  id: string;
+  organization_id: string;
+  title: string;
+  description: string | null;
+  parent_id: string | null;
+  position: number;
+  default_level: DefaultLevel;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SpacesTable {
+  id: string;
+  organization_id: string;
+  title: string;
+  emoji: string;
+  visibility: ContentVisibility;
+  edit_mode: 'live' | 'locked';
+  default_level: DefaultLevel;
+  language: string | null;
+  merge_rules: string; // JSON
+  parent_id: string | null;
+  position: number;
+  revision_id: string | null;
+  share_key: string;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  deleted_at: string | null;
+}
+
+export interface ContentPermissionsTable {
+  target_type: 'space' | 'collection';
+  target_id: string;
+  organization_id: string;
+  principal_type: 'user' | 'team';
+  principal_id: string;
+  role: RoleName;
+  created_at: string;
+}
+
+export interface RevisionsTable {
+  id: string;
+  space_id: string;
+  parents: string; // JSON string[]
+  type: string;
+  tree_hash: string;
+  files_hash: string;
+  reusables_hash: string;
+  variables: string; // JSON
+  git: string | null; // JSON
+  created_by: string | null;
+  created_at: string;
+}
+
+export interface ContentObjectsTable {
+  space_id: string;
+  hash: string;
+  kind: 'document' | 'tree' | 'files' | 'reusables';
+  body: string; // JSON
+}
+
+export interface SpaceBlobsTable {
+  space_id: string;
+  hash: string;
+  size: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -115,4 +190,10 @@ export interface Database {
   agent_instructions: AgentInstructionsTable;
   bootstrap: BootstrapTable;
   server_secrets: ServerSecretsTable;
+  collections: CollectionsTable;
+  spaces: SpacesTable;
+  content_permissions: ContentPermissionsTable;
+  revisions: RevisionsTable;
+  content_objects: ContentObjectsTable;
+  space_blobs: SpaceBlobsTable;
 }
