@@ -23,6 +23,8 @@ export interface Config {
   bodyLimitBytes: number;
   /** Items per page when a list request gives no `limit`. */
   defaultPageSize: number;
+  /** How often deleted spaces older than 7 days are purged; 0 turns the schedule off. */
+  spacePurgeIntervalMs: number;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -60,5 +62,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimitWindowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 60_000),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 10 * 1024 * 1024),
     defaultPageSize: Math.min(1000, Math.max(1, int(env, 'DEFAULT_PAGE_SIZE', 100))),
+    spacePurgeIntervalMs: int(env, 'SPACE_PURGE_INTERVAL_MS', 60 * 60 * 1000),
   };
 }

@@ -122,8 +122,8 @@ export async function createOrganizationWithAdmin(db: Db, clock: Clock, input: N
   return row;
 }
 
-/** Keeps only the known fields of merge rules; every named reviewer must be a member. */
-async function normalizeMergeRules(db: Db, organizationId: string, rules: NonNullable<UpdateOrganizationInput['mergeRules']>) {
+/** Keeps only the known fields of merge rules; every named reviewer must be a member (organizations and spaces). */
+export async function normalizeMergeRules(db: Db, organizationId: string, rules: NonNullable<UpdateOrganizationInput['mergeRules']>) {
   if (rules.type === 'none') return { type: 'none' as const };
   const normalized = rules.rules.map((r) => ({ rule: r.rule, users: [...new Set(r.users)] }));
   const named = [...new Set(normalized.flatMap((r) => r.users))];

@@ -1,0 +1,374 @@
+import slugify from '@sindresorhus/slugify';
+import { imageSize } from 'image-size';
+import type { Db } from '../../db/database.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import type { Clock } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import { markdownToDocument, type Document } from '../markdown/index.ts';
+import { writeBlob } from './blobs.ts';
+import { loadSnapshot } from './snapshot.ts';
+import { objectHash, storeRepository, type ObjectKind } from './store.repository.ts';
+import type { FileEntry, PageEntry, PageMeta, RevisionSnapshot, Variables } from './types.ts';
+
+/** A page to insert, with its subpages. */
+export interface NewPage extends Partial<PageMeta> {
+  id?: string;
+  title: string;
+  type?: PageEntry['type'];
+  markdown?: string;
+  document?: Document;
+  pages?: NewPage[];
+}
+
+/** Changes to a page; unset fields stay as they are, `null` clears optional ones. */
+export interface PagePatch {
+  title?: string;
+  slug?: string;
+  emoji?: string | null;
+  icon?: string | null;
+  description?: string | null;
+  hidden?: boolean;
+  noIndex?: boolean;
+  noRobotsIndex?: boolean;
+  layout?: PageMeta['layout'] | null;
+  cover?: PageMeta['cover'] | null;
+  variables?: Variables | null;
+  markdown?: string;
+  document?: Document | null;
+}
+
+export interface NewFile {
+  id?: string;
+  name: string;
+  contentType: string;
+  bytes: Buffer;
+}
+
+/** Where a page goes: under `parent` (null: top level) at `index` (default: last). */
+export interface Placement {
+  parent?: string | null;
+  index?: number;
+}
+
+const ROOT = '';
+const key = (parent: string | null | undefined) => parent ?? ROOT;
+
+/** A slug from a title: lower-case words joined by dashes (`page` when nothing is left). */
+export function slugFromTitle(title: string): string {
+  return slugify(title).slice(0, 100).replace(/-+$/, '') || 'page';
+}
+
+/**
+ * Builds the next revision of a space from a base revision. Edits copy only the child
+ * lists they touch (copy on write); commit writes the new documents and the tree nodes
+ * from each changed list up to the root, so an edit costs O(depth × siblings), never
+ * O(pages). Everything else is shared with the base by hash.
+ */
+export class RevisionEditor {
+  private readonly lists = new Map<string, PageEntry[]>();
+  private readonly parents = new Map<string, string>();
+  private readonly dirty = new Set<string>();
+  private readonly removed = new Set<string>();
+  private readonly objects: { hash: string; kind: ObjectKind; body: string }[] = [];
+  private readonly blobs: { hash: string; size: number }[] = [];
+  private files: FileEntry[] | undefined;
+  private variables: Variables | undefined;
+  private readonly now: string;
+
+  private constructor(
+    private readonly spaceId: string,
+    private readonly base: RevisionSnapshot | null,
+    clock: Clock,
+    private readonly dataDir: string,
+  ) {
+    this.now = clock.now().toISOString();
+  }
+
+  /** An editor on `baseRevisionId` (null: an empty space). */
+  static async open(db: Db, spaceId: string, baseRevisionId: string | null, clock: Clock, dataDir: string): Promise<RevisionEditor> {
+    const base = baseRevisionId ? await loadSnapshot(db, spaceId, baseRevisionId) : null;
+    return new RevisionEditor(spaceId, base, clock, dataDir);
+  }
+
+  get baseRevisionId(): string | null {
+    return this.base?.revision.id ?? null;
+  }
+
+  /** True when the edits so far change nothing. */
+  get unchanged(): boolean {
+    return this.dirty.size === 0 && this.files === undefined && this.variables === undefined;
+  }
+
+  private list(parentKey: string): PageEntry[] {
+    let list = this.lists.get(parentKey);
+    if (!list) {
+      list = [...(this.base?.trees.get(parentKey)?.entries ?? [])];
+      this.lists.set(parentKey, list);
+    }
+    return list;
+  }
+
+  /**
+   * The parent key ('' for the top level) of a page that exists in the edited revision,
+   * undefined when it does not (never existed, removed, or under a removed page).
+   */
+  private parentKey(pageId: string): string | undefined {
+    if (this.removed.has(pageId)) return undefined;
+    let parent = this.parents.get(pageId);
+    if (parent === undefined) {
+      const node = this.base?.byId.get(pageId);
+      if (!node) return undefined;
+      parent = key(node.parentId);
+    }
+    if (parent !== ROOT && this.parentKey(parent) === undefined) return undefined;
+    return parent;
+  }
+
+  /** The page's current entry, or 404. */
+  page(pageId: string): PageEntry {
+    const parent = this.parentKey(pageId);
+    const entry = parent === undefined ? undefined : this.list(parent).find((e) => e.id === pageId);
+    if (!entry) throw notFound(`Page "${pageId}"`);
+    return entry;
+  }
+
+  hasPage(pageId: string): boolean {
+    const parent = this.parentKey(pageId);
+    return parent !== undefined && this.list(parent).some((e) => e.id === pageId);
+  }
+
+  /** The children of a page (or the top level), in order. */
+  childrenOf(parent: string | null): readonly PageEntry[] {
+    return this.list(key(parent));
+  }
+
+  private replace(pageId: string, update: (entry: PageEntry) => PageEntry): void {
+    const parent = this.parentKey(pageId);
+    if (parent === undefined) throw notFound(`Page "${pageId}"`);
+    const list = this.list(parent);
+    const index = list.findIndex((e) => e.id === pageId);
+    if (index < 0) throw notFound(`Page "${pageId}"`);
+    list[index] = update(list[index]);
+    this.dirty.add(parent);
+  }
+
+  private storeDocument(document: Document): string {
+    const body = JSON.stringify(document);
+    const hash = objectHash('document', body);
+    this.objects.push({ hash, kind: 'document', body });
+    return hash;
+  }
+
+  private uniqueSlug(list: PageEntry[], wanted: string, exceptId: string | null, explicit: boolean): string {
+    const taken = new Set(list.filter((e) => e.id !== exceptId).map((e) => e.slug));
+    if (!taken.has(wanted)) return wanted;
+    if (explicit) throw badRequest(`slug "${wanted}" is already used by a sibling page`);
+    for (let n = 2; ; n++) {
+      const candidate = `${wanted}-${n}`;
+      if (!taken.has(candidate)) return candidate;
+    }
+  }
+
+  private checkIndex(list: PageEntry[], index: number | undefined): number {
+    if (index === undefined) return list.length;
+    if (!Number.isInteger(index) || index < 0 || index > list.length) {
+      throw badRequest(`position ${index} is outside 0..${list.length}`);
+    }
+    return index;
+  }
+
+  /** Inserts a page (and its subpages); returns its id. */
+  insertPage(page: NewPage, at: Placement = {}): string {
+    const parent = key(at.parent);
+    if (parent !== ROOT && !this.hasPage(parent)) throw notFound(`Parent page "${parent}"`);
+    const id = page.id ?? newId();
+    if (this.hasPage(id)) throw badRequest(`page id "${id}" is already used`);
+    const list = this.list(parent);
+    const index = this.checkIndex(list, at.index);
+    const type = page.type ?? 'document';
+    const document = page.document ?? (page.markdown !== undefined ? markdownToDocument(page.markdown) : undefined);
+    const entry: PageEntry = {
+      id,
+      type,
+      title: page.title,
+      slug: this.uniqueSlug(list, page.slug ?? slugFromTitle(page.title), null, page.slug !== undefined),
+      ...pick(page),
+      ...(type === 'document' && document && document.nodes.length > 0 ? { document: this.storeDocument(document) } : {}),
+      createdAt: this.now,
+      updatedAt: this.now,
+    };
+    list.splice(index, 0, entry);
+    this.parents.set(id, parent);
+    this.removed.delete(id);
+    this.dirty.add(parent);
+    for (const child of page.pages ?? []) this.insertPage(child, { parent: id });
+    return id;
+  }
+
+  /** Changes a page's metadata or content. */
+  updatePage(pageId: string, patch: PagePatch): void {
+    const current = this.page(pageId);
+    const parent = this.parentKey(pageId)!;
+    let document: string | undefined | null;
+    if (patch.document !== undefined || patch.markdown !== undefined) {
+      const doc = patch.document !== undefined ? patch.document : markdownToDocument(patch.markdown ?? '');
+      document = doc && doc.nodes.length > 0 ? this.storeDocument(doc) : null;
+    }
+    let slug = current.slug;
+    if (patch.slug !== undefined) slug = this.uniqueSlug(this.list(parent), patch.slug, pageId, true);
+    else if (patch.title !== undefined && current.slug === slugFromTitle(current.title)) {
+      // A slug that followed the title keeps following it.
+      slug = this.uniqueSlug(this.list(parent), slugFromTitle(patch.title), pageId, false);
+    }
+    this.replace(pageId, (entry) => {
+      const next: PageEntry = { ...entry, slug, updatedAt: this.now };
+      if (patch.title !== undefined) next.title = patch.title;
+      for (const field of ['emoji', 'icon', 'description', 'layout', 'cover', 'variables'] as const) {
+        const value = patch[field];
+        if (value === null) delete next[field];
+        else if (value !== undefined) (next as unknown as Record<string, unknown>)[field] = value;
+      }
+      for (const field of ['hidden', 'noIndex', 'noRobotsIndex'] as const) {
+        if (patch[field] !== undefined) next[field] = patch[field];
+      }
+      if (document === null) delete next.document;
+      else if (document !== undefined) next.document = document;
+      return next;
+    });
+  }
+
+  /** Moves a page (with its subpages) under another parent and/or to another index. */
+  movePage(pageId: string, to: Placement): void {
+    const entry = this.page(pageId);
+    const from = this.parentKey(pageId)!;
+    const target = to.parent === undefined ? from : key(to.parent);
+    if (target !== ROOT) {
+      if (!this.hasPage(target)) throw notFound(`Parent page "${target}"`);
+      for (let up: string | undefined = target; up !== undefined && up !== ROOT; up = this.parentKey(up)) {
+        if (up === pageId) throw badRequest('a page cannot be moved inside itself');
+      }
+    }
+    const source = this.list(from);
+    source.splice(source.indexOf(entry), 1);
+    const list = this.list(target);
+    const index = this.checkIndex(list, to.index);
+    const moved = target === from ? entry : { ...entry, slug: this.uniqueSlug(list, entry.slug, pageId, false) };
+    list.splice(index, 0, moved);
+    this.parents.set(pageId, target);
+    this.dirty.add(from);
+    this.dirty.add(target);
+  }
+
+  /** Removes a page and its subpages. */
+  deletePage(pageId: string): void {
+    const from = this.parentKey(pageId);
+    if (from === undefined) throw notFound(`Page "${pageId}"`);
+    const list = this.list(from);
+    const index = list.findIndex((e) => e.id === pageId);
+    if (index < 0) throw notFound(`Page "${pageId}"`);
+    list.splice(index, 1);
+    this.removed.add(pageId);
+    this.parents.delete(pageId);
+    this.dirty.add(from);
+  }
+
+  /** Stores a file's bytes (durably, at once) and adds it to the revision. */
+  addFile(file: NewFile): FileEntry {
+    const { hash, size } = writeBlob(this.dataDir, file.bytes);
+    const entry: FileEntry = { id: file.id ?? newId(), name: file.name, contentType: file.contentType, size, hash };
+    if (file.contentType.startsWith('image/')) {
+      try {
+        const { width, height } = imageSize(file.bytes);
+        if (width && height) entry.dimensions = { width, height };
+      } catch {
+        // Not an image it can read: no dimensions.
+      }
+    }
+    this.files = [...(this.files ?? this.base?.files ?? []).filter((f) => f.id !== entry.id), entry];
+    this.blobs.push({ hash, size });
+    return entry;
+  }
+
+  removeFile(fileId: string): void {
+    const files = this.files ?? this.base?.files ?? [];
+    if (!files.some((f) => f.id === fileId)) throw notFound(`File "${fileId}"`);
+    this.files = files.filter((f) => f.id !== fileId);
+  }
+
+  setVariables(variables: Variables): void {
+    this.variables = variables;
+  }
+
+  private depthOf(parentKey: string): number {
+    let depth = 0;
+    for (let up: string | undefined = parentKey; up !== undefined && up !== ROOT; up = this.parentKey(up)) depth++;
+    return depth;
+  }
+
+  /**
+   * Writes the new revision: new documents, the changed lists and every list above them
+   * up to the root, deepest first so each parent entry gets its child's new hash.
+   */
+  async commit(db: Db, options: { createdBy: string | null; parents?: string[]; type?: string }): Promise<string> {
+    const touched = new Set<string>();
+    for (const parent of this.dirty) {
+      for (let up: string | undefined = parent; up !== undefined; up = up === ROOT ? undefined : this.parentKey(up)) {
+        if (touched.has(up)) break;
+        touched.add(up);
+      }
+    }
+    const order = [...touched].sort((a, b) => this.depthOf(b) - this.depthOf(a));
+    let treeHash = this.base?.revision.treeHash;
+    for (const parent of order) {
+      const list = this.list(parent);
+      const body = JSON.stringify(list);
+      const hash = objectHash('tree', body);
+      this.objects.push({ hash, kind: 'tree', body });
+      if (parent === ROOT) {
+        treeHash = hash;
+        continue;
+      }
+      const above = this.list(this.parentKey(parent)!);
+      const index = above.findIndex((e) => e.id === parent);
+      const { children: _old, ...rest } = above[index];
+      above[index] = list.length > 0 ? { ...rest, children: hash } : rest;
+    }
+    if (treeHash === undefined) treeHash = this.put('tree', []);
+    const filesHash = this.files || !this.base ? this.put('files', this.files ?? []) : this.base.revision.filesHash;
+    const reusablesHash = this.base ? this.base.revision.reusablesHash : this.put('reusables', []);
+
+    await storeRepository.putObjects(db, this.spaceId, this.objects);
+    for (const blob of this.blobs) await storeRepository.addBlobReference(db, this.spaceId, blob.hash, blob.size);
+    const id = newId();
+    await storeRepository.insertRevision(db, {
+      id,
+      space_id: this.spaceId,
+      parents: JSON.stringify(options.parents ?? (this.base ? [this.base.revision.id] : [])),
+      type: options.type ?? 'edits',
+      tree_hash: treeHash,
+      files_hash: filesHash,
+      reusables_hash: reusablesHash,
+      variables: JSON.stringify(this.variables ?? this.base?.revision.variables ?? {}),
+      git: null,
+      created_by: options.createdBy,
+      created_at: this.now,
+    });
+    return id;
+  }
+
+  private put(kind: ObjectKind, value: unknown): string {
+    const body = JSON.stringify(value);
+    const hash = objectHash(kind, body);
+    this.objects.push({ hash, kind, body });
+    return hash;
+  }
+}
+
+/** The optional metadata of a new page, without undefined values. */
+function pick(page: NewPage): Partial<PageMeta> {
+  const meta: Partial<PageMeta> = {};
+  for (const field of ['emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'layout', 'cover', 'variables', 'target'] as const) {
+    if (page[field] !== undefined) (meta as Record<string, unknown>)[field] = page[field];
+  }
+  return meta;
+}

@@ -1,0 +1,120 @@
+/*
+ * Shapes of the revision store (docs/architecture.md, "Revision store"). A revision points
+ * at a root tree; a tree is the ordered list of a page's children (or of the space's
+ * top-level pages), each entry carrying the page's metadata, the hash of its document and
+ * the hash of its own child tree. Every object is addressed by the hash of its bytes.
+ */
+import type { ContentRef, Document } from '../markdown/index.ts';
+
+export type VariableValue = string | number | boolean;
+export type Variables = Record<string, VariableValue>;
+
+/** Page layout options, GitBook's RevisionPageLayoutOptions. */
+export interface PageLayout {
+  width: 'default' | 'wide';
+  cover: boolean;
+  coverSize: 'hero' | 'full' | 'background';
+  coverMask: 'none' | 'radial';
+  title: boolean;
+  description: boolean;
+  tableOfContents: boolean;
+  outline: boolean;
+  pagination: boolean;
+  metadata: boolean;
+  tags: boolean;
+  actions: boolean;
+  anchors: boolean;
+}
+
+export interface PageCover {
+  ref?: { kind: 'file'; file: string } | { kind: 'url'; url: string };
+  refDark?: { kind: 'file'; file: string } | { kind: 'url'; url: string };
+  yPos: number;
+  height?: number;
+}
+
+/** Page metadata as stored in its parent's tree entry. */
+export interface PageMeta {
+  title: string;
+  slug: string;
+  emoji?: string;
+  icon?: string;
+  description?: string;
+  hidden?: boolean;
+  noIndex?: boolean;
+  noRobotsIndex?: boolean;
+  layout?: Partial<PageLayout>;
+  cover?: PageCover;
+  variables?: Variables;
+  /** Link pages only. */
+  target?: ContentRef;
+}
+
+/** One entry of a tree node: a page, its metadata and the hashes of what it holds. */
+export interface PageEntry extends PageMeta {
+  id: string;
+  type: 'document' | 'group' | 'link';
+  /** Hash of the page's document object; absent for an empty page, a group or a link. */
+  document?: string;
+  /** Hash of the tree listing the page's children; absent when it has none. */
+  children?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A file of a revision; its bytes are a blob stored by `hash`. */
+export interface FileEntry {
+  id: string;
+  name: string;
+  contentType: string;
+  size: number;
+  hash: string;
+  dimensions?: { width: number; height: number };
+}
+
+/** A reusable content block of a revision. */
+export interface ReusableEntry {
+  id: string;
+  title: string;
+  document?: string;
+}
+
+/** A page placed in its revision: its entry, where it is, and its children. */
+export interface PageNode {
+  entry: PageEntry;
+  parentId: string | null;
+  /** Slugs from the top joined by `/`. */
+  path: string;
+  depth: number;
+  children: PageNode[];
+}
+
+/** The revision row as the store reads it. */
+export interface RevisionRecord {
+  id: string;
+  spaceId: string;
+  parents: string[];
+  type: string;
+  treeHash: string;
+  filesHash: string;
+  reusablesHash: string;
+  variables: Variables;
+  git: Record<string, unknown> | null;
+  createdBy: string | null;
+  createdAt: string;
+}
+
+/** Everything a revision holds, loaded once and kept: revisions never change. */
+export interface RevisionSnapshot {
+  revision: RevisionRecord;
+  pages: PageNode[];
+  byId: Map<string, PageNode>;
+  byPath: Map<string, PageNode>;
+  /** Child lists by parent page id ('' for the top level), as stored. */
+  trees: Map<string, { hash: string; entries: PageEntry[] }>;
+  files: FileEntry[];
+  filesById: Map<string, FileEntry>;
+  reusables: ReusableEntry[];
+}
+
+export type { ContentRef, Document };

@@ -1,0 +1,169 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { contextOf } from '../../context.ts';
+import { pageRequest } from '../../plugins/pagination.ts';
+import { errorResponses } from '../../schemas/common.ts';
+import { ref } from '../../schemas/registry.ts';
+import {
+  BlobParams,
+  BlobQuery,
+  FileList,
+  FileParams,
+  FilesQuery,
+  PageParams,
+  PageQueryParams,
+  PagesResponse,
+  PathParams,
+  Revision,
+  RevisionFile,
+  RevisionFileParams,
+  RevisionPage,
+  RevisionPageParams,
+  RevisionParams,
+  RevisionPathParams,
+  RevisionQuery,
+  SpaceParams,
+} from './content.schemas.ts';
+import * as content from './content.service.ts';
+
+const tags = ['space-content'];
+const errors = errorResponses(400, 401, 404);
+
+/*
+ * Reads of a space's content: the current revision under {S}/content, any revision under
+ * {S}/revisions/{revisionId}. Paths may hold slashes: GitBook's client URL-encodes them
+ * into one segment; a raw `/` is served by a hidden wildcard twin of the path routes.
+ */
+export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  for (const scope of ['current', 'revision'] as const) {
+    const base = scope === 'current' ? '/v1/spaces/:spaceId/content' : '/v1/spaces/:spaceId/revisions/:revisionId';
+    const names =
+      scope === 'current'
+        ? { revision: 'getCurrentRevision', pages: 'listPages', files: 'listFiles', file: 'getFileById', page: 'getPageById', path: 'getPageByPath' }
+        : {
+            revision: 'getRevisionById',
+            pages: 'listPagesInRevisionById',
+            files: 'listFilesInRevisionById',
+            file: 'getFileInRevisionById',
+            page: 'getPageInRevisionById',
+            path: 'getPageInRevisionByPath',
+          };
+    const revisionOf = (params: { revisionId?: string }) => (scope === 'revision' ? params.revisionId : undefined);
+
+    app.get(scope === 'current' ? base : base, {
+      schema: {
+        operationId: names.revision,
+        tags,
+        summary: scope === 'current' ? 'The current revision of a space' : 'A revision of a space',
+        params: scope === 'current' ? SpaceParams : RevisionParams,
+        querystring: RevisionQuery,
+        response: { 200: ref(Revision), ...errors },
+      },
+      handler: (request) =>
+        content.getRevision(contextOf(request), request.params.spaceId, { ...request.query, revisionId: revisionOf(request.params as { revisionId?: string }) }),
+    });
+
+    app.get(`${base}/pages`, {
+      schema: {
+        operationId: names.pages,
+        tags,
+        summary: 'The page tree of the revision',
+        params: scope === 'current' ? SpaceParams : RevisionParams,
+        querystring: RevisionQuery,
+        response: { 200: PagesResponse, ...errors },
+      },
+      handler: (request) =>
+        content.listPages(contextOf(request), request.params.spaceId, { ...request.query, revisionId: revisionOf(request.params as { revisionId?: string }) }),
+    });
+
+    app.get(`${base}/files`, {
+      schema: {
+        operationId: names.files,
+        tags,
+        summary: 'The files of the revision, by id',
+        params: scope === 'current' ? SpaceParams : RevisionParams,
+        querystring: FilesQuery,
+        response: { 200: FileList, ...errors },
+      },
+      handler: (request) => {
+        const { page, limit, ...options } = request.query;
+        return content.listFiles(
+          contextOf(request),
+          request.params.spaceId,
+          { ...options, revisionId: revisionOf(request.params as { revisionId?: string }) },
+          pageRequest(request, { page, limit }),
+        );
+      },
+    });
+
+    app.get(`${base}/files/:fileId`, {
+      schema: {
+        operationId: names.file,
+        tags,
+        summary: 'A file of the revision',
+        params: scope === 'current' ? FileParams : RevisionFileParams,
+        querystring: RevisionQuery,
+        response: { 200: ref(RevisionFile), ...errors },
+      },
+      handler: (request) =>
+        content.getFile(contextOf(request), request.params.spaceId, request.params.fileId, {
+          ...request.query,
+          revisionId: revisionOf(request.params as { revisionId?: string }),
+        }),
+    });
+
+    app.get(`${base}/page/:pageId`, {
+      schema: {
+        operationId: names.page,
+        tags,
+        summary: 'A page of the revision with its body (format document or markdown)',
+        params: scope === 'current' ? PageParams : RevisionPageParams,
+        querystring: PageQueryParams,
+        response: { 200: ref(RevisionPage), ...errors },
+      },
+      handler: (request) =>
+        content.getPage(contextOf(request), request.params.spaceId, request.params.pageId, {
+          ...request.query,
+          revisionId: revisionOf(request.params as { revisionId?: string }),
+        }),
+    });
+
+    for (const wildcard of [false, true]) {
+      app.get(wildcard ? `${base}/path/*` : `${base}/path/:pagePath`, {
+        schema: {
+          ...(wildcard ? { hide: true } : { operationId: names.path }),
+          tags,
+          summary: 'A page of the revision by its path',
+          params: wildcard ? (scope === 'current' ? SpaceParams : RevisionParams) : scope === 'current' ? PathParams : RevisionPathParams,
+          querystring: PageQueryParams,
+          response: { 200: ref(RevisionPage), ...errors },
+        },
+        handler: (request) => {
+          const params = request.params as { spaceId: string; revisionId?: string; pagePath?: string; '*'?: string };
+          return content.getPageByPath(contextOf(request), params.spaceId, params.pagePath ?? params['*'] ?? '', {
+            ...request.query,
+            revisionId: revisionOf(params),
+          });
+        },
+      });
+    }
+  }
+
+  app.get('/v1/spaces/:spaceId/blobs/:hash/:name', {
+    config: { public: true },
+    schema: {
+      hide: true,
+      params: BlobParams,
+      querystring: BlobQuery,
+    },
+    handler: async (request, reply) => {
+      const { spaceId, hash, name } = request.params;
+      const bytes = await content.readFileBlob(request.server.deps, spaceId, hash, request.query.type, request.query.sig);
+      return reply
+        .header('content-type', request.query.type)
+        .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(name)}`)
+        .header('x-content-type-options', 'nosniff')
+        .header('cache-control', 'private, max-age=31536000, immutable')
+        .send(bytes);
+    },
+  });
+};

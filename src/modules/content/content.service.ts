@@ -1,0 +1,243 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { AppDeps, Context } from '../../context.ts';
+import type { PageRequest } from '../../db/keyset.ts';
+import { serverSecret } from '../../db/secrets.ts';
+import { badRequest, conflict, notFound } from '../../errors.ts';
+import { isoNow } from '../../lib/clock.ts';
+import { reusable } from '../../lib/reusable.ts';
+import { documentToMarkdown, resolveVariables, type Document } from '../../content/markdown/index.ts';
+import { readBlob } from '../../content/store/blobs.ts';
+import { RevisionEditor } from '../../content/store/editor.ts';
+import { derivedCache, loadDocuments, loadSnapshot } from '../../content/store/snapshot.ts';
+import type { FileEntry, PageNode, RevisionSnapshot } from '../../content/store/types.ts';
+import { loadSpace } from '../spaces/spaces.service.ts';
+import { spacesRepository } from '../spaces/spaces.repository.ts';
+import { presentFile, presentPage, presentRevision, type PageBody } from './content.presenter.ts';
+import type { RevisionPageWire, RevisionWire } from './content.schemas.ts';
+import { contentRepository } from './content.repository.ts';
+
+/** How a read was asked for (query parameters shared by every content read). */
+export interface ReadOptions {
+  revisionId?: string;
+  shareKey?: string;
+  metadata?: boolean;
+  computed?: boolean;
+}
+
+export interface PageReadOptions extends ReadOptions {
+  format?: 'document' | 'markdown';
+  evaluated?: boolean | 'deterministic-only';
+}
+
+/**
+ * Applies edits to a space's current revision as one new revision and moves the space to
+ * it (the content service: tests build content with it; change requests will too).
+ * Compare-and-set on the space's revision: a concurrent edit makes this one retry on top
+ * of it, so no edit is lost.
+ */
+export async function editSpaceContent(
+  deps: Pick<AppDeps, 'db' | 'clock' | 'config'>,
+  spaceId: string,
+  userId: string | null,
+  edit: (editor: RevisionEditor) => void | Promise<void>,
+): Promise<string> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const revisionId = await deps.db.transaction().execute(async (trx) => {
+      const space = await spacesRepository.findActive(trx, spaceId);
+      if (!space) throw notFound('Space');
+      const editor = await RevisionEditor.open(trx, spaceId, space.revision_id, deps.clock, deps.config.dataDir);
+      await edit(editor);
+      const next = await editor.commit(trx, { createdBy: userId });
+      const moved = await spacesRepository.advanceRevision(trx, spaceId, space.revision_id, next, isoNow(deps.clock));
+      return moved ? next : null;
+    });
+    if (revisionId) return revisionId;
+  }
+  throw conflict('The space kept changing while this edit was applied; try again');
+}
+
+/** The space (access checked) and the revision a read is about: the current one, or the one named. */
+async function revisionFor(ctx: Context, spaceId: string, options: ReadOptions): Promise<RevisionSnapshot> {
+  const { space } = await loadSpace(ctx, spaceId, options.shareKey);
+  const revisionId = options.revisionId ?? (space.revision_id as string);
+  return loadSnapshot(ctx.db, spaceId, revisionId);
+}
+
+/** Signs file URLs so blobs are served without a token to whoever was given the URL. */
+async function fileUrlSigner(ctx: Pick<Context, 'db' | 'config'>, spaceId: string) {
+  const secret = await serverSecret(ctx.db, 'file-urls');
+  return (file: FileEntry) => {
+    const sig = signature(secret, spaceId, file.hash, file.contentType);
+    const query = new URLSearchParams({ type: file.contentType, sig });
+    return `${ctx.config.publicUrl}/v1/spaces/${spaceId}/blobs/${file.hash}/${encodeURIComponent(file.name)}?${query}`;
+  };
+}
+
+function signature(secret: Buffer, spaceId: string, hash: string, contentType: string): string {
+  return createHmac('sha256', secret).update(`${spaceId}\n${hash}\n${contentType}`).digest('base64url');
+}
+
+const EMPTY_DOCUMENT: Document = { object: 'document', data: {}, nodes: [] };
+
+/** Every page of a subtree (or of the whole revision). */
+function subtree(nodes: PageNode[]): PageNode[] {
+  const all: PageNode[] = [];
+  const stack = [...nodes];
+  while (stack.length > 0) {
+    const node = stack.pop() as PageNode;
+    all.push(node);
+    stack.push(...node.children);
+  }
+  return all;
+}
+
+/**
+ * The bodies of these pages (and their subpages) in one format: documents loaded in a
+ * few queries, variables resolved when asked, markdown written when asked.
+ */
+async function pageBodies(
+  ctx: Context,
+  snapshot: RevisionSnapshot,
+  nodes: PageNode[],
+  format: 'document' | 'markdown',
+  evaluated: boolean,
+): Promise<(node: PageNode) => PageBody> {
+  const all = subtree(nodes);
+  const hashes = all.map((n) => n.entry.document).filter((h): h is string => h !== undefined);
+  const documents = await loadDocuments<Document>(ctx.db, snapshot.revision.spaceId, hashes);
+  return (node) => {
+    let doc = (node.entry.document && documents.get(node.entry.document)) || EMPTY_DOCUMENT;
+    if (evaluated) doc = resolveVariables(doc, variablesOf(snapshot, node));
+    return format === 'markdown' ? { markdown: documentToMarkdown(doc) } : { document: doc };
+  };
+}
+
+/** GET {S}/content and GET {S}/revisions/{revisionId}: cached per revision (it never changes). */
+export async function getRevision(ctx: Context, spaceId: string, options: ReadOptions) {
+  const snapshot = await revisionFor(ctx, spaceId, options);
+  const metadata = options.metadata !== false;
+  const key = `revision\u0000${ctx.config.publicUrl}\u0000${snapshot.revision.id}\u0000${metadata}`;
+  const cached = derivedCache.get(key) as RevisionWire | undefined;
+  if (cached) return cached;
+  const url = await fileUrlSigner(ctx, spaceId);
+  const bodyOf = await pageBodies(ctx, snapshot, snapshot.pages, 'document', false);
+  const files = snapshot.files.map((f) => presentFile(f, url(f)));
+  const revision = reusable(presentRevision(ctx.config, snapshot, files, bodyOf, { metadata }));
+  derivedCache.set(key, revision);
+  return revision;
+}
+
+/** GET {S}/content/pages and GET {S}/revisions/{revisionId}/pages: cached per revision. */
+export async function listPages(ctx: Context, spaceId: string, options: ReadOptions) {
+  const snapshot = await revisionFor(ctx, spaceId, options);
+  const key = `pages\u0000${ctx.config.publicUrl}\u0000${snapshot.revision.id}`;
+  const cached = derivedCache.get(key) as { pages: RevisionPageWire[] } | undefined;
+  if (cached) return cached;
+  const bodyOf = await pageBodies(ctx, snapshot, snapshot.pages, 'document', false);
+  const pages = reusable({ pages: snapshot.pages.map((node) => presentPage(ctx.config, spaceId, node, bodyOf)) });
+  derivedCache.set(key, pages);
+  return pages;
+}
+
+/** GET {S}/content/files: the revision's files by id, in pages (keyset on the id). */
+export async function listFiles(ctx: Context, spaceId: string, options: ReadOptions, page: PageRequest) {
+  const snapshot = await revisionFor(ctx, spaceId, options);
+  const url = await fileUrlSigner(ctx, spaceId);
+  const ordered = [...snapshot.files].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  let start = 0;
+  if (page.page) {
+    const after = decodeFileCursor(page.page);
+    start = ordered.findIndex((f) => f.id > after);
+    if (start < 0) start = ordered.length;
+  }
+  const items = ordered.slice(start, start + page.limit);
+  const more = start + page.limit < ordered.length;
+  return {
+    items: items.map((f) => presentFile(f, url(f))),
+    count: ordered.length,
+    ...(more ? { next: { page: Buffer.from(JSON.stringify({ f: items[items.length - 1].id })).toString('base64url') } } : {}),
+  };
+}
+
+function decodeFileCursor(page: string): string {
+  try {
+    const cursor = JSON.parse(Buffer.from(page, 'base64url').toString('utf8')) as { f?: unknown };
+    if (typeof cursor.f === 'string') return cursor.f;
+  } catch {
+    // a 400 below
+  }
+  throw badRequest('querystring/page is not a page identifier of this list');
+}
+
+/** GET {S}/content/files/{fileId} */
+export async function getFile(ctx: Context, spaceId: string, fileId: string, options: ReadOptions) {
+  const snapshot = await revisionFor(ctx, spaceId, options);
+  const file = snapshot.filesById.get(fileId);
+  if (!file) throw notFound('File');
+  const url = await fileUrlSigner(ctx, spaceId);
+  return presentFile(file, url(file));
+}
+
+/** The variables a page's expressions may use: the space's, then the page's own. */
+function variablesOf(snapshot: RevisionSnapshot, node: PageNode): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [name, value] of Object.entries(snapshot.revision.variables)) values[`space.vars.${name}`] = String(value);
+  for (const [name, value] of Object.entries(node.entry.variables ?? {})) values[`page.vars.${name}`] = String(value);
+  return values;
+}
+
+/**
+ * One page with its body (and its subpages with theirs). What is built from a revision
+ * never changes, so the response is cached by revision, page and options, and serialized
+ * once.
+ */
+async function readPage(ctx: Context, snapshot: RevisionSnapshot, node: PageNode, options: PageReadOptions) {
+  const format = options.format ?? 'document';
+  // Plain variable references are deterministic: `deterministic-only` evaluates them all.
+  const evaluated = options.evaluated === true || options.evaluated === 'deterministic-only';
+  const key = `page\u0000${ctx.config.publicUrl}\u0000${snapshot.revision.id}\u0000${node.entry.id}\u0000${format}\u0000${evaluated}`;
+  const cached = derivedCache.get(key) as RevisionPageWire | undefined;
+  if (cached) return cached;
+  const bodyOf = await pageBodies(ctx, snapshot, [node], format, evaluated);
+  const page = reusable(presentPage(ctx.config, snapshot.revision.spaceId, node, bodyOf));
+  derivedCache.set(key, page);
+  return page;
+}
+
+/** GET {S}/content/page/{pageId} and GET {S}/revisions/{revisionId}/page/{pageId} */
+export async function getPage(ctx: Context, spaceId: string, pageId: string, options: PageReadOptions) {
+  const snapshot = await revisionFor(ctx, spaceId, options);
+  const node = snapshot.byId.get(pageId);
+  if (!node) throw notFound('Page');
+  return readPage(ctx, snapshot, node, options);
+}
+
+/** GET {S}/content/path/{pagePath}: a page by its path of slugs (leading and trailing slashes ignored). */
+export async function getPageByPath(ctx: Context, spaceId: string, pagePath: string, options: PageReadOptions) {
+  const snapshot = await revisionFor(ctx, spaceId, options);
+  const node = snapshot.byPath.get(pagePath.replace(/^\/+|\/+$/g, ''));
+  if (!node) throw notFound('Page');
+  return readPage(ctx, snapshot, node, options);
+}
+
+/**
+ * GET {S}/blobs/{hash}/{name}: a file's bytes, for a valid signature from a downloadURL,
+ * while the space still references the blob (a purged space's files are gone).
+ */
+export async function readFileBlob(
+  deps: Pick<AppDeps, 'db' | 'config'>,
+  spaceId: string,
+  hash: string,
+  contentType: string,
+  sig: string,
+): Promise<Buffer> {
+  const secret = await serverSecret(deps.db, 'file-urls');
+  const expected = Buffer.from(signature(secret, spaceId, hash, contentType));
+  const given = Buffer.from(sig);
+  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw notFound('File');
+  if (!(await contentRepository.spaceHoldsBlob(deps.db, spaceId, hash))) throw notFound('File');
+  const bytes = readBlob(deps.config.dataDir, hash);
+  if (!bytes) throw notFound('File');
+  return bytes;
+}
+

@@ -1,0 +1,140 @@
+import { sql } from 'kysely';
+import type { Db } from '../../db/database.ts';
+import { paginate, type Page, type PageRequest } from '../../db/keyset.ts';
+import { preparedQuery } from '../../db/prepared.ts';
+import type { SpacesTable } from '../../db/types.ts';
+
+export type SpaceRow = SpacesTable;
+
+/** Who may list what: everything of the organization, or only what grants and visibility open. */
+export type SpaceListScope =
+  | { all: true }
+  | { all: false; spaceIds: string[]; collectionIds: string[] };
+
+/** A space or collection placed among siblings. */
+export interface Sibling {
+  type: 'space' | 'collection';
+  id: string;
+  position: number;
+}
+
+// The hot read of every space-scoped request: compiled once, only the id bound per call.
+const findActive = preparedQuery((db: Db, p: { id: string }) =>
+  db.selectFrom('spaces').selectAll().where('id', '=', p.id).where('deleted_at', 'is', null),
+);
+
+/** Queries on spaces. */
+export const spacesRepository = {
+  /** A space that is not deleted. */
+  async findActive(db: Db, spaceId: string): Promise<SpaceRow | undefined> {
+    const [row] = await findActive(db, { id: spaceId });
+    return row;
+  },
+
+  /** A space whatever its state (restore reads deleted ones). */
+  findAny(db: Db, spaceId: string): Promise<SpaceRow | undefined> {
+    return db.selectFrom('spaces').selectAll().where('id', '=', spaceId).executeTakeFirst();
+  },
+
+  async insert(db: Db, row: SpaceRow): Promise<void> {
+    await db.insertInto('spaces').values(row).execute();
+  },
+
+  async update(db: Db, spaceId: string, changes: Partial<SpaceRow>): Promise<void> {
+    await db.updateTable('spaces').set(changes).where('id', '=', spaceId).execute();
+  },
+
+  /**
+   * Moves the space to a new revision if it is still at `from` (compare and set): false
+   * when another write moved it first.
+   */
+  async advanceRevision(db: Db, spaceId: string, from: string | null, to: string, at: string): Promise<boolean> {
+    const result = await db
+      .updateTable('spaces')
+      .set({ revision_id: to, updated_at: at })
+      .where('id', '=', spaceId)
+      .where(from === null ? sql<boolean>`revision_id is null` : sql<boolean>`revision_id = ${from}`)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  },
+
+  /** A page of the organization's live spaces (or a collection's), oldest first, filtered by access in SQL. */
+  list(db: Db, organizationId: string, scope: SpaceListScope, page: PageRequest, collectionId?: string): Promise<Page<SpaceRow>> {
+    let query = db.selectFrom('spaces').selectAll().where('organization_id', '=', organizationId).where('deleted_at', 'is', null);
+    if (collectionId !== undefined) query = query.where('parent_id', '=', collectionId);
+    if (!scope.all) {
+      const { spaceIds, collectionIds } = scope;
+      query = query.where((eb) =>
+        eb.or([
+          eb('visibility', 'in', ['public', 'unlisted']),
+          ...(spaceIds.length > 0 ? [eb('id', 'in', spaceIds)] : []),
+          ...(collectionIds.length > 0 ? [eb('parent_id', 'in', collectionIds)] : []),
+        ]),
+      );
+    }
+    return paginate(
+      query,
+      [
+        { ref: 'created_at', field: 'created_at', dir: 'asc' },
+        { ref: 'id', field: 'id', dir: 'asc' },
+      ],
+      page,
+    );
+  },
+
+  /** Spaces and collections directly under `parentId` (null: the organization root), in order. */
+  async siblings(db: Db, organizationId: string, parentId: string | null): Promise<Sibling[]> {
+    const under = (column: 'parent_id') => (parentId === null ? sql<boolean>`${sql.ref(column)} is null` : sql<boolean>`${sql.ref(column)} = ${parentId}`);
+    const [spaces, collections] = await Promise.all([
+      db.selectFrom('spaces').select(['id', 'position']).where('organization_id', '=', organizationId).where('deleted_at', 'is', null).where(under('parent_id')).execute(),
+      db.selectFrom('collections').select(['id', 'position']).where('organization_id', '=', organizationId).where(under('parent_id')).execute(),
+    ]);
+    return [
+      ...spaces.map((s) => ({ type: 'space' as const, id: s.id, position: Number(s.position) })),
+      ...collections.map((c) => ({ type: 'collection' as const, id: c.id, position: Number(c.position) })),
+    ].sort((a, b) => a.position - b.position || a.id.localeCompare(b.id));
+  },
+
+  async setPosition(db: Db, sibling: Sibling): Promise<void> {
+    await db
+      .updateTable(sibling.type === 'space' ? 'spaces' : 'collections')
+      .set({ position: sibling.position })
+      .where('id', '=', sibling.id)
+      .execute();
+  },
+
+  /** The fields of a collection that decide access to what it holds. */
+  findCollection(db: Db, collectionId: string) {
+    return db
+      .selectFrom('collections')
+      .select(['id', 'organization_id', 'parent_id', 'default_level'])
+      .where('id', '=', collectionId)
+      .executeTakeFirst();
+  },
+
+  /** Does the organization hold this collection? */
+  async collectionExists(db: Db, organizationId: string, collectionId: string): Promise<boolean> {
+    const row = await db.selectFrom('collections').select('id').where('id', '=', collectionId).where('organization_id', '=', organizationId).executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** Spaces deleted at or before `cutoff`: due for the purge. */
+  async deletedBefore(db: Db, cutoff: string, limit: number): Promise<SpaceRow[]> {
+    return db.selectFrom('spaces').selectAll().where('deleted_at', 'is not', null).where('deleted_at', '<=', cutoff).limit(limit).execute();
+  },
+
+  /** Removes the space row for good (its content and grants are removed by their owners). */
+  async deleteRow(db: Db, spaceId: string): Promise<void> {
+    await db.deleteFrom('spaces').where('id', '=', spaceId).execute();
+  },
+
+  /** Copies the space's grants to another space (duplicate keeps who may access it). */
+  async copyGrants(db: Db, fromSpaceId: string, toSpaceId: string, at: string): Promise<void> {
+    const grants = await db.selectFrom('content_permissions').selectAll().where('target_id', '=', fromSpaceId).execute();
+    if (grants.length === 0) return;
+    await db
+      .insertInto('content_permissions')
+      .values(grants.map((g) => ({ ...g, target_id: toSpaceId, created_at: at })))
+      .execute();
+  },
+};

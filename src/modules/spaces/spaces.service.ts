@@ -1,0 +1,369 @@
+import type { AppDeps, Context } from '../../context.ts';
+import type { Db } from '../../db/database.ts';
+import type { PageRequest } from '../../db/keyset.ts';
+import { readUnlessChanged } from '../../db/read-cache.ts';
+import type { RoleName } from '../../db/types.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
+import { isoNow } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import { RevisionEditor } from '../../content/store/editor.ts';
+import { removeBlobs } from '../../content/store/blobs.ts';
+import { storeRepository } from '../../content/store/store.repository.ts';
+import { normalizeMergeRules } from '../organizations/organizations.service.ts';
+import { organizationPolicy } from '../organizations/organizations.policy.ts';
+import { memberAccess } from '../organizations/organizations.service.ts';
+import { collectionPolicy, effectiveRole, type ContentAccess } from '../permissions/permissions.policy.ts';
+import { organizationsRepository } from '../organizations/organizations.repository.ts';
+import { contentAccess, reachableByGrants } from '../permissions/permissions.service.ts';
+import { permissionsRepository } from '../permissions/permissions.repository.ts';
+import { spacePermissions, spacePolicy } from './spaces.policy.ts';
+import { presentSpace } from './spaces.presenter.ts';
+import { spacesRepository, type Sibling, type SpaceListScope, type SpaceRow } from './spaces.repository.ts';
+import type { ContentPositionInput, CreateSpaceInput, MoveSpaceInput, UpdateSpaceInput } from './spaces.schemas.ts';
+
+/** Deleted spaces stay restorable this long, then the purge removes them (spec 8). */
+export const SPACE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+export function present(ctx: Pick<Context, 'config'>, row: SpaceRow, access: ContentAccess) {
+  return presentSpace(ctx.config, row, spacePermissions(access));
+}
+
+/**
+ * A live space and the caller's standing towards it; 404 when it does not exist, is
+ * deleted, or the caller may not see it. Outside transactions on SQLite the result is
+ * reused while the database is unchanged (content reads are the hottest path).
+ */
+export async function loadSpace(
+  ctx: Pick<Context, 'db' | 'actor' | 'caches'>,
+  spaceId: string,
+  shareKey?: string,
+): Promise<{ space: SpaceRow; access: ContentAccess }> {
+  const loaded = await readUnlessChanged(ctx.db, ctx.caches.listings, `space\u0000${spaceId}\u0000${ctx.actor.userId}\u0000${shareKey ?? ''}`, async () => {
+    const space = await spacesRepository.findActive(ctx.db, spaceId);
+    if (!space) return null;
+    return { space, access: await contentAccess(ctx, space, 'space', shareKey) };
+  });
+  if (!loaded || loaded.access.role === null) throw notFound('Space');
+  return loaded;
+}
+
+/** Where new content may go: the organization root (createContent) or a collection (its `create`). */
+async function authorizeCreateIn(ctx: Pick<Context, 'db' | 'actor' | 'caches'>, organizationId: string, parentId: string | null | undefined) {
+  if (!parentId) {
+    const access = await memberAccess(ctx, organizationId);
+    organizationPolicy.authorize('createContent', access, 'Creating content needs the create role in the organization');
+    return;
+  }
+  const collection = await spacesRepository.findCollection(ctx.db, parentId);
+  if (!collection || collection.organization_id !== organizationId) throw notFound(`Collection "${parentId}"`);
+  const access = await contentAccess(ctx, collection, 'collection');
+  if (access.role === null) throw notFound(`Collection "${parentId}"`);
+  collectionPolicy.authorize('create', access, 'Creating content in this collection needs the create role on it');
+}
+
+/** The position that puts an item where `position` says among the siblings of its new parent. */
+async function place(db: Db, organizationId: string, parentId: string | null, item: { type: Sibling['type']; id: string }, position?: ContentPositionInput) {
+  const siblings = (await spacesRepository.siblings(db, organizationId, parentId)).filter((s) => !(s.type === item.type && s.id === item.id));
+  let index = siblings.length;
+  const pointer = position?.before ?? position?.after;
+  if (position?.before && position?.after) throw badRequest('body/position: give before or after, not both');
+  if (pointer) {
+    const target = pointer.type === 'space' ? { type: 'space', id: pointer.space } : { type: 'collection', id: pointer.collection };
+    const at = siblings.findIndex((s) => s.type === target.type && s.id === target.id);
+    if (at < 0) throw badRequest(`body/position: ${target.type} "${target.id}" is not a sibling in the target location`);
+    index = position?.before ? at : at + 1;
+  }
+  // Renumber the siblings 0..n-1 around the new place, writing only what moved.
+  const ordered = [...siblings.slice(0, index), { ...item, position: Number.NaN }, ...siblings.slice(index)];
+  let itemPosition = 0;
+  for (const [i, sibling] of ordered.entries()) {
+    if (sibling.type === item.type && sibling.id === item.id) itemPosition = i;
+    else if (sibling.position !== i) await spacesRepository.setPosition(db, { ...sibling, position: i });
+  }
+  return itemPosition;
+}
+
+/** POST /v1/orgs/{organizationId}/spaces: create role in the organization, or in the parent collection. */
+export async function createSpace(ctx: Context, organizationId: string, input: CreateSpaceInput) {
+  return ctx.db.transaction().execute(async (trx) => {
+    const tctx = { ...ctx, db: trx };
+    await memberAccess(tctx, organizationId);
+    await authorizeCreateIn(tctx, organizationId, input.parent);
+    if (input.visibility === 'in-collection' && !input.parent) throw badRequest('body/visibility: in-collection needs a parent collection');
+    const now = isoNow(ctx.clock);
+    const id = newId();
+    const row: SpaceRow = {
+      id,
+      organization_id: organizationId,
+      title: input.title?.trim() || 'Untitled',
+      emoji: input.emoji ?? '',
+      visibility: input.visibility ?? 'private',
+      edit_mode: input.editMode ?? 'live',
+      default_level: 'inherit',
+      language: input.language ?? null,
+      merge_rules: JSON.stringify({ type: 'inherit' }),
+      parent_id: input.parent ?? null,
+      position: await place(trx, organizationId, input.parent ?? null, { type: 'space', id }),
+      revision_id: null,
+      share_key: newId(32),
+      created_by: ctx.actor.userId,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    };
+    await spacesRepository.insert(trx, row);
+    const editor = await RevisionEditor.open(trx, id, null, ctx.clock, ctx.config.dataDir);
+    row.revision_id = await editor.commit(trx, { createdBy: ctx.actor.userId });
+    await spacesRepository.update(trx, id, { revision_id: row.revision_id });
+    return present(ctx, row, await contentAccess(tctx, row, 'space'));
+  });
+}
+
+/** GET /v1/orgs/{organizationId}/spaces: what the caller may see, filtered in SQL. */
+export async function listSpaces(ctx: Context, organizationId: string, page: PageRequest, collectionId?: string) {
+  const access = await memberAccess(ctx, organizationId);
+  let scope: SpaceListScope = { all: true };
+  if (access.role === null) {
+    const reachable = await reachableByGrants(ctx, organizationId);
+    scope = { all: false, spaceIds: reachable.spaces, collectionIds: reachable.collections };
+  }
+  const result = await spacesRepository.list(ctx.db, organizationId, scope, page, collectionId);
+  const resolve = await accessResolver(ctx, organizationId, result.items);
+  return { ...result, items: result.items.map((row) => present(ctx, row, resolve(row))) };
+}
+
+/**
+ * Effective access for many spaces of one organization with a fixed number of queries:
+ * the caller's membership, their grants and the organization's collections, read once.
+ */
+async function accessResolver(ctx: Pick<Context, 'db' | 'actor'>, organizationId: string, rows: SpaceRow[]) {
+  const userId = ctx.actor.userId;
+  const [membership, collections] = await Promise.all([
+    organizationsRepository.findActiveMembership(ctx.db, organizationId, userId),
+    permissionsRepository.orgCollections(ctx.db, organizationId),
+  ]);
+  const byId = new Map(collections.map((c) => [c.id, c]));
+  const grants = membership
+    ? await permissionsRepository.rolesOn(ctx.db, organizationId, userId, [...rows.map((r) => r.id), ...collections.map((c) => c.id)])
+    : [];
+  const granted = new Map<string, RoleName[]>();
+  for (const g of grants) granted.set(g.target_id, [...(granted.get(g.target_id) ?? []), g.role]);
+  return (row: SpaceRow): ContentAccess => {
+    const chain = [];
+    for (let id = row.parent_id, depth = 0; id && depth < 64; depth++) {
+      const collection = byId.get(id);
+      if (!collection) break;
+      chain.push(collection);
+      id = collection.parent_id;
+    }
+    const role = effectiveRole({
+      member: membership !== undefined,
+      orgRole: membership?.role ?? null,
+      grants: [row.id, ...chain.map((c) => c.id)].flatMap((id) => granted.get(id) ?? []),
+      defaultLevels: [row.default_level, ...chain.map((c) => c.default_level)],
+      visibility: row.visibility,
+    });
+    return { organizationId, userId, member: membership !== undefined, orgRole: membership?.role ?? null, role, locked: row.edit_mode === 'locked' };
+  };
+}
+
+/** GET /v1/collections/{collectionId}/spaces */
+export async function listCollectionSpaces(ctx: Context, collectionId: string, page: PageRequest) {
+  const collection = await spacesRepository.findCollection(ctx.db, collectionId);
+  if (!collection) throw notFound('Collection');
+  const access = await contentAccess(ctx, collection, 'collection');
+  if (access.role === null) throw notFound('Collection');
+  return listSpaces(ctx, collection.organization_id, page, collectionId);
+}
+
+/** GET /v1/spaces/{spaceId} */
+export async function getSpace(ctx: Context, spaceId: string, shareKey?: string) {
+  const { space, access } = await loadSpace(ctx, spaceId, shareKey);
+  return present(ctx, space, access);
+}
+
+/** PATCH /v1/spaces/{spaceId}: title, emoji and language need edit; the rest admin. */
+export async function updateSpace(ctx: Context, spaceId: string, input: UpdateSpaceInput) {
+  return ctx.db.transaction().execute(async (trx) => {
+    const tctx = { ...ctx, db: trx };
+    const { space, access } = await loadSpace(tctx, spaceId);
+    const settings = input.editMode !== undefined || input.defaultLevel !== undefined || input.mergeRules !== undefined || input.visibility !== undefined;
+    if (settings) spacePolicy.authorize('admin', access, 'Changing the settings of a space needs the admin role on it');
+    else spacePolicy.authorize('rename', access, 'Renaming a space needs the edit role on it');
+    const changes: Partial<SpaceRow> = { updated_at: isoNow(ctx.clock) };
+    if (input.title !== undefined) changes.title = input.title.trim() || 'Untitled';
+    if (input.emoji !== undefined) changes.emoji = input.emoji ?? '';
+    if (input.language !== undefined) changes.language = input.language;
+    if (input.editMode !== undefined) changes.edit_mode = input.editMode;
+    if (input.defaultLevel !== undefined) changes.default_level = input.defaultLevel;
+    if (input.visibility !== undefined) {
+      if (input.visibility === 'in-collection' && !space.parent_id) throw badRequest('body/visibility: in-collection is only for spaces in a collection');
+      changes.visibility = input.visibility;
+    }
+    if (input.mergeRules !== undefined) {
+      changes.merge_rules = JSON.stringify(
+        input.mergeRules.type === 'inherit' ? { type: 'inherit' } : await normalizeMergeRules(trx, space.organization_id, input.mergeRules),
+      );
+    }
+    await spacesRepository.update(trx, spaceId, changes);
+    const row = { ...space, ...changes };
+    return present(ctx, row, await contentAccess(tctx, row, 'space'));
+  });
+}
+
+/** DELETE /v1/spaces/{spaceId}: admin on the space; the space goes to the deleted state (restorable 7 days). */
+export async function deleteSpace(ctx: Context, spaceId: string) {
+  await ctx.db.transaction().execute(async (trx) => {
+    const space = await spacesRepository.findActive(trx, spaceId);
+    if (!space) return; // absent or already deleted: 204
+    const access = await contentAccess({ ...ctx, db: trx }, space, 'space');
+    if (access.role === null) throw notFound('Space');
+    spacePolicy.authorize('admin', access, 'Deleting a space needs the admin role on it');
+    await spacesRepository.update(trx, spaceId, { deleted_at: isoNow(ctx.clock) });
+  });
+}
+
+/** POST /v1/spaces/{spaceId}/restore: admin on the space, within 7 days of its deletion. */
+export async function restoreSpace(ctx: Context, spaceId: string) {
+  return ctx.db.transaction().execute(async (trx) => {
+    const tctx = { ...ctx, db: trx };
+    const space = await spacesRepository.findAny(trx, spaceId);
+    if (!space) throw notFound('Space');
+    // A space whose collection went away comes back at the organization root.
+    const parentGone = space.parent_id !== null && !(await spacesRepository.collectionExists(trx, space.organization_id, space.parent_id));
+    const target = parentGone ? { ...space, parent_id: null } : space;
+    const access = await contentAccess(tctx, target, 'space');
+    if (access.role === null) throw notFound('Space');
+    if (space.deleted_at === null) return present(ctx, space, access);
+    spacePolicy.authorize('admin', access, 'Restoring a space needs the admin role on it');
+    if (ctx.clock.now().getTime() - Date.parse(space.deleted_at) > SPACE_RETENTION_MS) throw notFound('Space');
+    const changes: Partial<SpaceRow> = { deleted_at: null, updated_at: isoNow(ctx.clock) };
+    if (parentGone) {
+      changes.parent_id = null;
+      if (space.visibility === 'in-collection') changes.visibility = 'private';
+      changes.position = await place(trx, space.organization_id, null, { type: 'space', id: space.id });
+    }
+    await spacesRepository.update(trx, spaceId, changes);
+    return present(ctx, { ...space, ...changes }, access);
+  });
+}
+
+/**
+ * POST /v1/spaces/{spaceId}/duplicate (spaceDuplicator): a new space beside the original
+ * with the same settings, grants and content, and a history of its own (one revision
+ * without parents). Needs read on the space and the create role where the copy goes.
+ */
+export async function duplicateSpace(ctx: Context, spaceId: string) {
+  return ctx.db.transaction().execute(async (trx) => {
+    const tctx = { ...ctx, db: trx };
+    const { space } = await loadSpace(tctx, spaceId);
+    await authorizeCreateIn(tctx, space.organization_id, space.parent_id);
+    const now = isoNow(ctx.clock);
+    const id = newId();
+    const copy: SpaceRow = {
+      ...space,
+      id,
+      title: `${space.title.slice(0, 43)} (copy)`,
+      position: 0,
+      share_key: newId(32),
+      created_by: ctx.actor.userId,
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+      revision_id: null,
+    };
+    await spacesRepository.insert(trx, copy);
+    copy.position = await place(trx, space.organization_id, space.parent_id, { type: 'space', id }, { after: { type: 'space', space: space.id } });
+    await spacesRepository.update(trx, id, { position: copy.position });
+    await storeRepository.copySpaceContent(trx, space.id, id);
+    const source = await storeRepository.findRevision(trx, space.id, space.revision_id as string);
+    if (!source) throw new Error(`Space ${space.id} has no current revision`);
+    copy.revision_id = newId();
+    await storeRepository.insertRevision(trx, { ...source, id: copy.revision_id, space_id: id, parents: '[]', created_by: ctx.actor.userId, created_at: now });
+    await spacesRepository.update(trx, id, { revision_id: copy.revision_id });
+    await spacesRepository.copyGrants(trx, space.id, id, now);
+    return present(ctx, copy, await contentAccess(tctx, copy, 'space'));
+  });
+}
+
+/** POST /v1/spaces/{spaceId}/move: admin on the space and create in the new parent collection. */
+export async function moveSpace(ctx: Context, spaceId: string, input: MoveSpaceInput) {
+  return ctx.db.transaction().execute(async (trx) => {
+    const tctx = { ...ctx, db: trx };
+    const { space, access } = await loadSpace(tctx, spaceId);
+    spacePolicy.authorize('admin', access, 'Moving a space needs the admin role on it');
+    const parent = input.parent === undefined ? space.parent_id : input.parent;
+    if (parent === space.parent_id && !input.position) throw conflict('The space is already there: nothing to move');
+    if (parent !== space.parent_id) await authorizeCreateIn(tctx, space.organization_id, parent);
+    const changes: Partial<SpaceRow> = {
+      parent_id: parent,
+      position: await place(trx, space.organization_id, parent, { type: 'space', id: space.id }, input.position),
+      updated_at: isoNow(ctx.clock),
+    };
+    if (parent === null && space.visibility === 'in-collection') changes.visibility = 'private';
+    await spacesRepository.update(trx, spaceId, changes);
+    const row = { ...space, ...changes };
+    return present(ctx, row, await contentAccess(tctx, row, 'space'));
+  });
+}
+
+/**
+ * POST /v1/spaces/{spaceId}/transfer: to another organization, for admins of both. The
+ * space lands at the new organization's root; grants naming the old organization's
+ * members and teams are removed so no permission leaks across.
+ */
+export async function transferSpace(ctx: Context, spaceId: string, organizationId: string) {
+  return ctx.db.transaction().execute(async (trx) => {
+    const tctx = { ...ctx, db: trx };
+    const { space, access } = await loadSpace(tctx, spaceId);
+    const from = await memberAccess(tctx, space.organization_id).catch(() => null);
+    if (!from || !organizationPolicy.can('admin', from)) throw forbidden('Transferring a space needs the admin role in its organization');
+    void access;
+    const to = await memberAccess(tctx, organizationId);
+    organizationPolicy.authorize('admin', to, 'Transferring a space needs the admin role in the target organization');
+    if (organizationId === space.organization_id) throw conflict('The space already belongs to this organization');
+    await permissionsRepository.deleteForTargets(trx, [space.id]);
+    const changes: Partial<SpaceRow> = {
+      organization_id: organizationId,
+      parent_id: null,
+      visibility: space.visibility === 'in-collection' ? 'private' : space.visibility,
+      merge_rules: JSON.stringify({ type: 'inherit' }),
+      position: 0,
+      updated_at: isoNow(ctx.clock),
+    };
+    await spacesRepository.update(trx, spaceId, changes);
+    changes.position = await place(trx, organizationId, null, { type: 'space', id: space.id });
+    await spacesRepository.update(trx, spaceId, { position: changes.position });
+    const row = { ...space, ...changes };
+    return present(ctx, row, await contentAccess(tctx, row, 'space'));
+  });
+}
+
+/**
+ * Removes for good every space deleted more than 7 days ago, with its history, grants
+ * and the blobs no other space references. Runs on a schedule (src/jobs/space-purge.ts);
+ * each space in its own transaction, so a failure leaves the others done.
+ */
+export async function purgeExpiredSpaces(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>): Promise<string[]> {
+  const cutoff = new Date(deps.clock.now().getTime() - SPACE_RETENTION_MS).toISOString();
+  const purged: string[] = [];
+  for (;;) {
+    const due = await spacesRepository.deletedBefore(deps.db, cutoff, 50);
+    if (due.length === 0) break;
+    for (const space of due) {
+      const blobs = await deps.db.transaction().execute(async (trx) => {
+        const still = await spacesRepository.findAny(trx, space.id);
+        if (!still || still.deleted_at === null || still.deleted_at > cutoff) return [];
+        const held = (await storeRepository.blobsOf(trx, space.id)).map((b) => b.hash);
+        await permissionsRepository.deleteForTargets(trx, [space.id]);
+        await storeRepository.deleteSpaceContent(trx, space.id);
+        await spacesRepository.deleteRow(trx, space.id);
+        return storeRepository.unreferencedBlobs(trx, held);
+      });
+      removeBlobs(deps.config.dataDir, blobs);
+      purged.push(space.id);
+    }
+  }
+  return purged;
+}
+
