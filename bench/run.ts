@@ -19,6 +19,8 @@ import {
   type Summary,
 } from './harness.ts';
 import { organizationSuite } from './scenarios/organization.ts';
+import { contentSuite } from './scenarios/content.ts';
+import { measureEditScaling, type EditScaling } from './edit-scaling.ts';
 
 /*
  * `npm run bench [-- --only <names>] [--duration <s>] [--rounds <n>] [--warmup <s>]
@@ -28,7 +30,10 @@ import { organizationSuite } from './scenarios/organization.ts';
  * See docs/performance.md.
  */
 
-const SUITES: Suite[] = [organizationSuite];
+const SUITES: Suite[] = [organizationSuite, contentSuite];
+
+/** Measured in process rather than over HTTP: the cost of an edit as a space grows. */
+const EDIT_SCALING = { name: 'content.edit', title: 'one-page edit, 10,000-page space ÷ 10-page space (median ms)', target: 2 };
 
 /** A mistake on the command line: reported as one line, without a stack. */
 class UsageError extends Error {}
@@ -164,6 +169,7 @@ async function main(): Promise<number> {
   });
 
   if (values.list) {
+    console.log(`${EDIT_SCALING.name.padEnd(16)} ${'content'.padEnd(14)} ${EDIT_SCALING.title}  (target ≤ ${EDIT_SCALING.target})`);
     for (const suite of SUITES) {
       for (const s of suite.scenarios) {
         console.log(`${s.name.padEnd(16)} ${suite.name.padEnd(14)} ${s.title}${s.target === undefined ? '' : `  (target ≥ ${s.target})`}`);
@@ -181,7 +187,7 @@ async function main(): Promise<number> {
 
   // --only takes scenario or suite names, comma-separated.
   const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
-  const known = new Set(SUITES.flatMap((suite) => [suite.name, ...suite.scenarios.map((s) => s.name)]));
+  const known = new Set([EDIT_SCALING.name, ...SUITES.flatMap((suite) => [suite.name, ...suite.scenarios.map((s) => s.name)])]);
   const unknown = (only ?? []).filter((name) => !known.has(name));
   if (unknown.length > 0) throw new UsageError(`--only: unknown scenario ${unknown.join(', ')}; known: ${[...known].join(', ')}`);
   const picks = (suite: Suite) =>
@@ -213,6 +219,12 @@ async function main(): Promise<number> {
     if (selected.length > 0) results.push(...(await runSuite(suite, selected, load, nodeFlags)));
   }
 
+  let editScaling: EditScaling | undefined;
+  if (!only || only.includes(EDIT_SCALING.name) || only.includes('content')) {
+    progress(`${EDIT_SCALING.name}: seeding a ${10_000}-page and a 10-page space`);
+    editScaling = await measureEditScaling();
+  }
+
   const file = path.join(resultsDir, `${stamp}.json`);
   const report = {
     startedAt: startedAt.toISOString(),
@@ -232,11 +244,19 @@ async function main(): Promise<number> {
     database: 'sqlite',
     load,
     results,
+    editScaling,
   };
   fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
 
   console.log(`\n${markdownTable(results)}\n`);
   console.log(`Ratio: median over rounds of (Quire req/s ÷ bare req/s); p99: median over rounds. Results: ${path.relative(ROOT, file)}`);
+  if (editScaling) {
+    const e = editScaling;
+    const verdict = e.ratio <= EDIT_SCALING.target ? '✓' : '✗';
+    console.log(`\n| Scenario | Measure | ${e.largePages} pages | ${e.smallPages} pages | Ratio | Target |\n|---|---|---:|---:|---:|---:|`);
+    console.log(`| ${EDIT_SCALING.name} | one-page edit, median ms (${e.objectsPerEdit} objects written) | ${e.largeMedianMs.toFixed(2)} | ${e.smallMedianMs.toFixed(2)} | ${e.ratio.toFixed(2)} ${verdict} | ≤ ${EDIT_SCALING.target} |`);
+    if (e.ratio > EDIT_SCALING.target) console.error(`above target ${EDIT_SCALING.name}: ratio ${e.ratio.toFixed(2)} > ${EDIT_SCALING.target}`);
+  }
   const failed = results.filter((r) => r.error);
   for (const r of failed) console.error(`FAILED ${r.name}: ${r.error}`);
   const missed = results.filter((r) => r.meetsTarget === false);

@@ -6,9 +6,10 @@ import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { markdownToDocument, type Document } from '../markdown/index.ts';
 import { writeBlob } from './blobs.ts';
-import { loadSnapshot } from './snapshot.ts';
+import { LayeredMap } from './layered-map.ts';
+import { loadTrees, rememberTrees, revisionRecord } from './snapshot.ts';
 import { objectHash, storeRepository, type ObjectKind } from './store.repository.ts';
-import type { FileEntry, PageEntry, PageMeta, RevisionSnapshot, Variables } from './types.ts';
+import type { FileEntry, PageEntry, PageMeta, RevisionTrees, Variables } from './types.ts';
 
 /** A page to insert, with its subpages. */
 export interface NewPage extends Partial<PageMeta> {
@@ -77,7 +78,7 @@ export class RevisionEditor {
 
   private constructor(
     private readonly spaceId: string,
-    private readonly base: RevisionSnapshot | null,
+    private readonly base: RevisionTrees | null,
     clock: Clock,
     private readonly dataDir: string,
   ) {
@@ -86,7 +87,7 @@ export class RevisionEditor {
 
   /** An editor on `baseRevisionId` (null: an empty space). */
   static async open(db: Db, spaceId: string, baseRevisionId: string | null, clock: Clock, dataDir: string): Promise<RevisionEditor> {
-    const base = baseRevisionId ? await loadSnapshot(db, spaceId, baseRevisionId) : null;
+    const base = baseRevisionId ? await loadTrees(db, spaceId, baseRevisionId) : null;
     return new RevisionEditor(spaceId, base, clock, dataDir);
   }
 
@@ -114,12 +115,8 @@ export class RevisionEditor {
    */
   private parentKey(pageId: string): string | undefined {
     if (this.removed.has(pageId)) return undefined;
-    let parent = this.parents.get(pageId);
-    if (parent === undefined) {
-      const node = this.base?.byId.get(pageId);
-      if (!node) return undefined;
-      parent = key(node.parentId);
-    }
+    const parent = this.parents.get(pageId) ?? this.base?.parentOf.get(pageId);
+    if (parent === undefined) return undefined;
     if (parent !== ROOT && this.parentKey(parent) === undefined) return undefined;
     return parent;
   }
@@ -248,11 +245,12 @@ export class RevisionEditor {
         if (up === pageId) throw badRequest('a page cannot be moved inside itself');
       }
     }
+    // Everything is checked before the lists change: a refused move leaves the editor as it was.
     const source = this.list(from);
-    source.splice(source.indexOf(entry), 1);
     const list = this.list(target);
-    const index = this.checkIndex(list, to.index);
+    const index = this.checkIndex(target === from ? list.filter((e) => e.id !== pageId) : list, to.index);
     const moved = target === from ? entry : { ...entry, slug: this.uniqueSlug(list, entry.slug, pageId, false) };
+    source.splice(source.indexOf(entry), 1);
     list.splice(index, 0, moved);
     this.parents.set(pageId, target);
     this.dirty.add(from);
@@ -339,9 +337,8 @@ export class RevisionEditor {
 
     await storeRepository.putObjects(db, this.spaceId, this.objects);
     for (const blob of this.blobs) await storeRepository.addBlobReference(db, this.spaceId, blob.hash, blob.size);
-    const id = newId();
-    await storeRepository.insertRevision(db, {
-      id,
+    const row = {
+      id: newId(),
       space_id: this.spaceId,
       parents: JSON.stringify(options.parents ?? (this.base ? [this.base.revision.id] : [])),
       type: options.type ?? 'edits',
@@ -352,8 +349,46 @@ export class RevisionEditor {
       git: null,
       created_by: options.createdBy,
       created_at: this.now,
-    });
-    return id;
+    };
+    await storeRepository.insertRevision(db, row);
+    rememberTrees(this.nextTrees(revisionRecord(row), treeHash));
+    return row.id;
+  }
+
+  /**
+   * The new revision's trees, derived from the base's by patching copies of its maps: the
+   * next edit of the space starts from them without reading the revision back. (Should
+   * the transaction roll back, the entry is only an unused cache entry.)
+   */
+  private nextTrees(revision: ReturnType<typeof revisionRecord>, treeHash: string): RevisionTrees {
+    const trees = this.base ? this.base.trees.derive() : new LayeredMap<{ hash: string; entries: PageEntry[] }>();
+    const parentOf = this.base ? this.base.parentOf.derive() : new LayeredMap<string>();
+    const drop = (pageId: string) => {
+      const stack = [pageId];
+      while (stack.length > 0) {
+        const id = stack.pop() as string;
+        parentOf.delete(id);
+        const children = this.lists.get(id) ?? trees.get(id)?.entries ?? [];
+        trees.delete(id);
+        stack.push(...children.map((e) => e.id));
+      }
+    };
+    for (const id of this.removed) drop(id);
+    for (const [parent, list] of this.lists) {
+      if (parent !== ROOT && this.parentKey(parent) === undefined) continue;
+      const hash = parent === ROOT ? treeHash : this.list(this.parentKey(parent)!).find((e) => e.id === parent)?.children;
+      if (list.length === 0 || hash === undefined) trees.delete(parent);
+      else trees.set(parent, { hash, entries: list });
+      for (const entry of list) parentOf.set(entry.id, parent);
+    }
+    if (!trees.has(ROOT)) trees.set(ROOT, { hash: treeHash, entries: [] });
+    return {
+      revision,
+      trees,
+      parentOf,
+      files: this.files ?? this.base?.files ?? [],
+      reusables: this.base?.reusables ?? [],
+    };
   }
 
   private put(kind: ObjectKind, value: unknown): string {

@@ -1,14 +1,16 @@
 import type { Db } from '../../db/database.ts';
 import type { RevisionsTable } from '../../db/types.ts';
 import { notFound } from '../../errors.ts';
+import { LayeredMap } from './layered-map.ts';
 import { storeRepository } from './store.repository.ts';
-import type { FileEntry, PageEntry, PageNode, ReusableEntry, RevisionRecord, RevisionSnapshot } from './types.ts';
+import type { FileEntry, PageEntry, PageNode, ReusableEntry, RevisionRecord, RevisionSnapshot, RevisionTrees } from './types.ts';
 
 /**
- * Least-recently-used cache of loaded revisions. Revisions never change, so an entry is
- * never stale: the bound is for memory only (a 10,000-page revision is a few MB).
+ * Least-recently-used cache. Everything kept here is computed from immutable content
+ * (revisions, objects addressed by hash), so an entry is never stale: the bound is for
+ * memory only (a 10,000-page revision is a few MB).
  */
-class LruCache<V> {
+export class LruCache<V> {
   private readonly entries = new Map<string, V>();
   constructor(private readonly max: number) {}
   get(key: string): V | undefined {
@@ -26,8 +28,15 @@ class LruCache<V> {
   }
 }
 
-const snapshots = new LruCache<RevisionSnapshot>(64);
+const treesCache = new LruCache<RevisionTrees>(64);
+const snapshots = new LruCache<RevisionSnapshot>(32);
 const documents = new LruCache<unknown>(4096);
+
+/**
+ * Values computed from immutable content (a rendered page, a revision's page tree), keyed
+ * by what they were computed from (a revision id, a document hash): never stale.
+ */
+export const derivedCache = new LruCache<unknown>(4096);
 
 export function revisionRecord(row: RevisionsTable): RevisionRecord {
   return {
@@ -50,13 +59,18 @@ export function childPath(parentPath: string, slug: string): string {
   return parentPath ? `${parentPath}/${slug}` : slug;
 }
 
+/** Keeps the trees of a revision just written (the editor derives them from its base). */
+export function rememberTrees(trees: RevisionTrees): void {
+  treesCache.set(`${trees.revision.spaceId}/${trees.revision.id}`, trees);
+}
+
 /**
- * Loads a revision whole: its rows of tree objects level by level (one query per depth),
- * its files and reusable contents. Kept in memory by revision id afterwards.
+ * A revision's child lists and page locations: read level by level (one query per depth
+ * of the page tree) the first time, then kept by revision id.
  */
-export async function loadSnapshot(db: Db, spaceId: string, revisionId: string): Promise<RevisionSnapshot> {
+export async function loadTrees(db: Db, spaceId: string, revisionId: string): Promise<RevisionTrees> {
   const key = `${spaceId}/${revisionId}`;
-  const cached = snapshots.get(key);
+  const cached = treesCache.get(key);
   if (cached) return cached;
   const row = await storeRepository.findRevision(db, spaceId, revisionId);
   if (!row) throw notFound('Revision');
@@ -67,54 +81,58 @@ export async function loadSnapshot(db: Db, spaceId: string, revisionId: string):
     if (body === undefined) throw new Error(`Revision ${revisionId} misses object ${hash}`);
     return JSON.parse(body) as T;
   };
-
-  const trees = new Map<string, { hash: string; entries: PageEntry[] }>();
-  const byId = new Map<string, PageNode>();
-  const byPath = new Map<string, PageNode>();
-  const pages: PageNode[] = [];
-  trees.set('', { hash: revision.treeHash, entries: read<PageEntry[]>(revision.treeHash, first) });
-
-  // Breadth first: every tree of one depth in one query.
-  let level: { parent: PageNode | null; hash: string; entries: PageEntry[] }[] = [
-    { parent: null, hash: revision.treeHash, entries: trees.get('')!.entries },
-  ];
+  const trees = new LayeredMap<{ hash: string; entries: PageEntry[] }>();
+  const parentOf = new LayeredMap<string>();
+  let level = [{ parent: '', hash: revision.treeHash, entries: read<PageEntry[]>(revision.treeHash, first) }];
   while (level.length > 0) {
-    const nextLevel: { parent: PageNode; hash: string }[] = [];
-    for (const { parent, entries } of level) {
+    const next: { parent: string; hash: string }[] = [];
+    for (const { parent, hash, entries } of level) {
+      trees.set(parent, { hash, entries });
       for (const entry of entries) {
-        const node: PageNode = {
-          entry,
-          parentId: parent ? parent.entry.id : null,
-          path: childPath(parent ? parent.path : '', entry.slug),
-          depth: parent ? parent.depth + 1 : 0,
-          children: [],
-        };
-        (parent ? parent.children : pages).push(node);
-        byId.set(entry.id, node);
-        if (!byPath.has(node.path)) byPath.set(node.path, node);
-        if (entry.children) nextLevel.push({ parent: node, hash: entry.children });
+        parentOf.set(entry.id, parent);
+        if (entry.children) next.push({ parent: entry.id, hash: entry.children });
       }
     }
-    if (nextLevel.length === 0) break;
-    const bodies = await storeRepository.getObjects(db, spaceId, nextLevel.map((n) => n.hash));
-    level = nextLevel.map(({ parent, hash }) => {
-      const entries = read<PageEntry[]>(hash, bodies);
-      trees.set(parent.entry.id, { hash, entries });
-      return { parent, hash, entries };
-    });
+    if (next.length === 0) break;
+    // Every tree of one depth in one query.
+    const bodies = await storeRepository.getObjects(db, spaceId, next.map((n) => n.hash));
+    level = next.map(({ parent, hash }) => ({ parent, hash, entries: read<PageEntry[]>(hash, bodies) }));
   }
-
-  const files = read<FileEntry[]>(revision.filesHash, first);
-  const snapshot: RevisionSnapshot = {
+  const result: RevisionTrees = {
     revision,
-    pages,
-    byId,
-    byPath,
     trees,
-    files,
-    filesById: new Map(files.map((f) => [f.id, f])),
+    parentOf,
+    files: read<FileEntry[]>(revision.filesHash, first),
     reusables: read<ReusableEntry[]>(revision.reusablesHash, first),
   };
+  treesCache.set(key, result);
+  return result;
+}
+
+/** A revision as reads need it: the page tree with paths, pages by id and by path. Kept by revision id. */
+export async function loadSnapshot(db: Db, spaceId: string, revisionId: string): Promise<RevisionSnapshot> {
+  const key = `${spaceId}/${revisionId}`;
+  const cached = snapshots.get(key);
+  if (cached) return cached;
+  const trees = await loadTrees(db, spaceId, revisionId);
+  const byId = new Map<string, PageNode>();
+  const byPath = new Map<string, PageNode>();
+  const build = (parent: PageNode | null, entries: PageEntry[]): PageNode[] =>
+    entries.map((entry) => {
+      const node: PageNode = {
+        entry,
+        parentId: parent ? parent.entry.id : null,
+        path: childPath(parent ? parent.path : '', entry.slug),
+        depth: parent ? parent.depth + 1 : 0,
+        children: [],
+      };
+      byId.set(entry.id, node);
+      if (!byPath.has(node.path)) byPath.set(node.path, node);
+      node.children = build(node, trees.trees.get(entry.id)?.entries ?? []);
+      return node;
+    });
+  const pages = build(null, trees.trees.get('')?.entries ?? []);
+  const snapshot: RevisionSnapshot = { ...trees, pages, byId, byPath, filesById: new Map(trees.files.map((f) => [f.id, f])) };
   snapshots.set(key, snapshot);
   return snapshot;
 }
@@ -122,14 +140,7 @@ export async function loadSnapshot(db: Db, spaceId: string, revisionId: string):
 /** A page's document by hash (content-addressed, so cached forever); undefined for none. */
 export async function loadDocument<T = unknown>(db: Db, spaceId: string, hash: string | undefined): Promise<T | undefined> {
   if (!hash) return undefined;
-  const cached = documents.get(hash);
-  if (cached !== undefined) return cached as T;
-  const bodies = await storeRepository.getObjects(db, spaceId, [hash]);
-  const body = bodies.get(hash);
-  if (body === undefined) throw new Error(`Missing document ${hash} in space ${spaceId}`);
-  const document = JSON.parse(body) as T;
-  documents.set(hash, document);
-  return document;
+  return (await loadDocuments<T>(db, spaceId, [hash])).get(hash);
 }
 
 /** Many documents by hash, in a few queries; cached like loadDocument. */
@@ -153,9 +164,3 @@ export async function loadDocuments<T = unknown>(db: Db, spaceId: string, hashes
   }
   return found;
 }
-
-/**
- * Values computed from immutable content (a rendered page, a revision's page tree), keyed
- * by what they were computed from (a revision id, a document hash): never stale.
- */
-export const derivedCache = new LruCache<unknown>(4096);

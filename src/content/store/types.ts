@@ -5,6 +5,7 @@
  * the hash of its own child tree. Every object is addressed by the hash of its bytes.
  */
 import type { ContentRef, Document } from '../markdown/index.ts';
+import type { LayeredMap } from './layered-map.ts';
 
 export type VariableValue = string | number | boolean;
 export type Variables = Record<string, VariableValue>;
@@ -104,17 +105,26 @@ export interface RevisionRecord {
   createdAt: string;
 }
 
-/** Everything a revision holds, loaded once and kept: revisions never change. */
-export interface RevisionSnapshot {
+/**
+ * What editing needs of a revision: every child list by parent page id ('' for the top
+ * level) and where each page sits. Loaded once per revision, or derived from the
+ * revision it was edited from without reading anything back.
+ */
+export interface RevisionTrees {
   revision: RevisionRecord;
+  trees: LayeredMap<{ hash: string; entries: PageEntry[] }>;
+  /** Parent key of every page ('' for the top level). */
+  parentOf: LayeredMap<string>;
+  files: FileEntry[];
+  reusables: ReusableEntry[];
+}
+
+/** Everything a revision holds, as reads need it; built once and kept: revisions never change. */
+export interface RevisionSnapshot extends RevisionTrees {
   pages: PageNode[];
   byId: Map<string, PageNode>;
   byPath: Map<string, PageNode>;
-  /** Child lists by parent page id ('' for the top level), as stored. */
-  trees: Map<string, { hash: string; entries: PageEntry[] }>;
-  files: FileEntry[];
   filesById: Map<string, FileEntry>;
-  reusables: ReusableEntry[];
 }
 
 export type { ContentRef, Document };

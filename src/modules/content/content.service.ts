@@ -39,7 +39,7 @@ export async function editSpaceContent(
   deps: Pick<AppDeps, 'db' | 'clock' | 'config'>,
   spaceId: string,
   userId: string | null,
-  edit: (editor: RevisionEditor) => void | Promise<void>,
+  edit: (editor: RevisionEditor) => unknown,
 ): Promise<string> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const revisionId = await deps.db.transaction().execute(async (trx) => {
