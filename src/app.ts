@@ -20,6 +20,11 @@ import { organizationsRoutes } from './modules/organizations/organizations.route
 import { membersRoutes } from './modules/members/members.routes.ts';
 import { teamsRoutes } from './modules/teams/teams.routes.ts';
 import { invitesRoutes } from './modules/invites/invites.routes.ts';
+import { collectionsRoutes } from './modules/collections/collections.routes.ts';
+import { permissionsRoutes } from './modules/permissions/permissions.routes.ts';
+import { spacesRoutes } from './modules/spaces/spaces.routes.ts';
+import { contentRoutes } from './modules/content/content.routes.ts';
+import { scheduleSpacePurge } from './jobs/space-purge.ts';
 
 export interface BuildAppOptions {
   config: Config;
@@ -97,6 +102,15 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(membersRoutes);
   await app.register(teamsRoutes);
   await app.register(invitesRoutes);
+  await app.register(collectionsRoutes);
+  await app.register(permissionsRoutes);
+  await app.register(spacesRoutes);
+  await app.register(contentRoutes);
+
+  if (config.spacePurgeIntervalMs > 0) {
+    const stopPurge = scheduleSpacePurge(deps, app.log, config.spacePurgeIntervalMs);
+    app.addHook('onClose', async () => stopPurge());
+  }
 
   await app.ready();
   return app;

@@ -18,8 +18,8 @@ export function presentMember(config: Pick<Config, 'publicUrl'>, row: MemberView
     disabled: row.disabled === 1,
     joinedAt: row.joined_at,
     sso: row.sso === 1,
-    // Spaces and sites arrive with later modules; until then nobody holds direct access to any.
-    spaces: 0,
+    // Non-deleted spaces the member holds a direct grant on; sites arrive with a later module.
+    spaces: Number(row.spaces),
     teams: Number(row.teams),
     sites: 0,
   };

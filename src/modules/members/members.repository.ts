@@ -6,12 +6,13 @@ import type { Database, MembersTable, RoleName } from '../../db/types.ts';
 
 export type MemberRow = MembersTable;
 
-/** A membership with its user and the count of the member's teams in the organization. */
+/** A membership with its user and the counts of the member's teams and directly granted spaces in the organization. */
 export type MemberView = Omit<MemberRow, 'organization_id'> & {
   display_name: string;
   email: string;
   photo_url: string | null;
   teams: number;
+  spaces: number;
 };
 
 export interface MemberListFilters {
@@ -30,6 +31,20 @@ const teamCount = (eb: ExpressionBuilder<Database, 'members'>) =>
     .whereRef('counted.organization_id', '=', 'members.organization_id')
     .whereRef('counted.user_id', '=', 'members.user_id')
     .as('teams');
+
+// Non-deleted spaces of the organization the member holds a direct user grant on (index
+// content_permissions_principal); team grants are not direct access.
+const spaceCount = (eb: ExpressionBuilder<Database, 'members'>) =>
+  eb
+    .selectFrom('content_permissions as granted')
+    .innerJoin('spaces as gs', 'gs.id', 'granted.target_id')
+    .select((sub) => sub.fn.countAll<number>().as('n'))
+    .whereRef('granted.principal_id', '=', 'members.user_id')
+    .where('granted.target_type', '=', 'space')
+    .where('granted.principal_type', '=', 'user')
+    .whereRef('gs.organization_id', '=', 'members.organization_id')
+    .where('gs.deleted_at', 'is', null)
+    .as('spaces');
 
 // Every column the Member object needs and no other: each value selected costs time to
 // materialize, and a page has up to 1001 rows.
@@ -52,7 +67,7 @@ export function withMemberColumns<TB extends 'members', O>(memberships: SelectQu
   return query
     .innerJoin('users as u', 'u.id', 'members.user_id')
     .select(MEMBER_COLUMNS)
-    .select(['u.display_name', 'u.email', 'u.photo_url', teamCount]);
+    .select(['u.display_name', 'u.email', 'u.photo_url', teamCount, spaceCount]);
 }
 
 // Every sort ends on the user id, unique within an organization, so pages never overlap.

@@ -38,8 +38,17 @@ function selectTeams(db: Db, callerId: string) {
         .select((sub) => sub.fn.countAll<number>().as('n'))
         .whereRef('c.team_id', '=', 't.id')
         .as('members'),
-      // Spaces arrive with a later module; until then no team has access to any.
-      sql<number>`0`.as('spaces'),
+      // Non-deleted spaces the team holds a grant on (index content_permissions_principal).
+      eb
+        .selectFrom('content_permissions as g')
+        .innerJoin('spaces as s', 's.id', 'g.target_id')
+        .select((sub) => sub.fn.countAll<number>().as('n'))
+        .whereRef('g.principal_id', '=', 't.id')
+        .where('g.target_type', '=', 'space')
+        .where('g.principal_type', '=', 'team')
+        .whereRef('s.organization_id', '=', 't.organization_id')
+        .where('s.deleted_at', 'is', null)
+        .as('spaces'),
       eb
         .selectFrom('team_members as me')
         .select('me.role')
