@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkedOperations, createTestApp, type TestApp, type TestResponse } from './app.ts';
 import { createMember, createOrganization, createTeam, createUser } from './factories.ts';
 import { gitbookOperation, gitbookOperationIds } from './gitbook-schema.ts';
+import { editSpaceContent } from '../src/modules/content/content.service.ts';
 
 /*
  * Wire compatibility with GitBook's OpenAPI document: every operation Quire serves that
@@ -117,6 +118,79 @@ describe("conformance with GitBook's OpenAPI document", () => {
     const outsider = await createUser(t);
     await call('POST', `${O}/invites/${link.body.id}`, 200, { token: outsider.token });
     await call('DELETE', `${O}/link-invites/${link.body.id}`, 204);
+  });
+
+  it('answers every spaces, content, collections and permissions operation in GitBook’s response shapes', async () => {
+    const org = await createOrganization(t, { title: 'Spaces conformance' });
+    const admin = org.admin.token;
+    const editor = await createMember(t, org.id, 'edit');
+    const team = await createTeam(t, org.id, { members: [{ userId: editor.id }] });
+    const O = `/v1/orgs/${org.id}`;
+    const call = async (method: string, url: string, status: number, options: { body?: unknown; query?: Record<string, string | number> } = {}) => {
+      const res = await t.request(method as 'GET', url, { token: admin, body: options.body, query: options.query });
+      expectSuccess(method, url, res, status);
+      return res;
+    };
+
+    const C = (await call('POST', `${O}/collections`, 201, { body: { title: 'Docs', description: 'All docs' } })).body.id;
+    const C2 = (await call('POST', `${O}/collections`, 201, { body: { title: 'Sub', parent: C } })).body.id;
+    await call('GET', `${O}/collections`, 200, { query: { limit: 10 } });
+    await call('GET', `/v1/collections/${C}`, 200);
+    await call('PATCH', `/v1/collections/${C}`, 200, { body: { title: 'Docs 2', defaultLevel: 'read' } });
+    await call('POST', `/v1/collections/${C2}/move`, 200, { body: { parent: null } });
+
+    const space = (await call('POST', `${O}/spaces`, 201, { body: { title: 'Handbook', parent: C } })).body;
+    const S = `/v1/spaces/${space.id}`;
+    let pageId = '';
+    let fileId = '';
+    await editSpaceContent(t.app.deps, space.id, org.admin.id, (editor) => {
+      pageId = editor.insertPage({ title: 'Welcome', markdown: '# Hello\n\nText.\n', pages: [{ title: 'Details', markdown: 'More.\n' }] });
+      fileId = editor.addFile({ name: 'notes.txt', contentType: 'text/plain', bytes: Buffer.from('notes') }).id;
+    });
+    await call('GET', `${O}/spaces`, 200);
+    await call('GET', `/v1/collections/${C}/spaces`, 200);
+    await call('GET', S, 200);
+    await call('PATCH', S, 200, { body: { title: 'Handbook 2', emoji: '📘' } });
+    const revision = (await call('GET', `${S}/content`, 200)).body.id;
+    await call('GET', `${S}/content/pages`, 200);
+    await call('GET', `${S}/content/files`, 200);
+    await call('GET', `${S}/content/files/${fileId}`, 200);
+    await call('GET', `${S}/content/page/${pageId}`, 200, { query: { format: 'markdown' } });
+    await call('GET', `${S}/content/path/welcome%2Fdetails`, 200);
+    await call('GET', `${S}/revisions/${revision}`, 200);
+    await call('GET', `${S}/revisions/${revision}/pages`, 200);
+    await call('GET', `${S}/revisions/${revision}/files`, 200);
+    await call('GET', `${S}/revisions/${revision}/files/${fileId}`, 200);
+    await call('GET', `${S}/revisions/${revision}/page/${pageId}`, 200);
+    await call('GET', `${S}/revisions/${revision}/path/welcome`, 200);
+    await call('POST', `${S}/content/template`, 201, { body: { id: 'api-docs' } });
+
+    await call('POST', `${S}/permissions`, 204, { body: { role: 'edit', users: [editor.id], teams: [team.id] } });
+    await call('GET', `${S}/permissions/users`, 200);
+    await call('GET', `${S}/permissions/teams`, 200);
+    await call('GET', `${S}/permissions/aggregate`, 200, { query: { role: 'admin' } });
+    await call('PATCH', `${S}/permissions/users/${editor.id}`, 204, { body: { role: 'comment' } });
+    await call('PATCH', `${S}/permissions/teams/${team.id}`, 204, { body: { role: 'read' } });
+    await call('DELETE', `${S}/permissions/users/${editor.id}`, 204);
+    await call('DELETE', `${S}/permissions/teams/${team.id}`, 204);
+    await call('POST', `/v1/collections/${C}/permissions`, 204, { body: { role: 'edit', users: [editor.id], teams: [team.id] } });
+    await call('GET', `/v1/collections/${C}/permissions/users`, 200);
+    await call('GET', `/v1/collections/${C}/permissions/teams`, 200);
+    await call('GET', `/v1/collections/${C}/permissions/aggregate`, 200);
+    await call('PATCH', `/v1/collections/${C}/permissions/users/${editor.id}`, 204, { body: { role: 'read' } });
+    await call('PATCH', `/v1/collections/${C}/permissions/teams/${team.id}`, 204, { body: { role: 'read' } });
+    await call('DELETE', `/v1/collections/${C}/permissions/users/${editor.id}`, 204);
+    await call('DELETE', `/v1/collections/${C}/permissions/teams/${team.id}`, 204);
+
+    const copy = (await call('POST', `${S}/duplicate`, 201)).body;
+    await call('POST', `/v1/spaces/${copy.id}/move`, 200, { body: { parent: null } });
+    const other = await createOrganization(t, { admin: org.admin });
+    await call('POST', `/v1/spaces/${copy.id}/transfer`, 200, { body: { organization: other.id } });
+    await call('DELETE', S, 204);
+    await call('POST', `${S}/restore`, 200);
+    const C3 = (await call('POST', `${O}/collections`, 201, { body: { title: 'Move me' } })).body.id;
+    await call('POST', `/v1/collections/${C3}/transfer`, 200, { body: { organization: other.id } });
+    await call('DELETE', `/v1/collections/${C2}`, 204);
   });
 
   it('left no served GitBook operation unchecked', () => {

@@ -3,7 +3,9 @@ import { contextOf } from '../../context.ts';
 import { pageRequest } from '../../plugins/pagination.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { ref } from '../../schemas/registry.ts';
+import { Type } from 'typebox';
 import {
+  ApplyTemplateBody,
   BlobParams,
   BlobQuery,
   FileList,
@@ -147,6 +149,22 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       });
     }
   }
+
+  app.post('/v1/spaces/:spaceId/content/template', {
+    schema: {
+      operationId: 'applyTemplateToSpace',
+      tags,
+      summary: 'Add a built-in template’s pages to the space (edit role)',
+      params: SpaceParams,
+      body: ApplyTemplateBody,
+      response: { 201: Type.Null({ description: 'Template applied (no body)' }), ...errorResponses(400, 401, 403, 404) },
+    },
+    handler: async (request, reply) => {
+      await content.applyTemplate(contextOf(request), request.params.spaceId, request.body);
+      // GitBook answers 201 without a body.
+      return reply.code(201).send();
+    },
+  });
 
   app.get('/v1/spaces/:spaceId/blobs/:hash/:name', {
     config: { public: true },

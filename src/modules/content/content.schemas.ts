@@ -144,3 +144,11 @@ export const PageQueryParams = Type.Object({
   dereferenced: Type.Optional(Type.Boolean({ description: 'Accepted for compatibility; reusable content is not inlined' })),
 });
 export type PageQueryInput = Static<typeof PageQueryParams>;
+
+export const ApplyTemplateBody = Type.Object({
+  id: Type.String({ minLength: 1, maxLength: 64, description: 'Id of a built-in template: blank, product-docs, api-docs, knowledge-base' }),
+  params: Type.Optional(
+    Type.Object({ contentRefs: Type.Optional(Type.Record(Type.String(), Json('Content reference'))) }, { description: 'Template parameters (the built-in templates take none)' }),
+  ),
+  changeRequestId: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Apply to this change request instead of the main content' })),
+});

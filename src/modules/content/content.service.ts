@@ -10,6 +10,8 @@ import { readBlob } from '../../content/store/blobs.ts';
 import { RevisionEditor } from '../../content/store/editor.ts';
 import { derivedCache, loadDocuments, loadSnapshot } from '../../content/store/snapshot.ts';
 import type { FileEntry, PageNode, RevisionSnapshot } from '../../content/store/types.ts';
+import { findTemplate, SPACE_TEMPLATES } from '../../content/templates.ts';
+import { spacePolicy } from '../permissions/permissions.policy.ts';
 import { loadSpace } from '../spaces/spaces.service.ts';
 import { spacesRepository } from '../spaces/spaces.repository.ts';
 import { presentFile, presentPage, presentRevision, type PageBody } from './content.presenter.ts';
@@ -241,3 +243,19 @@ export async function readFileBlob(
   return bytes;
 }
 
+
+/**
+ * POST {S}/content/template: adds a built-in template's pages (src/content/templates.ts)
+ * after the space's pages, as one revision. Needs the edit role. Change requests do not
+ * exist yet, so a `changeRequestId` names none (404).
+ */
+export async function applyTemplate(ctx: Context, spaceId: string, input: { id: string; changeRequestId?: string }) {
+  const { access } = await loadSpace(ctx, spaceId);
+  spacePolicy.authorize('edit', access, 'Applying a template needs the edit role on an unlocked space');
+  if (input.changeRequestId !== undefined) throw notFound(`Change request "${input.changeRequestId}"`);
+  const template = findTemplate(input.id);
+  if (!template) throw badRequest(`body/id: unknown template "${input.id}"; known: ${SPACE_TEMPLATES.map((t) => t.id).join(', ')}`);
+  await editSpaceContent(ctx, spaceId, ctx.actor.userId, (editor) => {
+    for (const page of template.pages) editor.insertPage(page);
+  });
+}
