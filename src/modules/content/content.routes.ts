@@ -157,12 +157,12 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Add a built-in template’s pages to the space (edit role)',
       params: SpaceParams,
       body: ApplyTemplateBody,
-      response: { 201: Type.Null({ description: 'Template applied (no body)' }), ...errorResponses(400, 401, 403, 404) },
+      response: { 201: Type.Unsafe<undefined>({ description: 'Template applied (no body)' }), ...errorResponses(400, 401, 403, 404) },
     },
     handler: async (request, reply) => {
       await content.applyTemplate(contextOf(request), request.params.spaceId, request.body);
       // GitBook answers 201 without a body.
-      return reply.code(201).send();
+      return reply.code(201).send(undefined);
     },
   });
 
