@@ -3,12 +3,14 @@ import type { Db } from './database.ts';
 import * as m0001 from './migrations/0001_foundation.ts';
 import * as m0002 from './migrations/0002_directory_version.ts';
 import * as m0003 from './migrations/0003_spaces_and_content.ts';
+import * as m0004 from './migrations/0004_sites.ts';
 
 // Listed by hand (not read from disk) so they work the same under tsx, bundlers and tests.
 const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_directory_version': m0002,
   '0003_spaces_and_content': m0003,
+  '0004_sites': m0004,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -179,6 +179,74 @@ export interface SpaceBlobsTable {
   size: number;
 }
 
+export interface SitesTable {
+  id: string;
+  organization_id: string;
+  type: string;
+  title: string;
+  visibility: 'public' | 'unlisted' | 'share-link' | 'visitor-auth';
+  published: number;
+  basename: string | null;
+  hostname: string | null;
+  proxy: string | null;
+  adaptive_content: number;
+  agents_context: 'included' | 'excluded';
+  default_site_space_id: string | null;
+  default_site_section_id: string | null;
+  customization: string; // JSON
+  adaptive_schema: string | null; // JSON
+  adaptive_schema_updated_at: string | null;
+  visitor_auth_key: string;
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SiteSectionGroupsTable {
+  id: string;
+  site_id: string;
+  title: string;
+  icon: string | null;
+  parent_group_id: string | null;
+  position: number;
+  created_at: string;
+}
+
+export interface SiteSectionsTable {
+  id: string;
+  site_id: string;
+  title: string;
+  description: string | null;
+  icon: string | null;
+  path: string;
+  condition: string | null;
+  section_group_id: string | null;
+  position: number;
+  created_at: string;
+}
+
+export interface SiteSpacesTable {
+  id: string;
+  site_id: string;
+  section_id: string | null;
+  space_id: string;
+  path: string;
+  title: string | null;
+  condition: string | null;
+  customization: string; // JSON
+  position: number;
+  created_at: string;
+}
+
+export interface SiteShareLinksTable {
+  id: string;
+  site_id: string;
+  name: string | null;
+  key: string;
+  active: number;
+  created_at: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -196,4 +264,9 @@ export interface Database {
   revisions: RevisionsTable;
   content_objects: ContentObjectsTable;
   space_blobs: SpaceBlobsTable;
+  sites: SitesTable;
+  site_section_groups: SiteSectionGroupsTable;
+  site_sections: SiteSectionsTable;
+  site_spaces: SiteSpacesTable;
+  site_share_links: SiteShareLinksTable;
 }
