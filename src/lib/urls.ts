@@ -12,3 +12,15 @@ export function apiUrl(config: Pick<Config, 'publicUrl'>, path: string): string 
 export function appUrl(config: Pick<Config, 'publicUrl'>, path: string): string {
   return `${config.publicUrl}/app${path}`;
 }
+
+/**
+ * Where a published site is served: its custom hostname when set (same scheme as
+ * PUBLIC_URL), else PUBLIC_URL/sites/<basename or id>/.
+ */
+export function publishedSiteUrl(
+  config: Pick<Config, 'publicUrl'>,
+  site: { id: string; basename: string | null; hostname: string | null },
+): string {
+  if (site.hostname) return `${new URL(config.publicUrl).protocol}//${site.hostname}/`;
+  return `${config.publicUrl}/sites/${encodeURIComponent(site.basename ?? site.id)}/`;
+}

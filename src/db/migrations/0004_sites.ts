@@ -13,8 +13,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('title', 'varchar(255)', (c) => c.notNull())
     .addColumn('visibility', 'varchar(16)', (c) => c.notNull().defaultTo('public'))
     .addColumn('published', 'integer', (c) => c.notNull().defaultTo(0))
-    // Unique per organization when set; checked by the service (NULLs never collide).
-    .addColumn('basename', 'varchar(100)')
+    // Published sites are served at PUBLIC_URL/sites/<basename>/: unique across the server.
+    .addColumn('basename', 'varchar(100)', (c) => c.unique())
     .addColumn('hostname', 'varchar(255)', (c) => c.unique())
     .addColumn('proxy', 'varchar(512)')
     .addColumn('adaptive_content', 'integer', (c) => c.notNull().defaultTo(0))
@@ -33,7 +33,6 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('sites_org').on('sites').columns(['organization_id', 'created_at', 'id']).execute();
-  await db.schema.createIndex('sites_basename').on('sites').columns(['organization_id', 'basename']).execute();
 
   await db.schema
     .createTable('site_section_groups')
