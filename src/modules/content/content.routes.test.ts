@@ -149,6 +149,11 @@ describe('content reads', () => {
       const unsigned = new URL(url);
       unsigned.searchParams.delete('sig');
       expect((await inject(unsigned.toString())).statusCode).toBe(400);
+      // While the space is deleted its files are not served; restored, they are again.
+      expect((await t.request('DELETE', S(), { token: org.admin.token })).status).toBe(204);
+      expect((await inject(pngEntry.downloadURL)).statusCode).toBe(404);
+      expect((await t.request('POST', `${S()}/restore`, { token: org.admin.token })).status).toBe(200);
+      expect((await inject(pngEntry.downloadURL)).statusCode).toBe(200);
     });
 
     it('401 without a token; 404 for guests without access, outsiders and unknown spaces', async () => {

@@ -224,7 +224,7 @@ export async function getPageByPath(ctx: Context, spaceId: string, pagePath: str
 
 /**
  * GET {S}/blobs/{hash}/{name}: a file's bytes, for a valid signature from a downloadURL,
- * while the space still references the blob (a purged space's files are gone).
+ * while a live space references the blob (a deleted space's files are not served).
  */
 export async function readFileBlob(
   deps: Pick<AppDeps, 'db' | 'config'>,
@@ -237,7 +237,7 @@ export async function readFileBlob(
   const expected = Buffer.from(signature(secret, spaceId, hash, contentType));
   const given = Buffer.from(sig);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw notFound('File');
-  if (!(await contentRepository.spaceHoldsBlob(deps.db, spaceId, hash))) throw notFound('File');
+  if (!(await contentRepository.liveSpaceHoldsBlob(deps.db, spaceId, hash))) throw notFound('File');
   const bytes = readBlob(deps.config.dataDir, hash);
   if (!bytes) throw notFound('File');
   return bytes;

@@ -498,13 +498,55 @@ describe('members', () => {
   });
 
   describe('GET /v1/orgs/{organizationId}/members/{userId}/spaces', () => {
-    it('answers an empty list (no spaces exist yet) after the access checks', async () => {
+    it('lists the spaces the member can access with their effective role, after the access checks', async () => {
       const o = await createOrganization();
       const guest = await createMember(t, o.id, null);
+      const reader = await createMember(t, o.id, 'read');
+      const disabled = await createMember(t, o.id, 'edit', { disabled: true });
+      const newSpace = async (title: string, body: Record<string, unknown> = {}) =>
+        (await t.request('POST', `/v1/orgs/${o.id}/spaces`, { token: o.admin.token, body: { title, ...body } })).body.id as string;
+      const a = await newSpace('A');
+      t.clock.advance(1000);
+      const b = await newSpace('B', { visibility: 'public' });
+      t.clock.advance(1000);
+      const c = await newSpace('C');
+      await t.db
+        .insertInto('content_permissions')
+        .values({ target_type: 'space', target_id: c, organization_id: o.id, principal_type: 'user', principal_id: guest.id, role: 'edit', created_at: t.clock.now().toISOString() })
+        .execute();
+      await t.db
+        .insertInto('content_permissions')
+        .values({ target_type: 'space', target_id: a, organization_id: o.id, principal_type: 'user', principal_id: reader.id, role: 'review', created_at: t.clock.now().toISOString() })
+        .execute();
+
+      // A guest reaches the space granted to them and the public one, nothing else.
       const res = await t.request('GET', `/v1/orgs/${o.id}/members/${guest.id}/spaces`, { token: o.admin.token, query: { order: 'asc', limit: 5 } });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ count: 0, items: [] });
-      expect((await t.request('GET', `/v1/orgs/${o.id}/members/${guest.id}/spaces`, { token: guest.token })).status).toBe(200);
+      expect(res.body.count).toBe(2);
+      expect(res.body.items.map((i: { permission: string; space: { id: string } }) => [i.space.id, i.permission])).toEqual([
+        [b, 'read'],
+        [c, 'edit'],
+      ]);
+      // The space objects carry the caller's permissions (the admin's), not the member's.
+      expect(res.body.items[1].space.permissions.admin).toBe(true);
+
+      // A member with a role reaches every space; grants raise the role; newest first by default.
+      const all = await t.request('GET', `/v1/orgs/${o.id}/members/${reader.id}/spaces`, { token: o.admin.token });
+      expect(all.body.items.map((i: { permission: string; space: { id: string } }) => [i.space.id, i.permission])).toEqual([
+        [c, 'read'],
+        [b, 'read'],
+        [a, 'review'],
+      ]);
+      const page1 = await t.request('GET', `/v1/orgs/${o.id}/members/${reader.id}/spaces`, { token: o.admin.token, query: { limit: 2 } });
+      expect(page1.body.items).toHaveLength(2);
+      const page2 = await t.request('GET', `/v1/orgs/${o.id}/members/${reader.id}/spaces`, { token: o.admin.token, query: { limit: 2, page: page1.body.next.page } });
+      expect(page2.body.items.map((i: { space: { id: string } }) => i.space.id)).toEqual([a]);
+
+      // Disabled members reach nothing; deleted spaces drop out.
+      expect((await t.request('GET', `/v1/orgs/${o.id}/members/${disabled.id}/spaces`, { token: o.admin.token })).body).toEqual({ count: 0, items: [] });
+      await t.request('DELETE', `/v1/spaces/${c}`, { token: o.admin.token });
+      expect((await t.request('GET', `/v1/orgs/${o.id}/members/${guest.id}/spaces`, { token: guest.token })).body.count).toBe(1);
+
       expect((await t.request('GET', `/v1/orgs/${o.id}/members/${o.admin.id}/spaces`, { token: guest.token })).status).toBe(403);
       const stranger = await createUser(t);
       expect((await t.request('GET', `/v1/orgs/${o.id}/members/${stranger.id}/spaces`, { token: o.admin.token })).status).toBe(404);

@@ -88,13 +88,21 @@ export const membersRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       operationId: 'listSpacesForOrganizationMember',
       tags,
-      summary: 'List the spaces a member was given access to',
+      summary: 'List the spaces a member can access, with their role on each',
       params: MemberParams,
       querystring: ListMemberSpacesQuery,
       response: { 200: MemberSpaceList, ...errorResponses(400, 401, 403, 404) },
     },
-    handler: (request) =>
-      members.listMemberSpaces(contextOf(request), request.params.organizationId, request.params.userId),
+    handler: (request) => {
+      const { page, limit, order } = request.query;
+      return members.listMemberSpaces(
+        contextOf(request),
+        request.params.organizationId,
+        request.params.userId,
+        pageRequest(request, { page, limit }),
+        order ?? 'desc',
+      );
+    },
   });
 
   app.get('/v1/orgs/:organizationId/members/:userId/teams', {

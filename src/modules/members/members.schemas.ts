@@ -1,6 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { ListOf, OrderQuery, PageQuery, RoleOrGuest, RoleSchema } from '../../schemas/common.ts';
 import { component, ref } from '../../schemas/registry.ts';
+// Type only: the Space component is registered by the spaces module (no import cycle at run time).
+import type { SpaceWire } from '../spaces/spaces.schemas.ts';
 import { User } from '../users/users.schemas.ts';
 import { Team, TeamMembership } from '../teams/teams.schemas.ts';
 
@@ -66,12 +68,12 @@ export const MemberContentPermission = component(
   Type.Object(
     {
       permission: ref(RoleSchema),
-      space: Type.Object({}, { additionalProperties: true, description: 'The space the member may access' }),
+      space: Type.Unsafe<SpaceWire>({ $ref: 'Space#', description: 'The space the member may access' }),
     },
     { description: 'The role a member holds in one space' },
   ),
 );
-export const MemberSpaceList = ListOf(ref(MemberContentPermission), 'Spaces the member was given access to');
+export const MemberSpaceList = ListOf(ref(MemberContentPermission), 'Spaces the member can access, with their role on each');
 
 export const ListMemberSpacesQuery = Type.Object({ ...PageQuery, order: Type.Optional(OrderQuery) });
 

@@ -1,5 +1,6 @@
 import { SignJWT } from 'jose';
 import type { Context } from '../../context.ts';
+import { listSpacesOfMember } from '../spaces/spaces.service.ts';
 import type { Page, PageRequest } from '../../db/keyset.ts';
 import { serverSecret } from '../../db/secrets.ts';
 import { badRequest, notFound } from '../../errors.ts';
@@ -113,13 +114,15 @@ export async function setMemberSSO(ctx: Context, organizationId: string, userId:
 }
 
 /**
- * GET /v1/orgs/{organizationId}/members/{userId}/spaces. Spaces arrive with a later
- * module; until then no member holds direct access to any, so the list is empty.
+ * GET /v1/orgs/{organizationId}/members/{userId}/spaces: the spaces the member can access
+ * (GitBook: "spaces that can be accessed by the user"), with their effective role on each;
+ * a disabled member can access none.
  */
-export async function listMemberSpaces(ctx: Context, organizationId: string, userId: string) {
+export async function listMemberSpaces(ctx: Context, organizationId: string, userId: string, page: PageRequest, order: 'asc' | 'desc') {
   const access = await memberAccess(ctx, organizationId);
-  await visibleMember(ctx, access, userId);
-  return { count: 0, items: [] };
+  const member = await visibleMember(ctx, access, userId);
+  if (member.disabled === 1) return { count: 0, items: [] };
+  return listSpacesOfMember(ctx, organizationId, { userId, role: member.role }, page, order);
 }
 
 /** GET /v1/orgs/{organizationId}/members/{userId}/teams */

@@ -69,8 +69,8 @@ export async function contentAccess(
 export async function reachableByGrants(
   ctx: Pick<Context, 'db' | 'actor'>,
   organizationId: string,
+  userId: string = ctx.actor.userId,
 ): Promise<{ spaces: string[]; collections: string[] }> {
-  const userId = ctx.actor.userId;
   const [spaces, granted, all] = await Promise.all([
     permissionsRepository.grantedTargets(ctx.db, organizationId, userId, 'space'),
     permissionsRepository.grantedTargets(ctx.db, organizationId, userId, 'collection'),

@@ -59,7 +59,14 @@ export const spacesRepository = {
   },
 
   /** A page of the organization's live spaces (or a collection's), oldest first, filtered by access in SQL. */
-  list(db: Db, organizationId: string, scope: SpaceListScope, page: PageRequest, collectionId?: string): Promise<Page<SpaceRow>> {
+  list(
+    db: Db,
+    organizationId: string,
+    scope: SpaceListScope,
+    page: PageRequest,
+    collectionId?: string,
+    order: 'asc' | 'desc' = 'asc',
+  ): Promise<Page<SpaceRow>> {
     let query = db.selectFrom('spaces').selectAll().where('organization_id', '=', organizationId).where('deleted_at', 'is', null);
     if (collectionId !== undefined) query = query.where('parent_id', '=', collectionId);
     if (!scope.all) {
@@ -75,8 +82,8 @@ export const spacesRepository = {
     return paginate(
       query,
       [
-        { ref: 'created_at', field: 'created_at', dir: 'asc' },
-        { ref: 'id', field: 'id', dir: 'asc' },
+        { ref: 'created_at', field: 'created_at', dir: order },
+        { ref: 'id', field: 'id', dir: order },
       ],
       page,
     );

@@ -119,25 +119,50 @@ export async function createSpace(ctx: Context, organizationId: string, input: C
   });
 }
 
+/** What a user may list in an organization: everything with a role, else what grants and visibility open. */
+async function listScope(ctx: Pick<Context, 'db' | 'actor'>, organizationId: string, userId: string, role: RoleName | null): Promise<SpaceListScope> {
+  if (role !== null) return { all: true };
+  const reachable = await reachableByGrants(ctx, organizationId, userId);
+  return { all: false, spaceIds: reachable.spaces, collectionIds: reachable.collections };
+}
+
 /** GET /v1/orgs/{organizationId}/spaces: what the caller may see, filtered in SQL. */
 export async function listSpaces(ctx: Context, organizationId: string, page: PageRequest, collectionId?: string) {
   const access = await memberAccess(ctx, organizationId);
-  let scope: SpaceListScope = { all: true };
-  if (access.role === null) {
-    const reachable = await reachableByGrants(ctx, organizationId);
-    scope = { all: false, spaceIds: reachable.spaces, collectionIds: reachable.collections };
-  }
+  const scope = await listScope(ctx, organizationId, access.userId, access.role);
   const result = await spacesRepository.list(ctx.db, organizationId, scope, page, collectionId);
-  const resolve = await accessResolver(ctx, organizationId, result.items);
+  const resolve = await accessResolver(ctx, organizationId, result.items, access.userId);
   return { ...result, items: result.items.map((row) => present(ctx, row, resolve(row))) };
+}
+
+/**
+ * The spaces a member can access, with the member's effective role on each (GitBook's
+ * MemberContentPermission); each space carries the caller's own permissions.
+ */
+export async function listSpacesOfMember(
+  ctx: Context,
+  organizationId: string,
+  member: { userId: string; role: RoleName | null },
+  page: PageRequest,
+  order: 'asc' | 'desc',
+) {
+  const scope = await listScope(ctx, organizationId, member.userId, member.role);
+  const result = await spacesRepository.list(ctx.db, organizationId, scope, page, undefined, order);
+  const [theirs, mine] = await Promise.all([
+    accessResolver(ctx, organizationId, result.items, member.userId),
+    accessResolver(ctx, organizationId, result.items, ctx.actor.userId),
+  ]);
+  return {
+    ...result,
+    items: result.items.map((row) => ({ permission: theirs(row).role ?? 'read', space: present(ctx, row, mine(row)) })),
+  };
 }
 
 /**
  * Effective access for many spaces of one organization with a fixed number of queries:
  * the caller's membership, their grants and the organization's collections, read once.
  */
-async function accessResolver(ctx: Pick<Context, 'db' | 'actor'>, organizationId: string, rows: SpaceRow[]) {
-  const userId = ctx.actor.userId;
+async function accessResolver(ctx: Pick<Context, 'db'>, organizationId: string, rows: SpaceRow[], userId: string) {
   const [membership, collections] = await Promise.all([
     organizationsRepository.findActiveMembership(ctx.db, organizationId, userId),
     permissionsRepository.orgCollections(ctx.db, organizationId),
