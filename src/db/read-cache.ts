@@ -17,3 +17,20 @@ export async function readUnlessChanged<T>(db: Db, cache: TtlCache<unknown>, key
   if (value !== undefined) cache.set(stampedKey, value);
   return value;
 }
+
+/**
+ * readUnlessChanged that answers a hit synchronously (no promise, no microtask): for the
+ * hottest reads, whose handlers may return a plain value. A miss returns the read's
+ * promise and caches its result under the stamp taken before reading.
+ */
+export function reuseUnlessChanged<T>(db: Db, cache: TtlCache<unknown>, key: string, read: () => Promise<T>): T | Promise<T> {
+  const stamp = contentStamp(db);
+  if (stamp === undefined) return read();
+  const stampedKey = `${key}@${stamp}`;
+  const cached = cache.get(stampedKey) as T | undefined;
+  if (cached !== undefined) return cached;
+  return read().then((value) => {
+    if (value !== undefined) cache.set(stampedKey, value);
+    return value;
+  });
+}

@@ -5,6 +5,7 @@ import { serverSecret } from '../../db/secrets.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { reusable } from '../../lib/reusable.ts';
+import { reuseUnlessChanged } from '../../db/read-cache.ts';
 import { documentToMarkdown, resolveVariables, type Document } from '../../content/markdown/index.ts';
 import { readBlob } from '../../content/store/blobs.ts';
 import { RevisionEditor } from '../../content/store/editor.ts';
@@ -206,12 +207,19 @@ async function readPage(ctx: Context, snapshot: RevisionSnapshot, node: PageNode
   return page;
 }
 
-/** GET {S}/content/page/{pageId} and GET {S}/revisions/{revisionId}/page/{pageId} */
-export async function getPage(ctx: Context, spaceId: string, pageId: string, options: PageReadOptions) {
-  const snapshot = await revisionFor(ctx, spaceId, options);
-  const node = snapshot.byId.get(pageId);
-  if (!node) throw notFound('Page');
-  return readPage(ctx, snapshot, node, options);
+/**
+ * GET {S}/content/page/{pageId} and GET {S}/revisions/{revisionId}/page/{pageId}. The
+ * hottest read: while the database is unchanged (SQLite's content stamp) the same caller
+ * asking for the same page gets the same object back without a single await.
+ */
+export function getPage(ctx: Context, spaceId: string, pageId: string, options: PageReadOptions) {
+  const key = `page-read\u0000${spaceId}\u0000${ctx.actor.userId}\u0000${options.shareKey ?? ''}\u0000${options.revisionId ?? ''}\u0000${pageId}\u0000${options.format ?? ''}\u0000${options.evaluated ?? ''}`;
+  return reuseUnlessChanged(ctx.db, ctx.caches.listings, key, async () => {
+    const snapshot = await revisionFor(ctx, spaceId, options);
+    const node = snapshot.byId.get(pageId);
+    if (!node) throw notFound('Page');
+    return readPage(ctx, snapshot, node, options);
+  });
 }
 
 /** GET {S}/content/path/{pagePath}: a page by its path of slugs (leading and trailing slashes ignored). */
