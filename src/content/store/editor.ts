@@ -7,7 +7,7 @@ import { newId } from '../../lib/ids.ts';
 import { markdownToDocument, type Document } from '../markdown/index.ts';
 import { writeBlob } from './blobs.ts';
 import { LayeredMap } from './layered-map.ts';
-import { loadTrees, rememberTrees, revisionRecord } from './snapshot.ts';
+import { loadDocuments, loadTrees, rememberTrees, revisionRecord } from './snapshot.ts';
 import { objectHash, storeRepository, type ObjectKind } from './store.repository.ts';
 import type { FileEntry, PageEntry, PageMeta, RevisionTrees, Variables } from './types.ts';
 
@@ -132,6 +132,34 @@ export class RevisionEditor {
   hasPage(pageId: string): boolean {
     const parent = this.parentKey(pageId);
     return parent !== undefined && this.list(parent).some((e) => e.id === pageId);
+  }
+
+  /** The parent of a page in the edited revision (null: top level); 404 when it is not there. */
+  parentOf(pageId: string): string | null {
+    const parent = this.parentKey(pageId);
+    if (parent === undefined) throw notFound(`Page "${pageId}"`);
+    return parent === ROOT ? null : parent;
+  }
+
+  /**
+   * The current documents of these pages (pages without one are left out), including
+   * documents written by this editor and not yet committed.
+   */
+  async documents(db: Db, pageIds: string[]): Promise<Map<string, Document>> {
+    const hashes = new Map<string, string>();
+    for (const id of pageIds) {
+      if (!this.hasPage(id)) continue;
+      const hash = this.page(id).document;
+      if (hash) hashes.set(id, hash);
+    }
+    const pending = new Map(this.objects.filter((o) => o.kind === 'document').map((o) => [o.hash, o.body]));
+    const stored = await loadDocuments<Document>(db, this.spaceId, [...hashes.values()].filter((h) => !pending.has(h)));
+    const result = new Map<string, Document>();
+    for (const [id, hash] of hashes) {
+      const body = pending.get(hash);
+      result.set(id, body !== undefined ? (JSON.parse(body) as Document) : (stored.get(hash) as Document));
+    }
+    return result;
   }
 
   /** The children of a page (or the top level), in order. */
@@ -287,6 +315,15 @@ export class RevisionEditor {
     return entry;
   }
 
+  /**
+   * Adds (or replaces, by id) a file whose blob is already stored, e.g. one taken from
+   * another revision by a merge; the space's reference to the blob is recorded at commit.
+   */
+  putFileEntry(entry: FileEntry): void {
+    this.files = [...(this.files ?? this.base?.files ?? []).filter((f) => f.id !== entry.id), entry];
+    this.blobs.push({ hash: entry.hash, size: entry.size });
+  }
+
   removeFile(fileId: string): void {
     const files = this.files ?? this.base?.files ?? [];
     if (!files.some((f) => f.id === fileId)) throw notFound(`File "${fileId}"`);
@@ -310,6 +347,8 @@ export class RevisionEditor {
   async commit(db: Db, options: { createdBy: string | null; parents?: string[]; type?: string }): Promise<string> {
     const touched = new Set<string>();
     for (const parent of this.dirty) {
+      // A list that changed and whose page was then removed is gone with it.
+      if (parent !== ROOT && this.parentKey(parent) === undefined) continue;
       for (let up: string | undefined = parent; up !== undefined; up = up === ROOT ? undefined : this.parentKey(up)) {
         if (touched.has(up)) break;
         touched.add(up);

@@ -57,6 +57,14 @@ describe('derived revision trees', () => {
         e.insertPage({ id: newId(), title: 'Late' }, { parent: ids[2] });
       },
       (e) => e.deletePage(ids[0]),
+      // A page whose child list changed, then deleted, in one edit (children first, then the parent).
+      (e) => {
+        const parent = e.insertPage({ title: 'Doomed', pages: [{ title: 'Kept' }, { title: 'Gone' }] });
+        const [kept, gone] = e.childrenOf(parent);
+        e.movePage(kept.id, { parent: null });
+        e.deletePage(gone.id);
+        e.deletePage(parent);
+      },
       // More layers than the layered maps keep before flattening.
       ...Array.from({ length: 10 }, (_, i) => (e: RevisionEditor) => {
         const top = e.childrenOf(null);
