@@ -20,6 +20,7 @@ import {
 } from './harness.ts';
 import { organizationSuite } from './scenarios/organization.ts';
 import { contentSuite } from './scenarios/content.ts';
+import { publishedSuite } from './scenarios/published.ts';
 import { measureEditScaling, type EditScaling } from './edit-scaling.ts';
 
 /*
@@ -30,7 +31,7 @@ import { measureEditScaling, type EditScaling } from './edit-scaling.ts';
  * See docs/performance.md.
  */
 
-const SUITES: Suite[] = [organizationSuite, contentSuite];
+const SUITES: Suite[] = [organizationSuite, contentSuite, publishedSuite];
 
 /** Measured in process rather than over HTTP: the cost of an edit as a space grows. */
 const EDIT_SCALING = { name: 'content.edit', title: 'one-page edit, 10,000-page space ÷ 10-page space (median ms)', target: 2 };

@@ -24,6 +24,11 @@ import { collectionsRoutes } from './modules/collections/collections.routes.ts';
 import { permissionsRoutes } from './modules/permissions/permissions.routes.ts';
 import { spacesRoutes } from './modules/spaces/spaces.routes.ts';
 import { contentRoutes } from './modules/content/content.routes.ts';
+import { changeRequestsRoutes } from './modules/change-requests/change-requests.routes.ts';
+import { sitesRoutes } from './modules/sites/sites.routes.ts';
+import { siteSectionsRoutes } from './modules/site-sections/site-sections.routes.ts';
+import { siteSpacesRoutes } from './modules/site-spaces/site-spaces.routes.ts';
+import { publishedRoutes } from './modules/published/published.routes.ts';
 import { scheduleSpacePurge } from './jobs/space-purge.ts';
 
 export interface BuildAppOptions {
@@ -106,6 +111,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(permissionsRoutes);
   await app.register(spacesRoutes);
   await app.register(contentRoutes);
+  await app.register(changeRequestsRoutes);
+  await app.register(sitesRoutes);
+  await app.register(siteSectionsRoutes);
+  await app.register(siteSpacesRoutes);
+  await app.register(publishedRoutes);
 
   if (config.spacePurgeIntervalMs > 0) {
     const stopPurge = scheduleSpacePurge(deps, app.log, config.spacePurgeIntervalMs);

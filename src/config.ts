@@ -25,6 +25,11 @@ export interface Config {
   defaultPageSize: number;
   /** How often deleted spaces older than 7 days are purged; 0 turns the schedule off. */
   spacePurgeIntervalMs: number;
+  /**
+   * Whether `insert_files` may fetch URLs on private and loopback addresses. Off by
+   * default: a server fetching on a user's behalf must not reach its own network (SSRF).
+   */
+  fileFetchAllowPrivate: boolean;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -63,5 +68,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 10 * 1024 * 1024),
     defaultPageSize: Math.min(1000, Math.max(1, int(env, 'DEFAULT_PAGE_SIZE', 100))),
     spacePurgeIntervalMs: int(env, 'SPACE_PURGE_INTERVAL_MS', 60 * 60 * 1000),
+    fileFetchAllowPrivate: env.FILE_FETCH_ALLOW_PRIVATE === 'true',
   };
 }

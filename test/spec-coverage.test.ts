@@ -14,6 +14,10 @@ const IMPLEMENTED: { section: string; except?: RegExp }[] = [
   // 4.1 and 4.2 without links, backlinks and search (the links and search issue).
   { section: '4.1', except: /\/links$/ },
   { section: '4.2', except: /\/(search|links|backlinks)$/ },
+  // 4.3 without pdf, links and backlinks (the links and search issue).
+  { section: '4.3', except: /\/(pdf|links|backlinks)$/ },
+  // 4.5: sites, sections, section groups, site spaces.
+  { section: '4.5' },
 ];
 
 interface SpecRow {

@@ -4,6 +4,8 @@ import * as m0001 from './migrations/0001_foundation.ts';
 import * as m0002 from './migrations/0002_directory_version.ts';
 import * as m0003 from './migrations/0003_spaces_and_content.ts';
 import * as m0004 from './migrations/0004_sites.ts';
+import * as m0005 from './migrations/0005_change_requests.ts';
+import * as m0006 from './migrations/0006_sites_more.ts';
 
 // Listed by hand (not read from disk) so they work the same under tsx, bundlers and tests.
 const migrations: Record<string, Migration> = {
@@ -11,6 +13,8 @@ const migrations: Record<string, Migration> = {
   '0002_directory_version': m0002,
   '0003_spaces_and_content': m0003,
   '0004_sites': m0004,
+  '0005_change_requests': m0005,
+  '0006_sites_more': m0006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

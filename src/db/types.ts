@@ -223,6 +223,8 @@ export interface SiteSectionsTable {
   section_group_id: string | null;
   position: number;
   created_at: string;
+  /** Migration 0006: the section's default site space. */
+  default_site_space_id: string | null;
 }
 
 export interface SiteSpacesTable {
@@ -247,6 +249,59 @@ export interface SiteShareLinksTable {
   created_at: string;
 }
 
+export type ChangeRequestStatus = 'draft' | 'open' | 'archived' | 'merged';
+
+export interface ChangeRequestCountersTable {
+  space_id: string;
+  last_number: number;
+}
+
+export interface ChangeRequestsTable {
+  id: string;
+  space_id: string;
+  number: number;
+  status: ChangeRequestStatus;
+  subject: string;
+  description: string | null; // JSON rich-text document
+  created_by: string;
+  created_at: string;
+  updated_at: string;
+  revision_id: string;
+  revision_initial: string;
+  revision_merged_ancestor: string;
+  revision_merged: string | null;
+  merged_by: string | null;
+  merged_at: string | null;
+}
+
+export interface ChangeRequestReviewsTable {
+  id: string;
+  change_request_id: string;
+  reviewer_id: string;
+  requested_by: string | null;
+  status: 'approved' | 'changes-requested';
+  revision_id: string;
+  comment: string | null; // markdown
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ChangeRequestReviewersTable {
+  change_request_id: string;
+  user_id: string;
+  requested_by: string;
+  revision_id: string;
+  created_at: string;
+}
+
+export interface ChangeRequestContributorsTable {
+  change_request_id: string;
+  user_id: string;
+  first_contributed_at: string;
+  last_contributed_at: string;
+  count: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -269,4 +324,9 @@ export interface Database {
   site_sections: SiteSectionsTable;
   site_spaces: SiteSpacesTable;
   site_share_links: SiteShareLinksTable;
+  change_request_counters: ChangeRequestCountersTable;
+  change_requests: ChangeRequestsTable;
+  change_request_reviews: ChangeRequestReviewsTable;
+  change_request_reviewers: ChangeRequestReviewersTable;
+  change_request_contributors: ChangeRequestContributorsTable;
 }

@@ -2,7 +2,8 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppDeps, Context } from '../../context.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import { serverSecret } from '../../db/secrets.ts';
-import { badRequest, conflict, notFound } from '../../errors.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { reusable } from '../../lib/reusable.ts';
 import { reuseUnlessChanged } from '../../db/read-cache.ts';
@@ -44,19 +45,15 @@ export async function editSpaceContent(
   userId: string | null,
   edit: (editor: RevisionEditor) => unknown,
 ): Promise<string> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const revisionId = await deps.db.transaction().execute(async (trx) => {
-      const space = await spacesRepository.findActive(trx, spaceId);
-      if (!space) throw notFound('Space');
-      const editor = await RevisionEditor.open(trx, spaceId, space.revision_id, deps.clock, deps.config.dataDir);
-      await edit(editor);
-      const next = await editor.commit(trx, { createdBy: userId });
-      const moved = await spacesRepository.advanceRevision(trx, spaceId, space.revision_id, next, isoNow(deps.clock));
-      return moved ? next : null;
-    });
-    if (revisionId) return revisionId;
-  }
-  throw conflict('The space kept changing while this edit was applied; try again');
+  return retryingTransaction(deps.db, async (trx) => {
+    const space = await spacesRepository.findActive(trx, spaceId);
+    if (!space) throw notFound('Space');
+    const editor = await RevisionEditor.open(trx, spaceId, space.revision_id, deps.clock, deps.config.dataDir);
+    await edit(editor);
+    const next = await editor.commit(trx, { createdBy: userId });
+    if (!(await spacesRepository.advanceRevision(trx, spaceId, space.revision_id, next, isoNow(deps.clock)))) throw new HeadMoved();
+    return next;
+  });
 }
 
 /** The space (access checked) and the revision a read is about: the current one, or the one named. */
@@ -67,7 +64,7 @@ async function revisionFor(ctx: Context, spaceId: string, options: ReadOptions):
 }
 
 /** Signs file URLs so blobs are served without a token to whoever was given the URL. */
-async function fileUrlSigner(ctx: Pick<Context, 'db' | 'config'>, spaceId: string) {
+export async function fileUrlSigner(ctx: Pick<Context, 'db' | 'config'>, spaceId: string) {
   const secret = await serverSecret(ctx.db, 'file-urls');
   return (file: FileEntry) => {
     const sig = signature(secret, spaceId, file.hash, file.contentType);

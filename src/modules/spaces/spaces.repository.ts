@@ -1,8 +1,9 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { paginate, type Page, type PageRequest } from '../../db/keyset.ts';
 import { preparedQuery } from '../../db/prepared.ts';
-import type { SpacesTable } from '../../db/types.ts';
+import type { Database, SpacesTable } from '../../db/types.ts';
+import { NO_COUNTS, type SpaceCounts } from './spaces.presenter.ts';
 
 export type SpaceRow = SpacesTable;
 
@@ -16,6 +17,15 @@ export interface Sibling {
   type: 'space' | 'collection';
   id: string;
   position: number;
+}
+
+/** What a scope short of everything opens: public and unlisted spaces, granted ones, and those in granted collections. */
+function inScope(eb: ExpressionBuilder<Database, 'spaces'>, scope: { spaceIds: string[]; collectionIds: string[] }) {
+  return eb.or([
+    eb('visibility', 'in', ['public', 'unlisted']),
+    ...(scope.spaceIds.length > 0 ? [eb('id', 'in', scope.spaceIds)] : []),
+    ...(scope.collectionIds.length > 0 ? [eb('parent_id', 'in', scope.collectionIds)] : []),
+  ]);
 }
 
 // The hot read of every space-scoped request: compiled once, only the id bound per call.
@@ -69,16 +79,7 @@ export const spacesRepository = {
   ): Promise<Page<SpaceRow>> {
     let query = db.selectFrom('spaces').selectAll().where('organization_id', '=', organizationId).where('deleted_at', 'is', null);
     if (collectionId !== undefined) query = query.where('parent_id', '=', collectionId);
-    if (!scope.all) {
-      const { spaceIds, collectionIds } = scope;
-      query = query.where((eb) =>
-        eb.or([
-          eb('visibility', 'in', ['public', 'unlisted']),
-          ...(spaceIds.length > 0 ? [eb('id', 'in', spaceIds)] : []),
-          ...(collectionIds.length > 0 ? [eb('parent_id', 'in', collectionIds)] : []),
-        ]),
-      );
-    }
+    if (!scope.all) query = query.where((eb) => inScope(eb, scope));
     return paginate(
       query,
       [
@@ -87,6 +88,33 @@ export const spacesRepository = {
       ],
       page,
     );
+  },
+
+  /** Ids of the organization's live spaces in scope (same filter as list). */
+  async ids(db: Db, organizationId: string, scope: SpaceListScope): Promise<string[]> {
+    let query = db.selectFrom('spaces').select('id').where('organization_id', '=', organizationId).where('deleted_at', 'is', null);
+    if (!scope.all) query = query.where((eb) => inScope(eb, scope));
+    return (await query.execute()).map((r) => r.id);
+  },
+
+  /** What the Space object counts of other modules' rows: change requests by status (comments come with their module). */
+  async counts(db: Db, spaceIds: string[]): Promise<Map<string, SpaceCounts>> {
+    const counts = new Map<string, SpaceCounts>(spaceIds.map((id) => [id, { ...NO_COUNTS }]));
+    if (spaceIds.length === 0) return counts;
+    const rows = await db
+      .selectFrom('change_requests')
+      .select(['space_id', 'status', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('space_id', 'in', spaceIds)
+      .groupBy(['space_id', 'status'])
+      .execute();
+    for (const row of rows) {
+      const c = counts.get(row.space_id) as SpaceCounts;
+      const n = Number(row.n);
+      c.changeRequests += n;
+      if (row.status === 'open') c.changeRequestsOpen += n;
+      if (row.status === 'draft') c.changeRequestsDraft += n;
+    }
+    return counts;
   },
 
   /** Spaces and collections directly under `parentId` (null: the organization root), in order. */

@@ -17,15 +17,21 @@ import { organizationsRepository } from '../organizations/organizations.reposito
 import { contentAccess, reachableByGrants } from '../permissions/permissions.service.ts';
 import { permissionsRepository } from '../permissions/permissions.repository.ts';
 import { spacePermissions, spacePolicy } from './spaces.policy.ts';
-import { presentSpace } from './spaces.presenter.ts';
+import { presentSpace, type SpaceCounts } from './spaces.presenter.ts';
 import { spacesRepository, type Sibling, type SpaceListScope, type SpaceRow } from './spaces.repository.ts';
 import type { ContentPositionInput, CreateSpaceInput, MoveSpaceInput, UpdateSpaceInput } from './spaces.schemas.ts';
 
 /** Deleted spaces stay restorable this long, then the purge removes them (spec 8). */
 export const SPACE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
-export function present(ctx: Pick<Context, 'config'>, row: SpaceRow, access: ContentAccess) {
-  return presentSpace(ctx.config, row, spacePermissions(access));
+export function present(ctx: Pick<Context, 'config'>, row: SpaceRow, access: ContentAccess, counts?: SpaceCounts) {
+  return presentSpace(ctx.config, row, spacePermissions(access), counts);
+}
+
+/** One space as the API shows it, with its counts. */
+async function presentOne(ctx: Pick<Context, 'config' | 'db'>, row: SpaceRow, access: ContentAccess) {
+  const counts = await spacesRepository.counts(ctx.db, [row.id]);
+  return present(ctx, row, access, counts.get(row.id));
 }
 
 /**
@@ -131,8 +137,18 @@ export async function listSpaces(ctx: Context, organizationId: string, page: Pag
   const access = await memberAccess(ctx, organizationId);
   const scope = await listScope(ctx, organizationId, access.userId, access.role);
   const result = await spacesRepository.list(ctx.db, organizationId, scope, page, collectionId);
-  const resolve = await accessResolver(ctx, organizationId, result.items, access.userId);
-  return { ...result, items: result.items.map((row) => present(ctx, row, resolve(row))) };
+  const [resolve, counts] = await Promise.all([
+    accessResolver(ctx, organizationId, result.items, access.userId),
+    spacesRepository.counts(ctx.db, result.items.map((r) => r.id)),
+  ]);
+  return { ...result, items: result.items.map((row) => present(ctx, row, resolve(row), counts.get(row.id))) };
+}
+
+/** Ids of the organization's live spaces the caller can access (for lists over many spaces). */
+export async function visibleSpaceIds(ctx: Context, organizationId: string): Promise<string[]> {
+  const access = await memberAccess(ctx, organizationId);
+  const scope = await listScope(ctx, organizationId, access.userId, access.role);
+  return spacesRepository.ids(ctx.db, organizationId, scope);
 }
 
 /**
@@ -148,13 +164,14 @@ export async function listSpacesOfMember(
 ) {
   const scope = await listScope(ctx, organizationId, member.userId, member.role);
   const result = await spacesRepository.list(ctx.db, organizationId, scope, page, undefined, order);
-  const [theirs, mine] = await Promise.all([
+  const [theirs, mine, counts] = await Promise.all([
     accessResolver(ctx, organizationId, result.items, member.userId),
     accessResolver(ctx, organizationId, result.items, ctx.actor.userId),
+    spacesRepository.counts(ctx.db, result.items.map((r) => r.id)),
   ]);
   return {
     ...result,
-    items: result.items.map((row) => ({ permission: theirs(row).role ?? 'read', space: present(ctx, row, mine(row)) })),
+    items: result.items.map((row) => ({ permission: theirs(row).role ?? 'read', space: present(ctx, row, mine(row), counts.get(row.id)) })),
   };
 }
 
@@ -204,7 +221,7 @@ export async function listCollectionSpaces(ctx: Context, collectionId: string, p
 /** GET /v1/spaces/{spaceId} */
 export async function getSpace(ctx: Context, spaceId: string, shareKey?: string) {
   const { space, access } = await loadSpace(ctx, spaceId, shareKey);
-  return present(ctx, space, access);
+  return presentOne(ctx, space, access);
 }
 
 /** PATCH /v1/spaces/{spaceId}: title, emoji and language need edit; the rest admin. */
@@ -232,7 +249,7 @@ export async function updateSpace(ctx: Context, spaceId: string, input: UpdateSp
     }
     await spacesRepository.update(trx, spaceId, changes);
     const row = { ...space, ...changes };
-    return present(ctx, row, await contentAccess(tctx, row, 'space'));
+    return presentOne(tctx, row, await contentAccess(tctx, row, 'space'));
   });
 }
 
@@ -259,7 +276,7 @@ export async function restoreSpace(ctx: Context, spaceId: string) {
     const target = parentGone ? { ...space, parent_id: null } : space;
     const access = await contentAccess(tctx, target, 'space');
     if (access.role === null) throw notFound('Space');
-    if (space.deleted_at === null) return present(ctx, space, access);
+    if (space.deleted_at === null) return presentOne(tctx, space, access);
     spacePolicy.authorize('admin', access, 'Restoring a space needs the admin role on it');
     if (ctx.clock.now().getTime() - Date.parse(space.deleted_at) > SPACE_RETENTION_MS) throw notFound('Space');
     const changes: Partial<SpaceRow> = { deleted_at: null, updated_at: isoNow(ctx.clock) };
@@ -269,7 +286,7 @@ export async function restoreSpace(ctx: Context, spaceId: string) {
       changes.position = await place(trx, space.organization_id, null, { type: 'space', id: space.id });
     }
     await spacesRepository.update(trx, spaceId, changes);
-    return present(ctx, { ...space, ...changes }, access);
+    return presentOne(tctx, { ...space, ...changes }, access);
   });
 }
 
@@ -328,7 +345,7 @@ export async function moveSpace(ctx: Context, spaceId: string, input: MoveSpaceI
     if (parent === null && space.visibility === 'in-collection') changes.visibility = 'private';
     await spacesRepository.update(trx, spaceId, changes);
     const row = { ...space, ...changes };
-    return present(ctx, row, await contentAccess(tctx, row, 'space'));
+    return presentOne(tctx, row, await contentAccess(tctx, row, 'space'));
   });
 }
 
@@ -360,7 +377,7 @@ export async function transferSpace(ctx: Context, spaceId: string, organizationI
     changes.position = await place(trx, organizationId, null, { type: 'space', id: space.id });
     await spacesRepository.update(trx, spaceId, { position: changes.position });
     const row = { ...space, ...changes };
-    return present(ctx, row, await contentAccess(tctx, row, 'space'));
+    return presentOne(tctx, row, await contentAccess(tctx, row, 'space'));
   });
 }
 

@@ -1,0 +1,351 @@
+import { parse as parseYaml } from 'yaml';
+import type { Context } from '../../context.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import { isoNow } from '../../lib/clock.ts';
+import { apiUrl } from '../../lib/urls.ts';
+import { assignKeys } from '../../content/markdown/normalize.ts';
+import { markdownToDocument, type Document } from '../../content/markdown/index.ts';
+import { RevisionEditor, type NewPage, type PagePatch } from '../../content/store/editor.ts';
+import { loadDocuments, loadTrees } from '../../content/store/snapshot.ts';
+import type { FileEntry, PageEntry } from '../../content/store/types.ts';
+import { fileUrlSigner } from '../content/content.service.ts';
+import { presentFile } from '../content/content.presenter.ts';
+import { fetchFile } from './change-requests.fetch.ts';
+import { changeRequestPolicy } from './change-requests.policy.ts';
+import { presentChangeRequest } from './change-requests.presenter.ts';
+import { changeRequestsRepository } from './change-requests.repository.ts';
+import type { ContentChangeInput } from './change-requests.schemas.ts';
+import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
+import { loadChangeRequest } from './change-requests.service.ts';
+
+type DocumentInput = { markdown: string } | { document: { object: 'document'; nodes: unknown[] } };
+type PageFields = { title?: string; slug?: string; emoji?: string; icon?: string; description?: string; hidden?: boolean; noIndex?: boolean; noRobotsIndex?: boolean };
+
+/** Page metadata a markdown front matter may set (Git Sync's names). */
+const FRONT_MATTER_FIELDS = ['title', 'slug', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex'] as const;
+
+/** Splits `---\n yaml \n---` off a markdown text; 400 when the YAML does not parse. */
+function frontMatter(markdown: string, where: string): { fields: PageFields; body: string } {
+  const match = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(markdown);
+  if (!match) return { fields: {}, body: markdown };
+  let data: unknown;
+  try {
+    data = parseYaml(match[1]);
+  } catch (error) {
+    throw badRequest(`${where}/document/markdown: the front matter is not valid YAML (${(error as Error).message.split('\n')[0]})`);
+  }
+  const fields: Record<string, unknown> = {};
+  if (data && typeof data === 'object') {
+    for (const name of FRONT_MATTER_FIELDS) {
+      const value = (data as Record<string, unknown>)[name];
+      if (value === undefined || value === null) continue;
+      const boolean = name === 'hidden' || name === 'noIndex' || name === 'noRobotsIndex';
+      if (boolean ? typeof value !== 'boolean' : typeof value !== 'string') {
+        throw badRequest(`${where}/document/markdown: front matter "${name}" must be a ${boolean ? 'boolean' : 'string'}`);
+      }
+      fields[name] = value;
+    }
+  }
+  return { fields: fields as PageFields, body: markdown.slice(match[0].length) };
+}
+
+/** The plain text of a heading block. */
+function textOf(node: unknown): string {
+  if (!node || typeof node !== 'object') return '';
+  const n = node as { object?: string; leaves?: { text: string }[]; nodes?: unknown[] };
+  if (n.object === 'text') return (n.leaves ?? []).map((l) => l.text).join('');
+  return (n.nodes ?? []).map(textOf).join('');
+}
+
+interface ParsedDocument {
+  document: Document;
+  fields: PageFields;
+  /** The title of a leading `# heading` (Git Sync: it titles the page and leaves the body). */
+  heading?: string;
+}
+
+function parseDocument(input: DocumentInput, where: string, takeHeading: boolean): ParsedDocument {
+  if ('document' in input) return { document: assignKeys(structuredClone(input.document) as Document), fields: {} };
+  const { fields, body } = frontMatter(input.markdown, where);
+  const document = markdownToDocument(body);
+  const first = document.nodes[0] as { type?: string } | undefined;
+  if (takeHeading && first?.type === 'heading-1') {
+    const heading = textOf(first).trim();
+    document.nodes.shift();
+    return { document: assignKeys(document), fields, heading: heading || undefined };
+  }
+  return { document, fields };
+}
+
+/** Rewrites links to batch refs (`./<ref>.md`, `<ref>.md`, `./<ref>`) into page and file references. */
+function resolveRefs(value: unknown, pages: Map<string, string>, files: Map<string, string>): unknown {
+  if (Array.isArray(value)) return value.map((v) => resolveRefs(v, pages, files));
+  if (!value || typeof value !== 'object') return value;
+  const ref = value as { kind?: string; url?: string };
+  if (ref.kind === 'url' && typeof ref.url === 'string') {
+    const name = ref.url.replace(/^\.\//, '');
+    const page = pages.get(name.replace(/\.md$/, ''));
+    if (page && (name.endsWith('.md') || ref.url.startsWith('./'))) return { kind: 'page', page };
+    const file = files.get(name);
+    if (file) return { kind: 'file', file };
+    return value;
+  }
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveRefs(v, pages, files)]));
+}
+
+type Outcome = { object: 'created_page'; ref?: string; id: string } | { object: 'updated_page'; id: string } | { object: 'deleted_page'; id: string };
+
+/**
+ * POST {CR}/content: applies a batch of up to 50 changes to the change request as one new
+ * revision, or nothing at all (any failure rolls the whole batch back). Refs given to
+ * inserted pages and files resolve in every document of the batch, whatever the order.
+ */
+export async function applyContentChanges(ctx: Context, spaceId: string, idOrNumber: string, changes: ContentChangeInput[], compat: boolean) {
+  // Files are fetched before the transaction: network time never holds the write lock.
+  const fetched = new Map<string, { bytes: Buffer; contentType: string }>();
+  for (const [i, change] of changes.entries()) {
+    if (change.operation !== 'insert_files') continue;
+    for (const [j, file] of change.files.entries()) {
+      const where = `body/changes/${i}/files/${j}`;
+      if ((file.url === undefined) === (file.base64 === undefined)) throw badRequest(`${where}: give exactly one of url and base64`);
+      if (file.base64 !== undefined) {
+        if (!file.contentType) throw badRequest(`${where}/contentType is required with base64`);
+        const bytes = Buffer.from(file.base64, 'base64');
+        if (bytes.length > 1024 * 1024) throw badRequest(`${where}/base64 holds more than 1 MB`);
+        fetched.set(where, { bytes, contentType: file.contentType });
+      } else {
+        const got = await fetchFile(file.url as string, where, ctx.config.fileFetchAllowPrivate);
+        fetched.set(where, { bytes: got.bytes, contentType: file.contentType ?? got.contentType });
+      }
+    }
+  }
+  const refs = new Set<string>();
+  for (const [i, change] of changes.entries()) {
+    const names = change.operation === 'insert_page' ? [change.ref] : change.operation === 'insert_files' ? change.files.map((f) => f.ref) : [];
+    for (const ref of names) {
+      if (ref === undefined) continue;
+      if (refs.has(ref)) throw badRequest(`body/changes/${i}: ref "${ref}" is used twice in the batch`);
+      refs.add(ref);
+    }
+  }
+
+  return retryingTransaction(ctx.db, async (trx) => {
+    const tctx = { ...ctx, db: trx };
+    const { cr, access } = await loadChangeRequest(tctx, spaceId, idOrNumber);
+    changeRequestPolicy.authorize('edit', access, 'Editing a change request needs the edit role on an unlocked space');
+    if (cr.status !== 'open' && cr.status !== 'draft') throw badRequest(`The change request is ${cr.status}: its content cannot change`);
+    const editor = await RevisionEditor.open(trx, spaceId, cr.revision_id, ctx.clock, ctx.config.dataDir);
+    const pageRefs = new Map<string, string>();
+    const fileRefs = new Map<string, string>();
+    const insertedFiles: FileEntry[] = [];
+    const touched: string[] = [];
+    const existedBefore = new Set<string>();
+    const documentsToResolve = new Set<string>();
+    const touch = (id: string) => {
+      if (!touched.includes(id)) {
+        touched.push(id);
+        if (editor.hasPage(id)) existedBefore.add(id);
+      }
+    };
+
+    for (const [i, change] of changes.entries()) {
+      const where = `body/changes/${i}`;
+      switch (change.operation) {
+        case 'insert_page': {
+          if (change.into !== undefined && !editor.hasPage(change.into)) throw notFound(`Page "${change.into}" (${where}/into)`);
+          const parsed = parseDocument(change.document, where, true);
+          const { operation: _op, into, at, ref, document: _doc, ...fields } = change;
+          const meta = { ...fields, ...parsed.fields };
+          const title = parsed.fields.title ?? parsed.heading ?? fields.title ?? 'Untitled';
+          const page: NewPage = { ...meta, title, document: parsed.document };
+          const id = editor.insertPage(page, { parent: into ?? null, index: at === undefined ? undefined : Math.min(at, editor.childrenOf(into ?? null).length) });
+          // A new page: touched, never "existed before" (touch() would see it already inserted).
+          if (!touched.includes(id)) touched.push(id);
+          if (ref) pageRefs.set(ref, id);
+          documentsToResolve.add(id);
+          break;
+        }
+        case 'update_page': {
+          touch(change.page);
+          if (!editor.hasPage(change.page)) throw notFound(`Page "${change.page}" (${where}/page)`);
+          const { operation: _op, page, into, at, document, ...fields } = change;
+          const patch: PagePatch = { ...fields };
+          if (document) {
+            const parsed = parseDocument(document, where, false);
+            Object.assign(patch, parsed.fields, { document: parsed.document });
+            documentsToResolve.add(page);
+          }
+          if (patch.emoji === '') patch.emoji = null;
+          if (patch.icon === '') patch.icon = null;
+          editor.updatePage(page, patch);
+          if (into !== undefined || at !== undefined) {
+            const parent = into === undefined ? undefined : into;
+            const siblings = editor.childrenOf(parent === undefined ? editor.parentOf(page) : parent).filter((e) => e.id !== page).length;
+            editor.movePage(page, { parent, index: at === undefined ? undefined : Math.min(at, siblings) });
+          }
+          break;
+        }
+        case 'delete_page': {
+          touch(change.page);
+          editor.deletePage(change.page);
+          break;
+        }
+        case 'revert_page': {
+          touch(change.page);
+          await revertPage(trx, spaceId, editor, change.page, change.revision ?? cr.revision_merged_ancestor, change.block, where);
+          break;
+        }
+        case 'insert_files': {
+          for (const [j, file] of change.files.entries()) {
+            const got = fetched.get(`${where}/files/${j}`) as { bytes: Buffer; contentType: string };
+            const entry = editor.addFile({ name: file.name, contentType: got.contentType, bytes: got.bytes });
+            insertedFiles.push(entry);
+            if (file.ref) fileRefs.set(file.ref, entry.id);
+          }
+          break;
+        }
+      }
+    }
+
+    // Links to refs resolve once every ref of the batch is known.
+    if (pageRefs.size > 0 || fileRefs.size > 0) {
+      const current = await editor.documents(trx, [...documentsToResolve]);
+      for (const [pageId, document] of current) {
+        const resolved = resolveRefs(document, pageRefs, fileRefs) as Document;
+        if (JSON.stringify(resolved) !== JSON.stringify(document)) editor.updatePage(pageId, { document: resolved });
+      }
+    }
+
+    const now = isoNow(ctx.clock);
+    const revision = editor.unchanged ? cr.revision_id : await editor.commit(trx, { createdBy: ctx.actor.userId });
+    if (revision !== cr.revision_id) {
+      const moved = await changeRequestsRepository.advanceRevision(trx, cr.id, cr.revision_id, { revision_id: revision, updated_at: now });
+      if (!moved) throw new HeadMoved();
+      await changeRequestsRepository.addContribution(trx, cr.id, ctx.actor.userId, now);
+    }
+    const updated = { ...cr, revision_id: revision, updated_at: revision !== cr.revision_id ? now : cr.updated_at };
+    const users = await changeRequestsRepository.users(trx, [updated.created_by, updated.merged_by].filter((u): u is string => !!u));
+    const changeRequest = presentChangeRequest(ctx.config, updated, new Map(users.map((u) => [u.id, u])));
+    if (compat) return changeRequest;
+    const outcomes: Outcome[] = touched.map((id) => {
+      if (!editor.hasPage(id)) return { object: 'deleted_page', id };
+      if (!existedBefore.has(id)) {
+        const ref = [...pageRefs].find(([, pageId]) => pageId === id)?.[0];
+        return { object: 'created_page', id, ...(ref ? { ref } : {}) };
+      }
+      return { object: 'updated_page', id };
+    });
+    const url = await fileUrlSigner(tctx, spaceId);
+    const pageLocation = (id: string) => apiUrl(ctx.config, `/spaces/${spaceId}/change-requests/${cr.id}/content/page/${id}`);
+    return {
+      changeRequest,
+      changes: outcomes.map((o) =>
+        o.object === 'deleted_page'
+          ? { object: o.object, page: o.id }
+          : { object: o.object, ...('ref' in o && o.ref ? { ref: o.ref } : {}), page: { object: 'page' as const, id: o.id, urls: { location: pageLocation(o.id) } } },
+      ),
+      insertedFiles: insertedFiles.map((f) => presentFile(f, url(f))),
+    };
+  });
+}
+
+/**
+ * revert_page: the whole page back to its state in `revisionId` (added: removed; deleted:
+ * restored with its subpages; changed: its document and metadata reset), or only the
+ * listed blocks of its document (each removed, restored or reset by its key).
+ */
+async function revertPage(
+  db: Context['db'],
+  spaceId: string,
+  editor: RevisionEditor,
+  pageId: string,
+  revisionId: string,
+  blocks: string[] | undefined,
+  where: string,
+) {
+  const target = await loadTrees(db, spaceId, revisionId).catch(() => {
+    throw notFound(`Revision "${revisionId}" (${where}/revision)`);
+  });
+  const parentKey = target.parentOf.get(pageId);
+  const before = parentKey === undefined ? undefined : target.trees.get(parentKey)?.entries.find((e) => e.id === pageId);
+  const now = editor.hasPage(pageId);
+  if (!before && !now) throw notFound(`Page "${pageId}" (${where}/page)`);
+
+  if (blocks) {
+    if (!before || !now) throw badRequest(`${where}/block: blocks can be reverted only on a page present in both revisions`);
+    const [documents, current] = await Promise.all([
+      loadDocuments<Document>(db, spaceId, before.document ? [before.document] : []),
+      editor.documents(db, [pageId]),
+    ]);
+    const old: unknown[] = before.document ? [...(documents.get(before.document) as Document).nodes] : [];
+    const nodes: unknown[] = [...((current.get(pageId) ?? { nodes: [] }) as Document).nodes];
+    const keyOf = (n: unknown) => (n as { key?: string }).key;
+    for (const key of blocks) {
+      const at = nodes.findIndex((n) => keyOf(n) === key);
+      const was = old.findIndex((n) => keyOf(n) === key);
+      if (at < 0 && was < 0) throw badRequest(`${where}/block: no block "${key}" in the page`);
+      if (at >= 0 && was >= 0) nodes[at] = old[was];
+      else if (at >= 0) nodes.splice(at, 1);
+      else nodes.splice(Math.min(was, nodes.length), 0, old[was]);
+    }
+    editor.updatePage(pageId, { document: assignKeys({ object: 'document', data: {}, nodes } as Document) });
+    return;
+  }
+
+  if (!before) {
+    editor.deletePage(pageId);
+    return;
+  }
+  const docs = await loadDocuments<Document>(db, spaceId, collectDocuments(target, before));
+  if (now) {
+    editor.updatePage(pageId, {
+      ...metaPatch(before),
+      document: before.document ? (docs.get(before.document) as Document) : null,
+    });
+    return;
+  }
+  const parent = parentKey && parentKey !== '' && editor.hasPage(parentKey) ? parentKey : null;
+  const siblings = target.trees.get(parentKey ?? '')?.entries ?? [];
+  const index = Math.min(siblings.findIndex((e) => e.id === pageId), editor.childrenOf(parent).length);
+  editor.insertPage(restored(target, before, docs), { parent, index });
+}
+
+function metaPatch(entry: PageEntry): PagePatch {
+  return {
+    title: entry.title,
+    slug: entry.slug,
+    emoji: entry.emoji ?? null,
+    icon: entry.icon ?? null,
+    description: entry.description ?? null,
+    hidden: entry.hidden ?? false,
+    noIndex: entry.noIndex ?? false,
+    noRobotsIndex: entry.noRobotsIndex ?? false,
+    layout: entry.layout ?? null,
+    cover: entry.cover ?? null,
+    variables: entry.variables ?? null,
+  };
+}
+
+function collectDocuments(trees: Awaited<ReturnType<typeof loadTrees>>, entry: PageEntry): string[] {
+  const hashes: string[] = [];
+  const walk = (e: PageEntry) => {
+    if (e.document) hashes.push(e.document);
+    for (const child of trees.trees.get(e.id)?.entries ?? []) walk(child);
+  };
+  walk(entry);
+  return hashes;
+}
+
+/** A page of an older revision, with its subpages, ready to insert again under the same ids. */
+function restored(trees: Awaited<ReturnType<typeof loadTrees>>, entry: PageEntry, docs: Map<string, Document>): NewPage {
+  const { id, type, title, slug, document, children: _children, createdAt: _c, updatedAt: _u, ...meta } = entry;
+  return {
+    ...meta,
+    id,
+    type,
+    title,
+    slug,
+    ...(document ? { document: docs.get(document) } : {}),
+    pages: (trees.trees.get(id)?.entries ?? []).map((child) => restored(trees, child, docs)),
+  };
+}

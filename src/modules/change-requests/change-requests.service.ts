@@ -1,0 +1,338 @@
+import type { Context } from '../../context.ts';
+import type { Db } from '../../db/database.ts';
+import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
+import type { PageRequest } from '../../db/keyset.ts';
+import { badRequest, conflict, type HttpError, notFound } from '../../errors.ts';
+import { isoNow } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import { threeWayMerge } from '../../content/merge/index.ts';
+import { RevisionEditor } from '../../content/store/editor.ts';
+import { findTemplate, SPACE_TEMPLATES } from '../../content/templates.ts';
+import { memberAccess } from '../organizations/organizations.service.ts';
+import { loadSpace, visibleSpaceIds } from '../spaces/spaces.service.ts';
+import { spacesRepository } from '../spaces/spaces.repository.ts';
+import { changeRequestPolicy, type ChangeRequestAccess } from './change-requests.policy.ts';
+import {
+  presentChangeRequest,
+  presentContributor,
+  presentRequestedReviewer,
+  presentReview,
+  type Users,
+} from './change-requests.presenter.ts';
+import { changeRequestsRepository, type ChangeRequestRow, type ChangeRequestView, type ReviewRow } from './change-requests.repository.ts';
+import type { ChangeRequestFilters, CreateChangeRequestInput, UpdateChangeRequestInput } from './change-requests.schemas.ts';
+
+async function usersOf(db: Db, ids: (string | null | undefined)[]): Promise<Users> {
+  const rows = await changeRequestsRepository.users(db, ids.filter((id): id is string => typeof id === 'string'));
+  return new Map(rows.map((u) => [u.id, u]));
+}
+
+async function present(ctx: Pick<Context, 'db' | 'config'>, row: ChangeRequestView) {
+  return presentChangeRequest(ctx.config, row, await usersOf(ctx.db, [row.created_by, row.merged_by]));
+}
+
+/**
+ * A change request of a space the caller may see, with their standing towards it; 404
+ * when the space or the change request is not there for them.
+ */
+export async function loadChangeRequest(ctx: Context, spaceId: string, idOrNumber: string) {
+  const { space, access: spaceAccess } = await loadSpace(ctx, spaceId);
+  const cr = await changeRequestsRepository.find(ctx.db, spaceId, idOrNumber);
+  const access: ChangeRequestAccess = { space: spaceAccess, isCreator: cr?.created_by === ctx.actor.userId };
+  if (!changeRequestPolicy.can('view', access) || !cr) throw notFound('Change request');
+  return { space, cr, access };
+}
+
+const pending = (cr: ChangeRequestRow) => cr.status === 'open' || cr.status === 'draft';
+
+function assertPending(cr: ChangeRequestRow, action: string) {
+  if (!pending(cr)) throw conflict(`The change request is ${cr.status}: it cannot be ${action}`);
+}
+
+/** POST {S}/change-requests: edit role; starts at the space's current revision (with a template's pages when given). */
+export async function createChangeRequest(ctx: Context, spaceId: string, input: CreateChangeRequestInput) {
+  const template = input.template ? findTemplate(input.template.id) : undefined;
+  if (input.template && !template) {
+    throw badRequest(`body/template/id: unknown template "${input.template.id}"; known: ${SPACE_TEMPLATES.map((t) => t.id).join(', ')}`);
+  }
+  return ctx.db.transaction().execute(async (trx) => {
+    const tctx = { ...ctx, db: trx };
+    const { space, access } = await loadSpace(tctx, spaceId);
+    changeRequestPolicy.authorize('create', { space: access, isCreator: true }, 'Opening a change request needs the edit role on an unlocked space');
+    const now = isoNow(ctx.clock);
+    const base = space.revision_id as string;
+    let head = base;
+    if (template) {
+      const editor = await RevisionEditor.open(trx, spaceId, base, ctx.clock, ctx.config.dataDir);
+      for (const page of template.pages) editor.insertPage(page);
+      head = await editor.commit(trx, { createdBy: ctx.actor.userId });
+    }
+    const row: ChangeRequestRow = {
+      id: newId(),
+      space_id: spaceId,
+      number: await changeRequestsRepository.nextNumber(trx, spaceId),
+      status: 'open',
+      subject: input.subject?.trim() ?? '',
+      description: null,
+      created_by: ctx.actor.userId,
+      created_at: now,
+      updated_at: now,
+      revision_id: head,
+      revision_initial: base,
+      revision_merged_ancestor: base,
+      revision_merged: null,
+      merged_by: null,
+      merged_at: null,
+    };
+    await changeRequestsRepository.insert(trx, row);
+    if (template) await changeRequestsRepository.addContribution(trx, row.id, ctx.actor.userId, now);
+    return present(tctx, { ...row, space_revision_id: base, organization_id: space.organization_id });
+  });
+}
+
+/** List filters as the query gives them: one status (space lists) or several (organization lists). */
+type FilterQuery = Omit<Partial<ChangeRequestFilters>, 'status'> & { status?: ChangeRequestFilters['status'] | ChangeRequestFilters['status'][number] };
+
+function filtersOf(query: FilterQuery): ChangeRequestFilters {
+  const status = query.status === undefined ? ['open' as const] : Array.isArray(query.status) ? query.status : [query.status];
+  return { ...query, status, orderBy: query.orderBy ?? 'updatedAt' };
+}
+
+/** GET {S}/change-requests: members who may access the space; status defaults to open. */
+export async function listSpaceChangeRequests(ctx: Context, spaceId: string, query: FilterQuery, page: PageRequest) {
+  const { access } = await loadSpace(ctx, spaceId);
+  if (!changeRequestPolicy.can('view', { space: access, isCreator: false })) throw notFound('Space');
+  const result = await changeRequestsRepository.list(ctx.db, { spaceIds: [spaceId] }, filtersOf(query), page);
+  const users = await usersOf(ctx.db, result.items.flatMap((r) => [r.created_by, r.merged_by]));
+  return { ...result, items: result.items.map((row) => presentChangeRequest(ctx.config, row, users)) };
+}
+
+/** GET {O}/change-requests: over the spaces of the organization the caller may access. */
+export async function listOrganizationChangeRequests(ctx: Context, organizationId: string, query: FilterQuery, page: PageRequest) {
+  await memberAccess(ctx, organizationId);
+  const spaceIds = await visibleSpaceIds(ctx, organizationId);
+  const result = await changeRequestsRepository.list(ctx.db, { spaceIds }, filtersOf(query), page);
+  const users = await usersOf(ctx.db, result.items.flatMap((r) => [r.created_by, r.merged_by]));
+  return { ...result, items: result.items.map((row) => presentChangeRequest(ctx.config, row, users)) };
+}
+
+/** GET {CR} */
+export async function getChangeRequest(ctx: Context, spaceId: string, idOrNumber: string) {
+  const { cr } = await loadChangeRequest(ctx, spaceId, idOrNumber);
+  return present(ctx, cr);
+}
+
+/** PATCH {CR}: subject, description, status (draft, open, archived); the creator or the edit role. */
+export async function updateChangeRequest(ctx: Context, spaceId: string, idOrNumber: string, input: UpdateChangeRequestInput) {
+  return ctx.db.transaction().execute(async (trx) => {
+    const tctx = { ...ctx, db: trx };
+    const { cr, access } = await loadChangeRequest(tctx, spaceId, idOrNumber);
+    changeRequestPolicy.authorize('update', access, 'Only its creator and members with the edit role can change a change request');
+    if (cr.status === 'merged') throw conflict('The change request is merged: it cannot change any more');
+    const changes: Partial<ChangeRequestRow> = { updated_at: isoNow(ctx.clock) };
+    if (input.subject !== undefined) changes.subject = input.subject.trim();
+    if (input.description !== undefined) changes.description = JSON.stringify({ data: {}, ...input.description });
+    if (input.status !== undefined) changes.status = input.status;
+    await changeRequestsRepository.update(trx, cr.id, changes);
+    return present(tctx, { ...cr, ...changes });
+  });
+}
+
+interface MergeRule {
+  rule: string;
+  users: string[];
+}
+
+/** The users whose approval of the current revision the merge rules still wait for. */
+async function missingApprovals(db: Db, cr: ChangeRequestView, spaceRules: string): Promise<string[]> {
+  let rules = JSON.parse(spaceRules) as { type: string; rules?: MergeRule[] };
+  if (rules.type === 'inherit') rules = JSON.parse(await changeRequestsRepository.organizationMergeRules(db, cr.organization_id));
+  if (rules.type !== 'rules') return [];
+  const required = [...new Set((rules.rules ?? []).filter((r) => r.rule === 'require_specific_reviewers').flatMap((r) => r.users))];
+  if (required.length === 0) return [];
+  const latest = new Map<string, ReviewRow>();
+  for (const review of await changeRequestsRepository.reviews(db, cr.id)) latest.set(review.reviewer_id, review);
+  return required.filter((user) => {
+    const review = latest.get(user);
+    return !review || review.status !== 'approved' || review.revision_id !== cr.revision_id;
+  });
+}
+
+/** 409 naming every page the merge could not reconcile; nothing was written. */
+function conflicts(list: { pageId: string; title: string; reason: string; detail: string }[]): HttpError {
+  const pages = list.map((c) => `"${c.title}" (${c.pageId}): ${c.detail}`).join('; ');
+  return conflict(`The change request conflicts with the space’s content on ${list.length} page${list.length === 1 ? '' : 's'}: ${pages}`);
+}
+
+/**
+ * POST {CR}/merge (changeRequestMerger): three-way merge by page id of main's head and
+ * the change request's head from the main revision it last took changes from. The space
+ * moves to the result by compare-and-set; a concurrent merge makes this one start over on
+ * top of it, so no edit is lost. Conflicts answer 409 and change nothing.
+ */
+export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumber: string) {
+  return retryingTransaction(ctx.db, async (trx) => {
+    const tctx = { ...ctx, db: trx };
+    const { space, cr, access } = await loadChangeRequest(tctx, spaceId, idOrNumber);
+    changeRequestPolicy.authorize('merge', access, access.space.locked ? 'The space is locked: nothing can be merged into it' : 'Merging needs the review role on the space');
+    assertPending(cr, 'merged');
+    const missing = await missingApprovals(trx, cr, space.merge_rules);
+    if (missing.length > 0) {
+      const users = await usersOf(trx, missing);
+      const names = missing.map((id) => users.get(id)?.display_name ?? id).join(', ');
+      throw conflict(`The merge rules wait for the approval of the current revision by: ${names}`);
+    }
+    const ours = space.revision_id as string;
+    const outcome = await threeWayMerge(trx, spaceId, { base: cr.revision_merged_ancestor, ours, theirs: cr.revision_id }, ctx.clock, ctx.config.dataDir);
+    if (!outcome.ok) throw conflicts(outcome.conflicts);
+    const now = isoNow(ctx.clock);
+    const merged = await outcome.editor.commit(trx, { createdBy: ctx.actor.userId, parents: [ours, cr.revision_id], type: 'merge' });
+    if (!(await spacesRepository.advanceRevision(trx, spaceId, ours, merged, now))) throw new HeadMoved();
+    await changeRequestsRepository.update(trx, cr.id, { status: 'merged', revision_merged: merged, merged_by: ctx.actor.userId, merged_at: now, updated_at: now });
+    return { revision: merged, result: 'merge' as const };
+  });
+}
+
+/**
+ * POST {CR}/update: brings main's changes into the change request with the same
+ * three-way merge (base: the last main revision taken; ours: the change request; theirs:
+ * main). Nothing to take answers the current revision unchanged.
+ */
+export async function updateFromMain(ctx: Context, spaceId: string, idOrNumber: string) {
+  return retryingTransaction(ctx.db, async (trx) => {
+    const tctx = { ...ctx, db: trx };
+    const { space, cr, access } = await loadChangeRequest(tctx, spaceId, idOrNumber);
+    changeRequestPolicy.authorize('edit', access, 'Updating a change request needs the edit role on an unlocked space');
+    assertPending(cr, 'updated');
+    const main = space.revision_id as string;
+    if (main === cr.revision_merged_ancestor) return { revision: cr.revision_id, result: 'update' as const };
+    const outcome = await threeWayMerge(trx, spaceId, { base: cr.revision_merged_ancestor, ours: cr.revision_id, theirs: main }, ctx.clock, ctx.config.dataDir);
+    if (!outcome.ok) throw conflicts(outcome.conflicts);
+    const now = isoNow(ctx.clock);
+    const updated = await outcome.editor.commit(trx, { createdBy: ctx.actor.userId, parents: [cr.revision_id, main], type: 'update' });
+    const moved = await changeRequestsRepository.advanceRevision(trx, cr.id, cr.revision_id, {
+      revision_id: updated,
+      revision_merged_ancestor: main,
+      updated_at: now,
+    });
+    if (!moved) throw new HeadMoved();
+    return { revision: updated, result: 'update' as const };
+  });
+}
+
+/** A review is outdated when its reviewer reviewed again later, or it judged an older revision. */
+function outdatedReviews(reviews: ReviewRow[], head: string): Set<string> {
+  const latest = new Map<string, string>();
+  for (const review of reviews) latest.set(review.reviewer_id, review.id);
+  return new Set(reviews.filter((r) => latest.get(r.reviewer_id) !== r.id || r.revision_id !== head).map((r) => r.id));
+}
+
+/** POST {CR}/reviews: the review role; judges the current revision. */
+export async function submitReview(ctx: Context, spaceId: string, idOrNumber: string, input: { status: ReviewRow['status']; comment?: { markdown: string } }) {
+  return ctx.db.transaction().execute(async (trx) => {
+    const tctx = { ...ctx, db: trx };
+    const { cr, access } = await loadChangeRequest(tctx, spaceId, idOrNumber);
+    changeRequestPolicy.authorize('review', access, 'Reviewing needs the review role on the space');
+    assertPending(cr, 'reviewed');
+    const now = isoNow(ctx.clock);
+    const [request] = await changeRequestsRepository.reviewersOf(trx, cr.id, [ctx.actor.userId]);
+    const row: ReviewRow = {
+      id: newId(),
+      change_request_id: cr.id,
+      reviewer_id: ctx.actor.userId,
+      requested_by: request?.requested_by ?? null,
+      status: input.status,
+      revision_id: cr.revision_id,
+      comment: input.comment?.markdown ?? null,
+      created_at: now,
+      updated_at: now,
+    };
+    await changeRequestsRepository.insertReview(trx, row);
+    const users = await usersOf(trx, [row.reviewer_id, row.requested_by]);
+    return presentReview(ctx.config, row, users, false, spaceId);
+  });
+}
+
+/** GET {CR}/reviews */
+export async function listReviews(ctx: Context, spaceId: string, idOrNumber: string, page: PageRequest) {
+  const { cr } = await loadChangeRequest(ctx, spaceId, idOrNumber);
+  const [result, all] = await Promise.all([changeRequestsRepository.pageOfReviews(ctx.db, cr.id, page), changeRequestsRepository.reviews(ctx.db, cr.id)]);
+  const outdated = outdatedReviews(all, cr.revision_id);
+  const users = await usersOf(ctx.db, result.items.flatMap((r) => [r.reviewer_id, r.requested_by]));
+  return { ...result, items: result.items.map((r) => presentReview(ctx.config, r, users, outdated.has(r.id), spaceId)) };
+}
+
+/** GET {CR}/reviews/{reviewId} */
+export async function getReview(ctx: Context, spaceId: string, idOrNumber: string, reviewId: string) {
+  const { cr } = await loadChangeRequest(ctx, spaceId, idOrNumber);
+  const review = await changeRequestsRepository.findReview(ctx.db, cr.id, reviewId);
+  if (!review) throw notFound('Review');
+  const outdated = outdatedReviews(await changeRequestsRepository.reviews(ctx.db, cr.id), cr.revision_id);
+  return presentReview(ctx.config, review, await usersOf(ctx.db, [review.reviewer_id, review.requested_by]), outdated.has(review.id), spaceId);
+}
+
+/** POST {CR}/requested-reviewers: the creator or the edit role; reviewers must be active members. */
+export async function requestReviewers(
+  ctx: Context,
+  spaceId: string,
+  idOrNumber: string,
+  input: { users: string[]; subject?: string; description?: UpdateChangeRequestInput['description'] },
+) {
+  return ctx.db.transaction().execute(async (trx) => {
+    const tctx = { ...ctx, db: trx };
+    const { cr, access } = await loadChangeRequest(tctx, spaceId, idOrNumber);
+    changeRequestPolicy.authorize('requestReview', access, 'Only its creator and members with the edit role can request reviews');
+    assertPending(cr, 'sent for review');
+    const wanted = [...new Set(input.users)];
+    const members = new Set((await changeRequestsRepository.members(trx, cr.organization_id, wanted)).map((m) => m.user_id));
+    const unknown = wanted.filter((id) => !members.has(id));
+    if (unknown.length > 0) throw badRequest(`body/users: ${unknown.map((u) => `"${u}"`).join(', ')} ${unknown.length === 1 ? 'is not a member' : 'are not members'} of this organization`);
+    const now = isoNow(ctx.clock);
+    const rows = wanted.map((user_id) => ({ change_request_id: cr.id, user_id, requested_by: ctx.actor.userId, revision_id: cr.revision_id, created_at: now }));
+    await changeRequestsRepository.upsertReviewers(trx, rows);
+    const changes: Partial<ChangeRequestRow> = { updated_at: now };
+    if (input.subject !== undefined) changes.subject = input.subject.trim();
+    if (input.description !== undefined) changes.description = JSON.stringify({ data: {}, ...input.description });
+    await changeRequestsRepository.update(trx, cr.id, changes);
+    const users = await usersOf(trx, [...wanted, ctx.actor.userId]);
+    return { users: rows.map((r) => presentRequestedReviewer(ctx.config, r, users)) };
+  });
+}
+
+/** GET {CR}/requested-reviewers */
+export async function listRequestedReviewers(ctx: Context, spaceId: string, idOrNumber: string, page: PageRequest) {
+  const { cr } = await loadChangeRequest(ctx, spaceId, idOrNumber);
+  const result = await changeRequestsRepository.pageOfReviewers(ctx.db, cr.id, page);
+  const users = await usersOf(ctx.db, result.items.flatMap((r) => [r.user_id, r.requested_by]));
+  return { ...result, items: result.items.map((r) => presentRequestedReviewer(ctx.config, r, users)) };
+}
+
+/** DELETE {CR}/requested-reviewers/{userId}: 204 also when the user was not requested. */
+export async function removeRequestedReviewer(ctx: Context, spaceId: string, idOrNumber: string, userId: string) {
+  await ctx.db.transaction().execute(async (trx) => {
+    const { cr, access } = await loadChangeRequest({ ...ctx, db: trx }, spaceId, idOrNumber);
+    // Reviewers may also decline themselves.
+    if (userId !== ctx.actor.userId) changeRequestPolicy.authorize('requestReview', access, 'Only its creator and members with the edit role can change its reviewers');
+    await changeRequestsRepository.removeReviewer(trx, cr.id, userId);
+  });
+}
+
+/** GET {CR}/contributors */
+export async function listContributors(ctx: Context, spaceId: string, idOrNumber: string, page: PageRequest) {
+  const { cr } = await loadChangeRequest(ctx, spaceId, idOrNumber);
+  const result = await changeRequestsRepository.pageOfContributors(ctx.db, cr.id, page);
+  const users = await usersOf(ctx.db, result.items.map((r) => r.user_id));
+  return { ...result, items: result.items.map((r) => presentContributor(ctx.config, r, users)) };
+}
+
+/** Content reads of a change request: its head revision, through the content service. */
+export async function readContent<T>(
+  ctx: Context,
+  spaceId: string,
+  idOrNumber: string,
+  read: (revisionId: string) => T | Promise<T>,
+): Promise<T> {
+  const { cr } = await loadChangeRequest(ctx, spaceId, idOrNumber);
+  return read(cr.revision_id);
+}
+

@@ -1,0 +1,122 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { THEME_SCRIPT_HASHES } from '../../site/theme-toggle.ts';
+import { SHARE_COOKIE, VISITOR_COOKIE, type CookieToSet } from './published.policy.ts';
+import { credentialParam, type HostParams, type SiteParams } from './published.schemas.ts';
+import { servePublished, type Mount } from './published.service.ts';
+
+/*
+ * Published sites as HTML (docs/decisions/published-sites.md):
+ * - PUBLIC_URL/sites/<site id or basename>/<path>;
+ * - <custom hostname>/<path>, for a request whose Host is a published site's hostname.
+ *   That is a catch-all GET route: API routes, being more specific, always win, and on
+ *   PUBLIC_URL's own host (or an unknown one) the catch-all answers the app's usual 404.
+ * Public routes (no API token); visitors are let in by the site's visibility.
+ */
+
+// The page's scripts are the two theme scripts, allowed by hash; images come from anywhere.
+const CSP = [
+  "default-src 'none'",
+  "img-src * data:",
+  "style-src 'unsafe-inline'",
+  `script-src ${THEME_SCRIPT_HASHES}`,
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'self'",
+].join('; ');
+
+/** Cookies of the request, by name (the first of a name wins). */
+function readCookies(header: string | undefined): Record<string, string> {
+  const cookies: Record<string, string> = {};
+  if (!header) return cookies;
+  for (const part of header.split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0) continue;
+    const name = part.slice(0, eq).trim();
+    if (name in cookies) continue;
+    let value = part.slice(eq + 1).trim();
+    if (value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
+    try {
+      cookies[name] = decodeURIComponent(value);
+    } catch {
+      cookies[name] = value;
+    }
+  }
+  return cookies;
+}
+
+function cookieHeader(cookie: CookieToSet, path: string, secure: boolean): string {
+  let header = `${cookie.name}=${encodeURIComponent(cookie.value)}; Path=${path || '/'}; HttpOnly; SameSite=Lax`;
+  if (secure) header += '; Secure';
+  if (cookie.maxAge !== undefined) header += `; Max-Age=${cookie.maxAge}`;
+  return header;
+}
+
+/** The request URL without the credential parameters (they became cookies). */
+function withoutCredentials(url: string): string {
+  const parsed = new URL(url, 'http://localhost');
+  parsed.searchParams.delete('share');
+  parsed.searchParams.delete('shareKey');
+  parsed.searchParams.delete('jwt_token');
+  return parsed.pathname + parsed.search;
+}
+
+export const publishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { deps } = app;
+  const publicUrl = new URL(deps.config.publicUrl);
+  const apiHostname = publicUrl.hostname.toLowerCase();
+  const secureCookies = publicUrl.protocol === 'https:';
+
+  async function serve(request: FastifyRequest, reply: FastifyReply, mount: Mount, path: string) {
+    const query = request.query as Record<string, unknown>;
+    const cookies = readCookies(request.headers.cookie);
+    const outcome = await servePublished(deps, {
+      mount,
+      path,
+      credentials: {
+        // `?share=` on visitor links; `?shareKey=` as the API's share links write it.
+        shareQuery: credentialParam(query.share ?? query.shareKey, 256),
+        jwtQuery: credentialParam(query.jwt_token, 8192),
+        shareCookie: cookies[SHARE_COOKIE],
+        visitorCookie: cookies[VISITOR_COOKIE],
+      },
+    });
+    if (outcome.kind === 'none') return reply.callNotFound();
+    const secure = secureCookies || request.protocol === 'https';
+    if (outcome.cookies.length > 0) {
+      reply.header('set-cookie', outcome.cookies.map((c) => cookieHeader(c, outcome.cookiePath, secure)));
+    }
+    if (outcome.kind === 'redirect') {
+      const location = outcome.cleanQuery ? withoutCredentials(request.url) : (outcome.location ?? '/');
+      return reply.code(302).header('cache-control', 'no-store').header('location', location).send();
+    }
+    reply
+      .code(outcome.status)
+      .header('content-type', 'text/html; charset=utf-8')
+      .header('content-security-policy', CSP)
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', outcome.private ? 'same-origin' : 'strict-origin-when-cross-origin')
+      .header('cache-control', outcome.private || outcome.status !== 200 ? 'private, no-store' : 'public, max-age=60');
+    if (outcome.noindex) reply.header('x-robots-tag', 'noindex');
+    return reply.send(outcome.html);
+  }
+
+  // No schema validation on these routes: it cost more than the rest of Fastify's work on
+  // a page (bench published.page); params are strings by construction, and the two
+  // credential parameters are checked by credentialParam.
+  const siteRoute = { config: { public: true }, schema: { hide: true } } as const;
+  app.get<{ Params: SiteParams }>('/sites/:site', siteRoute, (request, reply) => serve(request, reply, { kind: 'path', key: request.params.site }, ''));
+  app.get<{ Params: SiteParams }>('/sites/:site/*', siteRoute, (request, reply) =>
+    serve(request, reply, { kind: 'path', key: request.params.site }, request.params['*'] ?? ''),
+  );
+
+  // Custom hostnames: any other GET, when the Host is a site's.
+  const hostRoute = { config: { public: true }, schema: { hide: true } } as const;
+  const byHost = (request: FastifyRequest, reply: FastifyReply, path: string) => {
+    const hostname = request.hostname.toLowerCase();
+    if (!hostname || hostname === apiHostname) return reply.callNotFound();
+    return serve(request, reply, { kind: 'host', hostname }, path);
+  };
+  app.get('/', hostRoute, (request, reply) => byHost(request, reply, ''));
+  app.get<{ Params: HostParams }>('/*', hostRoute, (request, reply) => byHost(request, reply, request.params['*'] ?? ''));
+};

@@ -1,0 +1,501 @@
+import type { AppDeps } from '../../context.ts';
+import { resolveVariables, type Document } from '../../content/markdown/index.ts';
+import { loadDocument, loadSnapshot, LruCache } from '../../content/store/snapshot.ts';
+import type { ContentRef, PageNode, RevisionSnapshot } from '../../content/store/types.ts';
+import { renderDocument, type RenderLinks } from '../../site/render-document.ts';
+import { safeUrl } from '../../site/html.ts';
+import { fileUrlSigner } from '../content/content.service.ts';
+import { decideAccess, visibleTo, type Claims, type CookieToSet, type Credentials } from './published.policy.ts';
+import {
+  renderErrorPage,
+  renderMain,
+  renderSitePage,
+  type MainFragments,
+  type NavItem,
+  type ResolvedLink,
+  type SiteView,
+} from './published.presenter.ts';
+import {
+  publishedRepository,
+  type PublishedGroupRow,
+  type PublishedSectionRow,
+  type PublishedSiteRow,
+  type PublishedSiteSpaceRow,
+} from './published.repository.ts';
+
+/*
+ * Serving a published site (docs/decisions/published-sites.md): find the site, decide
+ * access, resolve the URL to a section, a site space and a page, and answer the page's
+ * HTML. Site, section and site-space rows are read on every request (they change); what
+ * comes from a revision (sidebar, article, outline) is rendered once per site space,
+ * revision, page and link layout, and kept (revisions never change).
+ */
+
+type Deps = Pick<AppDeps, 'db' | 'config'>;
+
+/** How the site was reached: under PUBLIC_URL/sites/<key>/ or at its own hostname. */
+export type Mount = { kind: 'path'; key: string } | { kind: 'host'; hostname: string };
+
+export interface PublishedRequest {
+  mount: Mount;
+  /** The path on the site, without the site's base (no leading slash). */
+  path: string;
+  credentials: Credentials;
+}
+
+export type PublishedOutcome =
+  | { kind: 'html'; status: number; html: string; noindex: boolean; private: boolean; cookies: CookieToSet[]; cookiePath: string }
+  /** `cleanQuery`: redirect to the same URL without the credentials (they are now cookies). */
+  | { kind: 'redirect'; location: string | null; cleanQuery: boolean; cookies: CookieToSet[]; cookiePath: string }
+  /** Not a site of this server (custom hostnames): the app's ordinary 404. */
+  | { kind: 'none' };
+
+/** A site space as navigation sees it: where it is, and whether this visitor sees it. */
+interface PlacedSiteSpace {
+  row: PublishedSiteSpaceRow;
+  section: PublishedSectionRow | null;
+  /** Published base URL (path) of the site space, with a trailing slash. */
+  base: string;
+  title: string;
+}
+
+// Rendered sidebar, article and outline by (site space, revision, page, link layout).
+const mainCache = new LruCache<MainFragments>(1024);
+
+/** The base path of a site as reached: /sites/<key>/ (under PUBLIC_URL's path) or /. */
+function siteBase(deps: Deps, mount: Mount): string {
+  if (mount.kind === 'host') return '/';
+  const prefix = new URL(deps.config.publicUrl).pathname.replace(/\/+$/, '');
+  return `${prefix}/sites/${encodeURIComponent(mount.key)}/`;
+}
+
+// Parsed customization JSON by its text: the same text always parses to the same object.
+const parsedJson = new LruCache<Record<string, unknown>>(256);
+
+/** A JSON object column (customization); `{}` when empty or not an object. Treat as read-only. */
+function parseJson(text: string | null | undefined): Record<string, unknown> {
+  if (!text || text === '{}') return {};
+  const cached = parsedJson.get(text);
+  if (cached) return cached;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = {};
+  }
+  const object = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  parsedJson.set(text, object);
+  return object;
+}
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** The site's customization with a site space's overrides on top (objects merged, the rest replaced). */
+export function mergeCustomization(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    out[key] = isPlainObject(value) && isPlainObject(out[key]) ? mergeCustomization(out[key] as Record<string, unknown>, value) : value;
+  }
+  return out;
+}
+
+/** Variables of a page: the space's, then the page's (as content reads evaluate them). */
+function variablesOf(snapshot: RevisionSnapshot, node: PageNode): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [name, value] of Object.entries(snapshot.revision.variables ?? {})) values[`space.vars.${name}`] = String(value);
+  for (const [name, value] of Object.entries(node.entry.variables ?? {})) values[`page.vars.${name}`] = String(value);
+  return values;
+}
+
+/** The first page a visitor lands on: the first visible document page, depth first. */
+export function firstPage(nodes: PageNode[]): PageNode | undefined {
+  for (const node of nodes) {
+    if (node.entry.hidden) continue;
+    if (node.entry.type === 'document') return node;
+    const inner = firstPage(node.children);
+    if (inner) return inner;
+  }
+  return undefined;
+}
+
+/** Spaces a document's page and anchor references name (other than its own). */
+function referencedSpaces(value: unknown, own: string, into: Set<string>): void {
+  if (Array.isArray(value)) {
+    for (const item of value) referencedSpaces(item, own, into);
+  } else if (isPlainObject(value)) {
+    if ((value.kind === 'page' || value.kind === 'anchor') && typeof value.space === 'string' && value.space !== own) into.add(value.space);
+    for (const child of Object.values(value)) if (child && typeof child === 'object') referencedSpaces(child, own, into);
+  }
+}
+
+/** Serves one request for a published site. */
+export async function servePublished(deps: Deps, request: PublishedRequest): Promise<PublishedOutcome> {
+  const { db } = deps;
+  const { mount } = request;
+  const site =
+    mount.kind === 'path'
+      ? await publishedRepository.siteByKey(db, mount.key)
+      : await publishedRepository.siteByHostname(db, mount.hostname);
+  if (!site && mount.kind === 'host') return { kind: 'none' };
+  const base = siteBase(deps, mount);
+  const cookiePath = mount.kind === 'host' ? '/' : base.replace(/\/$/, '');
+  const notFound = (cookies: CookieToSet[] = [], home?: string): PublishedOutcome => ({
+    kind: 'html',
+    status: 404,
+    html: renderErrorPage(404, home),
+    noindex: true,
+    private: true,
+    cookies,
+    cookiePath,
+  });
+  if (!site) return notFound();
+
+  const access = await decideAccess(db, site, request.credentials);
+  if (!access.allowed) {
+    const cookies = access.clear ? [access.clear] : [];
+    if (access.status === 404) return notFound(cookies);
+    return { kind: 'html', status: 401, html: renderErrorPage(401), noindex: true, private: true, cookies, cookiePath };
+  }
+  if (access.remember) return { kind: 'redirect', location: null, cleanQuery: true, cookies: [access.remember], cookiePath };
+
+  const isPrivate = site.visibility === 'share-link' || site.visibility === 'visitor-auth';
+  const structure = await loadStructure(deps, site, base, access.claims);
+  const resolved = resolvePath(structure, request.path);
+  if (!resolved) return notFound([], base);
+  const { current, pagePath } = resolved;
+
+  if (!current.row.revision_id) {
+    if (pagePath !== '') return notFound([], base);
+    const view = siteView(site, structure, current, access.claims, null, undefined);
+    view.noindex = access.noindex;
+    const main: MainFragments = { title: 'No pages yet', description: '', sidebar: '', article: '<h1>No pages yet</h1>', outline: '', prev: null, next: null, noindex: false };
+    return { kind: 'html', status: 200, html: renderSitePage(view, main), noindex: access.noindex, private: isPrivate, cookies: [], cookiePath };
+  }
+
+  const snapshot = await loadSnapshot(db, current.row.space_id, current.row.revision_id);
+  let node: PageNode | undefined;
+  if (pagePath === '') {
+    node = firstPage(snapshot.pages) ?? snapshot.pages.find((p) => p.entry.type === 'document');
+  } else {
+    node = snapshot.byPath.get(pagePath);
+    if (!node) return notFound([], base);
+  }
+
+  // Groups have no content of their own; link pages point elsewhere.
+  if (node && node.entry.type === 'group') {
+    const target = firstPage(node.children);
+    if (!target) return notFound([], base);
+    return { kind: 'redirect', location: `${current.base}${target.path}`, cleanQuery: false, cookies: [], cookiePath };
+  }
+  if (node && node.entry.type === 'link') {
+    const snapshots = await snapshotsFor(deps, structure, current, snapshot, node.entry.target ? [node.entry.target] : []);
+    const target = resolveRef(node.entry.target, structure, current, snapshots);
+    if (!target) return notFound([], base);
+    return { kind: 'redirect', location: target, cleanQuery: false, cookies: [], cookiePath };
+  }
+
+  const main = await renderedMain(deps, structure, current, snapshot, node);
+  const view = siteView(site, structure, current, access.claims, snapshot, await snapshotsFor(deps, structure, current, snapshot, customizationRefs(site, current)));
+  view.noindex = access.noindex;
+  const html = renderSitePage(view, main);
+  return { kind: 'html', status: 200, html, noindex: access.noindex || main.noindex, private: isPrivate, cookies: [], cookiePath };
+}
+
+interface Structure {
+  base: string;
+  hasSections: boolean;
+  /** Sections this visitor sees, in order. */
+  sections: PublishedSectionRow[];
+  groups: PublishedGroupRow[];
+  /** The section whose path may be omitted (the site's default, else the first). */
+  defaultSectionId: string | null;
+  /** Site spaces this visitor sees, placed. */
+  siteSpaces: PlacedSiteSpace[];
+  /** Default site space id of each section ('' for the site root). */
+  defaultSiteSpaceOf: Map<string, string>;
+  /** Identifies the link layout: part of the rendered-HTML cache key. */
+  layoutKey: string;
+}
+
+async function loadStructure(deps: Deps, site: PublishedSiteRow, base: string, claims: Claims): Promise<Structure> {
+  const [allSections, allSiteSpaces] = await Promise.all([
+    publishedRepository.sections(deps.db, site.id),
+    publishedRepository.siteSpaces(deps.db, site.id),
+  ]);
+  const groups = allSections.some((s) => s.section_group_id) ? await publishedRepository.groups(deps.db, site.id) : [];
+  const hasSections = allSections.length > 0;
+
+  // Canonical defaults do not depend on the visitor, so URLs are the same for everyone.
+  const defaultSection = hasSections ? (allSections.find((s) => s.id === site.default_site_section_id) ?? allSections[0]) : null;
+  const defaultSiteSpaceOf = new Map<string, string>();
+  for (const row of allSiteSpaces) {
+    const owner = row.section_id ?? '';
+    if (!defaultSiteSpaceOf.has(owner)) defaultSiteSpaceOf.set(owner, row.id);
+  }
+  // The site's default site space wins in its own section even when it is not first.
+  const configured = allSiteSpaces.find((r) => r.id === site.default_site_space_id);
+  if (configured) defaultSiteSpaceOf.set(configured.section_id ?? '', configured.id);
+
+  const sections = allSections.filter((s) => visibleTo(s.condition, claims));
+  const sectionById = new Map(sections.map((s) => [s.id, s]));
+  const siteSpaces: PlacedSiteSpace[] = [];
+  for (const row of allSiteSpaces) {
+    // With sections, site spaces live in sections (root ones are not served); without, at the root.
+    if (hasSections ? !row.section_id : row.section_id) continue;
+    const section = row.section_id ? sectionById.get(row.section_id) : null;
+    if (section === undefined) continue; // in a hidden (or missing) section
+    if (!visibleTo(row.condition, claims)) continue;
+    let spaceBase = base;
+    if (section && section.id !== defaultSection?.id) spaceBase += `${encodeURIComponent(section.path)}/`;
+    if (defaultSiteSpaceOf.get(row.section_id ?? '') !== row.id) spaceBase += `${encodeURIComponent(row.path)}/`;
+    siteSpaces.push({ row, section, base: spaceBase, title: row.title || row.space_title });
+  }
+  const layoutKey = siteSpaces.map((s) => `${s.row.space_id}=${s.base}`).join('\n');
+  return { base, hasSections, sections, groups, defaultSectionId: defaultSection?.id ?? null, siteSpaces, defaultSiteSpaceOf, layoutKey };
+}
+
+/**
+ * `<section path>/<site space path>/<page path>`: the section's path may be left out for
+ * the default section, the site space's for its section's default; a section or site
+ * space the visitor does not see does not match (its path is read as a page path).
+ */
+function resolvePath(structure: Structure, path: string): { current: PlacedSiteSpace; pagePath: string } | null {
+  let rest = path.split('/').filter((s) => s !== '');
+  let sectionId = '';
+  if (structure.hasSections) {
+    const named = rest.length > 0 ? structure.sections.find((s) => s.path === rest[0]) : undefined;
+    if (named) {
+      sectionId = named.id;
+      rest = rest.slice(1);
+    } else {
+      const fallback = structure.sections.find((s) => s.id === structure.defaultSectionId && hasSpaces(structure, s.id)) ?? structure.sections.find((s) => hasSpaces(structure, s.id));
+      if (!fallback) return null;
+      sectionId = fallback.id;
+    }
+  }
+  const candidates = structure.siteSpaces.filter((s) => (s.row.section_id ?? '') === sectionId);
+  if (candidates.length === 0) return null;
+  const named = rest.length > 0 ? candidates.find((s) => s.row.path === rest[0]) : undefined;
+  if (named) return { current: named, pagePath: rest.slice(1).join('/') };
+  const preferred = candidates.find((s) => s.row.id === structure.defaultSiteSpaceOf.get(sectionId)) ?? candidates[0];
+  return { current: preferred, pagePath: rest.join('/') };
+}
+
+function hasSpaces(structure: Structure, sectionId: string): boolean {
+  return structure.siteSpaces.some((s) => s.row.section_id === sectionId);
+}
+
+/** Snapshots of the site spaces that references name (the current one included). */
+async function snapshotsFor(
+  deps: Deps,
+  structure: Structure,
+  current: PlacedSiteSpace,
+  snapshot: RevisionSnapshot,
+  refs: unknown[],
+): Promise<Map<string, RevisionSnapshot>> {
+  const snapshots = new Map<string, RevisionSnapshot>([[current.row.space_id, snapshot]]);
+  const spaces = new Set<string>();
+  referencedSpaces(refs, current.row.space_id, spaces);
+  for (const spaceId of spaces) {
+    const placed = structure.siteSpaces.find((s) => s.row.space_id === spaceId);
+    if (placed?.row.revision_id) snapshots.set(spaceId, await loadSnapshot(deps.db, spaceId, placed.row.revision_id));
+  }
+  return snapshots;
+}
+
+/** The site space showing a space: the current one when it does, else the first. */
+function placedFor(structure: Structure, current: PlacedSiteSpace, spaceId: string | undefined): PlacedSiteSpace | undefined {
+  if (!spaceId || spaceId === current.row.space_id) return current;
+  return structure.siteSpaces.find((s) => s.row.space_id === spaceId);
+}
+
+function linksFor(structure: Structure, current: PlacedSiteSpace, snapshots: Map<string, RevisionSnapshot>, sign?: (fileId: string) => { url: string; name: string } | null): RenderLinks {
+  return {
+    page(pageId, spaceId) {
+      const placed = placedFor(structure, current, spaceId);
+      if (!placed) return null;
+      const node = snapshots.get(placed.row.space_id)?.byId.get(pageId);
+      return node ? `${placed.base}${node.path}` : null;
+    },
+    space(spaceId) {
+      return placedFor(structure, current, spaceId)?.base ?? null;
+    },
+    file(fileId, spaceId) {
+      if (spaceId && spaceId !== current.row.space_id) return null;
+      return sign ? sign(fileId) : null;
+    },
+  };
+}
+
+/** A customization link target (`to`): a URL, or a page or space on this site. */
+function resolveRef(ref: unknown, structure: Structure, current: PlacedSiteSpace, snapshots: Map<string, RevisionSnapshot>): string | null {
+  if (!isPlainObject(ref)) return null;
+  const r = ref as ContentRef;
+  const links = linksFor(structure, current, snapshots);
+  switch (r.kind) {
+    case 'url':
+      return safeUrl(r.url);
+    case 'page':
+      return links.page(r.page, r.space);
+    case 'anchor':
+      return r.page ? (links.page(r.page, r.space) ?? '') + `#${encodeURIComponent(r.anchor)}` : `#${encodeURIComponent(r.anchor)}`;
+    case 'space':
+      return links.space(r.space);
+    default:
+      return null;
+  }
+}
+
+function customizationOf(site: PublishedSiteRow, current: PlacedSiteSpace): Record<string, unknown> {
+  const own = parseJson(current.row.customization);
+  const siteLevel = parseJson(site.customization);
+  return Object.keys(own).length === 0 ? siteLevel : mergeCustomization(siteLevel, own);
+}
+
+/** Every `to` of the header, footer and announcement, for preloading the spaces they name. */
+function customizationRefs(site: PublishedSiteRow, current: PlacedSiteSpace): unknown[] {
+  const c = customizationOf(site, current);
+  const refs: unknown[] = [];
+  const header = c.header as { links?: Array<{ to?: unknown; links?: Array<{ to?: unknown }> }> } | undefined;
+  for (const link of header?.links ?? []) {
+    refs.push(link?.to);
+    for (const sub of link?.links ?? []) refs.push(sub?.to);
+  }
+  const footer = c.footer as { groups?: Array<{ links?: Array<{ to?: unknown }> }> } | undefined;
+  for (const group of footer?.groups ?? []) for (const link of group?.links ?? []) refs.push(link?.to);
+  refs.push((c.announcement as { link?: { to?: unknown } } | undefined)?.link?.to);
+  return refs.filter(Boolean);
+}
+
+async function renderedMain(
+  deps: Deps,
+  structure: Structure,
+  current: PlacedSiteSpace,
+  snapshot: RevisionSnapshot,
+  node: PageNode | undefined,
+): Promise<MainFragments> {
+  const key = `${current.row.id}\n${snapshot.revision.id}\n${node?.entry.id ?? ''}\n${structure.layoutKey}`;
+  const cached = mainCache.get(key);
+  if (cached) return cached;
+  let document = node ? await loadDocument<Document>(deps.db, current.row.space_id, node.entry.document) : undefined;
+  if (document && node) document = resolveVariables(document, variablesOf(snapshot, node));
+  const snapshots = await snapshotsFor(deps, structure, current, snapshot, document ? [document] : []);
+  let sign: ((fileId: string) => { url: string; name: string } | null) | undefined;
+  if (snapshot.files.length > 0) {
+    const signer = await fileUrlSigner(deps, current.row.space_id);
+    sign = (fileId) => {
+      const file = snapshot.filesById.get(fileId);
+      return file ? { url: signer(file), name: file.name } : null;
+    };
+  }
+  const links = linksFor(structure, current, snapshots, sign);
+  const rendered = renderDocument(document, links);
+  const main = renderMain({ snapshot, node, base: current.base, rendered, links });
+  mainCache.set(key, main);
+  return main;
+}
+
+/** Everything around the page that comes from rows (read on this request). */
+function siteView(
+  site: PublishedSiteRow,
+  structure: Structure,
+  current: PlacedSiteSpace,
+  claims: Claims,
+  snapshot: RevisionSnapshot | null,
+  snapshots: Map<string, RevisionSnapshot> | undefined,
+): SiteView {
+  const customization = customizationOf(site, current);
+  const maps = snapshots ?? new Map(snapshot ? [[current.row.space_id, snapshot]] : []);
+  const link = (title: unknown, to: unknown): ResolvedLink | null => {
+    const url = resolveRef(to, structure, current, maps);
+    return typeof title === 'string' && url ? { title, url } : null;
+  };
+
+  // Top navigation: sections (and section groups as menus), in order.
+  const nav: NavItem[] = [];
+  if (structure.hasSections) {
+    const groupById = new Map(structure.groups.map((g) => [g.id, g]));
+    const topGroup = (id: string | null): PublishedGroupRow | undefined => {
+      let group = id ? groupById.get(id) : undefined;
+      for (let depth = 0; group?.parent_group_id && depth < 10; depth++) group = groupById.get(group.parent_group_id) ?? group;
+      return group;
+    };
+    const menus = new Map<string, Extract<NavItem, { kind: 'group' }>>();
+    for (const section of structure.sections) {
+      const firstSpace = structure.siteSpaces.find((s) => s.row.section_id === section.id && s.row.id === structure.defaultSiteSpaceOf.get(section.id)) ?? structure.siteSpaces.find((s) => s.row.section_id === section.id);
+      if (!firstSpace) continue;
+      const item = { title: section.title, url: firstSpace.base, current: section.id === current.section?.id };
+      const group = topGroup(section.section_group_id);
+      if (!group) {
+        nav.push({ kind: 'link', ...item });
+        continue;
+      }
+      let menu = menus.get(group.id);
+      if (!menu) {
+        menu = { kind: 'group', title: group.title, items: [] };
+        menus.set(group.id, menu);
+        nav.push(menu);
+      }
+      menu.items.push(item);
+    }
+  }
+
+  // The space switcher: the site spaces beside the current one.
+  const siblings = structure.siteSpaces.filter((s) => (s.row.section_id ?? '') === (current.row.section_id ?? ''));
+  const spaces = siblings.length > 1 ? siblings.map((s) => ({ title: s.title, url: s.base, current: s.row.id === current.row.id })) : [];
+
+  const styling = isPlainObject(customization.styling) ? customization.styling : {};
+  const header = isPlainObject(customization.header) ? customization.header : {};
+  const footer = isPlainObject(customization.footer) ? customization.footer : {};
+  const announcement = isPlainObject(customization.announcement) ? customization.announcement : {};
+  const themes = isPlainObject(customization.themes) ? customization.themes : {};
+  const favicon = isPlainObject(customization.favicon) ? customization.favicon : {};
+
+  const headerLinks = (Array.isArray(header.links) ? header.links : [])
+    .filter((l): l is Record<string, unknown> => isPlainObject(l) && visibleTo(typeof l.condition === 'string' ? l.condition : null, claims))
+    .map((l) => ({
+      ...(link(l.title, l.to) ?? { title: typeof l.title === 'string' ? l.title : '', url: '' }),
+      style: (l.style === 'button-primary' || l.style === 'button-secondary' ? 'button' : 'link') as 'button' | 'link',
+      children: (Array.isArray(l.links) ? l.links : []).map((c: unknown) => (isPlainObject(c) ? link(c.title, c.to) : null)).filter((c): c is ResolvedLink => c !== null),
+    }))
+    .filter((l) => l.title !== '' && (l.url !== '' || l.children.length > 0));
+
+  const byTheme = (value: unknown) => {
+    if (!isPlainObject(value)) return null;
+    const light = safeUrl(value.light as string);
+    const dark = safeUrl(value.dark as string) ?? light;
+    return light ? { light, dark: dark ?? light } : null;
+  };
+
+  return {
+    siteTitle: typeof customization.title === 'string' && customization.title ? customization.title : site.title,
+    homeUrl: structure.base,
+    nav,
+    spaces,
+    styling,
+    logo: byTheme(header.logo),
+    favicon: byTheme(favicon.icon),
+    headerLinks,
+    footer: {
+      logo: byTheme(footer.logo),
+      groups: (Array.isArray(footer.groups) ? footer.groups : [])
+        .filter(isPlainObject)
+        .map((g) => ({
+          title: typeof g.title === 'string' ? g.title : '',
+          links: (Array.isArray(g.links) ? g.links : []).map((l: unknown) => (isPlainObject(l) ? link(l.title, l.to) : null)).filter((l): l is ResolvedLink => l !== null),
+        })),
+      copyright: typeof footer.copyright === 'string' ? footer.copyright : '',
+    },
+    announcement:
+      announcement.enabled === true && typeof announcement.message === 'string'
+        ? {
+            message: announcement.message,
+            style: ['info', 'warning', 'danger', 'success'].includes(announcement.style as string) ? (announcement.style as string) : 'info',
+            link: isPlainObject(announcement.link) ? link(announcement.link.title, announcement.link.to) : null,
+          }
+        : null,
+    defaultTheme: themes.default === 'dark' ? 'dark' : 'light',
+    toggleable: themes.toggeable !== false,
+    pagination: !(isPlainObject(customization.pagination) && customization.pagination.enabled === false),
+  };
+}

@@ -1,0 +1,157 @@
+import type { Config } from '../../config.ts';
+import { apiUrl, appUrl, publishedSiteUrl } from '../../lib/urls.ts';
+import type { ShareLinkRow, SiteView } from './sites.repository.ts';
+import type { CustomizationWire, ShareLinkWire, SitePermissionsWire, SiteWire } from './sites.schemas.ts';
+
+// ---- Published URLs: the one place they are built (the published site imports these) ----
+
+type SiteAddress = { id: string; basename: string | null; hostname: string | null };
+
+/** Where the site is published (custom hostname, else PUBLIC_URL/sites/<basename or id>/). */
+export function siteUrl(config: Pick<Config, 'publicUrl'>, site: SiteAddress): string {
+  return publishedSiteUrl(config, site);
+}
+
+/** A section's published URL: `<site URL><section path>/`. */
+export function sectionUrl(baseUrl: string, section: { path: string }): string {
+  return `${baseUrl}${section.path}/`;
+}
+
+/** A site space's published URL: `<site URL><section path>/<path>/`, or `<site URL><path>/` at the root. */
+export function siteSpaceUrl(baseUrl: string, section: { path: string } | null, siteSpace: { path: string }): string {
+  return section ? `${baseUrl}${section.path}/${siteSpace.path}/` : `${baseUrl}${siteSpace.path}/`;
+}
+
+// ---- Customization ----
+
+/** What a site's customization is before anyone sets anything (docs/decisions/sites.md). */
+export const DEFAULT_CUSTOMIZATION: CustomizationWire = {
+  styling: {
+    theme: 'clean',
+    primaryColor: { light: '#346DDB', dark: '#346DDB' },
+    infoColor: { light: '#787878', dark: '#787878' },
+    successColor: { light: '#02B47D', dark: '#02B47D' },
+    warningColor: { light: '#FE9A00', dark: '#FE9A00' },
+    dangerColor: { light: '#FB2C36', dark: '#FB2C36' },
+    corners: 'rounded',
+    depth: 'subtle',
+    links: 'default',
+    font: 'Inter',
+    monospaceFont: 'IBMPlexMono',
+    background: 'plain',
+    icons: 'regular',
+    codeTheme: {
+      default: { light: 'default-light', dark: 'default-dark' },
+      openapi: { light: 'default-light', dark: 'default-dark' },
+    },
+    sidebar: { background: 'default', list: 'default' },
+    search: 'prominent',
+  },
+  internationalization: { locale: 'en' },
+  favicon: {},
+  header: { preset: 'default', links: [] },
+  footer: { groups: [] },
+  themes: { default: 'light', toggeable: true },
+  pdf: { enabled: true },
+  feedback: { enabled: false },
+  ai: { mode: 'none' },
+  advancedCustomization: { enabled: true },
+  git: { showEditLink: false },
+  pagination: { enabled: true },
+  trademark: { enabled: false },
+  pageActions: { items: ['markdown'], externalAI: false, markdown: true, mcp: false },
+  externalLinks: { target: 'self' },
+  privacyPolicy: {},
+  socialPreview: {},
+  socialAccounts: [],
+  insights: { trackingCookie: true },
+};
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * `over` laid on `base`: plain objects merge key by key, anything else (arrays included)
+ * replaces. A null in `over` removes the key (site-space overrides reset that way).
+ * Unions (favicon, fonts, content references) replace whole.
+ */
+export function mergeCustomization(base: Record<string, unknown>, over: Record<string, unknown>, depth = 0): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    if (value === undefined) continue;
+    if (value === null) delete out[key];
+    else if (isPlainObject(value) && isPlainObject(out[key]) && depth < 2 && !WHOLE.has(key)) {
+      out[key] = mergeCustomization(out[key] as Record<string, unknown>, value, depth + 1);
+    } else out[key] = value;
+  }
+  return out;
+}
+const WHOLE = new Set(['favicon', 'font', 'monospaceFont', 'primaryLink', 'logo', 'tint', 'link']);
+
+/** A stored customization (JSON) with the defaults filled in. */
+export function presentCustomization(stored: string): CustomizationWire {
+  return mergeCustomization(DEFAULT_CUSTOMIZATION as unknown as Record<string, unknown>, JSON.parse(stored)) as unknown as CustomizationWire;
+}
+
+// ---- Site ----
+
+/** Features every site has on a self-hosted server (nothing is sold, so nothing is locked). */
+const FEATURES = [
+  'sites-adaptive-content',
+  'sites-advanced-customization',
+  'sites-basic-customization',
+  'sites-custom-domain',
+  'sites-custom-subdirectory',
+  'sites-multivariant-site',
+  'sites-public-visibility',
+  'sites-sections',
+  'sites-share-links',
+  'sites-unlisted-visibility',
+  'sites-visitor-authentication',
+] as const;
+
+/** sites row (with its count) -> Site wire object, with the caller's permissions on it. */
+export function presentSite(config: Pick<Config, 'publicUrl'>, row: SiteView, permissions: SitePermissionsWire): SiteWire {
+  const customization = JSON.parse(row.customization) as { favicon?: SiteWire['icon'] };
+  const favicon = customization.favicon as Record<string, unknown> | undefined;
+  const internal = siteUrl(config, { ...row, hostname: null });
+  return {
+    object: 'site',
+    id: row.id,
+    type: row.type as SiteWire['type'],
+    appliedType: row.type as SiteWire['type'],
+    title: row.title,
+    ...(favicon && ('icon' in favicon || 'emoji' in favicon) ? { icon: favicon as SiteWire['icon'] } : {}),
+    ...(row.hostname ? { hostname: row.hostname } : {}),
+    ...(row.basename ? { basename: row.basename } : {}),
+    ...(row.proxy ? { proxy: { origin: row.proxy, target: internal } } : {}),
+    visibility: row.visibility,
+    defaultLevel: 'inherit',
+    permissions,
+    published: row.published === 1,
+    siteSpaces: Number(row.site_spaces),
+    createdAt: row.created_at,
+    adaptiveContent: { enabled: row.adaptive_content === 1 },
+    ads: { status: 'pending', submittable: false },
+    agentsContext: row.agents_context,
+    features: FEATURES.map((id) => ({ id, plan: row.type as SiteWire['type'], frozen: false })),
+    urls: {
+      location: apiUrl(config, `/orgs/${row.organization_id}/sites/${row.id}`),
+      app: appUrl(config, `/o/${row.organization_id}/sites/${row.id}`),
+      preview: internal,
+      ...(row.published === 1 ? { published: siteUrl(config, row) } : {}),
+    },
+  };
+}
+
+/** site_share_links row -> ShareLink wire object. */
+export function presentShareLink(config: Pick<Config, 'publicUrl'>, site: SiteAddress, row: ShareLinkRow): ShareLinkWire {
+  return {
+    object: 'share-link',
+    id: row.id,
+    createdAt: row.created_at,
+    ...(row.name !== null ? { name: row.name } : {}),
+    active: row.active === 1,
+    key: row.key,
+    urls: { published: `${siteUrl(config, site)}?shareKey=${encodeURIComponent(row.key)}` },
+  };
+}

@@ -1,0 +1,130 @@
+import type { Db } from '../../db/database.ts';
+import { paginate, type Page, type PageRequest } from '../../db/keyset.ts';
+import { lowerContains } from '../../db/like.ts';
+import type { SiteShareLinksTable, SitesTable } from '../../db/types.ts';
+import type { ListSitesFilter } from './sites.schemas.ts';
+
+export type SiteRow = SitesTable;
+export type ShareLinkRow = SiteShareLinksTable;
+/** A site with the count of its site spaces (those whose space is live). */
+export type SiteView = SiteRow & { site_spaces: number };
+
+function selectSites(db: Db) {
+  return db
+    .selectFrom('sites as s')
+    .selectAll('s')
+    .select((eb) =>
+      eb
+        .selectFrom('site_spaces as c')
+        .innerJoin('spaces as sp', 'sp.id', 'c.space_id')
+        .select((sub) => sub.fn.countAll<number>().as('n'))
+        .whereRef('c.site_id', '=', 's.id')
+        .where('sp.deleted_at', 'is', null)
+        .as('site_spaces'),
+    );
+}
+
+const normalize = (row: SiteView): SiteView => ({ ...row, site_spaces: Number(row.site_spaces ?? 0) });
+
+/** Queries on sites and their share links. */
+export const sitesRepository = {
+  /** One site of the organization, with its site space count. */
+  async find(db: Db, organizationId: string, siteId: string): Promise<SiteView | undefined> {
+    const row = await selectSites(db).where('s.id', '=', siteId).where('s.organization_id', '=', organizationId).executeTakeFirst();
+    return row ? normalize(row as SiteView) : undefined;
+  },
+
+  /** A page of the organization's sites, oldest first, filtered in SQL. */
+  async list(db: Db, organizationId: string, filter: ListSitesFilter, page: PageRequest): Promise<Page<SiteView>> {
+    let query = selectSites(db).where('s.organization_id', '=', organizationId);
+    if (filter.title) {
+      const title = filter.title;
+      query = query.where((eb) => lowerContains(eb, 's.title', title));
+    }
+    if (filter.published !== undefined) query = query.where('s.published', '=', filter.published ? 1 : 0);
+    if (filter.type && filter.type.length > 0) query = query.where('s.type', 'in', filter.type);
+    if (filter.space) {
+      const space = filter.space;
+      query = query.where((eb) =>
+        eb.exists(eb.selectFrom('site_spaces as f').select('f.id').whereRef('f.site_id', '=', 's.id').where('f.space_id', '=', space)),
+      );
+    }
+    const result = await paginate(
+      query,
+      [
+        { ref: 's.created_at', field: 'created_at', dir: 'asc' },
+        { ref: 's.id', field: 'id', dir: 'asc' },
+      ],
+      page,
+    );
+    return { ...result, items: (result.items as SiteView[]).map(normalize) };
+  },
+
+  async insert(db: Db, row: SiteRow): Promise<void> {
+    await db.insertInto('sites').values(row).execute();
+  },
+
+  async update(db: Db, siteId: string, changes: Partial<SiteRow>): Promise<void> {
+    await db.updateTable('sites').set(changes).where('id', '=', siteId).execute();
+  },
+
+  /** Deletes the site; its groups, sections, site spaces and share links go with it (cascade). */
+  async delete(db: Db, organizationId: string, siteId: string): Promise<void> {
+    await db.deleteFrom('sites').where('id', '=', siteId).where('organization_id', '=', organizationId).execute();
+  },
+
+  /**
+   * Is this address taken by another site? A basename may not equal another site's
+   * basename or id (published URLs use the id when there is no basename).
+   */
+  async addressTaken(db: Db, siteId: string, field: 'basename' | 'hostname', value: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('sites')
+      .select('id')
+      .where('id', '!=', siteId)
+      .where((eb) => (field === 'basename' ? eb.or([eb('basename', '=', value), eb('id', '=', value)]) : eb('hostname', '=', value)))
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  listShareLinks(db: Db, siteId: string, search: string | undefined, page: PageRequest): Promise<Page<ShareLinkRow>> {
+    let query = db.selectFrom('site_share_links').selectAll().where('site_id', '=', siteId);
+    if (search) query = query.where((eb) => lowerContains(eb, 'name', search));
+    return paginate(
+      query,
+      [
+        { ref: 'created_at', field: 'created_at', dir: 'asc' },
+        { ref: 'id', field: 'id', dir: 'asc' },
+      ],
+      page,
+    );
+  },
+
+  findShareLink(db: Db, siteId: string, id: string): Promise<ShareLinkRow | undefined> {
+    return db.selectFrom('site_share_links').selectAll().where('site_id', '=', siteId).where('id', '=', id).executeTakeFirst();
+  },
+
+  /** Whether the site has an active share link with this key. */
+  async activeShareKey(db: Db, siteId: string, key: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('site_share_links')
+      .select('id')
+      .where('site_id', '=', siteId)
+      .where('key', '=', key)
+      .where('active', '=', 1)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  async insertShareLink(db: Db, row: ShareLinkRow): Promise<void> {
+    await db.insertInto('site_share_links').values(row).execute();
+  },
+
+  async updateShareLink(db: Db, siteId: string, id: string, changes: Partial<ShareLinkRow>): Promise<void> {
+    await db.updateTable('site_share_links').set(changes).where('site_id', '=', siteId).where('id', '=', id).execute();
+  },
+
+  async deleteShareLink(db: Db, siteId: string, id: string): Promise<void> {
+    await db.deleteFrom('site_share_links').where('site_id', '=', siteId).where('id', '=', id).execute();
+  },
+};

@@ -1,0 +1,152 @@
+import { describe, expect, it } from 'vitest';
+import { markdownToDocument } from '../content/markdown/parse.ts';
+import type { Block, Document } from '../content/markdown/types.ts';
+import { escapeHtml, safeColor, safeUrl } from './html.ts';
+import { renderDocument, type RenderLinks } from './render-document.ts';
+
+const links: RenderLinks = {
+  page: (id, space) => (space && space !== 'here' ? (space === 'other' ? `/other/${id}` : null) : `/site/${id}`),
+  space: (space) => (space === 'other' ? '/other/' : null),
+  file: (id) => (id === 'f1' ? { url: 'https://files.test/f1?sig=a&b=c', name: 'report.pdf' } : null),
+};
+
+const doc = (...nodes: Block[]): Document => ({ object: 'document', data: {}, nodes });
+// Block-level newlines dropped, for shorter expectations (no test input has multi-line code).
+const md = (markdown: string) => renderDocument(markdownToDocument(markdown), links).html.replace(/\n/g, '');
+const text = (s: string) => ({ object: 'text' as const, leaves: [{ object: 'leaf' as const, text: s, marks: [] }] });
+const paragraph = (...nodes: any[]): Block => ({ object: 'block', type: 'paragraph', data: {}, nodes });
+
+describe('renderDocument', () => {
+  it('renders paragraphs, marks and headings with ids and an outline', () => {
+    const out = renderDocument(markdownToDocument('## Intro text\n\nSome **bold**, _italic_, ~~gone~~ and `code`.\n\n### Intro text\n'), links);
+    expect(out.html).toContain('<p>Some <strong>bold</strong>, <em>italic</em>, <s>gone</s> and <code>code</code>.</p>');
+    expect(out.html).toContain('<h3 id="intro-text">Intro text');
+    expect(out.html).toContain('<h4 id="intro-text-1">Intro text');
+    expect(out.outline).toEqual([
+      { id: 'intro-text', text: 'Intro text', level: 2 },
+      { id: 'intro-text-1', text: 'Intro text', level: 3 },
+    ]);
+  });
+
+  it('renders lists, task lists and ordered lists with a start', () => {
+    expect(md('- a\n- b\n')).toContain('<ul><li>a</li><li>b</li></ul>');
+    expect(md('3. x\n4. y\n')).toContain('<ol start="3"><li>x</li><li>y</li></ol>');
+    const tasks = md('- [x] done\n- [ ] todo\n');
+    expect(tasks).toContain('<ul class="tasks"><li><input type="checkbox" disabled checked> done</li><li><input type="checkbox" disabled> todo</li></ul>');
+  });
+
+  it('renders code blocks escaped, with their language and title', () => {
+    const html = md('{% code title="app.js" %}\n```js\nif (a < b && c) {}\n```\n{% endcode %}\n');
+    expect(html).toContain('<div class="code-title">app.js</div>');
+    expect(html).toContain('<code class="language-js">if (a &lt; b &amp;&amp; c) {}</code>');
+  });
+
+  it('renders hints, quotes, tables, expandables and tabs', () => {
+    expect(md('{% hint style="danger" %}\nStop.\n{% endhint %}\n')).toContain('<div class="hint hint-danger" role="note"><p>Stop.</p></div>');
+    expect(md('> quoted\n')).toContain('<blockquote><p>quoted</p></blockquote>');
+    const table = md('| A | B |\n| :-: | --: |\n| 1 | **2** |\n');
+    expect(table).toContain('<th style="text-align:center">A</th><th style="text-align:right">B</th>');
+    expect(table).toContain('<td style="text-align:center">1</td><td style="text-align:right"><strong>2</strong></td>');
+    const expandable = md('<details>\n\n<summary>More</summary>\n\nHidden text.\n\n</details>\n');
+    expect(expandable).toContain('<details class="expandable"><summary>More</summary><div><p>Hidden text.</p>');
+    const tabs = md('{% tabs %}\n{% tab title="One" %}\nFirst\n{% endtab %}\n{% tab title="Two" %}\nSecond\n{% endtab %}\n{% endtabs %}\n');
+    expect(tabs).toContain('<input type="radio" class="tab-radio" name="tabs-1" id="tabs-1-0" checked><label class="tab-label" for="tabs-1-0">One</label>');
+    expect(tabs).toContain('<label class="tab-label" for="tabs-1-1">Two</label><div class="tab-panel"><p>Second</p></div>');
+  });
+
+  it('maps page, anchor, space and file references to published URLs', () => {
+    const link = (ref: any, label: string) => ({ object: 'inline', type: 'link', isVoid: false, data: { ref }, nodes: [text(label)] });
+    const html = renderDocument(
+      doc(
+        paragraph(
+          link({ kind: 'page', page: 'p1' }, 'same space'),
+          link({ kind: 'page', page: 'p2', space: 'other' }, 'other space'),
+          link({ kind: 'page', page: 'p3', space: 'elsewhere' }, 'not on the site'),
+          link({ kind: 'anchor', page: 'p1', anchor: 'setup' }, 'anchor'),
+          link({ kind: 'space', space: 'other' }, 'space'),
+          link({ kind: 'file', file: 'f1' }, 'file'),
+          link({ kind: 'url', url: 'https://example.com/?a=1&b=2' }, 'web'),
+        ),
+      ),
+      links,
+    ).html;
+    expect(html).toContain('<a href="/site/p1">same space</a>');
+    expect(html).toContain('<a href="/other/p2">other space</a>');
+    expect(html).toContain('not on the site'); // the text stays, without a link
+    expect(html).not.toContain('p3');
+    expect(html).toContain('<a href="/site/p1#setup">anchor</a>');
+    expect(html).toContain('<a href="/other/">space</a>');
+    expect(html).toContain('<a href="https://files.test/f1?sig=a&amp;b=c" rel="noopener">file</a>');
+    expect(html).toContain('<a href="https://example.com/?a=1&amp;b=2" rel="noopener">web</a>');
+  });
+
+  it('drops dangerous URLs and escapes everything', () => {
+    const html = renderDocument(
+      doc(
+        paragraph(
+          { object: 'inline', type: 'link', isVoid: false, data: { ref: { kind: 'url', url: 'javascript:alert(1)' } }, nodes: [text('click')] },
+          text('<img src=x onerror=alert(1)> & "quotes"'),
+        ),
+        { object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'url', url: 'data:text/html,<script>' }, alt: 'x' }, fragments: [] },
+        { object: 'block', type: 'embed', isVoid: true, data: { url: 'vbscript:foo' } },
+        { object: 'block', type: 'code', data: { syntax: '"><script>' }, nodes: [{ object: 'block', type: 'code-line', data: {}, nodes: [text('x')] }] },
+      ),
+      links,
+    ).html;
+    expect(html).not.toContain('javascript:');
+    expect(html).not.toContain('data:text');
+    expect(html).not.toContain('vbscript');
+    expect(html).not.toContain('<script>');
+    expect(html).not.toContain('<img src=x');
+    expect(html).toContain('&lt;img src=x onerror=alert(1)&gt; &amp; &quot;quotes&quot;');
+    expect(html).toContain('click');
+  });
+
+  it('renders images with captions, dark variants and signed file URLs', () => {
+    const html = renderDocument(
+      doc({
+        object: 'block',
+        type: 'image',
+        isVoid: true,
+        data: { ref: { kind: 'file', file: 'f1' }, refDark: { kind: 'url', url: 'https://cdn.test/dark.png' }, alt: 'Chart' },
+        fragments: [{ object: 'fragment', fragment: 'caption', nodes: [paragraph(text('A chart'))] as any }],
+      }),
+      links,
+    ).html;
+    expect(html).toContain('<img class="only-light" src="https://files.test/f1?sig=a&amp;b=c" alt="Chart" loading="lazy">');
+    expect(html).toContain('<img class="only-dark" src="https://cdn.test/dark.png" alt="Chart" loading="lazy">');
+    expect(html).toContain('<figcaption>A chart</figcaption>');
+  });
+
+  it('renders math, emoji, dividers, unknown nodes as nothing, and an empty document', () => {
+    const html = renderDocument(
+      doc(
+        { object: 'block', type: 'math', isVoid: true, data: { formula: 'a < b' } },
+        { object: 'block', type: 'divider', isVoid: true, data: {} },
+        paragraph({ object: 'inline', type: 'emoji', isVoid: true, data: { code: '1f600' } }),
+        { object: 'block', type: 'no-such-block', data: {} } as any,
+      ),
+      links,
+    ).html;
+    expect(html).toContain('<code>a &lt; b</code>');
+    expect(html).toContain('<hr>');
+    expect(html).toContain('<p>😀</p>');
+    expect(renderDocument(undefined).html).toBe('');
+  });
+});
+
+describe('html helpers', () => {
+  it('escape, check URLs and colors', () => {
+    expect(escapeHtml(`<a href="x">'&'</a>`)).toBe('&lt;a href=&quot;x&quot;&gt;&#39;&amp;&#39;&lt;/a&gt;');
+    expect(safeUrl('https://a.test')).toBe('https://a.test');
+    expect(safeUrl('/path')).toBe('/path');
+    expect(safeUrl('#x')).toBe('#x');
+    expect(safeUrl('mailto:a@b.test')).toBe('mailto:a@b.test');
+    expect(safeUrl(' JavaScript:alert(1)')).toBeNull();
+    expect(safeUrl('//evil.test/x')).toBeNull();
+    expect(safeColor('#abc')).toBe('#abc');
+    expect(safeColor('#a1b2c3')).toBe('#a1b2c3');
+    expect(safeColor('red')).toBeNull();
+    expect(safeColor('#fff;}')).toBeNull();
+  });
+});

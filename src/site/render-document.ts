@@ -1,0 +1,378 @@
+import type {
+  Block,
+  CodeBlock,
+  ContentRef,
+  Document,
+  ImageBlock,
+  ImageRef,
+  InlineContent,
+  InlineImage,
+  Leaf,
+  Mark,
+  TableBlock,
+  TextColor,
+} from '../content/markdown/types.ts';
+import { escapeHtml, safeUrl } from './html.ts';
+
+/*
+ * GitBook document JSON (src/content/markdown/types.ts) to HTML, for published sites.
+ *
+ * Hand-written on purpose: no library renders GitBook's document format (GitBook's own
+ * renderer is a React app bound to its API client), and going through markdown and a
+ * markdown-to-HTML library would lose what markdown cannot say (tabs, hints, expandables,
+ * colors, dark-mode images) and would have to re-parse the HTML GitBook's markdown embeds.
+ * The document is a small closed tree, so one switch per node kind does it.
+ *
+ * Safety: every text and attribute goes through escapeHtml; every URL through safeUrl
+ * (no `javascript:`); nothing from a document is emitted as raw HTML. Unknown node kinds
+ * render their text content, or nothing.
+ */
+
+/** Where references point on the published site; null when the target is not on it. */
+export interface RenderLinks {
+  /** Published URL of a page (of `space`, or of the space being rendered). */
+  page(pageId: string, spaceId?: string): string | null;
+  /** Published URL of a space's first page, when the space is on the site. */
+  space(spaceId: string): string | null;
+  /** A signed download URL of a file of the space being rendered. */
+  file(fileId: string, spaceId?: string): { url: string; name: string } | null;
+}
+
+export interface OutlineEntry {
+  id: string;
+  text: string;
+  level: 1 | 2 | 3;
+}
+
+export interface RenderedDocument {
+  html: string;
+  /** The document's headings, for the "On this page" outline. */
+  outline: OutlineEntry[];
+}
+
+interface State {
+  links: RenderLinks;
+  outline: OutlineEntry[];
+  ids: Set<string>;
+  /** Makes tab group names unique within a page. */
+  counter: number;
+}
+
+const noLinks: RenderLinks = { page: () => null, space: () => null, file: () => null };
+
+/** Renders a document's blocks to HTML, and collects its outline. */
+export function renderDocument(document: Document | undefined, links: RenderLinks = noLinks): RenderedDocument {
+  const state: State = { links, outline: [], ids: new Set(), counter: 0 };
+  const html = document ? blocks(document.nodes ?? [], state) : '';
+  return { html, outline: state.outline };
+}
+
+function blocks(nodes: readonly Block[], state: State): string {
+  let out = '';
+  for (const node of nodes) out += block(node, state);
+  return out;
+}
+
+function alignStyle(align: string | undefined): string {
+  return align === 'center' || align === 'end' ? ` style="text-align:${align === 'end' ? 'right' : 'center'}"` : '';
+}
+
+function block(node: Block, state: State): string {
+  switch (node.type) {
+    case 'paragraph':
+      return `<p${alignStyle(node.data?.align)}>${inlines(node.nodes, state)}</p>\n`;
+    case 'heading-1':
+    case 'heading-2':
+    case 'heading-3': {
+      const level = Number(node.type.slice(-1)) as 1 | 2 | 3;
+      const text = plainText(node.nodes);
+      const id = uniqueId(node.data?.id && /^[-a-z0-9.+_]+$/.test(node.data.id) ? node.data.id : slug(text), state);
+      state.outline.push({ id, text, level });
+      // The page title is the h1: document headings start at h2.
+      const tag = `h${level + 1}`;
+      return `<${tag} id="${escapeHtml(id)}"${alignStyle(node.data?.align)}>${inlines(node.nodes, state)}<a class="anchor" href="#${escapeHtml(id)}" aria-label="Link to this section">#</a></${tag}>\n`;
+    }
+    case 'divider':
+      return '<hr>\n';
+    case 'list-unordered':
+      return `<ul>${listItems(node.nodes, state, false)}</ul>\n`;
+    case 'list-ordered': {
+      const start = Number.isInteger(node.data?.start) && node.data.start !== 1 ? ` start="${node.data.start}"` : '';
+      return `<ol${start}>${listItems(node.nodes, state, false)}</ol>\n`;
+    }
+    case 'list-tasks':
+      return `<ul class="tasks">${listItems(node.nodes, state, true)}</ul>\n`;
+    case 'list-item':
+      return `<li>${blocks(node.nodes, state)}</li>`;
+    case 'code':
+      return code(node, state);
+    case 'code-line':
+      return `<pre><code>${inlines(node.nodes, state)}</code></pre>\n`;
+    case 'blockquote':
+      return `<blockquote>${blocks(node.nodes, state)}</blockquote>\n`;
+    case 'hint': {
+      const style = ['info', 'success', 'warning', 'danger'].includes(node.data?.style) ? node.data.style : 'info';
+      return `<div class="hint hint-${style}" role="note">${blocks(node.nodes, state)}</div>\n`;
+    }
+    case 'math':
+      return `<div class="math" data-formula="${escapeHtml(node.data?.formula ?? '')}"><code>${escapeHtml(node.data?.formula ?? '')}</code></div>\n`;
+    case 'embed': {
+      const url = safeUrl(node.data?.url);
+      return url ? `<div class="embed"><a href="${escapeHtml(url)}" rel="noopener">${escapeHtml(url)}</a></div>\n` : '';
+    }
+    case 'file': {
+      const file = node.data?.ref ? state.links.file(node.data.ref.file, node.data.ref.space) : null;
+      return file ? `<div class="file"><a href="${escapeHtml(file.url)}" download>${escapeHtml(file.name)}</a></div>\n` : '';
+    }
+    case 'content-ref': {
+      const target = refTarget(node.data?.ref, state);
+      if (!target) return '';
+      return `<div class="content-ref"><a href="${escapeHtml(target.url)}">${escapeHtml(target.label)}</a></div>\n`;
+    }
+    case 'images': {
+      const align = ['left', 'right', 'center'].includes(node.data?.align ?? '') ? ` images-${node.data.align}` : '';
+      return `<div class="images${align}">${node.nodes.map((image) => figure(image, state)).join('')}</div>\n`;
+    }
+    case 'image':
+      return `<div class="images">${figure(node, state)}</div>\n`;
+    case 'expandable': {
+      const [title, body] = node.fragments ?? [];
+      const summary = title?.nodes?.[0] ? inlines(title.nodes[0].nodes, state) : '';
+      return `<details class="expandable"${node.data?.defaultExpanded ? ' open' : ''}><summary>${summary}</summary><div>${blocks(body?.nodes ?? [], state)}</div></details>\n`;
+    }
+    case 'tabs': {
+      const group = `tabs-${++state.counter}`;
+      let out = `<div class="tabs">`;
+      node.nodes.forEach((item, i) => {
+        const id = `${group}-${i}`;
+        out += `<input type="radio" class="tab-radio" name="${group}" id="${id}"${i === 0 ? ' checked' : ''}>`;
+        out += `<label class="tab-label" for="${id}">${escapeHtml(item.data?.title || `Tab ${i + 1}`)}</label>`;
+        out += `<div class="tab-panel">${blocks(item.nodes, state)}</div>`;
+      });
+      return `${out}</div>\n`;
+    }
+    case 'tabs-item':
+      return blocks(node.nodes, state);
+    case 'stepper':
+      return `<ol class="stepper">${node.nodes.map((step) => `<li>${blocks(step.nodes, state)}</li>`).join('')}</ol>\n`;
+    case 'stepper-step':
+      return blocks(node.nodes, state);
+    case 'openapi-operation':
+      return `<div class="openapi-operation"><code>${escapeHtml((node.data?.method ?? '').toUpperCase())} ${escapeHtml(node.data?.path ?? '')}</code></div>\n`;
+    case 'table':
+      return table(node, state);
+    default:
+      return '';
+  }
+}
+
+function listItems(items: readonly Block[], state: State, tasks: boolean): string {
+  let out = '';
+  for (const item of items) {
+    if (item.type !== 'list-item') {
+      out += `<li>${block(item, state)}</li>`;
+      continue;
+    }
+    const box = tasks ? `<input type="checkbox" disabled${item.data?.checked ? ' checked' : ''}> ` : '';
+    // A single paragraph is the item's text (a tight list item).
+    const only = item.nodes.length === 1 && item.nodes[0].type === 'paragraph' ? item.nodes[0] : null;
+    out += only ? `<li>${box}${inlines(only.nodes, state)}</li>` : `<li>${box}${blocks(item.nodes, state)}</li>`;
+  }
+  return out;
+}
+
+function code(node: CodeBlock, state: State): string {
+  const syntax = node.data?.syntax && /^[\w+#.-]{1,40}$/.test(node.data.syntax) ? node.data.syntax : '';
+  const lines = node.nodes.map((line) => {
+    const body = inlines(line.nodes, state);
+    return line.data?.highlighted ? `<mark>${body}</mark>` : body;
+  });
+  const title = node.data?.title ? `<div class="code-title">${escapeHtml(node.data.title)}</div>` : '';
+  const cls = syntax ? ` class="language-${escapeHtml(syntax)}"` : '';
+  const wrap = node.data?.overflow === 'wrap' ? ' class="wrap"' : '';
+  return `<div class="code">${title}<pre${wrap}><code${cls}>${lines.join('\n')}</code></pre></div>\n`;
+}
+
+function imageUrl(ref: ImageRef | undefined, state: State): string | null {
+  if (!ref) return null;
+  if (ref.kind === 'url') return safeUrl(ref.url);
+  if (ref.kind === 'file') return state.links.file(ref.file, ref.space)?.url ?? null;
+  return null;
+}
+
+/** An image, with its dark-mode twin shown only in the dark theme. */
+function img(ref: ImageRef | undefined, refDark: ImageRef | undefined, alt: string, extra: string, state: State): string {
+  const src = imageUrl(ref, state);
+  if (!src) return '';
+  const dark = imageUrl(refDark, state);
+  const alt_ = escapeHtml(alt);
+  if (!dark) return `<img src="${escapeHtml(src)}" alt="${alt_}"${extra} loading="lazy">`;
+  return (
+    `<img class="only-light" src="${escapeHtml(src)}" alt="${alt_}"${extra} loading="lazy">` +
+    `<img class="only-dark" src="${escapeHtml(dark)}" alt="${alt_}"${extra} loading="lazy">`
+  );
+}
+
+function figure(image: ImageBlock, state: State): string {
+  const width = Number.isFinite(image.data?.width) ? ` width="${Math.round(image.data.width as number)}"` : '';
+  const picture = img(image.data?.ref, image.data?.refDark, image.data?.alt ?? '', width, state);
+  if (!picture) return '';
+  const caption = (image.fragments ?? []).find((f) => f.fragment === 'caption')?.nodes?.[0]?.nodes;
+  const figcaption = caption && plainText(caption).trim() !== '' ? `<figcaption>${inlines(caption, state)}</figcaption>` : '';
+  return `<figure>${picture}${figcaption}</figure>`;
+}
+
+function table(node: TableBlock, state: State): string {
+  const { view, records, definition } = node.data ?? ({} as TableBlock['data']);
+  const columns = (view?.columns ?? []).filter((id) => definition?.[id]);
+  if (columns.length === 0) return '';
+  const fragments = new Map((node.fragments ?? []).map((f) => [f.fragment, f.nodes]));
+  const align = (id: string) => {
+    const a = definition[id].textAlignment;
+    return a === 'center' || a === 'right' ? ` style="text-align:${a}"` : '';
+  };
+  const cell = (name: string | undefined) => {
+    const paragraphs = (name && fragments.get(name)) || [];
+    return paragraphs.map((p) => inlines(p.nodes ?? [], state)).join('<br>');
+  };
+  const head = view.hideHeader ? '' : `<thead><tr>${columns.map((id) => `<th${align(id)}>${escapeHtml(definition[id].title ?? '')}</th>`).join('')}</tr></thead>`;
+  const rows = Object.values(records ?? {})
+    .sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : a.orderIndex > b.orderIndex ? 1 : 0))
+    .map((record) => `<tr>${columns.map((id) => `<td${align(id)}>${cell(record.values?.[id])}</td>`).join('')}</tr>`)
+    .join('');
+  return `<div class="table"><table>${head}<tbody>${rows}</tbody></table></div>\n`;
+}
+
+function inlines(nodes: readonly (InlineContent | InlineImage)[] | undefined, state: State): string {
+  let out = '';
+  for (const node of nodes ?? []) out += inline(node, state);
+  return out;
+}
+
+function inline(node: InlineContent, state: State): string {
+  if (node.object === 'text') {
+    let out = '';
+    for (const leaf of node.leaves ?? []) out += renderLeaf(leaf);
+    return out;
+  }
+  if (node.object !== 'inline') return '';
+  switch (node.type) {
+    case 'link': {
+      const body = inlines(node.nodes, state);
+      const target = refTarget(node.data?.ref, state);
+      if (!target) return body;
+      const external = /^https?:/i.test(target.url) ? ' rel="noopener"' : '';
+      return `<a href="${escapeHtml(target.url)}"${external}>${body}</a>`;
+    }
+    case 'inline-image': {
+      const cls = node.data?.size === 'line' ? ' class="inline-image line"' : ' class="inline-image"';
+      return img(node.data?.ref, node.data?.refDark, node.data?.alt ?? '', cls, state);
+    }
+    case 'inline-math':
+      return `<code class="math">${escapeHtml(node.data?.formula ?? '')}</code>`;
+    case 'expression':
+      // Unresolved variable references (the service resolves those it can before rendering).
+      return `<code class="expression">${escapeHtml(node.data?.expression ?? '')}</code>`;
+    case 'icon':
+      return `<span class="icon" data-icon="${escapeHtml(node.data?.icon ?? '')}" aria-hidden="true"></span>`;
+    case 'emoji': {
+      const points = String(node.data?.code ?? '').split('-').map((part) => parseInt(part, 16));
+      return points.every((p) => Number.isFinite(p) && p > 0 && p <= 0x10ffff) ? escapeHtml(String.fromCodePoint(...points)) : '';
+    }
+    default:
+      return '';
+  }
+}
+
+const SIMPLE_MARKS: Record<string, string> = {
+  bold: 'strong',
+  italic: 'em',
+  strikethrough: 's',
+  code: 'code',
+  keyboard: 'kbd',
+  superscript: 'sup',
+  subscript: 'sub',
+};
+
+const COLORS = new Set<TextColor>([
+  'green', 'blue', 'red', 'orange', 'yellow', 'purple', 'pink', 'violet', 'cyan',
+  '$primary', '$info', '$success', '$warning', '$danger', '$tint',
+]);
+
+function renderLeaf(leaf: Leaf): string {
+  let out = escapeHtml(leaf.text ?? '');
+  if (out === '') return '';
+  for (const mark of (leaf.marks ?? []) as Mark[]) {
+    if (mark.type === 'color') {
+      const classes: string[] = [];
+      if (COLORS.has(mark.data?.text)) classes.push(`color-${mark.data.text.replace('$', '')}`);
+      if (COLORS.has(mark.data?.background)) classes.push(`bg-${mark.data.background.replace('$', '')}`);
+      if (classes.length > 0) out = `<span class="${classes.join(' ')}">${out}</span>`;
+      continue;
+    }
+    const tag = SIMPLE_MARKS[mark.type];
+    if (tag) out = `<${tag}>${out}</${tag}>`;
+  }
+  return out;
+}
+
+/** Where a reference points, and a label for cards; null when nowhere on this site. */
+function refTarget(ref: ContentRef | undefined, state: State): { url: string; label: string } | null {
+  if (!ref) return null;
+  switch (ref.kind) {
+    case 'url': {
+      const url = safeUrl(ref.url);
+      return url ? { url, label: ref.url } : null;
+    }
+    case 'page': {
+      const url = state.links.page(ref.page, ref.space);
+      return url ? { url, label: url } : null;
+    }
+    case 'anchor': {
+      const anchor = encodeURIComponent(ref.anchor);
+      if (!ref.page) return { url: `#${anchor}`, label: ref.anchor };
+      const url = state.links.page(ref.page, ref.space);
+      return url ? { url: `${url}#${anchor}`, label: ref.anchor } : null;
+    }
+    case 'file': {
+      const file = state.links.file(ref.file, ref.space);
+      return file ? { url: file.url, label: file.name } : null;
+    }
+    case 'space': {
+      const url = state.links.space(ref.space);
+      return url ? { url, label: url } : null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** The text of inline content, marks dropped. */
+export function plainText(nodes: readonly (InlineContent | InlineImage)[] | undefined): string {
+  let out = '';
+  for (const node of nodes ?? []) {
+    if (node.object === 'text') for (const leaf of node.leaves ?? []) out += leaf.text ?? '';
+    else if (node.object === 'inline' && node.type === 'link') out += plainText(node.nodes);
+    else if (node.object === 'inline' && node.type === 'expression') out += node.data?.expression ?? '';
+  }
+  return out;
+}
+
+function slug(text: string): string {
+  return (
+    text
+      .toLowerCase()
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80) || 'section'
+  );
+}
+
+function uniqueId(base: string, state: State): string {
+  let id = base;
+  for (let n = 1; state.ids.has(id); n++) id = `${base}-${n}`;
+  state.ids.add(id);
+  return id;
+}

@@ -1,0 +1,141 @@
+import { safeColor } from './html.ts';
+
+/*
+ * The published site's style sheet, inline in every page (one request per page, and the
+ * page HTML is cached anyway). Light and dark themes are two sets of CSS variables chosen
+ * by `data-theme` on <html>; a site's colors (customization.styling) override the
+ * variables in a small second <style> built by themeOverrides().
+ */
+export const SITE_CSS = `
+:root,[data-theme=light]{color-scheme:light;--bg:#ffffff;--fg:#1f2328;--muted:#59636e;--border:#e3e6ea;--subtle:#f6f8fa;
+--primary:#3b69f0;--primary-fg:#ffffff;--tint:#f6f8fa;--code-bg:#f3f4f6;
+--info:#3b82f6;--success:#16a34a;--warning:#d97706;--danger:#dc2626}
+[data-theme=dark]{color-scheme:dark;--bg:#0f1115;--fg:#e6e8eb;--muted:#9aa3ad;--border:#2a2f37;--subtle:#171a20;
+--primary:#7aa2ff;--primary-fg:#0f1115;--tint:#171a20;--code-bg:#1b1f26;
+--info:#60a5fa;--success:#4ade80;--warning:#fbbf24;--danger:#f87171}
+*{box-sizing:border-box}
+html{-webkit-text-size-adjust:100%}
+body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,Ubuntu,sans-serif}
+a{color:var(--primary);text-decoration:none}a:hover{text-decoration:underline}
+.announcement{padding:.5rem 1rem;text-align:center;font-size:.9rem;background:var(--primary);color:var(--primary-fg)}
+.announcement a{color:inherit;text-decoration:underline;margin-left:.5rem}
+.announcement-warning{background:var(--warning);color:#111}.announcement-danger{background:var(--danger);color:#fff}
+.announcement-success{background:var(--success);color:#fff}
+header.site-header{position:sticky;top:0;z-index:10;background:var(--bg);border-bottom:1px solid var(--border)}
+.header-bar{display:flex;align-items:center;gap:1.5rem;max-width:1400px;margin:0 auto;padding:.75rem 1.5rem}
+.site-title{display:flex;align-items:center;gap:.6rem;font-weight:650;font-size:1.1rem;color:var(--fg)}
+.site-title img{height:28px;width:auto}
+.header-links{display:flex;gap:1.25rem;margin-left:auto;list-style:none;padding:0;margin-top:0;margin-bottom:0}
+.header-links a{color:var(--muted)}.header-links a:hover{color:var(--fg)}
+.header-links .button{padding:.3rem .8rem;border-radius:6px;background:var(--primary);color:var(--primary-fg)}
+.header-links details{position:relative}.header-links summary{cursor:pointer;color:var(--muted)}
+.header-links details ul{position:absolute;right:0;background:var(--bg);border:1px solid var(--border);border-radius:6px;list-style:none;padding:.5rem 1rem;min-width:10rem}
+.theme-toggle{border:1px solid var(--border);background:var(--subtle);color:var(--fg);border-radius:6px;padding:.3rem .6rem;cursor:pointer;font:inherit;font-size:.85rem}
+.header-bar .theme-toggle{margin-left:0}
+.header-links+.theme-toggle{margin-left:0}
+.no-links .theme-toggle{margin-left:auto}
+nav.sections{max-width:1400px;margin:0 auto;padding:0 1.5rem;display:flex;gap:1.25rem;overflow-x:auto}
+nav.sections a,nav.sections summary{display:inline-block;padding:.5rem 0;color:var(--muted);border-bottom:2px solid transparent;white-space:nowrap;cursor:pointer}
+nav.sections a[aria-current=page]{color:var(--fg);border-bottom-color:var(--primary);font-weight:600}
+nav.sections details{position:relative}
+nav.sections details div{position:absolute;background:var(--bg);border:1px solid var(--border);border-radius:6px;padding:.25rem 1rem;display:flex;flex-direction:column;z-index:11}
+.layout{display:grid;grid-template-columns:280px minmax(0,1fr) 220px;gap:2.5rem;max-width:1400px;margin:0 auto;padding:0 1.5rem}
+aside.sidebar{position:sticky;top:7rem;align-self:start;max-height:calc(100vh - 8rem);overflow-y:auto;padding:1.5rem 0;font-size:.93rem}
+.space-switcher{margin-bottom:1rem}
+.space-switcher ul{list-style:none;margin:0;padding:.25rem;border:1px solid var(--border);border-radius:8px;display:flex;flex-direction:column;gap:2px}
+.space-switcher a{display:block;padding:.3rem .6rem;border-radius:6px;color:var(--muted)}
+.space-switcher a[aria-current=true]{background:var(--tint);color:var(--fg);font-weight:600}
+.page-tree,.page-tree ul{list-style:none;margin:0;padding:0}
+.page-tree ul{padding-left:.9rem;border-left:1px solid var(--border);margin-left:.6rem}
+.page-tree a,.page-tree .group-title{display:block;padding:.28rem .6rem;border-radius:6px;color:var(--muted)}
+.page-tree a:hover{background:var(--subtle);text-decoration:none;color:var(--fg)}
+.page-tree a[aria-current=page]{background:var(--tint);color:var(--primary);font-weight:600}
+.page-tree .group-title{font-weight:650;color:var(--fg);text-transform:none;margin-top:1rem;font-size:.85rem}
+.page-tree details>summary{list-style:none;cursor:pointer}.page-tree details>summary::-webkit-details-marker{display:none}
+.page-tree details>summary a{display:flex;justify-content:space-between}
+.page-tree details>summary a::after{content:"›";transition:transform .15s}
+.page-tree details[open]>summary a::after{transform:rotate(90deg)}
+main.content{padding:2rem 0 4rem;min-width:0}
+main.content h1{font-size:2.2rem;line-height:1.2;margin:.5rem 0 .5rem}
+.page-description{color:var(--muted);font-size:1.1rem;margin:0 0 2rem}
+main.content h2,main.content h3,main.content h4{line-height:1.3;margin:2rem 0 .75rem;scroll-margin-top:7rem}
+.anchor{margin-left:.4rem;opacity:0;color:var(--muted)}h2:hover .anchor,h3:hover .anchor,h4:hover .anchor{opacity:1}
+code,kbd,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.88em}
+:not(pre)>code{background:var(--code-bg);padding:.1rem .35rem;border-radius:4px}
+kbd{border:1px solid var(--border);border-bottom-width:2px;border-radius:4px;padding:0 .3rem}
+.code{margin:1rem 0;border:1px solid var(--border);border-radius:8px;overflow:hidden}
+.code-title{padding:.4rem .9rem;border-bottom:1px solid var(--border);font-size:.85rem;color:var(--muted);background:var(--subtle)}
+.code pre{margin:0;padding:.9rem;overflow-x:auto;background:var(--code-bg)}.code pre.wrap{white-space:pre-wrap}
+.code mark{background:color-mix(in srgb,var(--warning) 25%,transparent);color:inherit}
+blockquote{margin:1rem 0;padding:.1rem 1rem;border-left:3px solid var(--border);color:var(--muted)}
+.hint{margin:1rem 0;padding:.2rem 1rem;border-radius:8px;border:1px solid;border-left-width:4px}
+.hint-info{border-color:var(--info);background:color-mix(in srgb,var(--info) 9%,transparent)}
+.hint-success{border-color:var(--success);background:color-mix(in srgb,var(--success) 9%,transparent)}
+.hint-warning{border-color:var(--warning);background:color-mix(in srgb,var(--warning) 9%,transparent)}
+.hint-danger{border-color:var(--danger);background:color-mix(in srgb,var(--danger) 9%,transparent)}
+.table{overflow-x:auto;margin:1rem 0}table{border-collapse:collapse;width:100%}
+th,td{border:1px solid var(--border);padding:.45rem .7rem;text-align:left;vertical-align:top}th{background:var(--subtle)}
+figure{margin:1rem 0;text-align:center}figure img{max-width:100%;height:auto;border-radius:6px}
+figcaption{color:var(--muted);font-size:.9rem}.images-left figure{text-align:left}.images-right figure{text-align:right}
+img.inline-image.line{height:1.2em;vertical-align:middle}
+[data-theme=light] .only-dark,[data-theme=dark] .only-light{display:none}
+details.expandable{border:1px solid var(--border);border-radius:8px;margin:1rem 0;padding:.5rem 1rem}
+details.expandable>summary{cursor:pointer;font-weight:600}
+.tabs{display:flex;flex-wrap:wrap;margin:1rem 0;border:1px solid var(--border);border-radius:8px}
+.tabs>.tab-radio{position:absolute;opacity:0;pointer-events:none}
+.tabs>.tab-label{order:1;padding:.5rem 1rem;cursor:pointer;color:var(--muted);border-bottom:2px solid transparent}
+.tabs>.tab-panel{order:2;width:100%;display:none;padding:0 1rem;border-top:1px solid var(--border)}
+.tabs>.tab-radio:checked+.tab-label{color:var(--fg);border-bottom-color:var(--primary)}
+.tabs>.tab-radio:checked+.tab-label+.tab-panel{display:block}
+.tabs>.tab-radio:focus-visible+.tab-label{outline:2px solid var(--primary)}
+ul.tasks{list-style:none;padding-left:1.2rem}
+.math{overflow-x:auto}.embed,.file,.content-ref{margin:1rem 0;padding:.75rem 1rem;border:1px solid var(--border);border-radius:8px}
+.color-green{color:#16a34a}.color-blue{color:#2563eb}.color-red{color:#dc2626}.color-orange{color:#ea580c}.color-yellow{color:#ca8a04}
+.color-purple{color:#9333ea}.color-pink{color:#db2777}.color-violet{color:#7c3aed}.color-cyan{color:#0891b2}
+.color-primary{color:var(--primary)}.color-info{color:var(--info)}.color-success{color:var(--success)}.color-warning{color:var(--warning)}.color-danger{color:var(--danger)}
+.bg-green,.bg-blue,.bg-red,.bg-orange,.bg-yellow,.bg-purple,.bg-pink,.bg-violet,.bg-cyan,.bg-primary,.bg-info,.bg-success,.bg-warning,.bg-danger,.bg-tint{background:var(--tint);border-radius:3px}
+aside.outline{position:sticky;top:7rem;align-self:start;padding:2rem 0;font-size:.85rem}
+aside.outline h2{font-size:.8rem;text-transform:uppercase;letter-spacing:.04em;color:var(--muted);margin:0 0 .5rem}
+aside.outline ul{list-style:none;margin:0;padding:0}aside.outline li{padding:.15rem 0}aside.outline .level-2{padding-left:.8rem}aside.outline .level-3{padding-left:1.6rem}
+aside.outline a{color:var(--muted)}
+.pagination{display:flex;justify-content:space-between;gap:1rem;margin-top:3rem}
+.pagination a{flex:1;border:1px solid var(--border);border-radius:8px;padding:.75rem 1rem}.pagination .next{text-align:right}
+.pagination small{display:block;color:var(--muted)}
+footer.site-footer{border-top:1px solid var(--border);margin-top:2rem;padding:2rem 1.5rem;color:var(--muted);font-size:.9rem}
+footer.site-footer .groups{display:flex;gap:3rem;max-width:1400px;margin:0 auto 1rem;flex-wrap:wrap}
+footer.site-footer h3{font-size:.9rem;color:var(--fg);margin:0 0 .5rem}footer.site-footer ul{list-style:none;margin:0;padding:0}
+footer.site-footer .copyright{max-width:1400px;margin:0 auto}
+.error-page{max-width:40rem;margin:6rem auto;padding:0 1.5rem;text-align:center}
+.error-page h1{font-size:3rem;margin:0}
+@media (max-width:1100px){.layout{grid-template-columns:240px minmax(0,1fr)}aside.outline{display:none}}
+@media (max-width:760px){.layout{grid-template-columns:minmax(0,1fr)}aside.sidebar{position:static;max-height:none;border-bottom:1px solid var(--border)}}
+`;
+
+type ByTheme = { light?: unknown; dark?: unknown } | undefined | null;
+
+/**
+ * CSS variables from a site's `styling`: primaryColor, tint.color and the four hint
+ * colors, each `{ light, dark }` (a plain string applies to both). Only hex colors pass.
+ */
+export function themeOverrides(styling: Record<string, unknown> | undefined): string {
+  if (!styling || typeof styling !== 'object') return '';
+  const light: string[] = [];
+  const dark: string[] = [];
+  const add = (variable: string, value: unknown) => {
+    const byTheme: ByTheme = typeof value === 'string' ? { light: value, dark: value } : (value as ByTheme);
+    if (!byTheme || typeof byTheme !== 'object') return;
+    const l = safeColor(byTheme.light);
+    const d = safeColor(byTheme.dark) ?? l;
+    if (l) light.push(`--${variable}:${l}`);
+    if (d) dark.push(`--${variable}:${d}`);
+  };
+  add('primary', styling.primaryColor);
+  const tint = styling.tint as { color?: unknown } | undefined;
+  if (tint && typeof tint === 'object') add('tint', tint.color);
+  add('info', styling.infoColor);
+  add('success', styling.successColor);
+  add('warning', styling.warningColor);
+  add('danger', styling.dangerColor);
+  if (light.length === 0 && dark.length === 0) return '';
+  return `:root,[data-theme=light]{${light.join(';')}}[data-theme=dark]{${dark.join(';')}}`;
+}
