@@ -22,6 +22,7 @@ import { organizationSuite } from './scenarios/organization.ts';
 import { contentSuite } from './scenarios/content.ts';
 import { publishedSuite } from './scenarios/published.ts';
 import { measureEditScaling, type EditScaling } from './edit-scaling.ts';
+import { measureChangeRequestScaling, type ChangeRequestScaling } from './change-request-scaling.ts';
 
 /*
  * `npm run bench [-- --only <names>] [--duration <s>] [--rounds <n>] [--warmup <s>]
@@ -35,6 +36,7 @@ const SUITES: Suite[] = [organizationSuite, contentSuite, publishedSuite];
 
 /** Measured in process rather than over HTTP: the cost of an edit as a space grows. */
 const EDIT_SCALING = { name: 'content.edit', title: 'one-page edit, 10,000-page space ÷ 10-page space (median ms)', target: 2 };
+const CR_SCALING = { name: 'change-requests.edit-merge', title: 'one-page batch edit and merge of a change request, 10,000-page ÷ 10-page space (median ms)', target: 2 };
 
 /** A mistake on the command line: reported as one line, without a stack. */
 class UsageError extends Error {}
@@ -171,6 +173,7 @@ async function main(): Promise<number> {
 
   if (values.list) {
     console.log(`${EDIT_SCALING.name.padEnd(16)} ${'content'.padEnd(14)} ${EDIT_SCALING.title}  (target ≤ ${EDIT_SCALING.target})`);
+    console.log(`${CR_SCALING.name.padEnd(16)} ${'content'.padEnd(14)} ${CR_SCALING.title}  (target ≤ ${CR_SCALING.target})`);
     for (const suite of SUITES) {
       for (const s of suite.scenarios) {
         console.log(`${s.name.padEnd(16)} ${suite.name.padEnd(14)} ${s.title}${s.target === undefined ? '' : `  (target ≥ ${s.target})`}`);
@@ -188,7 +191,7 @@ async function main(): Promise<number> {
 
   // --only takes scenario or suite names, comma-separated.
   const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
-  const known = new Set([EDIT_SCALING.name, ...SUITES.flatMap((suite) => [suite.name, ...suite.scenarios.map((s) => s.name)])]);
+  const known = new Set([EDIT_SCALING.name, CR_SCALING.name, ...SUITES.flatMap((suite) => [suite.name, ...suite.scenarios.map((s) => s.name)])]);
   const unknown = (only ?? []).filter((name) => !known.has(name));
   if (unknown.length > 0) throw new UsageError(`--only: unknown scenario ${unknown.join(', ')}; known: ${[...known].join(', ')}`);
   const picks = (suite: Suite) =>
@@ -226,6 +229,12 @@ async function main(): Promise<number> {
     editScaling = await measureEditScaling();
   }
 
+  let crScaling: ChangeRequestScaling | undefined;
+  if (!only || only.includes(CR_SCALING.name) || only.includes('content')) {
+    progress(`${CR_SCALING.name}: seeding a 10,000-page and a 10-page space`);
+    crScaling = await measureChangeRequestScaling();
+  }
+
   const file = path.join(resultsDir, `${stamp}.json`);
   const report = {
     startedAt: startedAt.toISOString(),
@@ -246,6 +255,7 @@ async function main(): Promise<number> {
     load,
     results,
     editScaling,
+    crScaling,
   };
   fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
 
@@ -257,6 +267,15 @@ async function main(): Promise<number> {
     console.log(`\n| Scenario | Measure | ${e.largePages} pages | ${e.smallPages} pages | Ratio | Target |\n|---|---|---:|---:|---:|---:|`);
     console.log(`| ${EDIT_SCALING.name} | one-page edit, median ms (${e.objectsPerEdit} objects written) | ${e.largeMedianMs.toFixed(2)} | ${e.smallMedianMs.toFixed(2)} | ${e.ratio.toFixed(2)} ${verdict} | ≤ ${EDIT_SCALING.target} |`);
     if (e.ratio > EDIT_SCALING.target) console.error(`above target ${EDIT_SCALING.name}: ratio ${e.ratio.toFixed(2)} > ${EDIT_SCALING.target}`);
+  }
+  if (crScaling) {
+    const c = crScaling;
+    console.log(`\n| Scenario | Measure | ${c.largePages} pages | ${c.smallPages} pages | Ratio | Target |\n|---|---|---:|---:|---:|---:|`);
+    for (const [measure, figures] of [['batch edit (one page)', c.edit], ['merge', c.merge]] as const) {
+      const verdict = figures.ratio <= CR_SCALING.target ? '✓' : '✗';
+      console.log(`| ${CR_SCALING.name} | ${measure}, median ms | ${figures.largeMedianMs.toFixed(2)} | ${figures.smallMedianMs.toFixed(2)} | ${figures.ratio.toFixed(2)} ${verdict} | ≤ ${CR_SCALING.target} |`);
+      if (figures.ratio > CR_SCALING.target) console.error(`above target ${CR_SCALING.name} ${measure}: ratio ${figures.ratio.toFixed(2)} > ${CR_SCALING.target}`);
+    }
   }
   const failed = results.filter((r) => r.error);
   for (const r of failed) console.error(`FAILED ${r.name}: ${r.error}`);

@@ -416,18 +416,28 @@ export function changedPages(a: RevisionTrees, b: RevisionTrees): Set<string> {
     const la = a.trees.get(parent);
     const lb = b.trees.get(parent);
     if (la?.hash === lb?.hash) continue;
-    const inA = new Map((la?.entries ?? []).map((e) => [e.id, e.children]));
+    const inA = new Map((la?.entries ?? []).map((e) => [e.id, e]));
     const inB = new Set((lb?.entries ?? []).map((e) => e.id));
+    // Only what differs: unchanged siblings of a changed page stay out, so a merge costs
+    // what changed, not the size of the lists it passes through.
+    const reordered = reorderedItems((la?.entries ?? []).map((e) => e.id), (lb?.entries ?? []).map((e) => e.id));
     for (const entry of lb?.entries ?? []) {
-      pages.add(entry.id);
-      if (!inA.has(entry.id) || inA.get(entry.id) !== entry.children) stack.push(entry.id);
+      const before = inA.get(entry.id);
+      if (!before || reordered.has(entry.id) || entryChanged(before, entry)) pages.add(entry.id);
+      if (!before || before.children !== entry.children) stack.push(entry.id);
     }
     for (const entry of la?.entries ?? []) {
+      if (inB.has(entry.id)) continue;
       pages.add(entry.id);
-      if (!inB.has(entry.id)) stack.push(entry.id);
+      stack.push(entry.id);
     }
   }
   return pages;
+}
+
+/** True when a page's own entry differs (type, document or metadata; not its subpages). */
+function entryChanged(a: PageEntry, b: PageEntry): boolean {
+  return a.type !== b.type || a.document !== b.document || FIELDS.some((f) => !same(a[f], b[f]));
 }
 
 function locate(trees: RevisionTrees, id: string): Located | undefined {

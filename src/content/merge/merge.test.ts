@@ -257,8 +257,8 @@ describe('threeWayMerge', () => {
       const apart = await derive(spaceId, moved, (e) => e.deletePage(ids.b));
       for (const theirs of [together, apart]) {
         const result = await merged(spaceId, base, ours, theirs);
-        expect(result.pages.map((p) => p.id)).not.toContain(ids.b);
-        expect(result.pages.map((p) => p.id)).toContain(ids.b2);
+        expect((result.pages as { id: string }[]).map((p) => p.id)).not.toContain(ids.b);
+        expect((result.pages as { id: string }[]).map((p) => p.id)).toContain(ids.b2);
         expect(titles(result.pages)).toContain('A2');
       }
     });
