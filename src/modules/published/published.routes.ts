@@ -3,7 +3,9 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { THEME_SCRIPT_HASHES } from '../../site/theme-toggle.ts';
 import { SHARE_COOKIE, VISITOR_COOKIE, type CookieToSet } from './published.policy.ts';
 import { credentialParam, type HostParams, type SiteParams } from './published.schemas.ts';
-import { servePublished, type Mount } from './published.service.ts';
+import { servePublished, type Mount, type PublishedOutcome } from './published.service.ts';
+import { reuseUnlessChanged } from '../../db/read-cache.ts';
+import { TtlCache } from '../../lib/ttl-cache.ts';
 
 /*
  * Published sites as HTML (docs/decisions/published-sites.md):
@@ -67,20 +69,26 @@ export const publishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const apiHostname = publicUrl.hostname.toLowerCase();
   const secureCookies = publicUrl.protocol === 'https:';
 
+  // Visits without credentials see what the database says, nothing else: on SQLite their
+  // outcome is reused while the database is unchanged, its HTML encoded to bytes once.
+  const anonymous = new TtlCache<PublishedOutcome>(60_000, 2_000);
+  const encoded = new WeakMap<object, Buffer>();
+
   async function serve(request: FastifyRequest, reply: FastifyReply, mount: Mount, path: string) {
     const query = request.query as Record<string, unknown>;
     const cookies = readCookies(request.headers.cookie);
-    const outcome = await servePublished(deps, {
-      mount,
-      path,
-      credentials: {
-        // `?share=` on visitor links; `?shareKey=` as the API's share links write it.
-        shareQuery: credentialParam(query.share ?? query.shareKey, 256),
-        jwtQuery: credentialParam(query.jwt_token, 8192),
-        shareCookie: cookies[SHARE_COOKIE],
-        visitorCookie: cookies[VISITOR_COOKIE],
-      },
-    });
+    const credentials = {
+      // `?share=` on visitor links; `?shareKey=` as the API's share links write it.
+      shareQuery: credentialParam(query.share ?? query.shareKey, 256),
+      jwtQuery: credentialParam(query.jwt_token, 8192),
+      shareCookie: cookies[SHARE_COOKIE],
+      visitorCookie: cookies[VISITOR_COOKIE],
+    };
+    const hasCredentials = Object.values(credentials).some((value) => value !== undefined);
+    const visit = () => servePublished(deps, { mount, path, credentials });
+    const outcome = hasCredentials
+      ? await visit()
+      : await reuseUnlessChanged(deps.db, anonymous as TtlCache<unknown>, `${mount.kind === 'path' ? mount.key : `host:${mount.hostname}`}\u0000${path}`, visit);
     if (outcome.kind === 'none') return reply.callNotFound();
     const secure = secureCookies || request.protocol === 'https';
     if (outcome.cookies.length > 0) {
@@ -98,7 +106,9 @@ export const publishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
       .header('referrer-policy', outcome.private ? 'same-origin' : 'strict-origin-when-cross-origin')
       .header('cache-control', outcome.private || outcome.status !== 200 ? 'private, no-store' : 'public, max-age=60');
     if (outcome.noindex) reply.header('x-robots-tag', 'noindex');
-    return reply.send(outcome.html);
+    let body = encoded.get(outcome);
+    if (!body) encoded.set(outcome, (body = Buffer.from(outcome.html)));
+    return reply.send(body);
   }
 
   // No schema validation on these routes: it cost more than the rest of Fastify's work on
