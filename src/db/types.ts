@@ -162,6 +162,7 @@ export interface RevisionsTable {
   reusables_hash: string;
   variables: string; // JSON
   git: string | null; // JSON
+  merged_from: string | null;
   created_by: string | null;
   created_at: string;
 }

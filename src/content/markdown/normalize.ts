@@ -81,6 +81,11 @@ export function assignKeys(document: Document): Document {
 
 type Keyable = { key?: string; nodes?: unknown[]; fragments?: unknown[] };
 
+/** Gives a block the key `key` and its descendants keys derived from it (`key.0`, `key.f1`). */
+export function keyBlock(node: Keyable, key: string): void {
+  keyNode(node, key);
+}
+
 function keyNode(node: Keyable, key: string): void {
   // The key goes first so that serialized documents read naturally.
   const entries = Object.entries(node).filter(([k]) => k !== 'key');

@@ -13,6 +13,7 @@ import { RevisionEditor, type PagePatch } from '../store/editor.ts';
 import { loadDocuments, loadTrees } from '../store/snapshot.ts';
 import type { FileEntry, PageEntry, RevisionTrees, Variables } from '../store/types.ts';
 import { mergeText, reorderedItems } from './text.ts';
+import { highestKey, stableKeys } from '../markdown/keys.ts';
 
 export interface MergeConflict {
   /** The page in conflict; '' for a conflict on a file or a revision variable. */
@@ -315,7 +316,12 @@ class Merge {
       if (!text.ok) {
         const where = text.hunks.map((h) => (h.baseLength > 1 ? `lines ${h.baseLine}-${h.baseLine + h.baseLength - 1}` : `line ${h.baseLine}`));
         this.conflict(page, 'content', `the same lines were changed differently on both sides (base markdown ${where.join(', ')})`);
-      } else if (text.text !== mo) document = markdownToDocument(text.text);
+      } else if (text.text !== mo) {
+        // Blocks both sides kept keep the keys ours gave them; the others get new ones.
+        const ours = await this.documentOf(dO);
+        const theirs = await this.documentOf(dt);
+        document = stableKeys(markdownToDocument(text.text), ours, highestKey(theirs));
+      }
     }
     if (document === undefined && current.document !== wanted) document = (await this.documentOf(wanted)) ?? null;
 

@@ -344,7 +344,7 @@ export class RevisionEditor {
    * Writes the new revision: new documents, the changed lists and every list above them
    * up to the root, deepest first so each parent entry gets its child's new hash.
    */
-  async commit(db: Db, options: { createdBy: string | null; parents?: string[]; type?: string }): Promise<string> {
+  async commit(db: Db, options: { createdBy: string | null; parents?: string[]; type?: string; mergedFrom?: string }): Promise<string> {
     const touched = new Set<string>();
     for (const parent of this.dirty) {
       // A list that changed and whose page was then removed is gone with it.
@@ -386,6 +386,7 @@ export class RevisionEditor {
       reusables_hash: reusablesHash,
       variables: JSON.stringify(this.variables ?? this.base?.revision.variables ?? {}),
       git: null,
+      merged_from: options.mergedFrom ?? null,
       created_by: options.createdBy,
       created_at: this.now,
     };

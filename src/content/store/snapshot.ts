@@ -59,6 +59,7 @@ export function revisionRecord(row: RevisionsTable): RevisionRecord {
     reusablesHash: row.reusables_hash,
     variables: JSON.parse(row.variables),
     git: row.git ? JSON.parse(row.git) : null,
+    mergedFrom: row.merged_from,
     createdBy: row.created_by,
     createdAt: row.created_at,
   };

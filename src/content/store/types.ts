@@ -101,6 +101,8 @@ export interface RevisionRecord {
   reusablesHash: string;
   variables: Variables;
   git: Record<string, unknown> | null;
+  /** Merge revisions: the id of the change request merged. */
+  mergedFrom: string | null;
   createdBy: string | null;
   createdAt: string;
 }

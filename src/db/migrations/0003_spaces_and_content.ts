@@ -78,6 +78,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('reusables_hash', 'varchar(64)', (c) => c.notNull())
     .addColumn('variables', 'text', (c) => c.notNull().defaultTo('{}'))
     .addColumn('git', 'text')
+    // Merge revisions: the change request they merged.
+    .addColumn('merged_from', 'varchar(64)')
     .addColumn('created_by', 'varchar(64)')
     .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
     .execute();

@@ -3,8 +3,9 @@ import type { Context } from '../../context.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { apiUrl } from '../../lib/urls.ts';
-import { assignKeys } from '../../content/markdown/normalize.ts';
-import { markdownToDocument, type Document } from '../../content/markdown/index.ts';
+import { assignKeys, normalizeDocument } from '../../content/markdown/normalize.ts';
+import { stableKeys } from '../../content/markdown/keys.ts';
+import { documentToMarkdown, markdownToDocument, type Document } from '../../content/markdown/index.ts';
 import { RevisionEditor, type NewPage, type PagePatch } from '../../content/store/editor.ts';
 import { loadDocuments, loadTrees } from '../../content/store/snapshot.ts';
 import type { FileEntry, PageEntry } from '../../content/store/types.ts';
@@ -64,8 +65,37 @@ interface ParsedDocument {
   heading?: string;
 }
 
+/**
+ * A JSON document from a caller, with the parts GitBook lets them leave out filled in
+ * (`data`, `nodes`, `leaves`, `marks`, `isVoid`), brought to the normal form the markdown
+ * library writes; 400 when it still is not a document it can read.
+ */
+function acceptJsonDocument(input: { object: 'document'; nodes: unknown[] }, where: string): Document {
+  const fill = (node: unknown): unknown => {
+    if (!node || typeof node !== 'object' || Array.isArray(node)) return node;
+    const n = { ...(node as Record<string, unknown>) };
+    if (n.object === 'block' || n.object === 'inline') {
+      n.data ??= {};
+      n.isVoid ??= false;
+      n.nodes = Array.isArray(n.nodes) ? n.nodes.map(fill) : [];
+    }
+    if (n.object === 'text') n.leaves = (Array.isArray(n.leaves) ? n.leaves : []).map((l) => ({ marks: [], text: '', ...(l as object) }));
+    if (Array.isArray(n.fragments)) n.fragments = n.fragments.map(fill);
+    return n;
+  };
+  try {
+    const document = normalizeDocument({ object: 'document', data: {}, nodes: input.nodes.map(fill) } as Document);
+    documentToMarkdown(document);
+    return assignKeys(document);
+  } catch (error) {
+    // A type error or runaway recursion inside the library means nodes it does not know.
+    const reason = error instanceof RangeError || error instanceof TypeError ? 'unknown or malformed nodes' : (error as Error).message;
+    throw badRequest(`${where}/document/document is not a document Quire can read (${reason})`);
+  }
+}
+
 function parseDocument(input: DocumentInput, where: string, takeHeading: boolean): ParsedDocument {
-  if ('document' in input) return { document: assignKeys(structuredClone(input.document) as Document), fields: {} };
+  if ('document' in input) return { document: acceptJsonDocument(input.document, where), fields: {} };
   const { fields, body } = frontMatter(input.markdown, where);
   const document = markdownToDocument(body);
   const first = document.nodes[0] as { type?: string } | undefined;
@@ -172,7 +202,8 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
           const patch: PagePatch = { ...fields };
           if (document) {
             const parsed = parseDocument(document, where, false);
-            Object.assign(patch, parsed.fields, { document: parsed.document });
+            const previous = (await editor.documents(trx, [page])).get(page);
+            Object.assign(patch, parsed.fields, { document: stableKeys(parsed.document, previous) });
             documentsToResolve.add(page);
           }
           if (patch.emoji === '') patch.emoji = null;
@@ -224,8 +255,8 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
       await changeRequestsRepository.addContribution(trx, cr.id, ctx.actor.userId, now);
     }
     const updated = { ...cr, revision_id: revision, updated_at: revision !== cr.revision_id ? now : cr.updated_at };
-    const users = await changeRequestsRepository.users(trx, [updated.created_by, updated.merged_by].filter((u): u is string => !!u));
-    const changeRequest = presentChangeRequest(ctx.config, updated, new Map(users.map((u) => [u.id, u])));
+    const users = await changeRequestsRepository.usersById(trx, [updated.created_by, updated.merged_by]);
+    const changeRequest = presentChangeRequest(ctx.config, updated, users);
     if (compat) return changeRequest;
     const outcomes: Outcome[] = touched.map((id) => {
       if (!editor.hasPage(id)) return { object: 'deleted_page', id };
@@ -279,16 +310,22 @@ async function revertPage(
     ]);
     const old: unknown[] = before.document ? [...(documents.get(before.document) as Document).nodes] : [];
     const nodes: unknown[] = [...((current.get(pageId) ?? { nodes: [] }) as Document).nodes];
+    // Keys are stable across revisions (content/markdown/keys.ts): a key names one block.
     const keyOf = (n: unknown) => (n as { key?: string }).key;
     for (const key of blocks) {
       const at = nodes.findIndex((n) => keyOf(n) === key);
       const was = old.findIndex((n) => keyOf(n) === key);
-      if (at < 0 && was < 0) throw badRequest(`${where}/block: no block "${key}" in the page`);
+      if (at < 0 && was < 0) throw badRequest(`${where}/block: no block "${key}" in the page or in the revision`);
       if (at >= 0 && was >= 0) nodes[at] = old[was];
       else if (at >= 0) nodes.splice(at, 1);
-      else nodes.splice(Math.min(was, nodes.length), 0, old[was]);
+      else {
+        // Restored after the nearest block before it (in the revision) that the page still has.
+        let after = -1;
+        for (let i = was - 1; i >= 0 && after < 0; i--) after = nodes.findIndex((n) => keyOf(n) === keyOf(old[i]));
+        nodes.splice(after + 1, 0, old[was]);
+      }
     }
-    editor.updatePage(pageId, { document: assignKeys({ object: 'document', data: {}, nodes } as Document) });
+    editor.updatePage(pageId, { document: { object: 'document', data: {}, nodes } as Document });
     return;
   }
 

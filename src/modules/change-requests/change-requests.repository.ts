@@ -98,9 +98,12 @@ export const changeRequestsRepository = {
     ) as Promise<Page<ChangeRequestView>>;
   },
 
-  users(db: Db, ids: string[]): Promise<UserRef[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return db.selectFrom('users').select(['id', 'display_name', 'email', 'photo_url']).where('id', 'in', [...new Set(ids)]).execute();
+  /** The users among these ids (nulls skipped), by id. */
+  async usersById(db: Db, ids: (string | null | undefined)[]): Promise<Map<string, UserRef>> {
+    const wanted = [...new Set(ids.filter((id): id is string => typeof id === 'string'))];
+    if (wanted.length === 0) return new Map();
+    const rows = await db.selectFrom('users').select(['id', 'display_name', 'email', 'photo_url']).where('id', 'in', wanted).execute();
+    return new Map(rows.map((u) => [u.id, u]));
   },
 
   async insertReview(db: Db, row: ReviewRow): Promise<void> {

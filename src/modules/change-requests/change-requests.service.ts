@@ -22,10 +22,7 @@ import {
 import { changeRequestsRepository, type ChangeRequestRow, type ChangeRequestView, type ReviewRow } from './change-requests.repository.ts';
 import type { ChangeRequestFilters, CreateChangeRequestInput, UpdateChangeRequestInput } from './change-requests.schemas.ts';
 
-async function usersOf(db: Db, ids: (string | null | undefined)[]): Promise<Users> {
-  const rows = await changeRequestsRepository.users(db, ids.filter((id): id is string => typeof id === 'string'));
-  return new Map(rows.map((u) => [u.id, u]));
-}
+const usersOf = (db: Db, ids: (string | null | undefined)[]): Promise<Users> => changeRequestsRepository.usersById(db, ids);
 
 async function present(ctx: Pick<Context, 'db' | 'config'>, row: ChangeRequestView) {
   return presentChangeRequest(ctx.config, row, await usersOf(ctx.db, [row.created_by, row.merged_by]));
@@ -186,7 +183,7 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumb
     const outcome = await threeWayMerge(trx, spaceId, { base: cr.revision_merged_ancestor, ours, theirs: cr.revision_id }, ctx.clock, ctx.config.dataDir);
     if (!outcome.ok) throw conflicts(outcome.conflicts);
     const now = isoNow(ctx.clock);
-    const merged = await outcome.editor.commit(trx, { createdBy: ctx.actor.userId, parents: [ours, cr.revision_id], type: 'merge' });
+    const merged = await outcome.editor.commit(trx, { createdBy: ctx.actor.userId, parents: [ours, cr.revision_id], type: 'merge', mergedFrom: cr.id });
     if (!(await spacesRepository.advanceRevision(trx, spaceId, ours, merged, now))) throw new HeadMoved();
     await changeRequestsRepository.update(trx, cr.id, { status: 'merged', revision_merged: merged, merged_by: ctx.actor.userId, merged_at: now, updated_at: now });
     return { revision: merged, result: 'merge' as const };

@@ -96,6 +96,8 @@ export const Revision = component(
       git: Type.Optional(Json('Git commit of the revision')),
       urls: Type.Object({ app: Type.String({ format: 'uri' }) }),
       type: Type.String({ description: 'How the revision was made: edits, merge, update, rollback' }),
+      // The ChangeRequest component is the change-requests module's, referred to by its id.
+      mergedFrom: Type.Optional(Type.Unsafe<Record<string, unknown>>({ $ref: 'ChangeRequest#', description: 'Merge revisions: the change request merged' })),
     },
     { description: 'An immutable state of a space’s content' },
   ),

@@ -19,6 +19,8 @@ import { spacesRepository } from '../spaces/spaces.repository.ts';
 import { presentFile, presentPage, presentRevision, type PageBody } from './content.presenter.ts';
 import type { RevisionPageWire, RevisionWire } from './content.schemas.ts';
 import { contentRepository } from './content.repository.ts';
+import { changeRequestsRepository } from '../change-requests/change-requests.repository.ts';
+import { presentChangeRequest } from '../change-requests/change-requests.presenter.ts';
 
 /** How a read was asked for (query parameters shared by every content read). */
 export interface ReadOptions {
@@ -112,9 +114,21 @@ async function pageBodies(
   };
 }
 
-/** GET {S}/content and GET {S}/revisions/{revisionId}: cached per revision (it never changes). */
+/**
+ * GET {S}/content and GET {S}/revisions/{revisionId}: cached per revision (it never
+ * changes); a merge revision carries the change request it merged, as that is now.
+ */
 export async function getRevision(ctx: Context, spaceId: string, options: ReadOptions) {
   const snapshot = await revisionFor(ctx, spaceId, options);
+  const wire = await cachedRevision(ctx, snapshot, options);
+  const cr = snapshot.revision.mergedFrom ? await changeRequestsRepository.find(ctx.db, spaceId, snapshot.revision.mergedFrom) : undefined;
+  if (!cr) return wire;
+  const users = await changeRequestsRepository.usersById(ctx.db, [cr.created_by, cr.merged_by]);
+  return { ...wire, mergedFrom: presentChangeRequest(ctx.config, cr, users) };
+}
+
+async function cachedRevision(ctx: Context, snapshot: RevisionSnapshot, options: ReadOptions): Promise<RevisionWire> {
+  const spaceId = snapshot.revision.spaceId;
   const metadata = options.metadata !== false;
   const key = `revision\u0000${ctx.config.publicUrl}\u0000${snapshot.revision.id}\u0000${metadata}`;
   const cached = derivedCache.get(key) as RevisionWire | undefined;

@@ -321,7 +321,17 @@ export async function duplicateSpace(ctx: Context, spaceId: string) {
     const source = await storeRepository.findRevision(trx, space.id, space.revision_id as string);
     if (!source) throw new Error(`Space ${space.id} has no current revision`);
     copy.revision_id = newId();
-    await storeRepository.insertRevision(trx, { ...source, id: copy.revision_id, space_id: id, parents: '[]', created_by: ctx.actor.userId, created_at: now });
+    // The copy's history starts here: one revision of edits, merged from nothing.
+    await storeRepository.insertRevision(trx, {
+      ...source,
+      id: copy.revision_id,
+      space_id: id,
+      parents: '[]',
+      type: 'edits',
+      merged_from: null,
+      created_by: ctx.actor.userId,
+      created_at: now,
+    });
     await spacesRepository.update(trx, id, { revision_id: copy.revision_id });
     await spacesRepository.copyGrants(trx, space.id, id, now);
     return present(ctx, copy, await contentAccess(tctx, copy, 'space'));
