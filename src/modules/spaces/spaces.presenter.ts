@@ -19,6 +19,7 @@ export function presentSpace(
   row: SpacesTable,
   permissions: SpaceWire['permissions'],
   counts: SpaceCounts = NO_COUNTS,
+  published?: { url: string; public: boolean },
 ): SpaceWire {
   return {
     object: 'space',
@@ -31,7 +32,12 @@ export function presentSpace(
     ...(row.deleted_at ? { deletedAt: row.deleted_at } : {}),
     editMode: row.edit_mode,
     mergeRules: JSON.parse(row.merge_rules),
-    urls: { location: apiUrl(config, `/spaces/${row.id}`), app: appUrl(config, `/s/${row.id}`) },
+    urls: {
+      location: apiUrl(config, `/spaces/${row.id}`),
+      app: appUrl(config, `/s/${row.id}`),
+      // Where the space's pages are served: its site space on a published site.
+      ...(published ? { published: published.url, ...(published.public ? { public: published.url } : {}) } : {}),
+    },
     organization: row.organization_id,
     ...(row.parent_id ? { parent: row.parent_id } : {}),
     ...(row.language ? { language: row.language as SpaceWire['language'] } : {}),

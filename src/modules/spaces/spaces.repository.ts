@@ -7,6 +7,16 @@ import { NO_COUNTS, type SpaceCounts } from './spaces.presenter.ts';
 
 export type SpaceRow = SpacesTable;
 
+/** A site space showing a space on a published site. */
+export interface PublishedPlacement {
+  path: string;
+  site_id: string;
+  basename: string | null;
+  hostname: string | null;
+  visibility: string;
+  section_path: string | null;
+}
+
 /** Who may list what: everything of the organization, or only what grants and visibility open. */
 export type SpaceListScope =
   | { all: true }
@@ -115,6 +125,28 @@ export const spacesRepository = {
       if (row.status === 'draft') c.changeRequestsDraft += n;
     }
     return counts;
+  },
+
+  /**
+   * Where each of these spaces is published: its first site space (oldest site first) on
+   * a published site, with what its URL is built from.
+   */
+  async publishedPlacements(db: Db, spaceIds: string[]) {
+    if (spaceIds.length === 0) return new Map<string, PublishedPlacement>();
+    const rows = await db
+      .selectFrom('site_spaces as ss')
+      .innerJoin('sites as site', 'site.id', 'ss.site_id')
+      .leftJoin('site_sections as sec', 'sec.id', 'ss.section_id')
+      .select(['ss.space_id', 'ss.path', 'site.id as site_id', 'site.basename', 'site.hostname', 'site.visibility', 'sec.path as section_path'])
+      .where('ss.space_id', 'in', spaceIds)
+      .where('site.published', '=', 1)
+      .orderBy('site.created_at')
+      .orderBy('site.id')
+      .orderBy('ss.position')
+      .execute();
+    const placements = new Map<string, PublishedPlacement>();
+    for (const row of rows) if (!placements.has(row.space_id)) placements.set(row.space_id, row);
+    return placements;
   },
 
   /** Spaces and collections directly under `parentId` (null: the organization root), in order. */

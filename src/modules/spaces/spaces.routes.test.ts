@@ -543,6 +543,32 @@ describe('spaces', () => {
     });
   });
 
+  describe('urls.published', () => {
+    it('points at the space’s site space on a published site, and is public only on a public site', async () => {
+      const space = await newSpace();
+      const site = await t.request('POST', `/v1/orgs/${org.id}/sites`, { token: admin.token, body: { title: 'Docs site', spaces: [space.id] } });
+      expect(site.status).toBe(201);
+      // Not published yet: no published URL.
+      expect((await t.request('GET', `/v1/spaces/${space.id}`, { token: admin.token })).body.urls.published).toBeUndefined();
+      expect((await t.request('POST', `/v1/orgs/${org.id}/sites/${site.body.id}/publish`, { token: admin.token })).status).toBe(200);
+      const siteSpaces = await t.request('GET', `/v1/orgs/${org.id}/sites/${site.body.id}/site-spaces`, { token: admin.token });
+      const expected = siteSpaces.body.items[0].urls.published;
+      expect(expected).toMatch(/^http:\/\/quire\.test\/sites\//);
+      const got = (await t.request('GET', `/v1/spaces/${space.id}`, { token: admin.token })).body.urls;
+      expect(got.published).toBe(expected);
+      expect(got.public).toBe(expected);
+      // Lists show it too; an unlisted site gives a published URL but no public one.
+      const listed = (await t.request('GET', `/v1/orgs/${org.id}/spaces`, { token: admin.token, query: { limit: 1000 } })).body.items.find(
+        (s: { id: string }) => s.id === space.id,
+      );
+      expect(listed.urls.published).toBe(expected);
+      await t.request('PATCH', `/v1/orgs/${org.id}/sites/${site.body.id}`, { token: admin.token, body: { visibility: 'unlisted' } });
+      const unlisted = (await t.request('GET', `/v1/spaces/${space.id}`, { token: admin.token })).body.urls;
+      expect(unlisted.published).toBe(expected);
+      expect(unlisted.public).toBeUndefined();
+    });
+  });
+
   describe('DELETE, restore and purge', () => {
     it('204, also when absent or already deleted; hidden from GET and lists; deletedAt in the row', async () => {
       const space = await newSpace();

@@ -18,20 +18,35 @@ import { contentAccess, reachableByGrants } from '../permissions/permissions.ser
 import { permissionsRepository } from '../permissions/permissions.repository.ts';
 import { spacePermissions, spacePolicy } from './spaces.policy.ts';
 import { presentSpace, type SpaceCounts } from './spaces.presenter.ts';
-import { spacesRepository, type Sibling, type SpaceListScope, type SpaceRow } from './spaces.repository.ts';
+import { spacesRepository, type PublishedPlacement, type Sibling, type SpaceListScope, type SpaceRow } from './spaces.repository.ts';
+import { siteSpaceUrl, siteUrl } from '../sites/sites.presenter.ts';
 import type { ContentPositionInput, CreateSpaceInput, MoveSpaceInput, UpdateSpaceInput } from './spaces.schemas.ts';
 
 /** Deleted spaces stay restorable this long, then the purge removes them (spec 8). */
 export const SPACE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
-export function present(ctx: Pick<Context, 'config'>, row: SpaceRow, access: ContentAccess, counts?: SpaceCounts) {
-  return presentSpace(ctx.config, row, spacePermissions(access), counts);
+export function present(ctx: Pick<Context, 'config'>, row: SpaceRow, access: ContentAccess, counts?: SpaceCounts, placement?: PublishedPlacement) {
+  return presentSpace(ctx.config, row, spacePermissions(access), counts, placement && publishedUrl(ctx, placement));
 }
 
-/** One space as the API shows it, with its counts. */
+/** The published URL of a space from the site space showing it. */
+function publishedUrl(ctx: Pick<Context, 'config'>, placement: PublishedPlacement) {
+  const base = siteUrl(ctx.config, { id: placement.site_id, basename: placement.basename, hostname: placement.hostname });
+  const section = placement.section_path === null ? null : { path: placement.section_path };
+  return { url: siteSpaceUrl(base, section, placement), public: placement.visibility === 'public' };
+}
+
+/** What a page of spaces shows besides their rows: counts and published URLs, two queries in all. */
+async function extras(ctx: Pick<Context, 'db'>, rows: SpaceRow[]) {
+  const ids = rows.map((r) => r.id);
+  const [counts, placements] = await Promise.all([spacesRepository.counts(ctx.db, ids), spacesRepository.publishedPlacements(ctx.db, ids)]);
+  return { counts, placements };
+}
+
+/** One space as the API shows it, with its counts and published URL. */
 async function presentOne(ctx: Pick<Context, 'config' | 'db'>, row: SpaceRow, access: ContentAccess) {
-  const counts = await spacesRepository.counts(ctx.db, [row.id]);
-  return present(ctx, row, access, counts.get(row.id));
+  const { counts, placements } = await extras(ctx, [row]);
+  return present(ctx, row, access, counts.get(row.id), placements.get(row.id));
 }
 
 /**
@@ -137,11 +152,11 @@ export async function listSpaces(ctx: Context, organizationId: string, page: Pag
   const access = await memberAccess(ctx, organizationId);
   const scope = await listScope(ctx, organizationId, access.userId, access.role);
   const result = await spacesRepository.list(ctx.db, organizationId, scope, page, collectionId);
-  const [resolve, counts] = await Promise.all([
+  const [resolve, { counts, placements }] = await Promise.all([
     accessResolver(ctx, organizationId, result.items, access.userId),
-    spacesRepository.counts(ctx.db, result.items.map((r) => r.id)),
+    extras(ctx, result.items),
   ]);
-  return { ...result, items: result.items.map((row) => present(ctx, row, resolve(row), counts.get(row.id))) };
+  return { ...result, items: result.items.map((row) => present(ctx, row, resolve(row), counts.get(row.id), placements.get(row.id))) };
 }
 
 /** Ids of the organization's live spaces the caller can access (for lists over many spaces). */
@@ -164,14 +179,17 @@ export async function listSpacesOfMember(
 ) {
   const scope = await listScope(ctx, organizationId, member.userId, member.role);
   const result = await spacesRepository.list(ctx.db, organizationId, scope, page, undefined, order);
-  const [theirs, mine, counts] = await Promise.all([
+  const [theirs, mine, { counts, placements }] = await Promise.all([
     accessResolver(ctx, organizationId, result.items, member.userId),
     accessResolver(ctx, organizationId, result.items, ctx.actor.userId),
-    spacesRepository.counts(ctx.db, result.items.map((r) => r.id)),
+    extras(ctx, result.items),
   ]);
   return {
     ...result,
-    items: result.items.map((row) => ({ permission: theirs(row).role ?? 'read', space: present(ctx, row, mine(row), counts.get(row.id)) })),
+    items: result.items.map((row) => ({
+      permission: theirs(row).role ?? 'read',
+      space: present(ctx, row, mine(row), counts.get(row.id), placements.get(row.id)),
+    })),
   };
 }
 
