@@ -98,6 +98,8 @@ describe('sites', () => {
       const token = o.admin.token;
       const space = (await t.request('POST', `/v1/orgs/${o.id}/spaces`, { token, body: { title: 'S' } })).body.id;
       const one = (await t.request('POST', `/v1/orgs/${o.id}/sites`, { token, body: { title: 'Public Docs', spaces: [space] } })).body;
+      // Distinct creation times: the list is oldest first (ties fall to ids, which are random).
+      t.clock.advance(1000);
       const two = (await t.request('POST', `/v1/orgs/${o.id}/sites`, { token, body: { title: 'Internal handbook', type: 'ultimate' } })).body;
       await t.request('POST', `/v1/orgs/${o.id}/sites/${two.id}/publish`, { token });
       const ids = async (query: Record<string, string>) => {
