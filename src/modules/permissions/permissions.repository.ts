@@ -1,7 +1,8 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/database.ts';
+import { selectTeams } from '../teams/teams.repository.ts';
 import { paginate, type Page, type PageRequest } from '../../db/keyset.ts';
-import type { ContentPermissionsTable, ContentVisibility, DefaultLevel, RoleName } from '../../db/types.ts';
+import type { ContentPermissionsTable, ContentVisibility, Database, DefaultLevel, RoleName } from '../../db/types.ts';
 import { ROLES } from '../../policies/index.ts';
 
 export type GrantRow = ContentPermissionsTable;
@@ -12,6 +13,17 @@ export interface CollectionLink {
   parent_id: string | null;
   default_level: DefaultLevel;
   depth: number;
+}
+
+/** Grants `g` held by the user: given to them, or to a team of theirs in the organization. */
+function heldBy(eb: ExpressionBuilder<Database & { g: ContentPermissionsTable }, 'g'>, organizationId: string, userId: string) {
+  return eb.or([
+    eb.and([eb('g.principal_type', '=', 'user'), eb('g.principal_id', '=', userId)]),
+    eb.and([
+      eb('g.principal_type', '=', 'team'),
+      eb('g.principal_id', 'in', eb.selectFrom('team_members as tm').select('tm.team_id').where('tm.user_id', '=', userId).where('tm.organization_id', '=', organizationId)),
+    ]),
+  ]);
 }
 
 /** Queries on content permission grants (users and teams given a role on a space or collection). */
@@ -42,19 +54,7 @@ export const permissionsRepository = {
       .select(['g.target_id', 'g.role'])
       .where('g.organization_id', '=', organizationId)
       .where('g.target_id', 'in', targetIds)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('g.principal_type', '=', 'user'), eb('g.principal_id', '=', userId)]),
-          eb.and([
-            eb('g.principal_type', '=', 'team'),
-            eb(
-              'g.principal_id',
-              'in',
-              eb.selectFrom('team_members as tm').select('tm.team_id').where('tm.user_id', '=', userId).where('tm.organization_id', '=', organizationId),
-            ),
-          ]),
-        ]),
-      )
+      .where((eb) => heldBy(eb, organizationId, userId))
       .execute();
   },
 
@@ -66,19 +66,7 @@ export const permissionsRepository = {
       .distinct()
       .where('g.organization_id', '=', organizationId)
       .where('g.target_type', '=', targetType)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('g.principal_type', '=', 'user'), eb('g.principal_id', '=', userId)]),
-          eb.and([
-            eb('g.principal_type', '=', 'team'),
-            eb(
-              'g.principal_id',
-              'in',
-              eb.selectFrom('team_members as tm').select('tm.team_id').where('tm.user_id', '=', userId).where('tm.organization_id', '=', organizationId),
-            ),
-          ]),
-        ]),
-      )
+      .where((eb) => heldBy(eb, organizationId, userId))
       .execute();
     return rows.map((r) => r.target_id);
   },
@@ -177,19 +165,7 @@ export const grantsRepository = {
       .select(['g.target_id', 'g.role'])
       .where('g.organization_id', '=', organizationId)
       .where('g.target_type', '=', targetType)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('g.principal_type', '=', 'user'), eb('g.principal_id', '=', userId)]),
-          eb.and([
-            eb('g.principal_type', '=', 'team'),
-            eb(
-              'g.principal_id',
-              'in',
-              eb.selectFrom('team_members as tm').select('tm.team_id').where('tm.user_id', '=', userId).where('tm.organization_id', '=', organizationId),
-            ),
-          ]),
-        ]),
-      )
+      .where((eb) => heldBy(eb, organizationId, userId))
       .execute();
   },
 
@@ -279,33 +255,9 @@ export const grantsRepository = {
 
   /** A page of the teams granted a role on the target, oldest grant first, with the Team object's counts. */
   listTeams(db: Db, organizationId: string, targetId: string, callerId: string, page: PageRequest): Promise<Page<TeamGrantView>> {
-    const query = db
-      .selectFrom('content_permissions as g')
-      .innerJoin('teams as t', (join) => join.onRef('t.id', '=', 'g.principal_id').on('t.organization_id', '=', organizationId))
-      .select(['t.id', 't.organization_id', 't.title', 't.created_at', 'g.role', 'g.created_at as granted_at'])
-      .select((eb) => [
-        eb
-          .selectFrom('team_members as c')
-          .select((sub) => sub.fn.countAll<number>().as('n'))
-          .whereRef('c.team_id', '=', 't.id')
-          .as('members'),
-        eb
-          .selectFrom('content_permissions as tg')
-          .innerJoin('spaces as s', 's.id', 'tg.target_id')
-          .select((sub) => sub.fn.countAll<number>().as('n'))
-          .whereRef('tg.principal_id', '=', 't.id')
-          .where('tg.target_type', '=', 'space')
-          .where('tg.principal_type', '=', 'team')
-          .whereRef('s.organization_id', '=', 't.organization_id')
-          .where('s.deleted_at', 'is', null)
-          .as('spaces'),
-        eb
-          .selectFrom('team_members as me')
-          .select('me.role')
-          .whereRef('me.team_id', '=', 't.id')
-          .where('me.user_id', '=', callerId)
-          .as('caller_role'),
-      ])
+    const query = selectTeams(db, callerId)
+      .innerJoin('content_permissions as g', (join) => join.onRef('g.principal_id', '=', 't.id').on('t.organization_id', '=', organizationId))
+      .select(['g.role', 'g.created_at as granted_at'])
       .where('g.target_id', '=', targetId)
       .where('g.organization_id', '=', organizationId)
       .where('g.principal_type', '=', 'team');

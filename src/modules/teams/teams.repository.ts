@@ -28,7 +28,8 @@ export interface MemberReference {
 type TeamsEb = ExpressionBuilder<Database & { t: TeamsTable }, 't'>;
 
 /** Selects a team with its member count and the caller's role, each one indexed lookup. */
-function selectTeams(db: Db, callerId: string) {
+/** Teams with their counts and the caller's role: the Team row every team query selects (grant lists too). */
+export function selectTeams(db: Db, callerId: string) {
   return db
     .selectFrom('teams as t')
     .select(['t.id', 't.organization_id', 't.title', 't.created_at'])
