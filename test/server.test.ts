@@ -9,7 +9,8 @@ async function get(server: RunningServer, url: string, token?: string) {
   return { status: res.status, body: (await res.json()) as any };
 }
 
-describe('the server process', () => {
+// Each case starts server processes: allowed as long as a loaded machine needs (see test/process.ts).
+describe('the server process', { timeout: 240_000 }, () => {
   const cleanups: (() => Promise<unknown>)[] = [];
   afterEach(async () => {
     for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
@@ -94,7 +95,7 @@ describe('the server process', () => {
     expect(org.body.permissions).toMatchObject({ admin: false, createContent: false });
 
     const second = await runCli(e.env, ['tokens', 'create', '--email', 'writer@example.com', '--json']);
-    expect(second.code).toBe(0);
+    expect(second.code, second.stderr).toBe(0);
     const { token: secondToken, id: secondId } = JSON.parse(second.stdout);
     expect((await get(server, '/v1/user', secondToken)).status).toBe(200);
 
