@@ -21,6 +21,8 @@ import {
 import { organizationSuite } from './scenarios/organization.ts';
 import { contentSuite } from './scenarios/content.ts';
 import { publishedSuite } from './scenarios/published.ts';
+import { searchSuite } from './scenarios/search.ts';
+import { commentsSuite } from './scenarios/comments.ts';
 import { measureEditScaling, type EditScaling } from './edit-scaling.ts';
 import { measureChangeRequestScaling, type ChangeRequestScaling } from './change-request-scaling.ts';
 
@@ -32,7 +34,7 @@ import { measureChangeRequestScaling, type ChangeRequestScaling } from './change
  * See docs/performance.md.
  */
 
-const SUITES: Suite[] = [organizationSuite, contentSuite, publishedSuite];
+const SUITES: Suite[] = [organizationSuite, contentSuite, publishedSuite, commentsSuite, searchSuite];
 
 /** Measured in process rather than over HTTP: the cost of an edit as a space grows. */
 const EDIT_SCALING = { name: 'content.edit', title: 'one-page edit, 10,000-page space ÷ 10-page space (median ms)', target: 2 };

@@ -25,11 +25,16 @@ import { permissionsRoutes } from './modules/permissions/permissions.routes.ts';
 import { spacesRoutes } from './modules/spaces/spaces.routes.ts';
 import { contentRoutes } from './modules/content/content.routes.ts';
 import { changeRequestsRoutes } from './modules/change-requests/change-requests.routes.ts';
+import { pdfRoutes } from './modules/pdf/pdf.routes.ts';
+import { linksRoutes } from './modules/links/links.routes.ts';
+import { searchRoutes } from './modules/search/search.routes.ts';
+import { commentsRoutes } from './modules/comments/comments.routes.ts';
 import { sitesRoutes } from './modules/sites/sites.routes.ts';
 import { siteSectionsRoutes } from './modules/site-sections/site-sections.routes.ts';
 import { siteSpacesRoutes } from './modules/site-spaces/site-spaces.routes.ts';
 import { publishedRoutes } from './modules/published/published.routes.ts';
 import { scheduleSpacePurge } from './jobs/space-purge.ts';
+import { schedulePdfSweep } from './jobs/pdf-sweep.ts';
 
 export interface BuildAppOptions {
   config: Config;
@@ -112,6 +117,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(spacesRoutes);
   await app.register(contentRoutes);
   await app.register(changeRequestsRoutes);
+  await app.register(pdfRoutes);
+  await app.register(linksRoutes);
+  await app.register(searchRoutes);
+  await app.register(commentsRoutes);
   await app.register(sitesRoutes);
   await app.register(siteSectionsRoutes);
   await app.register(siteSpacesRoutes);
@@ -121,6 +130,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     const stopPurge = scheduleSpacePurge(deps, app.log, config.spacePurgeIntervalMs);
     app.addHook('onClose', async () => stopPurge());
   }
+  const stopPdfSweep = schedulePdfSweep(deps, app.log);
+  app.addHook('onClose', async () => stopPdfSweep());
 
   await app.ready();
   return app;

@@ -307,6 +307,70 @@ describe("conformance with GitBook's OpenAPI document", () => {
     await call('POST', `${CR}/merge`, 200);
   });
 
+  it('answers every comment operation in GitBook’s response shapes', async () => {
+    const org = await createOrganization(t, { title: 'Comments conformance' });
+    const admin = org.admin.token;
+    const call = async (method: string, url: string, status: number, options: { body?: unknown; query?: Record<string, string | number> } = {}) => {
+      const res = await t.request(method as 'GET', url, { token: admin, body: options.body, query: options.query });
+      expectSuccess(method, url, res, status);
+      return res;
+    };
+    const space = (await call('POST', `/v1/orgs/${org.id}/spaces`, 201, { body: { title: 'Discussed' } })).body;
+    const S = `/v1/spaces/${space.id}`;
+    const cr = (await call('POST', `${S}/change-requests`, 201, { body: { subject: 'Discuss' } })).body;
+    for (const base of [S, `${S}/change-requests/${cr.id}`]) {
+      const comment = (await call('POST', `${base}/comments`, 200, { body: { body: { markdown: 'A point.' } } })).body;
+      const C = `${base}/comments/${comment.id}`;
+      await call('GET', `${base}/comments`, 200, { query: { format: 'document' } });
+      await call('GET', C, 200);
+      await call('PUT', C, 200, { body: { resolved: true, addedReactions: ['👍'] } });
+      const reply = (await call('POST', `${C}/replies`, 200, { body: { body: { markdown: 'Agreed.' } } })).body;
+      await call('GET', `${C}/replies`, 200);
+      await call('GET', `${C}/replies/${reply.id}`, 200, { query: { format: 'document' } });
+      await call('PUT', `${C}/replies/${reply.id}`, 200, { body: { body: { markdown: 'Agreed!' }, addedReactions: ['🎉'] } });
+      await call('GET', `${base}/commenters`, 200);
+      await call('DELETE', `${C}/replies/${reply.id}`, 204);
+      await call('DELETE', C, 204);
+    }
+  });
+
+  it('answers every PDF export operation in GitBook’s response shapes', async () => {
+    const org = await createOrganization(t, { title: 'PDF conformance' });
+    const admin = org.admin.token;
+    const call = async (url: string, query: Record<string, string> = {}) => {
+      const res = await t.request('GET', url, { token: admin, query });
+      expectSuccess('GET', url, res, 200);
+      return res;
+    };
+    const space = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: admin, body: { title: 'Printed' } })).body;
+    const S = `/v1/spaces/${space.id}`;
+    let pageId = '';
+    await editSpaceContent(t.app.deps, space.id, org.admin.id, (editor) => {
+      pageId = editor.insertPage({ title: 'Print me', markdown: 'On paper.\n' });
+    });
+    const cr = (await t.request('POST', `${S}/change-requests`, { token: admin, body: { subject: 'Print draft' } })).body;
+    await call(`${S}/pdf`, { page: pageId, only: 'true' });
+    await call(`${S}/change-requests/${cr.id}/pdf`);
+  });
+
+  it('answers every search operation in GitBook’s response shapes', async () => {
+    const org = await createOrganization(t, { title: 'Search conformance' });
+    const admin = org.admin.token;
+    const call = async (url: string, query: Record<string, string | number>) => {
+      const res = await t.request('GET', url, { token: admin, query });
+      expectSuccess('GET', url, res, 200);
+      return res;
+    };
+    const space = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: admin, body: { title: 'Searchable' } })).body;
+    await editSpaceContent(t.app.deps, space.id, org.admin.id, (editor) =>
+      editor.insertPage({ title: 'Installation', markdown: '# Steps\n\nInstall the package.\n', pages: [{ title: 'Upgrading', markdown: 'Install again.\n' }] }),
+    );
+    const found = await call(`/v1/spaces/${space.id}/search`, { query: 'install' });
+    expect(found.body.items.length).toBe(2);
+    const orgFound = await call(`/v1/orgs/${org.id}/search`, { query: 'install' });
+    expect(orgFound.body.items[0].pages.length).toBe(2);
+  });
+
   it('left no served GitBook operation unchecked', () => {
     const known = gitbookOperationIds();
     const unchecked = served

@@ -6,6 +6,9 @@ import * as m0003 from './migrations/0003_spaces_and_content.ts';
 import * as m0004 from './migrations/0004_sites.ts';
 import * as m0005 from './migrations/0005_change_requests.ts';
 import * as m0006 from './migrations/0006_sites_more.ts';
+import * as m0007 from './migrations/0007_comments.ts';
+import * as m0008 from './migrations/0008_search.ts';
+import * as m0009 from './migrations/0009_pdf_exports.ts';
 
 // Listed by hand (not read from disk) so they work the same under tsx, bundlers and tests.
 const migrations: Record<string, Migration> = {
@@ -15,6 +18,9 @@ const migrations: Record<string, Migration> = {
   '0004_sites': m0004,
   '0005_change_requests': m0005,
   '0006_sites_more': m0006,
+  '0007_comments': m0007,
+  '0008_search': m0008,
+  '0009_pdf_exports': m0009,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

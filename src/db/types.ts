@@ -303,6 +303,81 @@ export interface ChangeRequestContributorsTable {
   count: number;
 }
 
+export type CommentStatus = 'open' | 'resolved';
+
+export interface CommentsTable {
+  id: string;
+  space_id: string;
+  change_request_id: string | null; // null: a comment on the space itself
+  revision_id: string;
+  page_id: string | null;
+  node_id: string | null;
+  table_record: string | null;
+  table_definition: string | null;
+  body: string; // markdown as written
+  mentions: string; // JSON array of mentioned member ids
+  posted_by: string;
+  posted_at: string;
+  edited_at: string | null;
+  status: CommentStatus;
+  resolved_at: string | null;
+  resolved_by: string | null;
+}
+
+export interface CommentRepliesTable {
+  id: string;
+  comment_id: string;
+  space_id: string;
+  body: string;
+  mentions: string;
+  posted_by: string;
+  posted_at: string;
+  edited_at: string | null;
+}
+
+export interface CommentReactionsTable {
+  comment_id: string;
+  reply_id: string; // '' for a reaction on the comment itself
+  emoji: string;
+  user_id: string;
+  reacted_at: string;
+}
+
+export interface PdfExportsTable {
+  /** The random 256-bit id of the download URL. */
+  id: string;
+  space_id: string;
+  revision_id: string;
+  /** '' (every page), 'page:<id>' (a page and its subpages) or 'only:<id>'. */
+  selection: string;
+  file_name: string;
+  size: number;
+  created_at: string;
+  expires_at: string;
+}
+
+/** One heading section of a page in the full-text index (migration 0008). */
+export interface SearchSectionsTable {
+  id: Generated<number>;
+  space_id: string;
+  page_id: string;
+  position: number;
+  /** The heading's anchor; '' for the text before the first heading. */
+  section_id: string;
+  page_title: string;
+  section_title: string;
+  body: string;
+  /** The revision this row was written from. */
+  revision_id: string;
+}
+
+/** Which revision of a space the full-text index reflects. */
+export interface SearchIndexStateTable {
+  space_id: string;
+  revision_id: string;
+  updated_at: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -330,4 +405,10 @@ export interface Database {
   change_request_reviews: ChangeRequestReviewsTable;
   change_request_reviewers: ChangeRequestReviewersTable;
   change_request_contributors: ChangeRequestContributorsTable;
+  comments: CommentsTable;
+  comment_replies: CommentRepliesTable;
+  comment_reactions: CommentReactionsTable;
+  pdf_exports: PdfExportsTable;
+  search_sections: SearchSectionsTable;
+  search_index_state: SearchIndexStateTable;
 }

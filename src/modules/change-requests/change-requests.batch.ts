@@ -3,9 +3,10 @@ import type { Context } from '../../context.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { apiUrl } from '../../lib/urls.ts';
-import { assignKeys, normalizeDocument } from '../../content/markdown/normalize.ts';
+import { assignKeys } from '../../content/markdown/normalize.ts';
+import { completeDocument, InvalidDocument } from '../../content/markdown/complete.ts';
 import { stableKeys } from '../../content/markdown/keys.ts';
-import { documentToMarkdown, markdownToDocument, type Document } from '../../content/markdown/index.ts';
+import { markdownToDocument, type Document } from '../../content/markdown/index.ts';
 import { RevisionEditor, type NewPage, type PagePatch } from '../../content/store/editor.ts';
 import { loadDocuments, loadTrees } from '../../content/store/snapshot.ts';
 import type { FileEntry, PageEntry } from '../../content/store/types.ts';
@@ -65,32 +66,13 @@ interface ParsedDocument {
   heading?: string;
 }
 
-/**
- * A JSON document from a caller, with the parts GitBook lets them leave out filled in
- * (`data`, `nodes`, `leaves`, `marks`, `isVoid`), brought to the normal form the markdown
- * library writes; 400 when it still is not a document it can read.
- */
-function acceptJsonDocument(input: { object: 'document'; nodes: unknown[] }, where: string): Document {
-  const fill = (node: unknown): unknown => {
-    if (!node || typeof node !== 'object' || Array.isArray(node)) return node;
-    const n = { ...(node as Record<string, unknown>) };
-    if (n.object === 'block' || n.object === 'inline') {
-      n.data ??= {};
-      n.isVoid ??= false;
-      n.nodes = Array.isArray(n.nodes) ? n.nodes.map(fill) : [];
-    }
-    if (n.object === 'text') n.leaves = (Array.isArray(n.leaves) ? n.leaves : []).map((l) => ({ marks: [], text: '', ...(l as object) }));
-    if (Array.isArray(n.fragments)) n.fragments = n.fragments.map(fill);
-    return n;
-  };
+/** A caller's JSON document, completed (content/markdown/complete.ts); 400 naming the field when it is none. */
+function acceptJsonDocument(input: unknown, where: string): Document {
   try {
-    const document = normalizeDocument({ object: 'document', data: {}, nodes: input.nodes.map(fill) } as Document);
-    documentToMarkdown(document);
-    return assignKeys(document);
+    return completeDocument(input);
   } catch (error) {
-    // A type error or runaway recursion inside the library means nodes it does not know.
-    const reason = error instanceof RangeError || error instanceof TypeError ? 'unknown or malformed nodes' : (error as Error).message;
-    throw badRequest(`${where}/document/document is not a document Quire can read (${reason})`);
+    if (error instanceof InvalidDocument) throw badRequest(`${where}/document/document is not a document Quire can read (${error.message})`);
+    throw error;
   }
 }
 

@@ -36,8 +36,8 @@ export function presentChangeRequest(config: Pick<Config, 'publicUrl'>, row: Cha
     revisionInitial: row.revision_initial,
     revisionMergedAncestor: row.revision_merged_ancestor,
     ...(row.revision_merged ? { revisionMerged: row.revision_merged } : {}),
-    // Comments arrive with their own module; until then a change request has none.
-    comments: 0,
+    // Open comments (a just-created change request has none).
+    comments: Number(row.comments ?? 0),
     outdated: pending && row.space_revision_id !== row.revision_merged_ancestor,
     urls: {
       location: changeRequestUrl(config, row.space_id, row.id),

@@ -1,8 +1,9 @@
-import { sql } from 'kysely';
+import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { paginate, type Page, type PageRequest } from '../../db/keyset.ts';
 import type {
   ChangeRequestContributorsTable,
+  Database,
   ChangeRequestReviewersTable,
   ChangeRequestReviewsTable,
   ChangeRequestsTable,
@@ -17,7 +18,16 @@ export type ContributorRow = ChangeRequestContributorsTable;
 export type UserRef = Pick<UsersTable, 'id' | 'display_name' | 'email' | 'photo_url'>;
 
 /** A change request with what its wire object needs from other tables. */
-export type ChangeRequestView = ChangeRequestRow & { space_revision_id: string | null; organization_id: string };
+export type ChangeRequestView = ChangeRequestRow & { space_revision_id: string | null; organization_id: string; comments?: number | string | null };
+
+// Open comments of the change request, counted per row by the database (index comments_change_request).
+const openComments = (eb: ExpressionBuilder<Database & { cr: ChangeRequestsTable }, 'cr'>) =>
+  eb
+    .selectFrom('comments as oc')
+    .select((sub) => sub.fn.countAll<number>().as('n'))
+    .whereRef('oc.change_request_id', '=', 'cr.id')
+    .where('oc.status', '=', 'open')
+    .as('comments');
 
 /** Queries on change requests, their reviews, requested reviewers and contributors. */
 export const changeRequestsRepository = {
@@ -52,7 +62,7 @@ export const changeRequestsRepository = {
       .selectFrom('change_requests as cr')
       .innerJoin('spaces as s', 's.id', 'cr.space_id')
       .selectAll('cr')
-      .select(['s.revision_id as space_revision_id', 's.organization_id'])
+      .select(['s.revision_id as space_revision_id', 's.organization_id', openComments])
       .where('cr.space_id', '=', spaceId);
     query = /^\d{1,9}$/.test(idOrNumber)
       ? query.where((eb) => eb.or([eb('cr.number', '=', Number(idOrNumber)), eb('cr.id', '=', idOrNumber)]))
@@ -66,7 +76,7 @@ export const changeRequestsRepository = {
       .selectFrom('change_requests as cr')
       .innerJoin('spaces as s', 's.id', 'cr.space_id')
       .selectAll('cr')
-      .select(['s.revision_id as space_revision_id', 's.organization_id'])
+      .select(['s.revision_id as space_revision_id', 's.organization_id', openComments])
       .where('s.deleted_at', 'is', null);
     query = scope.spaceIds.length > 0 ? query.where('cr.space_id', 'in', scope.spaceIds) : query.where(sql<boolean>`1 = 0`);
     if (filters.status.length > 0) query = query.where('cr.status', 'in', filters.status);

@@ -18,6 +18,7 @@ import {
   UpdateOrganizationBody,
 } from './organizations.schemas.ts';
 import * as organizations from './organizations.service.ts';
+import { searchOrganization } from '../search/search.service.ts';
 
 const tags = ['organizations'];
 
@@ -116,6 +117,9 @@ export const organizationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: SearchQuery,
       response: { 200: OrganizationSearchList, ...errorResponses(400, 401, 404) },
     },
-    handler: (request) => organizations.searchOrganization(contextOf(request), request.params.organizationId),
+    handler: (request) => {
+      const { query, page, limit } = request.query;
+      return searchOrganization(contextOf(request), request.params.organizationId, query, pageRequest(request, { page, limit }));
+    },
   });
 };

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { ListOf, PageQuery, RoleOrGuest, Timestamp } from '../../schemas/common.ts';
 import { component, ref } from '../../schemas/registry.ts';
+import { SearchPageResult } from '../search/search.schemas.ts';
 
 const PricePair = Type.Object({ monthly: Type.Number({ minimum: 0 }), yearly: Type.Number({ minimum: 0 }) });
 
@@ -207,7 +208,7 @@ export const SearchSpaceResult = component(
     id: Type.String(),
     title: Type.String(),
     score: Type.Number({ minimum: 0 }),
-    pages: Type.Array(Type.Object({}, { additionalProperties: true })),
+    pages: Type.Array(ref(SearchPageResult)),
   }),
 );
 export const OrganizationSearchList = ListOf(ref(SearchSpaceResult), 'Search results, one item per space');

@@ -218,12 +218,3 @@ export async function updateAgentInstructions(ctx: Context, organizationId: stri
     return presentAgentInstructions(ctx.config, row);
   });
 }
-
-/**
- * GET /v1/orgs/{organizationId}/search. No space exists before the spaces module, so the
- * honest answer is an empty list; the search issue replaces this with the real index.
- */
-export async function searchOrganization(ctx: Context, organizationId: string) {
-  await memberAccess(ctx, organizationId);
-  return { count: 0, items: [] };
-}

@@ -107,7 +107,7 @@ export const spacesRepository = {
     return (await query.execute()).map((r) => r.id);
   },
 
-  /** What the Space object counts of other modules' rows: change requests by status (comments come with their module). */
+  /** What the Space object counts of other modules' rows: change requests by status, open comments. */
   async counts(db: Db, spaceIds: string[]): Promise<Map<string, SpaceCounts>> {
     const counts = new Map<string, SpaceCounts>(spaceIds.map((id) => [id, { ...NO_COUNTS }]));
     if (spaceIds.length === 0) return counts;
@@ -124,6 +124,16 @@ export const spacesRepository = {
       if (row.status === 'open') c.changeRequestsOpen += n;
       if (row.status === 'draft') c.changeRequestsDraft += n;
     }
+    // Open comments on the space itself; a change request's comments count on the change request.
+    const comments = await db
+      .selectFrom('comments')
+      .select(['space_id', (eb) => eb.fn.countAll<number>().as('n')])
+      .where('space_id', 'in', spaceIds)
+      .where('change_request_id', 'is', null)
+      .where('status', '=', 'open')
+      .groupBy('space_id')
+      .execute();
+    for (const row of comments) (counts.get(row.space_id) as SpaceCounts).comments = Number(row.n);
     return counts;
   },
 

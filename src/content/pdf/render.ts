@@ -1,0 +1,682 @@
+import type {
+  Block,
+  CodeBlock,
+  Document,
+  HintStyle,
+  ImageBlock,
+  InlineContent,
+  ListBlock,
+  ParagraphBlock,
+  TableBlock,
+  Text,
+} from '../markdown/types.ts';
+
+/*
+ * GitBook document JSON to PDF, on pdfkit (docs/decisions/pdf.md). pdfkit draws text,
+ * vector shapes, images, tables, links and outlines, and embeds the 14 standard fonts;
+ * it knows nothing of documents, so the layout is written here: one PDF page per content
+ * page, the title as a heading, then each block in order with the left edge and width
+ * of its container (lists, quotes and hints indent their children; boxes are drawn once
+ * their content is placed, on every PDF page the content ran over). Marks become fonts
+ * (bold, italic, monospace), underlines (links) and strike-through; what a printed page
+ * cannot show (embeds, icons, emoji, expandables closed) is printed as text or left out.
+ *
+ * The standard fonts cover WinAnsi (Latin-1 and typographic punctuation) only: other
+ * characters are transliterated where Unicode decomposition allows, else printed `?`.
+ */
+
+/** One content page of the PDF, in the order printed. */
+export interface PdfPage {
+  id: string;
+  title: string;
+  description?: string;
+  /** 0 for top-level pages; the outline nests by depth. */
+  depth: number;
+  /** Groups print their title only, and the next page follows on the same PDF page. */
+  kind: 'document' | 'group';
+  document?: Document;
+}
+
+export interface PdfInput {
+  /** The PDF's title (document information). */
+  title: string;
+  pages: PdfPage[];
+  /** A file's name, for file blocks. */
+  fileName(fileId: string): string | undefined;
+  /** A file's PNG or JPEG bytes, or undefined (missing, or another format: the image is skipped). */
+  image(fileId: string): Buffer | undefined;
+  /** Creation date written into the PDF (the app clock). */
+  createdAt: Date;
+}
+
+const FONT = {
+  regular: 'Helvetica',
+  bold: 'Helvetica-Bold',
+  italic: 'Helvetica-Oblique',
+  boldItalic: 'Helvetica-BoldOblique',
+  mono: 'Courier',
+  monoBold: 'Courier-Bold',
+  monoItalic: 'Courier-Oblique',
+  monoBoldItalic: 'Courier-BoldOblique',
+} as const;
+
+const MARGIN = 56;
+const BODY = 10.5;
+const SMALL = 9;
+const TEXT = '#111827';
+const MUTED = '#6b7280';
+const LINK = '#1d4ed8';
+const RULE = '#d1d5db';
+const CODE_BG = '#f3f4f6';
+const HINT_COLOR: Record<HintStyle, string> = { info: '#2563eb', success: '#16a34a', warning: '#d97706', danger: '#dc2626' };
+const HEADING_SIZE = { 'heading-1': 17, 'heading-2': 14, 'heading-3': 12 } as const;
+
+/** pdfkit's text options, with the two its type declarations leave out. */
+type TextOptions = PDFKit.Mixins.TextOptions & { goTo?: string; destination?: string };
+
+interface Run {
+  text: string;
+  bold?: boolean;
+  italic?: boolean;
+  mono?: boolean;
+  strike?: boolean;
+  link?: string;
+  goTo?: string;
+}
+
+/** Where blocks go: the left edge and width of the current container. */
+interface Frame {
+  x: number;
+  width: number;
+  /** Space after a paragraph: tighter inside lists. */
+  gap: number;
+}
+
+export async function renderPdf(input: PdfInput): Promise<Buffer> {
+  // Loaded on first use: the server starts without paying for pdfkit (~150 ms).
+  const { default: PDFDocument } = await import('pdfkit');
+  const doc = new PDFDocument({
+    size: 'A4',
+    margin: MARGIN,
+    bufferPages: true,
+    autoFirstPage: true,
+    displayTitle: true,
+    info: { Title: winAnsi(input.title), Creator: 'Quire', CreationDate: input.createdAt, ModDate: input.createdAt },
+  });
+  const chunks: Buffer[] = [];
+  doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+  const ended = new Promise<void>((resolve, reject) => {
+    doc.on('end', resolve);
+    doc.on('error', reject);
+  });
+  const renderer = new Renderer(doc, input);
+  await renderer.pages();
+  renderer.pageNumbers();
+  doc.end();
+  await ended;
+  return Buffer.concat(chunks);
+}
+
+class Renderer {
+  private readonly inPdf: Set<string>;
+  private readonly images = new Map<string, unknown>();
+
+  constructor(
+    private readonly doc: PDFKit.PDFDocument,
+    private readonly input: PdfInput,
+  ) {
+    this.inPdf = new Set(input.pages.map((p) => p.id));
+  }
+
+  private get top() {
+    return this.doc.page.margins.top;
+  }
+  private get bottom() {
+    return this.doc.page.height - this.doc.page.margins.bottom;
+  }
+  private get fullWidth() {
+    return this.doc.page.width - this.doc.page.margins.left - this.doc.page.margins.right;
+  }
+
+  async pages(): Promise<void> {
+    const { doc } = this;
+    const frame: Frame = { x: doc.page.margins.left, width: this.fullWidth, gap: 7 };
+    if (this.input.pages.length === 0) {
+      this.runs([{ text: this.input.title, bold: true }], frame, { size: 22 });
+      this.runs([{ text: 'No pages.', italic: true }], frame, { color: MUTED });
+      return;
+    }
+    const outline: PDFKit.PDFOutline[] = [doc.outline];
+    let fresh = true;
+    for (const page of this.input.pages) {
+      if (!fresh) doc.addPage();
+      doc.addNamedDestination(destination(page.id));
+      outline.length = Math.min(outline.length, page.depth + 1);
+      const parent = outline[outline.length - 1];
+      outline.push(parent.addItem(winAnsi(page.title) || 'Untitled', { expanded: true }));
+
+      this.runs([{ text: page.title || 'Untitled', bold: true }], frame, { size: page.kind === 'group' ? 24 : 22, after: 4 });
+      if (page.description) this.runs([{ text: page.description }], frame, { color: MUTED, size: 12, after: 4 });
+      this.rule(frame, 6);
+      if (page.document) this.blocks(page.document.nodes, frame);
+      fresh = page.kind === 'group';
+      // Long exports must not hold the event loop for their whole length.
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** `n / total` at the foot of every page. */
+  pageNumbers(): void {
+    const { doc } = this;
+    const range = doc.bufferedPageRange();
+    for (let i = range.start; i < range.start + range.count; i++) {
+      doc.switchToPage(i);
+      const margin = doc.page.margins.bottom;
+      doc.page.margins.bottom = 0;
+      doc.font(FONT.regular).fontSize(8).fillColor(MUTED);
+      doc.text(`${i + 1} / ${range.count}`, doc.page.margins.left, doc.page.height - margin / 2 - 4, {
+        width: this.fullWidth,
+        align: 'center',
+        lineBreak: false,
+      });
+      doc.page.margins.bottom = margin;
+    }
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Blocks
+
+  private blocks(nodes: Block[], frame: Frame): void {
+    for (const block of nodes) this.block(block, frame);
+  }
+
+  private block(block: Block, frame: Frame): void {
+    switch (block.type) {
+      case 'paragraph':
+        this.runs(inlineRuns(block.nodes, this.inPdf), frame, { align: alignOf(block.data.align), after: frame.gap });
+        return;
+      case 'heading-1':
+      case 'heading-2':
+      case 'heading-3': {
+        const size = HEADING_SIZE[block.type];
+        this.keepWithNext(size * 3);
+        this.doc.y += size * 0.5;
+        const runs = inlineRuns(block.nodes, this.inPdf).map((r) => ({ ...r, bold: true }));
+        this.runs(runs, frame, { size, align: alignOf(block.data.align), after: 4 });
+        return;
+      }
+      case 'list-ordered':
+      case 'list-unordered':
+      case 'list-tasks':
+        this.list(block, frame, 0);
+        this.doc.y += frame.gap - 2;
+        return;
+      case 'list-item':
+      case 'tabs-item':
+      case 'stepper-step':
+        this.blocks(block.nodes, frame);
+        return;
+      case 'code':
+        this.code(block, frame);
+        return;
+      case 'code-line':
+        this.runs([{ text: plainText(block.nodes), mono: true }], frame, { size: SMALL });
+        return;
+      case 'blockquote':
+        this.boxed(frame, { bar: RULE, indent: 14, padding: 2 }, (inner) => this.blocks(block.nodes, inner));
+        this.doc.y += frame.gap;
+        return;
+      case 'hint':
+        this.boxed(frame, { border: HINT_COLOR[block.data.style] ?? HINT_COLOR.info, indent: 10, padding: 8 }, (inner) =>
+          this.blocks(block.nodes, { ...inner, gap: 4 }),
+        );
+        this.doc.y += frame.gap;
+        return;
+      case 'divider':
+        this.keepWithNext(12);
+        this.doc.y += 4;
+        this.rule(frame, 8);
+        return;
+      case 'math':
+        this.runs([{ text: block.data.formula, mono: true }], frame, { size: SMALL, after: frame.gap });
+        return;
+      case 'embed':
+        this.runs([{ text: block.data.url, link: safeUrl(block.data.url) }], frame, { after: frame.gap });
+        return;
+      case 'file': {
+        const name = this.input.fileName(block.data.ref.file);
+        if (name) this.runs([{ text: 'File: ', bold: true }, { text: name }], frame, { after: frame.gap });
+        return;
+      }
+      case 'content-ref': {
+        const runs = refRuns(block.data.ref, this.input.pages, this.inPdf);
+        if (runs.length > 0) this.runs(runs, frame, { after: frame.gap });
+        return;
+      }
+      case 'images':
+        for (const image of block.nodes) this.image(image, frame);
+        return;
+      case 'image':
+        this.image(block, frame);
+        return;
+      case 'expandable': {
+        const [title, body] = block.fragments;
+        if (title) this.runs(title.nodes.flatMap((p) => inlineRuns(p.nodes, this.inPdf)).map((r) => ({ ...r, bold: true })), frame, { after: 3 });
+        if (body) this.boxed(frame, { bar: RULE, indent: 12, padding: 0 }, (inner) => this.blocks(body.nodes, inner));
+        this.doc.y += frame.gap;
+        return;
+      }
+      case 'tabs':
+        for (const tab of block.nodes) {
+          if (tab.data.title) this.runs([{ text: tab.data.title, bold: true }], frame, { after: 3 });
+          this.boxed(frame, { bar: RULE, indent: 12, padding: 0 }, (inner) => this.blocks(tab.nodes, inner));
+          this.doc.y += frame.gap;
+        }
+        return;
+      case 'stepper':
+        block.nodes.forEach((step, i) => this.item(`${i + 1}.`, undefined, step.nodes, frame, 0));
+        this.doc.y += frame.gap - 2;
+        return;
+      case 'openapi-operation':
+        this.runs([{ text: `${block.data.method.toUpperCase()} ${block.data.path}`, mono: true, bold: true }], frame, { size: SMALL, after: frame.gap });
+        return;
+      case 'table':
+        this.table(block, frame);
+        return;
+    }
+  }
+
+  /** A list: a marker in the gutter, the item's blocks beside it; nested lists indent further. */
+  private list(block: ListBlock, frame: Frame, depth: number): void {
+    const start = block.type === 'list-ordered' ? (block.data.start ?? 1) : 1;
+    block.nodes.forEach((item, i) => {
+      const marker =
+        block.type === 'list-ordered' ? `${start + i}.` : block.type === 'list-unordered' ? (['•', '–', '·'][depth % 3] as string) : '';
+      const checked = block.type === 'list-tasks' ? item.data.checked === true : undefined;
+      this.item(marker, checked, item.nodes, frame, depth);
+    });
+  }
+
+  private item(marker: string, checked: boolean | undefined, nodes: Block[], frame: Frame, depth: number): void {
+    const { doc } = this;
+    const indent = 18;
+    this.keepWithNext(BODY * 1.4);
+    const y = doc.y;
+    if (checked === undefined) {
+      doc.font(FONT.regular).fontSize(BODY).fillColor(TEXT);
+      doc.text(marker, frame.x, y, { width: indent - 3, lineBreak: false });
+    } else {
+      const box = 7.5;
+      const top = y + 1.5;
+      doc.save().lineWidth(0.8).strokeColor(MUTED).rect(frame.x + 1, top, box, box).stroke();
+      if (checked) {
+        doc
+          .moveTo(frame.x + 2.5, top + box / 2)
+          .lineTo(frame.x + 1 + box * 0.42, top + box - 1.5)
+          .lineTo(frame.x + box - 0.5, top + 1.5)
+          .stroke();
+      }
+      doc.restore();
+    }
+    doc.y = y;
+    const inner: Frame = { x: frame.x + indent, width: frame.width - indent, gap: 2 };
+    for (const child of nodes) {
+      if (child.type === 'list-ordered' || child.type === 'list-unordered' || child.type === 'list-tasks') this.list(child, inner, depth + 1);
+      else this.block(child, inner);
+    }
+    if (doc.y <= y) doc.y = y + doc.currentLineHeight(true);
+    doc.y += 1.5;
+  }
+
+  /** A code block: monospace lines on a grey band, wrapped to the width, breaking across pages line by line. */
+  private code(block: CodeBlock, frame: Frame): void {
+    const { doc } = this;
+    const pad = 6;
+    if (block.data.title) this.runs([{ text: block.data.title, bold: true }], frame, { size: SMALL, after: 2 });
+    doc.font(FONT.mono).fontSize(SMALL);
+    const width = frame.width - 2 * pad;
+    const lines = block.nodes.map((line) => preserveIndent(plainText(line.nodes)));
+    this.keepWithNext(Math.min(60, lines.length * 12 + 2 * pad));
+    const band = (from: number, height: number) => doc.save().rect(frame.x, from, frame.width, height).fill(CODE_BG).restore();
+    band(doc.y, pad);
+    doc.y += pad;
+    for (const line of lines) {
+      const text = winAnsi(line) || ' ';
+      doc.font(FONT.mono).fontSize(SMALL);
+      const height = doc.heightOfString(text, { width });
+      if (doc.y + height > this.bottom && doc.y > this.top) {
+        doc.addPage();
+      }
+      band(doc.y, Math.min(height, this.bottom - doc.y));
+      doc.fillColor(TEXT).text(text, frame.x + pad, doc.y, { width });
+    }
+    band(doc.y, pad);
+    doc.y += pad + frame.gap;
+    doc.x = frame.x;
+  }
+
+  /** A table: pdfkit's grid, header row in bold on grey, cells as plain text. */
+  private table(block: TableBlock, frame: Frame): void {
+    const { doc } = this;
+    const { view, records, definition } = block.data;
+    const columns = view.columns.filter((id) => definition[id]);
+    if (columns.length === 0) return;
+    const fragments = new Map(block.fragments.map((f) => [f.fragment, f.nodes] as const));
+    const cell = (fragment: string | undefined) =>
+      winAnsi(
+        (fragment ? (fragments.get(fragment) ?? []) : [])
+          .map((p: ParagraphBlock) => plainText(p.nodes))
+          .join('\n'),
+      );
+    const align = (id: string): 'left' | 'center' | 'right' => {
+      const a = definition[id].textAlignment;
+      return a === 'center' ? 'center' : a === 'right' ? 'right' : 'left';
+    };
+    const rows = Object.values(records)
+      .sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : a.orderIndex > b.orderIndex ? 1 : 0))
+      .map((r) => columns.map((id): PDFKit.Mixins.CellOptions => ({ text: cell(r.values[id]), align: { x: align(id), y: 'top' } })));
+    const header: PDFKit.Mixins.CellOptions[][] = view.hideHeader
+      ? []
+      : [columns.map((id) => ({ text: winAnsi(definition[id].title), type: 'TH' as const, font: { src: FONT.bold }, backgroundColor: CODE_BG }))];
+    this.keepWithNext(40);
+    doc.font(FONT.regular).fontSize(SMALL).fillColor(TEXT);
+    doc.table({
+      position: { x: frame.x, y: doc.y },
+      maxWidth: frame.width,
+      columnStyles: columns.map(() => '*'),
+      defaultStyle: { border: 0.6, borderColor: RULE, padding: 4 },
+      data: [...header, ...rows],
+    });
+    doc.x = frame.x;
+    doc.y += frame.gap + 2;
+  }
+
+  /** An image of the revision (PNG or JPEG), scaled to the width and at most 60% of a page high, with its caption. */
+  private image(block: ImageBlock, frame: Frame): void {
+    const { doc } = this;
+    const caption = block.fragments.find((f) => f.fragment === 'caption');
+    const ref = block.data.ref;
+    const opened = ref.kind === 'file' ? this.openImage(ref.file) : undefined;
+    if (opened) {
+      // 96 px to the inch; the document's width (pixels) when given.
+      let width = (block.data.width ?? opened.width) * 0.75;
+      let height = width * (opened.height / opened.width);
+      const maxHeight = (this.bottom - this.top) * 0.6;
+      const scale = Math.min(1, frame.width / width, maxHeight / height);
+      width *= scale;
+      height *= scale;
+      if (doc.y + height > this.bottom) doc.addPage();
+      doc.image(opened as never, frame.x + (frame.width - width) / 2, doc.y, { width, height });
+      doc.y += height + 4;
+    }
+    if (caption) {
+      const runs = caption.nodes.flatMap((p) => inlineRuns(p.nodes, this.inPdf)).map((r) => ({ ...r, italic: true }));
+      this.runs(runs, frame, { size: SMALL, color: MUTED, align: 'center' });
+    } else if (!opened && block.data.alt) {
+      this.runs([{ text: `[${block.data.alt}]`, italic: true }], frame, { size: SMALL, color: MUTED });
+    }
+    if (opened || caption) doc.y += frame.gap;
+  }
+
+  private openImage(fileId: string): { width: number; height: number } | undefined {
+    if (!this.images.has(fileId)) {
+      const bytes = this.input.image(fileId);
+      let opened: unknown;
+      try {
+        opened = bytes ? (this.doc as unknown as { openImage(src: Buffer): unknown }).openImage(bytes) : undefined;
+      } catch {
+        opened = undefined; // damaged or unsupported: skipped
+      }
+      this.images.set(fileId, opened);
+    }
+    return this.images.get(fileId) as { width: number; height: number } | undefined;
+  }
+
+  // -------------------------------------------------------------------------------------
+  // Primitives
+
+  /**
+   * Runs of styled text as one paragraph: pdfkit's `continued` text keeps one line
+   * wrapper across font changes, so marks flow inside a line.
+   */
+  private runs(
+    runs: Run[],
+    frame: Frame,
+    options: { size?: number; color?: string; align?: 'left' | 'center' | 'right'; after?: number } = {},
+  ): void {
+    const { doc } = this;
+    const size = options.size ?? BODY;
+    const parts = merge(runs)
+      .map((r) => ({ ...r, text: r.mono ? preserveIndent(winAnsi(r.text)) : winAnsi(r.text) }))
+      .filter((r) => r.text.length > 0);
+    if (parts.length === 0) return;
+    parts.forEach((run, i) => {
+      const last = i === parts.length - 1;
+      const textOptions: TextOptions = {
+        width: frame.width,
+        align: options.align ?? 'left',
+        continued: !last,
+        lineGap: 1.5,
+        underline: run.link !== undefined || run.goTo !== undefined,
+        strike: run.strike === true,
+        link: run.link ?? null,
+        ...(run.goTo ? { goTo: run.goTo } : {}),
+      };
+      doc
+        .font(fontOf(run))
+        .fontSize(run.mono ? size * 0.92 : size)
+        .fillColor(run.link || run.goTo ? LINK : (options.color ?? TEXT));
+      if (i === 0) doc.text(run.text, frame.x, doc.y, textOptions);
+      else doc.text(run.text, textOptions);
+    });
+    doc.x = frame.x;
+    doc.y += options.after ?? 0;
+  }
+
+  /** A thin horizontal line across the frame. */
+  private rule(frame: Frame, after: number): void {
+    const { doc } = this;
+    doc.save().lineWidth(0.6).strokeColor(RULE).moveTo(frame.x, doc.y).lineTo(frame.x + frame.width, doc.y).stroke().restore();
+    doc.y += after;
+  }
+
+  /** Starts a new PDF page unless `height` more points fit on this one. */
+  private keepWithNext(height: number): void {
+    if (this.doc.y + height > this.bottom && this.doc.y > this.top + 1) this.doc.addPage();
+  }
+
+  /**
+   * Content in a box (a full border) or beside a bar (quotes): drawn first, then the
+   * border on every PDF page it covers (bufferPages lets us go back to them).
+   */
+  private boxed(frame: Frame, style: { border?: string; bar?: string; indent: number; padding: number }, draw: (inner: Frame) => void): void {
+    const { doc } = this;
+    this.keepWithNext(style.padding * 2 + 30);
+    const pageOf = () => {
+      const range = doc.bufferedPageRange();
+      return range.start + range.count - 1;
+    };
+    const startPage = pageOf();
+    const startY = doc.y;
+    doc.y += style.padding;
+    const inner: Frame = { x: frame.x + style.indent, width: frame.width - style.indent * (style.border ? 2 : 1), gap: frame.gap };
+    draw(inner);
+    doc.y += Math.max(0, style.padding - inner.gap);
+    const endPage = pageOf();
+    const endY = Math.min(doc.y, this.bottom);
+    const x = doc.x;
+    const y = doc.y;
+    for (let p = startPage; p <= endPage; p++) {
+      doc.switchToPage(p);
+      const from = p === startPage ? startY : this.top;
+      const to = p === endPage ? endY : this.bottom;
+      if (to - from < 1) continue;
+      doc.save();
+      if (style.border) doc.lineWidth(0.8).strokeColor(style.border).roundedRect(frame.x, from, frame.width, to - from, 3).stroke();
+      doc.lineWidth(2.5).strokeColor(style.border ?? style.bar ?? RULE).moveTo(frame.x + 1.25, from).lineTo(frame.x + 1.25, to).stroke();
+      doc.restore();
+    }
+    doc.switchToPage(endPage);
+    doc.x = x;
+    doc.y = y;
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Inline content
+
+function inlineRuns(nodes: InlineContent[], inPdf: Set<string>, link?: Pick<Run, 'link' | 'goTo'>): Run[] {
+  const runs: Run[] = [];
+  for (const node of nodes) {
+    if (node.object === 'text') {
+      for (const leaf of node.leaves) {
+        const run: Run = { text: leaf.text, ...link };
+        for (const mark of leaf.marks) {
+          if (mark.type === 'bold') run.bold = true;
+          else if (mark.type === 'italic') run.italic = true;
+          else if (mark.type === 'code' || mark.type === 'keyboard') run.mono = true;
+          else if (mark.type === 'strikethrough') run.strike = true;
+        }
+        runs.push(run);
+      }
+      continue;
+    }
+    switch (node.type) {
+      case 'link': {
+        const ref = node.data.ref;
+        const target =
+          ref.kind === 'url'
+            ? { link: safeUrl(ref.url) }
+            : ref.kind === 'page' && !ref.space && inPdf.has(ref.page)
+              ? { goTo: destination(ref.page) }
+              : ref.kind === 'anchor' && !ref.space && ref.page && inPdf.has(ref.page)
+                ? { goTo: destination(ref.page) }
+                : {};
+        runs.push(...inlineRuns(node.nodes.filter((n): n is Text => n.object === 'text'), inPdf, target));
+        break;
+      }
+      case 'inline-math':
+        runs.push({ text: node.data.formula, mono: true, ...link });
+        break;
+      case 'expression':
+        runs.push({ text: node.data.expression, mono: true, ...link });
+        break;
+      // Inline images, icons and emoji have no printable form in the standard fonts.
+      default:
+        break;
+    }
+  }
+  return runs;
+}
+
+function refRuns(ref: import('../markdown/types.ts').ContentRef, pages: PdfPage[], inPdf: Set<string>): Run[] {
+  if (ref.kind === 'url') return [{ text: ref.url, link: safeUrl(ref.url) }];
+  if (ref.kind === 'page' && !ref.space) {
+    const page = pages.find((p) => p.id === ref.page);
+    if (page) return [{ text: page.title, goTo: inPdf.has(ref.page) ? destination(ref.page) : undefined }];
+  }
+  return [];
+}
+
+/** Text of inline nodes without styles (table cells, code lines). */
+function plainText(nodes: Array<InlineContent>): string {
+  let out = '';
+  for (const node of nodes) {
+    if (node.object === 'text') out += node.leaves.map((l) => l.text).join('');
+    else if (node.type === 'link') out += plainText(node.nodes);
+    else if (node.type === 'expression') out += node.data.expression;
+    else if (node.type === 'inline-math') out += node.data.formula;
+  }
+  return out;
+}
+
+/** Adjacent runs of the same style as one (fewer text calls, cleaner text extraction). */
+function merge(runs: Run[]): Run[] {
+  const out: Run[] = [];
+  for (const run of runs) {
+    const prev = out[out.length - 1];
+    if (
+      prev &&
+      !!prev.bold === !!run.bold &&
+      !!prev.italic === !!run.italic &&
+      !!prev.mono === !!run.mono &&
+      !!prev.strike === !!run.strike &&
+      prev.link === run.link &&
+      prev.goTo === run.goTo
+    ) {
+      prev.text += run.text;
+    } else {
+      out.push({ ...run });
+    }
+  }
+  return out;
+}
+
+function fontOf(run: Run): string {
+  if (run.mono) return run.bold ? (run.italic ? FONT.monoBoldItalic : FONT.monoBold) : run.italic ? FONT.monoItalic : FONT.mono;
+  return run.bold ? (run.italic ? FONT.boldItalic : FONT.bold) : run.italic ? FONT.italic : FONT.regular;
+}
+
+function alignOf(align: 'start' | 'center' | 'end' | undefined): 'left' | 'center' | 'right' {
+  return align === 'center' ? 'center' : align === 'end' ? 'right' : 'left';
+}
+
+const destination = (pageId: string) => `page-${pageId}`;
+
+/** Only web and mail links become link annotations. */
+function safeUrl(url: string): string | undefined {
+  return /^(https?:|mailto:)/i.test(url) ? url : undefined;
+}
+
+/** Leading spaces (code indentation) as no-break spaces: pdfkit's line wrapper would drop them. */
+function preserveIndent(text: string): string {
+  return text.replace(/\t/g, '    ').replace(/^ +/gm, (spaces) => '\u00a0'.repeat(spaces.length));
+}
+
+// ---------------------------------------------------------------------------------------
+// Characters
+
+// WinAnsi (Windows-1252) beyond Latin-1: what the standard fonts can print.
+const CP1252_EXTRA = new Set(
+  [0x20ac, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0x017d, 0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0x017e, 0x0178],
+);
+const REPLACEMENTS: Record<string, string> = {
+  '\u2192': '->',
+  '\u2190': '<-',
+  '\u21d2': '=>',
+  '\u2264': '<=',
+  '\u2265': '>=',
+  '\u2260': '!=',
+  '\u2212': '-',
+  '\u2010': '-',
+  '\u2011': '-',
+  '\u2012': '-',
+  '\u2032': "'",
+  '\u2033': '"',
+  '\u2713': 'v',
+  '\u2714': 'v',
+  '\u2717': 'x',
+  '\u25e6': '\u00b7',
+};
+
+function printable(cp: number): boolean {
+  return cp === 0x0a || (cp >= 0x20 && cp <= 0x7e) || (cp >= 0xa0 && cp <= 0xff) || CP1252_EXTRA.has(cp);
+}
+
+/** Text the standard fonts can print: transliterated where decomposition allows, else `?`; emoji and invisible characters dropped. */
+export function winAnsi(text: string): string {
+  let out = '';
+  for (const char of text.normalize('NFC')) {
+    const cp = char.codePointAt(0) as number;
+    if (printable(cp)) out += char;
+    else if (char === '\t') out += '    ';
+    else if (REPLACEMENTS[char] !== undefined) out += REPLACEMENTS[char];
+    else if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0) || (cp >= 0x200b && cp <= 0x200f) || cp === 0xfeff || (cp >= 0xfe00 && cp <= 0xfe0f)) continue;
+    else if (cp >= 0x1f000 || (cp >= 0x2600 && cp <= 0x27bf)) continue; // emoji and pictographs
+    else {
+      const base = char.normalize('NFKD').replace(/\p{M}/gu, '');
+      out += base.length > 0 && [...base].every((c) => printable(c.codePointAt(0) as number)) ? base : '?';
+    }
+  }
+  return out;
+}

@@ -1,0 +1,63 @@
+/*
+ * What a search text means, independent of the database: words (letters and digits),
+ * all required; the last word is also matched as a prefix (the user may still be typing
+ * it). Stemming happens in the database (FTS5 porter, PostgreSQL `english`), and a
+ * stemmer also stems a prefix ("installa" -> "installa", while "installation" is indexed
+ * as "instal"), so the last word also matches, as whole words, its own prefixes down to
+ * three letters: one of them is the stem of the word being typed. Each dialect renders
+ * these groups in its own syntax (search.repository.ts).
+ */
+
+export interface QueryTerm {
+  text: string;
+  prefix: boolean;
+}
+
+/** All groups must match; a group matches when any of its terms does. */
+export type SearchQuery = QueryTerm[][];
+
+const MAX_WORDS = 32;
+
+export function parseSearchQuery(text: string): SearchQuery {
+  const words = (text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).slice(0, MAX_WORDS);
+  return words.map((word, i) => {
+    if (i < words.length - 1) return [{ text: word, prefix: false }];
+    const group: QueryTerm[] = [{ text: word, prefix: true }];
+    const shortest = Math.max(3, word.length - 6);
+    for (let n = word.length - 1; n >= shortest; n--) group.push({ text: word.slice(0, n), prefix: false });
+    return group;
+  });
+}
+
+/** SQLite FTS5 syntax: quoted terms (no operator can be smuggled in), `*` for prefixes. */
+export function fts5Expression(query: SearchQuery): string {
+  return query.map((group) => `(${group.map((t) => `"${t.text.replace(/"/g, '""')}"${t.prefix ? '*' : ''}`).join(' OR ')})`).join(' AND ');
+}
+
+/** PostgreSQL to_tsquery syntax: `&` between groups, `|` inside, `:*` for prefixes. */
+export function tsqueryExpression(query: SearchQuery): string {
+  // Words hold only letters and digits, so they carry no tsquery operator.
+  return query.map((group) => `(${group.map((t) => `${t.text}${t.prefix ? ':*' : ''}`).join(' | ')})`).join(' & ');
+}
+
+/**
+ * The part of a section's text to show: the text around the first word that starts like
+ * a searched word (or its first three letters, which survive stemming), else its start.
+ */
+export function excerpt(body: string, query: SearchQuery, size = 240): string {
+  if (body.length <= size) return body;
+  const lower = body.toLowerCase();
+  let at = -1;
+  for (const group of query) {
+    for (const term of group) {
+      const root = term.text.slice(0, Math.max(3, Math.min(term.text.length, term.text.length - 3)));
+      const re = new RegExp(`(^|[^\\p{L}\\p{N}])${root.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'u');
+      const m = re.exec(lower);
+      if (m && (at < 0 || m.index < at)) at = m.index + m[1].length;
+    }
+  }
+  if (at < 0) return `${body.slice(0, size).trimEnd()}…`;
+  const start = Math.max(0, at - Math.floor(size / 3));
+  const end = Math.min(body.length, start + size);
+  return `${start > 0 ? '…' : ''}${body.slice(start, end).trim()}${end < body.length ? '…' : ''}`;
+}

@@ -1,0 +1,120 @@
+import type { Config } from '../../config.ts';
+import { documentToMarkdown, markdownToDocument, type Document, type DocumentNode } from '../../content/markdown/index.ts';
+import { childrenOf } from '../../content/markdown/extract.ts';
+import { apiUrl } from '../../lib/urls.ts';
+import { presentUser } from '../users/users.presenter.ts';
+import type { UserWire } from '../users/users.schemas.ts';
+import type { CommentRow, ReactionRow, ReplierRow, ReplyRow, UserRef } from './comments.repository.ts';
+import type { BodyFormat, CommentReplyWire, CommentWire } from './comments.schemas.ts';
+
+export type Users = Map<string, UserRef>;
+type Permissions = CommentWire['permissions'];
+
+/** A user by id; a user since removed from the server still shows as who they were. */
+function user(config: Pick<Config, 'publicUrl'>, users: Users, id: string): UserWire {
+  return presentUser(config, users.get(id) ?? { id, display_name: 'Deleted user', email: '', photo_url: null });
+}
+
+export function commentUrl(config: Pick<Config, 'publicUrl'>, row: Pick<CommentRow, 'space_id' | 'change_request_id' | 'id'>): string {
+  const base = row.change_request_id ? `/spaces/${row.space_id}/change-requests/${row.change_request_id}` : `/spaces/${row.space_id}`;
+  return apiUrl(config, `${base}/comments/${row.id}`);
+}
+
+/** `@[Name](user:<id>)` links of resolved mentions become user references, as GitBook's `[@Name](/users/<id>)` do. */
+function resolveMentions(node: DocumentNode, mentions: Set<string>): void {
+  if (node.object === 'inline' && node.type === 'link' && node.data.ref.kind === 'url' && node.data.ref.url.startsWith('user:')) {
+    const id = node.data.ref.url.slice('user:'.length);
+    if (mentions.has(id)) node.data.ref = { kind: 'user', user: id };
+  }
+  for (const child of childrenOf(node)) resolveMentions(child, mentions);
+}
+
+/** The stored markdown in the format asked for. */
+export function presentBody(markdown: string, mentions: string[], format: BodyFormat): CommentWire['body'] {
+  if (format === 'markdown') return { markdown };
+  const document: Document = markdownToDocument(markdown);
+  if (mentions.length > 0) {
+    const ids = new Set(mentions);
+    for (const node of document.nodes) resolveMentions(node, ids);
+  }
+  return { document };
+}
+
+/** A body given as a document, written as the markdown it stands for. */
+export function markdownOfDocument(document: Document): string {
+  return documentToMarkdown(document);
+}
+
+/** Reactions grouped by emoji, in the order each emoji was first used; users oldest first. */
+export function presentReactions(config: Pick<Config, 'publicUrl'>, rows: ReactionRow[], users: Users): CommentWire['reactions'] {
+  const byEmoji = new Map<string, CommentWire['reactions'][number]>();
+  for (const row of rows) {
+    let reaction = byEmoji.get(row.emoji);
+    if (!reaction) byEmoji.set(row.emoji, (reaction = { emoji: row.emoji, count: 0, users: [] }));
+    reaction.count += 1;
+    reaction.users.push({ user: user(config, users, row.user_id), reactedAt: row.reacted_at });
+  }
+  return [...byEmoji.values()];
+}
+
+export interface CommentExtras {
+  users: Users;
+  repliers: ReplierRow[];
+  reactions: ReactionRow[];
+  permissions: Permissions;
+  format: BodyFormat;
+}
+
+/** comments row -> Comment wire object. */
+export function presentComment(config: Pick<Config, 'publicUrl'>, row: CommentRow, extras: CommentExtras): CommentWire {
+  const mentions = JSON.parse(row.mentions) as string[];
+  const target: CommentWire['target'] = { space: row.space_id, revision: row.revision_id };
+  if (row.page_id) target.page = { id: row.page_id };
+  if (row.node_id) target.node = { id: row.node_id };
+  if (row.table_record && row.table_definition) target.tableCell = { record: row.table_record, definition: row.table_definition };
+  if (row.change_request_id) target.changeRequest = row.change_request_id;
+  const comment: CommentWire = {
+    object: 'comment',
+    id: row.id,
+    postedBy: user(config, extras.users, row.posted_by),
+    postedAt: row.posted_at,
+    reactions: presentReactions(config, extras.reactions, extras.users),
+    replies: extras.repliers.reduce((sum, r) => sum + Number(r.n), 0),
+    repliers: extras.repliers.map((r) => ({ updatedAt: r.last, count: Number(r.n), user: user(config, extras.users, r.posted_by) })),
+    body: presentBody(row.body, mentions, extras.format),
+    mentions: mentions.map((id) => user(config, extras.users, id)),
+    target,
+    urls: { location: commentUrl(config, row) },
+    permissions: extras.permissions,
+    status: row.status,
+  };
+  if (row.edited_at) comment.editedAt = row.edited_at;
+  if (row.status === 'resolved' && row.resolved_at && row.resolved_by) {
+    comment.resolvedAt = row.resolved_at;
+    comment.resolvedBy = user(config, extras.users, row.resolved_by);
+  }
+  return comment;
+}
+
+/** comment_replies row -> CommentReply wire object. */
+export function presentReply(
+  config: Pick<Config, 'publicUrl'>,
+  comment: Pick<CommentRow, 'space_id' | 'change_request_id' | 'id'>,
+  row: ReplyRow,
+  extras: Omit<CommentExtras, 'repliers'>,
+): CommentReplyWire {
+  const mentions = JSON.parse(row.mentions) as string[];
+  const reply: CommentReplyWire = {
+    object: 'comment-reply',
+    id: row.id,
+    postedBy: user(config, extras.users, row.posted_by),
+    postedAt: row.posted_at,
+    reactions: presentReactions(config, extras.reactions, extras.users),
+    body: presentBody(row.body, mentions, extras.format),
+    mentions: mentions.map((id) => user(config, extras.users, id)),
+    urls: { location: `${commentUrl(config, comment)}/replies/${row.id}` },
+    permissions: extras.permissions,
+  };
+  if (row.edited_at) reply.editedAt = row.edited_at;
+  return reply;
+}

@@ -1,0 +1,193 @@
+import type { Context } from '../../context.ts';
+import type { PageRequest } from '../../db/keyset.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import { loadRevisionLinks, type LinkOccurrence, type RevisionLinks } from '../../content/links/report.ts';
+import { loadSnapshot } from '../../content/store/snapshot.ts';
+import { loadChangeRequest } from '../change-requests/change-requests.service.ts';
+import { loadSpace } from '../spaces/spaces.service.ts';
+import { presentLocation, presentTarget, type LocationScope, type VersionContext } from './links.presenter.ts';
+import { linksRepository } from './links.repository.ts';
+import type { LinkStatusName } from './links.schemas.ts';
+
+/*
+ * Link listings and backlinks (spec 2.5, 4.1 to 4.3). The links of a revision are found
+ * and classified once (src/content/links/report.ts, cached by revision id); a listing
+ * groups them by target, resolves links into other spaces (do they still exist?) and
+ * pages through the result.
+ */
+
+/** The revision a read is about, and how its locations are presented. */
+interface Reading {
+  organizationId: string;
+  spaceId: string;
+  revisionId: string;
+  versionContext: VersionContext;
+  /** Change requests: the main revision they were last based on. */
+  baseRevisionId?: string;
+}
+
+async function spaceReading(ctx: Context, spaceId: string): Promise<Reading> {
+  const { space } = await loadSpace(ctx, spaceId);
+  if (!space.revision_id) throw notFound('Revision');
+  return { organizationId: space.organization_id, spaceId, revisionId: space.revision_id, versionContext: { type: 'revision', revision: space.revision_id } };
+}
+
+async function changeRequestReading(ctx: Context, spaceId: string, idOrNumber: string): Promise<Reading> {
+  const { space, cr } = await loadChangeRequest(ctx, spaceId, idOrNumber);
+  return {
+    organizationId: space.organization_id,
+    spaceId,
+    revisionId: cr.revision_id,
+    versionContext: { type: 'changeRequest', changeRequest: cr.id },
+    baseRevisionId: cr.revision_merged_ancestor,
+  };
+}
+
+/** Offset cursors: listings are computed in memory from the revision. */
+function window<T>(items: T[], page: PageRequest): { slice: T[]; next?: { page: string } } {
+  let start = 0;
+  if (page.page) {
+    try {
+      const cursor = JSON.parse(Buffer.from(page.page, 'base64url').toString('utf8')) as { o?: unknown };
+      if (typeof cursor.o !== 'number' || !Number.isInteger(cursor.o) || cursor.o < 0) throw new Error('bad cursor');
+      start = cursor.o;
+    } catch {
+      throw badRequest('querystring/page is not a page identifier of this list');
+    }
+  }
+  const slice = items.slice(start, start + page.limit);
+  const end = start + slice.length;
+  return { slice, ...(end < items.length ? { next: { page: Buffer.from(JSON.stringify({ o: end })).toString('base64url') } } : {}) };
+}
+
+interface Target {
+  key: string;
+  status: LinkStatusName;
+  occurrences: LinkOccurrence[];
+}
+
+/** Occurrences grouped by target (first occurrence order), with the final status. */
+function targetsOf(occurrences: LinkOccurrence[], live: Map<string, unknown>): Target[] {
+  const targets = new Map<string, Target>();
+  for (const o of occurrences) {
+    let target = targets.get(o.targetKey);
+    if (!target) {
+      const status = o.status === 'foreign' ? (live.has(o.foreignSpace!) ? 'ok' : 'broken') : o.status;
+      target = { key: o.targetKey, status, occurrences: [] };
+      targets.set(o.targetKey, target);
+    }
+    target.occurrences.push(o);
+  }
+  return [...targets.values()];
+}
+
+const foreignSpaces = (occurrences: LinkOccurrence[]) => occurrences.flatMap((o) => (o.foreignSpace ? [o.foreignSpace] : []));
+
+/** A link listing over some occurrences of a revision (the whole revision or one page). */
+async function listing(
+  ctx: Context,
+  reading: Reading,
+  select: (links: RevisionLinks) => LinkOccurrence[],
+  status: LinkStatusName | undefined,
+  page: PageRequest,
+) {
+  const links = await loadRevisionLinks(ctx.db, reading.spaceId, reading.revisionId, ctx.config.publicUrl);
+  const occurrences = select(links);
+  let base: LinkOccurrence[] = [];
+  if (reading.baseRevisionId && reading.baseRevisionId !== reading.revisionId) {
+    base = select(await loadRevisionLinks(ctx.db, reading.spaceId, reading.baseRevisionId, ctx.config.publicUrl));
+  }
+  const foreign = await linksRepository.liveSpaces(ctx.db, [...foreignSpaces(occurrences), ...foreignSpaces(base)]);
+  const targets = targetsOf(occurrences, foreign);
+  const brokenInBase = new Set(targetsOf(base, foreign).filter((t) => t.status === 'broken').map((t) => t.key));
+  const broken = targets.filter((t) => t.status === 'broken');
+  const shown = status ? targets.filter((t) => t.status === status) : targets;
+  const { slice, next } = window(shown, page);
+  const scope: LocationScope = {
+    organizationId: reading.organizationId,
+    spaceId: reading.spaceId,
+    snapshot: await loadSnapshot(ctx.db, reading.spaceId, reading.revisionId),
+    versionContext: reading.versionContext,
+    foreign,
+  };
+  return {
+    ...(next ? { next } : {}),
+    count: shown.length,
+    stats: {
+      total: targets.length,
+      broken: { total: broken.length, changeRequest: reading.baseRevisionId ? broken.filter((t) => !brokenInBase.has(t.key)).length : 0 },
+    },
+    items: slice.map((t) => ({
+      status: t.status,
+      relation: 'reference',
+      targetReference: presentTarget(scope, t.occurrences[0]),
+      locationReferences: t.occurrences.map((o) => presentLocation(scope, o)),
+    })),
+  };
+}
+
+/** Backlinks: the pages linking to a target (itself excluded), one item per page, in tree order. */
+async function backlinks(ctx: Context, reading: Reading, select: (links: RevisionLinks) => LinkOccurrence[] | undefined, exclude: string | null, page: PageRequest) {
+  const links = await loadRevisionLinks(ctx.db, reading.spaceId, reading.revisionId, ctx.config.publicUrl);
+  const seen = new Set<string>();
+  const sources = (select(links) ?? []).filter((o) => o.pageId !== exclude && !seen.has(o.pageId) && seen.add(o.pageId));
+  const { slice, next } = window(sources, page);
+  const scope: LocationScope = {
+    organizationId: reading.organizationId,
+    spaceId: reading.spaceId,
+    snapshot: await loadSnapshot(ctx.db, reading.spaceId, reading.revisionId),
+    versionContext: reading.versionContext,
+    foreign: new Map(),
+  };
+  return { ...(next ? { next } : {}), count: sources.length, items: slice.map((o) => presentLocation(scope, o)) };
+}
+
+async function requirePage(ctx: Context, reading: Reading, pageId: string) {
+  const snapshot = await loadSnapshot(ctx.db, reading.spaceId, reading.revisionId);
+  if (!snapshot.byId.has(pageId)) throw notFound('Page');
+}
+
+async function requireFile(ctx: Context, reading: Reading, fileId: string) {
+  const snapshot = await loadSnapshot(ctx.db, reading.spaceId, reading.revisionId);
+  if (!snapshot.filesById.has(fileId)) throw notFound('File');
+}
+
+/** GET {S}/links */
+export async function listSpaceLinks(ctx: Context, spaceId: string, status: LinkStatusName | undefined, page: PageRequest) {
+  return listing(ctx, await spaceReading(ctx, spaceId), (l) => l.occurrences, status, page);
+}
+
+/** GET {S}/content/page/{pageId}/links */
+export async function listPageLinks(ctx: Context, spaceId: string, pageId: string, status: LinkStatusName | undefined, page: PageRequest) {
+  const reading = await spaceReading(ctx, spaceId);
+  await requirePage(ctx, reading, pageId);
+  return listing(ctx, reading, (l) => l.byPage.get(pageId) ?? [], status, page);
+}
+
+/** GET {CR}/content/page/{pageId}/links: with the broken links the change request introduced on the page. */
+export async function listChangeRequestPageLinks(ctx: Context, spaceId: string, idOrNumber: string, pageId: string, status: LinkStatusName | undefined, page: PageRequest) {
+  const reading = await changeRequestReading(ctx, spaceId, idOrNumber);
+  await requirePage(ctx, reading, pageId);
+  return listing(ctx, reading, (l) => l.byPage.get(pageId) ?? [], status, page);
+}
+
+/** GET {CR}/content/page/{pageId}/backlinks */
+export async function listChangeRequestPageBacklinks(ctx: Context, spaceId: string, idOrNumber: string, pageId: string, page: PageRequest) {
+  const reading = await changeRequestReading(ctx, spaceId, idOrNumber);
+  await requirePage(ctx, reading, pageId);
+  return backlinks(ctx, reading, (l) => l.toPage.get(pageId), pageId, page);
+}
+
+/** GET {S}/content/files/{fileId}/backlinks */
+export async function listFileBacklinks(ctx: Context, spaceId: string, fileId: string, page: PageRequest) {
+  const reading = await spaceReading(ctx, spaceId);
+  await requireFile(ctx, reading, fileId);
+  return backlinks(ctx, reading, (l) => l.toFile.get(fileId), null, page);
+}
+
+/** GET {CR}/content/files/{fileId}/backlinks */
+export async function listChangeRequestFileBacklinks(ctx: Context, spaceId: string, idOrNumber: string, fileId: string, page: PageRequest) {
+  const reading = await changeRequestReading(ctx, spaceId, idOrNumber);
+  await requireFile(ctx, reading, fileId);
+  return backlinks(ctx, reading, (l) => l.toFile.get(fileId), null, page);
+}

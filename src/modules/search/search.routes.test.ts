@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/app.ts';
+import { createMember, createOrganization, createUser, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { editSpaceContent } from '../content/content.service.ts';
+import { indexRuns } from './search.service.ts';
+
+/*
+ * Search over HTTP: ranking (title matches first), stemming, prefixes, limits, sections,
+ * access (the organization search never shows a space the caller cannot see), and the
+ * index following merges and edits by re-indexing only the pages that changed. Runs on
+ * SQLite (FTS5), and on PostgreSQL (tsvector) when DATABASE_URL is set.
+ */
+
+describe('search', () => {
+  let t: TestApp;
+  let org: TestOrganization;
+  let admin: TestUser;
+  let editor: TestUser;
+  let reader: TestUser;
+  let outsider: TestUser;
+  let spaceId: string;
+  let secretId: string;
+  const ids: Record<string, string> = {};
+
+  const S = (id: string) => `/v1/spaces/${id}`;
+  const search = (id: string, query: string, token = admin.token, extra: Record<string, string | number> = {}) =>
+    t.request('GET', `${S(id)}/search`, { token, query: { query, ...extra } });
+
+  async function newSpace(title: string, token = admin.token) {
+    const res = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token, body: { title } });
+    expect(res.status, res.text).toBe(201);
+    return res.body.id as string;
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    org = await createOrganization(t, { title: 'Search' });
+    admin = org.admin;
+    editor = await createMember(t, org.id, 'edit');
+    reader = await createMember(t, org.id, null);
+    outsider = await createUser(t);
+    spaceId = await newSpace('Handbook');
+    await editSpaceContent(t.app.deps, spaceId, admin.id, (e) => {
+      ids.intro = e.insertPage({ title: 'Introduction', markdown: 'Welcome. Read the installation page to start.\n' });
+      ids.install = e.insertPage({
+        title: 'Installation',
+        markdown: '# Requirements\n\nNode 20 or later.\n\n# Steps\n\nDownload the package and start it.\n',
+        pages: [{ title: 'Troubleshooting', markdown: '# Runs slowly\n\nWhen the server runs slowly, check the disk.\n' }],
+      });
+      ids.deploy = e.insertPage({ title: 'Deploy', markdown: 'We run the server behind a proxy.\n' });
+    });
+    // The reader is a guest given read on the handbook only: the secret space is not theirs to see.
+    const grant = await t.request('POST', `${S(spaceId)}/permissions`, { token: admin.token, body: { role: 'read', users: [reader.id] } });
+    expect(grant.status, grant.text).toBe(204);
+    secretId = await newSpace('Secret');
+    await editSpaceContent(t.app.deps, secretId, admin.id, (e) => {
+      ids.secret = e.insertPage({ title: 'Installation secrets', markdown: 'The secret installation key.\n' });
+    });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('finds pages with GitBook’s result shape, title matches first', async () => {
+    const res = await search(spaceId, 'installation');
+    expect(res.status, res.text).toBe(200);
+    const titles = res.body.items.map((i: any) => i.title);
+    expect(titles[0]).toBe('Installation');
+    expect(titles).toContain('Introduction');
+    expect(res.body.count).toBe(titles.length);
+    const first = res.body.items[0];
+    expect(first).toMatchObject({ id: ids.install, path: 'installation', rank: 1, ancestors: [], description: '', resultType: 'page' });
+    expect(first.urls.app).toBe(`http://quire.test/app/s/${spaceId}/pages/${ids.install}`);
+    expect(first.score).toBeGreaterThan(res.body.items[1].score);
+    const intro = res.body.items.find((i: any) => i.title === 'Introduction');
+    expect(intro.sections[0]).toMatchObject({ id: ids.intro, title: 'Introduction', path: 'introduction' });
+    expect(intro.sections[0].body).toContain('installation');
+  });
+
+  it('answers sections per heading, with ancestors', async () => {
+    const res = await search(spaceId, 'disk');
+    expect(res.body.items).toHaveLength(1);
+    const page = res.body.items[0];
+    expect(page).toMatchObject({ title: 'Troubleshooting', path: 'installation/troubleshooting', ancestors: [{ title: 'Installation' }], resultType: 'section' });
+    expect(page.sections).toEqual([
+      expect.objectContaining({ id: 'runs-slowly', title: 'Runs slowly', path: 'installation/troubleshooting#runs-slowly', body: 'When the server runs slowly, check the disk.' }),
+    ]);
+    expect(page.sections[0].urls.app).toMatch(/#runs-slowly$/);
+  });
+
+  it('stems English words and matches the last word as a prefix', async () => {
+    const running = await search(spaceId, 'running');
+    expect(running.body.items.map((i: any) => i.title).sort()).toEqual(['Deploy', 'Troubleshooting']);
+    expect((await search(spaceId, 'instal')).body.items[0].title).toBe('Installation');
+    expect((await search(spaceId, 'installa')).body.items[0].title).toBe('Installation');
+    expect((await search(spaceId, 'server prox')).body.items.map((i: any) => i.title)).toEqual(['Deploy']);
+    // Only the last word is a prefix.
+    expect((await search(spaceId, 'prox server')).body.items).toEqual([]);
+    expect((await search(spaceId, 'zzzz')).body).toEqual({ count: 0, items: [] });
+    // Punctuation only: nothing to search for.
+    expect((await search(spaceId, '"*:()')).body).toEqual({ count: 0, items: [] });
+  });
+
+  it('limits the query to 512 characters and pages through results', async () => {
+    expect((await search(spaceId, 'x'.repeat(512))).status).toBe(200);
+    expect((await search(spaceId, 'x'.repeat(513))).status).toBe(400);
+    expect((await t.request('GET', `${S(spaceId)}/search`, { token: admin.token })).status).toBe(400);
+    const first = await search(spaceId, 'server', admin.token, { limit: 1 });
+    expect(first.body.items).toHaveLength(1);
+    expect(first.body.count).toBeGreaterThan(1);
+    const second = await search(spaceId, 'server', admin.token, { limit: 1, page: first.body.next.page });
+    expect(second.body.items[0].id).not.toBe(first.body.items[0].id);
+    expect(second.body.items[0].rank).toBe(2);
+  });
+
+  it('searches the organization: only spaces the caller can see', async () => {
+    const asAdmin = await t.request('GET', `/v1/orgs/${org.id}/search`, { token: admin.token, query: { query: 'installation' } });
+    expect(asAdmin.status, asAdmin.text).toBe(200);
+    expect(asAdmin.body.items.map((i: any) => i.id).sort()).toEqual([spaceId, secretId].sort());
+    const handbook = asAdmin.body.items.find((i: any) => i.id === spaceId);
+    expect(handbook).toMatchObject({ type: 'space', title: 'Handbook' });
+    expect(handbook.pages[0].title).toBe('Installation');
+
+    const asReader = await t.request('GET', `/v1/orgs/${org.id}/search`, { token: reader.token, query: { query: 'installation' } });
+    expect(asReader.body.items.map((i: any) => i.id)).toEqual([spaceId]);
+    const secret = await t.request('GET', `/v1/orgs/${org.id}/search`, { token: reader.token, query: { query: 'secret' } });
+    expect(secret.body).toEqual({ count: 0, items: [] });
+    expect((await search(secretId, 'secret', reader.token)).status).toBe(404);
+    expect((await t.request('GET', `/v1/orgs/${org.id}/search`, { token: outsider.token, query: { query: 'installation' } })).status).toBe(404);
+    expect((await search(spaceId, 'installation', outsider.token)).status).toBe(404);
+  });
+
+  it('follows merges and edits, re-indexing only the pages that changed', async () => {
+    const space = await newSpace('Merges');
+    await editSpaceContent(t.app.deps, space, admin.id, (e) => {
+      ids.a = e.insertPage({ title: 'Alpha', markdown: 'First page.\n' });
+      ids.b = e.insertPage({ title: 'Beta', markdown: 'Second page, soon gone.\n' });
+      for (let i = 0; i < 8; i++) e.insertPage({ title: `Filler ${i}`, markdown: `Filler text ${i}.\n` });
+    });
+    expect((await search(space, 'alpha')).body.items).toHaveLength(1);
+    const full = indexRuns.at(-1)!;
+    expect(full).toMatchObject({ spaceId: space, from: null, indexed: 10, removed: 0 });
+
+    const cr = (await t.request('POST', `${S(space)}/change-requests`, { token: editor.token, body: { subject: 'Zebra' } })).body;
+    const CR = `${S(space)}/change-requests/${cr.id}`;
+    const batch = await t.request('POST', `${CR}/content`, {
+      token: editor.token,
+      body: {
+        changes: [
+          { operation: 'insert_page', title: 'Zebra crossing', document: { markdown: 'Stripes everywhere.\n' } },
+          { operation: 'update_page', page: ids.a, document: { markdown: 'First page, now about giraffes.\n' } },
+          { operation: 'delete_page', page: ids.b },
+        ],
+      },
+    });
+    expect(batch.status, batch.text).toBe(200);
+    // Not merged yet: the space's index still shows main.
+    expect((await search(space, 'zebra')).body.items).toEqual([]);
+    const merged = await t.request('POST', `${CR}/merge`, { token: admin.token });
+    expect(merged.status, merged.text).toBe(200);
+
+    expect((await search(space, 'zebra')).body.items.map((i: any) => i.title)).toEqual(['Zebra crossing']);
+    expect((await search(space, 'giraffes')).body.items.map((i: any) => i.id)).toEqual([ids.a]);
+    expect((await search(space, 'gone')).body.items).toEqual([]);
+    const run = indexRuns.at(-1)!;
+    expect(run).toMatchObject({ spaceId: space, from: full.to, to: merged.body.revision, indexed: 2, removed: 1 });
+    // The index table tells the same: only the two written pages carry the merge revision.
+    const rows = await t.db.selectFrom('search_sections').select(['page_id', 'revision_id']).where('space_id', '=', space).execute();
+    expect(rows).toHaveLength(10);
+    expect(rows.filter((r) => r.revision_id === merged.body.revision)).toHaveLength(2);
+    expect(rows.some((r) => r.page_id === ids.b)).toBe(false);
+    const state = await t.db.selectFrom('search_index_state').selectAll().where('space_id', '=', space).executeTakeFirst();
+    expect(state?.revision_id).toBe(merged.body.revision);
+
+    // A direct edit (a title change) moves the index again, one page.
+    await editSpaceContent(t.app.deps, space, admin.id, (e) => e.updatePage(ids.a, { title: 'Aardvark' }));
+    expect((await search(space, 'aardvark')).body.items.map((i: any) => i.id)).toEqual([ids.a]);
+    expect(indexRuns.at(-1)).toMatchObject({ spaceId: space, indexed: 1, removed: 0 });
+    // Nothing moved: nothing is re-indexed.
+    const count = indexRuns.length;
+    await search(space, 'aardvark');
+    expect(indexRuns.length).toBe(count);
+  });
+});

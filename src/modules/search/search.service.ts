@@ -1,0 +1,229 @@
+import type { Context } from '../../context.ts';
+import type { PageRequest } from '../../db/keyset.ts';
+import { badRequest, HttpError } from '../../errors.ts';
+import { isoNow } from '../../lib/clock.ts';
+import { extractText, type Document } from '../../content/markdown/index.ts';
+import { changedPages } from '../../content/merge/index.ts';
+import { parseSearchQuery, type SearchQuery } from '../../content/search/query.ts';
+import { loadDocuments, loadSnapshot, loadTrees } from '../../content/store/snapshot.ts';
+import type { PageEntry, RevisionTrees } from '../../content/store/types.ts';
+import { loadSpace, visibleSpaceIds } from '../spaces/spaces.service.ts';
+import { MAX_SECTIONS, presentPageResult, type PageHit } from './search.presenter.ts';
+import { searchRepository, type RankedPage, type SectionHit, type SectionRow } from './search.repository.ts';
+
+/*
+ * Full-text search of space content (docs/decisions/links-and-search.md). The index is
+ * brought up to date lazily, right before a search reads it: when a space's revision has
+ * moved since the index was written, only the pages that differ between the two
+ * revisions are re-indexed. So a search always sees the space's current revision, and
+ * nothing is indexed for spaces nobody searches.
+ */
+
+export interface IndexRun {
+  spaceId: string;
+  from: string | null;
+  to: string;
+  /** Pages whose sections were (re)written. */
+  indexed: number;
+  /** Pages whose sections were removed. */
+  removed: number;
+}
+
+/** Every index update made by this process, newest last (bounded): tests and operators read it. */
+export const indexRuns: IndexRun[] = [];
+
+function entryIn(trees: RevisionTrees, pageId: string): PageEntry | undefined {
+  const parent = trees.parentOf.get(pageId);
+  if (parent === undefined) return undefined;
+  return trees.trees.get(parent)?.entries.find((e) => e.id === pageId);
+}
+
+/** What the index holds of a page: its sections (one empty one for a page without text). */
+function sectionRows(spaceId: string, revisionId: string, entry: PageEntry, document: Document | undefined): SectionRow[] {
+  const sections = document ? extractText(document) : [];
+  const rows = sections.map((s, position) => ({
+    space_id: spaceId,
+    page_id: entry.id,
+    position,
+    section_id: s.headingId ?? '',
+    page_title: entry.title,
+    section_title: s.title,
+    body: s.body,
+    revision_id: revisionId,
+  }));
+  if (rows.length === 0) {
+    rows.push({ space_id: spaceId, page_id: entry.id, position: 0, section_id: '', page_title: entry.title, section_title: '', body: '', revision_id: revisionId });
+  }
+  return rows;
+}
+
+/** Link pages point elsewhere: they have no text of their own to find. */
+const indexable = (entry: PageEntry) => entry.type !== 'link';
+
+/** True when what the index keeps of a page (title, text) differs. */
+const indexedChanged = (a: PageEntry, b: PageEntry) => a.title !== b.title || a.document !== b.document || a.type !== b.type;
+
+/**
+ * Brings one space's index from revision `from` (null: nothing indexed) to `to`. A
+ * concurrent update of the same space wins the compare-and-set; this one then re-reads
+ * where the index stands and goes on from there.
+ */
+export async function indexSpace(ctx: Pick<Context, 'db' | 'clock'>, spaceId: string, known: string | null, to: string): Promise<IndexRun | null> {
+  let from = known;
+  for (let attempt = 0; attempt < 5; attempt++) {
+    if (attempt > 0) from = (await searchRepository.states(ctx.db, [spaceId])).get(spaceId) ?? null;
+    if (from === to) return null;
+    const next = await loadTrees(ctx.db, spaceId, to);
+    let previous: RevisionTrees | undefined;
+    if (from !== null) {
+      try {
+        previous = await loadTrees(ctx.db, spaceId, from);
+      } catch (error) {
+        if (!(error instanceof HttpError)) throw error;
+      }
+    }
+    const write: PageEntry[] = [];
+    const remove: string[] = [];
+    if (previous) {
+      for (const id of changedPages(previous, next)) {
+        const now = entryIn(next, id);
+        const before = entryIn(previous, id);
+        if (!now || !indexable(now)) {
+          if (before) remove.push(id);
+        } else if (!before || indexedChanged(before, now)) write.push(now);
+      }
+    } else {
+      const snapshot = await loadSnapshot(ctx.db, spaceId, to);
+      for (const node of snapshot.byId.values()) if (indexable(node.entry)) write.push(node.entry);
+    }
+    const documents = await loadDocuments<Document>(
+      ctx.db,
+      spaceId,
+      write.map((e) => e.document).filter((h): h is string => h !== undefined),
+    );
+    const rows = write.flatMap((entry) => sectionRows(spaceId, to, entry, entry.document ? documents.get(entry.document) : undefined));
+    const claimed = await ctx.db.transaction().execute(async (trx) => {
+      if (!(await searchRepository.claim(trx, spaceId, from, to, isoNow(ctx.clock)))) return false;
+      if (previous) await searchRepository.deletePages(trx, spaceId, [...remove, ...write.map((e) => e.id)]);
+      else await searchRepository.deleteSpace(trx, spaceId);
+      await searchRepository.insertSections(trx, rows);
+      return true;
+    });
+    if (!claimed) continue;
+    const run = { spaceId, from, to, indexed: write.length, removed: remove.length };
+    indexRuns.push(run);
+    if (indexRuns.length > 100) indexRuns.shift();
+    return run;
+  }
+  return null;
+}
+
+/** Brings the index of these spaces to their current revisions. */
+export async function ensureIndexed(ctx: Pick<Context, 'db' | 'clock'>, spaces: { id: string; revision_id: string | null }[]): Promise<void> {
+  const states = await searchRepository.states(ctx.db, spaces.map((s) => s.id));
+  for (const space of spaces) {
+    if (!space.revision_id || states.get(space.id) === space.revision_id) continue;
+    await indexSpace(ctx, space.id, states.get(space.id) ?? null, space.revision_id);
+  }
+}
+
+/** The 400 for a search text beyond the spec's 512 characters (the schema says so too). */
+function queryOf(text: string): SearchQuery {
+  if (text.length > 512) throw badRequest('querystring/query must NOT have more than 512 characters');
+  return parseSearchQuery(text);
+}
+
+/** Ranked pages with their matching sections (as the ranking query returned them). */
+function withSections(pages: RankedPage[], hits: SectionHit[]): PageHit[] {
+  const sections = new Map<string, SectionHit[]>();
+  for (const hit of hits) {
+    const key = `${hit.space_id}/${hit.page_id}`;
+    sections.set(key, [...(sections.get(key) ?? []), hit]);
+  }
+  return pages.map((p) => ({
+    spaceId: p.space_id,
+    pageId: p.page_id,
+    titleMatch: p.title_match,
+    relevance: p.relevance,
+    sections: sections.get(`${p.space_id}/${p.page_id}`) ?? [],
+  }));
+}
+
+/** The text of the sections these results show, in one query. */
+function textsOf(ctx: Pick<Context, 'db'>, pages: PageHit[]) {
+  // Only the pages shown have their sections ranked.
+  for (const page of pages) page.sections.sort((a, b) => b.rank - a.rank || a.position - b.position);
+  return searchRepository.sectionTexts(ctx.db, pages.flatMap((p) => p.sections.slice(0, MAX_SECTIONS).map((s) => s.id)));
+}
+
+/** Offset cursors: a ranked result has no stable key to resume after. */
+function offsetOf(page: PageRequest): number {
+  if (!page.page) return 0;
+  try {
+    const cursor = JSON.parse(Buffer.from(page.page, 'base64url').toString('utf8')) as { o?: unknown };
+    if (typeof cursor.o !== 'number' || !Number.isInteger(cursor.o) || cursor.o < 0) throw new Error('bad cursor');
+    return cursor.o;
+  } catch {
+    throw badRequest('querystring/page is not a page identifier of this list');
+  }
+}
+
+function nextPage(end: number, total: number): { next?: { page: string } } {
+  return end < total ? { next: { page: Buffer.from(JSON.stringify({ o: end })).toString('base64url') } } : {};
+}
+
+/** One window of a list, from its offset cursor. */
+function window<T>(items: T[], page: PageRequest): { slice: T[]; start: number; next?: { page: string } } {
+  const start = offsetOf(page);
+  const slice = items.slice(start, start + page.limit);
+  return { slice, start, ...nextPage(start + slice.length, items.length) };
+}
+
+/** GET {S}/search: pages of one space, ranked. */
+export async function searchSpace(ctx: Context, spaceId: string, text: string, page: PageRequest) {
+  const query = queryOf(text);
+  const { space } = await loadSpace(ctx, spaceId);
+  if (query.length === 0 || !space.revision_id) return { count: 0, items: [] };
+  await ensureIndexed(ctx, [space]);
+  const start = offsetOf(page);
+  // Only the pages up to this window are ranked in full: the best are what is shown.
+  const ranked = await searchRepository.rankPages(ctx.db, [spaceId], query, start + page.limit);
+  const snapshot = await loadSnapshot(ctx.db, spaceId, space.revision_id);
+  // The index reflects the current revision (ensureIndexed), so every page is in it.
+  const hits = withSections(ranked.pages.slice(start).filter((p) => snapshot.byId.has(p.page_id)), ranked.sections);
+  const texts = await textsOf(ctx, hits);
+  return {
+    ...nextPage(start + hits.length, ranked.total),
+    count: ranked.total,
+    items: hits.map((hit, i) => presentPageResult(ctx.config, snapshot, hit, start + i + 1, query, texts)),
+  };
+}
+
+/** Pages shown per space in the organization search: its best ones. */
+const PAGES_PER_SPACE = 20;
+
+/** GET {O}/search: one item per space the caller can see, holding its matching pages; spaces ranked by their best page. */
+export async function searchOrganization(ctx: Context, organizationId: string, text: string, page: PageRequest) {
+  const query = queryOf(text);
+  const ids = await visibleSpaceIds(ctx, organizationId);
+  if (query.length === 0 || ids.length === 0) return { count: 0, items: [] };
+  const spaces = (await searchRepository.liveSpaces(ctx.db, ids)).filter((s) => s.revision_id !== null);
+  await ensureIndexed(ctx, spaces);
+  const result = await searchRepository.rankPages(ctx.db, spaces.map((s) => s.id), query, PAGES_PER_SPACE * spaces.length);
+  const ranked = result.pages;
+  const bySpace = new Map<string, RankedPage[]>();
+  for (const hit of ranked) bySpace.set(hit.space_id, [...(bySpace.get(hit.space_id) ?? []), hit]);
+  const rankOf = new Map(ranked.map((hit, i) => [hit, i + 1]));
+  const ordered = spaces.filter((s) => bySpace.has(s.id)).sort((a, b) => rankOf.get(bySpace.get(a.id)![0])! - rankOf.get(bySpace.get(b.id)![0])!);
+  const { slice, next } = window(ordered, page);
+  const items = [];
+  for (const space of slice) {
+    const snapshot = await loadSnapshot(ctx.db, space.id, space.revision_id as string);
+    const top = bySpace.get(space.id)!.filter((p) => snapshot.byId.has(p.page_id)).slice(0, PAGES_PER_SPACE);
+    const hits = withSections(top, result.sections);
+    const texts = await textsOf(ctx, hits);
+    const pages = hits.map((hit, j) => presentPageResult(ctx.config, snapshot, hit, rankOf.get(top[j])!, query, texts));
+    items.push({ type: 'space' as const, id: space.id, title: space.title, score: pages[0]?.score ?? 0, pages });
+  }
+  return { ...(next ? { next } : {}), count: ordered.length, items };
+}
