@@ -378,6 +378,15 @@ export interface SearchIndexStateTable {
   updated_at: string;
 }
 
+/** SQLite only (migration 0008): one row per indexed page, for ranking pages. */
+export interface SearchPagesTable {
+  id: Generated<number>;
+  space_id: string;
+  page_id: string;
+  page_title: string;
+  body: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -410,5 +419,6 @@ export interface Database {
   comment_reactions: CommentReactionsTable;
   pdf_exports: PdfExportsTable;
   search_sections: SearchSectionsTable;
+  search_pages: SearchPagesTable;
   search_index_state: SearchIndexStateTable;
 }

@@ -71,4 +71,26 @@ export async function up(db: Kysely<any>): Promise<void> {
     insert into search_fts (search_fts, rowid, page_title, section_title, body) values ('delete', old.id, old.page_title, old.section_title, old.body);
     insert into search_fts (rowid, page_title, section_title, body) values (new.id, new.page_title, new.section_title, new.body);
   end`.execute(db);
+
+  // One row per page as well (its title and all its text): pages are counted and ranked
+  // on it, so a query matching every page of a large space scores pages, not sections.
+  await sql`create table search_pages (
+    id integer primary key,
+    space_id varchar(64) not null references spaces(id) on delete cascade,
+    page_id varchar(64) not null,
+    page_title text not null,
+    body text not null
+  )`.execute(db);
+  await sql`create unique index search_pages_page on search_pages (space_id, page_id)`.execute(db);
+  await sql`create virtual table search_pages_fts using fts5(
+    page_title, body,
+    content='search_pages', content_rowid='id',
+    tokenize='porter unicode61 remove_diacritics 2'
+  )`.execute(db);
+  await sql`create trigger search_pages_insert after insert on search_pages begin
+    insert into search_pages_fts (rowid, page_title, body) values (new.id, new.page_title, new.body);
+  end`.execute(db);
+  await sql`create trigger search_pages_delete after delete on search_pages begin
+    insert into search_pages_fts (search_pages_fts, rowid, page_title, body) values ('delete', old.id, old.page_title, old.body);
+  end`.execute(db);
 }

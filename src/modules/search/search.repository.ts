@@ -86,17 +86,30 @@ export const searchRepository = {
 
   async deleteSpace(db: Db, spaceId: string): Promise<void> {
     await db.deleteFrom('search_sections').where('space_id', '=', spaceId).execute();
+    if (!isPostgres(db)) await db.deleteFrom('search_pages').where('space_id', '=', spaceId).execute();
   },
 
   async deletePages(db: Db, spaceId: string, pageIds: string[]): Promise<void> {
     for (let i = 0; i < pageIds.length; i += 500) {
       await db.deleteFrom('search_sections').where('space_id', '=', spaceId).where('page_id', 'in', pageIds.slice(i, i + 500)).execute();
+      if (!isPostgres(db)) await db.deleteFrom('search_pages').where('space_id', '=', spaceId).where('page_id', 'in', pageIds.slice(i, i + 500)).execute();
     }
   },
 
   async insertSections(db: Db, rows: SectionRow[]): Promise<void> {
     // Chunks keep each statement under both dialects' parameter limits.
     for (let i = 0; i < rows.length; i += 500) await db.insertInto('search_sections').values(rows.slice(i, i + 500)).execute();
+    if (isPostgres(db)) return;
+    // SQLite also keeps one row per page (title and all its text) to rank pages on.
+    const pages = new Map<string, { space_id: string; page_id: string; page_title: string; body: string }>();
+    for (const row of rows) {
+      const key = `${row.space_id}/${row.page_id}`;
+      const page = pages.get(key) ?? { space_id: row.space_id, page_id: row.page_id, page_title: row.page_title, body: '' };
+      page.body += `${row.section_title}\n${row.body}\n`;
+      pages.set(key, page);
+    }
+    const values = [...pages.values()];
+    for (let i = 0; i < values.length; i += 200) await db.insertInto('search_pages').values(values.slice(i, i + 200)).execute();
   },
 
   /** The text of these sections (the ones shown), by row id. */
@@ -133,38 +146,34 @@ export const searchRepository = {
     }
     const expression = fts5Expression(query);
     const titles = `page_title : (${expression})`;
-    const best = (match: string, limit: number) =>
-      sql<SectionHit>`
-        select s.id, s.space_id, s.page_id, s.section_id, s.position, -f.rank as rank
-        from (select rowid, rank from search_fts where search_fts match ${match} and rank match 'bm25(10.0, 4.0, 1.0)' order by rank limit ${limit}) f
-        join search_sections s on s.id = f.rowid
-        where s.space_id in (${spaces})`.execute(db);
     const [{ rows: counted }, { rows: titled }] = await Promise.all([
-      sql<{ n: number }>`select count(distinct s.page_id || ' ' || s.space_id) as n from search_fts join search_sections s on s.id = search_fts.rowid where search_fts match ${expression} and s.space_id in (${spaces})`.execute(db),
-      sql<{ space_id: string; page_id: string }>`select distinct s.space_id, s.page_id from search_fts join search_sections s on s.id = search_fts.rowid where search_fts match ${titles} and s.space_id in (${spaces})`.execute(db),
+      sql<{ n: number }>`select count(*) as n from search_pages_fts join search_pages p on p.id = search_pages_fts.rowid where search_pages_fts match ${expression} and p.space_id in (${spaces})`.execute(db),
+      sql<{ space_id: string; page_id: string }>`select p.space_id, p.page_id from search_pages_fts join search_pages p on p.id = search_pages_fts.rowid where search_pages_fts match ${titles} and p.space_id in (${spaces})`.execute(db),
     ]);
     const total = Number(counted[0]?.n ?? 0);
     const titleMatches = new Set(titled.map((r) => `${r.space_id}/${r.page_id}`));
-    // Enough of the best sections to hold `wanted` pages: more when pages hold many sections.
-    for (let limit = Math.max(64, wanted * 4); ; limit *= 4) {
-      const [{ rows: all }, { rows: inTitles }] = await Promise.all([best(expression, limit), titleMatches.size > 0 ? best(titles, limit) : Promise.resolve({ rows: [] as SectionHit[] })]);
+    // The best pages by FTS5's bm25 (title weighted 10): only they are scored in order.
+    const best = (match: string, limit: number) =>
+      sql<RankedPage>`
+        select p.space_id, p.page_id, -f.rank as relevance
+        from (select rowid, rank from search_pages_fts where search_pages_fts match ${match} and rank match 'bm25(10.0, 1.0)' order by rank limit ${limit}) f
+        join search_pages p on p.id = f.rowid
+        where p.space_id in (${spaces})`.execute(db);
+    for (let limit = Math.max(32, wanted * 2); ; limit *= 4) {
+      const [{ rows: all }, { rows: inTitles }] = await Promise.all([best(expression, limit), titleMatches.size > 0 ? best(titles, limit) : Promise.resolve({ rows: [] as RankedPage[] })]);
       const pages = new Map<string, RankedPage>();
-      const add = (hit: SectionHit, titleMatch: boolean) => {
+      const add = (hit: RankedPage, titleMatch: boolean) => {
         const key = `${hit.space_id}/${hit.page_id}`;
-        if (!pages.has(key) && titleMatches.has(key) === titleMatch) {
-          pages.set(key, { space_id: hit.space_id, page_id: hit.page_id, relevance: Math.max(0, Number(hit.rank)), title_match: titleMatch });
-        }
+        if (!pages.has(key) && titleMatches.has(key) === titleMatch) pages.set(key, { ...hit, relevance: Math.max(0, Number(hit.relevance)), title_match: titleMatch });
       };
       for (const hit of inTitles) add(hit, true);
       for (const hit of all) add(hit, true);
       for (const hit of all) add(hit, false);
-      const enough = pages.size >= Math.min(wanted, total) || (all.length < limit && inTitles.length < limit);
-      if (!enough) continue;
+      // Enough pages, or every match seen (a space filter can drop some of the best).
+      if (pages.size < Math.min(wanted, total) && (all.length === limit || inTitles.length === limit)) continue;
       const ranked = [...pages.values()].sort((a, b) => Number(b.title_match) - Number(a.title_match) || b.relevance - a.relevance || (a.page_id < b.page_id ? -1 : 1));
       const shown = ranked.slice(0, wanted);
-      const keys = new Set(shown.map((p) => `${p.space_id}/${p.page_id}`));
-      const sections = all.filter((s) => keys.has(`${s.space_id}/${s.page_id}`)).map((s) => ({ ...s, rank: Math.max(0, Number(s.rank)) }));
-      return { pages: shown, sections, total };
+      return { pages: shown, sections: await this.sectionsOf(db, shown, query), total };
     }
   },
 
@@ -180,11 +189,12 @@ export const searchRepository = {
         where s.space_id in (${spaces}) and s.page_id in (${ids}) and s.tsv @@ q.q`.execute(db);
       return rows.map((r) => ({ ...r, id: Number(r.id), rank: Number(r.rank) }));
     }
+    // The matching sections of the pages shown, in document order: scoring them with bm25
+    // (or bounding the FTS5 scan by their rowids) costs more than ranking the pages did.
     const { rows } = await sql<SectionHit>`
-      with m as materialized (select rowid as id, -bm25(search_fts, 10.0, 4.0, 1.0) as rank from search_fts where search_fts match ${fts5Expression(query)})
-      select s.id, s.space_id, s.page_id, s.section_id, s.position, m.rank
-      from search_sections s join m on m.id = s.id
-      where s.space_id in (${spaces}) and s.page_id in (${ids})`.execute(db);
-    return rows.map((r) => ({ ...r, rank: Math.max(0, Number(r.rank)) }));
+      select s.id, s.space_id, s.page_id, s.section_id, s.position, 0 as rank
+      from search_fts join search_sections s on s.id = search_fts.rowid
+      where search_fts match ${fts5Expression(query)} and s.space_id in (${spaces}) and s.page_id in (${ids})`.execute(db);
+    return rows.map((r) => ({ ...r, rank: 0 }));
   },
 };
