@@ -1,4 +1,6 @@
 import type { Context } from '../../context.ts';
+import { readUnlessChanged } from '../../db/read-cache.ts';
+import { reusable } from '../../lib/reusable.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { loadRevisionLinks, type LinkOccurrence, type RevisionLinks } from '../../content/links/report.ts';
@@ -87,6 +89,20 @@ const foreignSpaces = (occurrences: LinkOccurrence[]) => occurrences.flatMap((o)
 async function listing(
   ctx: Context,
   reading: Reading,
+  scope: string,
+  select: (links: RevisionLinks) => LinkOccurrence[],
+  status: LinkStatusName | undefined,
+  page: PageRequest,
+) {
+  // A listing depends on immutable revisions and on which other spaces still exist: on
+  // SQLite it is reused (and serialized once) while the database is unchanged.
+  const key = `links\u0000${reading.revisionId}\u0000${reading.baseRevisionId ?? ''}\u0000${JSON.stringify(reading.versionContext)}\u0000${scope}\u0000${status ?? ''}\u0000${page.page ?? ''}\u0000${page.limit}`;
+  return readUnlessChanged(ctx.db, ctx.caches.listings, key, async () => reusable(await computeListing(ctx, reading, select, status, page)));
+}
+
+async function computeListing(
+  ctx: Context,
+  reading: Reading,
   select: (links: RevisionLinks) => LinkOccurrence[],
   status: LinkStatusName | undefined,
   page: PageRequest,
@@ -154,21 +170,21 @@ async function requireFile(ctx: Context, reading: Reading, fileId: string) {
 
 /** GET {S}/links */
 export async function listSpaceLinks(ctx: Context, spaceId: string, status: LinkStatusName | undefined, page: PageRequest) {
-  return listing(ctx, await spaceReading(ctx, spaceId), (l) => l.occurrences, status, page);
+  return listing(ctx, await spaceReading(ctx, spaceId), 'all', (l) => l.occurrences, status, page);
 }
 
 /** GET {S}/content/page/{pageId}/links */
 export async function listPageLinks(ctx: Context, spaceId: string, pageId: string, status: LinkStatusName | undefined, page: PageRequest) {
   const reading = await spaceReading(ctx, spaceId);
   await requirePage(ctx, reading, pageId);
-  return listing(ctx, reading, (l) => l.byPage.get(pageId) ?? [], status, page);
+  return listing(ctx, reading, `page:${pageId}`, (l) => l.byPage.get(pageId) ?? [], status, page);
 }
 
 /** GET {CR}/content/page/{pageId}/links: with the broken links the change request introduced on the page. */
 export async function listChangeRequestPageLinks(ctx: Context, spaceId: string, idOrNumber: string, pageId: string, status: LinkStatusName | undefined, page: PageRequest) {
   const reading = await changeRequestReading(ctx, spaceId, idOrNumber);
   await requirePage(ctx, reading, pageId);
-  return listing(ctx, reading, (l) => l.byPage.get(pageId) ?? [], status, page);
+  return listing(ctx, reading, `page:${pageId}`, (l) => l.byPage.get(pageId) ?? [], status, page);
 }
 
 /** GET {CR}/content/page/{pageId}/backlinks */
