@@ -1,4 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { writeFileDurably } from '../../lib/files.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -15,18 +16,8 @@ export function blobPath(dataDir: string, hash: string): string {
 /** Stores bytes durably (written, synced, then renamed into place); returns their address. */
 export function writeBlob(dataDir: string, bytes: Buffer): { hash: string; size: number } {
   const hash = createHash('sha256').update(bytes).digest('hex');
-  const target = blobPath(dataDir, hash);
-  fs.mkdirSync(path.dirname(target), { recursive: true });
   // Written again even when present: a purge racing this write cannot leave it missing.
-  const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-  const fd = fs.openSync(temporary, 'w', 0o644);
-  try {
-    fs.writeSync(fd, bytes);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(temporary, target);
+  writeFileDurably(blobPath(dataDir, hash), bytes);
   return { hash, size: bytes.length };
 }
 

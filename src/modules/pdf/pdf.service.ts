@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { writeFileDurably } from '../../lib/files.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppDeps, Context } from '../../context.ts';
@@ -146,7 +147,8 @@ async function generate(ctx: Context, source: Source, snapshot: RevisionSnapshot
 
   const id = randomBytes(32).toString('base64url');
   const target = exportPath(ctx.config.dataDir, id);
-  writeDurably(target, bytes);
+  // Exports of private content: readable by the server only.
+  writeFileDurably(target, bytes, 0o600);
   const now = ctx.clock.now();
   try {
     await pdfRepository.insert(ctx.db, {
@@ -166,19 +168,6 @@ async function generate(ctx: Context, source: Source, snapshot: RevisionSnapshot
   return id;
 }
 
-/** Written to a temporary name, synced, then renamed: a reader never sees half a file. */
-function writeDurably(target: string, bytes: Buffer): void {
-  fs.mkdirSync(path.dirname(target), { recursive: true });
-  const temporary = `${target}.${randomBytes(6).toString('hex')}.tmp`;
-  const fd = fs.openSync(temporary, 'w', 0o600);
-  try {
-    fs.writeSync(fd, bytes);
-    fs.fsyncSync(fd);
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(temporary, target);
-}
 
 /**
  * The download route: the file of a live export whose space is not deleted. An expired
