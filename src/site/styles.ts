@@ -25,6 +25,10 @@ header.site-header{position:sticky;top:0;z-index:10;background:var(--bg);border-
 .header-bar{display:flex;align-items:center;gap:1.5rem;max-width:1400px;margin:0 auto;padding:.75rem 1.5rem}
 .site-title{display:flex;align-items:center;gap:.6rem;font-weight:650;font-size:1.1rem;color:var(--fg)}
 .site-title img{height:28px;width:auto}
+.site-search{margin-left:auto}.site-search input{width:14rem;max-width:40vw;padding:.35rem .6rem;border:1px solid var(--border);border-radius:6px;background:var(--bg);color:var(--fg);font:inherit}
+.site-search+.header-links{margin-left:0}
+.search-count{color:var(--muted)}.search-results{padding-left:1.2rem}.search-results li{margin:0 0 1.25rem}
+.search-result{font-weight:600;font-size:1.05rem}.search-space{color:var(--muted);font-size:.85rem}.search-results p{margin:.3rem 0;color:var(--muted)}
 .header-links{display:flex;gap:1.25rem;margin-left:auto;list-style:none;padding:0;margin-top:0;margin-bottom:0}
 .header-links a{color:var(--muted)}.header-links a:hover{color:var(--fg)}
 .header-links .button{padding:.3rem .8rem;border-radius:6px;background:var(--primary);color:var(--primary-fg)}

@@ -443,6 +443,8 @@ export function changedPages(a: RevisionTrees, b: RevisionTrees): Set<string> {
 
 /** True when a page's own entry differs (type, document or metadata; not its subpages). */
 function entryChanged(a: PageEntry, b: PageEntry): boolean {
+  // Revisions derived from one another share unchanged entries: the same object is unchanged.
+  if (a === b) return false;
   return a.type !== b.type || a.document !== b.document || FIELDS.some((f) => !same(a[f], b[f]));
 }
 

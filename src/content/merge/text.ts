@@ -38,6 +38,8 @@ export function reorderedItems(base: readonly string[], other: readonly string[]
   const inOther = new Set(other);
   const a = base.filter((id) => inOther.has(id));
   const b = other.filter((id) => inBase.has(id));
+  // The common case: the shared items kept their order (no diff to compute).
+  if (a.length === b.length && a.every((id, i) => id === b[i])) return new Set();
   const moved = new Set<string>();
   for (const part of diffComm(a, b)) for (const id of part.buffer2 ?? []) moved.add(id);
   return moved;

@@ -43,6 +43,9 @@ export interface SiteView {
   pagination: boolean;
   /** The site's visibility asks for noindex (unlisted, share-link, visitor-auth). */
   noindex?: boolean;
+  /** Where the search box sends its query, and what it holds (on the search page). */
+  searchUrl: string;
+  searchQuery?: string;
 }
 
 /** The revision-derived part of a page (cached per site space, revision and page). */
@@ -244,6 +247,9 @@ export function renderSitePage(view: SiteView, main: MainFragments): string {
     : '';
   const links = headerLinks(view);
   const logo = view.logo ? themedImage(view.logo, '') : '';
+  const search =
+    `<form class="site-search" role="search" action="${escapeHtml(view.searchUrl)}" method="get">` +
+    `<input type="search" name="q" value="${escapeHtml(view.searchQuery ?? '')}" placeholder="Search" aria-label="Search this site" maxlength="512"></form>`;
   const pagination =
     view.pagination && (main.prev || main.next)
       ? '<nav class="pagination" aria-label="Pagination">' +
@@ -257,7 +263,7 @@ export function renderSitePage(view: SiteView, main: MainFragments): string {
     '<body>' +
     announcement +
     '<header class="site-header">' +
-    `<div class="header-bar${links ? '' : ' no-links'}"><a class="site-title" href="${escapeHtml(view.homeUrl)}">${logo}<span>${escapeHtml(view.siteTitle)}</span></a>${links}${toggle}</div>` +
+    `<div class="header-bar${links ? '' : ' no-links'}"><a class="site-title" href="${escapeHtml(view.homeUrl)}">${logo}<span>${escapeHtml(view.siteTitle)}</span></a>${search}${links}${toggle}</div>` +
     sectionsNav(view) +
     '</header>' +
     '<div class="layout">' +
@@ -268,6 +274,26 @@ export function renderSitePage(view: SiteView, main: MainFragments): string {
     footer(view) +
     (view.toggleable ? `<script>${THEME_TOGGLE_SCRIPT}</script>` : '') +
     '</body></html>'
+  );
+}
+
+/** The search page's article: the count and each result with its matching sections. */
+export function renderSearchResults(
+  text: string,
+  count: number,
+  results: { url: string; title: string; space: string | null; sections: { title: string; body: string }[] }[],
+): string {
+  if (!text.trim()) return '<h1>Search</h1><p class="search-count">Type words to find in this site.</p>';
+  const items = results.map(
+    (r) =>
+      `<li><a class="search-result" href="${escapeHtml(r.url)}">${escapeHtml(r.title)}</a>` +
+      (r.space ? ` <span class="search-space">${escapeHtml(r.space)}</span>` : '') +
+      r.sections.map((s) => `<p>${s.title ? `<strong>${escapeHtml(s.title)}</strong> ` : ''}${escapeHtml(s.body)}</p>`).join('') +
+      '</li>',
+  );
+  return (
+    `<h1>Search</h1><p class="search-count">${count} ${count === 1 ? 'page matches' : 'pages match'} “${escapeHtml(text)}”</p>` +
+    (items.length > 0 ? `<ol class="search-results">${items.join('')}</ol>` : '')
   );
 }
 

@@ -278,7 +278,7 @@ describe('published sites', () => {
       expect(html).toContain('Version 2 is out');
       expect(html).toContain(`<a href="${base}reference">Read more</a>`);
       // Outline and pagination.
-      expect(html).not.toContain('search'); // no search module yet: no search box
+      expect(html).toContain(`<form class="site-search" role="search" action="${base}~search" method="get">`);
       expect(res.headers['content-security-policy']).toContain("script-src 'sha256-");
     });
 
@@ -509,6 +509,57 @@ describe('published sites', () => {
       expect(res.status).toBe(200);
       expect(res.text).not.toContain('Gated');
       expect((await get(`/sites/${site.basename}/gated`)).status).toBe(404);
+    });
+  });
+
+  describe('the search box', () => {
+    it('searches the site spaces this visitor sees and links to their pages', async () => {
+      const site = await insertSite(t, org.id, { visibility: 'public' });
+      const everyone = await insertSection(t, site.id, { title: 'Guides', path: 'guides' });
+      const gated = await insertSection(t, site.id, { title: 'Gated', path: 'gated', condition: 'visitor.claims.plan == "pro"' });
+      await insertSiteSpace(t, site.id, guides, { path: 'g', sectionId: everyone });
+      await insertSiteSpace(t, site.id, api, { path: 'a', sectionId: gated });
+      const base = `/sites/${site.basename}/`;
+
+      // Every page carries the box; the page's CSP lets it submit to the site.
+      const home = await get(base);
+      expect(home.text).toContain(`<form class="site-search" role="search" action="${base}~search" method="get">`);
+      expect(String(home.headers['content-security-policy'])).toContain("form-action 'self'");
+
+      const found = await get(`${base}~search?q=install`);
+      expect(found.status).toBe(200);
+      expect(found.headers['x-robots-tag']).toBe('noindex');
+      expect(found.text).toMatch(/\d+ pages? match(es)? “install”/);
+      // The best match first: the page titled Install, linked on this site.
+      const first = /class="search-result" href="([^"]+)">([^<]+)</.exec(found.text);
+      expect(first?.slice(1)).toEqual([`${base}getting-started/install`, 'Install']);
+      expect(found.text).toContain('value="install"');
+      // Stemming and the last word as a prefix, as in the API's search.
+      expect((await get(`${base}~search?q=optio`)).text).toContain('>Reference</a>');
+      // The API space sits in a section this visitor does not see: its pages are not searched.
+      expect((await get(`${base}~search?q=api%20overview`)).text).toContain('0 pages match');
+      // Text is escaped; an empty query asks for words.
+      const hostile = await get(`${base}~search?q=${encodeURIComponent('<script>x</script>')}`);
+      expect(hostile.text).not.toContain('<script>x</script>');
+      expect((await get(`${base}~search`)).text).toContain('Type words to find in this site.');
+    });
+
+    it('follows visibility: a visitor-auth site searches only with a valid token, and claims open gated spaces', async () => {
+      const site = await insertSite(t, org.id, { visibility: 'visitor-auth' });
+      const everyone = await insertSection(t, site.id, { title: 'Guides', path: 'guides' });
+      const gated = await insertSection(t, site.id, { title: 'Gated', path: 'gated', condition: 'visitor.claims.plan == "pro"' });
+      await insertSiteSpace(t, site.id, guides, { path: 'g', sectionId: everyone });
+      await insertSiteSpace(t, site.id, api, { path: 'a', sectionId: gated });
+      const base = `/sites/${site.basename}/`;
+      expect((await get(`${base}~search?q=api`)).status).toBe(401);
+      const token = await jwt(site.key, { plan: 'pro' });
+      const signedIn = await get(`${base}~search?q=api&jwt_token=${token}`);
+      expect(signedIn.status).toBe(302);
+      const cookie = setCookie(signedIn.headers, 'quire_site_visitor')!;
+      const results = await get(`${base}~search?q=api%20overview`, { cookie: `quire_site_visitor=${cookie.value}` });
+      expect(results.status).toBe(200);
+      expect(results.text).toContain('>API overview</a>');
+      expect(results.headers['cache-control']).toBe('private, no-store');
     });
   });
 

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { THEME_SCRIPT_HASHES } from '../../site/theme-toggle.ts';
 import { SHARE_COOKIE, VISITOR_COOKIE, type CookieToSet } from './published.policy.ts';
 import { credentialParam, type HostParams, type SiteParams } from './published.schemas.ts';
-import { servePublished, type Mount, type PublishedOutcome } from './published.service.ts';
+import { SEARCH_PATH, servePublished, type Mount, type PublishedOutcome } from './published.service.ts';
 import { reuseUnlessChanged } from '../../db/read-cache.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
 
@@ -23,7 +23,8 @@ const CSP = [
   "style-src 'unsafe-inline'",
   `script-src ${THEME_SCRIPT_HASHES}`,
   "base-uri 'none'",
-  "form-action 'none'",
+  // The search box submits to the site itself.
+  "form-action 'self'",
   "frame-ancestors 'self'",
 ].join('; ');
 
@@ -85,10 +86,10 @@ export const publishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
       visitorCookie: cookies[VISITOR_COOKIE],
     };
     const hasCredentials = Object.values(credentials).some((value) => value !== undefined);
-    const visit = () => servePublished(deps, { mount, path, credentials });
-    const outcome = hasCredentials
-      ? await visit()
-      : await reuseUnlessChanged(deps.db, anonymous as TtlCache<unknown>, `${mount.kind === 'path' ? mount.key : `host:${mount.hostname}`}\u0000${path}`, visit);
+    const search = path === SEARCH_PATH && typeof query.q === 'string' ? query.q.slice(0, 512) : undefined;
+    const visit = () => servePublished(deps, { mount, path, credentials, search });
+    const key = `${mount.kind === 'path' ? mount.key : `host:${mount.hostname}`}\u0000${path}\u0000${search ?? ''}`;
+    const outcome = hasCredentials ? await visit() : await reuseUnlessChanged(deps.db, anonymous as TtlCache<unknown>, key, visit);
     if (outcome.kind === 'none') return reply.callNotFound();
     const secure = secureCookies || request.protocol === 'https';
     if (outcome.cookies.length > 0) {

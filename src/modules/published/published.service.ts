@@ -6,9 +6,11 @@ import { renderDocument, type RenderLinks } from '../../site/render-document.ts'
 import { safeUrl } from '../../site/html.ts';
 import { fileUrlSigner } from '../content/content.service.ts';
 import { decideAccess, visibleTo, type Claims, type CookieToSet, type Credentials } from './published.policy.ts';
+import { searchForVisitors } from '../search/search.service.ts';
 import {
   renderErrorPage,
   renderMain,
+  renderSearchResults,
   renderSitePage,
   type MainFragments,
   type NavItem,
@@ -31,7 +33,7 @@ import {
  * revision, page and link layout, and kept (revisions never change).
  */
 
-type Deps = Pick<AppDeps, 'db' | 'config'>;
+type Deps = Pick<AppDeps, 'db' | 'config' | 'clock'>;
 
 /** How the site was reached: under PUBLIC_URL/sites/<key>/ or at its own hostname. */
 export type Mount = { kind: 'path'; key: string } | { kind: 'host'; hostname: string };
@@ -41,7 +43,12 @@ export interface PublishedRequest {
   /** The path on the site, without the site's base (no leading slash). */
   path: string;
   credentials: Credentials;
+  /** The search box's text (`?q=`), for the search page. */
+  search?: string;
 }
+
+/** The site's search page: a path no slug can take (slugs hold no `~`). */
+export const SEARCH_PATH = '~search';
 
 export type PublishedOutcome =
   | { kind: 'html'; status: number; html: string; noindex: boolean; private: boolean; cookies: CookieToSet[]; cookiePath: string }
@@ -160,6 +167,13 @@ export async function servePublished(deps: Deps, request: PublishedRequest): Pro
 
   const isPrivate = site.visibility === 'share-link' || site.visibility === 'visitor-auth';
   const structure = await loadStructure(deps, site, base, access.claims);
+  if (request.path === SEARCH_PATH) {
+    const main = await searchPage(deps, structure, request.search ?? '');
+    if (!main || structure.siteSpaces.length === 0) return notFound([], base);
+    const view = siteView(site, structure, structure.siteSpaces[0], access.claims, null, undefined);
+    view.searchQuery = request.search ?? '';
+    return { kind: 'html', status: 200, html: renderSitePage(view, main), noindex: true, private: isPrivate, cookies: [], cookiePath };
+  }
   const resolved = resolvePath(structure, request.path);
   if (!resolved) return notFound([], base);
   const { current, pagePath } = resolved;
@@ -200,6 +214,25 @@ export async function servePublished(deps: Deps, request: PublishedRequest): Pro
   const html = renderSitePage(view, main);
   return { kind: 'html', status: 200, html, noindex: access.noindex || main.noindex, private: isPrivate, cookies: [], cookiePath };
 }
+
+/**
+ * The search page: the site spaces this visitor sees (one entry per space), searched with
+ * the spaces' full-text index; results link to the pages on this site. Not indexable.
+ */
+async function searchPage(deps: Deps, structure: Structure, text: string): Promise<MainFragments | null> {
+  const placed = new Map<string, PlacedSiteSpace>();
+  for (const p of structure.siteSpaces) if (!placed.has(p.row.space_id)) placed.set(p.row.space_id, p);
+  const spaces = [...placed.values()].map((p) => ({ id: p.row.space_id, revision_id: p.row.revision_id }));
+  const { count, results } = text.trim() ? await searchForVisitors(deps, spaces, text, SEARCH_RESULTS) : { count: 0, results: [] };
+  const shown = results.map((r) => {
+    const where = placed.get(r.spaceId) as PlacedSiteSpace;
+    return { url: `${where.base}${r.path}`, title: r.title, space: placed.size > 1 ? where.title : null, sections: r.sections };
+  });
+  return { title: 'Search', description: '', sidebar: '', article: renderSearchResults(text, count, shown), outline: '', prev: null, next: null, noindex: true };
+}
+
+/** Results shown on the search page. */
+const SEARCH_RESULTS = 50;
 
 interface Structure {
   base: string;
@@ -470,6 +503,7 @@ function siteView(
   return {
     siteTitle: typeof customization.title === 'string' && customization.title ? customization.title : site.title,
     homeUrl: structure.base,
+    searchUrl: `${structure.base}${SEARCH_PATH}`,
     nav,
     spaces,
     styling,

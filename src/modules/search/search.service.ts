@@ -4,7 +4,7 @@ import { badRequest, HttpError } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { extractText, type Document } from '../../content/markdown/index.ts';
 import { changedPages } from '../../content/merge/index.ts';
-import { parseSearchQuery, type SearchQuery } from '../../content/search/query.ts';
+import { excerpt, parseSearchQuery, type SearchQuery } from '../../content/search/query.ts';
 import { loadDocuments, loadSnapshot, loadTrees } from '../../content/store/snapshot.ts';
 import type { PageEntry, RevisionTrees } from '../../content/store/types.ts';
 import { loadSpace, visibleSpaceIds } from '../spaces/spaces.service.ts';
@@ -226,4 +226,47 @@ export async function searchOrganization(ctx: Context, organizationId: string, t
     items.push({ type: 'space' as const, id: space.id, title: space.title, score: pages[0]?.score ?? 0, pages });
   }
   return { ...(next ? { next } : {}), count: ordered.length, items };
+}
+
+/** One result of a search on a published site: where the page is, and the text that matched. */
+export interface VisitorResult {
+  spaceId: string;
+  pageId: string;
+  title: string;
+  path: string;
+  sections: { title: string; body: string }[];
+}
+
+/**
+ * A search over spaces a site shows a visitor (the published site's search box): the same
+ * index, ranking and excerpts as the API's search, at most `limit` pages; callers decide
+ * which spaces the visitor may see.
+ */
+export async function searchForVisitors(
+  ctx: Pick<Context, 'db' | 'clock'>,
+  spaces: { id: string; revision_id: string | null }[],
+  text: string,
+  limit: number,
+): Promise<{ count: number; results: VisitorResult[] }> {
+  const query = parseSearchQuery(text.slice(0, 512));
+  const live = spaces.filter((s): s is { id: string; revision_id: string } => s.revision_id !== null);
+  if (query.length === 0 || live.length === 0) return { count: 0, results: [] };
+  await ensureIndexed(ctx, live);
+  const ranked = await searchRepository.rankPages(ctx.db, live.map((s) => s.id), query, limit);
+  const hits = withSections(ranked.pages, ranked.sections);
+  const texts = await textsOf(ctx, hits);
+  const results: VisitorResult[] = [];
+  for (const hit of hits) {
+    const space = live.find((s) => s.id === hit.spaceId)!;
+    const node = (await loadSnapshot(ctx.db, space.id, space.revision_id)).byId.get(hit.pageId);
+    if (!node) continue;
+    results.push({
+      spaceId: hit.spaceId,
+      pageId: hit.pageId,
+      title: node.entry.title,
+      path: node.path,
+      sections: hit.sections.slice(0, 3).map((s) => ({ title: texts.get(s.id)?.section_title ?? '', body: excerpt(texts.get(s.id)?.body ?? '', query) })),
+    });
+  }
+  return { count: ranked.total, results };
 }

@@ -2,6 +2,7 @@ import type { AppDeps, Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import { readUnlessChanged } from '../../db/read-cache.ts';
+import { reusable } from '../../lib/reusable.ts';
 import type { RoleName } from '../../db/types.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
@@ -238,8 +239,13 @@ export async function listCollectionSpaces(ctx: Context, collectionId: string, p
 
 /** GET /v1/spaces/{spaceId} */
 export async function getSpace(ctx: Context, spaceId: string, shareKey?: string) {
-  const { space, access } = await loadSpace(ctx, spaceId, shareKey);
-  return presentOne(ctx, space, access);
+  // The Space object (counts and published URL included) depends only on the database:
+  // reused, and serialized once, while it is unchanged (SQLite's content stamp).
+  const key = `space-get\u0000${spaceId}\u0000${ctx.actor.userId}\u0000${shareKey ?? ''}`;
+  return readUnlessChanged(ctx.db, ctx.caches.listings, key, async () => {
+    const { space, access } = await loadSpace(ctx, spaceId, shareKey);
+    return reusable(await presentOne(ctx, space, access));
+  });
 }
 
 /** PATCH /v1/spaces/{spaceId}: title, emoji and language need edit; the rest admin. */
