@@ -158,13 +158,14 @@ export const grantsRepository = {
     return db.selectFrom('collections').select(['id', 'organization_id', 'parent_id', 'default_level']).where('id', '=', id).executeTakeFirst();
   },
 
-  /** Roles granted to the user (directly or through a team) on every target of a kind in the organization. */
-  rolesOfKind(db: Db, organizationId: string, userId: string, targetType: 'space' | 'collection'): Promise<{ target_id: string; role: RoleName }[]> {
-    return db
+  /** Roles granted to the user (directly or through a team) on every target (of a kind, when given) in the organization. */
+  rolesOfKind(db: Db, organizationId: string, userId: string, targetType?: 'space' | 'collection'): Promise<{ target_id: string; role: RoleName }[]> {
+    let query = db
       .selectFrom('content_permissions as g')
       .select(['g.target_id', 'g.role'])
-      .where('g.organization_id', '=', organizationId)
-      .where('g.target_type', '=', targetType)
+      .where('g.organization_id', '=', organizationId);
+    if (targetType) query = query.where('g.target_type', '=', targetType);
+    return query
       .where((eb) => heldBy(eb, organizationId, userId))
       .execute();
   },

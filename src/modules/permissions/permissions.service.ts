@@ -7,7 +7,7 @@ import { ROLES } from '../../policies/index.ts';
 import { organizationsRepository } from '../organizations/organizations.repository.ts';
 import { teamPermissions } from '../teams/teams.policy.ts';
 import { presentTeam } from '../teams/teams.presenter.ts';
-import { collectionPolicy, effectiveDefaultLevel, effectiveRole, spacePolicy, type ContentAccess } from './permissions.policy.ts';
+import { collectionPolicy, effectiveDefaultLevel, effectiveRole, spacePolicy, type ContentAccess, type RoleInputs } from './permissions.policy.ts';
 import { presentUserPermission } from './permissions.presenter.ts';
 import { grantsRepository, permissionsRepository, type GrantRow } from './permissions.repository.ts';
 
@@ -90,40 +90,52 @@ export async function reachableByGrants(
 }
 
 /**
- * The caller's access to every collection of an organization, computed in memory from
- * two queries (the organization's collections and the caller's grants on them), for
- * lists that show many collections. Same rules as contentAccess.
+ * Effective access to many spaces and collections of one organization for one user, with
+ * a fixed number of queries: their membership, every grant they hold there (directly or
+ * by team) and the organization's collections are read once, then each target's role is
+ * worked out in memory with the same rules as contentAccess (for lists).
  */
-export async function collectionAccessResolver(
-  ctx: Pick<Context, 'db' | 'actor'>,
-  organizationId: string,
-): Promise<(collectionId: string) => ContentAccess> {
-  const userId = ctx.actor.userId;
+export async function accessResolver(ctx: Pick<Context, 'db'>, organizationId: string, userId: string) {
   const [membership, all, grants] = await Promise.all([
     organizationsRepository.findActiveMembership(ctx.db, organizationId, userId),
     permissionsRepository.orgCollections(ctx.db, organizationId),
-    grantsRepository.rolesOfKind(ctx.db, organizationId, userId, 'collection'),
+    grantsRepository.rolesOfKind(ctx.db, organizationId, userId),
   ]);
   const byId = new Map(all.map((c) => [c.id, c]));
   const granted = new Map<string, RoleName[]>();
   for (const g of grants) granted.set(g.target_id, [...(granted.get(g.target_id) ?? []), g.role]);
-  return (collectionId) => {
-    const roles: RoleName[] = [];
-    const levels: DefaultLevel[] = [];
-    let current = byId.get(collectionId);
+  const member = membership !== undefined;
+  const orgRole = membership?.role ?? null;
+
+  /** The role on a target from its own grants and level, and the collections from `parentId` up. */
+  const resolve = (targetId: string, ownLevel: DefaultLevel, parentId: string | null, extra: Partial<Pick<RoleInputs, 'visibility'>> = {}, locked = false): ContentAccess => {
+    const roles = [...(granted.get(targetId) ?? [])];
+    const levels: DefaultLevel[] = [ownLevel];
+    let current = parentId ? byId.get(parentId) : undefined;
     for (let depth = 0; current && depth < 64; depth++) {
       roles.push(...(granted.get(current.id) ?? []));
       levels.push(current.default_level);
       current = current.parent_id ? byId.get(current.parent_id) : undefined;
     }
-    const role = effectiveRole({
-      member: membership !== undefined,
-      orgRole: membership?.role ?? null,
-      grants: membership ? roles : [],
-      defaultLevels: levels,
-    });
-    return { organizationId, userId, member: membership !== undefined, orgRole: membership?.role ?? null, role, locked: false };
+    const role = effectiveRole({ member, orgRole, grants: member ? roles : [], defaultLevels: levels, ...extra });
+    return { organizationId, userId, member, orgRole, role, locked };
   };
+
+  return {
+    collection(collectionId: string): ContentAccess {
+      const collection = byId.get(collectionId);
+      return resolve(collectionId, collection?.default_level ?? null, collection?.parent_id ?? null);
+    },
+    space(space: AccessTarget): ContentAccess {
+      return resolve(space.id, space.default_level, space.parent_id, { visibility: space.visibility }, space.edit_mode === 'locked');
+    },
+  };
+}
+
+/** Access to each collection of an organization for the caller (see accessResolver). */
+export async function collectionAccessResolver(ctx: Pick<Context, 'db' | 'actor'>, organizationId: string): Promise<(collectionId: string) => ContentAccess> {
+  const resolver = await accessResolver(ctx, organizationId, ctx.actor.userId);
+  return (collectionId) => resolver.collection(collectionId);
 }
 
 /* ------------------------------------------------------------------------------------

@@ -13,9 +13,8 @@ import { storeRepository } from '../../content/store/store.repository.ts';
 import { normalizeMergeRules } from '../organizations/organizations.service.ts';
 import { organizationPolicy } from '../organizations/organizations.policy.ts';
 import { memberAccess } from '../organizations/organizations.service.ts';
-import { collectionPolicy, effectiveRole, type ContentAccess } from '../permissions/permissions.policy.ts';
-import { organizationsRepository } from '../organizations/organizations.repository.ts';
-import { contentAccess, reachableByGrants } from '../permissions/permissions.service.ts';
+import { collectionPolicy, type ContentAccess } from '../permissions/permissions.policy.ts';
+import { accessResolver as sharedAccessResolver, contentAccess, reachableByGrants } from '../permissions/permissions.service.ts';
 import { permissionsRepository } from '../permissions/permissions.repository.ts';
 import { spacePermissions, spacePolicy } from './spaces.policy.ts';
 import { presentSpace, type SpaceCounts } from './spaces.presenter.ts';
@@ -154,7 +153,7 @@ export async function listSpaces(ctx: Context, organizationId: string, page: Pag
   const scope = await listScope(ctx, organizationId, access.userId, access.role);
   const result = await spacesRepository.list(ctx.db, organizationId, scope, page, collectionId);
   const [resolve, { counts, placements }] = await Promise.all([
-    accessResolver(ctx, organizationId, result.items, access.userId),
+    accessResolver(ctx, organizationId, access.userId),
     extras(ctx, result.items),
   ]);
   return { ...result, items: result.items.map((row) => present(ctx, row, resolve(row), counts.get(row.id), placements.get(row.id))) };
@@ -181,8 +180,8 @@ export async function listSpacesOfMember(
   const scope = await listScope(ctx, organizationId, member.userId, member.role);
   const result = await spacesRepository.list(ctx.db, organizationId, scope, page, undefined, order);
   const [theirs, mine, { counts, placements }] = await Promise.all([
-    accessResolver(ctx, organizationId, result.items, member.userId),
-    accessResolver(ctx, organizationId, result.items, ctx.actor.userId),
+    accessResolver(ctx, organizationId, member.userId),
+    accessResolver(ctx, organizationId, ctx.actor.userId),
     extras(ctx, result.items),
   ]);
   return {
@@ -194,38 +193,10 @@ export async function listSpacesOfMember(
   };
 }
 
-/**
- * Effective access for many spaces of one organization with a fixed number of queries:
- * the caller's membership, their grants and the organization's collections, read once.
- */
-async function accessResolver(ctx: Pick<Context, 'db'>, organizationId: string, rows: SpaceRow[], userId: string) {
-  const [membership, collections] = await Promise.all([
-    organizationsRepository.findActiveMembership(ctx.db, organizationId, userId),
-    permissionsRepository.orgCollections(ctx.db, organizationId),
-  ]);
-  const byId = new Map(collections.map((c) => [c.id, c]));
-  const grants = membership
-    ? await permissionsRepository.rolesOn(ctx.db, organizationId, userId, [...rows.map((r) => r.id), ...collections.map((c) => c.id)])
-    : [];
-  const granted = new Map<string, RoleName[]>();
-  for (const g of grants) granted.set(g.target_id, [...(granted.get(g.target_id) ?? []), g.role]);
-  return (row: SpaceRow): ContentAccess => {
-    const chain = [];
-    for (let id = row.parent_id, depth = 0; id && depth < 64; depth++) {
-      const collection = byId.get(id);
-      if (!collection) break;
-      chain.push(collection);
-      id = collection.parent_id;
-    }
-    const role = effectiveRole({
-      member: membership !== undefined,
-      orgRole: membership?.role ?? null,
-      grants: [row.id, ...chain.map((c) => c.id)].flatMap((id) => granted.get(id) ?? []),
-      defaultLevels: [row.default_level, ...chain.map((c) => c.default_level)],
-      visibility: row.visibility,
-    });
-    return { organizationId, userId, member: membership !== undefined, orgRole: membership?.role ?? null, role, locked: row.edit_mode === 'locked' };
-  };
+/** Effective access of `userId` to many spaces of one organization (permissions.service accessResolver). */
+async function accessResolver(ctx: Pick<Context, 'db'>, organizationId: string, userId: string) {
+  const resolver = await sharedAccessResolver(ctx, organizationId, userId);
+  return (row: SpaceRow) => resolver.space(row);
 }
 
 /** GET /v1/collections/{collectionId}/spaces */
