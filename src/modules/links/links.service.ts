@@ -2,7 +2,8 @@ import type { Context } from '../../context.ts';
 import { readUnlessChanged } from '../../db/read-cache.ts';
 import { reusable } from '../../lib/reusable.ts';
 import type { PageRequest } from '../../db/keyset.ts';
-import { badRequest, notFound } from '../../errors.ts';
+import { pageOfItems } from '../../lib/offset-page.ts';
+import { notFound } from '../../errors.ts';
 import { loadRevisionLinks, type LinkOccurrence, type RevisionLinks } from '../../content/links/report.ts';
 import { loadSnapshot } from '../../content/store/snapshot.ts';
 import { loadChangeRequest } from '../change-requests/change-requests.service.ts';
@@ -43,23 +44,6 @@ async function changeRequestReading(ctx: Context, spaceId: string, idOrNumber: s
     versionContext: { type: 'changeRequest', changeRequest: cr.id },
     baseRevisionId: cr.revision_merged_ancestor,
   };
-}
-
-/** Offset cursors: listings are computed in memory from the revision. */
-function window<T>(items: T[], page: PageRequest): { slice: T[]; next?: { page: string } } {
-  let start = 0;
-  if (page.page) {
-    try {
-      const cursor = JSON.parse(Buffer.from(page.page, 'base64url').toString('utf8')) as { o?: unknown };
-      if (typeof cursor.o !== 'number' || !Number.isInteger(cursor.o) || cursor.o < 0) throw new Error('bad cursor');
-      start = cursor.o;
-    } catch {
-      throw badRequest('querystring/page is not a page identifier of this list');
-    }
-  }
-  const slice = items.slice(start, start + page.limit);
-  const end = start + slice.length;
-  return { slice, ...(end < items.length ? { next: { page: Buffer.from(JSON.stringify({ o: end })).toString('base64url') } } : {}) };
 }
 
 interface Target {
@@ -118,7 +102,7 @@ async function computeListing(
   const brokenInBase = new Set(targetsOf(base, foreign).filter((t) => t.status === 'broken').map((t) => t.key));
   const broken = targets.filter((t) => t.status === 'broken');
   const shown = status ? targets.filter((t) => t.status === status) : targets;
-  const { slice, next } = window(shown, page);
+  const { slice, next } = pageOfItems(shown, page);
   const scope: LocationScope = {
     organizationId: reading.organizationId,
     spaceId: reading.spaceId,
@@ -147,7 +131,7 @@ async function backlinks(ctx: Context, reading: Reading, select: (links: Revisio
   const links = await loadRevisionLinks(ctx.db, reading.spaceId, reading.revisionId, ctx.config.publicUrl);
   const seen = new Set<string>();
   const sources = (select(links) ?? []).filter((o) => o.pageId !== exclude && !seen.has(o.pageId) && seen.add(o.pageId));
-  const { slice, next } = window(sources, page);
+  const { slice, next } = pageOfItems(sources, page);
   const scope: LocationScope = {
     organizationId: reading.organizationId,
     spaceId: reading.spaceId,

@@ -94,7 +94,7 @@ export const permissionsRepository = {
  * or counted: every list joins the current membership or team (docs/decisions/collections.md).
  * ---------------------------------------------------------------------------------- */
 
-/** The fields of a space or collection that decide access (AccessTarget of permissions.service.ts). */
+/** The fields of a space or collection that decide who may see it (`AccessTarget` in permissions.service.ts). */
 export interface TargetRow {
   id: string;
   organization_id: string;
@@ -168,18 +168,6 @@ export const grantsRepository = {
     return query
       .where((eb) => heldBy(eb, organizationId, userId))
       .execute();
-  },
-
-  /** Which of these user ids are members of the organization (guests and disabled members included). */
-  async memberIds(db: Db, organizationId: string, userIds: string[]): Promise<string[]> {
-    if (userIds.length === 0) return [];
-    const rows = await db
-      .selectFrom('members')
-      .select('user_id')
-      .where('organization_id', '=', organizationId)
-      .where('user_id', 'in', userIds)
-      .execute();
-    return rows.map((r) => r.user_id);
   },
 
   /** Which of these team ids are teams of the organization. */

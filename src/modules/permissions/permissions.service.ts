@@ -1,6 +1,6 @@
 import type { Context } from '../../context.ts';
 import type { PageRequest } from '../../db/keyset.ts';
-import type { ContentVisibility, DefaultLevel, RoleName } from '../../db/types.ts';
+import type { DefaultLevel, RoleName } from '../../db/types.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { ROLES } from '../../policies/index.ts';
@@ -9,19 +9,10 @@ import { teamPermissions } from '../teams/teams.policy.ts';
 import { presentTeam } from '../teams/teams.presenter.ts';
 import { collectionPolicy, effectiveDefaultLevel, effectiveRole, spacePolicy, type ContentAccess, type RoleInputs } from './permissions.policy.ts';
 import { presentUserPermission } from './permissions.presenter.ts';
-import { grantsRepository, permissionsRepository, type GrantRow } from './permissions.repository.ts';
+import { grantsRepository, permissionsRepository, type GrantRow, type TargetRow } from './permissions.repository.ts';
 
-/** The fields of a space or collection that decide who may see it. */
-export interface AccessTarget {
-  id: string;
-  organization_id: string;
-  parent_id: string | null;
-  default_level: DefaultLevel;
-  /** Spaces only. */
-  visibility?: ContentVisibility;
-  share_key?: string;
-  edit_mode?: 'live' | 'locked';
-}
+/** The fields of a space or collection that decide who may see it (spaces also carry visibility, share key, edit mode). */
+export type AccessTarget = TargetRow;
 
 /**
  * The caller's standing towards a space or collection (permissions.policy.ts): their
@@ -178,7 +169,7 @@ export async function inviteToTarget(ctx: Context, kind: TargetKind, id: string,
   await ctx.db.transaction().execute(async (trx) => {
     const { target } = await adminTarget({ ...ctx, db: trx }, kind, id);
     const orgId = target.organization_id;
-    const [foundUsers, foundTeams] = await Promise.all([grantsRepository.memberIds(trx, orgId, users), grantsRepository.teamIds(trx, orgId, teams)]);
+    const [foundUsers, foundTeams] = await Promise.all([organizationsRepository.memberUserIds(trx, orgId, users), grantsRepository.teamIds(trx, orgId, teams)]);
     const missingUsers = users.filter((u) => !foundUsers.includes(u));
     const missingTeams = teams.filter((t) => !foundTeams.includes(t));
     const names = (ids: string[]) => ids.map((i) => `"${i}"`).join(', ');
@@ -222,7 +213,7 @@ export async function updateTargetPermission(
     const { target } = await adminTarget({ ...ctx, db: trx }, kind, id);
     const current =
       principalType === 'user'
-        ? (await grantsRepository.memberIds(trx, target.organization_id, [principalId])).length > 0
+        ? (await organizationsRepository.memberUserIds(trx, target.organization_id, [principalId])).length > 0
         : (await grantsRepository.teamIds(trx, target.organization_id, [principalId])).length > 0;
     if (!current || !(await grantsRepository.hasGrant(trx, id, principalType, principalId))) {
       throw notFound(`${principalType === 'user' ? 'User' : 'Team'} "${principalId}" with a permission on this ${kind}`);

@@ -1,5 +1,6 @@
 import type { Context } from '../../context.ts';
 import type { PageRequest } from '../../db/keyset.ts';
+import { nextPage, offsetOf, pageOfItems } from '../../lib/offset-page.ts';
 import { badRequest, HttpError } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { extractText, type Document } from '../../content/markdown/index.ts';
@@ -156,29 +157,6 @@ function textsOf(ctx: Pick<Context, 'db'>, pages: PageHit[]) {
   return searchRepository.sectionTexts(ctx.db, pages.flatMap((p) => p.sections.slice(0, MAX_SECTIONS).map((s) => s.id)));
 }
 
-/** Offset cursors: a ranked result has no stable key to resume after. */
-function offsetOf(page: PageRequest): number {
-  if (!page.page) return 0;
-  try {
-    const cursor = JSON.parse(Buffer.from(page.page, 'base64url').toString('utf8')) as { o?: unknown };
-    if (typeof cursor.o !== 'number' || !Number.isInteger(cursor.o) || cursor.o < 0) throw new Error('bad cursor');
-    return cursor.o;
-  } catch {
-    throw badRequest('querystring/page is not a page identifier of this list');
-  }
-}
-
-function nextPage(end: number, total: number): { next?: { page: string } } {
-  return end < total ? { next: { page: Buffer.from(JSON.stringify({ o: end })).toString('base64url') } } : {};
-}
-
-/** One window of a list, from its offset cursor. */
-function window<T>(items: T[], page: PageRequest): { slice: T[]; start: number; next?: { page: string } } {
-  const start = offsetOf(page);
-  const slice = items.slice(start, start + page.limit);
-  return { slice, start, ...nextPage(start + slice.length, items.length) };
-}
-
 /** GET {S}/search: pages of one space, ranked. */
 export async function searchSpace(ctx: Context, spaceId: string, text: string, page: PageRequest) {
   const query = queryOf(text);
@@ -215,7 +193,7 @@ export async function searchOrganization(ctx: Context, organizationId: string, t
   for (const hit of ranked) bySpace.set(hit.space_id, [...(bySpace.get(hit.space_id) ?? []), hit]);
   const rankOf = new Map(ranked.map((hit, i) => [hit, i + 1]));
   const ordered = spaces.filter((s) => bySpace.has(s.id)).sort((a, b) => rankOf.get(bySpace.get(a.id)![0])! - rankOf.get(bySpace.get(b.id)![0])!);
-  const { slice, next } = window(ordered, page);
+  const { slice, next } = pageOfItems(ordered, page);
   const items = [];
   for (const space of slice) {
     const snapshot = await loadSnapshot(ctx.db, space.id, space.revision_id as string);
