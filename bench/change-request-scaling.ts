@@ -38,7 +38,7 @@ export async function measureChangeRequestScaling(rounds = 30): Promise<ChangeRe
       dialect: 'sqlite',
       config: loadConfig({ DATA_DIR: dir }),
       clock,
-      caches: { memberships: new TtlCache(0), listings: new TtlCache(0) },
+      caches: { memberships: new TtlCache(0), listings: new TtlCache(0), searchResults: new TtlCache(0) },
       actor: { userId: admin.userId, tokenId: 'bench' },
       requestId: 'bench',
       log: pino({ level: 'silent' }),

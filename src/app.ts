@@ -82,7 +82,11 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     dialect: options.dialect,
     config,
     clock: options.clock ?? systemClock,
-    caches: { memberships: new TtlCache(config.authCacheTtlMs), listings: new TtlCache(60_000, 1_000) },
+    caches: {
+      memberships: new TtlCache(config.authCacheTtlMs),
+      listings: new TtlCache(60_000, 1_000),
+      searchResults: new TtlCache(config.searchCacheTtlMs, 256),
+    },
   };
   app.decorate('deps', deps);
   app.addHook('onRequest', (request, reply, done) => {

@@ -17,6 +17,8 @@ export interface Config {
   logLevel: string;
   /** How long a verified token stays trusted without asking the database again. */
   authCacheTtlMs: number;
+  /** How long a ranked search result is kept for repeated queries and further pages (0: never). */
+  searchCacheTtlMs: number;
   /** Requests per token per window; 0 turns rate limiting off. */
   rateLimitMax: number;
   rateLimitWindowMs: number;
@@ -63,6 +65,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrapOrganizationTitle: env.BOOTSTRAP_ORG_TITLE || 'Quire',
     logLevel: env.LOG_LEVEL || 'info',
     authCacheTtlMs: int(env, 'AUTH_CACHE_TTL_MS', 5000),
+    searchCacheTtlMs: int(env, 'SEARCH_CACHE_TTL_MS', 60_000),
     rateLimitMax: int(env, 'RATE_LIMIT_MAX', 1200),
     rateLimitWindowMs: int(env, 'RATE_LIMIT_WINDOW_MS', 60_000),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 10 * 1024 * 1024),

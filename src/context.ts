@@ -25,6 +25,11 @@ export interface AppCaches {
    * is never stale, it just stops being asked for. The TTL only bounds memory.
    */
   listings: TtlCache<unknown>;
+  /**
+   * Ranked search results keyed by the revision of every space searched and the query:
+   * the index of a revision never changes, so an entry is never stale (search.service.ts).
+   */
+  searchResults: TtlCache<unknown>;
 }
 
 /** What the app is built from; shared by every request. */

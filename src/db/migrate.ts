@@ -9,6 +9,7 @@ import * as m0006 from './migrations/0006_sites_more.ts';
 import * as m0007 from './migrations/0007_comments.ts';
 import * as m0008 from './migrations/0008_search.ts';
 import * as m0009 from './migrations/0009_pdf_exports.ts';
+import * as m0010 from './migrations/0010_search_by_space.ts';
 
 // Listed by hand (not read from disk) so they work the same under tsx, bundlers and tests.
 const migrations: Record<string, Migration> = {
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0007_comments': m0007,
   '0008_search': m0008,
   '0009_pdf_exports': m0009,
+  '0010_search_by_space': m0010,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

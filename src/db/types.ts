@@ -378,13 +378,20 @@ export interface SearchIndexStateTable {
   updated_at: string;
 }
 
-/** SQLite only (migration 0008): one row per indexed page, for ranking pages. */
+/**
+ * SQLite only (migrations 0008, 0010): the index of one page. `body` is its sections laid
+ * end to end (`title\nbody\n` each); `outline` a JSON array of `[sectionId, titleLength,
+ * bodyLength]`, one per section in order, to cut it back into sections.
+ */
 export interface SearchPagesTable {
   id: Generated<number>;
   space_id: string;
   page_id: string;
   page_title: string;
   body: string;
+  outline: string;
+  /** The revision this row was written from. */
+  revision_id: string;
 }
 
 export interface Database {

@@ -29,23 +29,68 @@ export function parseSearchQuery(text: string): SearchQuery {
   });
 }
 
-/** SQLite FTS5 syntax: quoted terms (no operator can be smuggled in), `*` for prefixes. */
+/** An FTS5 string: quoted, so no operator can be smuggled in. */
+export const fts5String = (text: string) => `"${text.replace(/"/g, '""')}"`;
+
+/** SQLite FTS5 syntax: quoted terms, `*` for prefixes. */
 export function fts5Expression(query: SearchQuery): string {
-  return query.map((group) => `(${group.map((t) => `"${t.text.replace(/"/g, '""')}"${t.prefix ? '*' : ''}`).join(' OR ')})`).join(' AND ');
+  return query.map((group) => `(${group.map((t) => `${fts5String(t.text)}${t.prefix ? '*' : ''}`).join(' OR ')})`).join(' AND ');
 }
 
-/** PostgreSQL to_tsquery syntax: `&` between groups, `|` inside, `:*` for prefixes. */
-export function tsqueryExpression(query: SearchQuery): string {
+/** PostgreSQL to_tsquery syntax, one expression per group: `|` between its terms, `:*` for prefixes. */
+export function tsqueryGroups(query: SearchQuery): string[] {
   // Words hold only letters and digits, so they carry no tsquery operator.
-  return query.map((group) => `(${group.map((t) => `${t.text}${t.prefix ? ':*' : ''}`).join(' | ')})`).join(' & ');
+  return query.map((group) => group.map((t) => `${t.text}${t.prefix ? ':*' : ''}`).join(' | '));
+}
+
+/** The whole query for to_tsquery: every group (`&`). */
+export const tsqueryExpression = (query: SearchQuery) => tsqueryGroups(query).map((g) => `(${g})`).join(' & ');
+
+/** The same terms, any of them (which sections of a matching page hold a searched word). */
+export function anyTermTsquery(query: SearchQuery): string {
+  return query.flat().map((t) => `${t.text}${t.prefix ? ':*' : ''}`).join(' | ');
+}
+
+/*
+ * Matched words are found by the database itself (FTS5 `highlight`, PostgreSQL
+ * `ts_headline`), which wraps each in these two characters: what it calls a match is
+ * exactly what its stemmer matched. Indexed text never holds them (stripMarkers).
+ */
+export const MATCH_START = '\u0001';
+export const MATCH_END = '\u0002';
+const MARKERS = /[\u0001\u0002]/g;
+
+export const stripMarkers = (text: string) => text.replace(MARKERS, '');
+
+/** Text whose matched words the database wrapped in markers: the text, and where the matches are. */
+export function readMarkedText(marked: string): { text: string; matches: number[] } {
+  const matches: number[] = [];
+  let text = '';
+  let from = 0;
+  for (let at = marked.indexOf(MATCH_START); at >= 0; at = marked.indexOf(MATCH_START, from)) {
+    text += marked.slice(from, at).replace(MARKERS, '');
+    matches.push(text.length);
+    from = at + 1;
+  }
+  text += marked.slice(from).replace(MARKERS, '');
+  return { text, matches };
 }
 
 /**
- * The part of a section's text to show: the text around the first word that starts like
- * a searched word (or its first three letters, which survive stemming), else its start.
+ * The part of a section's text to show: the text around the first match, at `matchAt` when
+ * the database said where it is, else around the first word that starts like a searched
+ * word (or its first three letters, which survive stemming), else its start.
  */
-export function excerpt(body: string, query: SearchQuery, size = 240): string {
+export function excerpt(body: string, query: SearchQuery, matchAt = -1, size = 240): string {
   if (body.length <= size) return body;
+  const at = matchAt >= 0 ? matchAt : firstWordLike(body, query);
+  if (at < 0) return `${body.slice(0, size).trimEnd()}…`;
+  const start = Math.max(0, at - Math.floor(size / 3));
+  const end = Math.min(body.length, start + size);
+  return `${start > 0 ? '…' : ''}${body.slice(start, end).trim()}${end < body.length ? '…' : ''}`;
+}
+
+function firstWordLike(body: string, query: SearchQuery): number {
   const lower = body.toLowerCase();
   let at = -1;
   for (const group of query) {
@@ -56,8 +101,5 @@ export function excerpt(body: string, query: SearchQuery, size = 240): string {
       if (m && (at < 0 || m.index < at)) at = m.index + m[1].length;
     }
   }
-  if (at < 0) return `${body.slice(0, size).trimEnd()}…`;
-  const start = Math.max(0, at - Math.floor(size / 3));
-  const end = Math.min(body.length, start + size);
-  return `${start > 0 ? '…' : ''}${body.slice(start, end).trim()}${end < body.length ? '…' : ''}`;
+  return at;
 }

@@ -33,7 +33,7 @@ import {
  * revision, page and link layout, and kept (revisions never change).
  */
 
-type Deps = Pick<AppDeps, 'db' | 'config' | 'clock'>;
+type Deps = Pick<AppDeps, 'db' | 'config' | 'clock' | 'caches'>;
 
 /** How the site was reached: under PUBLIC_URL/sites/<key>/ or at its own hostname. */
 export type Mount = { kind: 'path'; key: string } | { kind: 'host'; hostname: string };

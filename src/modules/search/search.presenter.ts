@@ -2,23 +2,16 @@ import type { Config } from '../../config.ts';
 import { appUrl } from '../../lib/urls.ts';
 import { excerpt, type SearchQuery } from '../../content/search/query.ts';
 import type { PageNode, RevisionSnapshot } from '../../content/store/types.ts';
-import type { SectionHit } from './search.repository.ts';
+import type { RankedPage, SectionHit } from './search.repository.ts';
 import type { SearchPageResultWire } from './search.schemas.ts';
-
-/** A page's matching sections, ranked. */
-export interface PageHit {
-  spaceId: string;
-  pageId: string;
-  titleMatch: boolean;
-  /** Best relevance of its sections (higher is better). */
-  relevance: number;
-  sections: SectionHit[];
-}
 
 /** Sections shown per page: the best ones. */
 export const MAX_SECTIONS = 5;
 
-export type SectionTexts = Map<number, { section_title: string; body: string }>;
+/** A page's best sections (most matches, then document order), at most `max`. */
+export function shownSections(page: RankedPage, max = MAX_SECTIONS): SectionHit[] {
+  return [...page.sections].sort((a, b) => b.rank - a.rank || a.position - b.position).slice(0, max);
+}
 
 /**
  * GitBook's score is unbounded, higher is better. Relevance is squashed into [0, 1) and a
@@ -37,24 +30,24 @@ function ancestorsOf(snapshot: RevisionSnapshot, node: PageNode): { title: strin
 }
 
 /** A page of the search results (GitBook's SearchPageResult), its sections with the matched text. */
-export function presentPageResult(config: Pick<Config, 'publicUrl'>, snapshot: RevisionSnapshot, hit: PageHit, rank: number, query: SearchQuery, texts: SectionTexts): SearchPageResultWire {
-  const node = snapshot.byId.get(hit.pageId)!;
-  const pageUrl = appUrl(config, `/s/${hit.spaceId}/pages/${hit.pageId}`);
+export function presentPageResult(config: Pick<Config, 'publicUrl'>, snapshot: RevisionSnapshot, hit: RankedPage, rank: number, query: SearchQuery): SearchPageResultWire {
+  const node = snapshot.byId.get(hit.page_id)!;
+  const pageUrl = appUrl(config, `/s/${hit.space_id}/pages/${hit.page_id}`);
   return {
-    id: hit.pageId,
+    id: hit.page_id,
     title: node.entry.title,
     description: node.entry.description ?? '',
     path: node.path,
-    score: scoreOf(hit.titleMatch, hit.relevance),
+    score: scoreOf(hit.title_match, hit.relevance),
     rank,
-    resultType: hit.titleMatch ? 'page' : 'section',
-    sections: hit.sections.slice(0, MAX_SECTIONS).map((s) => ({
-      id: s.section_id || hit.pageId,
-      title: texts.get(s.id)?.section_title || node.entry.title,
+    resultType: hit.title_match ? 'page' : 'section',
+    sections: shownSections(hit).map((s) => ({
+      id: s.section_id || hit.page_id,
+      title: s.title || node.entry.title,
       path: s.section_id ? `${node.path}#${s.section_id}` : node.path,
       score: scoreOf(false, s.rank),
       resultType: 'section' as const,
-      body: excerpt(texts.get(s.id)?.body ?? '', query),
+      body: excerpt(s.body, query, s.match_at),
       urls: { app: s.section_id ? `${pageUrl}#${encodeURIComponent(s.section_id)}` : pageUrl },
     })),
     ancestors: ancestorsOf(snapshot, node),

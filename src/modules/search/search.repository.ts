@@ -1,41 +1,101 @@
-import { PostgresAdapter, sql } from 'kysely';
+import { PostgresAdapter, sql, type Insertable } from 'kysely';
+import { stemmer } from 'stemmer';
 import type { Db } from '../../db/database.ts';
-import type { SearchSectionsTable } from '../../db/types.ts';
-import { fts5Expression, tsqueryExpression, type SearchQuery } from '../../content/search/query.ts';
+import type { SearchPagesTable, SearchSectionsTable } from '../../db/types.ts';
+import { anyTermTsquery, fts5Expression, fts5String, MATCH_END, MATCH_START, readMarkedText, tsqueryExpression, tsqueryGroups, type QueryTerm, type SearchQuery } from '../../content/search/query.ts';
 
 export type SectionRow = Omit<SearchSectionsTable, 'id'>;
 
-/** A matching section: its row and its relevance (higher is better). */
+/** A section of a matching page that holds a searched word, with its text. */
 export interface SectionHit {
-  id: number;
-  space_id: string;
-  page_id: string;
   section_id: string;
   position: number;
+  title: string;
+  body: string;
+  /** Relevance within the page (higher is better). */
   rank: number;
+  /** Where in `body` the first matched word starts; -1 when unknown or only the heading matched. */
+  match_at: number;
 }
 
-/** A page with matching sections: its best section's relevance, and whether its title matches. */
+/** A matching page: its relevance, whether its title matches, and its sections holding a searched word. */
 export interface RankedPage {
   space_id: string;
   page_id: string;
   relevance: number;
   title_match: boolean;
+  sections: SectionHit[];
 }
 
-/** The best pages of a search, their matching sections, and how many pages match in all. */
+/** The best pages of a search and how many pages match in all. */
 export interface RankedResult {
   pages: RankedPage[];
-  sections: SectionHit[];
   total: number;
+}
+
+type SectionText = Pick<SearchSectionsTable, 'space_id' | 'page_id' | 'position' | 'section_id' | 'section_title' | 'body'>;
+
+/** How ts_headline marks every matched word (and nothing else) with the markers readMarkedText reads. */
+const HEADLINE_OPTIONS = `HighlightAll=true, StartSel="${MATCH_START}", StopSel="${MATCH_END}"`;
+
+const keyOf = (row: { space_id: string; page_id: string }) => `${row.space_id}/${row.page_id}`;
+
+/** A section in a SQLite page row's outline: its id, title length, text length. */
+type OutlineEntry = [sectionId: string, titleLength: number, bodyLength: number];
+
+/** A page's sections as one SQLite row: laid end to end (`title\nbody\n` each) and an outline to cut them apart. */
+function pageRow(sections: SectionRow[]): Insertable<SearchPagesTable> {
+  const outline: OutlineEntry[] = sections.map((s) => [s.section_id, s.section_title.length, s.body.length]);
+  return {
+    space_id: sections[0].space_id,
+    page_id: sections[0].page_id,
+    page_title: sections[0].page_title,
+    body: sections.map((s) => `${s.section_title}\n${s.body}\n`).join(''),
+    outline: JSON.stringify(outline),
+    revision_id: sections[0].revision_id,
+  };
+}
+
+/**
+ * The sections of a page that hold a match, from its SQLite row's text as FTS5's
+ * highlight() marked it, cut apart by the row's outline.
+ */
+function sectionsOfMarkedPage(marked: string, outline: OutlineEntry[]): SectionHit[] {
+  const { text, matches } = readMarkedText(marked);
+  const hits: SectionHit[] = [];
+  let offset = 0;
+  let next = 0;
+  outline.forEach(([sectionId, titleLength, bodyLength], position) => {
+    const titleEnd = offset + titleLength;
+    const bodyStart = titleEnd + 1;
+    const end = bodyStart + bodyLength + 1;
+    let inTitle = 0;
+    let inBody = 0;
+    let first = -1;
+    for (; next < matches.length && matches[next] < end; next++) {
+      if (matches[next] < titleEnd) inTitle++;
+      else if (matches[next] >= bodyStart) {
+        inBody++;
+        if (first < 0) first = matches[next] - bodyStart;
+      }
+    }
+    // A match in the heading weighs as much as four in the text (the weights PostgreSQL ranks sections with).
+    if (inTitle + inBody > 0) {
+      hits.push({ section_id: sectionId, position, title: text.slice(offset, titleEnd), body: text.slice(bodyStart, bodyStart + bodyLength), rank: inTitle * 4 + inBody, match_at: first });
+    }
+    offset = end;
+  });
+  // A row whose outline does not add up to its text is never written; should one be, show no sections rather than wrong ones.
+  return offset === text.length ? hits : [];
 }
 
 const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /**
  * The only queries of the full-text index. Both dialects sit behind the same functions:
- * SQLite FTS5 (porter tokenizer, bm25 with the title weighted 10, headings 4, text 1) and
- * PostgreSQL (tsvector `english`, GIN index, ts_rank with weights A title, B heading, D text).
+ * SQLite FTS5 (porter tokenizer; pages ranked by bm25 with the title weighted 10, text 1)
+ * and PostgreSQL (tsvector `english`, GIN index, ts_rank with weights A title, B heading,
+ * D text). Both find the sections shown the same way: those holding any searched word.
  */
 export const searchRepository = {
   /** The revision each space's index reflects. */
@@ -85,116 +145,168 @@ export const searchRepository = {
   },
 
   async deleteSpace(db: Db, spaceId: string): Promise<void> {
-    await db.deleteFrom('search_sections').where('space_id', '=', spaceId).execute();
-    if (!isPostgres(db)) await db.deleteFrom('search_pages').where('space_id', '=', spaceId).execute();
+    await db.deleteFrom(isPostgres(db) ? 'search_sections' : 'search_pages').where('space_id', '=', spaceId).execute();
   },
 
   async deletePages(db: Db, spaceId: string, pageIds: string[]): Promise<void> {
+    const table = isPostgres(db) ? 'search_sections' : 'search_pages';
     for (let i = 0; i < pageIds.length; i += 500) {
-      await db.deleteFrom('search_sections').where('space_id', '=', spaceId).where('page_id', 'in', pageIds.slice(i, i + 500)).execute();
-      if (!isPostgres(db)) await db.deleteFrom('search_pages').where('space_id', '=', spaceId).where('page_id', 'in', pageIds.slice(i, i + 500)).execute();
+      await db.deleteFrom(table).where('space_id', '=', spaceId).where('page_id', 'in', pageIds.slice(i, i + 500)).execute();
     }
-  },
-
-  async insertSections(db: Db, rows: SectionRow[]): Promise<void> {
-    // Chunks keep each statement under both dialects' parameter limits.
-    for (let i = 0; i < rows.length; i += 500) await db.insertInto('search_sections').values(rows.slice(i, i + 500)).execute();
-    if (isPostgres(db)) return;
-    // SQLite also keeps one row per page (title and all its text) to rank pages on.
-    const pages = new Map<string, { space_id: string; page_id: string; page_title: string; body: string }>();
-    for (const row of rows) {
-      const key = `${row.space_id}/${row.page_id}`;
-      const page = pages.get(key) ?? { space_id: row.space_id, page_id: row.page_id, page_title: row.page_title, body: '' };
-      page.body += `${row.section_title}\n${row.body}\n`;
-      pages.set(key, page);
-    }
-    const values = [...pages.values()];
-    for (let i = 0; i < values.length; i += 200) await db.insertInto('search_pages').values(values.slice(i, i + 200)).execute();
-  },
-
-  /** The text of these sections (the ones shown), by row id. */
-  async sectionTexts(db: Db, ids: number[]): Promise<Map<number, { section_title: string; body: string }>> {
-    const found = new Map<number, { section_title: string; body: string }>();
-    for (let i = 0; i < ids.length; i += 500) {
-      const rows = await db.selectFrom('search_sections').select(['id', 'section_title', 'body']).where('id', 'in', ids.slice(i, i + 500)).execute();
-      for (const row of rows) found.set(Number(row.id), { section_title: row.section_title, body: row.body });
-    }
-    return found;
   },
 
   /**
-   * The pages matching the query, best first (pages whose title matches, then by their
-   * best section's relevance): the first `wanted` of them, with their matching sections
-   * among the best, and how many pages match in all. On SQLite only the best sections
-   * are scored and sorted (FTS5's `order by rank limit`), so a query matching every page
-   * of a large space costs what is shown, not what matches.
+   * Writes the index of some pages, given their sections (each page's together, in
+   * order): PostgreSQL one row per section, SQLite one row per page (pageRow).
    */
-  async rankPages(db: Db, spaceIds: string[], query: SearchQuery, wanted: number): Promise<RankedResult> {
-    if (spaceIds.length === 0 || query.length === 0) return { pages: [], sections: [], total: 0 };
-    const spaces = sql.join(spaceIds);
+  async insertSections(db: Db, rows: SectionRow[]): Promise<void> {
+    // Chunks keep each statement under both dialects' parameter limits.
     if (isPostgres(db)) {
-      const { rows } = await sql<RankedPage>`
-        select s.space_id, s.page_id, max(ts_rank(s.tsv, q.q)) as relevance,
-          bool_or(to_tsvector('english'::regconfig, s.page_title) @@ q.q) as title_match
-        from search_sections s, to_tsquery('english'::regconfig, ${tsqueryExpression(query)}) as q(q)
-        where s.space_id in (${spaces}) and s.tsv @@ q.q
-        group by s.space_id, s.page_id
-        order by title_match desc, relevance desc, s.page_id`.execute(db);
-      const pages = rows.slice(0, wanted).map((r) => ({ ...r, relevance: Number(r.relevance), title_match: Boolean(r.title_match) }));
-      const sections = await this.sectionsOf(db, pages, query);
-      return { pages, sections, total: rows.length };
+      for (let i = 0; i < rows.length; i += 500) await db.insertInto('search_sections').values(rows.slice(i, i + 500)).execute();
+      return;
     }
-    const expression = fts5Expression(query);
-    const titles = `page_title : (${expression})`;
-    const [{ rows: counted }, { rows: titled }] = await Promise.all([
-      sql<{ n: number }>`select count(*) as n from search_pages_fts join search_pages p on p.id = search_pages_fts.rowid where search_pages_fts match ${expression} and p.space_id in (${spaces})`.execute(db),
-      sql<{ space_id: string; page_id: string }>`select p.space_id, p.page_id from search_pages_fts join search_pages p on p.id = search_pages_fts.rowid where search_pages_fts match ${titles} and p.space_id in (${spaces})`.execute(db),
-    ]);
-    const total = Number(counted[0]?.n ?? 0);
-    const titleMatches = new Set(titled.map((r) => `${r.space_id}/${r.page_id}`));
-    // The best pages by FTS5's bm25 (title weighted 10): only they are scored in order.
-    const best = (match: string, limit: number) =>
-      sql<RankedPage>`
-        select p.space_id, p.page_id, -f.rank as relevance
-        from (select rowid, rank from search_pages_fts where search_pages_fts match ${match} and rank match 'bm25(10.0, 1.0)' order by rank limit ${limit}) f
-        join search_pages p on p.id = f.rowid
-        where p.space_id in (${spaces})`.execute(db);
-    for (let limit = Math.max(32, wanted * 2); ; limit *= 4) {
-      const [{ rows: all }, { rows: inTitles }] = await Promise.all([best(expression, limit), titleMatches.size > 0 ? best(titles, limit) : Promise.resolve({ rows: [] as RankedPage[] })]);
-      const pages = new Map<string, RankedPage>();
-      const add = (hit: RankedPage, titleMatch: boolean) => {
-        const key = `${hit.space_id}/${hit.page_id}`;
-        if (!pages.has(key) && titleMatches.has(key) === titleMatch) pages.set(key, { ...hit, relevance: Math.max(0, Number(hit.relevance)), title_match: titleMatch });
-      };
-      for (const hit of inTitles) add(hit, true);
-      for (const hit of all) add(hit, true);
-      for (const hit of all) add(hit, false);
-      // Enough pages, or every match seen (a space filter can drop some of the best).
-      if (pages.size < Math.min(wanted, total) && (all.length === limit || inTitles.length === limit)) continue;
-      const ranked = [...pages.values()].sort((a, b) => Number(b.title_match) - Number(a.title_match) || b.relevance - a.relevance || (a.page_id < b.page_id ? -1 : 1));
-      const shown = ranked.slice(0, wanted);
-      return { pages: shown, sections: await this.sectionsOf(db, shown, query), total };
-    }
+    const pages = new Map<string, SectionRow[]>();
+    for (const row of rows) pages.set(keyOf(row), [...(pages.get(keyOf(row)) ?? []), row]);
+    const values = [...pages.values()].map(pageRow);
+    for (let i = 0; i < values.length; i += 200) await db.insertInto('search_pages').values(values.slice(i, i + 200)).execute();
   },
 
-  /** The matching sections of these pages, with their relevance. */
-  async sectionsOf(db: Db, pages: { space_id: string; page_id: string }[], query: SearchQuery): Promise<SectionHit[]> {
-    if (pages.length === 0 || query.length === 0) return [];
-    const spaces = sql.join([...new Set(pages.map((p) => p.space_id))]);
-    const ids = sql.join([...new Set(pages.map((p) => p.page_id))]);
-    if (isPostgres(db)) {
-      const { rows } = await sql<SectionHit>`
-        select s.id, s.space_id, s.page_id, s.section_id, s.position, ts_rank(s.tsv, q.q) as rank
-        from search_sections s, to_tsquery('english'::regconfig, ${tsqueryExpression(query)}) as q(q)
-        where s.space_id in (${spaces}) and s.page_id in (${ids}) and s.tsv @@ q.q`.execute(db);
-      return rows.map((r) => ({ ...r, id: Number(r.id), rank: Number(r.rank) }));
+  /**
+   * The pages matching the query, best first (pages whose title matches, then the rest,
+   * each by relevance): the first `wanted` of them with their matching sections, and how
+   * many pages match in all.
+   */
+  async rankPages(db: Db, spaceIds: string[], query: SearchQuery, wanted: number): Promise<RankedResult> {
+    if (spaceIds.length === 0 || query.length === 0 || wanted <= 0) return { pages: [], total: 0 };
+    return isPostgres(db) ? this.rankPagesPostgres(db, spaceIds, query, wanted) : this.rankPagesSqlite(db, spaceIds, query, wanted);
+  },
+
+  /**
+   * SQLite: pages are scored on the page-level FTS5 table (bm25: title 10, text 1), and
+   * only within the searched spaces, which the MATCH names (its `space_id` column). The
+   * title matches come first: the best of them are one `order by rank limit` query; only
+   * when they do not fill the window are the best of all matches ranked too. The matched
+   * words of the pages shown come from FTS5's highlight() of the same query, so no second
+   * full-text query is run to find their sections.
+   */
+  async rankPagesSqlite(db: Db, spaceIds: string[], query: SearchQuery, wanted: number): Promise<RankedResult> {
+    const spaces = sql.join(spaceIds);
+    const searched = new Set(spaceIds);
+    // Naming the spaces costs a term in every match: it is left out when the index holds no other space.
+    const { rows: others } = await sql<{ id: string }>`select space_id as id from search_index_state where space_id not in (${spaces}) limit 1`.execute(db);
+    const terms = fts5Expression(await this.indexedGuesses(db, query));
+    const scope = others.length > 0 ? `space_id : (${spaceIds.map(fts5String).join(' OR ')}) AND ` : '';
+    const anywhere = `${scope}{page_title body} : (${terms})`;
+    const inTitle = `${scope}page_title : (${terms})`;
+
+    type MarkedPage = { space_id: string; page_id: string; relevance: number; marked: string; outline: string };
+    /** The best `n` pages for this match (fewer: all of them). */
+    const best = async (match: string, n: number): Promise<MarkedPage[]> => {
+      for (let limit = n; ; limit *= 4) {
+        const { rows } = await sql<MarkedPage>`
+          select p.space_id, p.page_id, -f.rank as relevance, f.marked, p.outline
+          from (select rowid, rank, highlight(search_pages_fts, 1, char(1), char(2)) as marked
+                from search_pages_fts where search_pages_fts match ${match} and rank match 'bm25(10.0, 1.0, 0.0)'
+                order by rank limit ${limit}) f
+          join search_pages p on p.id = f.rowid
+          order by f.rank`.execute(db);
+        // The match compares lower-cased, stemmed ids: an exact comparison keeps only the searched spaces.
+        const exact = rows.filter((r) => searched.has(r.space_id));
+        if (exact.length >= n || rows.length < limit) return exact.slice(0, n);
+      }
+    };
+
+    const [{ rows: counted }, titled] = await Promise.all([
+      scope
+        ? sql<{ n: number }>`select count(*) as n from search_pages_fts join search_pages p on p.id = search_pages_fts.rowid where search_pages_fts match ${anywhere} and p.space_id in (${spaces})`.execute(db)
+        : sql<{ n: number }>`select count(*) as n from search_pages_fts where search_pages_fts match ${anywhere}`.execute(db),
+      best(inTitle, wanted),
+    ]);
+    const total = Number(counted[0]?.n ?? 0);
+    const shown = titled.map((row) => ({ row, titleMatch: true }));
+    // Fewer title matches than the window: they are all of them, and the best of the other matches follow.
+    if (shown.length < wanted && total > shown.length) {
+      const titleMatches = new Set(titled.map(keyOf));
+      for (const row of await best(anywhere, wanted)) {
+        if (shown.length < wanted && !titleMatches.has(keyOf(row))) shown.push({ row, titleMatch: false });
+      }
     }
-    // The matching sections of the pages shown, in document order: scoring them with bm25
-    // (or bounding the FTS5 scan by their rowids) costs more than ranking the pages did.
-    const { rows } = await sql<SectionHit>`
-      select s.id, s.space_id, s.page_id, s.section_id, s.position, 0 as rank
-      from search_fts join search_sections s on s.id = search_fts.rowid
-      where search_fts match ${fts5Expression(query)} and s.space_id in (${spaces}) and s.page_id in (${ids})`.execute(db);
-    return rows.map((r) => ({ ...r, rank: 0 }));
+    const pages = shown.map(({ row, titleMatch }) => ({
+      space_id: row.space_id,
+      page_id: row.page_id,
+      relevance: Math.max(0, Number(row.relevance)),
+      title_match: titleMatch,
+      sections: sectionsOfMarkedPage(row.marked, JSON.parse(row.outline) as OutlineEntry[]),
+    }));
+    return { pages, total };
+  },
+
+  /**
+   * The query without those stems it guesses for the word being typed (its own prefixes,
+   * query.ts) that cannot add a match, each of which would cost FTS5 a term to score on
+   * every matching page: guesses the prefix term already covers (FTS5 stems a prefix
+   * before matching it, with Porter's algorithm, which `stemmer` implements too: both
+   * stem alike, docs/decisions/links-and-search.md), and guesses no page holds (the
+   * vocabulary). Only plain ASCII words are judged (FTS5 folds diacritics, and leaves
+   * very long tokens unstemmed); the others keep their guesses.
+   */
+  async indexedGuesses(db: Db, query: SearchQuery): Promise<SearchQuery> {
+    const judged = (term: QueryTerm) => /^[a-z0-9]{1,40}$/.test(term.text);
+    const coveredBy = new Map(query.map((group) => [group, group.find((t) => t.prefix && judged(t))] as const));
+    const stems = new Map([...coveredBy.values()].filter((t) => t !== undefined).map((t) => [t, stemmer(t.text)]));
+    const isGuess = (group: QueryTerm[], term: QueryTerm) => !term.prefix && coveredBy.get(group) !== undefined && judged(term);
+    const guesses = query.flatMap((group) => group.filter((t) => isGuess(group, t) && !t.text.startsWith(stems.get(coveredBy.get(group)!)!)).map((t) => t.text));
+    const { rows } = guesses.length > 0 ? await sql<{ term: string }>`select term from search_pages_vocab where term in (${sql.join(guesses)})`.execute(db) : { rows: [] };
+    const indexed = new Set(rows.map((r) => r.term));
+    return query.map((group) => group.filter((t) => !isGuess(group, t) || indexed.has(t.text)));
+  },
+
+  /**
+   * PostgreSQL: sections holding any searched word are found with the GIN index, ranked,
+   * and grouped by page; a page matches when every word is in one of its sections.
+   * The sections shown are those of the shown pages holding any searched word in their
+   * heading or text, found and marked by ts_headline.
+   */
+  async rankPagesPostgres(db: Db, spaceIds: string[], query: SearchQuery, wanted: number): Promise<RankedResult> {
+    // A page matches when each searched word is in one of its sections (not necessarily the same one).
+    const everyWord = sql.join(
+      tsqueryGroups(query).map((group) => sql`bool_or(s.tsv @@ to_tsquery('english'::regconfig, ${group}))`),
+      sql` and `,
+    );
+    const { rows } = await sql<Omit<RankedPage, 'sections'>>`
+      select s.space_id, s.page_id, max(ts_rank(s.tsv, q.q)) as relevance,
+        bool_or(to_tsvector('english'::regconfig, s.page_title) @@ to_tsquery('english'::regconfig, ${tsqueryExpression(query)})) as title_match
+      from search_sections s, to_tsquery('english'::regconfig, ${anyTermTsquery(query)}) as q(q)
+      where s.space_id in (${sql.join(spaceIds)}) and s.tsv @@ q.q
+      group by s.space_id, s.page_id
+      having ${everyWord}
+      order by title_match desc, relevance desc, s.page_id`.execute(db);
+    const shown = rows.slice(0, wanted);
+    const sections = new Map<string, SectionHit[]>();
+    if (shown.length > 0) {
+      const { rows: hits } = await sql<SectionText & { rank: number; marked: string }>`
+        select s.space_id, s.page_id, s.position, s.section_id, s.section_title, s.body,
+          ts_rank(ts_filter(s.tsv, '{b,d}'), q.q) as rank,
+          ts_headline('english'::regconfig, s.body, q.q, ${HEADLINE_OPTIONS}) as marked
+        from search_sections s, to_tsquery('english'::regconfig, ${anyTermTsquery(query)}) as q(q)
+        where s.space_id in (${sql.join([...new Set(shown.map((p) => p.space_id))])})
+          and s.page_id in (${sql.join([...new Set(shown.map((p) => p.page_id))])})
+          and ts_filter(s.tsv, '{b,d}') @@ q.q
+        order by s.position`.execute(db);
+      for (const hit of hits) {
+        const { text, matches } = readMarkedText(hit.marked);
+        const section = {
+          section_id: hit.section_id,
+          position: hit.position,
+          title: hit.section_title,
+          body: hit.body,
+          rank: Number(hit.rank),
+          match_at: text === hit.body ? (matches[0] ?? -1) : -1,
+        };
+        sections.set(keyOf(hit), [...(sections.get(keyOf(hit)) ?? []), section]);
+      }
+    }
+    const pages = shown.map((r) => ({ ...r, relevance: Number(r.relevance), title_match: Boolean(r.title_match), sections: sections.get(keyOf(r)) ?? [] }));
+    return { pages, total: rows.length };
   },
 };

@@ -101,6 +101,88 @@ describe('search', () => {
     expect((await search(spaceId, '"*:()')).body).toEqual({ count: 0, items: [] });
   });
 
+  it('shows the sections holding a searched word, best first, with the text around the match', async () => {
+    const space = await newSpace('Sections');
+    const filler = 'Plain words about nothing in particular. '.repeat(15);
+    let pageId = '';
+    await editSpaceContent(t.app.deps, space, admin.id, (e) => {
+      pageId = e.insertPage({
+        title: 'Marsupials',
+        markdown: `# Alpha\n\nNothing here.\n\n# Beta\n\n${filler}A kangaroo hops by.\n\n# Gamma\n\nOne kangaroo, then another kangaroo.\n`,
+      });
+      // Text holding the characters the database marks matches with: they are not indexed.
+      e.insertPage({ title: 'Odd', markdown: 'Odd \u0001text\u0002 about wombats.\n' });
+    });
+    const res = await search(space, 'kangaroo');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.items.map((i: any) => i.id)).toEqual([pageId]);
+    const [page] = res.body.items;
+    expect(page.resultType).toBe('section');
+    // Alpha holds no match; Gamma holds two, Beta one.
+    expect(page.sections.map((s: any) => s.id)).toEqual(['gamma', 'beta']);
+    expect(page.sections[0]).toMatchObject({ title: 'Gamma', path: 'marsupials#gamma', body: 'One kangaroo, then another kangaroo.' });
+    expect(page.sections[0].score).toBeGreaterThan(page.sections[1].score);
+    // Beta's text is long: the excerpt is cut around the match, not from the start.
+    const beta = page.sections[1].body as string;
+    expect(beta.startsWith('…')).toBe(true);
+    expect(beta).toContain('A kangaroo hops by.');
+    expect(beta.length).toBeLessThanOrEqual(242);
+    // Words found in different sections: each section holding one of them is shown.
+    const both = await search(space, 'alpha kangaroo');
+    expect(both.body.items.map((i: any) => i.id)).toEqual([pageId]);
+    expect(both.body.items[0].sections.map((s: any) => s.id).sort()).toEqual(['alpha', 'beta', 'gamma']);
+    // Stemmed: "hopping" finds "hops".
+    expect((await search(space, 'hopping')).body.items[0].sections.map((s: any) => s.id)).toEqual(['beta']);
+
+    const odd = await search(space, 'wombats');
+    expect(odd.body.items[0].sections[0].body).toBe('Odd text about wombats.');
+  });
+
+  it('searches one space only, however many matching pages other spaces hold', async () => {
+    const big = await newSpace('Many lemurs');
+    const small = await newSpace('Few lemurs');
+    const bigIds: string[] = [];
+    const smallIds: string[] = [];
+    await editSpaceContent(t.app.deps, big, admin.id, (e) => {
+      for (let i = 0; i < 30; i++) bigIds.push(e.insertPage({ title: `Lemur ${i}`, markdown: `Lemur number ${i} climbs.\n` }));
+    });
+    await editSpaceContent(t.app.deps, small, admin.id, (e) => {
+      smallIds.push(e.insertPage({ title: 'Habitat', markdown: 'Where a lemur lives.\n' }));
+      smallIds.push(e.insertPage({ title: 'Diet', markdown: 'What lemurs eat.\n' }));
+    });
+    expect((await search(big, 'lemur', admin.token, { limit: 5 })).body.count).toBe(30);
+    const few = await search(small, 'lemur');
+    expect(few.body.count).toBe(2);
+    expect(few.body.items.map((i: any) => i.id).sort()).toEqual([...smallIds].sort());
+    const many = await search(big, 'lemur', admin.token, { limit: 5 });
+    expect(many.body.items).toHaveLength(5);
+    expect(many.body.items.every((i: any) => bigIds.includes(i.id))).toBe(true);
+  });
+
+  it('ranks title matches first across pages of results', async () => {
+    const space = await newSpace('Otters');
+    const titled: string[] = [];
+    const untitled: string[] = [];
+    await editSpaceContent(t.app.deps, space, admin.id, (e) => {
+      for (let i = 0; i < 3; i++) titled.push(e.insertPage({ title: `Otter ${i}`, markdown: 'About this animal.\n' }));
+      for (let i = 0; i < 5; i++) untitled.push(e.insertPage({ title: `River ${i}`, markdown: `An otter swims in river ${i}.\n` }));
+    });
+    const seen: any[] = [];
+    let page: string | undefined;
+    do {
+      const res = await search(space, 'otter', admin.token, { limit: 2, ...(page ? { page } : {}) });
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.count).toBe(8);
+      seen.push(...res.body.items);
+      page = res.body.next?.page;
+    } while (page);
+    expect(seen.map((i) => i.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(new Set(seen.slice(0, 3).map((i) => i.id))).toEqual(new Set(titled));
+    expect(new Set(seen.slice(3).map((i) => i.id))).toEqual(new Set(untitled));
+    expect(seen.slice(0, 3).every((i) => i.resultType === 'page' && i.score > 1)).toBe(true);
+    expect(seen.slice(3).every((i) => i.resultType === 'section' && i.score < 1)).toBe(true);
+  });
+
   it('limits the query to 512 characters and pages through results', async () => {
     expect((await search(spaceId, 'x'.repeat(512))).status).toBe(200);
     expect((await search(spaceId, 'x'.repeat(513))).status).toBe(400);
@@ -164,8 +246,9 @@ describe('search', () => {
     expect((await search(space, 'gone')).body.items).toEqual([]);
     const run = indexRuns.at(-1)!;
     expect(run).toMatchObject({ spaceId: space, from: full.to, to: merged.body.revision, indexed: 2, removed: 1 });
-    // The index table tells the same: only the two written pages carry the merge revision.
-    const rows = await t.db.selectFrom('search_sections').select(['page_id', 'revision_id']).where('space_id', '=', space).execute();
+    // The index table tells the same: only the two written pages carry the merge revision
+    // (a row per section on PostgreSQL, per page on SQLite: these pages have one section each).
+    const rows = await t.db.selectFrom(t.dialect === 'postgres' ? 'search_sections' : 'search_pages').select(['page_id', 'revision_id']).where('space_id', '=', space).execute();
     expect(rows).toHaveLength(10);
     expect(rows.filter((r) => r.revision_id === merged.body.revision)).toHaveLength(2);
     expect(rows.some((r) => r.page_id === ids.b)).toBe(false);

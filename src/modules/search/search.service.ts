@@ -5,12 +5,12 @@ import { badRequest, HttpError } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { extractText, type Document } from '../../content/markdown/index.ts';
 import { changedPages } from '../../content/merge/index.ts';
-import { excerpt, parseSearchQuery, type SearchQuery } from '../../content/search/query.ts';
+import { excerpt, parseSearchQuery, stripMarkers, type SearchQuery } from '../../content/search/query.ts';
 import { loadDocuments, loadSnapshot, loadTrees } from '../../content/store/snapshot.ts';
 import type { PageEntry, RevisionTrees } from '../../content/store/types.ts';
 import { loadSpace, visibleSpaceIds } from '../spaces/spaces.service.ts';
-import { MAX_SECTIONS, presentPageResult, type PageHit } from './search.presenter.ts';
-import { searchRepository, type RankedPage, type SectionHit, type SectionRow } from './search.repository.ts';
+import { presentPageResult, shownSections } from './search.presenter.ts';
+import { searchRepository, type RankedPage, type RankedResult, type SectionRow } from './search.repository.ts';
 
 /*
  * Full-text search of space content (docs/decisions/links-and-search.md). The index is
@@ -48,8 +48,9 @@ function sectionRows(spaceId: string, revisionId: string, entry: PageEntry, docu
     position,
     section_id: s.headingId ?? '',
     page_title: entry.title,
-    section_title: s.title,
-    body: s.body,
+    // The characters the database marks matches with never come from the text itself.
+    section_title: stripMarkers(s.title),
+    body: stripMarkers(s.body),
     revision_id: revisionId,
   }));
   if (rows.length === 0) {
@@ -134,27 +135,21 @@ function queryOf(text: string): SearchQuery {
   return parseSearchQuery(text);
 }
 
-/** Ranked pages with their matching sections (as the ranking query returned them). */
-function withSections(pages: RankedPage[], hits: SectionHit[]): PageHit[] {
-  const sections = new Map<string, SectionHit[]>();
-  for (const hit of hits) {
-    const key = `${hit.space_id}/${hit.page_id}`;
-    sections.set(key, [...(sections.get(key) ?? []), hit]);
+/**
+ * The best `wanted` pages of these spaces for the query, ranked once per window: a
+ * result depends only on the revisions searched (their index never changes) and the
+ * query, so it is kept (caches.searchResults) and serves repeats of the search and its
+ * earlier pages; a later page ranks a wider window again.
+ */
+async function rankedPages(ctx: Pick<Context, 'db' | 'caches'>, spaces: { id: string; revision_id: string | null }[], query: SearchQuery, wanted: number): Promise<RankedResult> {
+  const key = JSON.stringify([[...spaces].sort((a, b) => (a.id < b.id ? -1 : 1)).map((s) => [s.id, s.revision_id]), query]);
+  const kept = ctx.caches.searchResults.get(key) as { wanted: number; result: RankedResult } | undefined;
+  if (kept && (kept.wanted >= wanted || kept.result.pages.length === kept.result.total)) {
+    return { pages: kept.result.pages.slice(0, wanted), total: kept.result.total };
   }
-  return pages.map((p) => ({
-    spaceId: p.space_id,
-    pageId: p.page_id,
-    titleMatch: p.title_match,
-    relevance: p.relevance,
-    sections: sections.get(`${p.space_id}/${p.page_id}`) ?? [],
-  }));
-}
-
-/** The text of the sections these results show, in one query. */
-function textsOf(ctx: Pick<Context, 'db'>, pages: PageHit[]) {
-  // Only the pages shown have their sections ranked.
-  for (const page of pages) page.sections.sort((a, b) => b.rank - a.rank || a.position - b.position);
-  return searchRepository.sectionTexts(ctx.db, pages.flatMap((p) => p.sections.slice(0, MAX_SECTIONS).map((s) => s.id)));
+  const result = await searchRepository.rankPages(ctx.db, spaces.map((s) => s.id), query, wanted);
+  ctx.caches.searchResults.set(key, { wanted, result });
+  return result;
 }
 
 /** GET {S}/search: pages of one space, ranked. */
@@ -165,15 +160,14 @@ export async function searchSpace(ctx: Context, spaceId: string, text: string, p
   await ensureIndexed(ctx, [space]);
   const start = offsetOf(page);
   // Only the pages up to this window are ranked in full: the best are what is shown.
-  const ranked = await searchRepository.rankPages(ctx.db, [spaceId], query, start + page.limit);
+  const ranked = await rankedPages(ctx, [space], query, start + page.limit);
   const snapshot = await loadSnapshot(ctx.db, spaceId, space.revision_id);
   // The index reflects the current revision (ensureIndexed), so every page is in it.
-  const hits = withSections(ranked.pages.slice(start).filter((p) => snapshot.byId.has(p.page_id)), ranked.sections);
-  const texts = await textsOf(ctx, hits);
+  const hits = ranked.pages.slice(start).filter((p) => snapshot.byId.has(p.page_id));
   return {
     ...nextPage(start + hits.length, ranked.total),
     count: ranked.total,
-    items: hits.map((hit, i) => presentPageResult(ctx.config, snapshot, hit, start + i + 1, query, texts)),
+    items: hits.map((hit, i) => presentPageResult(ctx.config, snapshot, hit, start + i + 1, query)),
   };
 }
 
@@ -187,7 +181,7 @@ export async function searchOrganization(ctx: Context, organizationId: string, t
   if (query.length === 0 || ids.length === 0) return { count: 0, items: [] };
   const spaces = (await searchRepository.liveSpaces(ctx.db, ids)).filter((s) => s.revision_id !== null);
   await ensureIndexed(ctx, spaces);
-  const result = await searchRepository.rankPages(ctx.db, spaces.map((s) => s.id), query, PAGES_PER_SPACE * spaces.length);
+  const result = await rankedPages(ctx, spaces, query, PAGES_PER_SPACE * spaces.length);
   const ranked = result.pages;
   const bySpace = new Map<string, RankedPage[]>();
   for (const hit of ranked) bySpace.set(hit.space_id, [...(bySpace.get(hit.space_id) ?? []), hit]);
@@ -198,9 +192,7 @@ export async function searchOrganization(ctx: Context, organizationId: string, t
   for (const space of slice) {
     const snapshot = await loadSnapshot(ctx.db, space.id, space.revision_id as string);
     const top = bySpace.get(space.id)!.filter((p) => snapshot.byId.has(p.page_id)).slice(0, PAGES_PER_SPACE);
-    const hits = withSections(top, result.sections);
-    const texts = await textsOf(ctx, hits);
-    const pages = hits.map((hit, j) => presentPageResult(ctx.config, snapshot, hit, rankOf.get(top[j])!, query, texts));
+    const pages = top.map((hit) => presentPageResult(ctx.config, snapshot, hit, rankOf.get(hit)!, query));
     items.push({ type: 'space' as const, id: space.id, title: space.title, score: pages[0]?.score ?? 0, pages });
   }
   return { ...(next ? { next } : {}), count: ordered.length, items };
@@ -221,7 +213,7 @@ export interface VisitorResult {
  * which spaces the visitor may see.
  */
 export async function searchForVisitors(
-  ctx: Pick<Context, 'db' | 'clock'>,
+  ctx: Pick<Context, 'db' | 'clock' | 'caches'>,
   spaces: { id: string; revision_id: string | null }[],
   text: string,
   limit: number,
@@ -230,20 +222,18 @@ export async function searchForVisitors(
   const live = spaces.filter((s): s is { id: string; revision_id: string } => s.revision_id !== null);
   if (query.length === 0 || live.length === 0) return { count: 0, results: [] };
   await ensureIndexed(ctx, live);
-  const ranked = await searchRepository.rankPages(ctx.db, live.map((s) => s.id), query, limit);
-  const hits = withSections(ranked.pages, ranked.sections);
-  const texts = await textsOf(ctx, hits);
+  const ranked = await rankedPages(ctx, live, query, limit);
   const results: VisitorResult[] = [];
-  for (const hit of hits) {
-    const space = live.find((s) => s.id === hit.spaceId)!;
-    const node = (await loadSnapshot(ctx.db, space.id, space.revision_id)).byId.get(hit.pageId);
+  for (const hit of ranked.pages) {
+    const space = live.find((s) => s.id === hit.space_id)!;
+    const node = (await loadSnapshot(ctx.db, space.id, space.revision_id)).byId.get(hit.page_id);
     if (!node) continue;
     results.push({
-      spaceId: hit.spaceId,
-      pageId: hit.pageId,
+      spaceId: hit.space_id,
+      pageId: hit.page_id,
       title: node.entry.title,
       path: node.path,
-      sections: hit.sections.slice(0, 3).map((s) => ({ title: texts.get(s.id)?.section_title ?? '', body: excerpt(texts.get(s.id)?.body ?? '', query) })),
+      sections: shownSections(hit, 3).map((s) => ({ title: s.title, body: excerpt(s.body, query, s.match_at) })),
     });
   }
   return { count: ranked.total, results };
