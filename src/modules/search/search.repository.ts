@@ -1,5 +1,5 @@
 import { PostgresAdapter, sql, type Insertable } from 'kysely';
-import { stemmer } from 'stemmer';
+import { matchFinder, stem } from '../../content/search/match.ts';
 import type { Db } from '../../db/database.ts';
 import type { SearchPagesTable, SearchSectionsTable } from '../../db/types.ts';
 import { anyTermTsquery, fts5Expression, fts5String, MATCH_END, MATCH_START, readMarkedText, tsqueryExpression, tsqueryGroups, type QueryTerm, type SearchQuery } from '../../content/search/query.ts';
@@ -57,11 +57,10 @@ function pageRow(sections: SectionRow[]): Insertable<SearchPagesTable> {
 }
 
 /**
- * The sections of a page that hold a match, from its SQLite row's text as FTS5's
- * highlight() marked it, cut apart by the row's outline.
+ * The sections of a page that hold a match, given the offsets of the matched words in its
+ * SQLite row's text, cut apart by the row's outline.
  */
-function sectionsOfMarkedPage(marked: string, outline: OutlineEntry[]): SectionHit[] {
-  const { text, matches } = readMarkedText(marked);
+function sectionsOfPage(text: string, matches: number[], outline: OutlineEntry[]): SectionHit[] {
   const hits: SectionHit[] = [];
   let offset = 0;
   let next = 0;
@@ -184,35 +183,44 @@ export const searchRepository = {
   /**
    * SQLite: pages are scored on the page-level FTS5 table (bm25: title 10, text 1), and
    * only within the searched spaces, which the MATCH names (its `space_id` column). The
-   * title matches come first: the best of them are one `order by rank limit` query; only
-   * when they do not fill the window are the best of all matches ranked too. The matched
-   * words of the pages shown come from FTS5's highlight() of the same query, so no second
-   * full-text query is run to find their sections.
+   * title matches come first: the best of them are one ranking query; only when they do
+   * not fill the window are the best of all matches ranked too. The matched words of the
+   * pages shown are found in their text by match.ts, as FTS5 would find them.
    */
   async rankPagesSqlite(db: Db, spaceIds: string[], query: SearchQuery, wanted: number): Promise<RankedResult> {
     const spaces = sql.join(spaceIds);
     const searched = new Set(spaceIds);
     // Naming the spaces costs a term in every match: it is left out when the index holds no other space.
     const { rows: others } = await sql<{ id: string }>`select space_id as id from search_index_state where space_id not in (${spaces}) limit 1`.execute(db);
-    const terms = fts5Expression(await this.indexedGuesses(db, query));
+    const searchedTerms = await this.indexedGuesses(db, query);
+    const terms = fts5Expression(searchedTerms);
     const scope = others.length > 0 ? `space_id : (${spaceIds.map(fts5String).join(' OR ')}) AND ` : '';
     const anywhere = `${scope}{page_title body} : (${terms})`;
     const inTitle = `${scope}page_title : (${terms})`;
 
-    type MarkedPage = { space_id: string; page_id: string; relevance: number; marked: string; outline: string };
-    /** The best `n` pages for this match (fewer: all of them). */
-    const best = async (match: string, n: number): Promise<MarkedPage[]> => {
+    type PageRow = { id: number; space_id: string; page_id: string; body: string; outline: string };
+    type Scored = PageRow & { relevance: number };
+    /**
+     * The best `n` pages for this match (fewer: all of them). FTS5 scores every match in
+     * one pass and SQLite's sorter keeps the best (`limit -1` keeps the scan from being
+     * flattened into FTS5's own `order by rank`, which costs a third more); the rows of
+     * the pages kept are read after.
+     */
+    const best = async (match: string, n: number): Promise<Scored[]> => {
       for (let limit = n; ; limit *= 4) {
-        const { rows } = await sql<MarkedPage>`
-          select p.space_id, p.page_id, -f.rank as relevance, f.marked, p.outline
-          from (select rowid, rank, highlight(search_pages_fts, 1, char(1), char(2)) as marked
-                from search_pages_fts where search_pages_fts match ${match} and rank match 'bm25(10.0, 1.0, 0.0)'
-                order by rank limit ${limit}) f
-          join search_pages p on p.id = f.rowid
-          order by f.rank`.execute(db);
+        const { rows: scored } = await sql<{ id: number; score: number }>`
+          select id, score from (
+            select rowid as id, rank as score from search_pages_fts
+            where search_pages_fts match ${match} and rank match 'bm25(10.0, 1.0, 0.0)' limit -1)
+          order by score, id limit ${limit}`.execute(db);
+        const rows = new Map<number, PageRow>();
+        for (let i = 0; i < scored.length; i += 500) {
+          const chunk = await db.selectFrom('search_pages').select(['id', 'space_id', 'page_id', 'body', 'outline']).where('id', 'in', scored.slice(i, i + 500).map((r) => r.id)).execute();
+          for (const row of chunk) rows.set(row.id, row);
+        }
         // The match compares lower-cased, stemmed ids: an exact comparison keeps only the searched spaces.
-        const exact = rows.filter((r) => searched.has(r.space_id));
-        if (exact.length >= n || rows.length < limit) return exact.slice(0, n);
+        const exact = scored.flatMap(({ id, score }) => (rows.has(id) && searched.has(rows.get(id)!.space_id) ? [{ ...rows.get(id)!, relevance: -score }] : []));
+        if (exact.length >= n || scored.length < limit) return exact.slice(0, n);
       }
     };
 
@@ -231,12 +239,13 @@ export const searchRepository = {
         if (shown.length < wanted && !titleMatches.has(keyOf(row))) shown.push({ row, titleMatch: false });
       }
     }
+    const find = matchFinder(searchedTerms);
     const pages = shown.map(({ row, titleMatch }) => ({
       space_id: row.space_id,
       page_id: row.page_id,
       relevance: Math.max(0, Number(row.relevance)),
       title_match: titleMatch,
-      sections: sectionsOfMarkedPage(row.marked, JSON.parse(row.outline) as OutlineEntry[]),
+      sections: sectionsOfPage(row.body, find(row.body), JSON.parse(row.outline) as OutlineEntry[]),
     }));
     return { pages, total };
   },
@@ -245,15 +254,14 @@ export const searchRepository = {
    * The query without those stems it guesses for the word being typed (its own prefixes,
    * query.ts) that cannot add a match, each of which would cost FTS5 a term to score on
    * every matching page: guesses the prefix term already covers (FTS5 stems a prefix
-   * before matching it, with Porter's algorithm, which `stemmer` implements too: both
-   * stem alike, docs/decisions/links-and-search.md), and guesses no page holds (the
-   * vocabulary). Only plain ASCII words are judged (FTS5 folds diacritics, and leaves
-   * very long tokens unstemmed); the others keep their guesses.
+   * before matching it, as match.ts does), and guesses no page holds (the vocabulary).
+   * Only plain ASCII words are judged (the vocabulary holds folded words); the others
+   * keep their guesses.
    */
   async indexedGuesses(db: Db, query: SearchQuery): Promise<SearchQuery> {
-    const judged = (term: QueryTerm) => /^[a-z0-9]{1,40}$/.test(term.text);
+    const judged = (term: QueryTerm) => /^[a-z0-9]{1,64}$/.test(term.text);
     const coveredBy = new Map(query.map((group) => [group, group.find((t) => t.prefix && judged(t))] as const));
-    const stems = new Map([...coveredBy.values()].filter((t) => t !== undefined).map((t) => [t, stemmer(t.text)]));
+    const stems = new Map([...coveredBy.values()].filter((t) => t !== undefined).map((t) => [t, stem(t.text)]));
     const isGuess = (group: QueryTerm[], term: QueryTerm) => !term.prefix && coveredBy.get(group) !== undefined && judged(term);
     const guesses = query.flatMap((group) => group.filter((t) => isGuess(group, t) && !t.text.startsWith(stems.get(coveredBy.get(group)!)!)).map((t) => t.text));
     const { rows } = guesses.length > 0 ? await sql<{ term: string }>`select term from search_pages_vocab where term in (${sql.join(guesses)})`.execute(db) : { rows: [] };
