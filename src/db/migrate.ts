@@ -29,6 +29,16 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Brings the schema up to date; safe to run from several processes at once (Kysely locks). */
 export async function migrateToLatest(db: Db): Promise<string[]> {
+  return migrate(db);
+}
+
+/** Brings the schema to one migration (tests of an upgrade start from an older schema). */
+export async function migrateTo(db: Db, name: string): Promise<string[]> {
+  if (!(name in migrations)) throw new Error(`no migration ${name}`);
+  return migrate(db, name);
+}
+
+async function migrate(db: Db, target?: string): Promise<string[]> {
   // On PostgreSQL the migrator must look for its tables in our schema only: by default it
   // counts a kysely_migration table of any schema, so a database holding several Quire
   // schemas (tests, or instances side by side) would skip creating its own.
@@ -38,7 +48,7 @@ export async function migrateToLatest(db: Db): Promise<string[]> {
     migrationTableSchema = rows[0]?.schema;
   }
   const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
-  const { error, results } = await migrator.migrateToLatest();
+  const { error, results } = target ? await migrator.migrateTo(target) : await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
