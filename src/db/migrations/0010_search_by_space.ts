@@ -5,8 +5,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  * named in the MATCH (docs/decisions/links-and-search.md).
  *
  * - search_pages gets `outline` (each section's id, title and text length), so the page
- *   row alone says which of its sections hold the words FTS5's highlight() marked, and
- *   `revision_id`, the revision the row was written from (as search_sections has).
+ *   row alone says which of its sections hold the matched words, and `revision_id`, the
+ *   revision the row was written from (as search_sections has).
  * - search_pages_fts gets a third column, `space_id` (read from search_pages, its external
  *   content table): a search names its spaces inside the MATCH, and FTS5 scores only the
  *   pages of those spaces. Before, every space's matching pages were scored, then filtered.
