@@ -44,6 +44,17 @@ export interface TestApp {
 /** The dialect under test: PostgreSQL when DATABASE_URL is set, else SQLite. */
 export const testDialect: DialectName = process.env.DATABASE_URL ? 'postgres' : 'sqlite';
 
+/** Runs one statement on the PostgreSQL server (creating and dropping test schemas). */
+export async function onPostgres(databaseUrl: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
 /**
  * A fresh app on a fresh database: a SQLite file in a temp folder, or a new PostgreSQL
  * schema dropped on close. Every 2xx response of an operation GitBook documents is
@@ -53,12 +64,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-test-'));
   const databaseUrl = process.env.DATABASE_URL;
   const pgSchema = databaseUrl ? `test_${newId(12).toLowerCase()}` : undefined;
-  if (databaseUrl && pgSchema) {
-    const client = new pg.Client({ connectionString: databaseUrl });
-    await client.connect();
-    await client.query(`create schema ${pgSchema}`);
-    await client.end();
-  }
+  if (databaseUrl && pgSchema) await onPostgres(databaseUrl, `create schema ${pgSchema}`);
   const config: Config = {
     ...loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://quire.test' }),
     databaseUrl,
@@ -101,12 +107,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
     async close() {
       await app.close();
       await handle.close();
-      if (databaseUrl && pgSchema) {
-        const client = new pg.Client({ connectionString: databaseUrl });
-        await client.connect();
-        await client.query(`drop schema ${pgSchema} cascade`);
-        await client.end();
-      }
+      if (databaseUrl && pgSchema) await onPostgres(databaseUrl, `drop schema ${pgSchema} cascade`);
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

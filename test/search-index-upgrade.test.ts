@@ -2,38 +2,46 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateTo, migrateToLatest } from '../src/db/migrate.ts';
 import { ManualClock } from '../src/lib/clock.ts';
+import { newId } from '../src/lib/ids.ts';
 import { editSpaceContent } from '../src/modules/content/content.service.ts';
 import { createOrganizationWithAdmin } from '../src/modules/organizations/organizations.service.ts';
 import { indexRuns } from '../src/modules/search/search.service.ts';
 import { usersRepository } from '../src/modules/users/users.repository.ts';
 import { buildUserRow, issueToken } from '../src/modules/users/users.service.ts';
-import { testDialect } from './app.ts';
+import { onPostgres, testDialect } from './app.ts';
 
 /*
- * Upgrading a SQLite database whose search index was written before migration 0010 (a
+ * Upgrading a database whose search index was written before migration 0010. SQLite (a
  * section-level FTS5 table, page rows without an outline): the index is emptied, and the
- * next search indexes the space again and finds its pages. PostgreSQL's index is unchanged
- * by 0010, so this runs on SQLite only.
+ * next search indexes the space again and finds its pages. PostgreSQL: 0010 leaves its
+ * index as it is, and the next search uses it without indexing again.
  */
-describe.skipIf(testDialect === 'postgres')('search index upgrade (migration 0010)', () => {
+describe('search index upgrade (migration 0010)', () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-upgrade-'));
-  const handle = openDatabase({ dataDir });
+  const databaseUrl = process.env.DATABASE_URL;
+  const pgSchema = databaseUrl ? `test_${newId(12).toLowerCase()}` : undefined;
+  let handle: ReturnType<typeof openDatabase>;
+  beforeAll(async () => {
+    if (databaseUrl) await onPostgres(databaseUrl, `create schema ${pgSchema}`);
+    handle = openDatabase({ databaseUrl, dataDir, pgSchema });
+  });
   afterAll(async () => {
     await handle.close();
+    if (databaseUrl) await onPostgres(databaseUrl, `drop schema ${pgSchema} cascade`);
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('empties the old index and indexes each space again on its next search', async () => {
+  it(testDialect === 'postgres' ? 'keeps the PostgreSQL index, which the next search uses' : 'empties the old index and indexes each space again on its next search', async () => {
     const db = handle.db;
     await migrateTo(db, '0009_pdf_exports');
     const clock = new ManualClock();
-    const app = await buildApp({ config: { ...loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://quire.test' }), rateLimitMax: 0 }, db, dialect: 'sqlite', clock, logger: false });
+    const app = await buildApp({ config: { ...loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://quire.test' }), databaseUrl, rateLimitMax: 0 }, db, dialect: handle.dialect, clock, logger: false });
     try {
       const admin = buildUserRow(clock, { email: 'admin@upgrade.test', displayName: 'Admin', emailVerified: true });
       await usersRepository.insert(db, admin);
@@ -52,25 +60,37 @@ describe.skipIf(testDialect === 'postgres')('search index upgrade (migration 001
       // The index as 0008 wrote it, marked current for this revision.
       await sql`insert into search_sections (space_id, page_id, position, section_id, page_title, section_title, body, revision_id)
         values (${spaceId}, ${pageId}, 0, 'tools', 'Gardening', 'Tools', 'A rake and a spade.', ${revision})`.execute(db);
-      await sql`insert into search_pages (space_id, page_id, page_title, body) values (${spaceId}, ${pageId}, 'Gardening', ${'Tools\nA rake and a spade.\n'})`.execute(db);
+      if (testDialect === 'sqlite') {
+        await sql`insert into search_pages (space_id, page_id, page_title, body) values (${spaceId}, ${pageId}, 'Gardening', ${'Tools\nA rake and a spade.\n'})`.execute(db);
+      }
       await sql`insert into search_index_state (space_id, revision_id, updated_at) values (${spaceId}, ${revision}, '2026-01-01T00:00:00.000Z')`.execute(db);
+      const runsBefore = indexRuns.length;
 
       expect(await migrateToLatest(db)).toEqual(['0010_search_by_space']);
-      const tables = (await sql<{ name: string }>`select name from sqlite_master`.execute(db)).rows.map((r) => r.name);
-      expect(tables).not.toContain('search_fts');
-      expect(tables).toEqual(expect.arrayContaining(['search_pages_fts', 'search_pages_vocab']));
-      expect(await db.selectFrom('search_index_state').selectAll().execute()).toEqual([]);
-      expect(await db.selectFrom('search_pages').selectAll().execute()).toEqual([]);
-      expect(await db.selectFrom('search_sections').selectAll().execute()).toEqual([]);
+      if (testDialect === 'sqlite') {
+        const tables = (await sql<{ name: string }>`select name from sqlite_master`.execute(db)).rows.map((r) => r.name);
+        expect(tables).not.toContain('search_fts');
+        expect(tables).toEqual(expect.arrayContaining(['search_pages_fts', 'search_pages_vocab']));
+        expect(await db.selectFrom('search_index_state').selectAll().execute()).toEqual([]);
+        expect(await db.selectFrom('search_pages').selectAll().execute()).toEqual([]);
+        expect(await db.selectFrom('search_sections').selectAll().execute()).toEqual([]);
+      } else {
+        expect(await db.selectFrom('search_index_state').select('revision_id').execute()).toEqual([{ revision_id: revision }]);
+        expect(await db.selectFrom('search_sections').select(['page_id', 'section_id']).execute()).toEqual([{ page_id: pageId, section_id: 'tools' }]);
+      }
 
       const found = await app.inject({ method: 'GET', url: `/v1/spaces/${spaceId}/search?query=spade`, headers });
       expect(found.statusCode, found.body).toBe(200);
       const body = JSON.parse(found.body);
       expect(body.count).toBe(1);
       expect(body.items[0]).toMatchObject({ id: pageId, title: 'Gardening', sections: [expect.objectContaining({ id: 'tools', body: 'A rake and a spade.' })] });
-      expect(indexRuns.at(-1)).toMatchObject({ spaceId, from: null, to: revision, indexed: 1 });
-      const rows = await db.selectFrom('search_pages').select(['page_id', 'outline', 'revision_id']).execute();
-      expect(rows).toEqual([{ page_id: pageId, outline: JSON.stringify([['tools', 5, 19]]), revision_id: revision }]);
+      if (testDialect === 'sqlite') {
+        expect(indexRuns.at(-1)).toMatchObject({ spaceId, from: null, to: revision, indexed: 1 });
+        const rows = await db.selectFrom('search_pages').select(['page_id', 'outline', 'revision_id']).execute();
+        expect(rows).toEqual([{ page_id: pageId, outline: JSON.stringify([['tools', 5, 19]]), revision_id: revision }]);
+      } else {
+        expect(indexRuns.length).toBe(runsBefore);
+      }
     } finally {
       await app.close();
     }
