@@ -47,14 +47,12 @@ export function tsqueryGroups(query: SearchQuery): string[] {
 export const tsqueryExpression = (query: SearchQuery) => tsqueryGroups(query).map((g) => `(${g})`).join(' & ');
 
 /** The same terms, any of them (which sections of a matching page hold a searched word). */
-export function anyTermTsquery(query: SearchQuery): string {
-  return query.flat().map((t) => `${t.text}${t.prefix ? ':*' : ''}`).join(' | ');
-}
+export const anyTermTsquery = (query: SearchQuery) => tsqueryGroups(query).join(' | ');
 
 /*
- * Matched words are found by the database itself (FTS5 `highlight`, PostgreSQL
- * `ts_headline`), which wraps each in these two characters: what it calls a match is
- * exactly what its stemmer matched. Indexed text never holds them (stripMarkers).
+ * On PostgreSQL the matched words are marked by the database itself (`ts_headline`),
+ * which wraps each in these two characters (SQLite's are found by match.ts). Indexed text
+ * never holds them (stripMarkers).
  */
 export const MATCH_START = '\u0001';
 export const MATCH_END = '\u0002';
