@@ -61,6 +61,14 @@ const DATA_VERSION_RECHECK_MS = 100;
 
 /** Raw SQLite handles behind their Kysely instance, for the synchronous read path. */
 const sqliteHandles = new WeakMap<object, SqliteHandle>();
+const pgPools = new WeakMap<object, pg.Pool>();
+
+/** The connection pool behind a PostgreSQL database (for GET /metrics); undefined on SQLite. */
+export function poolStats(db: Db): { total: number; idle: number; waiting: number; max: number } | undefined {
+  const pool = pgPools.get(db);
+  if (!pool) return undefined;
+  return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 };
+}
 
 /**
  * A stamp that changes whenever the database's content may have changed: at once for a
@@ -175,11 +183,20 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    pgPools.set(db, pool);
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
   const file = options.sqliteFile ?? 'quire.sqlite';
-  if (file !== ':memory:') fs.mkdirSync(options.dataDir, { recursive: true });
-  const sqlite = new SQLite(file === ':memory:' ? file : path.join(options.dataDir, file));
+  const target = file === ':memory:' ? file : path.join(options.dataDir, file);
+  if (target !== ':memory:') {
+    fs.mkdirSync(options.dataDir, { recursive: true, mode: 0o700 });
+    // The database holds password hashes, token hashes and server_secrets (signing keys):
+    // readable by its owner only. SQLite gives its -wal and -shm files the database's mode.
+    fs.closeSync(fs.openSync(target, 'a', 0o600));
+    fs.chmodSync(target, 0o600);
+    for (const companion of [`${target}-wal`, `${target}-shm`]) if (fs.existsSync(companion)) fs.chmodSync(companion, 0o600);
+  }
+  const sqlite = new SQLite(target);
   // WAL lets readers run beside the writer; FULL sync makes every acknowledged commit durable.
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = FULL');

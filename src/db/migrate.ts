@@ -10,6 +10,10 @@ import * as m0007 from './migrations/0007_comments.ts';
 import * as m0008 from './migrations/0008_search.ts';
 import * as m0009 from './migrations/0009_pdf_exports.ts';
 import * as m0010 from './migrations/0010_search_by_space.ts';
+import * as m0011 from './migrations/0011_jobs.ts';
+import * as m0012 from './migrations/0012_file_store.ts';
+import * as m0018 from './migrations/0018_conversations.ts';
+import * as m0016 from './migrations/0016_sso.ts';
 
 // Listed by hand (not read from disk) so they work the same under tsx, bundlers and tests.
 const migrations: Record<string, Migration> = {
@@ -23,13 +27,37 @@ const migrations: Record<string, Migration> = {
   '0008_search': m0008,
   '0009_pdf_exports': m0009,
   '0010_search_by_space': m0010,
+  '0011_jobs': m0011,
+  '0012_file_store': m0012,
+  '0018_conversations': m0018,
+  '0016_sso': m0016,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-/** Brings the schema up to date; safe to run from several processes at once (Kysely locks). */
+/**
+ * Brings the schema up to date; safe to run from several processes at once (Kysely locks).
+ * A start with nothing pending only reads the list of applied migrations: the migrator
+ * (lock table, lock, re-read) runs only when something is missing.
+ */
 export async function migrateToLatest(db: Db): Promise<string[]> {
+  if (await allApplied(db)) return [];
   return migrate(db);
+}
+
+/** Whether every listed migration is recorded as applied (false when the table is missing). */
+async function allApplied(db: Db): Promise<boolean> {
+  try {
+    const schema = await migrationSchema(db);
+    const rows = await (schema ? db.withSchema(schema) : db)
+      .selectFrom('kysely_migration' as never)
+      .select(sql<string>`name`.as('name'))
+      .execute();
+    const applied = new Set(rows.map((row) => row.name));
+    return Object.keys(migrations).every((name) => applied.has(name));
+  } catch {
+    return false;
+  }
 }
 
 /** Brings the schema to one migration (tests of an upgrade start from an older schema). */
@@ -38,15 +66,18 @@ export async function migrateTo(db: Db, name: string): Promise<string[]> {
   return migrate(db, name);
 }
 
+/** On PostgreSQL the schema of our migration tables: the current one. */
+async function migrationSchema(db: Db): Promise<string | undefined> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  return rows[0]?.schema;
+}
+
 async function migrate(db: Db, target?: string): Promise<string[]> {
   // On PostgreSQL the migrator must look for its tables in our schema only: by default it
   // counts a kysely_migration table of any schema, so a database holding several Quire
   // schemas (tests, or instances side by side) would skip creating its own.
-  let migrationTableSchema: string | undefined;
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-    migrationTableSchema = rows[0]?.schema;
-  }
+  const migrationTableSchema = await migrationSchema(db);
   const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const { error, results } = target ? await migrator.migrateTo(target) : await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));

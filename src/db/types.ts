@@ -273,6 +273,8 @@ export interface ChangeRequestsTable {
   revision_merged: string | null;
   merged_by: string | null;
   merged_at: string | null;
+  /** The conversations issues cluster it was opened against (migration 0018). */
+  conversations_issues_cluster?: string | null;
 }
 
 export interface ChangeRequestReviewsTable {
@@ -343,6 +345,44 @@ export interface CommentReactionsTable {
   reacted_at: string;
 }
 
+export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
+
+/** A background job (migration 0011; src/jobs/queue.ts). */
+export interface JobsTable {
+  id: Generated<number>;
+  kind: string;
+  /** JSON. */
+  payload: string;
+  state: JobState;
+  /** Jobs with the same lane key run one at a time, in id order. */
+  lane_key: string | null;
+  /** At most one queued or running job has a given dedupe key. */
+  dedupe_key: string | null;
+  /** How many times a worker started it. */
+  attempts: number;
+  max_attempts: number;
+  /** Not claimed before this time (a retry's backoff). */
+  run_at: string;
+  locked_by: string | null;
+  /** Names one claim: a worker whose lease was taken over finishes nothing. */
+  lock_token: string | null;
+  locked_until: string | null;
+  last_error: string | null;
+  /** JSON of what the handler returned, when done. */
+  result: string | null;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+/** One recurring job's period, claimed by the one process that runs it. */
+export interface JobPeriodsTable {
+  name: string;
+  period: number;
+  claimed_by: string;
+  claimed_at: string;
+}
+
 export interface PdfExportsTable {
   /** The random 256-bit id of the download URL. */
   id: string;
@@ -354,6 +394,22 @@ export interface PdfExportsTable {
   size: number;
   created_at: string;
   expires_at: string;
+  /** The export's bytes in the file store (area `exports`); null for exports made before 0012. */
+  file_hash: string | null;
+}
+
+/** A file kept in the database (FILE_STORE=database): one row per file, bytes in file_chunks. */
+export interface FileObjectsTable {
+  area: string;
+  hash: string;
+  size: number | string;
+  created_at: string;
+}
+
+export interface FileChunksTable {
+  key: string;
+  seq: number;
+  data: Buffer;
 }
 
 /** One heading section of a page in the full-text index (migration 0008). */
@@ -425,7 +481,116 @@ export interface Database {
   comment_replies: CommentRepliesTable;
   comment_reactions: CommentReactionsTable;
   pdf_exports: PdfExportsTable;
+  file_objects: FileObjectsTable;
+  file_chunks: FileChunksTable;
   search_sections: SearchSectionsTable;
   search_pages: SearchPagesTable;
   search_index_state: SearchIndexStateTable;
+  jobs: JobsTable;
+  job_periods: JobPeriodsTable;
+  conversations: ConversationsTable;
+  conversation_issues: ConversationIssuesTable;
+  conversation_clusters: ConversationClustersTable;
+  saml_providers: SamlProvidersTable;
+  saml_requests: SamlRequestsTable;
+  saml_assertions: SamlAssertionsTable;
+  sessions: SessionsTable;
+  login_links: LoginLinksTable;
+}
+
+export interface ConversationsTable {
+  organization_id: string;
+  id: string;
+  subject: string;
+  source: string;
+  metadata: string; // JSON { url?, attributes?, createdAt? }
+  parts: string; // JSON [{ type: 'message', role, body }]
+  digest: string;
+  created_at: string;
+  ingested_at: string;
+  processed_at: string | null;
+  processed_digest: string | null;
+}
+
+export interface ConversationIssuesTable {
+  id: string;
+  organization_id: string;
+  conversation_id: string;
+  position: number;
+  title: string;
+  summary: string;
+  created_at: string;
+  ingested_at: string;
+  cluster_id: string | null;
+  terms: string; // JSON { stem: weight }
+  words: string; // JSON { stem: word }
+  embedding: string | null; // JSON number[]
+}
+
+export interface ConversationClustersTable {
+  id: string;
+  organization_id: string;
+  label: string;
+  summary: string;
+  icon: string;
+  created_at: string;
+  updated_at: string;
+  centroid_terms: string;
+  centroid_embedding: string | null;
+  words: string;
+  issues: number;
+  conversations: number;
+  sources: string; // JSON { source: conversations }
+  weeks: string; // JSON { weekStart: issues }
+  labeled_issues: number;
+}
+
+/** An organization's SAML identity provider (migration 0016). */
+export interface SamlProvidersTable {
+  id: string;
+  organization_id: string;
+  label: string;
+  entity_id: string;
+  sso_url: string;
+  certificate: string;
+  default_team_id: string | null;
+  default_role: RoleName | null;
+  created_at: string;
+}
+
+/** An AuthnRequest Quire sent and not yet seen answered. */
+export interface SamlRequestsTable {
+  id: string;
+  provider_id: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** An assertion already accepted (replay refusal). */
+export interface SamlAssertionsTable {
+  provider_id: string;
+  assertion_id: string;
+  accepted_at: string;
+  expires_at: string;
+}
+
+/** A browser session of the app; only the hash of its id is stored. */
+export interface SessionsTable {
+  id_hash: string;
+  user_id: string;
+  method: 'saml' | 'link';
+  provider_id: string | null;
+  organization_id: string | null;
+  created_at: string;
+  expires_at: string;
+  revoked_at: string | null;
+}
+
+/** A one-time sign-in link made by the CLI; only the hash of its secret is stored. */
+export interface LoginLinksTable {
+  secret_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
 }

@@ -1,16 +1,14 @@
-import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps } from '../context.ts';
 import { purgeExpiredSpaces } from '../modules/spaces/spaces.service.ts';
-import { scheduleJob } from './schedule.ts';
+import { defineRecurringJob } from './queue.ts';
 
-/**
- * Purges spaces deleted more than 7 days ago, every `intervalMs` and once at start. Every
- * process may run it: each space is purged in its own transaction that re-reads the row,
- * so two processes never purge the same space twice. Returns a stop function.
+/*
+ * Purges spaces deleted more than 7 days ago, once per SPACE_PURGE_INTERVAL_MS (0: never),
+ * in one process per period. Each space is purged in its own transaction that re-reads
+ * the row, so even an overlapping run (a period claimed while an expired lease's run
+ * resumes) never purges a space twice.
  */
-export function scheduleSpacePurge(deps: AppDeps, log: FastifyBaseLogger, intervalMs: number): () => void {
-  return scheduleJob('space purge', intervalMs, log, async () => {
-    const purged = await purgeExpiredSpaces(deps);
-    return purged.length > 0 ? { purged } : null;
-  });
-}
+defineRecurringJob('space-purge', (config) => config.spacePurgeIntervalMs, async (ctx) => {
+  const purged = await purgeExpiredSpaces(ctx);
+  if (purged.length > 0) ctx.log.info({ purged }, 'space purge');
+  return { purged: purged.length };
+});

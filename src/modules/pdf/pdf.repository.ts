@@ -51,6 +51,15 @@ export const pdfRepository = {
     return Number(result.numDeletedRows) > 0;
   },
 
+  async findById(db: Db, id: string): Promise<PdfExportRow | undefined> {
+    return db.selectFrom('pdf_exports').selectAll().where('id', '=', id).executeTakeFirst();
+  },
+
+  /** Whether any export's bytes are the file of this hash. */
+  async holdsFile(db: Db, hash: string): Promise<boolean> {
+    return (await db.selectFrom('pdf_exports').select('id').where('file_hash', '=', hash).limit(1).executeTakeFirst()) !== undefined;
+  },
+
   async delete(db: Db, id: string): Promise<void> {
     await db.deleteFrom('pdf_exports').where('id', '=', id).execute();
   },

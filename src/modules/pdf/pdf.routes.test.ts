@@ -183,7 +183,10 @@ describe('PDF exports', () => {
       .slice(2)
       .filter((line) => line.trim() !== '');
 
-  const exportFile = (url: string) => path.join(t.dataDir, 'exports', `${url.split('/').pop()}.pdf`);
+  // The export's bytes in the file store (whichever backend the run uses), by the hash its row names.
+  const exportHash = async (url: string) =>
+    (await t.db.selectFrom('pdf_exports').select('file_hash').where('id', '=', url.split('/').pop()!).executeTakeFirstOrThrow()).file_hash!;
+  const stored = (hash: string) => t.app.deps.files.exists('exports', hash);
 
   describe('GET {S}/pdf (getSpacePDF)', () => {
     it('a URL to a PDF of every page in tree order: titles, text, headings, lists, code, tables, hints, quotes', async () => {
@@ -346,14 +349,15 @@ describe('PDF exports', () => {
   describe('the download URL', () => {
     it('works for an hour on the app clock, then answers 404 and its file is gone; a new request makes a new URL', async () => {
       const url = await exportUrl(`${S()}/pdf`, { page: pictures });
-      expect(fs.existsSync(exportFile(url))).toBe(true);
+      const hash = await exportHash(url);
+      expect(await stored(hash)).toBe(true);
       t.clock.advance(PDF_TTL_MS - 1000);
       expect((await download(url)).statusCode).toBe(200);
       t.clock.advance(1000);
       const expired = await download(url);
       expect(expired.statusCode).toBe(404);
       expect(JSON.parse(expired.body)).toEqual({ error: { code: 404, message: 'Export not found' } });
-      expect(fs.existsSync(exportFile(url))).toBe(false);
+      expect(await stored(hash)).toBe(false);
       expect(await t.db.selectFrom('pdf_exports').select('id').where('id', '=', url.split('/').pop()!).executeTakeFirst()).toBeUndefined();
       const again = await exportUrl(`${S()}/pdf`, { page: pictures });
       expect(again).not.toBe(url);
@@ -370,9 +374,10 @@ describe('PDF exports', () => {
 
     it('the sweep removes expired exports, rows and files', async () => {
       const url = await exportUrl(`${S()}/pdf`, { page: guide, only: true });
+      const hash = await exportHash(url);
       t.clock.advance(PDF_TTL_MS);
       expect(await sweepExpiredPdfs(t.app.deps)).toBeGreaterThanOrEqual(1);
-      expect(fs.existsSync(exportFile(url))).toBe(false);
+      expect(await stored(hash)).toBe(false);
       expect(await t.db.selectFrom('pdf_exports').select('id').where('expires_at', '<=', t.clock.now().toISOString()).execute()).toEqual([]);
       expect((await download(url)).statusCode).toBe(404);
     });

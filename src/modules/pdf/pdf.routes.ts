@@ -39,14 +39,15 @@ export const pdfRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { public: true },
     schema: { hide: true, params: ExportParams },
     handler: async (request, reply) => {
-      const { bytes, row, maxAgeSeconds } = await pdf.readExport(request.server.deps, request.params.exportId);
+      const { file, row, maxAgeSeconds } = await pdf.readExport(request.server.deps, request.params.exportId);
       return reply
         .header('content-type', 'application/pdf')
         .header('content-disposition', contentDisposition(row.file_name))
         .header('x-content-type-options', 'nosniff')
         .header('cache-control', `private, max-age=${maxAgeSeconds}`)
         .header('referrer-policy', 'no-referrer')
-        .send(bytes);
+        .header('content-length', String(file.size))
+        .send(file.stream);
     },
   });
 };

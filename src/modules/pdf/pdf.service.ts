@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { writeFileDurably } from '../../lib/files.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppDeps, Context } from '../../context.ts';
-import { notFound } from '../../errors.ts';
+import { HttpError, notFound } from '../../errors.ts';
+import { enqueueJob, waitForJob } from '../../jobs/queue.ts';
 import { resolveVariables, type Document } from '../../content/markdown/index.ts';
 import { renderPdf, type PdfPage } from '../../content/pdf/render.ts';
 import { readBlob } from '../../content/store/blobs.ts';
+import type { FileStream } from '../../files/types.ts';
 import { loadDocuments, loadSnapshot } from '../../content/store/snapshot.ts';
 import type { PageNode, RevisionSnapshot } from '../../content/store/types.ts';
 import { loadChangeRequest } from '../change-requests/change-requests.service.ts';
@@ -19,22 +20,41 @@ import type { PdfQueryInput, PdfUrlWire } from './pdf.schemas.ts';
 /*
  * PDF exports (GitBook's getSpacePDF and getChangeRequestPDF; docs/decisions/pdf.md).
  * A request answers `{ url }`: the PDF of a revision (the space's current one, or the
- * change request's head) for a page selection, written once to DATA_DIR/exports and
+ * change request's head) for a page selection, written once to the file store (area `exports`) and
  * served by a public route under an unguessable id until it expires. The same revision
  * and selection reuse a live file (its expiry moves to an hour from the new request).
+ * The file is made by a background job (kind PDF_EXPORT_JOB, pdf.jobs.ts) that the request
+ * enqueues and waits for; requests for the same file in any process share one job (its
+ * dedupe key), so it is made once.
  */
 
 /** How long a download URL works (GitBook: "The URL will work for 1h"). */
 export const PDF_TTL_MS = 60 * 60 * 1000;
 
-const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/jpg', 'image/pjpeg']);
+/** The job kind that makes an export. */
+export const PDF_EXPORT_JOB = 'pdf.export';
 
-export function exportsDir(dataDir: string): string {
-  return path.join(dataDir, 'exports');
+/** How long a request waits for its export to be made before answering 503 (ask again). */
+export const PDF_WAIT_MS = 60_000;
+
+/** What the export job is given: the source and GitBook's page selection. */
+export interface PdfExportJob {
+  spaceId: string;
+  revisionId: string;
+  title: string;
+  query: PdfQueryInput;
 }
 
-function exportPath(dataDir: string, id: string): string {
-  return path.join(exportsDir(dataDir), `${id}.pdf`);
+const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/jpg', 'image/pjpeg']);
+
+/** Export bytes are files of the file store's `exports` area (found by pdf_exports.file_hash). */
+const EXPORT_AREA = 'exports' as const;
+/** The largest image embedded in a PDF (read whole into memory to be drawn). */
+const MAX_IMAGE_BYTES = 20 * 1024 * 1024;
+
+/** Where exports made before the file store (migration 0012) lay: removed when their rows go. */
+function legacyExportPath(dataDir: string, id: string): string {
+  return path.join(dataDir, 'exports', `${id}.pdf`);
 }
 
 /** GET {S}/pdf: the space's current revision. */
@@ -57,27 +77,40 @@ interface Source {
   title: string;
 }
 
-// Requests for the same file while it is being made wait for it instead of making it again.
-const inFlight = new Map<string, Promise<string>>();
-
 async function exportRevision(ctx: Context, source: Source, query: PdfQueryInput): Promise<PdfUrlWire> {
   const snapshot = await loadSnapshot(ctx.db, source.spaceId, source.revisionId);
-  const { key: selection, roots, only } = selectionOf(snapshot, query);
+  const { key: selection } = selectionOf(snapshot, query);
   const now = ctx.clock.now();
   const expiresAt = new Date(now.getTime() + PDF_TTL_MS).toISOString();
 
   const reusable = await pdfRepository.findReusable(ctx.db, source.spaceId, source.revisionId, selection, now.toISOString());
-  if (reusable && fs.existsSync(exportPath(ctx.config.dataDir, reusable.id))) {
+  if (reusable && reusable.file_hash && (await ctx.files.exists(EXPORT_AREA, reusable.file_hash))) {
     if (await pdfRepository.extend(ctx.db, reusable.id, now.toISOString(), expiresAt)) return presentPdfUrl(ctx.config, reusable.id);
   }
 
-  const flightKey = `${ctx.config.dataDir}\u0000${source.spaceId}\u0000${source.revisionId}\u0000${selection}`;
-  let pending = inFlight.get(flightKey);
-  if (!pending) {
-    pending = generate(ctx, source, snapshot, roots, only, selection).finally(() => inFlight.delete(flightKey));
-    inFlight.set(flightKey, pending);
-  }
-  return presentPdfUrl(ctx.config, await pending);
+  const payload: PdfExportJob = { ...source, query: { ...(query.page !== undefined ? { page: query.page } : {}), ...(query.only !== undefined ? { only: query.only } : {}) } };
+  const { id } = await enqueueJob(ctx.db, {
+    kind: PDF_EXPORT_JOB,
+    payload,
+    dedupeKey: `pdf-export:${source.spaceId}:${source.revisionId}:${selection}`,
+  });
+  const job = await waitForJob(ctx.db, id, PDF_WAIT_MS);
+  if (!job) throw new HttpError(503, 'The PDF is still being made; ask again in a moment', { 'retry-after': '5' });
+  if (job.state !== 'done' || !job.result) throw new Error(`PDF export job ${id} ended ${job.state}: ${job.last_error ?? 'no result'}`);
+  return presentPdfUrl(ctx.config, (JSON.parse(job.result) as { exportId: string }).exportId);
+}
+
+/**
+ * The export job: makes the file of a revision and selection, unless a live one exists
+ * (a request that raced this job, or an earlier attempt that wrote it). Acts as the
+ * system: the request checked access before enqueueing.
+ */
+export async function makePdfExport(deps: Pick<AppDeps, 'db' | 'config' | 'clock' | 'files'>, job: PdfExportJob): Promise<{ exportId: string }> {
+  const snapshot = await loadSnapshot(deps.db, job.spaceId, job.revisionId);
+  const { key: selection, roots, only } = selectionOf(snapshot, job.query);
+  const reusable = await pdfRepository.findReusable(deps.db, job.spaceId, job.revisionId, selection, deps.clock.now().toISOString());
+  if (reusable && reusable.file_hash && (await deps.files.exists(EXPORT_AREA, reusable.file_hash))) return { exportId: reusable.id };
+  return { exportId: await generate(deps, job, snapshot, roots, only, selection) };
 }
 
 /**
@@ -105,7 +138,7 @@ function printedPages(roots: PageNode[], only: boolean): PageNode[] {
   return out;
 }
 
-async function generate(ctx: Context, source: Source, snapshot: RevisionSnapshot, roots: PageNode[], only: boolean, selection: string): Promise<string> {
+async function generate(ctx: Pick<AppDeps, 'db' | 'config' | 'clock' | 'files'>, source: Source, snapshot: RevisionSnapshot, roots: PageNode[], only: boolean, selection: string): Promise<string> {
   const nodes = printedPages(roots, only);
   const hashes = nodes.map((n) => n.entry.document).filter((h): h is string => h !== undefined);
   const documents = await loadDocuments<Document>(ctx.db, source.spaceId, hashes);
@@ -132,23 +165,27 @@ async function generate(ctx: Context, source: Source, snapshot: RevisionSnapshot
     };
   });
 
+  // The renderer draws synchronously: the images the printed pages name are read first.
+  const printed = JSON.stringify(pages);
+  const images = new Map<string, Buffer>();
+  for (const file of snapshot.filesById.values()) {
+    if (!IMAGE_TYPES.has(file.contentType.toLowerCase()) || !printed.includes(file.id)) continue;
+    const bytes = await readBlob(ctx.files, file.hash, MAX_IMAGE_BYTES);
+    if (bytes) images.set(file.id, bytes);
+  }
+
   const title = selection !== '' ? `${source.title} - ${roots[0].entry.title}` : source.title;
   const bytes = await renderPdf({
     title,
     pages,
     createdAt: ctx.clock.now(),
     fileName: (fileId) => snapshot.filesById.get(fileId)?.name,
-    image: (fileId) => {
-      const file = snapshot.filesById.get(fileId);
-      if (!file || !IMAGE_TYPES.has(file.contentType.toLowerCase())) return undefined;
-      return readBlob(ctx.config.dataDir, file.hash);
-    },
+    image: (fileId) => images.get(fileId),
   });
 
   const id = randomBytes(32).toString('base64url');
-  const target = exportPath(ctx.config.dataDir, id);
-  // Exports of private content: readable by the server only.
-  writeFileDurably(target, bytes, 0o600);
+  // Stored before the row that names it (the file store is outside any transaction).
+  const stored = await ctx.files.put(EXPORT_AREA, bytes);
   const now = ctx.clock.now();
   try {
     await pdfRepository.insert(ctx.db, {
@@ -160,9 +197,10 @@ async function generate(ctx: Context, source: Source, snapshot: RevisionSnapshot
       size: bytes.length,
       created_at: now.toISOString(),
       expires_at: new Date(now.getTime() + PDF_TTL_MS).toISOString(),
+      file_hash: stored.hash,
     });
   } catch (error) {
-    fs.rmSync(target, { force: true });
+    await removeExportFile(ctx, stored.hash);
     throw error;
   }
   return id;
@@ -174,9 +212,9 @@ async function generate(ctx: Context, source: Source, snapshot: RevisionSnapshot
  * export answers 404 and is removed then (row and file), without waiting for the sweep.
  */
 export async function readExport(
-  deps: Pick<AppDeps, 'db' | 'config' | 'clock'>,
+  deps: Pick<AppDeps, 'db' | 'config' | 'clock' | 'files'>,
   id: string,
-): Promise<{ bytes: Buffer; row: PdfExportRow; maxAgeSeconds: number }> {
+): Promise<{ file: FileStream; row: PdfExportRow; maxAgeSeconds: number }> {
   const row = await pdfRepository.findServable(deps.db, id);
   if (!row) throw notFound('Export');
   const now = deps.clock.now();
@@ -184,27 +222,32 @@ export async function readExport(
     await removeIfExpired(deps, id, now.toISOString());
     throw notFound('Export');
   }
-  let bytes: Buffer;
-  try {
-    bytes = await fs.promises.readFile(exportPath(deps.config.dataDir, id));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    // The file is gone (removed by hand): the row is of no use either.
+  const file = row.file_hash ? await deps.files.get(EXPORT_AREA, row.file_hash) : undefined;
+  if (!file) {
+    // The file is gone (or the export predates the file store): the row is of no use either.
     await pdfRepository.delete(deps.db, id);
     throw notFound('Export');
   }
   const maxAgeSeconds = Math.max(0, Math.floor((Date.parse(row.expires_at) - now.getTime()) / 1000));
-  return { bytes, row, maxAgeSeconds };
+  return { file, row, maxAgeSeconds };
 }
 
-async function removeIfExpired(deps: Pick<AppDeps, 'db' | 'config'>, id: string, now: string): Promise<boolean> {
+async function removeIfExpired(deps: Pick<AppDeps, 'db' | 'config' | 'files'>, id: string, now: string): Promise<boolean> {
+  const row = await pdfRepository.findById(deps.db, id);
   if (!(await pdfRepository.deleteIfExpired(deps.db, id, now))) return false;
-  fs.rmSync(exportPath(deps.config.dataDir, id), { force: true });
+  if (row?.file_hash) await removeExportFile(deps, row.file_hash);
+  else fs.rmSync(legacyExportPath(deps.config.dataDir, id), { force: true });
   return true;
 }
 
+/** Removes an export's bytes unless another export holds the same bytes. */
+async function removeExportFile(deps: Pick<AppDeps, 'db' | 'files'>, hash: string): Promise<void> {
+  if (await pdfRepository.holdsFile(deps.db, hash)) return;
+  await deps.files.delete(EXPORT_AREA, [hash]);
+}
+
 /** Removes expired exports (rows and files), in batches; returns how many. Safe in several processes at once. */
-export async function sweepExpiredPdfs(deps: Pick<AppDeps, 'db' | 'config' | 'clock'>): Promise<number> {
+export async function sweepExpiredPdfs(deps: Pick<AppDeps, 'db' | 'config' | 'clock' | 'files'>): Promise<number> {
   const now = deps.clock.now().toISOString();
   let removed = 0;
   for (;;) {

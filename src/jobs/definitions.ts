@@ -1,0 +1,9 @@
+/*
+ * Every job kind of the app, registered by importing its module. A process that enqueues
+ * or works jobs imports this file (src/app.ts, src/worker.ts).
+ */
+import './housekeeping.ts';
+import './space-purge.ts';
+import './pdf-sweep.ts';
+import '../modules/pdf/pdf.jobs.ts';
+import '../modules/conversations/conversations.jobs.ts';
