@@ -1,3 +1,5 @@
+import { ContentNotFound, InvalidContentDocument, InvalidContentEdit } from './content/errors.ts';
+
 /**
  * The error vocabulary of services. Each becomes GitBook's error body
  * `{ "error": { "code": <status>, "message": "..." } }` in plugins/errors.ts.
@@ -20,3 +22,15 @@ export const unauthorized = (message = 'Authentication required: send "Authoriza
 export const forbidden = (message = 'You do not have permission to do this') => new HttpError(403, message);
 export const notFound = (what = 'Resource') => new HttpError(404, `${what} not found`);
 export const conflict = (message: string) => new HttpError(409, message);
+
+/**
+ * The HTTP form of an error a service let through: its own HttpError, or the status a
+ * content engine error stands for (the engine raises domain errors, src/content/errors.ts).
+ * Undefined for anything else (a bug, a database failure: a 500).
+ */
+export function toHttpError(error: unknown): HttpError | undefined {
+  if (error instanceof HttpError) return error;
+  if (error instanceof ContentNotFound) return new HttpError(404, error.message);
+  if (error instanceof InvalidContentEdit || error instanceof InvalidContentDocument) return new HttpError(400, error.message);
+  return undefined;
+}

@@ -21,29 +21,53 @@ export function requestTokenHash(request: FastifyRequest): string | null {
   return hash;
 }
 
-/** Reads `Authorization: Bearer <token>` into `request.actor`, or answers 401. */
+/**
+ * Reads `Authorization: Bearer <token>` into `request.actor`, or answers 401. In two steps,
+ * so the rate limiter runs between them (docs/operations.md):
+ * 1. onRequest (before the limiter): a token verified in the last few seconds is known
+ *    from memory, so the limiter can count the request against the token;
+ * 2. preParsing (after the limiter, before the body is read): anything else is looked up
+ *    (once: a token found invalid is remembered for a minute, so a flood of one bad token
+ *    costs no query each) or refused. Callers without a known-valid token are counted by
+ *    address, so even a flood of distinct made-up tokens is bounded by the limiter.
+ */
 export const authPlugin = fp(async (app: FastifyInstance) => {
   // Verified tokens are trusted for a few seconds: the hot path needs no query, and a token
   // revoked on any server process stops working everywhere within the TTL.
   const cache = new TtlCache<Actor>(app.deps.config.authCacheTtlMs);
+  app.metrics?.registerCache('tokens', cache as TtlCache<unknown>);
+  const invalid = new TtlCache<true>(60_000, 10_000);
+  const needsToken = (request: FastifyRequest) => Boolean(request.routeOptions.url) && !request.routeOptions.config.public;
   app.decorateRequest('actor', null);
-  // Callback style: a cached token answers synchronously, without a promise per request.
   app.addHook('onRequest', (request, _reply, done) => {
     // Unknown routes answer 404 whoever asks; public routes need no token.
-    if (!request.routeOptions.url || request.routeOptions.config.public) return done();
+    if (!needsToken(request)) return done();
+    const hash = requestTokenHash(request);
+    if (!hash) return done();
+    const cached = cache.get(hash);
+    if (cached) request.actor = cached;
+    done();
+  });
+  // Callback style: a cached token answers synchronously, without a promise per request.
+  app.addHook('preParsing', (request, _reply, payload, done) => {
+    if (request.actor || !needsToken(request)) return done(null, payload);
     const hash = requestTokenHash(request);
     if (!hash) return done(unauthorized());
     const now = Date.now();
-    const cached = cache.get(hash, now);
-    if (cached) {
-      request.actor = cached;
-      return done();
-    }
+    if (invalid.get(hash, now)) return done(unauthorized('The API token is invalid or has been revoked'));
     authenticateTokenHash(app.deps.db, hash).then((actor) => {
-      if (!actor) return done(unauthorized('The API token is invalid or has been revoked'));
+      if (!actor) {
+        invalid.set(hash, true, now);
+        return done(unauthorized('The API token is invalid or has been revoked'));
+      }
       cache.set(hash, actor, now);
       request.actor = actor;
-      done();
-    }, done);
+      done(null, payload);
+    }, (error: Error) => done(error));
   });
 });
+
+/** True when the request carries a token already verified (the rate limiter's key). */
+export function hasVerifiedToken(request: FastifyRequest): boolean {
+  return request.actor !== null;
+}

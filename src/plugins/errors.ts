@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { HttpError } from '../errors.ts';
+import { toHttpError, type HttpError } from '../errors.ts';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/errors.ts';
 
 /** Renders GitBook's error body. */
@@ -13,9 +13,11 @@ export function errorBody(code: number, message: string) {
  */
 export function registerErrorHandling(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | HttpError, request, reply) => {
-    if (error instanceof HttpError) {
-      if (error.headers) reply.headers(error.headers);
-      return reply.code(error.statusCode).send(errorBody(error.statusCode, error.message));
+    // Service errors, and the content engine's domain errors mapped to their statuses.
+    const known = toHttpError(error);
+    if (known) {
+      if (known.headers) reply.headers(known.headers);
+      return reply.code(known.statusCode).send(errorBody(known.statusCode, known.message));
     }
     const fastifyError = error as FastifyError;
     if (fastifyError.validation) {
@@ -37,6 +39,8 @@ export function registerErrorHandling(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    reply.code(404).send(errorBody(404, `No route for ${request.method} ${request.url.split('?')[0]}`));
+    // The path is echoed only when short: a long one is noise, and may carry a capability.
+    const path = request.url.split('?')[0];
+    reply.code(404).send(errorBody(404, path.length <= 100 ? `No route for ${request.method} ${path}` : `No route for ${request.method} on this path`));
   });
 }

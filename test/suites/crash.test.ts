@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freshEnvironment, startServer, type Environment, type RunningServer } from '../process.ts';
+
+/*
+ * Crash safety (issue 13): concurrent clients write (spaces, change-request edits with files
+ * and merges, comments) to a real server process, which is killed with SIGKILL at random
+ * moments and started again. After each restart every acknowledged write (a 2xx received)
+ * must be there, and on SQLite `PRAGMA integrity_check` must say ok.
+ *
+ * Runs when CRASH_KILLS is set: `CRASH_KILLS=10 npm test` (CI's short form, set in
+ * .ci/run), `CRASH_KILLS=100 npm run test:crash` by hand. It starts a server process per
+ * kill, which a plain `npm test` on a busy machine should not pay for. Runs on PostgreSQL
+ * when DATABASE_URL is set.
+ */
+
+const KILLS = Number(process.env.CRASH_KILLS ?? 0);
+const SEED = Number(process.env.CRASH_SEED ?? 13);
+
+/** A small seeded PRNG (mulberry32): the kill moments repeat from run to run. */
+function random(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Ack =
+  | { kind: 'space'; id: string; title: string }
+  | { kind: 'comment'; spaceId: string; id: string }
+  | { kind: 'cr-edit'; spaceId: string; crId: string; title: string; file: string }
+  | { kind: 'merge'; spaceId: string; crId: string; title: string };
+
+describe.runIf(KILLS > 0)('crash: SIGKILL under write load', { timeout: Math.max(600_000, KILLS * 60_000) }, () => {
+  let env: Environment | undefined;
+  let server: RunningServer | undefined;
+  afterAll(async () => {
+    await server?.stop('SIGKILL');
+    await env?.cleanup();
+  });
+
+  it(`${KILLS} kills: every acknowledged write survives, the database stays sound`, async () => {
+    const rand = random(SEED);
+    env = await freshEnvironment();
+    server = await startServer(env.env);
+    const token = fs.readFileSync(path.join(env.dataDir, 'admin-token'), 'utf8').trim();
+    let base = server.url;
+    const call = async (method: string, url: string, body?: unknown) => {
+      const res = await fetch(base + url, {
+        method,
+        headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+        body: body !== undefined ? JSON.stringify(body) : undefined,
+        signal: AbortSignal.timeout(30_000),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : undefined };
+    };
+    const orgId = (await call('GET', '/v1/orgs')).body.items[0].id as string;
+    const home = (await call('POST', `/v1/orgs/${orgId}/spaces`, { title: 'Home' })).body.id as string;
+
+    const acks: Ack[] = [];
+    let serial = 0;
+    const clients = {
+      async spaces() {
+        const title = `Space ${++serial}`;
+        const res = await call('POST', `/v1/orgs/${orgId}/spaces`, { title });
+        if (res.status === 201) acks.push({ kind: 'space', id: res.body.id, title });
+        else if (res.status < 500) throw new Error(`space: ${res.status} ${JSON.stringify(res.body)}`);
+      },
+      async comments() {
+        const res = await call('POST', `/v1/spaces/${home}/comments`, { body: { markdown: `Comment ${++serial}` } });
+        if (res.status === 201 || res.status === 200) acks.push({ kind: 'comment', spaceId: home, id: res.body.id });
+        else if (res.status < 500) throw new Error(`comment: ${res.status} ${JSON.stringify(res.body)}`);
+      },
+      async changeRequests() {
+        const n = ++serial;
+        const cr = await call('POST', `/v1/spaces/${home}/change-requests`, { subject: `Change ${n}` });
+        if (cr.status !== 201) return;
+        const title = `Page ${n}`;
+        const file = `file-${n}.txt`;
+        const edit = await call('POST', `/v1/spaces/${home}/change-requests/${cr.body.id}/content`, {
+          changes: [
+            { operation: 'insert_page', title, document: { markdown: `Body ${n}` } },
+            { operation: 'insert_files', files: [{ name: file, contentType: 'text/plain', base64: Buffer.from(`bytes ${n}`).toString('base64') }] },
+          ],
+        });
+        if (edit.status !== 200) return;
+        acks.push({ kind: 'cr-edit', spaceId: home, crId: cr.body.id, title, file });
+        const merge = await call('POST', `/v1/spaces/${home}/change-requests/${cr.body.id}/merge`);
+        if (merge.status === 200) acks.push({ kind: 'merge', spaceId: home, crId: cr.body.id, title });
+      },
+    };
+
+    /** Runs one client in a loop until the server dies; connection errors end it. */
+    const loop = async (step: () => Promise<void>, alive: () => boolean) => {
+      while (alive()) {
+        try {
+          await step();
+        } catch (error) {
+          if (!alive()) return;
+          if ((error as Error).message?.match(/^(space|comment):/)) throw error;
+          return;
+        }
+      }
+    };
+
+    const verify = async (all: Ack[]) => {
+      const pagesOfHome = new Set<string>();
+      const content = await call('GET', `/v1/spaces/${home}/content`);
+      const walk = (pages: any[]) => pages?.forEach((p) => (pagesOfHome.add(p.title), walk(p.pages)));
+      walk(content.body?.pages ?? []);
+      const missing: string[] = [];
+      for (const ack of all) {
+        if (ack.kind === 'space') {
+          const res = await call('GET', `/v1/spaces/${ack.id}`);
+          if (res.status !== 200 || res.body.title !== ack.title) missing.push(`space ${ack.id}: ${res.status}`);
+        } else if (ack.kind === 'comment') {
+          const res = await call('GET', `/v1/spaces/${ack.spaceId}/comments/${ack.id}`);
+          if (res.status !== 200) missing.push(`comment ${ack.id}: ${res.status}`);
+        } else if (ack.kind === 'cr-edit') {
+          const pages = await call('GET', `/v1/spaces/${ack.spaceId}/change-requests/${ack.crId}/content`);
+          const files = await call('GET', `/v1/spaces/${ack.spaceId}/change-requests/${ack.crId}/content/files`);
+          const titles = new Set<string>();
+          const walkCr = (ps: any[]) => ps?.forEach((p) => (titles.add(p.title), walkCr(p.pages)));
+          walkCr(pages.body?.pages ?? []);
+          if (!titles.has(ack.title)) missing.push(`cr-edit page ${ack.crId} ${ack.title}`);
+          if (!(files.body?.items ?? []).some((f: any) => f.name === ack.file)) missing.push(`cr-edit file ${ack.crId} ${ack.file}`);
+        } else {
+          const cr = await call('GET', `/v1/spaces/${ack.spaceId}/change-requests/${ack.crId}`);
+          if (cr.body?.status !== 'merged' || !pagesOfHome.has(ack.title)) missing.push(`merge ${ack.crId}: ${cr.body?.status} ${pagesOfHome.has(ack.title)}`);
+        }
+      }
+      return missing;
+    };
+
+    for (let kill = 0; kill < KILLS; kill++) {
+      let alive = true;
+      const running = [clients.spaces, clients.spaces, clients.comments, clients.changeRequests, clients.changeRequests].map((c) => loop(c, () => alive));
+      await new Promise((resolve) => setTimeout(resolve, 200 + Math.floor(rand() * 1500)));
+      server.child.kill('SIGKILL');
+      await server.exited;
+      alive = false;
+      await Promise.all(running);
+      if (!process.env.DATABASE_URL) {
+        const db = new SQLite(path.join(env.dataDir, 'quire.sqlite'));
+        try {
+          expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
+        } finally {
+          db.close();
+        }
+      }
+      server = await startServer(env.env);
+      base = server.url;
+      expect(await verify(acks), `after kill ${kill + 1}`).toEqual([]);
+    }
+    const counts = acks.reduce<Record<string, number>>((c, a) => ((c[a.kind] = (c[a.kind] ?? 0) + 1), c), {});
+    console.log(`crash (${process.env.DATABASE_URL ? 'postgres' : 'sqlite'}): ${KILLS} kills, ${acks.length} acknowledged writes checked, 0 lost; ${JSON.stringify(counts)}`);
+    expect(acks.length).toBeGreaterThan(KILLS);
+  });
+});

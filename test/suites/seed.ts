@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll } from 'vitest';
+import { createTestApp, type TestApp } from '../app.ts';
+import { createMember, createOrganization, createUser, type TestOrganization, type TestUser } from '../factories.ts';
+
+/*
+ * The objects the fuzz and authorization suites aim at: one organization holding one of
+ * everything (collection, space with a page, change request, comment, site with a section
+ * and a site space, team, invite), its members in every role, and a second organization.
+ */
+
+export interface Seed {
+  org: TestOrganization;
+  other: TestOrganization;
+  users: Record<'admin' | 'create' | 'review' | 'edit' | 'comment' | 'read' | 'guest' | 'otherOrg', TestUser>;
+  /** Path parameter name -> an id of the first organization. */
+  ids: Record<string, string>;
+}
+
+export async function seed(t: TestApp): Promise<Seed> {
+  const org = await createOrganization(t, { title: 'Acme', emailDomains: ['acme.test'] });
+  const other = await createOrganization(t, { title: 'Other' });
+  const admin = org.admin;
+  const users = {
+    admin,
+    create: await createMember(t, org.id, 'create'),
+    review: await createMember(t, org.id, 'review'),
+    edit: await createMember(t, org.id, 'edit'),
+    comment: await createMember(t, org.id, 'comment'),
+    read: await createMember(t, org.id, 'read'),
+    guest: await createMember(t, org.id, null),
+    otherOrg: other.admin,
+  };
+  const token = admin.token;
+  const call = async (method: 'POST' | 'PUT' | 'GET', url: string, body?: unknown) => {
+    const res = await t.request(method, url, { token, body, skipSchemaCheck: true });
+    if (res.status >= 300) throw new Error(`seed ${method} ${url}: ${res.status} ${res.text}`);
+    return res.body;
+  };
+  const O = `/v1/orgs/${org.id}`;
+  const collection = await call('POST', `${O}/collections`, { title: 'Handbook' });
+  const space = await call('POST', `${O}/spaces`, { title: 'Guide', parent: collection.id });
+  const cr = await call('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Draft' });
+  const comment = await call('POST', `/v1/spaces/${space.id}/comments`, { body: { markdown: 'Hello' } }).catch(() => undefined);
+  const site = await call('POST', `${O}/sites`, { title: 'Docs', spaces: [space.id] });
+  const siteSpaces = await call('GET', `${O}/sites/${site.id}/site-spaces`);
+  const section = await call('POST', `${O}/sites/${site.id}/sections`, { spaceId: space.id, title: 'Reference' }).catch(() => undefined);
+  const team = await call('POST', `${O}/teams`, { title: 'Writers' }).catch(() => undefined);
+  const pages = await call('GET', `/v1/spaces/${space.id}/content`).catch(() => undefined);
+  const guestUser = users.guest;
+  await t.request('POST', `/v1/spaces/${space.id}/permissions`, { token, body: { role: 'read', users: [guestUser.id] }, skipSchemaCheck: true });
+  const ids: Record<string, string> = {
+    organizationId: org.id,
+    collectionId: collection.id,
+    spaceId: space.id,
+    changeRequestId: cr.id,
+    changeRequestNumber: String(cr.number ?? 1),
+    commentId: comment?.id ?? 'none',
+    siteId: site.id,
+    siteSpaceId: siteSpaces?.items?.[0]?.id ?? 'none',
+    siteSectionId: section?.id ?? 'none',
+    teamId: team?.id ?? 'none',
+    userId: users.read.id,
+    pageId: pages?.pages?.[0]?.id ?? 'none',
+    emailDomain: 'acme.test',
+  };
+  return { org, other, users, ids };
+}
+
+/**
+ * A digest of every row of every table: equal before and after means nothing changed.
+ * Columns that record reads rather than writes (last seen, last used) are left out.
+ */
+let pgTables: string[] | undefined;
+export async function fingerprint(t: TestApp): Promise<string> {
+  if (t.dialect === 'postgres') {
+    // One round trip: a digest per table, computed by the server.
+    pgTables ??= (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name not like 'kysely_%' order by table_name`.execute(t.db)).rows.map((r) => r.name);
+    const parts = pgTables.map(
+      (table) => sql`select ${table}::text as name, (select md5(coalesce(string_agg((to_jsonb(x) - 'last_seen_at' - 'last_used_at')::text, '|' order by (to_jsonb(x) - 'last_seen_at' - 'last_used_at')::text), '')) from ${sql.table(table)} x) as digest`,
+    );
+    const rows = (await sql<{ name: string; digest: string }>`${sql.join(parts, sql` union all `)}`.execute(t.db)).rows;
+    return createHash('sha256').update(rows.map((r) => `${r.name}:${r.digest}`).sort().join('\n')).digest('hex');
+  }
+  const tables = (await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' order by name`.execute(t.db)).rows.map((r) => r.name);
+  const hash = createHash('sha256');
+  for (const table of tables) {
+    const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(t.db)).rows;
+    const lines = rows
+      .map((row) => {
+        const { last_seen_at: _seen, last_used_at: _used, ...rest } = row;
+        return JSON.stringify(rest, (_key, value) => (Buffer.isBuffer(value) ? value.toString('base64') : typeof value === 'bigint' ? String(value) : value));
+      })
+      .sort();
+    hash.update(`${table}\n${lines.join('\n')}\n`);
+  }
+  return hash.digest('hex');
+}
+
+/** A response is in GitBook's error shape: exactly `{"error":{"code":status,"message":string}}`. */
+export function gitbookErrorProblem(status: number, text: string, contentType: string): string | null {
+  if (!contentType.includes('json')) return `content-type ${contentType}`;
+  let body: any;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return 'not JSON';
+  }
+  if (!body || typeof body !== 'object' || Object.keys(body).join() !== 'error') return `keys ${Object.keys(body ?? {})}`;
+  if (body.error.code !== status) return `code ${body.error.code} != ${status}`;
+  if (typeof body.error.message !== 'string' || body.error.message === '') return 'no message';
+  return null;
+}
+
+export { createUser };
+
+/** A JSON schema of Quire's OpenAPI document, read loosely. */
+export type Schema = Record<string, any>;
+
+/** The schema a `$ref` names in the document's components (followed at most 20 times). */
+export function resolveSchema(doc: Schema, schema: Schema | undefined): Schema {
+  let s = schema ?? {};
+  for (let i = 0; s.$ref && i < 20; i++) s = doc.components?.schemas?.[String(s.$ref).replace('#/components/schemas/', '')] ?? {};
+  return s;
+}
+
+/**
+ * The suites' shared setup: one app, its seeded organization and callers, and Quire's own
+ * OpenAPI document, made before the suite's tests and closed after them.
+ */
+export function useSeededApp(): { t: TestApp; seeded: Seed; doc: Schema } {
+  const state = {} as { t: TestApp; seeded: Seed; doc: Schema };
+  beforeAll(async () => {
+    state.t = await createTestApp();
+    state.seeded = await seed(state.t);
+    state.doc = (await state.t.app.inject({ method: 'GET', url: '/v1/openapi.json' })).json();
+  }, 600_000);
+  afterAll(async () => {
+    await state.t?.close();
+  });
+  return state;
+}
