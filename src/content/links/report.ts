@@ -5,7 +5,7 @@
  * resolves those `foreign` links per request.
  */
 import type { Db } from '../../db/database.ts';
-import { extractLinks, extractText, type ContentRef, type Document } from '../markdown/index.ts';
+import { documentAnchors, extractLinks, type ContentRef, type Document } from '../markdown/index.ts';
 import { derivedCache, loadDocuments, loadSnapshot } from '../store/snapshot.ts';
 import type { RevisionSnapshot } from '../store/types.ts';
 
@@ -84,7 +84,7 @@ export function classifyLinks(
     if (!anchors) {
       const hash = snapshot.byId.get(pageId)?.entry.document;
       const document = hash ? documents.get(hash) : undefined;
-      anchors = new Set(document ? extractText(document).flatMap((s) => (s.headingId ? [s.headingId] : [])) : []);
+      anchors = new Set(document ? documentAnchors(document).values() : []);
       anchorsCache.set(pageId, anchors);
     }
     return anchors;
@@ -122,6 +122,9 @@ export function classifyLinks(
         if (!reusables.has(ref.reusableContent)) occurrence.status = 'broken';
       } else if (ref.kind === 'url') {
         if (ref.url.startsWith(inApp)) occurrence.status = 'in-app';
+        // GitBook's marker for a link whose page was deleted, and relative paths (`../a.md`,
+        // `.gitbook/assets/x.png`) that resolved to no page or file when they were written.
+        else if (isDeadUrl(ref.url)) occurrence.status = 'broken';
       }
       occurrences.push(occurrence);
     }
@@ -150,6 +153,12 @@ export function classifyLinks(
     if (o.targetFile) push(toFile, o.targetFile, o);
   }
   return { revisionId: snapshot.revision.id, spaceId, occurrences, byPage, toPage, toFile };
+}
+
+/** A URL no reader can follow: GitBook's `/broken/pages/…` and relative paths left unresolved. */
+export function isDeadUrl(url: string): boolean {
+  if (/^\/broken\//.test(url)) return true;
+  return url !== '' && !/^(?:[a-z][a-z0-9+.-]*:|\/|#|\?)/i.test(url);
 }
 
 /** A paragraph holding one link to `ref`: how a link page's target is read as a link. */

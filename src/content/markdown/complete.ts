@@ -7,9 +7,10 @@
 import { documentToMarkdown } from './write.ts';
 import { assignKeys, normalizeDocument } from './normalize.ts';
 import type { Document } from './types.ts';
+import { InvalidContentDocument } from '../errors.ts';
 
 /** Thrown by completeDocument; the message says what is wrong, for a 400. */
-export class InvalidDocument extends Error {}
+export class InvalidDocument extends InvalidContentDocument {}
 
 function fill(node: unknown): unknown {
   if (!node || typeof node !== 'object' || Array.isArray(node)) return node;

@@ -2,6 +2,7 @@
  * Reading facts out of a document: every reference it makes (for link checks, backlinks and
  * file usage) and its plain text per heading section (for the search index).
  */
+import slugify from '@sindresorhus/slugify';
 import { textOf } from './leaves.ts';
 import type { Block, ContentRef, Document, DocumentNode, InlineContent } from './types.ts';
 
@@ -91,7 +92,7 @@ export interface TextSection {
 /** Plain text per top-level heading section; the text before the first heading comes first when there is any. */
 export function extractText(document: Document): TextSection[] {
   const sections: TextSection[] = [];
-  const used = new Map<string, number>();
+  const anchors = documentAnchors(document);
   let current: { headingId: string | null; title: string; lines: string[] } = { headingId: null, title: '', lines: [] };
   const flush = () => {
     if (current.headingId !== null || current.lines.length > 0) sections.push({ headingId: current.headingId, title: current.title, body: current.lines.join('\n') });
@@ -100,7 +101,7 @@ export function extractText(document: Document): TextSection[] {
     if (block.type === 'heading-1' || block.type === 'heading-2' || block.type === 'heading-3') {
       flush();
       const title = inlineText(block.nodes);
-      current = { headingId: uniqueAnchor(block.data.id || headingAnchor(title), used), title, lines: [] };
+      current = { headingId: anchors.get(block) ?? headingAnchor(title), title, lines: [] };
       continue;
     }
     const text = blockText(block);
@@ -110,16 +111,52 @@ export function extractText(document: Document): TextSection[] {
   return sections;
 }
 
-/** The anchor GitBook derives from a heading title: lower-case words joined by dashes. */
+/**
+ * The anchor GitBook derives from a heading title: slugified words joined by dashes, `&` read
+ * as "and" (`Math & TeX` -> `math-and-tex`), camel case kept whole (`GitBook` -> `gitbook`),
+ * leading digits kept (`1. Install` -> `1-install`). Titles in scripts slugify drops keep
+ * their letters. The one function behind the link report, the published site's ids and the
+ * "on this page" outline.
+ */
 export function headingAnchor(title: string): string {
-  const slug = title
+  const slug = slugify(title, { decamelize: false });
+  if (slug) return slug;
+  const letters = title
     .normalize('NFKD')
     .replace(/[\u0300-\u036f]/g, '')
     .toLowerCase()
     .replace(/[^\p{L}\p{N}\s_-]+/gu, '')
     .trim()
     .replace(/[\s_-]+/g, '-');
-  return slug || 'section';
+  return letters || 'section';
+}
+
+/** A custom heading id (`data.id`) is used as the anchor when it is a plain slug. */
+const CUSTOM_ID = /^[-a-z0-9.+_]+$/;
+
+/**
+ * Every anchor of a document, in document order, made unique with `-1`, `-2`: headings at
+ * any depth (lists, tabs, steppers, hints, expandables) and expandable summaries.
+ */
+export function documentAnchors(document: Document): Map<Block, string> {
+  const anchors = new Map<Block, string>();
+  const used = new Map<string, number>();
+  const walk = (blocks: readonly Block[]) => {
+    for (const block of blocks) {
+      if (block.type === 'heading-1' || block.type === 'heading-2' || block.type === 'heading-3') {
+        const id = block.data.id && CUSTOM_ID.test(block.data.id) ? block.data.id : headingAnchor(inlineText(block.nodes));
+        anchors.set(block, uniqueAnchor(id, used));
+      } else if (block.type === 'expandable') {
+        const [title, body] = block.fragments;
+        anchors.set(block, uniqueAnchor(headingAnchor(title.nodes.map((p) => inlineText(p.nodes)).join(' ')), used));
+        walk(body.nodes);
+      } else if ('nodes' in block && Array.isArray(block.nodes)) {
+        walk(block.nodes.filter((n): n is Block => (n as { object?: string }).object === 'block'));
+      }
+    }
+  };
+  walk(document.nodes ?? []);
+  return anchors;
 }
 
 function uniqueAnchor(anchor: string, used: Map<string, number>): string {

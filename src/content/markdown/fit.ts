@@ -7,6 +7,7 @@
  */
 import { emptyParagraph, isEmptyContent, leaf, mark, textNode } from './leaves.ts';
 import { hrefFromRef } from './refs.ts';
+import { markupOf } from './types.ts';
 import type { Block, BlockType, ExpandableBlock, ContentRef, ImageBlock, InlineContent, ParagraphBlock, TableBlock, Text } from './types.ts';
 
 export type Container = 'document' | 'list-item' | 'blockquote' | 'hint' | 'expandable-body' | 'tabs-item' | 'stepper-step';
@@ -15,13 +16,13 @@ const ESSENTIALS: BlockType[] = ['paragraph', 'heading-1', 'heading-2', 'heading
 
 /** From the `nodes` schemas of JSONDocument, DocumentBlockListItem, DocumentBlockQuote, ... */
 const ALLOWED: Record<Container, ReadonlySet<BlockType>> = {
-  document: new Set([...ESSENTIALS, 'blockquote', 'hint', 'images', 'file', 'embed', 'code', 'math', 'expandable', 'tabs', 'table', 'openapi-operation', 'content-ref', 'stepper']),
+  document: new Set([...ESSENTIALS, 'blockquote', 'hint', 'images', 'file', 'embed', 'code', 'math', 'expandable', 'tabs', 'table', 'openapi-operation', 'content-ref', 'stepper', 'integration']),
   'list-item': new Set([...ESSENTIALS, 'code', 'hint', 'blockquote', 'math', 'table']),
   blockquote: new Set([...ESSENTIALS, 'blockquote']),
-  hint: new Set([...ESSENTIALS, 'embed', 'table']),
-  'expandable-body': new Set([...ESSENTIALS, 'file', 'images', 'code', 'table', 'hint', 'blockquote']),
-  'tabs-item': new Set([...ESSENTIALS, 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote', 'math']),
-  'stepper-step': new Set([...ESSENTIALS, 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote', 'math', 'expandable']),
+  hint: new Set([...ESSENTIALS, 'embed', 'table', 'integration']),
+  'expandable-body': new Set([...ESSENTIALS, 'file', 'images', 'code', 'table', 'hint', 'blockquote', 'integration']),
+  'tabs-item': new Set([...ESSENTIALS, 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote', 'math', 'integration']),
+  'stepper-step': new Set([...ESSENTIALS, 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote', 'math', 'expandable', 'integration']),
 };
 
 /** Fits `blocks` (and, recursively, their children) into `container`. */
@@ -106,6 +107,9 @@ function replacement(block: Block): Block[] {
       return [paragraph([text(`${block.data.method.toUpperCase()} ${block.data.path}`)])];
     case 'code-line':
       return [paragraph(block.nodes)];
+    case 'integration':
+      // A list item or quote holds no integration block: the markup stays, as text.
+      return [paragraph([text(markupOf(block) ?? '')])];
     default:
       return [block];
   }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { documentToMarkdown, markdownToDocument, normalizeMarkdown, type Block, type Document } from './index.ts';
 import { gitbookComponentErrors } from '../../../test/gitbook-schema.ts';
+import { markupBlock } from './types.ts';
 
 const documentSchemaErrors = (document: unknown) => gitbookComponentErrors('JSONDocument', document);
 
@@ -209,10 +210,10 @@ describe('markdownToDocument', () => {
     expect(hint.nodes).toEqual([paragraph(text('ls', ['code']))]);
   });
 
-  it('keeps unknown tags and raw HTML as text', () => {
+  it('keeps unknown tags and raw HTML verbatim, as markup blocks', () => {
     expect(blocks('{% raw %}\n\n<table><tr><td>x</td></tr></table>')).toEqual([
-      paragraph(text('{% raw %}')),
-      paragraph(text('<table><tr><td>x</td></tr></table>')),
+      markupBlock('liquid', '{% raw %}'),
+      markupBlock('html', '<table><tr><td>x</td></tr></table>'),
     ]);
   });
 });
@@ -246,7 +247,7 @@ describe('documentToMarkdown', () => {
     ['table', '|a|b|\n|:-:|-|\n|1|2|', '| a   | b   |\n| :-: | --- |\n| 1   | 2   |\n'],
     ['math', '$$x$$\n\ninline $$y$$', '$$\nx\n$$\n\ninline $$y$$\n'],
     ['expressions', '{{ space.vars.v }}', '<code class="expression">space.vars.v</code>\n'],
-    ['autolinks', '<https://x.io> www.y.io', '[https://x.io](https://x.io) [www.y.io](http://www.y.io)\n'],
+    ['autolinks', '<https://x.io> www.y.io a@b.io', 'https://x.io [www.y.io](http://www.y.io) a@b.io\n'],
     ['quote', '> a\n>\n> b', '> a\n>\n> b\n'],
     ['aligned paragraph', '<p align="center">Hi <strong>there</strong></p>', '<p align="center">Hi <strong>there</strong></p>\n'],
     ['front matter is not content', '---\ndescription: x\n---\n\nText', 'Text\n'],

@@ -24,7 +24,8 @@ export type Token =
   | { kind: 'figure'; html: string; raw: string }
   | { kind: 'math'; formula: string; raw: string }
   | { kind: 'inline-math'; formula: string; raw: string }
-  | { kind: 'expression'; expression: string; raw: string };
+  | { kind: 'expression'; expression: string; raw: string }
+  | { kind: 'markup'; markup: string; raw: string };
 
 export interface Prepared {
   /** The markdown remark parses: the input with placeholders for every token. */
@@ -75,6 +76,14 @@ export function prepareMarkdown(markdown: string): Prepared {
       i++;
       continue;
     }
+    // `<pre>` is raw text to CommonMark up to `</pre>`, blank lines included: nothing in it is a tag.
+    if (/^ {0,3}<pre[\s>]/i.test(rest) && !/<\/pre>/i.test(rest)) {
+      let j = i + 1;
+      while (j < lines.length && !/<\/pre>/i.test(lines[j])) j++;
+      out.push(...lines.slice(i, j + 1));
+      i = j + 1;
+      continue;
+    }
     const opening = FENCE.exec(rest);
     if (opening && !(opening[1][0] === '`' && rest.slice(opening[1].length).includes('`'))) {
       fence = { char: opening[1][0], length: opening[1].length };
@@ -85,6 +94,7 @@ export function prepareMarkdown(markdown: string): Prepared {
     const consumed =
       takeBlockMath(lines, i, prefix, place) ||
       takeFigure(lines, i, prefix, place) ||
+      takeUnknownTag(lines, i, prefix, place) ||
       takeTagLine(lines, i, prefix, place, out);
     if (consumed) {
       i += consumed;
@@ -173,6 +183,40 @@ function takeFigure(lines: string[], i: number, prefix: string, place: Place): n
     }
   }
   return 0;
+}
+
+/**
+ * A `{% name %}` this library does not know, at the start of a line: kept verbatim, up to its
+ * `{% endname %}` (same-name tags nest) or, when it has none, the line alone (`{% include %}`).
+ */
+function takeUnknownTag(lines: string[], i: number, prefix: string, place: Place): number {
+  const rest = lines[i].slice(prefix.length);
+  const tag = readLiquidTag(rest);
+  if (!tag || KNOWN_TAGS.has(tag.name.replace(/^end/, '')) || tag.name.startsWith('end')) return 0;
+  const opens = new RegExp(`\\{%-?\\s*${tag.name}(?![\\w-])`, 'g');
+  const closes = new RegExp(`\\{%-?\\s*end${tag.name}\\s*-?%\\}`, 'g');
+  let depth = 0;
+  let fence: { char: string; length: number } | null = null;
+  for (let j = i; j < lines.length; j++) {
+    const inner = j === i ? rest : stripPrefix(lines[j], prefix);
+    if (fence) {
+      if (closesFence(inner, fence)) fence = null;
+      continue;
+    }
+    const opening = FENCE.exec(inner.trimStart());
+    if (j > i && opening) {
+      fence = { char: opening[1][0], length: opening[1].length };
+      continue;
+    }
+    depth += (inner.match(opens) ?? []).length - (inner.match(closes) ?? []).length;
+    if (depth <= 0) {
+      const markup = [rest, ...lines.slice(i + 1, j + 1).map((l) => stripPrefix(l, prefix))].join('\n');
+      place(prefix, { kind: 'markup', markup, raw: lines.slice(i, j + 1).join('\n') });
+      return j - i + 1;
+    }
+  }
+  place(prefix, { kind: 'markup', markup: rest, raw: lines[i] });
+  return 1;
 }
 
 type LinePiece = { token: Token } | { text: string };

@@ -18,6 +18,7 @@ import type {
   Block, CodeBlock, ExpandableBlock, HeadingBlock, HintStyle, ImageBlock, ImageRef, ImagesBlock, InlineContent,
   ListItemBlock, ParagraphBlock, StepperStepBlock, TableBlock, TabsItemBlock, TextAlignment,
 } from './types.ts';
+import { markupBlock } from './types.ts';
 
 export interface BlockContext extends InlineContext {
   /** Markdown heading depth minus this is the GitBook heading level (clamped to 1..3). */
@@ -71,6 +72,9 @@ function readToken(items: Item[], i: number, token: Token, ctx: BlockContext, ou
       return 1;
     case 'tag':
       return readTag(items, i, ctx, out);
+    case 'markup':
+      out.push(markupBlock('liquid', token.markup));
+      return 1;
     default:
       out.push(literal(token.raw));
       return 1;
@@ -129,7 +133,7 @@ function buildTag(name: string, attrs: Record<string, string>, body: RootContent
     case 'tabs':
       return [{ object: 'block', type: 'tabs', data: {}, nodes: collect(readBlocks(body, ctx), 'tabs-item', () => tabsItem('', [])) }];
     case 'tab':
-      return [tabsItem(attrs.title ?? '', readBlocks(body, ctx))];
+      return [tabsItem(attrs.title ?? '', readBlocks(body, ctx), attrs.icon)];
     case 'stepper':
       return [{ object: 'block', type: 'stepper', data: {}, nodes: collect(readBlocks(body, ctx), 'stepper-step', () => step([])) }];
     case 'step':
@@ -150,8 +154,8 @@ function buildTag(name: string, attrs: Record<string, string>, body: RootContent
   }
 }
 
-function tabsItem(title: string, nodes: Block[]): TabsItemBlock {
-  return { object: 'block', type: 'tabs-item', data: { title }, nodes };
+function tabsItem(title: string, nodes: Block[], icon?: string): TabsItemBlock {
+  return { object: 'block', type: 'tabs-item', data: icon ? { title, icon } : { title }, nodes };
 }
 
 function step(nodes: Block[]): StepperStepBlock {
@@ -343,7 +347,7 @@ function plainText(nodes: InlineContent[]): string {
 
 function readHtmlBlock(node: Html, ctx: BlockContext): Block[] {
   const html = restorePlaceholders(node.value, ctx.tokens).trim();
-  if (html.startsWith('<!--')) return [];
+  if (/^<!--\s*-->$/.test(html)) return []; // the separator CommonMark writers put between two lists
   const parts = splitHtml(html);
   const tags = parts.flatMap((p) => ('tag' in p ? [p.tag] : []));
   const onlyImages = parts.every((p) => ('tag' in p ? ['img', 'picture', 'source'].includes(p.tag.name) : p.text.trim() === ''));
@@ -356,7 +360,7 @@ function readHtmlBlock(node: Html, ctx: BlockContext): Block[] {
     if (tag.name === 'p') return [paragraph(nodes, align)];
     return [heading(Number(tag.name[1]) - ctx.headingOffset, nodes, tag.attrs.id ?? null, align)];
   }
-  return [literal(html)];
+  return [markupBlock('html', html)];
 }
 
 function alignment(value: string | undefined): TextAlignment | undefined {

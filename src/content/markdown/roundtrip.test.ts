@@ -141,7 +141,7 @@ describe('writing then reading documents built in code', () => {
     }
   });
 
-  it('keeps block structure, nesting and container rules', () => {
+  it('keeps block structure, nesting and container rules', { timeout: 120_000 }, () => {
     const g = generator(11);
     for (let n = 0; n < 150; n++) {
       const { expected, actual, markdown } = roundTrip({ object: 'document', data: {}, nodes: randomBlocks(g, 0) });

@@ -248,6 +248,39 @@ export interface EmbedBlock {
   data: { url: string; fullWidth?: boolean };
 }
 
+/**
+ * Markup kept verbatim: HTML that has no GitBook block (`html`) or a `{% tag %}` this library
+ * does not know (`liquid`). Stored as a GitBook integration block of Quire's own so the
+ * document stays valid `JSONDocument`; written back byte for byte. The markup travels in
+ * `data.url` as a `data:` URL (GitBook's "URL of the content the block represents"): its
+ * `props` schema (PlainObject) accepts no string value at all.
+ */
+export interface MarkupBlock {
+  object: 'block';
+  type: 'integration';
+  key?: string;
+  isVoid: true;
+  data: { integration: 'quire'; block: 'html' | 'liquid'; props: Record<string, never>; url: string };
+}
+
+const MARKUP_URL = 'data:text/plain;charset=utf-8,';
+
+/** A verbatim markup block. */
+export function markupBlock(flavor: 'html' | 'liquid', markup: string): MarkupBlock {
+  return { object: 'block', type: 'integration', isVoid: true, data: { integration: 'quire', block: flavor, props: {}, url: MARKUP_URL + encodeURIComponent(markup) } };
+}
+
+/** The markup of a verbatim markup block; null for any other integration block. */
+export function markupOf(block: { data: { integration?: string; url?: string } }): string | null {
+  const { integration, url } = block.data;
+  if (integration !== 'quire' || !url?.startsWith(MARKUP_URL)) return null;
+  try {
+    return decodeURIComponent(url.slice(MARKUP_URL.length));
+  } catch {
+    return null;
+  }
+}
+
 export interface FileBlock {
   object: 'block';
   type: 'file';
@@ -307,7 +340,7 @@ export interface TabsItemBlock {
   type: 'tabs-item';
   key?: string;
   isVoid?: false;
-  data: { title?: string };
+  data: { title?: string; icon?: string };
   nodes: Block[];
 }
 
@@ -396,6 +429,7 @@ export type Block =
   | StepperBlock
   | StepperStepBlock
   | OpenAPIOperationBlock
+  | MarkupBlock
   | TableBlock;
 
 export type BlockType = Block['type'];

@@ -22,6 +22,10 @@ export interface InlineWriteOptions {
   inTable?: boolean;
   /** Inside HTML (summaries, captions, aligned paragraphs): marks, code and links as HTML tags, as GitBook writes them there. */
   html?: boolean;
+  /** In an ATX heading, where `1.` cannot start a list and needs no escape. */
+  heading?: boolean;
+  /** URLs and e-mail addresses that are their own link text written bare, as GitBook does (GFM reads them back as links). */
+  bareAutolinks?: boolean;
 }
 
 type Style = 'markdown' | 'html';
@@ -30,10 +34,26 @@ type Style = 'markdown' | 'html';
 export function writeInlines(nodes: InlineContent[], options: InlineWriteOptions = {}): string {
   const content = normalizeInlines(nodes, { trim: true });
   if (options.html) return render(content, options, 'html');
+  if (content.some(isBareAutolink)) {
+    const bare = render(content, { ...options, bareAutolinks: true }, 'markdown');
+    if (sameContent(readInlineMarkdown(bare), content)) return bare;
+  }
   const markdown = render(content, options, 'markdown');
   if (!needsCheck(content)) return markdown;
   if (sameContent(readInlineMarkdown(markdown), content)) return markdown;
   return render(content, options, 'html');
+}
+
+const AUTOLINK_TEXT = /^(?:https?:\/\/[^\s<>()\\`*[\]]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)$/;
+
+/** A link whose only text is its own URL (or e-mail address), unmarked. */
+function isBareAutolink(node: InlineContent): boolean {
+  if (node.object !== 'inline' || node.type !== 'link' || node.data.ref.kind !== 'url') return false;
+  const [only] = node.nodes;
+  if (node.nodes.length !== 1 || only.object !== 'text' || only.leaves.length !== 1 || only.leaves[0].marks.length > 0) return false;
+  const text = only.leaves[0].text;
+  const url = node.data.ref.url;
+  return AUTOLINK_TEXT.test(text) && (url === text || url === `mailto:${text}`);
 }
 
 function needsCheck(content: InlineContent[]): boolean {
@@ -54,7 +74,7 @@ function dropKeys(key: string, value: unknown): unknown {
 
 function render(content: InlineContent[], options: InlineWriteOptions, style: Style): string {
   const raw = content.map((node) => (node.object === 'text' ? renderLeaves(node.leaves, options) : renderInline(node, options))).join('');
-  return resolveDelimiters(escapeLineStarts(raw), style);
+  return resolveDelimiters(escapeLineStarts(raw, options.heading), style);
 }
 
 // Placeholder characters for delimiter marks, decided in resolveDelimiters.
@@ -145,6 +165,7 @@ function codeSpan(text: string, options: InlineWriteOptions): string {
 function renderInline(node: Inline, options: InlineWriteOptions): string {
   switch (node.type) {
     case 'link': {
+      if (options.bareAutolinks && isBareAutolink(node)) return (node.nodes[0] as { leaves: Leaf[] }).leaves[0].text;
       const text = node.nodes.map((n) => (n.object === 'text' ? renderLeaves(n.leaves, options) : renderInline(n, options))).join('');
       const href = hrefFromRef(node.data.ref);
       return options.html ? `<a href=${quoteAttribute(href)}>${text}</a>` : `[${text}](${destination(href)})`;
@@ -198,6 +219,7 @@ export function escapeText(text: string, options: InlineWriteOptions): string {
   return out;
 }
 
+
 const WORD = /[\p{L}\p{N}]/u;
 
 /** `{{ space.vars.x }}` would read back as an expression, so its brace is escaped in text. */
@@ -236,12 +258,12 @@ function escapeChar(ch: string, prev: string | undefined, next: string | undefin
 }
 
 /** What would start a block at the start of a line is escaped there. */
-function escapeLineStarts(markdown: string): string {
+function escapeLineStarts(markdown: string, heading = false): string {
   return markdown
     .split('\n')
     .map((line) => {
       if (/^#{1,6}(?:[ \t]|\\?$)/.test(line) || /^[>+=-]/.test(line)) return '\\' + line;
-      const ordered = /^(\d{1,9})([.)])/.exec(line);
+      const ordered = heading ? null : /^(\d{1,9})([.)])/.exec(line);
       if (ordered) return ordered[1] + '\\' + ordered[2] + line.slice(ordered[0].length);
       return line.replace(/^[ \t]+/, (lead) => lead.replace(/ /g, '&#x20;').replace(/\t/g, '&#x9;'));
     })

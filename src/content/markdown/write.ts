@@ -5,6 +5,7 @@
  * first, so any document, not only one read from markdown, is written the same way.
  */
 import { normalizeDocument } from './normalize.ts';
+import { markupOf } from './types.ts';
 import { hrefFromRef, srcFromFileRef } from './refs.ts';
 import { quoteAttribute } from './syntax.ts';
 import { escapeText, imageMarkdown, imageSrc, writeInlines } from './write-inline.ts';
@@ -85,9 +86,10 @@ function writeBlock(block: Block, ctx: Context): string {
     case 'hint':
       return wrapTag(`hint style=${quoteAttribute(block.data.style)}${block.data.icon ? ` icon=${quoteAttribute(block.data.icon)}` : ''}`, 'hint', writeBlocks(block.nodes, ctx));
     case 'tabs':
-      return wrapTag('tabs', 'tabs', block.nodes.map((tab) => wrapTag(`tab title=${quoteAttribute(tab.data.title ?? '')}`, 'tab', writeBlocks(tab.nodes, ctx))).join('\n\n'));
+      return wrapTag('tabs', 'tabs', block.nodes.map((tab) => wrapTag(`tab title=${quoteAttribute(tab.data.title ?? '')}${tab.data.icon ? ` icon=${quoteAttribute(tab.data.icon)}` : ''}`, 'tab', writeBlocks(tab.nodes, ctx))).join('\n\n'));
     case 'stepper':
-      return wrapTag('stepper', 'stepper', block.nodes.map((s) => wrapTag('step', 'step', writeBlocks(s.nodes, ctx))).join('\n'));
+      // GitBook leaves a blank line between `{% endstep %}` and the next `{% step %}`.
+      return wrapTag('stepper', 'stepper', block.nodes.map((s) => wrapTag('step', 'step', writeBlocks(s.nodes, ctx))).join('\n\n'));
     case 'expandable':
       return writeExpandable(block, ctx);
     case 'math':
@@ -96,7 +98,9 @@ function writeBlock(block: Block, ctx: Context): string {
       return `{% embed url=${quoteAttribute(block.data.url)}${block.data.fullWidth ? ' fullWidth="true"' : ''} %}`;
     case 'content-ref': {
       const href = hrefFromRef(block.data.ref);
-      return wrapTag(`content-ref url=${quoteAttribute(href)}`, 'content-ref', `[${escapeText(href, { singleLine: true })}](${href.replace(/[\s()<>]/g, encodeURIComponent)})`);
+      // GitBook labels a relative content-ref with the file name it points at.
+      const label = /^(?:[a-z][a-z0-9+.-]*:|\/|#)/i.test(href) ? href : (href.split('#')[0].split('/').pop() || href);
+      return wrapTag(`content-ref url=${quoteAttribute(href)}`, 'content-ref', `[${escapeText(label, { singleLine: true })}](${href.replace(/[\s()<>]/g, encodeURIComponent)})`);
     }
     case 'file':
       return wrapTag(`file src=${quoteAttribute(srcFromFileRef(block.data.ref))}`, 'file', '');
@@ -116,6 +120,9 @@ function writeBlock(block: Block, ctx: Context): string {
       return writeImages({ object: 'block', type: 'images', isVoid: false, data: {}, nodes: [block] });
     case 'code-line':
       return writeParagraph({ object: 'block', type: 'paragraph', data: {}, nodes: block.nodes });
+    case 'integration':
+      // Quire's verbatim markup goes back byte for byte; other integrations have no markdown form.
+      return markupOf(block) ?? '';
   }
 }
 
@@ -147,7 +154,7 @@ function writeHeading(block: HeadingBlock, ctx: Context): string {
     const id = block.data.id ? ` id=${quoteAttribute(block.data.id)}` : '';
     return `<h${depth} align="${HTML_ALIGN[block.data.align]}"${id}>${content}</h${depth}>`;
   }
-  const content = writeInlines(block.nodes, { singleLine: true });
+  const content = writeInlines(block.nodes, { singleLine: true, heading: true });
   const anchor = block.data.id ? ` <a href="#${block.data.id}" id="${block.data.id}"></a>` : '';
   return `${'#'.repeat(depth)}${content === '' ? '' : ' ' + content}${anchor}`;
 }
@@ -217,7 +224,7 @@ function writeFigure(image: ImageBlock): string {
   const img = `<img src=${quoteAttribute(imageSrc(ref))} alt=${quoteAttribute(alt ?? '')}${width ? ` width="${width}"` : ''}>`;
   const picture = refDark ? `<picture><source srcset=${quoteAttribute(imageSrc(refDark))} media="(prefers-color-scheme: dark)">${img}</picture>` : img;
   const caption = image.fragments.find((f) => f.fragment === 'caption')?.nodes[0]?.nodes;
-  const figcaption = caption && !isEmptyContent(caption) ? `<figcaption><p>${writeInlines(caption, { singleLine: true, html: true })}</p></figcaption>` : '';
+  const figcaption = caption && !isEmptyContent(caption) ? `<figcaption><p>${writeInlines(caption, { singleLine: true, html: true })}</p></figcaption>` : '<figcaption></figcaption>'; // GitBook writes an empty one
   return `<figure>${picture}${figcaption}</figure>`;
 }
 

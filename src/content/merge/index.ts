@@ -5,8 +5,9 @@
  * `base` applied; nothing is written until the caller commits it. What cannot be merged is
  * reported as conflicts (every one of them), and then the editor is dropped.
  */
+import type { FileStore } from '../../files/types.ts';
 import type { Db } from '../../db/database.ts';
-import { HttpError } from '../../errors.ts';
+import { ContentNotFound, InvalidContentEdit } from '../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { documentToMarkdown, markdownToDocument, type Document } from '../markdown/index.ts';
 import { RevisionEditor, type PagePatch } from '../store/editor.ts';
@@ -37,9 +38,9 @@ export async function threeWayMerge(
   spaceId: string,
   revisions: { base: string; ours: string; theirs: string },
   clock: Clock,
-  dataDir: string,
+  files: FileStore,
 ): Promise<MergeOutcome> {
-  const editor = await RevisionEditor.open(db, spaceId, revisions.ours, clock, dataDir);
+  const editor = await RevisionEditor.open(db, spaceId, revisions.ours, clock, files);
   if (revisions.theirs === revisions.base || revisions.theirs === revisions.ours) return { ok: true, editor, changed: false };
   const base = await loadTrees(db, spaceId, revisions.base);
   const ours = await loadTrees(db, spaceId, revisions.ours);
@@ -152,7 +153,8 @@ class Merge {
       operation();
       return true;
     } catch (error) {
-      if (!(error instanceof HttpError)) throw error;
+      // What the editor refuses (a missing parent, a slug clash, a cycle); anything else is a bug.
+      if (!(error instanceof InvalidContentEdit || error instanceof ContentNotFound)) throw error;
       this.conflict(page, 'structure', `${what}: ${error.message}`);
       return false;
     }

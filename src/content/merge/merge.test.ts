@@ -32,14 +32,14 @@ describe('threeWayMerge', () => {
     const res = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Merge' } });
     expect(res.status).toBe(201);
     const spaceId = res.body.id as string;
-    const base = await editSpaceContent(t, spaceId, null, build);
+    const base = await editSpaceContent(t.app.deps, spaceId, null, build);
     t.clock.advance(1000);
     return { spaceId, base };
   }
 
   /** A revision derived from `from` (the space does not move). */
   async function derive(spaceId: string, from: string, change: (e: RevisionEditor) => unknown): Promise<string> {
-    const e = await RevisionEditor.open(t.db, spaceId, from, t.clock, t.config.dataDir);
+    const e = await RevisionEditor.open(t.db, spaceId, from, t.clock, t.app.deps.files);
     await change(e);
     const id = await e.commit(t.db, { createdBy: null });
     t.clock.advance(1000);
@@ -47,7 +47,7 @@ describe('threeWayMerge', () => {
   }
 
   function merge(spaceId: string, base: string, ours: string, theirs: string): Promise<MergeOutcome> {
-    return threeWayMerge(t.db, spaceId, { base, ours, theirs }, t.clock, t.config.dataDir);
+    return threeWayMerge(t.db, spaceId, { base, ours, theirs }, t.clock, t.app.deps.files);
   }
 
   /** Merges, expects no conflict, commits with parents [ours, theirs], returns the result's shape. */

@@ -1,10 +1,11 @@
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { newId } from '../../lib/ids.ts';
-import { blobPath } from './blobs.ts';
+import { BLOB_AREA } from './blobs.ts';
 import { RevisionEditor, slugFromTitle } from './editor.ts';
 import { loadSnapshot } from './snapshot.ts';
+import { ContentError } from '../errors.ts';
+import { toHttpError } from '../../errors.ts';
 
 /*
  * The revision store on its own: editors open on a space id (no space row is needed:
@@ -22,7 +23,7 @@ describe('revision store (RevisionEditor + loadSnapshot)', () => {
 
   /** Opens an editor on `base`, applies `edit`, commits, and returns the new revision's snapshot. */
   async function edit(spaceId: string, base: string | null, change: (editor: RevisionEditor) => void) {
-    const editor = await RevisionEditor.open(t.db, spaceId, base, t.clock, t.dataDir);
+    const editor = await RevisionEditor.open(t.db, spaceId, base, t.clock, t.app.deps.files);
     change(editor);
     const id = await editor.commit(t.db, { createdBy: null });
     t.clock.advance(1000);
@@ -38,12 +39,13 @@ describe('revision store (RevisionEditor + loadSnapshot)', () => {
     return Number(row.n);
   }
 
-  /** The statuses of what a callback throws (HttpError). */
+  /** The HTTP statuses of what a callback throws (a content domain error, as the API maps it). */
   function statusOf(fn: () => unknown): number | undefined {
     try {
       fn();
     } catch (error) {
-      return (error as { statusCode?: number }).statusCode;
+      expect(error).toBeInstanceOf(ContentError);
+      return toHttpError(error)?.statusCode;
     }
     return undefined;
   }
@@ -232,7 +234,7 @@ describe('revision store (RevisionEditor + loadSnapshot)', () => {
       e.setVariables({ name: 'Quire', n: 3 });
     });
     expect(r1.files).toEqual([{ id: fileId, name: 'a.txt', contentType: 'text/plain', size: bytes.length, hash: expect.stringMatching(/^[0-9a-f]{64}$/) }]);
-    expect(fs.readFileSync(blobPath(t.dataDir, r1.files[0].hash))).toEqual(bytes);
+    expect(await t.app.deps.files.read(BLOB_AREA, r1.files[0].hash, 1024)).toEqual(bytes);
     const refs = await t.db.selectFrom('space_blobs').selectAll().where('space_id', '=', space).execute();
     expect(refs).toEqual([{ space_id: space, hash: r1.files[0].hash, size: bytes.length }]);
 

@@ -1,11 +1,13 @@
 import slugify from '@sindresorhus/slugify';
 import { imageSize } from 'image-size';
 import type { Db } from '../../db/database.ts';
-import { badRequest, notFound } from '../../errors.ts';
+import { ContentNotFound, InvalidContentEdit } from '../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { markdownToDocument, type Document } from '../markdown/index.ts';
-import { writeBlob } from './blobs.ts';
+import { createHash } from 'node:crypto';
+import type { FileStore } from '../../files/types.ts';
+import { BLOB_AREA } from './blobs.ts';
 import { LayeredMap } from './layered-map.ts';
 import { loadDocuments, loadTrees, rememberTrees, revisionRecord } from './snapshot.ts';
 import { objectHash, storeRepository, type ObjectKind } from './store.repository.ts';
@@ -43,6 +45,8 @@ export interface NewFile {
   name: string;
   contentType: string;
   bytes: Buffer;
+  /** The bytes as already put in the file store (before the transaction); else they are stored at commit. */
+  stored?: { hash: string; size: number };
 }
 
 /** Where a page goes: under `parent` (null: top level) at `index` (default: last). */
@@ -56,7 +60,8 @@ const key = (parent: string | null | undefined) => parent ?? ROOT;
 
 /** A slug from a title: lower-case words joined by dashes (`page` when nothing is left). */
 export function slugFromTitle(title: string): string {
-  return slugify(title).slice(0, 100).replace(/-+$/, '') || 'page';
+  // GitBook's page slugs keep camel case whole ("GitBook Agent" -> gitbook-agent).
+  return slugify(title, { decamelize: false }).slice(0, 100).replace(/-+$/, '') || 'page';
 }
 
 /**
@@ -72,6 +77,8 @@ export class RevisionEditor {
   private readonly removed = new Set<string>();
   private readonly objects: { hash: string; kind: ObjectKind; body: string }[] = [];
   private readonly blobs: { hash: string; size: number }[] = [];
+  /** Bytes of added files to put in the file store at commit (not stored by the caller beforehand). */
+  private readonly unstored = new Map<string, Buffer>();
   private files: FileEntry[] | undefined;
   private variables: Variables | undefined;
   private readonly now: string;
@@ -80,15 +87,15 @@ export class RevisionEditor {
     private readonly spaceId: string,
     private readonly base: RevisionTrees | null,
     clock: Clock,
-    private readonly dataDir: string,
+    private readonly fileStore: FileStore,
   ) {
     this.now = clock.now().toISOString();
   }
 
   /** An editor on `baseRevisionId` (null: an empty space). */
-  static async open(db: Db, spaceId: string, baseRevisionId: string | null, clock: Clock, dataDir: string): Promise<RevisionEditor> {
+  static async open(db: Db, spaceId: string, baseRevisionId: string | null, clock: Clock, files: FileStore): Promise<RevisionEditor> {
     const base = baseRevisionId ? await loadTrees(db, spaceId, baseRevisionId) : null;
-    return new RevisionEditor(spaceId, base, clock, dataDir);
+    return new RevisionEditor(spaceId, base, clock, files);
   }
 
   get baseRevisionId(): string | null {
@@ -125,7 +132,7 @@ export class RevisionEditor {
   page(pageId: string): PageEntry {
     const parent = this.parentKey(pageId);
     const entry = parent === undefined ? undefined : this.list(parent).find((e) => e.id === pageId);
-    if (!entry) throw notFound(`Page "${pageId}"`);
+    if (!entry) throw new ContentNotFound(`Page "${pageId}"`);
     return entry;
   }
 
@@ -137,7 +144,7 @@ export class RevisionEditor {
   /** The parent of a page in the edited revision (null: top level); 404 when it is not there. */
   parentOf(pageId: string): string | null {
     const parent = this.parentKey(pageId);
-    if (parent === undefined) throw notFound(`Page "${pageId}"`);
+    if (parent === undefined) throw new ContentNotFound(`Page "${pageId}"`);
     return parent === ROOT ? null : parent;
   }
 
@@ -169,10 +176,10 @@ export class RevisionEditor {
 
   private replace(pageId: string, update: (entry: PageEntry) => PageEntry): void {
     const parent = this.parentKey(pageId);
-    if (parent === undefined) throw notFound(`Page "${pageId}"`);
+    if (parent === undefined) throw new ContentNotFound(`Page "${pageId}"`);
     const list = this.list(parent);
     const index = list.findIndex((e) => e.id === pageId);
-    if (index < 0) throw notFound(`Page "${pageId}"`);
+    if (index < 0) throw new ContentNotFound(`Page "${pageId}"`);
     list[index] = update(list[index]);
     this.dirty.add(parent);
   }
@@ -187,7 +194,7 @@ export class RevisionEditor {
   private uniqueSlug(list: PageEntry[], wanted: string, exceptId: string | null, explicit: boolean): string {
     const taken = new Set(list.filter((e) => e.id !== exceptId).map((e) => e.slug));
     if (!taken.has(wanted)) return wanted;
-    if (explicit) throw badRequest(`slug "${wanted}" is already used by a sibling page`);
+    if (explicit) throw new InvalidContentEdit(`slug "${wanted}" is already used by a sibling page`);
     for (let n = 2; ; n++) {
       const candidate = `${wanted}-${n}`;
       if (!taken.has(candidate)) return candidate;
@@ -197,7 +204,7 @@ export class RevisionEditor {
   private checkIndex(list: PageEntry[], index: number | undefined): number {
     if (index === undefined) return list.length;
     if (!Number.isInteger(index) || index < 0 || index > list.length) {
-      throw badRequest(`position ${index} is outside 0..${list.length}`);
+      throw new InvalidContentEdit(`position ${index} is outside 0..${list.length}`);
     }
     return index;
   }
@@ -205,9 +212,9 @@ export class RevisionEditor {
   /** Inserts a page (and its subpages); returns its id. */
   insertPage(page: NewPage, at: Placement = {}): string {
     const parent = key(at.parent);
-    if (parent !== ROOT && !this.hasPage(parent)) throw notFound(`Parent page "${parent}"`);
+    if (parent !== ROOT && !this.hasPage(parent)) throw new ContentNotFound(`Parent page "${parent}"`);
     const id = page.id ?? newId();
-    if (this.hasPage(id)) throw badRequest(`page id "${id}" is already used`);
+    if (this.hasPage(id)) throw new InvalidContentEdit(`page id "${id}" is already used`);
     const list = this.list(parent);
     const index = this.checkIndex(list, at.index);
     const type = page.type ?? 'document';
@@ -268,9 +275,9 @@ export class RevisionEditor {
     const from = this.parentKey(pageId)!;
     const target = to.parent === undefined ? from : key(to.parent);
     if (target !== ROOT) {
-      if (!this.hasPage(target)) throw notFound(`Parent page "${target}"`);
+      if (!this.hasPage(target)) throw new ContentNotFound(`Parent page "${target}"`);
       for (let up: string | undefined = target; up !== undefined && up !== ROOT; up = this.parentKey(up)) {
-        if (up === pageId) throw badRequest('a page cannot be moved inside itself');
+        if (up === pageId) throw new InvalidContentEdit('a page cannot be moved inside itself');
       }
     }
     // Everything is checked before the lists change: a refused move leaves the editor as it was.
@@ -288,19 +295,20 @@ export class RevisionEditor {
   /** Removes a page and its subpages. */
   deletePage(pageId: string): void {
     const from = this.parentKey(pageId);
-    if (from === undefined) throw notFound(`Page "${pageId}"`);
+    if (from === undefined) throw new ContentNotFound(`Page "${pageId}"`);
     const list = this.list(from);
     const index = list.findIndex((e) => e.id === pageId);
-    if (index < 0) throw notFound(`Page "${pageId}"`);
+    if (index < 0) throw new ContentNotFound(`Page "${pageId}"`);
     list.splice(index, 1);
     this.removed.add(pageId);
     this.parents.delete(pageId);
     this.dirty.add(from);
   }
 
-  /** Stores a file's bytes (durably, at once) and adds it to the revision. */
+  /** Adds a file to the revision; its bytes go to the file store at commit unless `stored` says they are there. */
   addFile(file: NewFile): FileEntry {
-    const { hash, size } = writeBlob(this.dataDir, file.bytes);
+    const { hash, size } = file.stored ?? { hash: createHash('sha256').update(file.bytes).digest('hex'), size: file.bytes.length };
+    if (!file.stored) this.unstored.set(hash, file.bytes);
     const entry: FileEntry = { id: file.id ?? newId(), name: file.name, contentType: file.contentType, size, hash };
     if (file.contentType.startsWith('image/')) {
       try {
@@ -324,9 +332,14 @@ export class RevisionEditor {
     this.blobs.push({ hash: entry.hash, size: entry.size });
   }
 
+  /** The revision's files as edited so far. */
+  fileEntries(): readonly FileEntry[] {
+    return this.files ?? this.base?.files ?? [];
+  }
+
   removeFile(fileId: string): void {
     const files = this.files ?? this.base?.files ?? [];
-    if (!files.some((f) => f.id === fileId)) throw notFound(`File "${fileId}"`);
+    if (!files.some((f) => f.id === fileId)) throw new ContentNotFound(`File "${fileId}"`);
     this.files = files.filter((f) => f.id !== fileId);
   }
 
@@ -374,6 +387,8 @@ export class RevisionEditor {
     const filesHash = this.files || !this.base ? this.put('files', this.files ?? []) : this.base.revision.filesHash;
     const reusablesHash = this.base ? this.base.revision.reusablesHash : this.put('reusables', []);
 
+    // The file store is not part of the transaction: bytes are durable before the rows naming them.
+    for (const bytes of this.unstored.values()) await this.fileStore.put(BLOB_AREA, bytes);
     await storeRepository.putObjects(db, this.spaceId, this.objects);
     for (const blob of this.blobs) await storeRepository.addBlobReference(db, this.spaceId, blob.hash, blob.size);
     const row = {

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import type { RevisionsTable } from '../../db/types.ts';
-import { notFound } from '../../errors.ts';
+import { ContentNotFound } from '../errors.ts';
 import { LayeredMap } from './layered-map.ts';
 import { storeRepository } from './store.repository.ts';
 import type { FileEntry, PageEntry, PageNode, ReusableEntry, RevisionRecord, RevisionSnapshot, RevisionTrees } from './types.ts';
@@ -84,7 +84,7 @@ export async function loadTrees(db: Db, spaceId: string, revisionId: string): Pr
   const cached = treesCache.get(key);
   if (cached) return cached;
   const row = await storeRepository.findRevision(db, spaceId, revisionId);
-  if (!row) throw notFound('Revision');
+  if (!row) throw new ContentNotFound('Revision');
   const revision = revisionRecord(row);
   const first = await storeRepository.getObjects(db, spaceId, [revision.treeHash, revision.filesHash, revision.reusablesHash]);
   const read = <T>(hash: string, bodies: Map<string, string>): T => {

@@ -75,7 +75,7 @@ describe('derived revision trees', () => {
     ];
     for (const step of steps) {
       const revisionId = await editSpaceContent(t.app.deps, spaceId, null, step);
-      const editor = await RevisionEditor.open(t.db, spaceId, revisionId, t.clock, t.config.dataDir);
+      const editor = await RevisionEditor.open(t.db, spaceId, revisionId, t.clock, t.app.deps.files);
       const stored = await storedTrees(t, spaceId, revisionId);
       // Every stored list is what the derived trees give, and the derived trees hold no other list.
       for (const [parent, entries] of stored) expect(editor.childrenOf(parent === '' ? null : parent)).toEqual(entries);

@@ -1,0 +1,151 @@
+/*
+ * Relative paths as GitBook's page markdown writes them (`../blocks/hint.md#usage`,
+ * `.gitbook/assets/x.png`, `{% content-ref url="a/README.md" %}`) <-> page and file
+ * references. A page's markdown file is `<slug path>.md`, or `<slug path>/README.md` when
+ * the page has subpages; uploaded files live in `.gitbook/assets/<name>` at the space root.
+ * Reading keeps what resolves to nothing as written (the link report calls it broken).
+ */
+import { posix } from 'node:path';
+import type { ContentRef, Document } from './types.ts';
+
+/** Where pages and files of a space are, by path and by id. */
+export interface SpacePaths {
+  /** The markdown file path of a page (`a/b.md`, `a/README.md`). */
+  fileOfPage(pageId: string): string | undefined;
+  /** The page whose markdown file is `path` (`a/b.md`), if any. */
+  pageAt(path: string): string | undefined;
+  /** An uploaded file by name / the name of a file by id. */
+  fileNamed(name: string): string | undefined;
+  nameOfFile(fileId: string): string | undefined;
+}
+
+export const ASSETS_DIR = '.gitbook/assets';
+
+/** Builds SpacePaths from a page tree (id, slug, children) and a file list. */
+export function spacePaths(
+  tree: readonly PathNode[],
+  files: readonly { id: string; name: string }[],
+): SpacePaths {
+  const fileOf = new Map<string, string>();
+  const pageOf = new Map<string, string>();
+  const walk = (nodes: readonly PathNode[], dir: string) => {
+    for (const node of nodes) {
+      const path = dir ? `${dir}/${node.slug}` : node.slug;
+      const hasChildren = node.children.length > 0;
+      const file = hasChildren ? `${path}/README.md` : `${path}.md`;
+      fileOf.set(node.id, file);
+      // Either form finds the page: links written before the page got subpages still resolve.
+      for (const alias of [file, `${path}.md`, `${path}/README.md`]) if (!pageOf.has(alias)) pageOf.set(alias, node.id);
+      walk(node.children, path);
+    }
+  };
+  walk(tree, '');
+  // The space's README.md is its first page (GitBook's landing page), whatever its slug.
+  if (!pageOf.has('README.md') && tree[0]) pageOf.set('README.md', tree[0].id);
+  const byName = new Map<string, string>();
+  const nameOf = new Map<string, string>();
+  for (const f of files) {
+    if (!byName.has(f.name)) byName.set(f.name, f.id);
+    nameOf.set(f.id, f.name);
+  }
+  return {
+    fileOfPage: (id) => fileOf.get(id),
+    pageAt: (path) => pageOf.get(path),
+    fileNamed: (name) => byName.get(name),
+    nameOfFile: (id) => nameOf.get(id),
+  };
+}
+
+export interface PathNode {
+  id: string;
+  slug: string;
+  children: readonly PathNode[];
+}
+
+const ABSOLUTE = /^(?:[a-z][a-z0-9+.-]*:|\/|#)/i;
+
+/** The reference a relative link of the page in `pageFile` stands for, or null when it resolves to nothing. */
+export function resolveRelative(href: string, pageFile: string, paths: SpacePaths): ContentRef | null {
+  if (href === '' || ABSOLUTE.test(href)) return null;
+  const hash = href.indexOf('#');
+  const rawPath = hash >= 0 ? href.slice(0, hash) : href;
+  const anchor = hash >= 0 ? href.slice(hash + 1) : '';
+  let decoded: string;
+  try {
+    decoded = decodeURI(rawPath.replace(/^<|>$/g, ''));
+  } catch {
+    decoded = rawPath;
+  }
+  const target = posix.normalize(posix.join(posix.dirname(pageFile), decoded));
+  if (target.startsWith('..')) return null;
+  const asPage = target.endsWith('/') ? `${target}README.md` : /\.md$/i.test(target) ? target : null;
+  if (asPage) {
+    const page = paths.pageAt(asPage);
+    if (!page) return null;
+    return anchor ? { kind: 'anchor', page, anchor } : { kind: 'page', page };
+  }
+  if (anchor) return null;
+  const file = target.startsWith(ASSETS_DIR + '/') ? paths.fileNamed(target.slice(ASSETS_DIR.length + 1)) : undefined;
+  return file ? { kind: 'file', file } : null;
+}
+
+/** The relative path GitBook writes for a reference from the page in `pageFile`; null when it has none (another space, unknown id). */
+export function relativeHref(ref: ContentRef, pageFile: string, pageId: string, paths: SpacePaths): string | null {
+  if ('space' in ref && ref.space) return null;
+  const dir = posix.dirname(pageFile);
+  const rel = (to: string) => encodeURI(posix.relative(dir === '.' ? '' : dir, to));
+  if (ref.kind === 'page' || (ref.kind === 'anchor' && ref.page)) {
+    const target = paths.fileOfPage(ref.page as string);
+    if (!target) return null;
+    const anchor = ref.kind === 'anchor' ? `#${ref.anchor}` : '';
+    if (ref.page === pageId && anchor) return anchor;
+    return rel(target) + anchor;
+  }
+  if (ref.kind === 'file') {
+    const name = paths.nameOfFile(ref.file);
+    return name ? rel(`${ASSETS_DIR}/${name}`) : null;
+  }
+  return null;
+}
+
+/** `holder` is the type of the node holding the reference (`link`, `image`, `file`, ...). */
+type Visit = (ref: ContentRef, holder: string) => ContentRef;
+
+/** Maps every content reference of a document (links, images, content-refs, files), returning a new document. */
+export function mapRefs(document: Document, visit: Visit): Document {
+  const walk = (value: unknown, holder: string): unknown => {
+    if (Array.isArray(value)) return value.map((v) => walk(v, holder));
+    if (!value || typeof value !== 'object') return value;
+    const object = value as Record<string, unknown>;
+    if (typeof object.kind === 'string' && object.object === undefined) return visit(object as unknown as ContentRef, holder);
+    const type = typeof object.object === 'string' && typeof object.type === 'string' ? object.type : holder;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(object)) out[k] = walk(v, type);
+    return out;
+  };
+  return walk(document, 'document') as Document;
+}
+
+/**
+ * Reading: relative links and asset paths of the page in `pageFile` become page, anchor and
+ * file references; what resolves to nothing stays as written.
+ */
+export function resolveDocumentPaths(document: Document, pageFile: string, paths: SpacePaths): Document {
+  return mapRefs(document, (ref) => {
+    if (ref.kind === 'url') return resolveRelative(ref.url, pageFile, paths) ?? ref;
+    // A file block's `src` that is a path, not an id (refs.ts keeps it in `file`).
+    if (ref.kind === 'file' && !ref.space && /[/.]/.test(ref.file)) return resolveRelative(ref.file, pageFile, paths) ?? ref;
+    return ref;
+  });
+}
+
+/** Writing: page, anchor and file references of this space as relative paths from the page in `pageFile`. */
+export function relativeDocumentPaths(document: Document, pageFile: string, pageId: string, paths: SpacePaths): Document {
+  return mapRefs(document, (ref, holder) => {
+    if (ref.kind !== 'page' && ref.kind !== 'anchor' && ref.kind !== 'file') return ref;
+    const href = relativeHref(ref, pageFile, pageId, paths);
+    if (href === null) return ref;
+    // A file block keeps a path in its `file` field (refs.ts writes it back as `src`).
+    return holder === 'file' && ref.kind === 'file' ? { kind: 'file', file: href } : { kind: 'url', url: href };
+  });
+}
