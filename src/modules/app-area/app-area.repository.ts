@@ -1,0 +1,61 @@
+import type { Db } from '../../db/database.ts';
+
+/** Queries of the app area's own pages (account, sign-in); content comes through the modules' services. */
+export const appAreaRepository = {
+  /** Every organization with at least one SAML provider, with its providers (the sign-in page). */
+  async providersByOrganization(db: Db) {
+    return db
+      .selectFrom('saml_providers as p')
+      .innerJoin('organizations as o', 'o.id', 'p.organization_id')
+      .select(['p.id', 'p.label', 'o.id as organization_id', 'o.title as organization_title'])
+      .orderBy('o.title')
+      .orderBy('p.created_at')
+      .execute();
+  },
+
+  async user(db: Db, userId: string) {
+    return db.selectFrom('users').select(['id', 'display_name', 'email']).where('id', '=', userId).executeTakeFirst();
+  },
+
+  /** The user's active memberships with the organization's SSO enforcement. */
+  async memberships(db: Db, userId: string) {
+    return db
+      .selectFrom('members as m')
+      .innerJoin('organizations as o', 'o.id', 'm.organization_id')
+      .select(['o.id', 'o.title', 'o.sso as organization_sso', 'm.role', 'm.sso as member_sso'])
+      .where('m.user_id', '=', userId)
+      .where('m.disabled', '=', 0)
+      .orderBy('o.title')
+      .execute();
+  },
+
+  async organizationSso(db: Db, organizationId: string) {
+    return db.selectFrom('organizations').select(['id', 'sso']).where('id', '=', organizationId).executeTakeFirst();
+  },
+
+  async spaceOrganization(db: Db, spaceId: string) {
+    return db.selectFrom('spaces').select(['organization_id']).where('id', '=', spaceId).executeTakeFirst();
+  },
+
+  async activeTokens(db: Db, userId: string) {
+    return db
+      .selectFrom('api_tokens')
+      .select(['id', 'label', 'created_at'])
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .orderBy('created_at', 'desc')
+      .execute();
+  },
+
+  /** Revokes one of the user's own tokens; false when it is not theirs or already revoked. */
+  async revokeOwnToken(db: Db, userId: string, tokenId: string, at: string): Promise<boolean> {
+    const result = await db
+      .updateTable('api_tokens')
+      .set({ revoked_at: at })
+      .where('id', '=', tokenId)
+      .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  },
+};

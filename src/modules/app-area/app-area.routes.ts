@@ -1,0 +1,141 @@
+import formbody from '@fastify/formbody';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { appUrl } from '../../lib/urls.ts';
+import { clearedSessionCookie, sessionCookie } from '../sessions/sessions.presenter.ts';
+import {
+  consumeLoginLink,
+  csrfToken,
+  csrfTokenValid,
+  endSession,
+  findSession,
+  startSession,
+  type BrowserSession,
+} from '../sessions/sessions.service.ts';
+import { safeReturnTarget } from '../sso/sso.policy.ts';
+import { accountPage, APP_CSP, messagePage, organizationPage, signInPage, spacePage, type Chrome } from './app-area.presenter.ts';
+import { CreateTokenForm, FormBody, LinkQuery, OrganizationParams, PageParams, SpaceParams, ToQuery, TokenParams } from './app-area.schemas.ts';
+import * as appArea from './app-area.service.ts';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    browserSession: BrowserSession | null;
+  }
+}
+
+/*
+ * The app area at PUBLIC_URL/app (the addresses `urls.app` names): server-rendered,
+ * read-only views for a signed-in browser, the account page and sign-in/out. A session
+ * cookie, not an API token, authenticates here; the API's services decide what is seen.
+ */
+export const appAreaRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(formbody);
+  const { config } = app.deps;
+  // Read per request: the config object is the app's, and tests set PUBLIC_URL after listening.
+  const base = () => appUrl(config, '');
+  const html = (reply: FastifyReply, status: number, body: string) =>
+    reply.code(status).header('content-security-policy', APP_CSP).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
+  const chromeOf = (request: FastifyRequest, title: string, who?: string): Chrome => ({
+    title,
+    appBase: base(),
+    who: who ?? (request.browserSession ? 'Account' : undefined),
+    csrf: request.browserSession ? csrfToken(request.browserSession) : undefined,
+  });
+
+  app.decorateRequest('browserSession', null);
+  app.addHook('preHandler', async (request, reply) => {
+    request.browserSession = await findSession(app.deps, request.headers.cookie);
+    const open = request.routeOptions.config.signedOut === true;
+    if (!request.browserSession && !open) {
+      const to = new URL(request.url, config.publicUrl).pathname;
+      return reply.redirect(`${base()}/signin?to=${encodeURIComponent(to)}`, 303);
+    }
+    if (request.method === 'POST') {
+      // Forms are checked twice: the session's CSRF token, and the browser's Origin when sent.
+      const origin = request.headers.origin;
+      const body = request.body as { csrf?: unknown } | undefined;
+      if ((origin && origin !== new URL(config.publicUrl).origin) || !request.browserSession || !csrfTokenValid(request.browserSession, body?.csrf)) {
+        return html(reply, 403, messagePage(chromeOf(request, 'Refused'), 'Form refused', 'This form did not come from this page. Reload the page and try again.'));
+      }
+    }
+  });
+
+  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
+    const status = error.statusCode ?? 500;
+    if (status >= 500) request.log.error({ err: error }, 'app page failed');
+    const [heading, text] =
+      status === 404
+        ? ['Not found', 'There is nothing here, or you do not have access to it.']
+        : status === 403
+          ? ['Not allowed', error.message]
+          : status < 500
+            ? ['Bad request', error.message]
+            : ['Something went wrong', 'The server could not show this page. Try again; the server log has the details.'];
+    return html(reply, status, messagePage(chromeOf(request, heading), heading, text));
+  });
+  app.setNotFoundHandler((request, reply) => html(reply, 404, messagePage(chromeOf(request, 'Not found'), 'Not found', 'There is nothing here.')));
+
+  const ctxOf = (request: FastifyRequest) => appArea.sessionContext(app.deps, request.browserSession as BrowserSession, request.id, request.log);
+  const open = { public: true, signedOut: true } as const;
+  const signedIn = { public: true } as const;
+
+  app.get('/', { config: signedIn, schema: { hide: true } }, async (_request, reply) => reply.redirect(`${base()}/account`, 303));
+
+  app.get('/signin', { config: open, schema: { hide: true, querystring: ToQuery } }, async (request, reply) => {
+    const groups = await appArea.signInProviders(app.deps);
+    const to = safeReturnTarget(config, request.query.to);
+    // The start URLs carry where to land after signing in.
+    const withTarget = groups.map((g) => ({
+      ...g,
+      providers: g.providers.map((p) => ({ ...p, startURL: to ? `${p.startURL}?to=${encodeURIComponent(new URL(to).pathname)}` : p.startURL })),
+    }));
+    return html(reply, 200, signInPage({ title: 'Sign in', appBase: base() }, withTarget));
+  });
+
+  app.get('/login', { config: open, schema: { hide: true, querystring: LinkQuery } }, async (request, reply) => {
+    const userId = await consumeLoginLink(app.deps.db, app.deps.clock, request.query.link);
+    if (!userId) {
+      return html(reply, 400, messagePage({ title: 'Link not valid', appBase: base() }, 'Link not valid', 'This sign-in link is unknown, was already used, or is older than 10 minutes. Ask for a new one.'));
+    }
+    const sessionId = await startSession(app.deps.db, app.deps.clock, config.sessionTtlMs, { userId, method: 'link' });
+    return reply.header('set-cookie', sessionCookie(config, sessionId, config.sessionTtlMs)).redirect(`${base()}/account`, 303);
+  });
+
+  app.post('/signout', { config: signedIn, schema: { hide: true, body: FormBody } }, async (request, reply) => {
+    await endSession(app.deps, request.browserSession as BrowserSession);
+    return reply.header('set-cookie', clearedSessionCookie(config)).redirect(`${base()}/signin`, 303);
+  });
+
+  app.get('/account', { config: signedIn, schema: { hide: true } }, async (request, reply) => {
+    const view = await appArea.accountView(ctxOf(request), request.browserSession as BrowserSession);
+    return html(reply, 200, accountPage(chromeOf(request, 'Account', view.user.display_name), view));
+  });
+
+  app.post('/account/tokens', { config: signedIn, schema: { hide: true, body: CreateTokenForm } }, async (request, reply) => {
+    const session = request.browserSession as BrowserSession;
+    const token = await appArea.createToken(ctxOf(request), session, request.body.label);
+    // Shown once, on this response only; never in a URL.
+    const view = await appArea.accountView(ctxOf(request), session, token);
+    return html(reply, 201, accountPage(chromeOf(request, 'Account', view.user.display_name), view));
+  });
+
+  app.post('/account/tokens/:tokenId/revoke', { config: signedIn, schema: { hide: true, params: TokenParams, body: FormBody } }, async (request, reply) => {
+    await appArea.revokeToken(ctxOf(request), request.browserSession as BrowserSession, request.params.tokenId);
+    return reply.redirect(`${base()}/account`, 303);
+  });
+
+  app.get('/o/:organizationId', { config: signedIn, schema: { hide: true, params: OrganizationParams } }, async (request, reply) => {
+    const view = await appArea.organizationView(ctxOf(request), request.browserSession as BrowserSession, request.params.organizationId);
+    return html(reply, 200, organizationPage(chromeOf(request, view.organization.title), view.organization, view.spaces, view.collections));
+  });
+
+  app.get('/s/:spaceId', { config: signedIn, schema: { hide: true, params: SpaceParams } }, async (request, reply) => {
+    const view = await appArea.spaceView(ctxOf(request), request.browserSession as BrowserSession, request.params.spaceId);
+    return html(reply, 200, spacePage(chromeOf(request, view.space.title), view.space, view.pages, view.page));
+  });
+
+  app.get('/s/:spaceId/pages/:pageId', { config: signedIn, schema: { hide: true, params: PageParams } }, async (request, reply) => {
+    const view = await appArea.spaceView(ctxOf(request), request.browserSession as BrowserSession, request.params.spaceId, request.params.pageId);
+    return html(reply, 200, spacePage(chromeOf(request, view.page?.title ?? view.space.title), view.space, view.pages, view.page));
+  });
+};

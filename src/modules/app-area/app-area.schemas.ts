@@ -1,0 +1,16 @@
+import { Type } from 'typebox';
+
+const id = (description: string) => Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-zA-Z0-9_-]+$', description });
+
+export const ToQuery = Type.Object({ to: Type.Optional(Type.String({ maxLength: 2000 })) });
+export const LinkQuery = Type.Object({ link: Type.String({ minLength: 1, maxLength: 200 }) });
+export const OrganizationParams = Type.Object({ organizationId: id('The organization') });
+export const SpaceParams = Type.Object({ spaceId: id('The space') });
+export const PageParams = Type.Object({ spaceId: id('The space'), pageId: id('The page') });
+export const TokenParams = Type.Object({ tokenId: id('The API token') });
+/** Every app form carries the session's anti-CSRF token. */
+export const FormBody = Type.Object({ csrf: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: true });
+export const CreateTokenForm = Type.Object(
+  { csrf: Type.Optional(Type.String({ maxLength: 200 })), label: Type.Optional(Type.String({ maxLength: 100 })) },
+  { additionalProperties: true },
+);
