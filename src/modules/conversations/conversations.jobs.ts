@@ -1,0 +1,56 @@
+import { defineJob, enqueueJob, findJob, type Executor } from '../../jobs/queue.ts';
+import { clusterPendingIssues, processConversation } from './conversations.service.ts';
+
+/*
+ * Conversation processing runs on the job queue (src/jobs): ingest enqueues a
+ * `conversations.process` job in its own transaction; that job extracts the issue(s) and
+ * asks for a `conversations.cluster` run of the organization, which places every issue not
+ * yet in a cluster. Both steps are idempotent, so a retry or a second run changes nothing.
+ */
+
+export const PROCESS_CONVERSATION_JOB = 'conversations.process';
+export const CLUSTER_ISSUES_JOB = 'conversations.cluster';
+
+interface ProcessConversationJob {
+  organizationId: string;
+  conversationId: string;
+}
+
+interface ClusterIssuesJob {
+  organizationId: string;
+}
+
+/** In the ingest transaction: the conversation is processed if and only if it was stored. */
+export async function requestConversationProcessing(trx: Executor, organizationId: string, conversationId: string): Promise<void> {
+  await enqueueJob<ProcessConversationJob>(trx, { kind: PROCESS_CONVERSATION_JOB, payload: { organizationId, conversationId } });
+}
+
+/**
+ * Asks for a clustering run of the organization after issues were written. One lane per
+ * organization, so two runs never place the same new problem in two new clusters. A run
+ * reads every issue's terms (document frequencies), so requests are batched: at most one
+ * run waits, and every request made meanwhile joins it. When the run found is already
+ * running (it may have read the issues before ours were written), a follow-up run is
+ * queued behind it in the same lane.
+ */
+async function requestClustering(db: Executor, organizationId: string): Promise<void> {
+  const lane = `conversations.cluster:${organizationId}`;
+  const first = await enqueueJob<ClusterIssuesJob>(db, { kind: CLUSTER_ISSUES_JOB, payload: { organizationId }, key: lane, dedupeKey: lane });
+  if (first.created) return;
+  const found = await findJob(db, first.id);
+  if (found?.state !== 'running') return;
+  await enqueueJob<ClusterIssuesJob>(db, { kind: CLUSTER_ISSUES_JOB, payload: { organizationId }, key: lane, dedupeKey: `${lane}:after:${first.id}` });
+}
+
+defineJob<ProcessConversationJob>(PROCESS_CONVERSATION_JOB, {
+  run: async (payload, ctx) => {
+    await processConversation(ctx, payload.organizationId, payload.conversationId, ctx.log);
+    await requestClustering(ctx.db, payload.organizationId);
+  },
+  concurrency: 2,
+});
+
+defineJob<ClusterIssuesJob>(CLUSTER_ISSUES_JOB, {
+  run: (payload, ctx) => clusterPendingIssues(ctx, payload.organizationId, ctx.log),
+  concurrency: 1,
+});
