@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { markdownToDocument } from '../content/markdown/parse.ts';
 import type { Block, Document } from '../content/markdown/types.ts';
 import { escapeHtml, safeColor, safeUrl } from './html.ts';
+import { prepareHighlighter } from './highlight.ts';
 import { renderDocument, type RenderLinks } from './render-document.ts';
 
 const links: RenderLinks = {
@@ -35,10 +36,32 @@ describe('renderDocument', () => {
     expect(tasks).toContain('<ul class="tasks"><li><input type="checkbox" disabled checked> done</li><li><input type="checkbox" disabled> todo</li></ul>');
   });
 
-  it('renders code blocks escaped, with their language and title', () => {
+  it('renders code blocks escaped, with their language, title and copy button (plain before the highlighter loads)', () => {
     const html = md('{% code title="app.js" %}\n```js\nif (a < b && c) {}\n```\n{% endcode %}\n');
-    expect(html).toContain('<div class="code-title">app.js</div>');
-    expect(html).toContain('<code class="language-js">if (a &lt; b &amp;&amp; c) {}</code>');
+    expect(html).toContain('<span class="code-title">app.js</span><button type="button" class="copy-code" aria-label="Copy code">Copy</button>');
+    expect(html).toContain('<code class="language-js"><span class="line">if (a &lt; b &amp;&amp; c) {}</span></code>');
+  });
+
+  it('highlights known languages on the server with light and dark colors, line numbers, marked lines and wrap', async () => {
+    const code = (data: Record<string, unknown>, lines: { text: string; highlighted?: boolean }[]): Block => ({
+      object: 'block',
+      type: 'code',
+      data,
+      nodes: lines.map((l) => ({ object: 'block', type: 'code-line', data: l.highlighted ? { highlighted: true } : {}, nodes: [text(l.text)] })),
+    }) as Block;
+    await prepareHighlighter([code({ syntax: 'ts' }, []), code({ syntax: 'console' }, [])]);
+    const html = renderDocument(doc(code({ syntax: 'ts', lineNumbers: true, overflow: 'wrap' }, [{ text: 'const a = "<b>";' }, { text: 'return a;', highlighted: true }]))).html;
+    expect(html).toContain('<pre class="shiki wrap numbered" tabindex="0"><code class="language-ts">');
+    expect(html).toMatch(/<span style="color:#CF222E;--shiki-dark:#FF7B72">const<\/span>/);
+    expect(html).toContain('&quot;&lt;b&gt;&quot;');
+    expect(html).not.toContain('<b>');
+    expect(html).toContain('<span class="line marked">');
+    expect((html.match(/class="line/g) ?? []).length).toBe(2);
+    // Aliases documentation writes resolve; unknown languages stay plain and escaped.
+    expect(renderDocument(doc(code({ syntax: 'console' }, [{ text: 'npm install' }]))).html).toContain('style="color:');
+    const plain = renderDocument(doc(code({ syntax: 'klingon' }, [{ text: 'a < b' }]))).html;
+    expect(plain).toContain('<span class="line">a &lt; b</span>');
+    expect(plain).toContain('<pre class="shiki" tabindex="0">');
   });
 
   it('renders hints, quotes, tables, expandables and tabs', () => {
@@ -48,7 +71,7 @@ describe('renderDocument', () => {
     expect(table).toContain('<th style="text-align:center">A</th><th style="text-align:right">B</th>');
     expect(table).toContain('<td style="text-align:center">1</td><td style="text-align:right"><strong>2</strong></td>');
     const expandable = md('<details>\n\n<summary>More</summary>\n\nHidden text.\n\n</details>\n');
-    expect(expandable).toContain('<details class="expandable"><summary>More</summary><div><p>Hidden text.</p>');
+    expect(expandable).toContain('<details class="expandable" id="more"><summary>More</summary><div><p>Hidden text.</p>');
     const tabs = md('{% tabs %}\n{% tab title="One" %}\nFirst\n{% endtab %}\n{% tab title="Two" %}\nSecond\n{% endtab %}\n{% endtabs %}\n');
     expect(tabs).toContain('<input type="radio" class="tab-radio" name="tabs-1" id="tabs-1-0" checked><label class="tab-label" for="tabs-1-0">One</label>');
     expect(tabs).toContain('<label class="tab-label" for="tabs-1-1">Two</label><div class="tab-panel"><p>Second</p></div>');

@@ -12,7 +12,13 @@ import type {
   TableBlock,
   TextColor,
 } from '../content/markdown/types.ts';
+import sanitizeHtml from 'sanitize-html';
 import { escapeHtml, safeUrl } from './html.ts';
+import { highlightLines } from './highlight.ts';
+import { markupOf } from '../content/markdown/types.ts';
+import { markdownToDocument } from '../content/markdown/parse.ts';
+import { PAGE_HEADING_OFFSET } from '../content/markdown/page.ts';
+import { documentAnchors, headingAnchor } from '../content/markdown/extract.ts';
 
 /*
  * GitBook document JSON (src/content/markdown/types.ts) to HTML, for published sites.
@@ -24,7 +30,8 @@ import { escapeHtml, safeUrl } from './html.ts';
  * The document is a small closed tree, so one switch per node kind does it.
  *
  * Safety: every text and attribute goes through escapeHtml; every URL through safeUrl
- * (no `javascript:`); nothing from a document is emitted as raw HTML. Unknown node kinds
+ * (no `javascript:`); the only HTML from a document emitted as HTML is a verbatim markup
+ * block's, and it goes through sanitize-html first. Unknown node kinds
  * render their text content, or nothing.
  */
 
@@ -54,6 +61,8 @@ interface State {
   links: RenderLinks;
   outline: OutlineEntry[];
   ids: Set<string>;
+  /** Heading and expandable ids, from the anchor function the link report uses too. */
+  anchors: Map<Block, string>;
   /** Makes tab group names unique within a page. */
   counter: number;
 }
@@ -62,7 +71,8 @@ const noLinks: RenderLinks = { page: () => null, space: () => null, file: () => 
 
 /** Renders a document's blocks to HTML, and collects its outline. */
 export function renderDocument(document: Document | undefined, links: RenderLinks = noLinks): RenderedDocument {
-  const state: State = { links, outline: [], ids: new Set(), counter: 0 };
+  const anchors = document ? documentAnchors(document) : new Map<Block, string>();
+  const state: State = { links, outline: [], ids: new Set(anchors.values()), anchors, counter: 0 };
   const html = document ? blocks(document.nodes ?? [], state) : '';
   return { html, outline: state.outline };
 }
@@ -86,7 +96,7 @@ function block(node: Block, state: State): string {
     case 'heading-3': {
       const level = Number(node.type.slice(-1)) as 1 | 2 | 3;
       const text = plainText(node.nodes);
-      const id = uniqueId(node.data?.id && /^[-a-z0-9.+_]+$/.test(node.data.id) ? node.data.id : slug(text), state);
+      const id = state.anchors.get(node) ?? uniqueId(headingAnchor(text), state);
       state.outline.push({ id, text, level });
       // The page title is the h1: document headings start at h2.
       const tag = `h${level + 1}`;
@@ -138,7 +148,8 @@ function block(node: Block, state: State): string {
     case 'expandable': {
       const [title, body] = node.fragments ?? [];
       const summary = title?.nodes?.[0] ? inlines(title.nodes[0].nodes, state) : '';
-      return `<details class="expandable"${node.data?.defaultExpanded ? ' open' : ''}><summary>${summary}</summary><div>${blocks(body?.nodes ?? [], state)}</div></details>\n`;
+      const anchor = state.anchors.get(node);
+      return `<details class="expandable"${anchor ? ` id="${escapeHtml(anchor)}"` : ''}${node.data?.defaultExpanded ? ' open' : ''}><summary>${summary}</summary><div>${blocks(body?.nodes ?? [], state)}</div></details>\n`;
     }
     case 'tabs': {
       const group = `tabs-${++state.counter}`;
@@ -161,9 +172,38 @@ function block(node: Block, state: State): string {
       return `<div class="openapi-operation"><code>${escapeHtml((node.data?.method ?? '').toUpperCase())} ${escapeHtml(node.data?.path ?? '')}</code></div>\n`;
     case 'table':
       return table(node, state);
+    case 'integration':
+      return markup(node, state);
     default:
       return '';
   }
+}
+
+/** HTML kept verbatim: only what sanitize-html lets through (no scripts, styles, handlers, iframes). */
+const SANITIZE: sanitizeHtml.IOptions = {
+  allowedTags: [
+    ...sanitizeHtml.defaults.allowedTags,
+    'img', 'picture', 'source', 'figure', 'figcaption', 'details', 'summary', 'mark', 'kbd', 'sup', 'sub', 'del', 's', 'ins', 'button',
+  ],
+  allowedAttributes: {
+    ...sanitizeHtml.defaults.allowedAttributes,
+    img: ['src', 'srcset', 'alt', 'title', 'width', 'height', 'loading'],
+    source: ['srcset', 'media', 'type'],
+    td: ['colspan', 'rowspan', 'align', 'width'],
+    th: ['colspan', 'rowspan', 'align', 'width'],
+    a: ['href', 'name', 'target', 'title'],
+    details: ['open'],
+    ol: ['start'],
+  },
+};
+
+/** Quire's verbatim markup: HTML sanitized; an unknown `{% tag %}`'s content rendered without its tags. */
+function markup(node: Extract<Block, { type: 'integration' }>, state: State): string {
+  const source = markupOf(node);
+  if (source === null) return '';
+  if (node.data.block === 'html') return `<div class="html-block">${sanitizeHtml(source, SANITIZE)}</div>\n`;
+  const inner = source.replace(/\{%-?[\s\S]*?-?%\}/g, '\n\n');
+  return `<div class="tag-block">${blocks(markdownToDocument(inner, { headingOffset: PAGE_HEADING_OFFSET }).nodes, state)}</div>\n`;
 }
 
 function listItems(items: readonly Block[], state: State, tasks: boolean): string {
@@ -181,16 +221,26 @@ function listItems(items: readonly Block[], state: State, tasks: boolean): strin
   return out;
 }
 
+/**
+ * A code block: highlighted on the server (src/site/highlight.ts) when its language is
+ * known, with its title, a copy button (the page script copies the code's text), line
+ * numbers when the block asks (CSS counters: copying leaves them out), marked lines, and
+ * long lines wrapped or scrolled as the block says.
+ */
 function code(node: CodeBlock, state: State): string {
   const syntax = node.data?.syntax && /^[\w+#.-]{1,40}$/.test(node.data.syntax) ? node.data.syntax : '';
-  const lines = node.nodes.map((line) => {
-    const body = inlines(line.nodes, state);
-    return line.data?.highlighted ? `<mark>${body}</mark>` : body;
+  const colored = syntax ? highlightLines(node.nodes.map((line) => plainText(line.nodes)).join('\n'), syntax) : null;
+  const lines = node.nodes.map((line, i) => {
+    const body = colored?.[i] ?? inlines(line.nodes, state);
+    return `<span class="line${line.data?.highlighted ? ' marked' : ''}">${body}</span>`;
   });
-  const title = node.data?.title ? `<div class="code-title">${escapeHtml(node.data.title)}</div>` : '';
+  const title = node.data?.title ? `<span class="code-title">${escapeHtml(node.data.title)}</span>` : '';
   const cls = syntax ? ` class="language-${escapeHtml(syntax)}"` : '';
-  const wrap = node.data?.overflow === 'wrap' ? ' class="wrap"' : '';
-  return `<div class="code">${title}<pre${wrap}><code${cls}>${lines.join('\n')}</code></pre></div>\n`;
+  const classes = ['shiki', node.data?.overflow === 'wrap' ? 'wrap' : '', node.data?.lineNumbers ? 'numbered' : ''].filter(Boolean).join(' ');
+  return (
+    `<div class="code"><div class="code-head">${title}<button type="button" class="copy-code" aria-label="Copy code">Copy</button></div>` +
+    `<pre class="${classes}" tabindex="0"><code${cls}>${lines.join('\n')}</code></pre></div>\n`
+  );
 }
 
 function imageUrl(ref: ImageRef | undefined, state: State): string | null {
@@ -356,18 +406,6 @@ export function plainText(nodes: readonly (InlineContent | InlineImage)[] | unde
     else if (node.object === 'inline' && node.type === 'expression') out += node.data?.expression ?? '';
   }
   return out;
-}
-
-function slug(text: string): string {
-  return (
-    text
-      .toLowerCase()
-      .normalize('NFKD')
-      .replace(/[\u0300-\u036f]/g, '')
-      .replace(/[^a-z0-9]+/g, '-')
-      .replace(/^-+|-+$/g, '')
-      .slice(0, 80) || 'section'
-  );
 }
 
 function uniqueId(base: string, state: State): string {

@@ -8,10 +8,10 @@ import { safeColor } from './html.ts';
  */
 export const SITE_CSS = `
 :root,[data-theme=light]{color-scheme:light;--bg:#ffffff;--fg:#1f2328;--muted:#59636e;--border:#e3e6ea;--subtle:#f6f8fa;
---primary:#3b69f0;--primary-fg:#ffffff;--tint:#f6f8fa;--code-bg:#f3f4f6;
+--primary:#2f5bd8;--primary-fg:#ffffff;--tint:#eef2fd;--code-bg:#ffffff;
 --info:#3b82f6;--success:#16a34a;--warning:#d97706;--danger:#dc2626}
-[data-theme=dark]{color-scheme:dark;--bg:#0f1115;--fg:#e6e8eb;--muted:#9aa3ad;--border:#2a2f37;--subtle:#171a20;
---primary:#7aa2ff;--primary-fg:#0f1115;--tint:#171a20;--code-bg:#1b1f26;
+[data-theme=dark]{color-scheme:dark;--bg:#0f1115;--fg:#e6e8eb;--muted:#a4adb7;--border:#2a2f37;--subtle:#171a20;
+--primary:#7aa2ff;--primary-fg:#0f1115;--tint:#1a2133;--code-bg:#0d1117;
 --info:#60a5fa;--success:#4ade80;--warning:#fbbf24;--danger:#f87171}
 *{box-sizing:border-box}
 html{-webkit-text-size-adjust:100%}
@@ -22,10 +22,30 @@ a{color:var(--primary);text-decoration:none}a:hover{text-decoration:underline}
 .announcement-warning{background:var(--warning);color:#111}.announcement-danger{background:var(--danger);color:#fff}
 .announcement-success{background:var(--success);color:#fff}
 header.site-header{position:sticky;top:0;z-index:10;background:var(--bg);border-bottom:1px solid var(--border)}
-.header-bar{display:flex;align-items:center;gap:1.5rem;max-width:1400px;margin:0 auto;padding:.75rem 1.5rem}
-.site-title{display:flex;align-items:center;gap:.6rem;font-weight:650;font-size:1.1rem;color:var(--fg)}
+.header-bar{display:flex;flex-wrap:nowrap;align-items:center;gap:1.5rem;max-width:1400px;margin:0 auto;padding:.75rem 1.5rem;min-width:0}
+.site-title{display:flex;align-items:center;gap:.6rem;font-weight:650;font-size:1.1rem;color:var(--fg);min-width:0;white-space:nowrap}
+.site-title span{overflow:hidden;text-overflow:ellipsis}
+.skip-link{position:absolute;left:-999px;top:.5rem;z-index:30;background:var(--bg);padding:.4rem .8rem;border:1px solid var(--border);border-radius:6px}.skip-link:focus{left:.5rem}
+.menu-toggle{display:none;border:1px solid var(--border);background:var(--subtle);color:var(--fg);border-radius:6px;width:2.4rem;height:2.4rem;font-size:1.2rem;line-height:1;cursor:pointer;flex:none}
+.drawer-backdrop{display:none}
+.search-dropdown{position:absolute;right:0;top:calc(100% + .35rem);width:min(32rem,calc(100vw - 1rem));max-height:70vh;overflow-y:auto;background:var(--bg);border:1px solid var(--border);border-radius:8px;box-shadow:0 8px 28px rgba(0,0,0,.18);padding:.35rem;z-index:40}
+.search-dropdown[hidden]{display:none}
+.search-dropdown a{display:block;padding:.4rem .6rem;border-radius:6px;color:var(--fg);text-decoration:none}
+.search-dropdown a.active,.search-dropdown a:hover{background:var(--tint)}
+.so-title{font-weight:600}.so-space{margin-left:.5rem;color:var(--muted);font-size:.8rem}
+.so-section{padding-left:1.4rem!important;font-size:.88rem}.so-heading{display:block;font-weight:600}.so-body{display:block;color:var(--muted);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.so-empty{margin:.4rem .6rem;color:var(--muted)}.so-all{font-size:.85rem;color:var(--primary)!important;border-top:1px solid var(--border);margin-top:.25rem}
+mark{background:color-mix(in srgb,var(--warning) 35%,transparent);color:inherit;border-radius:2px}
+.breadcrumbs ol{list-style:none;display:flex;flex-wrap:wrap;gap:.4rem;margin:0 0 .25rem;padding:0;font-size:.85rem;color:var(--muted)}
+.breadcrumbs li+li::before{content:"/";margin-right:.4rem}
+.page-actions{display:flex;gap:.5rem;float:right;margin:.6rem 0 0 1rem}
+.page-action{border:1px solid var(--border);background:var(--bg);color:var(--fg);border-radius:6px;padding:.2rem .6rem;font:inherit;font-size:.8rem;cursor:pointer}
+html:not(.js) button.page-action{display:none}
+.outline-mobile{display:none;border:1px solid var(--border);border-radius:8px;padding:.4rem .9rem;margin:1rem 0;font-size:.9rem}
+.outline-mobile summary{cursor:pointer;font-weight:600}.outline-mobile ul{list-style:none;margin:.4rem 0;padding:0}.outline-mobile li{padding:.15rem 0}
+.outline-mobile .level-2{padding-left:.8rem}.outline-mobile .level-3{padding-left:1.6rem}
 .site-title img{height:28px;width:auto}
-.site-search{margin-left:auto}.site-search input{width:14rem;max-width:40vw;padding:.35rem .6rem;border:1px solid var(--border);border-radius:6px;background:var(--bg);color:var(--fg);font:inherit}
+.site-search{margin-left:auto;position:relative;min-width:0}.site-search input{width:14rem;max-width:40vw;padding:.35rem .6rem;border:1px solid var(--border);border-radius:6px;background:var(--bg);color:var(--fg);font:inherit}
 .site-search+.header-links{margin-left:0}
 .search-count{color:var(--muted)}.search-results{padding-left:1.2rem}.search-results li{margin:0 0 1.25rem}
 .search-result{font-weight:600;font-size:1.05rem}.search-space{color:var(--muted);font-size:.85rem}.search-results p{margin:.3rem 0;color:var(--muted)}
@@ -34,7 +54,7 @@ header.site-header{position:sticky;top:0;z-index:10;background:var(--bg);border-
 .header-links .button{padding:.3rem .8rem;border-radius:6px;background:var(--primary);color:var(--primary-fg)}
 .header-links details{position:relative}.header-links summary{cursor:pointer;color:var(--muted)}
 .header-links details ul{position:absolute;right:0;background:var(--bg);border:1px solid var(--border);border-radius:6px;list-style:none;padding:.5rem 1rem;min-width:10rem}
-.theme-toggle{border:1px solid var(--border);background:var(--subtle);color:var(--fg);border-radius:6px;padding:.3rem .6rem;cursor:pointer;font:inherit;font-size:.85rem}
+.theme-toggle{border:1px solid var(--border);background:var(--subtle);color:var(--fg);border-radius:6px;width:2.4rem;height:2.4rem;cursor:pointer;font:inherit;font-size:1.1rem;flex:none}
 .header-bar .theme-toggle{margin-left:0}
 .header-links+.theme-toggle{margin-left:0}
 .no-links .theme-toggle{margin-left:auto}
@@ -67,10 +87,18 @@ main.content h2,main.content h3,main.content h4{line-height:1.3;margin:2rem 0 .7
 code,kbd,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.88em}
 :not(pre)>code{background:var(--code-bg);padding:.1rem .35rem;border-radius:4px}
 kbd{border:1px solid var(--border);border-bottom-width:2px;border-radius:4px;padding:0 .3rem}
-.code{margin:1rem 0;border:1px solid var(--border);border-radius:8px;overflow:hidden}
-.code-title{padding:.4rem .9rem;border-bottom:1px solid var(--border);font-size:.85rem;color:var(--muted);background:var(--subtle)}
-.code pre{margin:0;padding:.9rem;overflow-x:auto;background:var(--code-bg)}.code pre.wrap{white-space:pre-wrap}
-.code mark{background:color-mix(in srgb,var(--warning) 25%,transparent);color:inherit}
+.code{margin:1rem 0;border:1px solid var(--border);border-radius:8px;overflow:hidden;background:var(--code-bg)}
+.code-head{display:flex;align-items:center;gap:.5rem;min-height:2.1rem;padding:0 .4rem 0 .9rem;border-bottom:1px solid var(--border);background:var(--subtle)}
+.code-title{font-size:.85rem;color:var(--muted);overflow:hidden;text-overflow:ellipsis;white-space:nowrap}
+.copy-code{margin-left:auto;border:1px solid var(--border);background:var(--bg);color:var(--fg);border-radius:6px;padding:.1rem .55rem;font:inherit;font-size:.8rem;cursor:pointer}
+html:not(.js) .copy-code{display:none}
+.code pre{margin:0;padding:.9rem 0;overflow-x:auto;background:var(--code-bg);counter-reset:line;line-height:1.55}
+.code pre:focus-visible{outline:2px solid var(--primary);outline-offset:-2px}
+.code .line{display:inline-block;min-width:100%;padding:0 .9rem}
+.code pre.wrap{white-space:pre-wrap;overflow-wrap:anywhere}
+.code pre.numbered .line::before{counter-increment:line;content:counter(line);display:inline-block;width:2.2em;margin-right:1em;text-align:right;color:var(--muted);user-select:none}
+.code .line.marked{background:color-mix(in srgb,var(--warning) 18%,transparent)}
+[data-theme=dark] .shiki span{color:var(--shiki-dark)!important}
 blockquote{margin:1rem 0;padding:.1rem 1rem;border-left:3px solid var(--border);color:var(--muted)}
 .hint{margin:1rem 0;padding:.2rem 1rem;border-radius:8px;border:1px solid;border-left-width:4px}
 .hint-info{border-color:var(--info);background:color-mix(in srgb,var(--info) 9%,transparent)}
@@ -110,9 +138,27 @@ footer.site-footer .groups{display:flex;gap:3rem;max-width:1400px;margin:0 auto 
 footer.site-footer h3{font-size:.9rem;color:var(--fg);margin:0 0 .5rem}footer.site-footer ul{list-style:none;margin:0;padding:0}
 footer.site-footer .copyright{max-width:1400px;margin:0 auto}
 .error-page{max-width:40rem;margin:6rem auto;padding:0 1.5rem;text-align:center}
-.error-page h1{font-size:3rem;margin:0}
-@media (max-width:1100px){.layout{grid-template-columns:240px minmax(0,1fr)}aside.outline{display:none}}
-@media (max-width:760px){.layout{grid-template-columns:minmax(0,1fr)}aside.sidebar{position:static;max-height:none;border-bottom:1px solid var(--border)}}
+.error-page h1{font-size:3rem;margin:0}.error-title{font-size:1.4rem;font-weight:600}
+@media (max-width:1100px){.layout{grid-template-columns:240px minmax(0,1fr)}aside.outline{display:none}.outline-mobile{display:block}}
+@media (max-width:760px){
+.layout{grid-template-columns:minmax(0,1fr);padding:0 1rem}
+.header-bar{gap:.6rem;padding:.6rem 1rem}
+.header-links{display:none}
+.site-search input{width:100%;max-width:none}
+.site-search{flex:1 1 6rem}
+.site-title{font-size:1rem;flex:0 1 auto}
+nav.sections{padding:0 1rem}
+main.content h1{font-size:1.7rem}
+.page-actions{float:none;margin:.5rem 0}
+.pagination{flex-direction:column}
+html:not(.js) aside.sidebar{position:static;max-height:none;border-bottom:1px solid var(--border)}
+.js .menu-toggle{display:inline-flex;align-items:center;justify-content:center}
+.js aside.sidebar{position:fixed;top:0;bottom:0;left:0;z-index:50;align-self:stretch;height:100dvh;width:min(85vw,320px);max-height:none;padding:1rem;background:var(--bg);border-right:1px solid var(--border);transform:translateX(-100%);visibility:hidden;transition:transform .2s,visibility .2s}
+.js.drawer-open aside.sidebar{transform:none;visibility:visible}
+.js.drawer-open .drawer-backdrop{display:block;position:fixed;inset:0;width:100vw;height:100dvh;align-self:stretch;z-index:45;background:rgba(0,0,0,.45)}
+.js.drawer-open body{overflow:hidden}
+}
+@media (max-width:420px){.site-title img+span{display:none}}
 `;
 
 type ByTheme = { light?: unknown; dark?: unknown } | undefined | null;

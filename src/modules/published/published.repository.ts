@@ -3,7 +3,8 @@ import { preparedQuery } from '../../db/prepared.ts';
 import type { SiteSectionGroupsTable, SiteSectionsTable, SitesTable } from '../../db/types.ts';
 
 /*
- * Reads of the published-site path. Sites, sections and site spaces change, so they are
+ * Reads of the published-site path (ordering and defaults are siteStructure's, in
+ * src/site/structure.ts, the model the API presents too). Sites, sections and site spaces change, so they are
  * read on every request (each a prepared, indexed query); revisions never change and are
  * cached by the content store.
  */
@@ -25,7 +26,10 @@ const SITE_COLUMNS = [
   'visitor_auth_key',
 ] as const;
 
-export type PublishedSectionRow = Pick<SiteSectionsTable, 'id' | 'title' | 'path' | 'condition' | 'section_group_id' | 'icon'>;
+export type PublishedSectionRow = Pick<
+  SiteSectionsTable,
+  'id' | 'title' | 'path' | 'condition' | 'section_group_id' | 'icon' | 'position' | 'default_site_space_id'
+>;
 
 export type PublishedGroupRow = Pick<SiteSectionGroupsTable, 'id' | 'title' | 'parent_group_id' | 'position'>;
 
@@ -38,6 +42,7 @@ export interface PublishedSiteSpaceRow {
   title: string | null;
   condition: string | null;
   customization: string;
+  position: number;
   revision_id: string | null;
   space_title: string;
 }
@@ -55,7 +60,7 @@ const siteByHostname = preparedQuery((db: Db, p: { hostname: string }) =>
 const sections = preparedQuery((db: Db, p: { siteId: string }) =>
   db
     .selectFrom('site_sections')
-    .select(['id', 'title', 'path', 'condition', 'section_group_id', 'icon'])
+    .select(['id', 'title', 'path', 'condition', 'section_group_id', 'icon', 'position', 'default_site_space_id'])
     .where('site_id', '=', p.siteId)
     .orderBy('position')
     .orderBy('created_at')
@@ -85,6 +90,7 @@ const siteSpaces = preparedQuery((db: Db, p: { siteId: string }) =>
       'site_spaces.title',
       'site_spaces.condition',
       'site_spaces.customization',
+      'site_spaces.position',
       'spaces.revision_id',
       'spaces.title as space_title',
     ])

@@ -243,7 +243,7 @@ describe('published sites', () => {
       const img = /<img src="([^"]+)" alt="Logo"/.exec(res.text);
       expect(img).not.toBeNull();
       const src = img![1].replace(/&amp;/g, '&');
-      expect(src).toMatch(new RegExp(`^http://quire\\.test/v1/spaces/${guides}/blobs/`));
+      expect(src).toMatch(new RegExp(`^http://quire\\.test/downloads/blobs/${guides}/`));
       const blob = await t.app.inject({ method: 'GET', url: src.replace('http://quire.test', '') });
       expect(blob.statusCode).toBe(200);
       expect(blob.body).toBe('not really a png');
@@ -531,11 +531,13 @@ describe('published sites', () => {
       expect(found.headers['x-robots-tag']).toBe('noindex');
       expect(found.text).toMatch(/\d+ pages? match(es)? “install”/);
       // The best match first: the page titled Install, linked on this site.
-      const first = /class="search-result" href="([^"]+)">([^<]+)</.exec(found.text);
-      expect(first?.slice(1)).toEqual([`${base}getting-started/install`, 'Install']);
+      const first = /class="search-result" href="([^"]+)">(.*?)<\/a>/.exec(found.text);
+      expect(first?.slice(1)).toEqual([`${base}getting-started/install`, '<mark>Install</mark>']);
       expect(found.text).toContain('value="install"');
       // Stemming and the last word as a prefix, as in the API's search.
       expect((await get(`${base}~search?q=optio`)).text).toContain('>Reference</a>');
+      // Matched words are marked (the same on both databases), section hits link to their anchors.
+      expect((await get(`${base}~search?q=optio`)).text).toContain(`<a class="search-section" href="${base}reference#options"><strong><mark>Options</mark></strong>`);
       // The API space sits in a section this visitor does not see: its pages are not searched.
       expect((await get(`${base}~search?q=api%20overview`)).text).toContain('0 pages match');
       // Text is escaped; an empty query asks for words.
@@ -558,7 +560,7 @@ describe('published sites', () => {
       const cookie = setCookie(signedIn.headers, 'quire_site_visitor')!;
       const results = await get(`${base}~search?q=api%20overview`, { cookie: `quire_site_visitor=${cookie.value}` });
       expect(results.status).toBe(200);
-      expect(results.text).toContain('>API overview</a>');
+      expect(results.text).toContain('><mark>API</mark> <mark>overview</mark></a>');
       expect(results.headers['cache-control']).toBe('private, no-store');
     });
   });
@@ -603,9 +605,9 @@ describe('published sites', () => {
       await insertSiteSpace(t, site.id, api, { path: 'api', customization: { styling: { primaryColor: { light: '#333333', dark: '#444444' } } } });
       const guidesPage = await get(`/sites/${site.basename}/`);
       expect(guidesPage.text).toContain('--primary:#111111');
+      // A fixed theme without the toggle: the server's theme stands (no system preference, no stored choice).
       expect(guidesPage.text).not.toContain('id="theme-toggle"');
-      expect(guidesPage.text).not.toContain('<script>');
-      expect(guidesPage.text).toContain('data-theme="light"');
+      expect(guidesPage.text).toContain('<html lang="en" data-theme="light">');
       const apiPage = await get(`/sites/${site.basename}/api`);
       expect(apiPage.text).toContain('--primary:#333333');
       expect(apiPage.text).not.toContain('--primary:#111111');

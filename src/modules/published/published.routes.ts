@@ -1,8 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { THEME_SCRIPT_HASHES } from '../../site/theme-toggle.ts';
 import { SHARE_COOKIE, VISITOR_COOKIE, type CookieToSet } from './published.policy.ts';
 import { credentialParam, type HostParams, type SiteParams } from './published.schemas.ts';
+import { publishedRepository } from './published.repository.ts';
 import { SEARCH_PATH, servePublished, type Mount, type PublishedOutcome } from './published.service.ts';
 import { reuseUnlessChanged } from '../../db/read-cache.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
@@ -16,17 +19,57 @@ import { TtlCache } from '../../lib/ttl-cache.ts';
  * Public routes (no API token); visitors are let in by the site's visibility.
  */
 
-// The page's scripts are the two theme scripts, allowed by hash; images come from anywhere.
+// The page's scripts are the two site scripts, allowed by hash; images come from anywhere;
+// the instant search and copy-as-markdown fetch from the site itself.
 const CSP = [
   "default-src 'none'",
   "img-src * data:",
   "style-src 'unsafe-inline'",
   `script-src ${THEME_SCRIPT_HASHES}`,
+  "connect-src 'self'",
   "base-uri 'none'",
   // The search box submits to the site itself.
   "form-action 'self'",
   "frame-ancestors 'self'",
 ].join('; ');
+
+/** A response body as bytes, its ETag, and its compressed forms (made on first need). */
+interface EncodedBody {
+  identity: Buffer;
+  etag: string;
+  br?: Buffer;
+  gzip?: Buffer;
+}
+
+// Brotli's default (11) is for static files; 5 compresses pages nearly as well, far faster.
+const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } };
+
+function encodeBody(text: string): EncodedBody {
+  const identity = Buffer.from(text);
+  return { identity, etag: `W/"${createHash('sha1').update(identity).digest('base64url')}"` };
+}
+
+/** If-None-Match holds this ETag (or `*`). */
+function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  if (header.trim() === '*') return true;
+  const bare = etag.replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === bare);
+}
+
+/** br, else gzip, when the client accepts it (q=0 refuses) and the body is worth it. */
+function preferredEncoding(header: string | undefined, size: number): 'br' | 'gzip' | 'identity' {
+  if (!header || size < 1024) return 'identity';
+  const accepted = new Set<string>();
+  for (const part of header.toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    if (params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p))) continue;
+    accepted.add(name.trim());
+  }
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip') || accepted.has('*')) return 'gzip';
+  return 'identity';
+}
 
 /** Cookies of the request, by name (the first of a name wins). */
 function readCookies(header: string | undefined): Record<string, string> {
@@ -73,7 +116,8 @@ export const publishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Visits without credentials see what the database says, nothing else: on SQLite their
   // outcome is reused while the database is unchanged, its HTML encoded to bytes once.
   const anonymous = new TtlCache<PublishedOutcome>(60_000, 2_000);
-  const encoded = new WeakMap<object, Buffer>();
+  app.metrics?.registerCache('published', anonymous as TtlCache<unknown>);
+  const encoded = new WeakMap<object, EncodedBody>();
 
   async function serve(request: FastifyRequest, reply: FastifyReply, mount: Mount, path: string) {
     const query = request.query as Record<string, unknown>;
@@ -87,8 +131,9 @@ export const publishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
     };
     const hasCredentials = Object.values(credentials).some((value) => value !== undefined);
     const search = path === SEARCH_PATH && typeof query.q === 'string' ? query.q.slice(0, 512) : undefined;
-    const visit = () => servePublished(deps, { mount, path, credentials, search });
-    const key = `${mount.kind === 'path' ? mount.key : `host:${mount.hostname}`}\u0000${path}\u0000${search ?? ''}`;
+    const searchJson = path === SEARCH_PATH && query.format === 'json';
+    const visit = () => servePublished(deps, { mount, path, credentials, search, searchJson });
+    const key = `${mount.kind === 'path' ? mount.key : `host:${mount.hostname}`}\u0000${path}\u0000${search ?? ''}\u0000${searchJson ? 'j' : ''}`;
     const outcome = hasCredentials ? await visit() : await reuseUnlessChanged(deps.db, anonymous as TtlCache<unknown>, key, visit);
     if (outcome.kind === 'none') return reply.callNotFound();
     const secure = secureCookies || request.protocol === 'https';
@@ -101,16 +146,34 @@ export const publishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
     reply
       .code(outcome.status)
-      .header('content-type', 'text/html; charset=utf-8')
-      .header('content-security-policy', CSP)
+      .header('content-type', outcome.kind === 'html' ? 'text/html; charset=utf-8' : outcome.contentType)
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', outcome.private ? 'same-origin' : 'strict-origin-when-cross-origin')
       .header('cache-control', outcome.private || outcome.status !== 200 ? 'private, no-store' : 'public, max-age=60');
+    if (outcome.kind === 'html') reply.header('content-security-policy', CSP);
     if (outcome.noindex) reply.header('x-robots-tag', 'noindex');
     let body = encoded.get(outcome);
-    if (!body) encoded.set(outcome, (body = Buffer.from(outcome.html)));
-    return reply.send(body);
+    if (!body) encoded.set(outcome, (body = encodeBody(outcome.kind === 'html' ? outcome.html : outcome.body)));
+    // Revalidation: the ETag names the bytes; a match answers 304 without a body.
+    reply.header('etag', body.etag).header('vary', 'accept-encoding');
+    if (outcome.kind === 'html' && outcome.lastModified) reply.header('last-modified', outcome.lastModified);
+    if (outcome.status === 200 && etagMatches(request.headers['if-none-match'], body.etag)) return reply.code(304).send();
+    const encoding = preferredEncoding(request.headers['accept-encoding'], body.identity.length);
+    if (encoding === 'identity') return reply.send(body.identity);
+    // Compressed once per outcome (anonymous outcomes are reused), not on every request.
+    let compressed = body[encoding];
+    if (!compressed) compressed = body[encoding] = encoding === 'br' ? brotliCompressSync(body.identity, BROTLI) : gzipSync(body.identity, { level: 6 });
+    return reply.header('content-encoding', encoding).send(compressed);
   }
+
+  // Robots of PUBLIC_URL's own host: the API is not for crawlers; sites say for themselves.
+  app.get('/robots.txt', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
+    const hostname = request.hostname.toLowerCase();
+    if (hostname && hostname !== apiHostname && (await publishedRepository.siteByHostname(deps.db, hostname))) {
+      return serve(request, reply, { kind: 'host', hostname }, 'robots.txt');
+    }
+    return reply.header('content-type', 'text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600').send('User-agent: *\nDisallow: /v1/\n');
+  });
 
   // No schema validation on these routes: it cost more than the rest of Fastify's work on
   // a page (bench published.page); params are strings by construction, and the two

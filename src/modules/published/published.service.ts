@@ -1,17 +1,24 @@
 import type { AppDeps } from '../../context.ts';
 import { resolveVariables, type Document } from '../../content/markdown/index.ts';
+import { documentToMarkdown } from '../../content/markdown/write.ts';
+import { stemmer } from 'stemmer';
 import { loadDocument, loadSnapshot, LruCache } from '../../content/store/snapshot.ts';
 import type { ContentRef, PageNode, RevisionSnapshot } from '../../content/store/types.ts';
 import { renderDocument, type RenderLinks } from '../../site/render-document.ts';
-import { safeUrl } from '../../site/html.ts';
+import { escapeHtml, safeUrl } from '../../site/html.ts';
+import { prepareHighlighter } from '../../site/highlight.ts';
 import { fileUrlSigner } from '../content/content.service.ts';
 import { decideAccess, visibleTo, type Claims, type CookieToSet, type Credentials } from './published.policy.ts';
 import { searchForVisitors } from '../search/search.service.ts';
+import { siteStructure } from '../../site/structure.ts';
 import {
   renderErrorPage,
   renderMain,
+  renderNotFoundInSite,
+  renderSearchDropdown,
   renderSearchResults,
   renderSitePage,
+  type ShownResult,
   type MainFragments,
   type NavItem,
   type ResolvedLink,
@@ -33,7 +40,7 @@ import {
  * revision, page and link layout, and kept (revisions never change).
  */
 
-type Deps = Pick<AppDeps, 'db' | 'config' | 'clock' | 'caches'>;
+type Deps = Pick<AppDeps, 'db' | 'config' | 'clock' | 'caches' | 'files'>;
 
 /** How the site was reached: under PUBLIC_URL/sites/<key>/ or at its own hostname. */
 export type Mount = { kind: 'path'; key: string } | { kind: 'host'; hostname: string };
@@ -45,15 +52,19 @@ export interface PublishedRequest {
   credentials: Credentials;
   /** The search box's text (`?q=`), for the search page. */
   search?: string;
+  /** `?format=json` on the search page: the instant-search dropdown's results. */
+  searchJson?: boolean;
 }
 
 /** The site's search page: a path no slug can take (slugs hold no `~`). */
 export const SEARCH_PATH = '~search';
 
 export type PublishedOutcome =
-  | { kind: 'html'; status: number; html: string; noindex: boolean; private: boolean; cookies: CookieToSet[]; cookiePath: string }
+  | { kind: 'html'; status: number; html: string; noindex: boolean; private: boolean; cookies: CookieToSet[]; cookiePath: string; lastModified?: string }
   /** `cleanQuery`: redirect to the same URL without the credentials (they are now cookies). */
   | { kind: 'redirect'; location: string | null; cleanQuery: boolean; cookies: CookieToSet[]; cookiePath: string }
+  /** A non-HTML resource: robots.txt, sitemap.xml, llms.txt, a page's markdown, search JSON. */
+  | { kind: 'text'; status: number; contentType: string; body: string; noindex: boolean; private: boolean; cookies: CookieToSet[]; cookiePath: string }
   /** Not a site of this server (custom hostnames): the app's ordinary 404. */
   | { kind: 'none' };
 
@@ -135,6 +146,15 @@ function referencedSpaces(value: unknown, own: string, into: Set<string>): void 
   }
 }
 
+/** Scheme and host of a site as reached (for canonical URLs, sitemaps, social cards). */
+function siteOrigin(deps: Deps, mount: Mount): string {
+  const publicUrl = new URL(deps.config.publicUrl);
+  return mount.kind === 'host' ? `${publicUrl.protocol}//${mount.hostname}` : publicUrl.origin;
+}
+
+/** Files of a site beside its pages (none is a slug: slugs hold no `.`). */
+const SITE_FILES = new Set(['robots.txt', 'sitemap.xml', 'llms.txt', 'llms-full.txt']);
+
 /** Serves one request for a published site. */
 export async function servePublished(deps: Deps, request: PublishedRequest): Promise<PublishedOutcome> {
   const { db } = deps;
@@ -145,6 +165,7 @@ export async function servePublished(deps: Deps, request: PublishedRequest): Pro
       : await publishedRepository.siteByHostname(db, mount.hostname);
   if (!site && mount.kind === 'host') return { kind: 'none' };
   const base = siteBase(deps, mount);
+  const origin = siteOrigin(deps, mount);
   const cookiePath = mount.kind === 'host' ? '/' : base.replace(/\/$/, '');
   const notFound = (cookies: CookieToSet[] = [], home?: string): PublishedOutcome => ({
     kind: 'html',
@@ -167,19 +188,57 @@ export async function servePublished(deps: Deps, request: PublishedRequest): Pro
 
   const isPrivate = site.visibility === 'share-link' || site.visibility === 'visitor-auth';
   const structure = await loadStructure(deps, site, base, access.claims);
+  const text = (status: number, contentType: string, body: string, noindex = access.noindex): PublishedOutcome => ({
+    kind: 'text',
+    status,
+    contentType,
+    body,
+    noindex,
+    private: isPrivate,
+    cookies: [],
+    cookiePath,
+  });
+  // The 404 page inside the site's layout (header, search, navigation).
+  const notFoundInSite = async (): Promise<PublishedOutcome> => {
+    const home = structure.siteSpaces[0];
+    if (!home) return notFound([], base);
+    const snapshot = home.row.revision_id ? await loadSnapshot(db, home.row.space_id, home.row.revision_id) : null;
+    const main = snapshot ? await renderedMain(deps, structure, home, snapshot, undefined) : null;
+    const view = siteView(site, structure, home, access.claims, snapshot, undefined);
+    const fragments: MainFragments = { title: '', description: '', sidebar: main?.sidebar ?? '', article: '', outline: '', prev: null, next: null, noindex: true };
+    return { kind: 'html', status: 404, html: renderNotFoundInSite(view, fragments), noindex: true, private: true, cookies: [], cookiePath };
+  };
+
   if (request.path === SEARCH_PATH) {
-    const main = await searchPage(deps, structure, request.search ?? '');
-    if (!main || structure.siteSpaces.length === 0) return notFound([], base);
+    const found = await searchPage(deps, structure, request.search ?? '');
+    if (structure.siteSpaces.length === 0) return notFound([], base);
+    if (request.searchJson) return text(200, 'application/json; charset=utf-8', JSON.stringify({ query: request.search ?? '', count: found.count, html: found.dropdown }), true);
     const view = siteView(site, structure, structure.siteSpaces[0], access.claims, null, undefined);
     view.searchQuery = request.search ?? '';
-    return { kind: 'html', status: 200, html: renderSitePage(view, main), noindex: true, private: isPrivate, cookies: [], cookiePath };
+    return { kind: 'html', status: 200, html: renderSitePage(view, found.main), noindex: true, private: isPrivate, cookies: [], cookiePath };
   }
-  const resolved = resolvePath(structure, request.path);
-  if (!resolved) return notFound([], base);
+  if (SITE_FILES.has(request.path)) {
+    const public_ = site.visibility === 'public';
+    switch (request.path) {
+      case 'robots.txt':
+        // Only public sites are listed; the others ask every crawler to stay out.
+        return text(200, 'text/plain; charset=utf-8', public_ ? `User-agent: *\nAllow: /\n\nSitemap: ${origin}${base}sitemap.xml\n` : 'User-agent: *\nDisallow: /\n', !public_);
+      case 'sitemap.xml':
+        return text(200, 'application/xml; charset=utf-8', public_ ? await sitemap(deps, structure, origin) : emptySitemap(), !public_);
+      case 'llms.txt':
+        return text(200, 'text/plain; charset=utf-8', await llmsText(deps, site, structure, origin, false));
+      case 'llms-full.txt':
+        return text(200, 'text/plain; charset=utf-8', await llmsText(deps, site, structure, origin, true));
+    }
+  }
+  // `<page URL>.md`: the page's markdown (GitBook publishes both forms).
+  const wantsMarkdown = request.path.endsWith('.md');
+  const resolved = resolvePath(structure, wantsMarkdown ? request.path.slice(0, -3) : request.path);
+  if (!resolved) return notFoundInSite();
   const { current, pagePath } = resolved;
 
   if (!current.row.revision_id) {
-    if (pagePath !== '') return notFound([], base);
+    if (pagePath !== '' || wantsMarkdown) return notFoundInSite();
     const view = siteView(site, structure, current, access.claims, null, undefined);
     view.noindex = access.noindex;
     const main: MainFragments = { title: 'No pages yet', description: '', sidebar: '', article: '<h1>No pages yet</h1>', outline: '', prev: null, next: null, noindex: false };
@@ -192,44 +251,160 @@ export async function servePublished(deps: Deps, request: PublishedRequest): Pro
     node = firstPage(snapshot.pages) ?? snapshot.pages.find((p) => p.entry.type === 'document');
   } else {
     node = snapshot.byPath.get(pagePath);
-    if (!node) return notFound([], base);
+    if (!node) return notFoundInSite();
   }
 
   // Groups have no content of their own; link pages point elsewhere.
   if (node && node.entry.type === 'group') {
     const target = firstPage(node.children);
-    if (!target) return notFound([], base);
-    return { kind: 'redirect', location: `${current.base}${target.path}`, cleanQuery: false, cookies: [], cookiePath };
+    if (!target) return notFoundInSite();
+    return { kind: 'redirect', location: `${current.base}${target.path}${wantsMarkdown ? '.md' : ''}`, cleanQuery: false, cookies: [], cookiePath };
   }
   if (node && node.entry.type === 'link') {
     const snapshots = await snapshotsFor(deps, structure, current, snapshot, node.entry.target ? [node.entry.target] : []);
     const target = resolveRef(node.entry.target, structure, current, snapshots);
-    if (!target) return notFound([], base);
+    if (!target) return notFoundInSite();
     return { kind: 'redirect', location: target, cleanQuery: false, cookies: [], cookiePath };
+  }
+  if (wantsMarkdown) {
+    if (!node) return notFoundInSite();
+    return text(200, 'text/markdown; charset=utf-8', await pageMarkdown(deps, current, snapshot, node), access.noindex || Boolean(node.entry.hidden || node.entry.noIndex));
   }
 
   const main = await renderedMain(deps, structure, current, snapshot, node);
   const view = siteView(site, structure, current, access.claims, snapshot, await snapshotsFor(deps, structure, current, snapshot, customizationRefs(site, current)));
   view.noindex = access.noindex;
+  if (node) {
+    const pageUrl = `${current.base}${node === firstPage(snapshot.pages) && pagePath === '' ? '' : node.path}`;
+    view.canonicalUrl = `${origin}${pageUrl}`;
+    view.imageUrl = coverUrl(node, origin) ?? (view.logo ? absoluteUrl(view.logo.light, origin) : null);
+    if (view.markdownEnabled) view.markdownUrl = `${current.base}${node.path}.md`;
+  }
   const html = renderSitePage(view, main);
-  return { kind: 'html', status: 200, html, noindex: access.noindex || main.noindex, private: isPrivate, cookies: [], cookiePath };
+  const lastModified = new Date(snapshot.revision.createdAt).toUTCString();
+  return { kind: 'html', status: 200, html, noindex: access.noindex || main.noindex, private: isPrivate, cookies: [], cookiePath, lastModified };
+}
+
+function absoluteUrl(url: string, origin: string): string | null {
+  try {
+    return new URL(url, `${origin}/`).toString();
+  } catch {
+    return null;
+  }
+}
+
+/** A page cover given by URL (file covers need signed, expiring URLs: not for social cards). */
+function coverUrl(node: PageNode, origin: string): string | null {
+  const ref = node.entry.cover?.ref;
+  return ref?.kind === 'url' && safeUrl(ref.url) ? absoluteUrl(ref.url, origin) : null;
+}
+
+/** Indexable document pages of a tree, depth first (hidden and noIndex ones left out). */
+function listedPages(nodes: PageNode[], into: PageNode[] = []): PageNode[] {
+  for (const node of nodes) {
+    if (node.entry.hidden) continue;
+    if (node.entry.type === 'document' && !node.entry.noIndex && !node.entry.noRobotsIndex) into.push(node);
+    listedPages(node.children, into);
+  }
+  return into;
+}
+
+const xmlEscape = (text: string) => text.replace(/[<>&'"]/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', "'": '&apos;', '"': '&quot;' })[c] as string);
+
+function emptySitemap(): string {
+  return '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"></urlset>\n';
+}
+
+/** sitemap.xml of a public site: every listed page of the site spaces anonymous visitors see. */
+async function sitemap(deps: Deps, structure: Structure, origin: string): Promise<string> {
+  let out = '<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n';
+  for (const placed of structure.siteSpaces) {
+    if (!placed.row.revision_id) continue;
+    const snapshot = await loadSnapshot(deps.db, placed.row.space_id, placed.row.revision_id);
+    const lastmod = snapshot.revision.createdAt ? `<lastmod>${xmlEscape(String(snapshot.revision.createdAt))}</lastmod>` : '';
+    for (const node of listedPages(snapshot.pages)) out += `<url><loc>${xmlEscape(`${origin}${placed.base}${node.path}`)}</loc>${lastmod}</url>\n`;
+  }
+  return out + '</urlset>\n';
+}
+
+// Page markdown by (space, revision, page): revisions never change.
+const markdownCache = new LruCache<string>(512);
+
+/** A page's markdown as GitBook publishes it: `# Title`, the description, then the content. */
+async function pageMarkdown(deps: Deps, placed: PlacedSiteSpace, snapshot: RevisionSnapshot, node: PageNode): Promise<string> {
+  const key = `${placed.row.space_id}\n${snapshot.revision.id}\n${node.entry.id}`;
+  const hit = markdownCache.get(key);
+  if (hit !== undefined) return hit;
+  let document = node.entry.document ? await loadDocument<Document>(deps.db, placed.row.space_id, node.entry.document) : undefined;
+  if (document) document = resolveVariables(document, variablesOf(snapshot, node));
+  let markdown = `# ${node.entry.title}\n\n`;
+  if (node.entry.description) markdown += `${node.entry.description}\n\n`;
+  if (document) markdown += documentToMarkdown(document, { headingOffset: 1 });
+  markdownCache.set(key, markdown);
+  return markdown;
 }
 
 /**
- * The search page: the site spaces this visitor sees (one entry per space), searched with
- * the spaces' full-text index; results link to the pages on this site. Not indexable.
+ * llms.txt (https://llmstxt.org): the site's title, then each site space's pages as links
+ * to their markdown; llms-full.txt: every page's markdown, one after the other.
  */
-async function searchPage(deps: Deps, structure: Structure, text: string): Promise<MainFragments | null> {
+async function llmsText(deps: Deps, site: PublishedSiteRow, structure: Structure, origin: string, full: boolean): Promise<string> {
+  const customization = parseJson(site.customization);
+  const title = typeof customization.title === 'string' && customization.title ? customization.title : site.title;
+  let out = `# ${title}\n\n`;
+  for (const placed of structure.siteSpaces) {
+    if (!placed.row.revision_id) continue;
+    const snapshot = await loadSnapshot(deps.db, placed.row.space_id, placed.row.revision_id);
+    const pages = listedPages(snapshot.pages);
+    if (pages.length === 0) continue;
+    const heading = placed.section && placed.section.title !== placed.title ? `${placed.section.title}: ${placed.title}` : placed.title;
+    if (!full) {
+      out += `## ${heading}\n\n`;
+      for (const node of pages) {
+        out += `- [${node.entry.title.replace(/[[\]]/g, '')}](${origin}${placed.base}${node.path}.md)${node.entry.description ? `: ${node.entry.description}` : ''}\n`;
+      }
+      out += '\n';
+      continue;
+    }
+    for (const node of pages) out += `${await pageMarkdown(deps, placed, snapshot, node)}\n---\n\n`;
+  }
+  return out;
+}
+
+/** Stems of the searched words: what the results mark (a word matches when it starts with one). */
+function searchStems(text: string): string[] {
+  const words = text.normalize('NFKC').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+  return [...new Set(words.slice(0, 32).map((w) => (w.length > 3 ? stemmer(w) : w)))].filter((w) => w.length > 0);
+}
+
+/**
+ * The search page and the instant-search dropdown: the site spaces this visitor sees (one
+ * entry per space), searched with the spaces' full-text index; results link to the pages
+ * on this site, section hits to their heading anchors. Not indexable.
+ */
+async function searchPage(deps: Deps, structure: Structure, text: string): Promise<{ main: MainFragments; dropdown: string; count: number }> {
   const placed = new Map<string, PlacedSiteSpace>();
   for (const p of structure.siteSpaces) if (!placed.has(p.row.space_id)) placed.set(p.row.space_id, p);
   const spaces = [...placed.values()].map((p) => ({ id: p.row.space_id, revision_id: p.row.revision_id }));
   const { count, results } = text.trim() ? await searchForVisitors(deps, spaces, text, SEARCH_RESULTS) : { count: 0, results: [] };
-  const shown = results.map((r) => {
+  const shown: ShownResult[] = results.map((r) => {
     const where = placed.get(r.spaceId) as PlacedSiteSpace;
-    return { url: `${where.base}${r.path}`, title: r.title, space: placed.size > 1 ? where.title : null, sections: r.sections };
+    const url = `${where.base}${r.path}`;
+    return {
+      url,
+      title: r.title,
+      space: placed.size > 1 ? where.title : null,
+      sections: r.sections.map((s) => ({ title: s.title, body: s.body, url: s.anchor ? `${url}#${encodeURIComponent(s.anchor)}` : url })),
+    };
   });
-  return { title: 'Search', description: '', sidebar: '', article: renderSearchResults(text, count, shown), outline: '', prev: null, next: null, noindex: true };
+  const words = searchStems(text);
+  const main: MainFragments = { title: 'Search', description: '', sidebar: '', article: renderSearchResults(text, count, shown, words), outline: '', prev: null, next: null, noindex: true };
+  const allUrl = `${structure.base}${SEARCH_PATH}?q=${encodeURIComponent(text)}`;
+  return { main, dropdown: renderSearchDropdown(text, shown.slice(0, DROPDOWN_RESULTS), words, allUrl), count };
 }
+
+/** Pages shown in the instant-search dropdown. */
+const DROPDOWN_RESULTS = 8;
 
 /** Results shown on the search page. */
 const SEARCH_RESULTS = 50;
@@ -239,10 +414,11 @@ interface Structure {
   hasSections: boolean;
   /** Sections this visitor sees, in order. */
   sections: PublishedSectionRow[];
-  groups: PublishedGroupRow[];
+  /** The top-level group of each grouped section (its menu in the header). */
+  topGroupOf: Map<string, PublishedGroupRow>;
   /** The section whose path may be omitted (the site's default, else the first). */
   defaultSectionId: string | null;
-  /** Site spaces this visitor sees, placed. */
+  /** Site spaces this visitor sees, placed, in order. */
   siteSpaces: PlacedSiteSpace[];
   /** Default site space id of each section ('' for the site root). */
   defaultSiteSpaceOf: Map<string, string>;
@@ -255,36 +431,46 @@ async function loadStructure(deps: Deps, site: PublishedSiteRow, base: string, c
     publishedRepository.sections(deps.db, site.id),
     publishedRepository.siteSpaces(deps.db, site.id),
   ]);
+  // Groups only order sections inside them: a site without grouped sections needs no read.
   const groups = allSections.some((s) => s.section_group_id) ? await publishedRepository.groups(deps.db, site.id) : [];
-  const hasSections = allSections.length > 0;
-
-  // Canonical defaults do not depend on the visitor, so URLs are the same for everyone.
-  const defaultSection = hasSections ? (allSections.find((s) => s.id === site.default_site_section_id) ?? allSections[0]) : null;
+  // The API's model (order, defaults): canonical, the same for every visitor.
+  const model = siteStructure({
+    defaultSectionId: site.default_site_section_id,
+    defaultRootSiteSpaceId: site.default_site_space_id,
+    groups,
+    sections: allSections,
+    siteSpaces: allSiteSpaces,
+  });
+  const defaultSection = model.defaultSection ?? null;
   const defaultSiteSpaceOf = new Map<string, string>();
-  for (const row of allSiteSpaces) {
-    const owner = row.section_id ?? '';
-    if (!defaultSiteSpaceOf.has(owner)) defaultSiteSpaceOf.set(owner, row.id);
-  }
-  // The site's default site space wins in its own section even when it is not first.
-  const configured = allSiteSpaces.find((r) => r.id === site.default_site_space_id);
-  if (configured) defaultSiteSpaceOf.set(configured.section_id ?? '', configured.id);
+  for (const s of model.sections) if (s.defaultSiteSpace) defaultSiteSpaceOf.set(s.row.id, s.defaultSiteSpace.id);
+  if (model.defaultRootSiteSpace) defaultSiteSpaceOf.set('', model.defaultRootSiteSpace.id);
 
-  const sections = allSections.filter((s) => visibleTo(s.condition, claims));
-  const sectionById = new Map(sections.map((s) => [s.id, s]));
+  // What this visitor sees: sections and site spaces whose condition holds.
+  const sections = model.sections.filter((s) => visibleTo(s.row.condition, claims));
+  const topGroupOf = new Map<string, PublishedGroupRow>();
+  for (const s of sections) if (s.groups.length > 0) topGroupOf.set(s.row.id, s.groups[0]);
+  const seen = new Set(sections.map((s) => s.row.id));
   const siteSpaces: PlacedSiteSpace[] = [];
-  for (const row of allSiteSpaces) {
-    // With sections, site spaces live in sections (root ones are not served); without, at the root.
-    if (hasSections ? !row.section_id : row.section_id) continue;
-    const section = row.section_id ? sectionById.get(row.section_id) : null;
-    if (section === undefined) continue; // in a hidden (or missing) section
+  for (const { row, section, isDefault } of model.placed) {
+    if (section && !seen.has(section.id)) continue;
     if (!visibleTo(row.condition, claims)) continue;
     let spaceBase = base;
     if (section && section.id !== defaultSection?.id) spaceBase += `${encodeURIComponent(section.path)}/`;
-    if (defaultSiteSpaceOf.get(row.section_id ?? '') !== row.id) spaceBase += `${encodeURIComponent(row.path)}/`;
+    if (!isDefault) spaceBase += `${encodeURIComponent(row.path)}/`;
     siteSpaces.push({ row, section, base: spaceBase, title: row.title || row.space_title });
   }
   const layoutKey = siteSpaces.map((s) => `${s.row.space_id}=${s.base}`).join('\n');
-  return { base, hasSections, sections, groups, defaultSectionId: defaultSection?.id ?? null, siteSpaces, defaultSiteSpaceOf, layoutKey };
+  return {
+    base,
+    hasSections: model.hasSections,
+    sections: sections.map((s) => s.row),
+    topGroupOf,
+    defaultSectionId: defaultSection?.id ?? null,
+    siteSpaces,
+    defaultSiteSpaceOf,
+    layoutKey,
+  };
 }
 
 /**
@@ -414,15 +600,24 @@ async function renderedMain(
   if (document && node) document = resolveVariables(document, variablesOf(snapshot, node));
   const snapshots = await snapshotsFor(deps, structure, current, snapshot, document ? [document] : []);
   let sign: ((fileId: string) => { url: string; name: string } | null) | undefined;
+  const signedSizes = new Map<string, string>();
   if (snapshot.files.length > 0) {
     const signer = await fileUrlSigner(deps, current.row.space_id);
     sign = (fileId) => {
       const file = snapshot.filesById.get(fileId);
-      return file ? { url: signer(file), name: file.name } : null;
+      if (!file) return null;
+      const url = signer(file);
+      if (file.dimensions) signedSizes.set(url, `${file.dimensions.width}/${file.dimensions.height}`);
+      return { url, name: file.name };
     };
   }
   const links = linksFor(structure, current, snapshots, sign);
+  // The highlighter loads on the first page with code (cheap start-up); rendering is synchronous.
+  if (document) await prepareHighlighter(document.nodes);
   const rendered = renderDocument(document, links);
+  // Images of the space's files get their aspect ratio from the file record: the browser
+  // reserves their space before they load (no layout shift).
+  for (const [url, size] of signedSizes) rendered.html = rendered.html.split(`src="${escapeHtml(url)}"`).join(`src="${escapeHtml(url)}" style="aspect-ratio:${size}"`);
   const main = renderMain({ snapshot, node, base: current.base, rendered, links });
   mainCache.set(key, main);
   return main;
@@ -447,18 +642,12 @@ function siteView(
   // Top navigation: sections (and section groups as menus), in order.
   const nav: NavItem[] = [];
   if (structure.hasSections) {
-    const groupById = new Map(structure.groups.map((g) => [g.id, g]));
-    const topGroup = (id: string | null): PublishedGroupRow | undefined => {
-      let group = id ? groupById.get(id) : undefined;
-      for (let depth = 0; group?.parent_group_id && depth < 10; depth++) group = groupById.get(group.parent_group_id) ?? group;
-      return group;
-    };
     const menus = new Map<string, Extract<NavItem, { kind: 'group' }>>();
     for (const section of structure.sections) {
       const firstSpace = structure.siteSpaces.find((s) => s.row.section_id === section.id && s.row.id === structure.defaultSiteSpaceOf.get(section.id)) ?? structure.siteSpaces.find((s) => s.row.section_id === section.id);
       if (!firstSpace) continue;
       const item = { title: section.title, url: firstSpace.base, current: section.id === current.section?.id };
-      const group = topGroup(section.section_group_id);
+      const group = structure.topGroupOf.get(section.id);
       if (!group) {
         nav.push({ kind: 'link', ...item });
         continue;
@@ -528,8 +717,11 @@ function siteView(
             link: isPlainObject(announcement.link) ? link(announcement.link.title, announcement.link.to) : null,
           }
         : null,
+    // A site that names no theme (or `system`) follows the reader's system preference.
     defaultTheme: themes.default === 'dark' ? 'dark' : 'light',
+    themeMode: themes.default === 'light' || themes.default === 'dark' ? 'fixed' : 'system',
     toggleable: themes.toggeable !== false,
+    markdownEnabled: !(isPlainObject(customization.pageActions) && customization.pageActions.markdown === false),
     pagination: !(isPlainObject(customization.pagination) && customization.pagination.enabled === false),
   };
 }
