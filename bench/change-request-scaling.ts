@@ -1,6 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
+import { createFileStore } from '../src/files/index.ts';
+import { createOutboundClient } from '../src/lib/outbound/index.ts';
 import type { Context } from '../src/context.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
@@ -33,12 +35,15 @@ export async function measureChangeRequestScaling(rounds = 30): Promise<ChangeRe
     const admin = await handle.db.transaction().execute((trx) => seedAdmin(trx, clock));
     const large = await handle.db.transaction().execute((trx) => seedSpace(trx, admin.organizationId, admin.userId, clock, PARENTS, CHILDREN));
     const small = await handle.db.transaction().execute((trx) => seedSpace(trx, admin.organizationId, admin.userId, clock, 2, 4));
+    const config = loadConfig({ DATA_DIR: dir });
     const ctx: Context = {
       db: handle.db,
       dialect: 'sqlite',
-      config: loadConfig({ DATA_DIR: dir }),
+      config,
       clock,
       caches: { memberships: new TtlCache(0), listings: new TtlCache(0), searchResults: new TtlCache(0) },
+      files: createFileStore({ config, db: handle.db, dialect: 'sqlite' }),
+      outbound: createOutboundClient({}),
       actor: { userId: admin.userId, tokenId: 'bench' },
       requestId: 'bench',
       log: pino({ level: 'silent' }),

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { loadConfig } from '../src/config.ts';
+import { createFileStore } from '../src/files/index.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { ManualClock } from '../src/lib/clock.ts';
@@ -32,7 +33,8 @@ export async function measureEditScaling(edits = 40): Promise<EditScaling> {
     const admin = await handle.db.transaction().execute((trx) => seedAdmin(trx, clock));
     const large = await handle.db.transaction().execute((trx) => seedSpace(trx, admin.organizationId, admin.userId, clock, PARENTS, CHILDREN));
     const small = await handle.db.transaction().execute((trx) => seedSpace(trx, admin.organizationId, admin.userId, clock, 2, 4));
-    const deps = { db: handle.db, clock, config: loadConfig({ DATA_DIR: dir }) };
+    const config = loadConfig({ DATA_DIR: dir });
+    const deps = { db: handle.db, clock, config, files: createFileStore({ config, db: handle.db, dialect: 'sqlite' }) };
     const times = { large: [] as number[], small: [] as number[] };
     const objects = async () => Number((await handle.db.selectFrom('content_objects').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     let objectsPerEdit = 0;

@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
-import type { Db } from '../src/db/database.ts';
+import { PostgresAdapter } from 'kysely';
+import type { Db, DialectName } from '../src/db/database.ts';
 
 /** The repository root: children run from here so `--import tsx` and `src/` resolve. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -46,6 +47,11 @@ export interface Suite {
   scenarios: ScenarioInfo[];
   /** Seeds the database and answers each scenario's request, by scenario name. */
   prepare(db: Db): Promise<Map<string, ScenarioRequest>>;
+}
+
+/** Which database a handle talks to. */
+export function dialectOf(db: Db): DialectName {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
 /** Declares a suite of scenarios over one seed. */
@@ -108,6 +114,8 @@ export interface ServerProcess {
 
 export interface QuireOptions {
   dataDir: string;
+  /** PostgreSQL instead of SQLite: the URL, its search_path set to the bench's schema. */
+  databaseUrl?: string;
   /** Extra Node flags for the server process, e.g. `--cpu-prof`. */
   nodeFlags?: string[];
 }
@@ -128,8 +136,9 @@ export async function startQuire(options: QuireOptions): Promise<ServerProcess> 
     RATE_LIMIT_MAX: '0',
     LOG_LEVEL: 'warn',
   };
-  // The benchmark is defined on SQLite: a DATABASE_URL in the caller's shell must not leak in.
+  // The database is the one the runner seeded: a DATABASE_URL in the caller's shell must not leak in.
   delete env.DATABASE_URL;
+  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   const child = track(
     spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', 'src/server.ts'], {
       cwd: ROOT,

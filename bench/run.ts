@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import pg from 'pg';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import {
@@ -23,18 +24,20 @@ import { contentSuite } from './scenarios/content.ts';
 import { publishedSuite } from './scenarios/published.ts';
 import { searchSuite } from './scenarios/search.ts';
 import { commentsSuite } from './scenarios/comments.ts';
+import { conversationsSuite } from './scenarios/conversations.ts';
 import { measureEditScaling, type EditScaling } from './edit-scaling.ts';
 import { measureChangeRequestScaling, type ChangeRequestScaling } from './change-request-scaling.ts';
+import { measureStartup, STARTUP, type Startup } from './startup.ts';
 
 /*
- * `npm run bench [-- --only <names>] [--duration <s>] [--rounds <n>] [--warmup <s>]
- * [--connections <n>] [--profile] [--server-flags=<node flags>] [--list]`: seeds each
+ * `npm run bench [-- --only <names>] [--database sqlite|postgres] [--database-url <url>]
+ * [--duration <s>] [--rounds <n>] [--warmup <s>] [--connections <n>] [--profile] [--server-flags=<node flags>] [--list]`: seeds each
  * suite's database, runs Quire and a bare node:http server in child processes, measures
  * both in alternation, prints a markdown table and writes bench/results/<timestamp>.json.
  * See docs/performance.md.
  */
 
-const SUITES: Suite[] = [organizationSuite, contentSuite, publishedSuite, commentsSuite, searchSuite];
+const SUITES: Suite[] = [organizationSuite, contentSuite, publishedSuite, commentsSuite, searchSuite, conversationsSuite];
 
 /** Measured in process rather than over HTTP: the cost of an edit as a space grows. */
 const EDIT_SCALING = { name: 'content.edit', title: 'one-page edit, 10,000-page space ÷ 10-page space (median ms)', target: 2 };
@@ -99,13 +102,23 @@ async function runSuite(
   selected: ScenarioInfo[],
   load: LoadOptions,
   nodeFlags: string[],
+  postgresUrl: string | undefined,
 ): Promise<ScenarioResult[]> {
   const dir = tempDir(suite.name);
   const dataDir = path.join(dir, 'data');
   const results: ScenarioResult[] = [];
+  // On PostgreSQL each suite seeds a schema of its own, dropped after the run.
+  const pgSchema = postgresUrl ? `bench_${suite.name.replace(/\W/g, '_')}_${process.pid}` : undefined;
+  let serverDatabaseUrl: string | undefined;
+  if (postgresUrl && pgSchema) {
+    await onPostgres(postgresUrl, `drop schema if exists ${pgSchema} cascade; create schema ${pgSchema}`);
+    const url = new URL(postgresUrl);
+    url.searchParams.set('options', `-c search_path=${pgSchema}`);
+    serverDatabaseUrl = url.toString();
+  }
   try {
-    progress(`${suite.name}: seeding ${suite.description}`);
-    const handle = openDatabase({ dataDir });
+    progress(`${suite.name}: seeding ${suite.description} on ${postgresUrl ? 'PostgreSQL' : 'SQLite'}`);
+    const handle = openDatabase({ dataDir, databaseUrl: postgresUrl, pgSchema });
     let requests;
     try {
       await migrateToLatest(handle.db);
@@ -114,7 +127,7 @@ async function runSuite(
       await handle.close();
     }
 
-    const quire = await startQuire({ dataDir, nodeFlags });
+    const quire = await startQuire({ dataDir, nodeFlags, databaseUrl: serverDatabaseUrl });
     progress(`${suite.name}: Quire pid ${quire.pid} at ${quire.url}`);
     try {
       for (const scenario of selected) {
@@ -154,8 +167,20 @@ async function runSuite(
     }
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+    if (postgresUrl && pgSchema) await onPostgres(postgresUrl, `drop schema if exists ${pgSchema} cascade`);
   }
   return results;
+}
+
+/** Runs statements on PostgreSQL outside any schema (create and drop the bench's). */
+async function onPostgres(url: string, statements: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(statements);
+  } finally {
+    await client.end();
+  }
 }
 
 async function main(): Promise<number> {
@@ -169,6 +194,8 @@ async function main(): Promise<number> {
       profile: { type: 'boolean', default: false },
       'server-flags': { type: 'string' },
       list: { type: 'boolean', default: false },
+      database: { type: 'string', default: 'sqlite' },
+      'database-url': { type: 'string' },
     },
     strict: true,
   });
@@ -176,6 +203,7 @@ async function main(): Promise<number> {
   if (values.list) {
     console.log(`${EDIT_SCALING.name.padEnd(16)} ${'content'.padEnd(14)} ${EDIT_SCALING.title}  (target ≤ ${EDIT_SCALING.target})`);
     console.log(`${CR_SCALING.name.padEnd(16)} ${'content'.padEnd(14)} ${CR_SCALING.title}  (target ≤ ${CR_SCALING.target})`);
+    console.log(`${STARTUP.name.padEnd(16)} ${'startup'.padEnd(14)} ${STARTUP.title}  (target ≤ ${STARTUP.targetMs} ms, ≤ ${STARTUP.targetRssMb} MB)`);
     for (const suite of SUITES) {
       for (const s of suite.scenarios) {
         console.log(`${s.name.padEnd(16)} ${suite.name.padEnd(14)} ${s.title}${s.target === undefined ? '' : `  (target ≥ ${s.target})`}`);
@@ -183,6 +211,12 @@ async function main(): Promise<number> {
     }
     return 0;
   }
+
+  if (values.database !== 'sqlite' && values.database !== 'postgres') {
+    throw new UsageError(`--database must be sqlite or postgres, got "${values.database}"`);
+  }
+  const postgresUrl =
+    values.database === 'postgres' ? (values['database-url'] ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test') : undefined;
 
   const load: LoadOptions = {
     duration: positive('duration', values.duration, 3),
@@ -193,7 +227,7 @@ async function main(): Promise<number> {
 
   // --only takes scenario or suite names, comma-separated.
   const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
-  const known = new Set([EDIT_SCALING.name, CR_SCALING.name, ...SUITES.flatMap((suite) => [suite.name, ...suite.scenarios.map((s) => s.name)])]);
+  const known = new Set([EDIT_SCALING.name, CR_SCALING.name, STARTUP.name, ...SUITES.flatMap((suite) => [suite.name, ...suite.scenarios.map((s) => s.name)])]);
   const unknown = (only ?? []).filter((name) => !known.has(name));
   if (unknown.length > 0) throw new UsageError(`--only: unknown scenario ${unknown.join(', ')}; known: ${[...known].join(', ')}`);
   const picks = (suite: Suite) =>
@@ -216,25 +250,32 @@ async function main(): Promise<number> {
   const dirty = git('status', '--porcelain') !== '';
   progress(
     `bench: ${os.cpus().length} CPUs, node ${process.version}, commit ${commit}${dirty ? ' (uncommitted changes)' : ''}; ` +
-      `${load.rounds} rounds × ${load.duration} s per server, ${load.warmup} s warm-up, ${load.connections} connections`,
+      `${load.rounds} rounds × ${load.duration} s per server, ${load.warmup} s warm-up, ${load.connections} connections, ${values.database}`,
   );
 
   const results: ScenarioResult[] = [];
   for (const suite of SUITES) {
     const selected = picks(suite);
-    if (selected.length > 0) results.push(...(await runSuite(suite, selected, load, nodeFlags)));
+    if (selected.length > 0) results.push(...(await runSuite(suite, selected, load, nodeFlags, postgresUrl)));
   }
 
   let editScaling: EditScaling | undefined;
-  if (!only || only.includes(EDIT_SCALING.name) || only.includes('content')) {
+  // The in-process scaling measures open their own SQLite files: SQLite only.
+  if (!postgresUrl && (!only || only.includes(EDIT_SCALING.name) || only.includes('content'))) {
     progress(`${EDIT_SCALING.name}: seeding a ${10_000}-page and a 10-page space`);
     editScaling = await measureEditScaling();
   }
 
   let crScaling: ChangeRequestScaling | undefined;
-  if (!only || only.includes(CR_SCALING.name) || only.includes('content')) {
+  if (!postgresUrl && (!only || only.includes(CR_SCALING.name) || only.includes('content'))) {
     progress(`${CR_SCALING.name}: seeding a 10,000-page and a 10-page space`);
     crScaling = await measureChangeRequestScaling();
+  }
+
+  let startup: Startup | undefined;
+  if (!only || only.includes(STARTUP.name)) {
+    progress(`${STARTUP.name}: starting the built server 5 times on a migrated database (load average ${os.loadavg()[0].toFixed(1)})`);
+    startup = await measureStartup(5, progress);
   }
 
   const file = path.join(resultsDir, `${stamp}.json`);
@@ -253,11 +294,12 @@ async function main(): Promise<number> {
       loadAverageAtEnd: os.loadavg(),
     },
     node: process.version,
-    database: 'sqlite',
+    database: values.database,
     load,
     results,
     editScaling,
     crScaling,
+    startup,
   };
   fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
 
@@ -278,6 +320,13 @@ async function main(): Promise<number> {
       console.log(`| ${CR_SCALING.name} | ${measure}, median ms | ${figures.largeMedianMs.toFixed(2)} | ${figures.smallMedianMs.toFixed(2)} | ${figures.ratio.toFixed(2)} ${verdict} | ≤ ${CR_SCALING.target} |`);
       if (figures.ratio > CR_SCALING.target) console.error(`above target ${CR_SCALING.name} ${measure}: ratio ${figures.ratio.toFixed(2)} > ${CR_SCALING.target}`);
     }
+  }
+  if (startup) {
+    const ok = (value: number, target: number) => (value <= target ? '✓' : '✗');
+    console.log(`\n| Scenario | Measure | Median | Runs | Target |\n|---|---|---:|---|---:|`);
+    console.log(`| ${STARTUP.name} | first answer after \`npm start\`, ms | ${startup.medianFirstAnswerMs.toFixed(0)} ${ok(startup.medianFirstAnswerMs, STARTUP.targetMs)} | ${startup.firstAnswerMs.map((v) => v.toFixed(0)).join(', ')} | ≤ ${STARTUP.targetMs} |`);
+    console.log(`| ${STARTUP.name} | CPU time to the first answer, ms | ${startup.medianFirstAnswerCpuMs.toFixed(0)} | ${startup.firstAnswerCpuMs.map((v) => v.toFixed(0)).join(', ')} | |`);
+    console.log(`| ${STARTUP.name} | idle RSS, MB | ${startup.medianIdleRssMb.toFixed(0)} ${ok(startup.medianIdleRssMb, STARTUP.targetRssMb)} | ${startup.idleRssMb.map((v) => v.toFixed(0)).join(', ')} | ≤ ${STARTUP.targetRssMb} |`);
   }
   const failed = results.filter((r) => r.error);
   for (const r of failed) console.error(`FAILED ${r.name}: ${r.error}`);

@@ -1,17 +1,28 @@
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Config } from './config.ts';
 import type { AppDeps } from './context.ts';
 import type { Db, DialectName } from './db/database.ts';
 import { systemClock, type Clock } from './lib/clock.ts';
+import { HttpError } from './errors.ts';
 import { newId } from './lib/ids.ts';
 import { TtlCache } from './lib/ttl-cache.ts';
+import { createFileStore } from './files/index.ts';
+import type { FileStore } from './files/types.ts';
+import { createOutboundClient } from './lib/outbound/client.ts';
 import { authPlugin } from './plugins/auth.ts';
-import { registerErrorHandling } from './plugins/errors.ts';
+import { errorBody, registerErrorHandling } from './plugins/errors.ts';
+import { registerInputSanitation } from './plugins/input-sanitation.ts';
+import { serializeRequest } from './plugins/log-redaction.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerSwagger } from './plugins/swagger.ts';
+import { registerCompression } from './plugins/compression.ts';
 import { registerValidation } from './plugins/validation.ts';
 import { registerSerialization } from './plugins/serialization.ts';
+import { lazySchemaController } from './plugins/lazy-compilers.ts';
+import { registerMetrics } from './plugins/metrics.ts';
+import { jobsRepository } from './jobs/jobs.repository.ts';
+import { registerApiReference } from './plugins/api-reference.ts';
 import { registerComponents } from './schemas/registry.ts';
 import { release } from './modules/system/system.service.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
@@ -33,8 +44,12 @@ import { sitesRoutes } from './modules/sites/sites.routes.ts';
 import { siteSectionsRoutes } from './modules/site-sections/site-sections.routes.ts';
 import { siteSpacesRoutes } from './modules/site-spaces/site-spaces.routes.ts';
 import { publishedRoutes } from './modules/published/published.routes.ts';
-import { scheduleSpacePurge } from './jobs/space-purge.ts';
-import { schedulePdfSweep } from './jobs/pdf-sweep.ts';
+import './jobs/definitions.ts';
+import { JobWorker } from './jobs/worker.ts';
+import { conversationsRoutes } from './modules/conversations/conversations.routes.ts';
+import { samlProvidersRoutes } from './modules/saml-providers/saml-providers.routes.ts';
+import { ssoRoutes } from './modules/sso/sso.routes.ts';
+import { appAreaRoutes } from './modules/app-area/app-area.routes.ts';
 
 export interface BuildAppOptions {
   config: Config;
@@ -43,6 +58,8 @@ export interface BuildAppOptions {
   clock?: Clock;
   /** Pino options, or false to log nothing (tests). */
   logger?: FastifyServerOptions['logger'];
+  /** A file store to use instead of the configured one (the caller closes it). */
+  files?: FileStore;
 }
 
 // Request ids: a random prefix per process and a counter; unique across processes
@@ -51,10 +68,14 @@ const requestIdPrefix = newId(8);
 let requestCounter = 0;
 const nextRequestId = () => `${requestIdPrefix}-${(++requestCounter).toString(36)}`;
 
-/** Pino settings: JSON lines, a request id on each, and no credential ever. */
+/**
+ * Pino settings: JSON lines, a request id on each, and no credential ever: no token or
+ * cookie header, and request URLs with their capability parameters and segments redacted.
+ */
 export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   return {
     level,
+    serializers: { req: serializeRequest },
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization', '*.token', 'token'],
       censor: '[redacted]',
@@ -62,7 +83,37 @@ export function loggerOptions(level: string): FastifyServerOptions['logger'] {
   };
 }
 
-/** Builds the app: plugins, then modules. Never listens. */
+/** What requests and jobs share: the database, configuration, clock and in-process caches. */
+export function createDeps(options: Pick<BuildAppOptions, 'config' | 'db' | 'dialect' | 'clock' | 'files'>): AppDeps {
+  const { config } = options;
+  return {
+    db: options.db,
+    dialect: options.dialect,
+    config,
+    clock: options.clock ?? systemClock,
+    caches: {
+      memberships: new TtlCache(config.authCacheTtlMs),
+      listings: new TtlCache(60_000, 1_000),
+      searchResults: new TtlCache(config.searchCacheTtlMs, 256),
+    },
+    files: options.files ?? createFileStore({ config, db: options.db, dialect: options.dialect }),
+    outbound: createOutboundClient({ allowPrivate: config.outboundAllowPrivate }),
+  };
+}
+
+/** A job worker for these dependencies, with the configured slots, poll, lease and grace. */
+export function createWorker(deps: AppDeps, log: FastifyBaseLogger, concurrency = deps.config.workers): JobWorker {
+  const { config } = deps;
+  return new JobWorker(deps, {
+    concurrency,
+    pollIntervalMs: config.jobsPollIntervalMs,
+    leaseMs: config.jobsLeaseMs,
+    shutdownGraceMs: config.jobsShutdownGraceMs,
+    log: log.child({ component: 'jobs' }),
+  });
+}
+
+/** Builds the app: plugins, then modules; starts a job worker unless QUIRE_WORKERS=0. Never listens. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
   const app = Fastify({
@@ -75,20 +126,42 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
     },
     requestIdHeader: false,
     routerOptions: { ignoreTrailingSlash: true },
+    schemaController: lazySchemaController,
+    // The router's own refusals (a malformed escape such as %C0%AE, a path parameter over
+    // 100 characters) in GitBook's error body, without echoing the URL.
+    frameworkErrors: (error, _request, reply) => {
+      const code = (error as { code?: string }).code;
+      const given = (error as { statusCode?: number }).statusCode ?? 400;
+      const [status, message] =
+        code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? [414, 'A path parameter is longer than 100 characters']
+          : code === 'FST_ERR_BAD_URL'
+            ? [400, 'The URL holds an invalid percent-encoded sequence']
+            : [given >= 400 && given < 500 ? given : 400, 'The request could not be routed'];
+      (reply as FastifyReply).code(status).send(errorBody(status, message));
+    },
+    // Node's HTTP parser refusals (headers or URL over the size limit, malformed requests),
+    // answered before Fastify sees a request, also in GitBook's error body.
+    clientErrorHandler: (error, socket) => {
+      if ((error as NodeJS.ErrnoException).code === 'ECONNRESET' || socket.destroyed || !socket.writable) return;
+      const errorCode = (error as NodeJS.ErrnoException).code;
+      const [status, message] =
+        errorCode === 'HPE_HEADER_OVERFLOW'
+          ? [431, 'The request line and headers are larger than the server accepts']
+          : errorCode === 'ERR_HTTP_REQUEST_TIMEOUT'
+            ? [408, 'The request took too long to arrive']
+            : [400, 'The request is not valid HTTP'];
+      const body = JSON.stringify(errorBody(status, message));
+      socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const deps: AppDeps = {
-    db: options.db,
-    dialect: options.dialect,
-    config,
-    clock: options.clock ?? systemClock,
-    caches: {
-      memberships: new TtlCache(config.authCacheTtlMs),
-      listings: new TtlCache(60_000, 1_000),
-      searchResults: new TtlCache(config.searchCacheTtlMs, 256),
-    },
-  };
+  const deps = createDeps(options);
   app.decorate('deps', deps);
+  app.addHook('onClose', async () => {
+    await deps.outbound.close();
+    if (!options.files) await deps.files.close();
+  });
   app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
     done();
@@ -99,15 +172,28 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body: string, done) => {
     if (body === '') return done(null, undefined);
+    // `null` is JSON but no request body: it must not create an object with defaults.
+    if (body.trim() === 'null') return done(new HttpError(400, 'body must be a JSON object, not null'), undefined);
     return parseJson(request, body, done);
   });
 
   registerErrorHandling(app);
+  registerMetrics(app);
+  // The queue's depth and failures, counted at each scrape (one grouped query).
+  app.metrics.registerGauge(
+    'quire_jobs',
+    'Background jobs by state (queued: waiting; failed: out of attempts, see cli -- jobs list --state failed)',
+    async () => (await jobsRepository.countByState(deps.db)).map(({ state, count }) => ({ labels: { state }, value: count })),
+    ['state'],
+  );
+  registerInputSanitation(app);
   registerComponents(app);
   registerValidation(app);
   registerSerialization(app);
   await registerSwagger(app, release.version);
+  await registerApiReference(app);
   await registerRateLimit(app);
+  await registerCompression(app);
   await app.register(authPlugin);
 
   await app.register(systemRoutes);
@@ -129,14 +215,18 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(siteSectionsRoutes);
   await app.register(siteSpacesRoutes);
   await app.register(publishedRoutes);
+  await app.register(conversationsRoutes);
+  await app.register(samlProvidersRoutes);
+  await app.register(ssoRoutes);
+  await app.register(appAreaRoutes, { prefix: '/app' });
 
-  if (config.spacePurgeIntervalMs > 0) {
-    const stopPurge = scheduleSpacePurge(deps, app.log, config.spacePurgeIntervalMs);
-    app.addHook('onClose', async () => stopPurge());
-  }
-  const stopPdfSweep = schedulePdfSweep(deps, app.log);
-  app.addHook('onClose', async () => stopPdfSweep());
+  // Every server process works jobs too, unless it is web-only; closing the app stops
+  // claiming and lets running jobs finish (or hands them back) before the database closes.
+  const worker = config.workers > 0 ? createWorker(deps, app.log) : null;
+  app.decorate('jobs', worker);
+  if (worker) app.addHook('onClose', async () => worker.stop());
 
   await app.ready();
+  worker?.start();
   return app;
 }

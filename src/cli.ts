@@ -10,7 +10,14 @@ import { organizationsRepository } from './modules/organizations/organizations.r
 import { presentUser } from './modules/users/users.presenter.ts';
 import { usersRepository } from './modules/users/users.repository.ts';
 import { buildUserRow, issueToken, revokeToken } from './modules/users/users.service.ts';
-import { HttpError } from './errors.ts';
+import { toHttpError } from './errors.ts';
+import { PostgresAdapter, sql } from 'kysely';
+import type { JobState } from './db/types.ts';
+import { jobsRepository } from './jobs/jobs.repository.ts';
+import { JOBS_CHANNEL } from './jobs/queue.ts';
+import { runWorkerProcess } from './worker.ts';
+import { appUrl } from './lib/urls.ts';
+import { createLoginLink } from './modules/sessions/sessions.service.ts';
 
 const USAGE = `Usage: npm run --silent cli -- <command> [options]
 
@@ -22,10 +29,21 @@ Commands:
       Issue a new API token for the user with that email.
   tokens revoke TOKEN_ID
       Revoke a token; every server process stops accepting it within AUTH_CACHE_TTL_MS.
+  users login-link --email E [--json]
+      Print a one-time link that signs the user in to the app (PUBLIC_URL/app);
+      it works once, within 10 minutes. For installations without an identity provider.
   orgs list [--json]
       List organizations (id and title).
   migrate
       Apply pending database migrations.
+  worker
+      Run a process that only works background jobs (no HTTP); same as npm run worker.
+  jobs list [--state queued|running|done|failed|cancelled] [--limit N] [--json]
+      List background jobs, newest first, with attempts and the last error.
+  jobs retry ID
+      Queue a failed or cancelled job again (attempts start over), due now.
+  jobs cancel ID
+      Cancel a queued or failed job so it never runs (again).
 
 The database is the server's: DATA_DIR (SQLite) or DATABASE_URL (PostgreSQL).
 `;
@@ -110,11 +128,82 @@ async function tokensRevoke(db: Db, args: string[]): Promise<void> {
   process.stdout.write(`revoked ${tokenId}\n`);
 }
 
+/** One-time sign-in links live this long (docs/decisions/sso.md). */
+const LOGIN_LINK_TTL_MS = 10 * 60 * 1000;
+
+async function usersLoginLink(db: Db, config: Config, args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { email: { type: 'string' }, json: { type: 'boolean', default: false } } });
+  const email = required(values, 'email');
+  const user = await usersRepository.findByEmail(db, email);
+  if (!user) throw new CommandError(`no user has email ${email}`);
+  const secret = await createLoginLink(db, systemClock, user.id, LOGIN_LINK_TTL_MS);
+  const url = `${appUrl(config, '/login')}?link=${secret}`;
+  const expiresAt = new Date(Date.now() + LOGIN_LINK_TTL_MS).toISOString();
+  print(values.json ?? false, { url, expiresAt }, `${url}
+(one use, until ${expiresAt})`);
+}
+
 async function orgsList(db: Db, args: string[]): Promise<void> {
   const { values } = parseArgs({ args, options: { json: { type: 'boolean', default: false } } });
   const rows = await organizationsRepository.listAll(db);
   const items = rows.map((r) => ({ id: r.id, title: r.title, createdAt: r.created_at }));
   print(values.json ?? false, { items }, items.map((o) => `${o.id}\t${o.title}`).join('\n'));
+}
+
+const JOB_STATES: JobState[] = ['queued', 'running', 'done', 'failed', 'cancelled'];
+
+async function jobsList(db: Db, args: string[]): Promise<void> {
+  const { values } = parseArgs({
+    args,
+    options: { state: { type: 'string' }, limit: { type: 'string' }, json: { type: 'boolean', default: false } },
+  });
+  const state = values.state as JobState | undefined;
+  if (state !== undefined && !JOB_STATES.includes(state)) throw new UsageError(`--state must be one of ${JOB_STATES.join(', ')}`);
+  const limit = values.limit === undefined ? 100 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive integer');
+  const rows = await jobsRepository.list(db, state, limit);
+  const items = rows.map((r) => ({
+    id: Number(r.id),
+    kind: r.kind,
+    state: r.state,
+    key: r.lane_key,
+    dedupeKey: r.dedupe_key,
+    attempts: r.attempts,
+    maxAttempts: r.max_attempts,
+    runAt: r.run_at,
+    lockedBy: r.locked_by,
+    createdAt: r.created_at,
+    finishedAt: r.finished_at,
+    lastError: r.last_error,
+  }));
+  const text = items
+    .map((j) => {
+      const line = `${j.id}\t${j.state}\t${j.kind}\tattempts ${j.attempts}/${j.maxAttempts}\t${j.state === 'queued' ? `due ${j.runAt}` : (j.finishedAt ?? j.createdAt)}`;
+      return j.lastError && j.state !== 'done' ? `${line}\n\t${j.lastError.split('\n')[0]}` : line;
+    })
+    .join('\n');
+  print(values.json ?? false, { items }, text || 'no jobs');
+}
+
+function jobId(args: string[], command: string): number {
+  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  const id = Number(positionals[0]);
+  if (!positionals[0] || !Number.isInteger(id) || id < 1) throw new UsageError(`${command} needs a job ID (see: jobs list)`);
+  return id;
+}
+
+async function jobsRetry(db: Db, args: string[]): Promise<void> {
+  const id = jobId(args, 'jobs retry');
+  if (!(await jobsRepository.retry(db, id, new Date().toISOString()))) throw new CommandError(`no failed or cancelled job has id ${id}`);
+  // Wakes workers on PostgreSQL at once; elsewhere they see it at their next poll.
+  if (db.getExecutor().adapter instanceof PostgresAdapter) await sql`select pg_notify(${JOBS_CHANNEL}, '')`.execute(db);
+  process.stdout.write(`queued ${id} again\n`);
+}
+
+async function jobsCancel(db: Db, args: string[]): Promise<void> {
+  const id = jobId(args, 'jobs cancel');
+  if (!(await jobsRepository.cancel(db, id, new Date().toISOString()))) throw new CommandError(`no queued or failed job has id ${id} (a running job cannot be cancelled)`);
+  process.stdout.write(`cancelled ${id}\n`);
 }
 
 /** Runs one CLI command; returns the process exit code. */
@@ -123,6 +212,11 @@ export async function runCli(argv: string[]): Promise<number> {
   if (!group || group === 'help' || group === '--help') {
     process.stdout.write(USAGE);
     return group ? 0 : 2;
+  }
+  if (group === 'worker') {
+    // Runs until SIGTERM/SIGINT, which exits the process.
+    await runWorkerProcess();
+    return new Promise<number>(() => {});
   }
   const config = loadConfig();
   const handle = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
@@ -143,15 +237,27 @@ export async function runCli(argv: string[]): Promise<number> {
       case 'tokens revoke':
         await tokensRevoke(handle.db, rest);
         return 0;
+      case 'users login-link':
+        await usersLoginLink(handle.db, config, rest);
+        return 0;
       case 'orgs list':
         await orgsList(handle.db, rest);
+        return 0;
+      case 'jobs list':
+        await jobsList(handle.db, rest);
+        return 0;
+      case 'jobs retry':
+        await jobsRetry(handle.db, rest);
+        return 0;
+      case 'jobs cancel':
+        await jobsCancel(handle.db, rest);
         return 0;
       default:
         throw new UsageError(`unknown command "${command}"`);
     }
   } catch (error) {
-    if (error instanceof CommandError || error instanceof HttpError) {
-      process.stderr.write(`error: ${error.message}\n`);
+    if (error instanceof CommandError || toHttpError(error)) {
+      process.stderr.write(`error: ${(error as Error).message}\n`);
       return 1;
     }
     if (error instanceof UsageError || (error as { code?: string }).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {

@@ -28,10 +28,85 @@ export interface Config {
   /** How often deleted spaces older than 7 days are purged; 0 turns the schedule off. */
   spacePurgeIntervalMs: number;
   /**
-   * Whether `insert_files` may fetch URLs on private and loopback addresses. Off by
-   * default: a server fetching on a user's behalf must not reach its own network (SSRF).
+   * Whether the outbound client (src/lib/outbound: file URLs of `insert_files`, and every
+   * later URL a user gives) may reach private, loopback and other non-public addresses.
+   * Off by default: a server fetching on a user's behalf must not reach its own network.
    */
-  fileFetchAllowPrivate: boolean;
+  /** Jobs this process runs at once (QUIRE_WORKERS); 0: a web-only process that runs none. */
+  workers: number;
+  /** How often a worker looks for due jobs when nothing wakes it (a notification, a local enqueue). */
+  jobsPollIntervalMs: number;
+  /** How long a claimed job is held without renewal; a dead process's jobs run again after it. */
+  jobsLeaseMs: number;
+  /** On shutdown, how long running jobs may take to finish before they are handed back. */
+  jobsShutdownGraceMs: number;
+  outboundAllowPrivate: boolean;
+  /**
+   * Where file bytes live (src/files): `fs` (a folder under DATA_DIR), `database` (the
+   * PostgreSQL database itself) or `s3`. Unset: `fs` on SQLite, `database` on PostgreSQL.
+   */
+  fileStore: 'fs' | 'database' | 's3' | undefined;
+  s3: S3Config | undefined;
+  /**
+   * Base of signed file download URLs, without a trailing slash. Defaults to PUBLIC_URL;
+   * a separate origin (another host name for the same server) keeps uploaded files off
+   * the origin of the API and published sites altogether.
+   */
+  downloadUrl: string;
+  /** When set, GET /metrics wants it as bearer token; unset, /metrics is open. */
+  metricsToken: string | undefined;
+  /**
+   * OpenAI-compatible endpoints for conversation processing (docs/decisions/conversations.md):
+   * chat completions write issue titles, summaries and cluster labels, embeddings place
+   * issues in clusters. Unset: the offline pipeline (TF-IDF and agglomerative clustering).
+   */
+  conversationsLlmUrl: string | undefined;
+  conversationsLlmModel: string;
+  conversationsEmbeddingsUrl: string | undefined;
+  conversationsEmbeddingsModel: string;
+  /** Bearer key sent to both endpoints; never logged. */
+  conversationsModelApiKey: string | undefined;
+  conversationsModelTimeoutMs: number;
+  /** How long a browser session of the app lasts from sign-in (docs/decisions/sso.md). */
+  sessionTtlMs: number;
+  /** Clock difference tolerated on SAML time conditions (NotBefore, NotOnOrAfter). */
+  samlClockSkewMs: number;
+}
+
+export interface S3Config {
+  endpoint: string | undefined;
+  bucket: string;
+  region: string;
+  accessKeyId: string | undefined;
+  secretAccessKey: string | undefined;
+  forcePathStyle: boolean;
+  /** Key prefix inside the bucket ('' or ending in '/'). */
+  prefix: string;
+}
+
+function fileStoreOf(env: NodeJS.ProcessEnv): Config['fileStore'] {
+  const raw = env.FILE_STORE;
+  if (raw === undefined || raw === '') return undefined;
+  if (raw === 'fs' || raw === 'database' || raw === 's3') return raw;
+  throw new Error(`FILE_STORE must be fs, database or s3, got "${raw}"`);
+}
+
+function s3Of(env: NodeJS.ProcessEnv, required: boolean): S3Config | undefined {
+  const bucket = env.S3_BUCKET || env.AWS_S3_BUCKET;
+  if (!bucket) {
+    if (required) throw new Error('FILE_STORE=s3 needs S3_BUCKET');
+    return undefined;
+  }
+  const prefix = env.S3_PREFIX || '';
+  return {
+    endpoint: env.S3_ENDPOINT || env.AWS_ENDPOINT_URL_S3 || env.AWS_ENDPOINT_URL || undefined,
+    bucket,
+    region: env.S3_REGION || env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
+    accessKeyId: env.S3_ACCESS_KEY_ID || env.AWS_ACCESS_KEY_ID || undefined,
+    secretAccessKey: env.S3_SECRET_ACCESS_KEY || env.AWS_SECRET_ACCESS_KEY || undefined,
+    forcePathStyle: env.S3_FORCE_PATH_STYLE === 'true',
+    prefix: prefix === '' || prefix.endsWith('/') ? prefix : `${prefix}/`,
+  };
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -44,6 +119,13 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return value;
 }
 
+function httpUrl(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const raw = env[name];
+  if (!raw) return undefined;
+  if (!/^https?:\/\//.test(raw)) throw new Error(`${name} must be an http:// or https:// URL`);
+  return raw.replace(/\/+$/, '');
+}
+
 /** Reads the configuration; every variable is documented in README.md. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = int(env, 'PORT', 8080);
@@ -53,6 +135,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new Error('DATABASE_URL must start with postgres:// or postgresql://');
   }
+  const fileStore = fileStoreOf(env);
+  // SQLite has one connection: a file written through it while a write transaction waits
+  // would queue behind that transaction. Beside SQLite, the folder store is the database's twin.
+  if (fileStore === 'database' && !databaseUrl) throw new Error('FILE_STORE=database needs PostgreSQL (DATABASE_URL); on SQLite use fs or s3');
   return {
     port,
     host: env.HOST || '0.0.0.0',
@@ -71,6 +157,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 10 * 1024 * 1024),
     defaultPageSize: Math.min(1000, Math.max(1, int(env, 'DEFAULT_PAGE_SIZE', 100))),
     spacePurgeIntervalMs: int(env, 'SPACE_PURGE_INTERVAL_MS', 60 * 60 * 1000),
-    fileFetchAllowPrivate: env.FILE_FETCH_ALLOW_PRIVATE === 'true',
+    workers: int(env, 'QUIRE_WORKERS', 4),
+    jobsPollIntervalMs: Math.max(10, int(env, 'JOBS_POLL_INTERVAL_MS', 2000)),
+    jobsLeaseMs: Math.max(100, int(env, 'JOBS_LEASE_MS', 60_000)),
+    jobsShutdownGraceMs: int(env, 'JOBS_SHUTDOWN_GRACE_MS', 10_000),
+    // FILE_FETCH_ALLOW_PRIVATE: the earlier name, still honoured.
+    outboundAllowPrivate: env.OUTBOUND_ALLOW_PRIVATE === 'true' || env.FILE_FETCH_ALLOW_PRIVATE === 'true',
+    fileStore,
+    s3: s3Of(env, fileStore === 's3'),
+    downloadUrl: (env.DOWNLOAD_URL || publicUrl).replace(/\/+$/, ''),
+    metricsToken: env.METRICS_TOKEN || undefined,
+    conversationsLlmUrl: httpUrl(env, 'CONVERSATIONS_LLM_URL'),
+    conversationsLlmModel: env.CONVERSATIONS_LLM_MODEL || 'gpt-4o-mini',
+    conversationsEmbeddingsUrl: httpUrl(env, 'CONVERSATIONS_EMBEDDINGS_URL'),
+    conversationsEmbeddingsModel: env.CONVERSATIONS_EMBEDDINGS_MODEL || 'text-embedding-3-small',
+    conversationsModelApiKey: env.CONVERSATIONS_MODEL_API_KEY || undefined,
+    conversationsModelTimeoutMs: int(env, 'CONVERSATIONS_MODEL_TIMEOUT_MS', 30_000),
+    sessionTtlMs: Math.max(60_000, int(env, 'SESSION_TTL_MS', 12 * 60 * 60 * 1000)),
+    samlClockSkewMs: int(env, 'SAML_CLOCK_SKEW_MS', 60_000),
   };
 }

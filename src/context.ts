@@ -1,10 +1,13 @@
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Config } from './config.ts';
 import type { Db, DialectName } from './db/database.ts';
+import type { FileStore } from './files/types.ts';
+import type { OutboundClient } from './lib/outbound/client.ts';
 import type { Clock } from './lib/clock.ts';
 import type { TtlCache } from './lib/ttl-cache.ts';
 import type { RoleName } from './db/types.ts';
 import { unauthorized } from './errors.ts';
+import type { JobWorker } from './jobs/worker.ts';
 
 /** Who is calling: the owner of the bearer token. */
 export interface Actor {
@@ -39,6 +42,10 @@ export interface AppDeps {
   config: Config;
   clock: Clock;
   caches: AppCaches;
+  /** Where file bytes live (src/files): blobs, exports. Never part of a database transaction. */
+  files: FileStore;
+  /** The only way to fetch a URL a user gave (src/lib/outbound). */
+  outbound: OutboundClient;
 }
 
 /** Everything a service needs for one call; services never see the HTTP request. */
@@ -51,6 +58,8 @@ export interface Context extends AppDeps {
 declare module 'fastify' {
   interface FastifyInstance {
     deps: AppDeps;
+    /** This process's job worker; null when QUIRE_WORKERS=0. */
+    jobs: JobWorker | null;
   }
   interface FastifyRequest {
     actor: Actor | null;
@@ -58,12 +67,14 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Route answers without a token (API information, OpenAPI document). */
     public?: boolean;
+    /** App page shown without a browser session (sign-in, login link); src/modules/app-area. */
+    signedOut?: boolean;
   }
 }
 
 /** The service context of an authenticated request. */
 export function contextOf(request: FastifyRequest): Context {
   if (!request.actor) throw unauthorized();
-  const { db, dialect, config, clock, caches } = request.server.deps;
-  return { db, dialect, config, clock, caches, actor: request.actor, requestId: request.id, log: request.log };
+  const { db, dialect, config, clock, caches, files, outbound } = request.server.deps;
+  return { db, dialect, config, clock, caches, files, outbound, actor: request.actor, requestId: request.id, log: request.log };
 }

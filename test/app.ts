@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { FastifyInstance, FastifyServerOptions, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
+import { drainJobs } from '../src/jobs/worker.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Db, type DialectName } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
@@ -38,6 +39,12 @@ export interface TestApp {
   clock: ManualClock;
   dataDir: string;
   request(method: InjectOptions['method'], url: string, options?: RequestOptions): Promise<TestResponse>;
+  /**
+   * Runs every background job due now (and due recurring periods) until none is left
+   * and none runs. The app's worker also runs them as they come (woken by each enqueue);
+   * this waits for that deterministically.
+   */
+  runJobsUntilIdle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -60,7 +67,7 @@ export async function onPostgres(databaseUrl: string, statement: string): Promis
  * schema dropped on close. Every 2xx response of an operation GitBook documents is
  * validated against GitBook's response schema; a mismatch fails the test.
  */
-export async function createTestApp(overrides: Partial<Config> = {}): Promise<TestApp> {
+export async function createTestApp(overrides: Partial<Config> = {}, appOptions: { logger?: FastifyServerOptions['logger'] } = {}): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-test-'));
   const databaseUrl = process.env.DATABASE_URL;
   const pgSchema = databaseUrl ? `test_${newId(12).toLowerCase()}` : undefined;
@@ -74,7 +81,7 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
   const handle = openDatabase({ databaseUrl, dataDir, pgSchema });
   await migrateToLatest(handle.db);
   const clock = new ManualClock();
-  const app = await buildApp({ config, db: handle.db, dialect: handle.dialect, clock, logger: false });
+  const app = await buildApp({ config, db: handle.db, dialect: handle.dialect, clock, logger: appOptions.logger ?? false });
 
   return {
     app,
@@ -103,6 +110,10 @@ export async function createTestApp(overrides: Partial<Config> = {}): Promise<Te
         if (op) checkedOperations.add(op.operationId);
       }
       return { status: response.statusCode, headers: response.headers, body, text };
+    },
+    async runJobsUntilIdle() {
+      if (app.jobs) await app.jobs.runUntilIdle();
+      else await drainJobs(app.deps, app.log);
     },
     async close() {
       await app.close();

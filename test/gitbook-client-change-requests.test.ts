@@ -66,7 +66,9 @@ describe("GitBook's official client: change requests", () => {
       [ids.faq, 'FAQ'],
     ]);
     const expected: Record<string, string> = {
-      intro: `Start here, then read [Setup](/pages/${ids.setup}).\n`,
+      // format=markdown writes page references as relative paths from the page that holds them
+      // (docs/decisions/markdown.md, "Links and assets between pages"), as GitBook does.
+      intro: 'Start here, then read [Setup](setup.md).\n',
       setup: 'Install it.\n',
       faq: 'Ask away.\n',
     };

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { checkedOperations, createTestApp, type TestApp, type TestResponse } from './app.ts';
 import { createMember, createOrganization, createTeam, createUser } from './factories.ts';
 import { gitbookOperation, gitbookOperationIds } from './gitbook-schema.ts';
+import { generateIdpKeys } from './saml-idp.ts';
 import { editSpaceContent } from '../src/modules/content/content.service.ts';
 
 /*
@@ -370,6 +371,29 @@ describe("conformance with GitBook's OpenAPI document", () => {
     const orgFound = await call(`/v1/orgs/${org.id}/search`, { query: 'install' });
     expect(orgFound.body.items[0].pages.length).toBe(2);
   });
+
+  it('answers every SAML provider and SSO operation in GitBook’s response shapes', async () => {
+    const org = await createOrganization(t, { title: 'SSO conformance' });
+    const admin = org.admin.token;
+    const keys = await generateIdpKeys();
+    const call = async (method: string, url: string, status: number, options: { token?: string | null; body?: unknown } = {}) => {
+      const res = await t.request(method as 'GET', url, { token: options.token === undefined ? admin : options.token, body: options.body });
+      expectSuccess(method, url, res, status);
+      return res;
+    };
+    const O = `/v1/orgs/${org.id}`;
+    const provider = (
+      await call('POST', `${O}/saml`, 201, {
+        body: { label: 'Okta', entityID: 'http://idp.test/entity', ssoURL: 'http://idp.test/sso', certificate: keys.certificate },
+      })
+    ).body;
+    await call('GET', `${O}/saml`, 200);
+    await call('GET', `${O}/saml/${provider.id}`, 200);
+    await call('PATCH', `${O}/saml/${provider.id}`, 200, { body: { label: 'Okta EU' } });
+    // Public: the sign-in page lists the providers before anyone is signed in.
+    await call('GET', `${O}/sso`, 200, { token: null });
+    await call('DELETE', `${O}/saml/${provider.id}`, 204);
+  }, 120_000);
 
   it('left no served GitBook operation unchecked', () => {
     const known = gitbookOperationIds();

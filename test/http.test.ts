@@ -70,6 +70,10 @@ describe('what every endpoint shares', () => {
   it('rate limits per token with GitBook headers and a 429 error body', async () => {
     const a = await createUser(t);
     const b = await createUser(t);
+    // Token-less requests count against the address; a valid token's never do, not even
+    // its first (counted by address before the lookup, then moved to the token).
+    const remainingOfAddress = async () => Number((await t.request('GET', '/v1/user')).headers['x-ratelimit-remaining']);
+    const before = await remainingOfAddress();
     for (let i = 0; i < 5; i++) {
       const res = await t.request('GET', '/v1/user', { token: a.token });
       expect(res.status).toBe(200);
@@ -77,6 +81,7 @@ describe('what every endpoint shares', () => {
       expect(res.headers['x-ratelimit-remaining']).toBe(String(4 - i));
       expect(Number(res.headers['x-ratelimit-reset'])).toBeGreaterThan(0);
     }
+    expect(await remainingOfAddress()).toBe(before - 1);
     const limited = await t.request('GET', '/v1/user', { token: a.token });
     expect(limited.status).toBe(429);
     expect(limited.body).toEqual({ error: { code: 429, message: expect.stringContaining('Rate limit') } });

@@ -6,8 +6,10 @@ import pg from 'pg';
 import { newId } from '../src/lib/ids.ts';
 
 /*
- * Runs Quire as users do: `node --import tsx src/server.ts` and the CLI, in child
- * processes, on a fresh SQLite folder or a fresh PostgreSQL schema.
+ * Runs Quire in child processes, on a fresh SQLite folder or a fresh PostgreSQL schema:
+ * from source through tsx (`npm run dev`, the default: tests see the code as it is, with
+ * no build step per run), or as users do with `npm start` (`{ built: true }`: the
+ * launcher builds dist/ when stale and runs the bundle).
  */
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -58,10 +60,17 @@ export interface RunningServer {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-/** Starts the server and resolves once it listens. */
-export function startServer(env: Record<string, string>): Promise<RunningServer> {
+/**
+ * Starts the server (built: `npm start`'s launcher; else tsx on `entry`, default
+ * src/server.ts, or another entry point that starts it) and resolves once it listens.
+ */
+export function startServer(
+  env: Record<string, string>,
+  options: { built?: boolean; entry?: string; startTimeoutMs?: number } = {},
+): Promise<RunningServer> {
   const { DATABASE_URL: _inherited, ...parentEnv } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  const args = options.built ? ['scripts/start.mjs'] : ['--import', 'tsx', options.entry ?? 'src/server.ts'];
+  const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...parentEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -96,8 +105,8 @@ export function startServer(env: Record<string, string>): Promise<RunningServer>
     child.stderr!.on('data', onData);
     exited.then((code) => reject(new Error(`server exited (${code}) before listening:\n${lines.join('\n')}`)));
     // Generous: on CI's 2 cores the process starts while other test files run beside it
-    // (transpiling the app with tsx under that load has taken over 20 s).
-    setTimeout(() => reject(new Error(`server did not start:\n${lines.join('\n')}`)), 90_000).unref();
+    // (transpiling the app with tsx under that load has taken over 90 s).
+    setTimeout(() => reject(new Error(`server did not start:\n${lines.join('\n')}`)), options.startTimeoutMs ?? 180_000).unref();
   });
 }
 

@@ -18,7 +18,7 @@ const EMOJIS = ['👍', '🎉', '❤️'];
 /** One space of 100 pages holding 5,000 comments by 20 members, with replies and reactions. */
 export const commentsSuite = defineSuite<CommentsSeed>({
   name: 'comments',
-  description: `1 space of 100 pages with ${COMMENTS} comments (0 to 3 replies each, reactions by 0 to 3 members), SQLite`,
+  description: `1 space of 100 pages with ${COMMENTS} comments (0 to 3 replies each, reactions by 0 to 3 members)`,
   seed: async (db) => {
     const clock = new ManualClock('2026-01-05T09:00:00.000Z');
     return db.transaction().execute(async (trx) => {

@@ -3,6 +3,10 @@ import { loadConfig } from '../../src/config.ts';
 import { isoNow, ManualClock } from '../../src/lib/clock.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { RevisionEditor } from '../../src/content/store/editor.ts';
+import { createFsBackend } from '../../src/files/fs-store.ts';
+import { withSignedUrls } from '../../src/files/index.ts';
+
+const createFsBackendStore = (dataDir: string, db: Db) => withSignedUrls(createFsBackend(dataDir), db, 'http://localhost');
 import { organizationsRepository } from '../../src/modules/organizations/organizations.repository.ts';
 import { createOrganizationWithAdmin } from '../../src/modules/organizations/organizations.service.ts';
 import { spacesRepository } from '../../src/modules/spaces/spaces.repository.ts';
@@ -72,7 +76,8 @@ export async function seedSpace(db: Db, organizationId: string, userId: string, 
     updated_at: now,
     deleted_at: null,
   });
-  const editor = await RevisionEditor.open(db, spaceId, null, clock, config.dataDir);
+  // Pages only: no file is stored, so the folder store of a directory never created will do.
+  const editor = await RevisionEditor.open(db, spaceId, null, clock, createFsBackendStore(config.dataDir, db));
   let pageId = '';
   let n = 0;
   for (let p = 0; p < parents; p++) {
@@ -106,7 +111,7 @@ const auth = (seed: ContentSeed) => ({ authorization: `Bearer ${seed.token}` });
 /** One space of 10,000 pages, read by its organization's admin. */
 export const contentSuite = defineSuite<ContentSeed>({
   name: 'content',
-  description: `1 space of ${PARENTS * (CHILDREN + 1)} pages (${PARENTS} chapters of ${CHILDREN} topics), SQLite`,
+  description: `1 space of ${PARENTS * (CHILDREN + 1)} pages (${PARENTS} chapters of ${CHILDREN} topics)`,
   seed: async (db) => {
     const clock = new ManualClock('2026-01-05T09:00:00.000Z');
     return db.transaction().execute(async (trx) => {

@@ -99,7 +99,7 @@ const auth = (seed: OrganizationSeed) => ({ authorization: `Bearer ${seed.token}
 /** 1 organization, 500 members, 50 teams of 5; read by its admin. */
 export const organizationSuite = defineSuite<OrganizationSeed>({
   name: 'organization',
-  description: `1 organization, ${MEMBERS} members, ${TEAMS} teams of ${MEMBERS_PER_TEAM} members, SQLite`,
+  description: `1 organization, ${MEMBERS} members, ${TEAMS} teams of ${MEMBERS_PER_TEAM} members`,
   seed: seedOrganization,
   scenarios: [
     {

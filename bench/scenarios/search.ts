@@ -5,7 +5,7 @@ import { loadRevisionLinks } from '../../src/content/links/report.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { indexSpace } from '../../src/modules/search/search.service.ts';
 import { spacesRepository } from '../../src/modules/spaces/spaces.repository.ts';
-import { defineSuite } from '../harness.ts';
+import { defineSuite, dialectOf } from '../harness.ts';
 import { CHILDREN, PARENTS, seedAdmin, seedSpace, type ContentSeed } from './content.ts';
 
 /*
@@ -26,7 +26,7 @@ const report = (line: string) => process.stderr.write(`search bench: ${line}\n`)
 
 export const searchSuite = defineSuite<ContentSeed>({
   name: 'search',
-  description: `1 space of ${PARENTS * (CHILDREN + 1)} pages, full-text index and link report, SQLite`,
+  description: `1 space of ${PARENTS * (CHILDREN + 1)} pages, full-text index and link report`,
   seed: async (db) => {
     const clock = new ManualClock('2026-01-05T09:00:00.000Z');
     const seed = await db.transaction().execute(async (trx) => {
@@ -51,7 +51,7 @@ export const searchSuite = defineSuite<ContentSeed>({
     // Cold: the result cache off, so every request ranks (the target's figure). Repeated:
     // the default cache, as a repeated search or an earlier page of it is served.
     const measure = async (searchCacheTtlMs: number) => {
-      const app = await buildApp({ config: { ...config, rateLimitMax: 0, searchCacheTtlMs }, db, dialect: 'sqlite', clock, logger: false });
+      const app = await buildApp({ config: { ...config, rateLimitMax: 0, searchCacheTtlMs }, db, dialect: dialectOf(db), clock, logger: false });
       const figures = new Map<string, { count: number; median: number; p99: number }>();
       try {
         for (const query of QUERIES) {

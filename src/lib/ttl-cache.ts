@@ -4,6 +4,9 @@
  */
 export class TtlCache<V> {
   private readonly entries = new Map<string, { value: V; expiresAt: number }>();
+  /** Lookups answered from the cache, and lookups that were not (GET /metrics). */
+  hits = 0;
+  misses = 0;
 
   constructor(
     private readonly ttlMs: number,
@@ -12,11 +15,16 @@ export class TtlCache<V> {
 
   get(key: string, now = Date.now()): V | undefined {
     const entry = this.entries.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= now) {
-      this.entries.delete(key);
+    if (!entry) {
+      this.misses++;
       return undefined;
     }
+    if (entry.expiresAt <= now) {
+      this.entries.delete(key);
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
     return entry.value;
   }
 
@@ -24,6 +32,11 @@ export class TtlCache<V> {
     if (this.ttlMs <= 0) return;
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
     this.entries.set(key, { value, expiresAt: now + this.ttlMs });
+  }
+
+  /** Entries held now (expired ones included until they are looked up or pushed out). */
+  get size(): number {
+    return this.entries.size;
   }
 
   clear(): void {

@@ -3,16 +3,17 @@ import type { Context } from '../../context.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { apiUrl } from '../../lib/urls.ts';
-import { assignKeys } from '../../content/markdown/normalize.ts';
 import { completeDocument, InvalidDocument } from '../../content/markdown/complete.ts';
 import { stableKeys } from '../../content/markdown/keys.ts';
-import { markdownToDocument, type Document } from '../../content/markdown/index.ts';
+import { readPageMarkdown, type Document } from '../../content/markdown/index.ts';
+import { resolveDocumentPaths, spacePaths, type PathNode } from '../../content/markdown/paths.ts';
 import { RevisionEditor, type NewPage, type PagePatch } from '../../content/store/editor.ts';
 import { loadDocuments, loadTrees } from '../../content/store/snapshot.ts';
 import type { FileEntry, PageEntry } from '../../content/store/types.ts';
 import { fileUrlSigner } from '../content/content.service.ts';
 import { presentFile } from '../content/content.presenter.ts';
 import { fetchFile } from './change-requests.fetch.ts';
+import { BLOB_AREA } from '../../content/store/blobs.ts';
 import { changeRequestPolicy } from './change-requests.policy.ts';
 import { presentChangeRequest } from './change-requests.presenter.ts';
 import { changeRequestsRepository } from './change-requests.repository.ts';
@@ -51,14 +52,6 @@ function frontMatter(markdown: string, where: string): { fields: PageFields; bod
   return { fields: fields as PageFields, body: markdown.slice(match[0].length) };
 }
 
-/** The plain text of a heading block. */
-function textOf(node: unknown): string {
-  if (!node || typeof node !== 'object') return '';
-  const n = node as { object?: string; leaves?: { text: string }[]; nodes?: unknown[] };
-  if (n.object === 'text') return (n.leaves ?? []).map((l) => l.text).join('');
-  return (n.nodes ?? []).map(textOf).join('');
-}
-
 interface ParsedDocument {
   document: Document;
   fields: PageFields;
@@ -76,17 +69,15 @@ function acceptJsonDocument(input: unknown, where: string): Document {
   }
 }
 
-function parseDocument(input: DocumentInput, where: string, takeHeading: boolean): ParsedDocument {
+/**
+ * A change's document. Markdown is GitBook's page markdown: a leading `# Title` titles the
+ * page (insert_page and update_page alike, so a re-sync never duplicates it) and `##` is heading-1.
+ */
+function parseDocument(input: DocumentInput, where: string): ParsedDocument {
   if ('document' in input) return { document: acceptJsonDocument(input.document, where), fields: {} };
   const { fields, body } = frontMatter(input.markdown, where);
-  const document = markdownToDocument(body);
-  const first = document.nodes[0] as { type?: string } | undefined;
-  if (takeHeading && first?.type === 'heading-1') {
-    const heading = textOf(first).trim();
-    document.nodes.shift();
-    return { document: assignKeys(document), fields, heading: heading || undefined };
-  }
-  return { document, fields };
+  const { title, document } = readPageMarkdown(body);
+  return { document, fields, heading: title };
 }
 
 /** Rewrites links to batch refs (`./<ref>.md`, `<ref>.md`, `./<ref>`) into page and file references. */
@@ -105,6 +96,11 @@ function resolveRefs(value: unknown, pages: Map<string, string>, files: Map<stri
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveRefs(v, pages, files)]));
 }
 
+/** The editor's page tree as paths.ts reads it. */
+function editorTree(editor: RevisionEditor, parent: string | null): PathNode[] {
+  return editor.childrenOf(parent).map((entry) => ({ id: entry.id, slug: entry.slug, children: editorTree(editor, entry.id) }));
+}
+
 type Outcome = { object: 'created_page'; ref?: string; id: string } | { object: 'updated_page'; id: string } | { object: 'deleted_page'; id: string };
 
 /**
@@ -113,8 +109,15 @@ type Outcome = { object: 'created_page'; ref?: string; id: string } | { object: 
  * inserted pages and files resolve in every document of the batch, whatever the order.
  */
 export async function applyContentChanges(ctx: Context, spaceId: string, idOrNumber: string, changes: ContentChangeInput[], compat: boolean) {
-  // Files are fetched before the transaction: network time never holds the write lock.
-  const fetched = new Map<string, { bytes: Buffer; contentType: string }>();
+  const hasFiles = changes.some((c) => c.operation === 'insert_files');
+  if (hasFiles) {
+    // Checked before any URL is fetched or any byte stored (and again in the transaction).
+    const { access } = await loadChangeRequest(ctx, spaceId, idOrNumber);
+    changeRequestPolicy.authorize('edit', access, 'Editing a change request needs the edit role on an unlocked space');
+  }
+  // Files are fetched and stored before the transaction: network time never holds the
+  // write lock, and the file store is never part of a transaction.
+  const fetched = new Map<string, { bytes: Buffer; contentType: string; stored: { hash: string; size: number } }>();
   for (const [i, change] of changes.entries()) {
     if (change.operation !== 'insert_files') continue;
     for (const [j, file] of change.files.entries()) {
@@ -124,10 +127,10 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
         if (!file.contentType) throw badRequest(`${where}/contentType is required with base64`);
         const bytes = Buffer.from(file.base64, 'base64');
         if (bytes.length > 1024 * 1024) throw badRequest(`${where}/base64 holds more than 1 MB`);
-        fetched.set(where, { bytes, contentType: file.contentType });
+        fetched.set(where, { bytes, contentType: file.contentType, stored: await ctx.files.put(BLOB_AREA, bytes) });
       } else {
-        const got = await fetchFile(file.url as string, where, ctx.config.fileFetchAllowPrivate);
-        fetched.set(where, { bytes: got.bytes, contentType: file.contentType ?? got.contentType });
+        const got = await fetchFile(ctx.outbound, file.url as string, where);
+        fetched.set(where, { bytes: got.bytes, contentType: file.contentType ?? got.contentType, stored: await ctx.files.put(BLOB_AREA, got.bytes) });
       }
     }
   }
@@ -146,7 +149,7 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
     const { cr, access } = await loadChangeRequest(tctx, spaceId, idOrNumber);
     changeRequestPolicy.authorize('edit', access, 'Editing a change request needs the edit role on an unlocked space');
     if (cr.status !== 'open' && cr.status !== 'draft') throw badRequest(`The change request is ${cr.status}: its content cannot change`);
-    const editor = await RevisionEditor.open(trx, spaceId, cr.revision_id, ctx.clock, ctx.config.dataDir);
+    const editor = await RevisionEditor.open(trx, spaceId, cr.revision_id, ctx.clock, ctx.files);
     const pageRefs = new Map<string, string>();
     const fileRefs = new Map<string, string>();
     const insertedFiles: FileEntry[] = [];
@@ -165,7 +168,7 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
       switch (change.operation) {
         case 'insert_page': {
           if (change.into !== undefined && !editor.hasPage(change.into)) throw notFound(`Page "${change.into}" (${where}/into)`);
-          const parsed = parseDocument(change.document, where, true);
+          const parsed = parseDocument(change.document, where);
           const { operation: _op, into, at, ref, document: _doc, ...fields } = change;
           const meta = { ...fields, ...parsed.fields };
           const title = parsed.fields.title ?? parsed.heading ?? fields.title ?? 'Untitled';
@@ -183,8 +186,9 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
           const { operation: _op, page, into, at, document, ...fields } = change;
           const patch: PagePatch = { ...fields };
           if (document) {
-            const parsed = parseDocument(document, where, false);
+            const parsed = parseDocument(document, where);
             const previous = (await editor.documents(trx, [page])).get(page);
+            if (parsed.heading !== undefined && fields.title === undefined) patch.title = parsed.heading;
             Object.assign(patch, parsed.fields, { document: stableKeys(parsed.document, previous) });
             documentsToResolve.add(page);
           }
@@ -210,8 +214,8 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
         }
         case 'insert_files': {
           for (const [j, file] of change.files.entries()) {
-            const got = fetched.get(`${where}/files/${j}`) as { bytes: Buffer; contentType: string };
-            const entry = editor.addFile({ name: file.name, contentType: got.contentType, bytes: got.bytes });
+            const got = fetched.get(`${where}/files/${j}`)!;
+            const entry = editor.addFile({ name: file.name, contentType: got.contentType, bytes: got.bytes, stored: got.stored });
             insertedFiles.push(entry);
             if (file.ref) fileRefs.set(file.ref, entry.id);
           }
@@ -220,11 +224,15 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
       }
     }
 
-    // Links to refs resolve once every ref of the batch is known.
-    if (pageRefs.size > 0 || fileRefs.size > 0) {
+    // Links resolve once every page and ref of the batch is known: batch refs, then paths
+    // relative to the page's own markdown file (GitBook's `../a/b.md`, `.gitbook/assets/x.png`).
+    if (documentsToResolve.size > 0) {
+      const paths = spacePaths(editorTree(editor, null), editor.fileEntries());
       const current = await editor.documents(trx, [...documentsToResolve]);
       for (const [pageId, document] of current) {
-        const resolved = resolveRefs(document, pageRefs, fileRefs) as Document;
+        let resolved = resolveRefs(document, pageRefs, fileRefs) as Document;
+        const pageFile = paths.fileOfPage(pageId);
+        if (pageFile) resolved = resolveDocumentPaths(resolved, pageFile, paths);
         if (JSON.stringify(resolved) !== JSON.stringify(document)) editor.updatePage(pageId, { document: resolved });
       }
     }

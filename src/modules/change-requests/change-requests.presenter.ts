@@ -39,6 +39,7 @@ export function presentChangeRequest(config: Pick<Config, 'publicUrl'>, row: Cha
     // Open comments (a just-created change request has none).
     comments: Number(row.comments ?? 0),
     outdated: pending && row.space_revision_id !== row.revision_merged_ancestor,
+    ...(row.conversations_issues_cluster ? { conversationsIssuesCluster: row.conversations_issues_cluster } : {}),
     urls: {
       location: changeRequestUrl(config, row.space_id, row.id),
       app: appUrl(config, `/s/${row.space_id}/change-requests/${row.number}`),

@@ -94,8 +94,7 @@ export const changeRequestsRepository = {
         eb.exists(eb.selectFrom('change_request_reviewers as r').select('r.user_id').whereRef('r.change_request_id', '=', 'cr.id').where('r.user_id', '=', user)),
       );
     }
-    // No change request is opened from a conversations cluster yet: the filter matches none.
-    if (filters.conversationsIssuesCluster) query = query.where(sql<boolean>`1 = 0`);
+    if (filters.conversationsIssuesCluster) query = query.where('cr.conversations_issues_cluster', '=', filters.conversationsIssuesCluster);
     const column = filters.orderBy === 'createdAt' ? 'cr.created_at' : 'cr.updated_at';
     const field = filters.orderBy === 'createdAt' ? 'created_at' : 'updated_at';
     return paginate(

@@ -481,8 +481,12 @@ describe('change requests', () => {
         { id: expect.any(String), name: 'logo.png', contentType: 'image/png', size: 9, downloadURL: expect.any(String) },
       ]);
       const fileId = res.insertedFiles[0].id;
-      expect(await crMarkdown(space.id, cr.id, byRef.a)).toBe(`See [B](/pages/${byRef.b}) and [C](/pages/${byRef.c}) and [pic](/files/${fileId}).\n`);
-      expect(await crMarkdown(space.id, cr.id, byRef.b)).toBe(`Back to [A](/pages/${byRef.a}).\n`);
+      // Stored as page and file references; format=markdown writes them as GitBook's relative paths.
+      const stored = await get(`${CR(space.id, cr.id)}/content/page/${byRef.a}`, editor.token, { format: 'document' });
+      expect(JSON.stringify(stored.body.document)).toContain(`{"kind":"page","page":"${byRef.c}"}`);
+      expect(JSON.stringify(stored.body.document)).toContain(`{"kind":"file","file":"${fileId}"}`);
+      expect(await crMarkdown(space.id, cr.id, byRef.a)).toBe(`See [B](b.md) and [C](c.md) and [pic](.gitbook/assets/logo.png).\n`);
+      expect(await crMarkdown(space.id, cr.id, byRef.b)).toBe(`Back to [A](a.md).\n`);
       // A ref used twice: 400.
       const twice = await apply(space.id, cr.id, [
         { operation: 'insert_page', ref: 'x', title: 'X1', document: { markdown: '' } },
@@ -770,7 +774,7 @@ describe('change requests', () => {
       });
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      local = await createTestApp({ fileFetchAllowPrivate: true });
+      local = await createTestApp({ outboundAllowPrivate: true });
       localOrg = await createOrganization(local);
     });
     afterAll(async () => {
@@ -818,6 +822,14 @@ describe('change requests', () => {
       ]);
       expect(res.status).toBe(400);
       expect(res.body.error.message).toContain('private');
+      expect((await getCR(space.id, cr.id)).revision).toBe(cr.revision);
+      // IPv6 forms that embed 127.0.0.1 (IPv4-compatible, NAT64, 6to4) are refused too (issue 13).
+      const port = new URL(base).port;
+      for (const host of ['[::127.0.0.1]', '[64:ff9b::127.0.0.1]', '[2002:7f00:1::]', '[::ffff:127.0.0.1]', '2130706433']) {
+        const refused = await apply(space.id, cr.id, [{ operation: 'insert_files', files: [{ name: 'x.svg', url: `http://${host}:${port}/logo.svg` }] }]);
+        expect(refused.status, host).toBe(400);
+        expect(refused.body.error.message, host).toContain('private');
+      }
       expect((await getCR(space.id, cr.id)).revision).toBe(cr.revision);
     });
   });
@@ -888,7 +900,7 @@ describe('change requests', () => {
         [one, 'one'],
         [two, 'two'],
       ]);
-      expect(await mainMarkdown(space.id, one)).toBe(`One body, see [Two](/pages/${two}).\n`);
+      expect(await mainMarkdown(space.id, one)).toBe(`One body, see [Two](two.md).\n`);
       const merged = await getCR(space.id, cr.id);
       expect(merged).toMatchObject({ status: 'merged', revisionMerged: res.body.revision, mergedBy: { id: reviewer.id }, mergedAt: expect.any(String), outdated: false });
       const revision = await t.request('GET', `${S(space.id)}/content`, { token: admin.token });

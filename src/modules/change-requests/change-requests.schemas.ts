@@ -43,6 +43,7 @@ export const ChangeRequest = component(
       revisionMerged: Type.Optional(Type.String({ description: 'The space revision its merge made' })),
       comments: Type.Number({ description: 'Open comments' }),
       outdated: Type.Boolean({ description: 'True when the space moved past revisionMergedAncestor' }),
+      conversationsIssuesCluster: Type.Optional(Type.String({ description: 'The conversations issues cluster it was opened against' })),
       urls: Type.Object({ app: Type.String({ format: 'uri' }), location: Type.String({ format: 'uri' }) }),
     },
     { description: 'A change request: proposed edits to a space' },
@@ -125,6 +126,7 @@ export type ChangeRequestFilters = {
 };
 
 export const CreateChangeRequestBody = Type.Object({
+  conversationsIssuesCluster: Type.Optional(Type.String({ minLength: 1, maxLength: 64, description: 'Id of the conversations issues cluster it addresses' })),
   subject: Type.Optional(Type.String({ maxLength: 100, description: 'Subject (at most 100 characters)' })),
   template: Type.Optional(
     Type.Object({ id: Id('Id of a built-in template'), params: Type.Optional(Type.Object({ contentRefs: Type.Optional(Type.Record(Type.String(), Json('Content reference'))) })) }),
@@ -133,6 +135,9 @@ export const CreateChangeRequestBody = Type.Object({
 export type CreateChangeRequestInput = Static<typeof CreateChangeRequestBody>;
 
 export const UpdateChangeRequestBody = Type.Object({
+  conversationsIssuesCluster: Type.Optional(
+    Type.Union([Type.String({ minLength: 1, maxLength: 64 }), Type.Null()], { description: 'Id of the conversations issues cluster it addresses; null for none' }),
+  ),
   subject: Type.Optional(Type.String({ maxLength: 100 })),
   description: Type.Optional(RichText),
   status: Type.Optional(Type.Union([Type.Literal('draft'), Type.Literal('open'), Type.Literal('archived')])),

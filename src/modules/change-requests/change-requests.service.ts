@@ -1,4 +1,5 @@
 import type { Context } from '../../context.ts';
+import { assertClusterOf } from '../conversations/conversations.service.ts';
 import type { Db } from '../../db/database.ts';
 import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
 import type { PageRequest } from '../../db/keyset.ts';
@@ -56,11 +57,12 @@ export async function createChangeRequest(ctx: Context, spaceId: string, input: 
     const tctx = { ...ctx, db: trx };
     const { space, access } = await loadSpace(tctx, spaceId);
     changeRequestPolicy.authorize('create', { space: access, isCreator: true }, 'Opening a change request needs the edit role on an unlocked space');
+    if (input.conversationsIssuesCluster) await assertClusterOf(trx, space.organization_id, input.conversationsIssuesCluster, 'body/conversationsIssuesCluster');
     const now = isoNow(ctx.clock);
     const base = space.revision_id as string;
     let head = base;
     if (template) {
-      const editor = await RevisionEditor.open(trx, spaceId, base, ctx.clock, ctx.config.dataDir);
+      const editor = await RevisionEditor.open(trx, spaceId, base, ctx.clock, ctx.files);
       for (const page of template.pages) editor.insertPage(page);
       head = await editor.commit(trx, { createdBy: ctx.actor.userId });
     }
@@ -80,6 +82,7 @@ export async function createChangeRequest(ctx: Context, spaceId: string, input: 
       revision_merged: null,
       merged_by: null,
       merged_at: null,
+      conversations_issues_cluster: input.conversationsIssuesCluster ?? null,
     };
     await changeRequestsRepository.insert(trx, row);
     if (template) await changeRequestsRepository.addContribution(trx, row.id, ctx.actor.userId, now);
@@ -130,6 +133,8 @@ export async function updateChangeRequest(ctx: Context, spaceId: string, idOrNum
     if (input.subject !== undefined) changes.subject = input.subject.trim();
     if (input.description !== undefined) changes.description = JSON.stringify({ data: {}, ...input.description });
     if (input.status !== undefined) changes.status = input.status;
+    if (input.conversationsIssuesCluster) await assertClusterOf(trx, cr.organization_id, input.conversationsIssuesCluster, 'body/conversationsIssuesCluster');
+    if (input.conversationsIssuesCluster !== undefined) changes.conversations_issues_cluster = input.conversationsIssuesCluster;
     await changeRequestsRepository.update(trx, cr.id, changes);
     return present(tctx, { ...cr, ...changes });
   });
@@ -180,7 +185,7 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumb
       throw conflict(`The merge rules wait for the approval of the current revision by: ${names}`);
     }
     const ours = space.revision_id as string;
-    const outcome = await threeWayMerge(trx, spaceId, { base: cr.revision_merged_ancestor, ours, theirs: cr.revision_id }, ctx.clock, ctx.config.dataDir);
+    const outcome = await threeWayMerge(trx, spaceId, { base: cr.revision_merged_ancestor, ours, theirs: cr.revision_id }, ctx.clock, ctx.files);
     if (!outcome.ok) throw conflicts(outcome.conflicts);
     const now = isoNow(ctx.clock);
     const merged = await outcome.editor.commit(trx, { createdBy: ctx.actor.userId, parents: [ours, cr.revision_id], type: 'merge', mergedFrom: cr.id });
@@ -203,7 +208,7 @@ export async function updateFromMain(ctx: Context, spaceId: string, idOrNumber: 
     assertPending(cr, 'updated');
     const main = space.revision_id as string;
     if (main === cr.revision_merged_ancestor) return { revision: cr.revision_id, result: 'update' as const };
-    const outcome = await threeWayMerge(trx, spaceId, { base: cr.revision_merged_ancestor, ours: cr.revision_id, theirs: main }, ctx.clock, ctx.config.dataDir);
+    const outcome = await threeWayMerge(trx, spaceId, { base: cr.revision_merged_ancestor, ours: cr.revision_id, theirs: main }, ctx.clock, ctx.files);
     if (!outcome.ok) throw conflicts(outcome.conflicts);
     const now = isoNow(ctx.clock);
     const updated = await outcome.editor.commit(trx, { createdBy: ctx.actor.userId, parents: [cr.revision_id, main], type: 'update' });

@@ -56,6 +56,7 @@ function lockTree(db: Db, organizationId: string): Promise<void> {
 
 /** The next position at the end of `parentId`'s children. */
 async function endPosition(db: Db, organizationId: string, parentId: string | null): Promise<number> {
+  await membersRepository.lockOrganization(db, organizationId);
   const children = await collectionsRepository.children(db, organizationId, parentId);
   return children.reduce((max, c) => Math.max(max, c.position + 1), 0);
 }
@@ -205,6 +206,8 @@ export async function moveCollection(ctx: Context, collectionId: string, input: 
     }
     if (parentId !== collection.parent_id) await authorizeCreateIn(tctx, orgId, parentId);
 
+    // Placements renumber siblings: one at a time per organization (see spacesRepository.lockPlacements).
+    await membersRepository.lockOrganization(trx, orgId);
     const children = await collectionsRepository.children(trx, orgId, parentId);
     const changed = placeAmong(children, { kind: 'collection', id: collectionId, position: collection.position }, position);
     const moved = changed.find((c) => c.kind === 'collection' && c.id === collectionId) as Sibling;

@@ -122,13 +122,17 @@ describe('content reads', () => {
       expect(noMeta.body.git).toBeUndefined();
     });
 
-    it('downloadURL serves the bytes without a token; a tampered signature or type is 404', async () => {
+    it('downloadURL serves the bytes without a token, on the download path; any change to the URL is 404', async () => {
       const res = await get(`${S()}/content`);
       const [pngEntry, textEntry] = res.body.files;
-      expect(pngEntry.downloadURL.startsWith(`http://quire.test/v1/spaces/${spaceId}/blobs/`)).toBe(true);
+      // Outside /v1 (and so outside the API and published sites' paths).
+      expect(pngEntry.downloadURL.startsWith(`http://quire.test/downloads/blobs/${spaceId}/`)).toBe(true);
       const download = await inject(pngEntry.downloadURL);
       expect(download.statusCode).toBe(200);
       expect(download.headers['content-type']).toBe('image/png');
+      expect(download.headers['content-disposition']).toBe(`inline; filename*=UTF-8''a.png`);
+      expect(download.headers['x-content-type-options']).toBe('nosniff');
+      expect(download.headers['content-security-policy']).toContain('sandbox');
       expect(download.rawPayload.equals(image)).toBe(true);
       const text = await inject(textEntry.downloadURL);
       expect(text.statusCode).toBe(200);
@@ -143,17 +147,50 @@ describe('content reads', () => {
       const retyped = new URL(url);
       retyped.searchParams.set('type', 'text/html');
       expect((await inject(retyped.toString())).statusCode).toBe(404);
+      // The file name segment is signed too: a renamed URL is refused.
+      const renamed = new URL(url.toString().replace('/a.png?', '/a.html?'));
+      expect(renamed.pathname.endsWith('/a.html')).toBe(true);
+      expect((await inject(renamed.toString())).statusCode).toBe(404);
+      // Nothing unsigned may ride along in the query.
+      const extra = new URL(url);
+      extra.searchParams.set('download', '1');
+      expect((await inject(extra.toString())).statusCode).toBe(404);
       // The signature is bound to the space.
       const otherSpace = new URL(url.toString().replace(spaceId, 'another-space'));
       expect((await inject(otherSpace.toString())).statusCode).toBe(404);
       const unsigned = new URL(url);
       unsigned.searchParams.delete('sig');
-      expect((await inject(unsigned.toString())).statusCode).toBe(400);
+      expect((await inject(unsigned.toString())).statusCode).toBe(404);
+      // The old blob route under /v1 (name outside the signature) is gone.
+      expect((await inject(`/v1/spaces/${spaceId}/blobs/${url.pathname.split('/')[4]}/a.png${url.search}`)).statusCode).toBe(404);
       // While the space is deleted its files are not served; restored, they are again.
       expect((await t.request('DELETE', S(), { token: org.admin.token })).status).toBe(204);
       expect((await inject(pngEntry.downloadURL)).statusCode).toBe(404);
       expect((await t.request('POST', `${S()}/restore`, { token: org.admin.token })).status).toBe(200);
       expect((await inject(pngEntry.downloadURL)).statusCode).toBe(200);
+    });
+
+    it('uploaded HTML, SVG and odd types never run on the origin: attachment, nosniff, sandboxing CSP', async () => {
+      const space = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: admin.token, body: { title: 'Active files' } });
+      await editSpaceContent(t.app.deps, space.body.id, admin.id, (e) => {
+        e.addFile({ name: 'page.html', contentType: 'text/html', bytes: Buffer.from('<script>alert(document.domain)</script>') });
+        e.addFile({ name: 'logo.svg', contentType: 'image/svg+xml', bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>') });
+        e.addFile({ name: 'x.xhtml', contentType: 'application/xhtml+xml; charset=utf-8', bytes: Buffer.from('<html/>') });
+        e.addFile({ name: 'evil.bin', contentType: 'text/html\u0000, text/plain', bytes: Buffer.from('<b>x</b>') });
+      });
+      const files = await t.request('GET', `/v1/spaces/${space.body.id}/content/files`, { token: admin.token });
+      expect(files.body.items).toHaveLength(4);
+      const served: Record<string, string | undefined> = {};
+      for (const file of files.body.items) {
+        const res = await inject(file.downloadURL);
+        expect(res.statusCode, file.name).toBe(200);
+        expect(res.headers['content-disposition'], file.name).toMatch(/^attachment; /);
+        expect(res.headers['x-content-type-options']).toBe('nosniff');
+        expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+        expect(res.headers['content-security-policy']).toContain('sandbox');
+        served[file.name] = res.headers['content-type'] as string;
+      }
+      expect(served).toEqual({ 'page.html': 'text/html', 'logo.svg': 'image/svg+xml', 'x.xhtml': 'application/xhtml+xml', 'evil.bin': 'application/octet-stream' });
     });
 
     it('401 without a token; 404 for guests without access, outsiders and unknown spaces', async () => {
@@ -222,7 +259,7 @@ describe('content reads', () => {
       const md = await get(`${S()}/content/page/${pageA}`, { query: { format: 'markdown' } });
       expect(md.status).toBe(200);
       expect(md.body.document).toBeUndefined();
-      expect(md.body.markdown).toBe(MARKDOWN);
+      expect(md.body.markdown).toBe(MARKDOWN.replace('# Hi', '## Hi'));
       expect(md.body.pages[0].markdown).toBe('Child body.\n');
       const empty = await get(`${S()}/content/page/${pageB}`, { query: { format: 'markdown' } });
       expect(empty.body.markdown).toBe('');
@@ -233,16 +270,16 @@ describe('content reads', () => {
       for (const evaluated of [true, 'deterministic-only'] as const) {
         const res = await get(`${S()}/content/page/${pageA}`, { query: { format: 'markdown', evaluated } });
         expect(res.status).toBe(200);
-        expect(res.body.markdown).toBe('# Hi\n\nHello Quire from World.\n');
+        expect(res.body.markdown).toBe('## Hi\n\nHello Quire from World.\n');
       }
       const plain = await get(`${S()}/content/page/${pageA}`, { query: { format: 'markdown', evaluated: false } });
-      expect(plain.body.markdown).toBe(MARKDOWN);
+      expect(plain.body.markdown).toBe(MARKDOWN.replace('# Hi', '## Hi'));
       const evaluatedDoc = await get(`${S()}/content/page/${pageA}`, { query: { evaluated: true } });
       expect(JSON.stringify(evaluatedDoc.body.document)).toContain('Quire');
       expect(JSON.stringify(evaluatedDoc.body.document)).not.toContain('"expression"');
       const meta = await get(`${S()}/content/page/${pageA}`, { query: { metadata: false, format: 'markdown' } });
       expect(meta.status).toBe(200);
-      expect(meta.body.markdown).toBe(MARKDOWN);
+      expect(meta.body.markdown).toBe(MARKDOWN.replace('# Hi', '## Hi'));
     });
 
     it('path: URL-encoded (a%2Fchild) and raw (a/child), leading slash ignored; unknown 404', async () => {
@@ -291,7 +328,7 @@ describe('content reads', () => {
         const oldPages = await get(`${S()}/revisions/${before}/pages`);
         expect(oldPages.body.pages.map((p: any) => p.id)).toEqual([pageA, pageB]);
         const oldPage = await get(`${S()}/revisions/${before}/page/${pageA}`, { query: { format: 'markdown', evaluated: true } });
-        expect(oldPage.body.markdown).toBe('# Hi\n\nHello Quire from World.\n');
+        expect(oldPage.body.markdown).toBe('## Hi\n\nHello Quire from World.\n');
         const newPage = await get(`${S()}/content/page/${pageA}`, { query: { format: 'markdown' } });
         expect(newPage.body.markdown).toBe('New body.\n');
         expect((await get(`${S()}/revisions/${before}/path/a%2Fchild`)).body.id).toBe(child);

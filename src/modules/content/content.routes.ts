@@ -6,8 +6,7 @@ import { ref } from '../../schemas/registry.ts';
 import { Type } from 'typebox';
 import {
   ApplyTemplateBody,
-  BlobParams,
-  BlobQuery,
+  DownloadParams,
   FileList,
   FileParams,
   FilesQuery,
@@ -26,6 +25,7 @@ import {
   SpaceParams,
 } from './content.schemas.ts';
 import * as content from './content.service.ts';
+import { downloadHeaders } from '../../files/serving.ts';
 
 const tags = ['space-content'];
 const errors = errorResponses(400, 401, 404);
@@ -166,22 +166,18 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   });
 
-  app.get('/v1/spaces/:spaceId/blobs/:hash/:name', {
+  // Outside /v1: uploaded files are served on their own path (optionally their own origin,
+  // DOWNLOAD_URL), as attachments unless inert, sandboxed, never sniffed (src/files/serving.ts).
+  // The query (type, sig) is checked whole by the file store: anything unsigned is a 404.
+  app.get('/downloads/blobs/:scope/:hash/:name', {
     config: { public: true },
-    schema: {
-      hide: true,
-      params: BlobParams,
-      querystring: BlobQuery,
-    },
+    schema: { hide: true, params: DownloadParams },
     handler: async (request, reply) => {
-      const { spaceId, hash, name } = request.params;
-      const bytes = await content.readFileBlob(request.server.deps, spaceId, hash, request.query.type, request.query.sig);
+      const { target, file } = await content.openFileDownload(request.server.deps, { area: 'blobs', ...request.params }, request.query as Record<string, unknown>);
       return reply
-        .header('content-type', request.query.type)
-        .header('content-disposition', `inline; filename*=UTF-8''${encodeURIComponent(name)}`)
-        .header('x-content-type-options', 'nosniff')
+        .headers(downloadHeaders({ name: target.name, contentType: target.contentType, size: file.size }))
         .header('cache-control', 'private, max-age=31536000, immutable')
-        .send(bytes);
+        .send(file.stream);
     },
   });
 };

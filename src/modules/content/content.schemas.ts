@@ -118,14 +118,10 @@ export const PageParams = Type.Object({ spaceId: Id('The unique id of the space'
 export const RevisionPageParams = Type.Object({ ...RevisionParams.properties, pageId: Id('The unique id of the page') });
 export const PathParams = Type.Object({ spaceId: Id('The unique id of the space'), pagePath: Type.String({ minLength: 1, maxLength: 2048, description: 'Path of the page (slugs joined by /, URL-encoded)' }) });
 export const RevisionPathParams = Type.Object({ ...RevisionParams.properties, pagePath: PathParams.properties.pagePath });
-export const BlobParams = Type.Object({
-  spaceId: Id('The unique id of the space'),
+export const DownloadParams = Type.Object({
+  scope: Id('The unique id of the space holding the file'),
   hash: Type.String({ pattern: '^[0-9a-f]{64}$', description: 'Content hash of the file' }),
   name: Type.String({ minLength: 1, maxLength: 512, description: 'File name' }),
-});
-export const BlobQuery = Type.Object({
-  type: Type.String({ minLength: 1, maxLength: 255, description: 'Content type of the file' }),
-  sig: Type.String({ minLength: 1, maxLength: 128, description: 'Signature from the downloadURL' }),
 });
 
 const ContentQuery = {

@@ -1,14 +1,14 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { AppDeps, Context } from '../../context.ts';
 import type { PageRequest } from '../../db/keyset.ts';
-import { serverSecret } from '../../db/secrets.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { reusable } from '../../lib/reusable.ts';
 import { reuseUnlessChanged } from '../../db/read-cache.ts';
-import { documentToMarkdown, resolveVariables, type Document } from '../../content/markdown/index.ts';
-import { readBlob } from '../../content/store/blobs.ts';
+import { writePageMarkdown, resolveVariables, type Document } from '../../content/markdown/index.ts';
+import { relativeDocumentPaths, spacePaths, type PathNode, type SpacePaths } from '../../content/markdown/paths.ts';
+import { BLOB_AREA } from '../../content/store/blobs.ts';
+import type { DownloadTarget, FileStream } from '../../files/types.ts';
 import { RevisionEditor } from '../../content/store/editor.ts';
 import { derivedCache, loadDocuments, loadSnapshot } from '../../content/store/snapshot.ts';
 import type { FileEntry, PageNode, RevisionSnapshot } from '../../content/store/types.ts';
@@ -42,7 +42,7 @@ export interface PageReadOptions extends ReadOptions {
  * of it, so no edit is lost.
  */
 export async function editSpaceContent(
-  deps: Pick<AppDeps, 'db' | 'clock' | 'config'>,
+  deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'files'>,
   spaceId: string,
   userId: string | null,
   edit: (editor: RevisionEditor) => unknown,
@@ -50,7 +50,7 @@ export async function editSpaceContent(
   return retryingTransaction(deps.db, async (trx) => {
     const space = await spacesRepository.findActive(trx, spaceId);
     if (!space) throw notFound('Space');
-    const editor = await RevisionEditor.open(trx, spaceId, space.revision_id, deps.clock, deps.config.dataDir);
+    const editor = await RevisionEditor.open(trx, spaceId, space.revision_id, deps.clock, deps.files);
     await edit(editor);
     const next = await editor.commit(trx, { createdBy: userId });
     if (!(await spacesRepository.advanceRevision(trx, spaceId, space.revision_id, next, isoNow(deps.clock)))) throw new HeadMoved();
@@ -65,18 +65,10 @@ async function revisionFor(ctx: Context, spaceId: string, options: ReadOptions):
   return loadSnapshot(ctx.db, spaceId, revisionId);
 }
 
-/** Signs file URLs so blobs are served without a token to whoever was given the URL. */
-export async function fileUrlSigner(ctx: Pick<Context, 'db' | 'config'>, spaceId: string) {
-  const secret = await serverSecret(ctx.db, 'file-urls');
-  return (file: FileEntry) => {
-    const sig = signature(secret, spaceId, file.hash, file.contentType);
-    const query = new URLSearchParams({ type: file.contentType, sig });
-    return `${ctx.config.publicUrl}/v1/spaces/${spaceId}/blobs/${file.hash}/${encodeURIComponent(file.name)}?${query}`;
-  };
-}
-
-function signature(secret: Buffer, spaceId: string, hash: string, contentType: string): string {
-  return createHmac('sha256', secret).update(`${spaceId}\n${hash}\n${contentType}`).digest('base64url');
+/** Signs file URLs so blobs are served, by the download route, without a token to whoever was given the URL. */
+export async function fileUrlSigner(ctx: Pick<Context, 'db' | 'files'>, spaceId: string) {
+  const sign = await ctx.files.urlSigner(ctx.db);
+  return (file: FileEntry) => sign({ area: BLOB_AREA, scope: spaceId, hash: file.hash, name: file.name, contentType: file.contentType });
 }
 
 const EMPTY_DOCUMENT: Document = { object: 'document', data: {}, nodes: [] };
@@ -97,6 +89,10 @@ function subtree(nodes: PageNode[]): PageNode[] {
  * The bodies of these pages (and their subpages) in one format: documents loaded in a
  * few queries, variables resolved when asked, markdown written when asked.
  */
+function pathTree(nodes: readonly PageNode[]): PathNode[] {
+  return nodes.map((n) => ({ id: n.entry.id, slug: n.entry.slug, children: pathTree(n.children) }));
+}
+
 async function pageBodies(
   ctx: Context,
   snapshot: RevisionSnapshot,
@@ -107,10 +103,15 @@ async function pageBodies(
   const all = subtree(nodes);
   const hashes = all.map((n) => n.entry.document).filter((h): h is string => h !== undefined);
   const documents = await loadDocuments<Document>(ctx.db, snapshot.revision.spaceId, hashes);
+  let paths: SpacePaths | undefined;
   return (node) => {
     let doc = (node.entry.document && documents.get(node.entry.document)) || EMPTY_DOCUMENT;
     if (evaluated) doc = resolveVariables(doc, variablesOf(snapshot, node));
-    return format === 'markdown' ? { markdown: documentToMarkdown(doc) } : { document: doc };
+    if (format === 'document') return { document: doc };
+    // GitBook's page markdown: links to pages and files of the space as paths relative to the page's own file.
+    paths ??= spacePaths(pathTree(snapshot.pages), [...snapshot.filesById.values()]);
+    const pageFile = paths.fileOfPage(node.entry.id);
+    return { markdown: writePageMarkdown(pageFile ? relativeDocumentPaths(doc, pageFile, node.entry.id, paths) : doc) };
   };
 }
 
@@ -242,24 +243,21 @@ export async function getPageByPath(ctx: Context, spaceId: string, pagePath: str
 }
 
 /**
- * GET {S}/blobs/{hash}/{name}: a file's bytes, for a valid signature from a downloadURL,
- * while a live space references the blob (a deleted space's files are not served).
+ * GET /downloads/blobs/{spaceId}/{hash}/{name}: a file's bytes, for a download URL whose
+ * signature is valid, while a live space references the blob (a deleted space's files
+ * are not served).
  */
-export async function readFileBlob(
-  deps: Pick<AppDeps, 'db' | 'config'>,
-  spaceId: string,
-  hash: string,
-  contentType: string,
-  sig: string,
-): Promise<Buffer> {
-  const secret = await serverSecret(deps.db, 'file-urls');
-  const expected = Buffer.from(signature(secret, spaceId, hash, contentType));
-  const given = Buffer.from(sig);
-  if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw notFound('File');
-  if (!(await contentRepository.liveSpaceHoldsBlob(deps.db, spaceId, hash))) throw notFound('File');
-  const bytes = readBlob(deps.config.dataDir, hash);
-  if (!bytes) throw notFound('File');
-  return bytes;
+export async function openFileDownload(
+  deps: Pick<AppDeps, 'db' | 'files'>,
+  params: { area: string; scope: string; hash: string; name: string },
+  query: Record<string, unknown>,
+): Promise<{ target: DownloadTarget; file: FileStream }> {
+  const target = await deps.files.verifyDownload(params, query);
+  if (!target || target.area !== BLOB_AREA) throw notFound('File');
+  if (!(await contentRepository.liveSpaceHoldsBlob(deps.db, target.scope, target.hash))) throw notFound('File');
+  const file = await deps.files.get(BLOB_AREA, target.hash);
+  if (!file) throw notFound('File');
+  return { target, file };
 }
 
 

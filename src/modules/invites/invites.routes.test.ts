@@ -277,16 +277,17 @@ describe('invites', () => {
     it('validates the role, the limit and the page', async () => {
       const o = await createOrganization(t);
       const link = await createLink(o, 'read');
-      const cases: [string, string, unknown][] = [
-        ['POST', `/v1/orgs/${o.id}/link-invites`, {}],
-        ['POST', `/v1/orgs/${o.id}/link-invites`, { role: 'owner' }],
-        ['PATCH', `/v1/orgs/${o.id}/link-invites/${link.id}`, { level: 'read' }],
-        ['PATCH', `/v1/orgs/${o.id}/link-invites/${link.id}`, { role: 'superuser' }],
+      // [method, url, body, the word the 400 names]: a wrong field name is named as unknown.
+      const cases: [string, string, unknown, string][] = [
+        ['POST', `/v1/orgs/${o.id}/link-invites`, {}, 'role'],
+        ['POST', `/v1/orgs/${o.id}/link-invites`, { role: 'owner' }, 'role'],
+        ['PATCH', `/v1/orgs/${o.id}/link-invites/${link.id}`, { level: 'read' }, 'level'],
+        ['PATCH', `/v1/orgs/${o.id}/link-invites/${link.id}`, { role: 'superuser' }, 'role'],
       ];
-      for (const [method, url, body] of cases) {
+      for (const [method, url, body, named] of cases) {
         const res = await t.request(method as 'POST', url, { token: o.admin.token, body });
         expect(res.status, JSON.stringify(body)).toBe(400);
-        expect(res.body.error.message).toContain('role');
+        expect(res.body.error.message).toContain(named);
       }
       for (const query of [{ limit: 0 }, { limit: 1001 }, { page: 'forged' }] as Record<string, string | number>[]) {
         const res = await t.request('GET', `/v1/orgs/${o.id}/link-invites`, { token: o.admin.token, query });

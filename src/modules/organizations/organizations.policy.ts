@@ -31,6 +31,7 @@ export const organizationPolicy = definePolicy<
   | 'listIntegrations'
   | 'listInstallations'
   | 'installIntegration'
+  | 'readAgentInstructions'
 >({
   view: () => true,
   access: () => true,
@@ -45,4 +46,6 @@ export const organizationPolicy = definePolicy<
   listIntegrations: member,
   listInstallations: (a) => atLeast(a.role, 'admin'),
   installIntegration: (a) => atLeast(a.role, 'admin'),
+  // Organization-wide: guests (invited to some content only) do not read them.
+  readAgentInstructions: member,
 });

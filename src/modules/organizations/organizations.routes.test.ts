@@ -245,13 +245,21 @@ describe('organizations', () => {
   });
 
   describe('GET /v1/email-domains/{emailDomain}/orgs', () => {
-    it('lists the organizations allowing that domain, to anyone signed in', async () => {
-      const outsider = await createUser(t);
+    it('lists the organizations allowing that domain to users of that domain, and nobody else (issue 13)', async () => {
+      const stranger = await createUser(t);
+      const leak = await t.request('GET', '/v1/email-domains/acme.test/orgs', { token: stranger.token });
+      expect(leak.status).toBe(200);
+      expect(leak.body).toEqual({ organizations: [] });
+      const unverified = await createUser(t, { email: `u${Date.now()}@acme.test`, emailVerified: false });
+      expect((await t.request('GET', '/v1/email-domains/acme.test/orgs', { token: unverified.token })).body).toEqual({ organizations: [] });
+      const outsider = await createUser(t, { email: `o${Date.now()}@acme.test` });
       const res = await t.request('GET', '/v1/email-domains/ACME.test/orgs', { token: outsider.token });
       expect(res.status).toBe(200);
       expect(res.body.organizations.map((o: { id: string }) => o.id)).toEqual([org.id]);
       expect(res.body.organizations[0].permissions.view).toBe(false);
       expect(res.body.organizations[0].billing).toBeUndefined();
+      // The admin sees the organization whatever their own address's domain.
+      expect((await t.request('GET', '/v1/email-domains/acme.test/orgs', { token: org.admin.token })).body.organizations.map((o: { id: string }) => o.id)).toEqual([org.id]);
       const none = await t.request('GET', '/v1/email-domains/other.test/orgs', { token: outsider.token });
       expect(none.body).toEqual({ organizations: [] });
       // A LIKE wildcard is matched literally.
@@ -284,13 +292,18 @@ describe('organizations', () => {
       expect(read.body.urls.location).toBe(`http://quire.test/v1/orgs/${o.id}/agent-instructions`);
     });
 
-    it('validates the document, 403 for non-admins, 404 for outsiders', async () => {
+    it('validates the document, 403 for non-admins and for guests reading, 404 for outsiders', async () => {
       const bad = await t.request('PUT', `/v1/orgs/${org.id}/agent-instructions`, { token: org.admin.token, body: { instructions: { object: 'paragraph', nodes: [] } } });
       expect(bad.status).toBe(400);
       expect(bad.body.error.message).toContain('instructions');
       const editor = await createMember(t, org.id, 'edit');
       expect((await t.request('PUT', `/v1/orgs/${org.id}/agent-instructions`, { token: editor.token, body: { instructions: doc } })).status).toBe(403);
       expect((await t.request('GET', `/v1/orgs/${org.id}/agent-instructions`, { token: editor.token })).status).toBe(200);
+      // Guests are invited to some content only: organization-wide instructions are not theirs (issue 13).
+      const guest = await createMember(t, org.id, null);
+      const guestRead = await t.request('GET', `/v1/orgs/${org.id}/agent-instructions`, { token: guest.token });
+      expect(guestRead.status).toBe(403);
+      expect(guestRead.body.error.code).toBe(403);
       const outsider = await createUser(t);
       expect((await t.request('GET', `/v1/orgs/${org.id}/agent-instructions`, { token: outsider.token })).status).toBe(404);
       expect((await t.request('GET', `/v1/orgs/${org.id}/agent-instructions`)).status).toBe(401);

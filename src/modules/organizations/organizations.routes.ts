@@ -90,7 +90,7 @@ export const organizationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: "Get the organization's docs agent instructions",
       params: OrganizationParams,
-      response: { 200: ref(AgentInstructions), ...errorResponses(401, 404) },
+      response: { 200: ref(AgentInstructions), ...errorResponses(401, 403, 404) },
     },
     handler: (request) => organizations.getAgentInstructions(contextOf(request), request.params.organizationId),
   });

@@ -8,6 +8,7 @@ import { organizationPolicy, type OrganizationAccess } from './organizations.pol
 import { presentAgentInstructions, presentOrganization } from './organizations.presenter.ts';
 import { organizationsRepository, type OrganizationRow, type OrganizationWithAccess } from './organizations.repository.ts';
 import { membersRepository } from '../members/members.repository.ts';
+import { usersRepository } from '../users/users.repository.ts';
 import type { UpdateOrganizationInput } from './organizations.schemas.ts';
 
 const EMPTY_DOCUMENT = JSON.stringify({ object: 'document', data: {}, nodes: [] });
@@ -189,13 +190,21 @@ export async function updateOrganization(ctx: Context, organizationId: string, i
 
 /** GET /v1/email-domains/{emailDomain}/orgs: organizations a user of that domain may join. */
 export async function listOrganizationsForEmailDomain(ctx: Context, emailDomain: string) {
-  const rows = await organizationsRepository.listByEmailDomain(ctx.db, emailDomain.trim().toLowerCase(), ctx.actor.userId);
-  return { organizations: rows.map((row) => presentOrganization(ctx.config, row, accessOf(row))) };
+  const domain = emailDomain.trim().toLowerCase();
+  // Only users of that domain (a verified address) learn which organizations take it;
+  // anyone else sees just the ones they already belong to. Otherwise any signed-in user
+  // could read any organization's title, domains and settings by guessing its domain.
+  const caller = await usersRepository.findById(ctx.db, ctx.actor.userId);
+  const callersDomain = caller && caller.email_verified === 1 ? caller.email.slice(caller.email.lastIndexOf('@') + 1).toLowerCase() : null;
+  const rows = await organizationsRepository.listByEmailDomain(ctx.db, domain, ctx.actor.userId);
+  const visible = callersDomain === domain ? rows : rows.filter((row) => accessOf(row) !== null);
+  return { organizations: visible.map((row) => presentOrganization(ctx.config, row, accessOf(row))) };
 }
 
 /** GET /v1/orgs/{organizationId}/agent-instructions */
 export async function getAgentInstructions(ctx: Context, organizationId: string) {
-  const { organization } = await organizationAccess(ctx, organizationId);
+  const { organization, access } = await organizationAccess(ctx, organizationId);
+  organizationPolicy.authorize('readAgentInstructions', access, 'Guests cannot read the organization agent instructions');
   const row = await organizationsRepository.findAgentInstructions(ctx.db, organizationId);
   return presentAgentInstructions(
     ctx.config,

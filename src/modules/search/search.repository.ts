@@ -281,15 +281,27 @@ export const searchRepository = {
       tsqueryGroups(query).map((group) => sql`bool_or(s.tsv @@ to_tsquery('english'::regconfig, ${group}))`),
       sql` and `,
     );
-    const { rows } = await sql<Omit<RankedPage, 'sections'>>`
-      select s.space_id, s.page_id, max(ts_rank(s.tsv, q.q)) as relevance,
-        bool_or(to_tsvector('english'::regconfig, s.page_title) @@ to_tsquery('english'::regconfig, ${tsqueryExpression(query)})) as title_match
-      from search_sections s, to_tsquery('english'::regconfig, ${anyTermTsquery(query)}) as q(q)
-      where s.space_id in (${sql.join(spaceIds)}) and s.tsv @@ q.q
-      group by s.space_id, s.page_id
-      having ${everyWord}
-      order by title_match desc, relevance desc, s.page_id`.execute(db);
-    const shown = rows.slice(0, wanted);
+    // Only the shown window leaves the database, with the number of matching pages beside
+    // it: a broad query matching thousands of pages no longer ships them all to be sliced.
+    // Title matches are read from the title's lexemes already in the stored tsvector
+    // (weight A), not by parsing every matched section's title again.
+    const { rows } = await sql<Omit<RankedPage, 'sections'> & { total: string | number }>`
+      with matched as (
+        select s.space_id, s.page_id, max(ts_rank(s.tsv, q.q)) as relevance,
+          bool_or(ts_filter(s.tsv, '{a}') @@ e.every) as title_match
+        from search_sections s,
+          to_tsquery('english'::regconfig, ${anyTermTsquery(query)}) as q(q),
+          to_tsquery('english'::regconfig, ${tsqueryExpression(query)}) as e(every)
+        where s.space_id in (${sql.join(spaceIds)}) and s.tsv @@ q.q
+        group by s.space_id, s.page_id
+        having ${everyWord}
+      )
+      select space_id, page_id, relevance, title_match, count(*) over () as total
+      from matched
+      order by title_match desc, relevance desc, page_id
+      limit ${wanted}`.execute(db);
+    const shown = rows.map(({ total: _total, ...page }) => page);
+    const total = Number(rows[0]?.total ?? 0);
     const sections = new Map<string, SectionHit[]>();
     if (shown.length > 0) {
       const { rows: hits } = await sql<SectionText & { rank: number; marked: string }>`
@@ -315,6 +327,6 @@ export const searchRepository = {
       }
     }
     const pages = shown.map((r) => ({ ...r, relevance: Number(r.relevance), title_match: Boolean(r.title_match), sections: sections.get(keyOf(r)) ?? [] }));
-    return { pages, total: rows.length };
+    return { pages, total };
   },
 };

@@ -1,7 +1,8 @@
 import type { Context } from '../../context.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import { nextPage, offsetOf, pageOfItems } from '../../lib/offset-page.ts';
-import { badRequest, HttpError } from '../../errors.ts';
+import { badRequest } from '../../errors.ts';
+import { ContentNotFound } from '../../content/errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { extractText, type Document } from '../../content/markdown/index.ts';
 import { changedPages } from '../../content/merge/index.ts';
@@ -81,7 +82,7 @@ export async function indexSpace(ctx: Pick<Context, 'db' | 'clock'>, spaceId: st
       try {
         previous = await loadTrees(ctx.db, spaceId, from);
       } catch (error) {
-        if (!(error instanceof HttpError)) throw error;
+        if (!(error instanceof ContentNotFound)) throw error;
       }
     }
     const write: PageEntry[] = [];
@@ -204,7 +205,8 @@ export interface VisitorResult {
   pageId: string;
   title: string;
   path: string;
-  sections: { title: string; body: string }[];
+  /** `anchor`: the heading id of the section on the page ('' for the text before the first heading). */
+  sections: { title: string; body: string; anchor: string }[];
 }
 
 /**
@@ -233,7 +235,7 @@ export async function searchForVisitors(
       pageId: hit.page_id,
       title: node.entry.title,
       path: node.path,
-      sections: shownSections(hit, 3).map((s) => ({ title: s.title, body: excerpt(s.body, query, s.match_at) })),
+      sections: shownSections(hit, 3).map((s) => ({ title: s.title, body: excerpt(s.body, query, s.match_at), anchor: s.section_id })),
     });
   }
   return { count: ranked.total, results };

@@ -23,8 +23,10 @@ export const siteSectionsRepository = {
     await db.updateTable('site_sections').set(changes).where('site_id', '=', siteId).where('id', '=', id).execute();
   },
 
-  async deleteSection(db: Db, siteId: string, id: string): Promise<void> {
-    await db.deleteFrom('site_sections').where('site_id', '=', siteId).where('id', '=', id).execute();
+  /** Deletes a section; false when there was none. */
+  async deleteSection(db: Db, siteId: string, id: string): Promise<boolean> {
+    const result = await db.deleteFrom('site_sections').where('site_id', '=', siteId).where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   },
 
   /** Clears a section's default when it names a site space that is going away. */

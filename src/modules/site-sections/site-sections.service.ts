@@ -181,7 +181,8 @@ export async function deleteSection(ctx: Context, organizationId: string, siteId
   await ctx.db.transaction().execute(async (trx) => {
     const { site } = await loadSiteToManage({ ...ctx, db: trx }, organizationId, siteId);
     await siteSpacesRepository.deleteInSection(trx, siteId, sectionId);
-    await siteSectionsRepository.deleteSection(trx, siteId, sectionId);
+    // An absent section (no site spaces either) changes nothing: the site keeps its updatedAt.
+    if (!(await siteSectionsRepository.deleteSection(trx, siteId, sectionId))) return;
     if (site.default_site_section_id === sectionId) await siteSectionsRepository.clearSiteDefaultSection(trx, siteId);
     await touchSite(ctx, trx, siteId);
   });

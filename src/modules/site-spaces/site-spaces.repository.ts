@@ -35,8 +35,10 @@ export const siteSpacesRepository = {
     await db.updateTable('site_spaces').set(changes).where('site_id', '=', siteId).where('id', '=', id).execute();
   },
 
-  async delete(db: Db, siteId: string, id: string): Promise<void> {
-    await db.deleteFrom('site_spaces').where('site_id', '=', siteId).where('id', '=', id).execute();
+  /** Deletes a site space; false when there was none. */
+  async delete(db: Db, siteId: string, id: string): Promise<boolean> {
+    const result = await db.deleteFrom('site_spaces').where('site_id', '=', siteId).where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   },
 
   async deleteInSection(db: Db, siteId: string, sectionId: string): Promise<void> {

@@ -118,7 +118,8 @@ export async function updateSiteSpace(ctx: Context, organizationId: string, site
 export async function deleteSiteSpace(ctx: Context, organizationId: string, siteId: string, siteSpaceId: string) {
   await ctx.db.transaction().execute(async (trx) => {
     const { site } = await loadSiteToManage({ ...ctx, db: trx }, organizationId, siteId);
-    await siteSpacesRepository.delete(trx, siteId, siteSpaceId);
+    // An absent site space changes nothing: the site keeps its updatedAt.
+    if (!(await siteSpacesRepository.delete(trx, siteId, siteSpaceId))) return;
     await siteSectionsRepository.clearDefaultSiteSpace(trx, siteId, siteSpaceId);
     if (site.default_site_space_id === siteSpaceId) await siteSpacesRepository.clearSiteDefault(trx, siteId);
     await touchSite(ctx, trx, siteId);

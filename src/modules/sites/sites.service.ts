@@ -5,6 +5,7 @@ import type { Db } from '../../db/database.ts';
 import type { Page, PageRequest } from '../../db/keyset.ts';
 import { claimPaths, parseCondition } from '../../content/conditions.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
+import { assertWireShape } from '../../schemas/check.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { organizationPolicy } from '../organizations/organizations.policy.ts';
@@ -29,6 +30,8 @@ import { mergeCustomization, presentCustomization, presentShareLink, presentSite
 import { sitesRepository, type SiteRow, type SiteView } from './sites.repository.ts';
 import {
   ADAPTIVE_SCHEMA_SHAPE,
+  Customization,
+  SiteSpaceCustomization,
   type CreateSiteInput,
   type CustomizationInputValue,
   type CustomizationWire,
@@ -618,8 +621,11 @@ export async function updateCustomization(ctx: Context, organizationId: string, 
     await loadSiteToManage({ ...ctx, db: trx }, organizationId, siteId);
     const now = isoNow(ctx.clock);
     const stored = JSON.stringify({ ...input, updatedAt: now });
+    const presented = presentCustomization(stored);
+    // What is stored must read back: checked against the response shape before the write.
+    assertWireShape(Customization, presented);
     await sitesRepository.update(trx, siteId, { customization: stored, updated_at: now });
-    return presentCustomization(stored);
+    return presented;
   });
 }
 
@@ -662,9 +668,12 @@ export async function overrideSiteSpaceCustomization(ctx: Context, organizationI
     const row = await loadSiteSpaceRow(tctx, siteId, siteSpaceId);
     const overrides = pruneEmpty(mergeCustomization(JSON.parse(row.customization), input));
     row.customization = JSON.stringify(overrides);
+    const presented = siteSpaceCustomization(site, row);
+    // What is stored must read back: checked against the response shape before the write.
+    assertWireShape(SiteSpaceCustomization, presented);
     await siteSpacesRepository.update(trx, siteId, siteSpaceId, { customization: row.customization });
     await touchSite(ctx, trx, siteId);
-    return siteSpaceCustomization(site, row);
+    return presented;
   });
 }
 

@@ -172,6 +172,21 @@ export const spacesRepository = {
     ].sort((a, b) => a.position - b.position || a.id.localeCompare(b.id));
   },
 
+  /**
+   * Takes the organization's row lock until the transaction ends: placements (create,
+   * duplicate, move) renumber siblings, and two of them at one parent updating the same rows
+   * in different orders deadlock on PostgreSQL. Taken before the siblings are read, so
+   * placements in one organization run one after another and each reads the other's result.
+   * (A no-op UPDATE locks on both dialects without dialect SQL.)
+   */
+  async lockPlacements(db: Db, organizationId: string): Promise<void> {
+    await db
+      .updateTable('organizations')
+      .set((eb) => ({ title: eb.ref('title') }))
+      .where('id', '=', organizationId)
+      .execute();
+  },
+
   async setPosition(db: Db, sibling: Sibling): Promise<void> {
     await db
       .updateTable(sibling.type === 'space' ? 'spaces' : 'collections')

@@ -1,10 +1,9 @@
-import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { createMember, createOrganization, createTeam, createUser, type TestOrganization, type TestUser } from '../../../test/factories.ts';
 import type { DefaultLevel, RoleName } from '../../db/types.ts';
 import { newId } from '../../lib/ids.ts';
-import { blobPath } from '../../content/store/blobs.ts';
+import { sha256 } from '../../files/hashing.ts';
 import { editSpaceContent } from '../content/content.service.ts';
 import { purgeExpiredSpaces } from './spaces.service.ts';
 
@@ -626,8 +625,10 @@ describe('spaces', () => {
       });
       const hashes = (await t.db.selectFrom('space_blobs').select('hash').where('space_id', '=', space.id).execute()).map((r) => r.hash);
       expect(hashes).toHaveLength(2);
-      const sharedFile = blobPath(t.dataDir, hashes.find((h) => fs.readFileSync(blobPath(t.dataDir, h)).equals(shared))!);
-      const ownFile = blobPath(t.dataDir, hashes.find((h) => fs.readFileSync(blobPath(t.dataDir, h)).equals(own))!);
+      expect(hashes.sort()).toEqual([sha256(shared), sha256(own)].sort());
+      // In the file store of the run (a folder on SQLite, the database on PostgreSQL).
+      const blobStored = (bytes: Buffer) => t.app.deps.files.exists('blobs', sha256(bytes));
+      expect(await blobStored(own)).toBe(true);
       await grant({ type: 'space', id: space.id }, { type: 'user', id: guest.id }, 'read');
 
       await t.request('DELETE', spaceUrl(space.id), { token: admin.token });
@@ -642,8 +643,8 @@ describe('spaces', () => {
       expect(await count('content_objects', 'space_id', space.id)).toBe(0);
       expect(await count('space_blobs', 'space_id', space.id)).toBe(0);
       expect(await count('content_permissions', 'target_id', space.id)).toBe(0);
-      expect(fs.existsSync(ownFile)).toBe(false);
-      expect(fs.existsSync(sharedFile)).toBe(true);
+      expect(await blobStored(own)).toBe(false);
+      expect(await blobStored(shared)).toBe(true);
       expect((await t.request('POST', `${spaceUrl(space.id)}/restore`, { token: admin.token })).status).toBe(404);
       // The other space is untouched.
       expect(await count('content_objects', 'space_id', other.id)).toBeGreaterThan(0);
@@ -664,7 +665,7 @@ describe('spaces', () => {
       t.clock.advance(8 * DAY);
       await purgeExpiredSpaces(t.app.deps);
       expect(await spaceRow(space.id)).toBeUndefined();
-      expect(fs.existsSync(blobPath(t.dataDir, hash))).toBe(true);
+      expect(await t.app.deps.files.exists('blobs', hash)).toBe(true);
       // The copy still serves the bytes.
       const files = await t.request('GET', `${spaceUrl(copy.body.id)}/content/files`, { token: admin.token });
       const download = await t.app.inject({ method: 'GET', url: files.body.items[0].downloadURL.replace('http://quire.test', '') });
@@ -674,7 +675,7 @@ describe('spaces', () => {
       await t.request('DELETE', spaceUrl(copy.body.id), { token: admin.token });
       t.clock.advance(8 * DAY);
       await purgeExpiredSpaces(t.app.deps);
-      expect(fs.existsSync(blobPath(t.dataDir, hash))).toBe(false);
+      expect(await t.app.deps.files.exists('blobs', hash)).toBe(false);
     });
   });
 

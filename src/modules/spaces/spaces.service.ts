@@ -84,6 +84,7 @@ async function authorizeCreateIn(ctx: Pick<Context, 'db' | 'actor' | 'caches'>, 
 
 /** The position that puts an item where `position` says among the siblings of its new parent. */
 async function place(db: Db, organizationId: string, parentId: string | null, item: { type: Sibling['type']; id: string }, position?: ContentPositionInput) {
+  await spacesRepository.lockPlacements(db, organizationId);
   const siblings = (await spacesRepository.siblings(db, organizationId, parentId)).filter((s) => !(s.type === item.type && s.id === item.id));
   let index = siblings.length;
   const pointer = position?.before ?? position?.after;
@@ -133,7 +134,7 @@ export async function createSpace(ctx: Context, organizationId: string, input: C
       deleted_at: null,
     };
     await spacesRepository.insert(trx, row);
-    const editor = await RevisionEditor.open(trx, id, null, ctx.clock, ctx.config.dataDir);
+    const editor = await RevisionEditor.open(trx, id, null, ctx.clock, ctx.files);
     row.revision_id = await editor.commit(trx, { createdBy: ctx.actor.userId });
     await spacesRepository.update(trx, id, { revision_id: row.revision_id });
     return present(ctx, row, await contentAccess(tctx, row, 'space'));
@@ -391,7 +392,7 @@ export async function transferSpace(ctx: Context, spaceId: string, organizationI
  * and the blobs no other space references. Runs on a schedule (src/jobs/space-purge.ts);
  * each space in its own transaction, so a failure leaves the others done.
  */
-export async function purgeExpiredSpaces(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>): Promise<string[]> {
+export async function purgeExpiredSpaces(deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'files'>): Promise<string[]> {
   const cutoff = new Date(deps.clock.now().getTime() - SPACE_RETENTION_MS).toISOString();
   const purged: string[] = [];
   for (;;) {
@@ -407,7 +408,7 @@ export async function purgeExpiredSpaces(deps: Pick<AppDeps, 'db' | 'clock' | 'c
         await spacesRepository.deleteRow(trx, space.id);
         return storeRepository.unreferencedBlobs(trx, held);
       });
-      removeBlobs(deps.config.dataDir, blobs);
+      await removeBlobs(deps.files, blobs);
       purged.push(space.id);
     }
   }

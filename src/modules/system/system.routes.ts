@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { errorResponses } from '../../schemas/common.ts';
 import { ref } from '../../schemas/registry.ts';
-import { ApiInformation } from './system.schemas.ts';
-import { apiInformation } from './system.service.ts';
+import { ApiInformation, Liveness } from './system.schemas.ts';
+import { apiInformation, liveness } from './system.service.ts';
 
 export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/', {
@@ -16,6 +16,20 @@ export const systemRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: ref(ApiInformation), ...errorResponses(500) },
     },
     handler: () => apiInformation(app.deps.db),
+  });
+
+  // Liveness, beside readiness (GET /v1/): answers while the event loop turns, whatever the
+  // database does, so an orchestrator restarts a hung process but not one whose database blinks.
+  app.get('/healthz', {
+    config: { public: true, rateLimit: false },
+    schema: {
+      operationId: 'getLiveness',
+      tags: ['system'],
+      summary: 'Liveness probe: the process answers (no database query)',
+      security: [],
+      response: { 200: ref(Liveness) },
+    },
+    handler: () => liveness,
   });
 
   app.get('/v1/openapi.json', {

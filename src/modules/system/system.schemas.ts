@@ -11,3 +11,11 @@ export const ApiInformation = component(
     { description: 'Release of the server; GET /v1/ is also the readiness probe' },
   ),
 );
+
+export const Liveness = component(
+  'Liveness',
+  Type.Object(
+    { status: Type.Literal('ok') },
+    { description: 'The process runs and answers; GET /healthz is the liveness probe (it asks no database)' },
+  ),
+);

@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+/*
+ * `npm start`: runs the built server (dist/server.js), building it first when dist/ is
+ * missing or older than the sources, so `npm ci && npm start` stays one command. The
+ * server runs in this very process (no child: signals reach it directly). What this
+ * launcher prints is JSON lines on standard output, like the server's log.
+ */
+import { ensureBuilt } from './build.mjs';
+
+const log = (level, msg, extra = {}) =>
+  process.stdout.write(`${JSON.stringify({ level, time: Date.now(), pid: process.pid, msg, ...extra })}\n`);
+
+try {
+  await import(await ensureBuilt('server', log));
+} catch (error) {
+  log(60, 'failed to start', { err: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  process.exit(1);
+}
