@@ -195,25 +195,31 @@ export class JobWorker {
       this.pumpAgain = true;
       return this.pumping;
     }
-    this.pumping = (async () => {
-      try {
-        do {
-          this.pumpAgain = false;
-          while (!this.stopping && this.running.size < this.options.concurrency) {
-            const kinds = this.kindsWithRoom();
-            if (kinds.length === 0) break;
-            const claimed = await this.claim(kinds);
-            if (!claimed) break;
-            this.begin(claimed.job, claimed.token);
-          }
-        } while (this.pumpAgain && !this.stopping);
-      } catch (error) {
-        this.options.log.error({ err: error }, 'claiming jobs failed');
-      } finally {
-        this.pumping = undefined;
-      }
-    })();
+    // The claim loop may end without awaiting anything (every slot busy), so `pumping` is
+    // cleared in a `finally` that runs after this assignment, never before it: a cleared
+    // flag set back to a settled promise would stop this worker claiming for good.
+    const pumping = this.claimWhileRoom().finally(() => {
+      if (this.pumping === pumping) this.pumping = undefined;
+    });
+    this.pumping = pumping;
     return this.pumping;
+  }
+
+  private async claimWhileRoom(): Promise<void> {
+    try {
+      do {
+        this.pumpAgain = false;
+        while (!this.stopping && this.running.size < this.options.concurrency) {
+          const kinds = this.kindsWithRoom();
+          if (kinds.length === 0) break;
+          const claimed = await this.claim(kinds);
+          if (!claimed) break;
+          this.begin(claimed.job, claimed.token);
+        }
+      } while (this.pumpAgain && !this.stopping);
+    } catch (error) {
+      this.options.log.error({ err: error }, 'claiming jobs failed');
+    }
   }
 
   private kindsWithRoom(): string[] {

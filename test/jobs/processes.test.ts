@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { enqueueJob, findJob, waitForJob } from '../../src/jobs/queue.ts';
@@ -52,6 +52,13 @@ describe.skipIf(!process.env.DATABASE_URL)('jobs across two server processes', {
     await Promise.all(servers.map((s) => s.stop('SIGKILL')));
     await handle?.close();
     await e?.cleanup();
+  });
+
+  // On a failure, what each server said last: the worker's own errors are in its log.
+  beforeEach(() => {
+    onTestFailed(() => {
+      for (const s of servers) console.log(`server ${s.child.pid}:\n${s.lines.slice(-20).join('\n')}`);
+    });
   });
 
   const pids = () => servers.map((s) => s.child.pid!);
@@ -134,10 +141,7 @@ describe.skipIf(!process.env.DATABASE_URL)('jobs across two server processes', {
     expect(again.stderr).toContain(`no queued or failed job has id ${id}`);
   });
 
-  // Known flaky under a full suite on 2 cores (passed alone, timed out in a full PostgreSQL
-  // run at stop 11; the in-process lease test in queue.test.ts covers the takeover logic):
-  // runs with JOBS_KILL_TEST=1 until the cause is found (issue 12 stays open for it).
-  it.runIf(process.env.JOBS_KILL_TEST === '1')('a job whose process is killed (SIGKILL) mid-run is finished by the other process after the lease', async () => {
+  it('a job whose process is killed (SIGKILL) mid-run is finished by the other process after the lease', async () => {
     const { id } = await enqueueJob(db(), { kind: 'test.slow', payload: { label: 'kill', ms: 3000 } });
     await until(async () => (await effects(db(), 'slow-start:kill')).length === 1);
     const claimed = await findJob(db(), id);

@@ -1,6 +1,7 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../app.ts';
-import { enqueueJob, findJob, waitForJob } from '../../src/jobs/queue.ts';
+import { enqueueJob, findJob, jobEvents, waitForJob } from '../../src/jobs/queue.ts';
 import { JobWorker } from '../../src/jobs/worker.ts';
 import { createEffectsTable, effects } from './fixture.ts';
 
@@ -130,6 +131,22 @@ describe('background jobs', () => {
     expect(await findJob(t.db, live.id)).toMatchObject({ state: 'running', lock_token: 'stale' });
     expect((await effects(t.db, 'count:3')).map((e) => e.label)).toEqual(['count:30']);
     await t.db.updateTable('jobs').set({ state: 'cancelled' }).where('id', '=', live.id).execute();
+  });
+
+  it('a worker woken while every slot is busy claims again once a slot frees', async () => {
+    // Regression: a wake with no free slot ended the claim loop synchronously and left the
+    // worker believing a claim was under way, so it never claimed again (seen at stop 11).
+    const w = worker({ concurrency: 1 });
+    const busy = await enqueueJob(t.db, { kind: 'test.slow', payload: { label: 'busy', ms: 400 } });
+    // (Its effects are removed at the end: other tests count every slow-start and slow-end.)
+    w.start();
+    await until(async () => (await effects(t.db, 'slow-start:busy')).length === 1);
+    const next = await enqueueJob(t.db, { kind: 'test.count', payload: { n: 77 } });
+    jobEvents.emit('wake');
+    expect(await waitForJob(t.db, next.id, 10_000)).toMatchObject({ state: 'done', attempts: 1 });
+    expect(await findJob(t.db, busy.id)).toMatchObject({ state: 'done' });
+    await w.stop();
+    await sql`delete from job_effects where label like 'slow-%:busy'`.execute(t.db);
   });
 
   it('graceful stop lets a short job finish and hands a long one back (queued, attempt not counted)', async () => {
