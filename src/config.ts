@@ -67,6 +67,12 @@ export interface Config {
   /** Bearer key sent to both endpoints; never logged. */
   conversationsModelApiKey: string | undefined;
   conversationsModelTimeoutMs: number;
+  /**
+   * How long a clustering run waits after it is asked for, so the issues of conversations
+   * ingested meanwhile join one run (a run reads every issue's terms: one run per
+   * conversation would make a large ingest quadratic).
+   */
+  conversationsClusterDelayMs: number;
   /** How long a browser session of the app lasts from sign-in (docs/decisions/sso.md). */
   sessionTtlMs: number;
   /** Clock difference tolerated on SAML time conditions (NotBefore, NotOnOrAfter). */
@@ -173,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     conversationsEmbeddingsModel: env.CONVERSATIONS_EMBEDDINGS_MODEL || 'text-embedding-3-small',
     conversationsModelApiKey: env.CONVERSATIONS_MODEL_API_KEY || undefined,
     conversationsModelTimeoutMs: int(env, 'CONVERSATIONS_MODEL_TIMEOUT_MS', 30_000),
+    conversationsClusterDelayMs: int(env, 'CONVERSATIONS_CLUSTER_DELAY_MS', 2_000),
     sessionTtlMs: Math.max(60_000, int(env, 'SESSION_TTL_MS', 12 * 60 * 60 * 1000)),
     samlClockSkewMs: int(env, 'SAML_CLOCK_SKEW_MS', 60_000),
   };

@@ -76,6 +76,8 @@ export async function createTestApp(overrides: Partial<Config> = {}, appOptions:
     ...loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://quire.test' }),
     databaseUrl,
     rateLimitMax: 0,
+    // Tests run jobs until idle; a clustering run waiting for company would be left queued.
+    conversationsClusterDelayMs: 0,
     ...overrides,
   };
   const handle = openDatabase({ databaseUrl, dataDir, pgSchema });

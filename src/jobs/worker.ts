@@ -103,16 +103,38 @@ export class JobWorker {
 
   /**
    * Runs every job that is due now (and the recurring periods that are due) until none
-   * can be claimed and none runs here; for tests and one-off drains. Jobs waiting for a
-   * retry later, or held by another process, are left.
+   * can be claimed and none runs here; for tests and one-off drains. Jobs held by another
+   * process are left, and so are jobs due later, unless due within `waitForDueWithinMs`
+   * (a batching delay such as the conversations clustering run's): those are waited for.
    */
-  async runUntilIdle(): Promise<void> {
+  async runUntilIdle(options: { waitForDueWithinMs?: number } = {}): Promise<void> {
     await this.enqueueRecurring();
     for (;;) {
       await this.pump();
-      if (this.running.size === 0) return;
-      await Promise.race([...this.running.values()].map((r) => r.done));
+      if (this.running.size > 0) {
+        await Promise.race([...this.running.values()].map((r) => r.done));
+        continue;
+      }
+      const wait = await this.nextDueWithin(options.waitForDueWithinMs ?? 0);
+      if (wait === undefined) return;
+      await new Promise((resolve) => setTimeout(resolve, wait));
     }
+  }
+
+  /** Milliseconds until the next queued job is due, when that is within `withinMs`. */
+  private async nextDueWithin(withinMs: number): Promise<number | undefined> {
+    if (withinMs <= 0) return undefined;
+    const next = await this.deps.db
+      .selectFrom('jobs')
+      .select('run_at')
+      .where('state', '=', 'queued')
+      .where('kind', 'in', definedKinds())
+      .orderBy('run_at')
+      .limit(1)
+      .executeTakeFirst();
+    if (!next) return undefined;
+    const wait = Date.parse(next.run_at) - Date.now();
+    return wait <= withinMs ? Math.max(0, wait) + 5 : undefined;
   }
 
   private schedule(delayMs: number): void {
@@ -394,7 +416,7 @@ export class JobWorker {
  * Runs every job due now in this process until none is left (tests; the app's own worker
  * may run beside it: jobs are claimed, so none runs twice).
  */
-export async function drainJobs(deps: AppDeps, log: FastifyBaseLogger): Promise<void> {
+export async function drainJobs(deps: AppDeps, log: FastifyBaseLogger, options: { waitForDueWithinMs?: number } = {}): Promise<void> {
   const worker = new JobWorker(deps, { concurrency: 4, pollIntervalMs: 1000, leaseMs: 60_000, shutdownGraceMs: 0, log });
-  await worker.runUntilIdle();
+  await worker.runUntilIdle(options);
 }

@@ -33,19 +33,21 @@ export async function requestConversationProcessing(trx: Executor, organizationI
  * running (it may have read the issues before ours were written), a follow-up run is
  * queued behind it in the same lane.
  */
-async function requestClustering(db: Executor, organizationId: string): Promise<void> {
+async function requestClustering(db: Executor, organizationId: string, delayMs: number): Promise<void> {
   const lane = `conversations.cluster:${organizationId}`;
-  const first = await enqueueJob<ClusterIssuesJob>(db, { kind: CLUSTER_ISSUES_JOB, payload: { organizationId }, key: lane, dedupeKey: lane });
+  // The run waits `delayMs`, so the conversations processed meanwhile join it.
+  const runAt = new Date(Date.now() + delayMs);
+  const first = await enqueueJob<ClusterIssuesJob>(db, { kind: CLUSTER_ISSUES_JOB, payload: { organizationId }, key: lane, dedupeKey: lane, runAt });
   if (first.created) return;
   const found = await findJob(db, first.id);
   if (found?.state !== 'running') return;
-  await enqueueJob<ClusterIssuesJob>(db, { kind: CLUSTER_ISSUES_JOB, payload: { organizationId }, key: lane, dedupeKey: `${lane}:after:${first.id}` });
+  await enqueueJob<ClusterIssuesJob>(db, { kind: CLUSTER_ISSUES_JOB, payload: { organizationId }, key: lane, dedupeKey: `${lane}:after:${first.id}`, runAt });
 }
 
 defineJob<ProcessConversationJob>(PROCESS_CONVERSATION_JOB, {
   run: async (payload, ctx) => {
     await processConversation(ctx, payload.organizationId, payload.conversationId, ctx.log);
-    await requestClustering(ctx.db, payload.organizationId);
+    await requestClustering(ctx.db, payload.organizationId, ctx.config.conversationsClusterDelayMs);
   },
   concurrency: 2,
 });

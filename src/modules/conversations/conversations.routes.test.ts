@@ -5,6 +5,7 @@ import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { createMember, createOrganization, createUser, type TestOrganization, type TestUser } from '../../../test/factories.ts';
 import { clusterPendingIssues, processConversation } from './conversations.service.ts';
 import { PROBLEMS } from './conversations.fixtures.ts';
+import { drainJobs } from '../../jobs/worker.ts';
 
 describe('conversations', () => {
   let t: TestApp;
@@ -473,5 +474,40 @@ describe('conversations with an OpenAI-compatible model', () => {
     expect(seen.some((s) => s.path === '/v1/embeddings')).toBe(true);
     expect(seen.some((s) => s.path === '/v1/chat/completions')).toBe(true);
     expect(seen.every((s) => s.authorization === 'Bearer sk-test-key')).toBe(true);
+  });
+});
+
+describe('conversations clustering runs, batched', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // Workers off: the drain below is the only one claiming jobs.
+    t = await createTestApp({ conversationsClusterDelayMs: 400, workers: 0 });
+  }, 300_000);
+  afterAll(() => t.close());
+
+  it('the conversations processed within the delay are clustered by one run, not one run each', async () => {
+    const o = await createOrganization(t);
+    let n = 0;
+    for (const [problem, conversations] of Object.entries(PROBLEMS)) {
+      for (const c of conversations) {
+        const res = await t.request('POST', `/v1/orgs/${o.id}/conversations`, {
+          token: o.admin.token,
+          body: { id: `${problem}-${++n}`, subject: c.subject, parts: [{ type: 'message', role: 'user', body: c.body }] },
+        });
+        expect(res.status).toBe(204);
+      }
+    }
+    await drainJobs(t.app.deps, t.app.log, { waitForDueWithinMs: 10_000 });
+    const runs = await t.db.selectFrom('jobs').select(['state', 'run_at', 'created_at']).where('kind', '=', 'conversations.cluster').execute();
+    // Twelve processing jobs ask for clustering; the first request's run waits 400 ms and
+    // the others join it (a request made while it runs may add one follow-up run).
+    expect(runs.length).toBeGreaterThanOrEqual(1);
+    expect(runs.length).toBeLessThanOrEqual(2);
+    expect(runs.every((r) => r.state === 'done')).toBe(true);
+    expect(Date.parse(runs[0]!.run_at) - Date.parse(runs[0]!.created_at)).toBeGreaterThanOrEqual(400);
+    const clusters = await t.request('GET', `/v1/orgs/${o.id}/conversations-clusters`, { token: o.admin.token });
+    expect(clusters.body.count).toBe(3);
+    const issues = await t.request('GET', `/v1/orgs/${o.id}/conversations-issues`, { token: o.admin.token, query: { limit: 100 } });
+    expect(issues.body.items.every((i: any) => typeof i.issue.cluster === 'string')).toBe(true);
   });
 });
