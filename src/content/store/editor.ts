@@ -38,6 +38,8 @@ export interface PagePatch {
   variables?: Variables | null;
   markdown?: string;
   document?: Document | null;
+  /** Where the page's file is in git (git sync). */
+  git?: PageMeta['git'] | null;
 }
 
 export interface NewFile {
@@ -45,6 +47,8 @@ export interface NewFile {
   name: string;
   contentType: string;
   bytes: Buffer;
+  /** Where the file is in git (git sync). */
+  git?: { oid: string; path: string };
   /** The bytes as already put in the file store (before the transaction); else they are stored at commit. */
   stored?: { hash: string; size: number };
 }
@@ -255,7 +259,7 @@ export class RevisionEditor {
     this.replace(pageId, (entry) => {
       const next: PageEntry = { ...entry, slug, updatedAt: this.now };
       if (patch.title !== undefined) next.title = patch.title;
-      for (const field of ['emoji', 'icon', 'description', 'layout', 'cover', 'variables'] as const) {
+      for (const field of ['emoji', 'icon', 'description', 'layout', 'cover', 'variables', 'git'] as const) {
         const value = patch[field];
         if (value === null) delete next[field];
         else if (value !== undefined) (next as unknown as Record<string, unknown>)[field] = value;
@@ -309,7 +313,7 @@ export class RevisionEditor {
   addFile(file: NewFile): FileEntry {
     const { hash, size } = file.stored ?? { hash: createHash('sha256').update(file.bytes).digest('hex'), size: file.bytes.length };
     if (!file.stored) this.unstored.set(hash, file.bytes);
-    const entry: FileEntry = { id: file.id ?? newId(), name: file.name, contentType: file.contentType, size, hash };
+    const entry: FileEntry = { id: file.id ?? newId(), name: file.name, contentType: file.contentType, size, hash, ...(file.git ? { git: file.git } : {}) };
     if (file.contentType.startsWith('image/')) {
       try {
         const { width, height } = imageSize(file.bytes);
@@ -357,7 +361,7 @@ export class RevisionEditor {
    * Writes the new revision: new documents, the changed lists and every list above them
    * up to the root, deepest first so each parent entry gets its child's new hash.
    */
-  async commit(db: Db, options: { createdBy: string | null; parents?: string[]; type?: string; mergedFrom?: string }): Promise<string> {
+  async commit(db: Db, options: { createdBy: string | null; parents?: string[]; type?: string; mergedFrom?: string; git?: Record<string, unknown> }): Promise<string> {
     const touched = new Set<string>();
     for (const parent of this.dirty) {
       // A list that changed and whose page was then removed is gone with it.
@@ -400,7 +404,7 @@ export class RevisionEditor {
       files_hash: filesHash,
       reusables_hash: reusablesHash,
       variables: JSON.stringify(this.variables ?? this.base?.revision.variables ?? {}),
-      git: null,
+      git: options.git ? JSON.stringify(options.git) : null,
       merged_from: options.mergedFrom ?? null,
       created_by: options.createdBy,
       created_at: this.now,
@@ -457,7 +461,7 @@ export class RevisionEditor {
 /** The optional metadata of a new page, without undefined values. */
 function pick(page: NewPage): Partial<PageMeta> {
   const meta: Partial<PageMeta> = {};
-  for (const field of ['emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'layout', 'cover', 'variables', 'target'] as const) {
+  for (const field of ['emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'layout', 'cover', 'variables', 'target', 'git'] as const) {
     if (page[field] !== undefined) (meta as Record<string, unknown>)[field] = page[field];
   }
   return meta;
