@@ -48,7 +48,9 @@ async function exportOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
   const url = await unsealRemote(ctx.db, op.remote, op.sealed);
   const fetched = await fetchBranch(ctx.config, { url, ref: op.ref, repoCacheID: op.repoCacheID, localRef: `refs/quire/${op.spaceId}/export` });
   const { dir, remote } = fetched;
-  const parent = fetched.commit;
+  // A missing branch is created from the last synced commit when the cache has it (files the space does not own, like .gitbook.yaml, come along).
+  const branchMissing = !fetched.commit;
+  const parent = fetched.commit ?? (sync?.last_commit && (await presentObjects(dir, [sync.last_commit])).has(sync.last_commit) ? sync.last_commit : undefined);
 
   const parentFiles = parent ? await listTree(dir, parent) : [];
   const parentOids = new Map(parentFiles.map((f) => [f.path, f.oid]));
@@ -127,6 +129,7 @@ async function exportOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
   }
   const now = isoNow(ctx.clock);
   const pagesChanged = rewrite.length;
+  if (!commit && branchMissing && parent) commit = parent;
   if (!commit) {
     if (!op.standalone) {
       await gitSyncRepository.upsert(ctx.db, syncRow(op, sync, now, { last_commit: parent ?? null, last_revision_id: space.revision_id, summary_sig: summarySig }));

@@ -40,7 +40,8 @@ export interface RunOutcome {
 /** Records a run in the log; used by both directions. */
 export async function recordRun(ctx: JobContext, op: GitOperation, startedAt: string, started: number, outcome: RunOutcome): Promise<void> {
   await gitSyncRepository.insertRun(ctx.db, {
-    id: newId(),
+    // Time-ordered ids: runs started in the same millisecond list in the order they ran.
+    id: Date.now().toString(36).padStart(9, '0') + newId(11),
     space_id: op.spaceId,
     direction: op.direction,
     status: outcome.status,
@@ -195,8 +196,9 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
         space_id: op.spaceId,
         number: await changeRequestsRepository.nextNumber(trx, op.spaceId),
         status: 'open',
+        // The space and the repository both changed since the last sync: this change request holds the repository's side.
         subject: `Git import of ${commit.slice(0, 7)} (${op.ref.replace(/^refs\/heads\//, '')})`,
-        description: 'The space and the repository both changed since the last sync: this change request holds the repository’s side.',
+        description: null,
         created_by: op.userId,
         created_at: at,
         updated_at: at,
