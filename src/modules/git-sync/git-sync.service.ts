@@ -59,7 +59,16 @@ async function requestOperation(ctx: Context, spaceId: string, direction: 'impor
       ...('commitMessage' in input ? { commitMessage: input.commitMessage } : {}),
     };
     // The sync is set up from the first request on: GET git info and the space's gitSync answer.
-    const gitSync = presentGitSync({ spaceId, remote: redactUrl(remote), provider: input.gitInfo?.provider, browseUrl: input.gitInfo?.url ?? input.repoTreeURL, updatedAt: now });
+    // What a request does not say (gitInfo is optional) stays as the last one said.
+    const before = await gitSyncRepository.spaceGitSync(trx, spaceId);
+    const previous = before ? (JSON.parse(before) as GitSyncStateWire) : undefined;
+    const gitSync = presentGitSync({
+      spaceId,
+      remote: redactUrl(remote),
+      provider: input.gitInfo?.provider ?? (previous?.integration !== 'git' ? previous?.installationProvider : undefined),
+      browseUrl: input.gitInfo?.url ?? input.repoTreeURL ?? previous?.url,
+      updatedAt: now,
+    });
     await gitSyncRepository.setSpaceGitSync(trx, spaceId, JSON.stringify(gitSync));
     await requestGitOperation(trx, operation);
   });
