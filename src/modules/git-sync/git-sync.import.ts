@@ -154,7 +154,11 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
     for (const entry of editor.childrenOf(null).slice()) editor.deletePage(entry.id);
     const pageIdOf = (path: string) => pageByPath.get(path);
     const previousSig = new Map<string, string | undefined>();
-    for (const node of previous?.byId.values() ?? []) previousSig.set(node.entry.id, node.entry.git?.sig ?? pageSignature(node.entry));
+    const previousPath = new Map<string, string | undefined>();
+    for (const node of previous?.byId.values() ?? []) {
+      previousSig.set(node.entry.id, node.entry.git?.sig ?? pageSignature(node.entry));
+      previousPath.set(node.entry.id, node.entry.git?.path);
+    }
     let pagesChanged = 0;
     const toNewPage = (page: LayoutPage): NewPage => {
       const id = ids.get(page) as string;
@@ -167,7 +171,7 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
       }
       const docHash = document && document.nodes.length > 0 ? objectHash('document', JSON.stringify(document)) : undefined;
       const sig = pageSignature({ type: page.type, title: page.title, document: docHash, ...meta });
-      if (previousSig.get(id) !== sig) pagesChanged++;
+      if (previousSig.get(id) !== sig || previousPath.get(id) !== page.git?.path) pagesChanged++;
       return {
         id,
         type: page.type,
@@ -266,19 +270,43 @@ function matchIds(pages: LayoutPage[], previous: RevisionSnapshot | null, rename
     if (id && !byKey.has(to)) byKey.set(to, id);
   }
   const ids = new Map<LayoutPage, string>();
-  const byPath = new Map<string, string>();
   const used = new Set<string>();
-  const walk = (list: LayoutPage[]) => {
+  // First by file (or rename), group title, link target.
+  const byIdentity = (list: LayoutPage[]) => {
     for (const page of list) {
-      let id = byKey.get(page.key);
-      if (!id || used.has(id)) id = newId();
-      used.add(id);
-      ids.set(page, id);
-      if (page.git && !byPath.has(page.git.path)) byPath.set(page.git.path, id);
-      walk(page.children);
+      const id = byKey.get(page.key);
+      if (id && !used.has(id)) {
+        used.add(id);
+        ids.set(page, id);
+      }
+      byIdentity(page.children);
     }
   };
-  walk(pages);
+  byIdentity(pages);
+  // Then a document page whose file is new takes the id of the page that was at the same
+  // place in the tree (same parent, same position) if that page's file is gone: a file
+  // renamed and edited beyond git's rename detection keeps its page.
+  const newKeys = new Set<string>();
+  const collect = (list: LayoutPage[]) => list.forEach((p) => (newKeys.add(p.key), collect(p.children)));
+  collect(pages);
+  const byPlace = (list: LayoutPage[], before: readonly PageNode[] | undefined) => {
+    list.forEach((page, index) => {
+      if (!ids.has(page)) {
+        const old = before?.[index];
+        const oldKey = old ? keyOf(old) : undefined;
+        if (old && page.type === 'document' && old.entry.type === 'document' && !used.has(old.entry.id) && oldKey && !newKeys.has(oldKey)) {
+          used.add(old.entry.id);
+          ids.set(page, old.entry.id);
+        } else {
+          ids.set(page, newId());
+        }
+      }
+      byPlace(page.children, previous?.byId.get(ids.get(page) as string)?.children);
+    });
+  };
+  byPlace(pages, previous?.pages);
+  const byPath = new Map<string, string>();
+  for (const [page, id] of ids) if (page.git && !byPath.has(page.git.path)) byPath.set(page.git.path, id);
   return { ids, byPath };
 }
 

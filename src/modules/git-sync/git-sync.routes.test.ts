@@ -209,6 +209,24 @@ describe('git sync', () => {
     expect(flat(after.pages).find((p) => p.title === 'Tokens').id).toBe(before.pages[2].pages[0].id);
   });
 
+  it('keeps the id of a page renamed and rewritten beyond rename detection when it keeps its place in SUMMARY.md', async () => {
+    const repo = createRepository(server, 'places', {
+      'SUMMARY.md': '* [Home](README.md)\n* [Old name](old.md)\n* [Other](other.md)\n',
+      'README.md': '# Home\n',
+      'old.md': '# Old name\n\nFirst text.\n',
+      'other.md': '# Other\n',
+    });
+    const spaceId = await newSpace();
+    const url = server.url('places', credentials);
+    await importRepo(spaceId, { url, ref: 'refs/heads/main' });
+    const before = await content(spaceId);
+    repo.commit({ 'old.md': null, 'new.md': '# New name\n\nCompletely different words now, nothing alike.\n', 'SUMMARY.md': '* [Home](README.md)\n* [New name](new.md)\n* [Other](other.md)\n' });
+    await importRepo(spaceId, { url, ref: 'refs/heads/main' });
+    const after = await content(spaceId);
+    expect(after.pages.map((p: any) => p.id)).toEqual(before.pages.map((p: any) => p.id));
+    expect(after.pages[1]).toMatchObject({ title: 'New name', git: { path: 'new.md' } });
+  });
+
   it('orders operations by timestamp unless forced; standalone imports leave the head; failures leave the space unchanged', async () => {
     const repo = createRepository(server, 'ordering', { 'README.md': '# One\n' });
     const spaceId = await newSpace();
