@@ -52,6 +52,20 @@ export interface Fetched {
   commit?: string;
 }
 
+const busy = new Map<string, Promise<unknown>>();
+
+/** Runs `work` after every earlier work on the same cache folder in this process (spaces sharing a repoCacheID). */
+export function withCache<T>(dir: string, work: () => Promise<T>): Promise<T> {
+  const before = busy.get(dir) ?? Promise.resolve();
+  const run = before.then(work, work);
+  const settled = run.catch(() => undefined);
+  busy.set(dir, settled);
+  void settled.then(() => {
+    if (busy.get(dir) === settled) busy.delete(dir);
+  });
+  return run;
+}
+
 /** Fetches `ref` of the remote into the cache (only what is missing), under a ref of the space's own. */
 export async function fetchBranch(
   config: Pick<Config, 'dataDir' | 'outboundAllowPrivate'>,
@@ -59,6 +73,10 @@ export async function fetchBranch(
 ): Promise<Fetched> {
   const remote = await prepareRemote(input.url, { allowPrivate: config.outboundAllowPrivate });
   const dir = cacheDirectory(config, input.repoCacheID, remote.url);
+  return withCache(dir, () => fetchInto(dir, remote, input));
+}
+
+async function fetchInto(dir: string, remote: GitRemote, input: { ref: string; localRef: string }): Promise<Fetched> {
   await ensureBareRepository(dir);
   const listed = (await runGit(['ls-remote', '--', remote.url, input.ref], { cwd: dir, remote, timeoutMs: 120_000 })).toString('utf8');
   const line = listed.split('\n').find((l) => l.endsWith(`\t${input.ref}`));

@@ -184,6 +184,48 @@ describe('git sync', () => {
     expect((await runLog(t.db, spaceId)).length).toBeGreaterThanOrEqual(5);
   });
 
+  it('exports a space never synced into an empty repository, then removes a deleted page and its SUMMARY entry', async () => {
+    const fs = await import('node:fs');
+    const path = await import('node:path');
+    const bare = path.join(server.root, 'empty.git');
+    fs.mkdirSync(bare);
+    git(bare, 'init', '--bare', '--quiet', '-b', 'main');
+    const spaceId = await newSpace('Fresh');
+    let keepId = '';
+    let dropId = '';
+    await editSpaceContent(t.app.deps, spaceId, admin.id, (editor) => {
+      keepId = editor.insertPage({ title: 'Overview', markdown: 'The overview, with a [link](https://example.com).\n', description: 'What it is' });
+      const parent = editor.insertPage({ title: 'Guides', markdown: 'All guides.\n' });
+      dropId = editor.insertPage({ title: 'First steps', markdown: 'Do this.\n' }, { parent });
+    });
+    const url = server.url('empty', credentials);
+    await exportRepo(spaceId, { url, ref: 'refs/heads/main', commitMessage: 'First export', force: true });
+    expect(git(bare, 'ls-tree', '-r', '--name-only', 'main').trim().split('\n').sort()).toEqual(['README.md', 'SUMMARY.md', 'guides/README.md', 'guides/first-steps.md']);
+    expect(git(bare, 'show', 'main:SUMMARY.md')).toBe('# Table of contents\n\n* [Overview](README.md)\n* [Guides](guides/README.md)\n  * [First steps](guides/first-steps.md)\n');
+    expect(git(bare, 'show', 'main:README.md')).toBe('---\ndescription: What it is\n---\n\n# Overview\n\nThe overview, with a [link](https://example.com).\n');
+    const first = git(bare, 'rev-parse', 'main').trim();
+    const exported = await content(spaceId);
+    expect(exported.git).toMatchObject({ oid: first, createdByGitBook: true });
+    expect(exported.pages[0].git).toEqual({ oid: git(bare, 'rev-parse', 'main:README.md').trim(), path: 'README.md' });
+
+    await editSpaceContent(t.app.deps, spaceId, admin.id, (editor) => editor.deletePage(dropId));
+    await exportRepo(spaceId, { url, ref: 'refs/heads/main', commitMessage: 'Drop a page' });
+    const second = git(bare, 'rev-parse', 'main').trim();
+    expect(git(bare, 'diff', '--name-status', first, second).trim().split('\n').sort()).toEqual(['D\tguides/first-steps.md', 'M\tSUMMARY.md']);
+
+    // Importing the commit it just exported changes nothing; forced, it reads it again and keeps the ids.
+    await importRepo(spaceId, { url, ref: 'refs/heads/main' });
+    expect((await runLog(t.db, spaceId))[0]).toContain('unchanged');
+    await importRepo(spaceId, { url, ref: 'refs/heads/main', force: true });
+    const back = await content(spaceId);
+    expect(back.pages.map((p: any) => [p.id, p.title])).toEqual([
+      [keepId, 'Overview'],
+      [exported.pages[1].id, 'Guides'],
+    ]);
+    expect(back.pages[0].description).toBe('What it is');
+    expect((await runLog(t.db, spaceId))[0]).toMatch(/import\s+success/);
+  });
+
   it('keeps page ids across imports when files are renamed, and reads a folder tree without SUMMARY.md', async () => {
     const repo = createRepository(server, 'folders', {
       'README.md': '# Home\n\nHello.\n',
