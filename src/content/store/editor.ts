@@ -236,8 +236,9 @@ export class RevisionEditor {
     list.splice(index, 0, entry);
     this.parents.set(id, parent);
     this.removed.delete(id);
-    // A page inserted again under a removed id starts with no children (not the old ones).
-    this.lists.set(id, []);
+    // Subpages given with the page are all it has: a page inserted again under a removed id
+    // does not bring its old children back (without `pages`, they stay, as a replace needs).
+    if (page.pages !== undefined) this.lists.set(id, []);
     this.dirty.add(parent);
     for (const child of page.pages ?? []) this.insertPage(child, { parent: id });
     return id;
