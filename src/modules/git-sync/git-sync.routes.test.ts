@@ -373,6 +373,21 @@ describe('git sync', () => {
       expect(jobs.filter((j) => j.payload.includes(spaceId))).toHaveLength(0);
     });
 
+    it('sets the sync up at the request (git info 200) even when the run then fails; a duplicate is not synced', async () => {
+      const res = await t.request('POST', `/v1/spaces/${spaceId}/git/import`, { token: admin.token, body: { url: 'https://user:pw-unresolvable@git.invalid/repo.git', ref: 'refs/heads/main', gitInfo: { provider: 'gitlab', url: 'https://gitlab.com/acme/repo' } } });
+      expect(res.status).toBe(204);
+      await t.runJobsUntilIdle();
+      const info = await t.request('GET', `/v1/spaces/${spaceId}/git/info`, { token: reader.token });
+      expect(info.status).toBe(200);
+      expect(info.body).toMatchObject({ repoName: 'acme/repo', installationProvider: 'gitlab', url: 'https://gitlab.com/acme/repo' });
+      expect((await runLog(t.db, spaceId))[0]).toMatch(/failure .*does not resolve/);
+      await expectNoSecret('pw-unresolvable');
+      const copy = await t.request('POST', `/v1/spaces/${spaceId}/duplicate`, { token: admin.token });
+      expect(copy.status).toBe(201);
+      expect(copy.body.gitSync).toBeUndefined();
+      expect((await t.request('GET', `/v1/spaces/${copy.body.id}/git/info`, { token: admin.token })).status).toBe(404);
+    });
+
     it('DELETE legacy-installation answers 204 (also when there is none), 403 for readers', async () => {
       expect((await t.request('DELETE', `/v1/spaces/${spaceId}/git/legacy-installation`, { token: admin.token })).status).toBe(204);
       expect((await t.request('DELETE', `/v1/spaces/${spaceId}/git/legacy-installation`, { token: admin.token })).status).toBe(204);
