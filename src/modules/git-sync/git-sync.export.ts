@@ -46,7 +46,7 @@ async function exportOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
   const space = await spacesRepository.findActive(ctx.db, op.spaceId);
   if (!space?.revision_id) throw new Error('the space has no content');
   const url = await unsealRemote(ctx.db, op.remote, op.sealed);
-  const fetched = await fetchBranch(ctx.config, { url, ref: op.ref, repoCacheID: op.repoCacheID, localRef: `refs/quire/${op.spaceId}/export` });
+  const fetched = await fetchBranch(ctx.config, { url, ref: op.ref, repoCacheID: op.repoCacheID, localRef: `refs/quire/${op.spaceId}/export`, signal: ctx.signal });
   const { dir, remote } = fetched;
   // A missing branch is created from the last synced commit when the cache has it (files the space does not own, like .gitbook.yaml, come along).
   const branchMissing = !fetched.commit;
@@ -136,7 +136,7 @@ async function exportOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
     }
     return { status: 'unchanged', ...(parent ? { commit: parent } : {}) };
   }
-  await runGit(['push', '--quiet', '--', remote.url, `${op.force ? '+' : ''}${commit}:${op.ref}`], { cwd: dir, remote, timeoutMs: 600_000 });
+  await runGit(['push', '--quiet', '--', remote.url, `${op.force ? '+' : ''}${commit}:${op.ref}`], { cwd: dir, remote, timeoutMs: 600_000, signal: ctx.signal });
   await runGit(['update-ref', `refs/quire/${op.spaceId}/export`, commit], { cwd: dir });
   if (op.standalone) return { status: 'success', commit, pagesChanged };
 

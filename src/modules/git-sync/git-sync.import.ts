@@ -80,7 +80,7 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
   const sync = await gitSyncRepository.find(ctx.db, op.spaceId);
   if (isStale(op, sync?.last_timestamp)) return { status: 'skipped', error: `older than the last operation applied (${sync?.last_timestamp})` };
   const url = await unsealRemote(ctx.db, op.remote, op.sealed);
-  const fetched = await fetchBranch(ctx.config, { url, ref: op.ref, repoCacheID: op.repoCacheID, localRef: `refs/quire/${op.spaceId}/import` });
+  const fetched = await fetchBranch(ctx.config, { url, ref: op.ref, repoCacheID: op.repoCacheID, localRef: `refs/quire/${op.spaceId}/import`, signal: ctx.signal });
   if (!fetched.commit) throw new Error(`the branch ${op.ref} does not exist in the repository`);
   const { dir, commit } = fetched;
   const now = isoNow(ctx.clock);

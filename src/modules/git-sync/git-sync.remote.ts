@@ -69,19 +69,19 @@ export function withCache<T>(dir: string, work: () => Promise<T>): Promise<T> {
 /** Fetches `ref` of the remote into the cache (only what is missing), under a ref of the space's own. */
 export async function fetchBranch(
   config: Pick<Config, 'dataDir' | 'outboundAllowPrivate'>,
-  input: { url: string; ref: string; repoCacheID?: string; localRef: string },
+  input: { url: string; ref: string; repoCacheID?: string; localRef: string; signal?: AbortSignal },
 ): Promise<Fetched> {
   const remote = await prepareRemote(input.url, { allowPrivate: config.outboundAllowPrivate });
   const dir = cacheDirectory(config, input.repoCacheID, remote.url);
   return withCache(dir, () => fetchInto(dir, remote, input));
 }
 
-async function fetchInto(dir: string, remote: GitRemote, input: { ref: string; localRef: string }): Promise<Fetched> {
+async function fetchInto(dir: string, remote: GitRemote, input: { ref: string; localRef: string; signal?: AbortSignal }): Promise<Fetched> {
   await ensureBareRepository(dir);
-  const listed = (await runGit(['ls-remote', '--', remote.url, input.ref], { cwd: dir, remote, timeoutMs: 120_000 })).toString('utf8');
+  const listed = (await runGit(['ls-remote', '--', remote.url, input.ref], { cwd: dir, remote, timeoutMs: 120_000, signal: input.signal })).toString('utf8');
   const line = listed.split('\n').find((l) => l.endsWith(`\t${input.ref}`));
   if (!line) return { remote, dir };
-  await runGit(['fetch', '--no-tags', '--quiet', '--', remote.url, `+${input.ref}:${input.localRef}`], { cwd: dir, remote, timeoutMs: 600_000 });
+  await runGit(['fetch', '--no-tags', '--quiet', '--', remote.url, `+${input.ref}:${input.localRef}`], { cwd: dir, remote, timeoutMs: 600_000, signal: input.signal });
   const commit = (await runGit(['rev-parse', '--verify', `${input.localRef}^{commit}`], { cwd: dir })).toString('utf8').trim();
   return { remote, dir, commit };
 }
