@@ -16,12 +16,15 @@ export interface GitServer {
   url(name: string, credentials?: { user: string; password: string }): string;
   /** Authorization headers seen (to prove credentials were sent). */
   authorizations: string[];
+  /** Work trees made by createRepository, removed on close. */
+  workTrees: string[];
   close(): Promise<void>;
 }
 
 export async function startGitServer(auth?: { user: string; password: string }): Promise<GitServer> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-git-'));
   const authorizations: string[] = [];
+  const workTrees: string[] = [];
   const server = http.createServer((req, res) => {
     const header = req.headers.authorization;
     if (header) authorizations.push(header);
@@ -89,11 +92,13 @@ export async function startGitServer(auth?: { user: string; password: string }):
   return {
     root,
     authorizations,
+    workTrees,
     url: (name, credentials) => `http://${credentials ? `${encodeURIComponent(credentials.user)}:${encodeURIComponent(credentials.password)}@` : ''}127.0.0.1:${port}/${name}.git`,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       fs.rmSync(root, { recursive: true, force: true });
+      for (const dir of workTrees) fs.rmSync(dir, { recursive: true, force: true });
     },
   };
 }
@@ -114,6 +119,7 @@ export function createRepository(server: GitServer, name: string, files: Record<
   fs.mkdirSync(bare, { recursive: true });
   git(bare, 'init', '--bare', '--quiet', '-b', 'main');
   const work = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-work-'));
+  server.workTrees.push(work);
   git(work, 'init', '--quiet', '-b', 'main');
   git(work, 'remote', 'add', 'origin', bare);
   const commit = (changes: Record<string, string | Buffer | null>, message = 'Change') => {
