@@ -21,6 +21,9 @@ export interface NewPage extends Partial<PageMeta> {
   markdown?: string;
   document?: Document;
   pages?: NewPage[];
+  /** Kept when a page is re-created as it was (git import); default: now. */
+  createdAt?: string;
+  updatedAt?: string;
 }
 
 /** Changes to a page; unset fields stay as they are, `null` clears optional ones. */
@@ -230,8 +233,8 @@ export class RevisionEditor {
       slug: this.uniqueSlug(list, page.slug ?? slugFromTitle(page.title), null, page.slug !== undefined),
       ...pick(page),
       ...(type === 'document' && document && document.nodes.length > 0 ? { document: this.storeDocument(document) } : {}),
-      createdAt: this.now,
-      updatedAt: this.now,
+      createdAt: page.createdAt ?? this.now,
+      updatedAt: page.updatedAt ?? this.now,
     };
     list.splice(index, 0, entry);
     this.parents.set(id, parent);

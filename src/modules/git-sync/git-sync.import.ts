@@ -171,7 +171,9 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
       }
       const docHash = document && document.nodes.length > 0 ? objectHash('document', JSON.stringify(document)) : undefined;
       const sig = pageSignature({ type: page.type, title: page.title, document: docHash, ...meta });
-      if (previousSig.get(id) !== sig || previousPath.get(id) !== page.git?.path) pagesChanged++;
+      const changed = previousSig.get(id) !== sig || previousPath.get(id) !== page.git?.path;
+      if (changed) pagesChanged++;
+      const before = previous?.byId.get(id)?.entry;
       return {
         id,
         type: page.type,
@@ -182,6 +184,8 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
         ...(page.target ? { target: page.target } : {}),
         ...(page.git ? { git: { ...page.git, sig } } : {}),
         pages: page.children.map(toNewPage),
+        // A page read again as it was keeps its dates; a changed one was updated now.
+        ...(before ? { createdAt: before.createdAt, ...(changed ? {} : { updatedAt: before.updatedAt }) } : {}),
       };
     };
     for (const page of layout.pages) editor.insertPage(toNewPage(page));

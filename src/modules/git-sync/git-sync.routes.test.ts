@@ -242,6 +242,7 @@ describe('git sync', () => {
     const setupId = before.pages[1].id;
     expect(JSON.stringify(before.pages[2].pages[0].document)).toContain(`"page":"${setupId}"`);
 
+    t.clock.advance(60_000);
     repo.commit({ 'setup.md': null, 'installation.md': '# Setup\n\nInstall it with the package manager of your choice, then run the command.\n', 'api/tokens.md': '# Tokens\n\nSee [setup](../installation.md).\n' }, 'Rename setup');
     await importRepo(spaceId, { url, ref: 'refs/heads/main' });
     const after = await content(spaceId);
@@ -249,6 +250,10 @@ describe('git sync', () => {
     expect(renamed.id).toBe(setupId);
     expect(renamed.git.path).toBe('installation.md');
     expect(flat(after.pages).find((p) => p.title === 'Tokens').id).toBe(before.pages[2].pages[0].id);
+    // Pages read again as they were keep their dates; the moved one was updated.
+    expect(after.pages[0]).toMatchObject({ createdAt: before.pages[0].createdAt, updatedAt: before.pages[0].updatedAt });
+    expect(renamed.createdAt).toBe(before.pages[1].createdAt);
+    expect(renamed.updatedAt > before.pages[1].updatedAt).toBe(true);
   });
 
   it('keeps the id of a page renamed and rewritten beyond rename detection when it keeps its place in SUMMARY.md', async () => {

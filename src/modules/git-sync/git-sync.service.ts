@@ -66,7 +66,7 @@ async function requestOperation(ctx: Context, spaceId: string, direction: 'impor
       spaceId,
       remote: redactUrl(remote),
       provider: input.gitInfo?.provider ?? (previous?.integration !== 'git' ? previous?.installationProvider : undefined),
-      browseUrl: input.gitInfo?.url ?? input.repoTreeURL ?? previous?.url,
+      browseUrl: redactOptional(input.gitInfo?.url ?? input.repoTreeURL) ?? previous?.url,
       updatedAt: now,
     });
     await gitSyncRepository.setSpaceGitSync(trx, spaceId, JSON.stringify(gitSync));
@@ -105,4 +105,9 @@ export async function deleteLegacyInstallation(ctx: Context, spaceId: string): P
 export async function runLog(db: Db, spaceId: string, limit = 50): Promise<string[]> {
   const runs: GitSyncRunRow[] = await gitSyncRepository.listRuns(db, spaceId, limit);
   return runs.map(presentRunLine);
+}
+
+/** A URL as it may be stored and shown (no credentials), or undefined. */
+function redactOptional(url: string | undefined): string | undefined {
+  return url ? redactUrl(url) : undefined;
 }
