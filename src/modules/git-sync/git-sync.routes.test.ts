@@ -350,6 +350,22 @@ describe('git sync', () => {
     expect(JSON.stringify(final.pages)).toContain('Edited in Quire.');
   });
 
+  it('reports conflicts on the change request when both sides changed the same page', async () => {
+    const repo = createRepository(server, 'conflict', { 'README.md': '# Home\n\nThe same line.\n' });
+    const spaceId = await newSpace();
+    const url = server.url('conflict', credentials);
+    await importRepo(spaceId, { url, ref: 'refs/heads/main' });
+    const home = (await content(spaceId)).pages[0];
+    await editSpaceContent(t.app.deps, spaceId, admin.id, (editor) => editor.updatePage(home.id, { markdown: 'The line, as Quire says it.\n' }));
+    repo.commit({ 'README.md': '# Home\n\nThe line, as git says it.\n' });
+    await importRepo(spaceId, { url, ref: 'refs/heads/main' });
+    const crs = await t.request('GET', `/v1/spaces/${spaceId}/change-requests`, { token: admin.token });
+    expect(crs.body.items).toHaveLength(1);
+    const merged = await t.request('POST', `/v1/spaces/${spaceId}/change-requests/${crs.body.items[0].id}/merge`, { token: admin.token });
+    expect(merged.status).toBe(409);
+    expect(JSON.stringify((await content(spaceId)).pages[0].document)).toContain('as Quire says it');
+  });
+
   describe('requests', () => {
     let spaceId: string;
     beforeAll(async () => {
