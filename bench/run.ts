@@ -28,6 +28,7 @@ import { conversationsSuite } from './scenarios/conversations.ts';
 import { measureEditScaling, type EditScaling } from './edit-scaling.ts';
 import { measureChangeRequestScaling, type ChangeRequestScaling } from './change-request-scaling.ts';
 import { measureStartup, STARTUP, type Startup } from './startup.ts';
+import { measureGitSyncScaling, type GitSyncScaling } from './git-sync-scaling.ts';
 
 /*
  * `npm run bench [-- --only <names>] [--database sqlite|postgres] [--database-url <url>]
@@ -41,6 +42,7 @@ const SUITES: Suite[] = [organizationSuite, contentSuite, publishedSuite, commen
 
 /** Measured in process rather than over HTTP: the cost of an edit as a space grows. */
 const EDIT_SCALING = { name: 'content.edit', title: 'one-page edit, 10,000-page space ÷ 10-page space (median ms)', target: 2 };
+const GIT_SCALING = { name: 'git-sync.export', title: 'git import of a 2,000-page repository; one-page export, 2,000-page ÷ 20-page space (median ms)', target: 3 };
 const CR_SCALING = { name: 'change-requests.edit-merge', title: 'one-page batch edit and merge of a change request, 10,000-page ÷ 10-page space (median ms)', target: 2 };
 
 /** A mistake on the command line: reported as one line, without a stack. */
@@ -204,6 +206,7 @@ async function main(): Promise<number> {
     console.log(`${EDIT_SCALING.name.padEnd(16)} ${'content'.padEnd(14)} ${EDIT_SCALING.title}  (target ≤ ${EDIT_SCALING.target})`);
     console.log(`${CR_SCALING.name.padEnd(16)} ${'content'.padEnd(14)} ${CR_SCALING.title}  (target ≤ ${CR_SCALING.target})`);
     console.log(`${STARTUP.name.padEnd(16)} ${'startup'.padEnd(14)} ${STARTUP.title}  (target ≤ ${STARTUP.targetMs} ms, ≤ ${STARTUP.targetRssMb} MB)`);
+    console.log(`${GIT_SCALING.name.padEnd(16)} ${'git-sync'.padEnd(14)} ${GIT_SCALING.title}  (target ≤ ${GIT_SCALING.target})`);
     for (const suite of SUITES) {
       for (const s of suite.scenarios) {
         console.log(`${s.name.padEnd(16)} ${suite.name.padEnd(14)} ${s.title}${s.target === undefined ? '' : `  (target ≥ ${s.target})`}`);
@@ -227,7 +230,7 @@ async function main(): Promise<number> {
 
   // --only takes scenario or suite names, comma-separated.
   const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
-  const known = new Set([EDIT_SCALING.name, CR_SCALING.name, STARTUP.name, ...SUITES.flatMap((suite) => [suite.name, ...suite.scenarios.map((s) => s.name)])]);
+  const known = new Set([EDIT_SCALING.name, CR_SCALING.name, STARTUP.name, GIT_SCALING.name, 'git-sync', ...SUITES.flatMap((suite) => [suite.name, ...suite.scenarios.map((s) => s.name)])]);
   const unknown = (only ?? []).filter((name) => !known.has(name));
   if (unknown.length > 0) throw new UsageError(`--only: unknown scenario ${unknown.join(', ')}; known: ${[...known].join(', ')}`);
   const picks = (suite: Suite) =>
@@ -272,6 +275,12 @@ async function main(): Promise<number> {
     crScaling = await measureChangeRequestScaling();
   }
 
+  let gitScaling: GitSyncScaling | undefined;
+  if (!postgresUrl && (!only || only.includes(GIT_SCALING.name) || only.includes('git-sync'))) {
+    progress(`${GIT_SCALING.name}: importing a 2,000-page and a 20-page repository from git http-backend on 127.0.0.1`);
+    gitScaling = await measureGitSyncScaling();
+  }
+
   let startup: Startup | undefined;
   if (!only || only.includes(STARTUP.name)) {
     progress(`${STARTUP.name}: starting the built server 5 times on a migrated database (load average ${os.loadavg()[0].toFixed(1)})`);
@@ -300,6 +309,7 @@ async function main(): Promise<number> {
     editScaling,
     crScaling,
     startup,
+    gitScaling,
   };
   fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
 
@@ -320,6 +330,14 @@ async function main(): Promise<number> {
       console.log(`| ${CR_SCALING.name} | ${measure}, median ms | ${figures.largeMedianMs.toFixed(2)} | ${figures.smallMedianMs.toFixed(2)} | ${figures.ratio.toFixed(2)} ${verdict} | ≤ ${CR_SCALING.target} |`);
       if (figures.ratio > CR_SCALING.target) console.error(`above target ${CR_SCALING.name} ${measure}: ratio ${figures.ratio.toFixed(2)} > ${CR_SCALING.target}`);
     }
+  }
+  if (gitScaling) {
+    const g = gitScaling;
+    const verdict = g.ratio <= GIT_SCALING.target ? '✓' : '✗';
+    console.log(`\n| Scenario | Measure | ${g.largePages} pages | ${g.smallPages} pages | Ratio | Target |\n|---|---|---:|---:|---:|---:|`);
+    console.log(`| ${GIT_SCALING.name} | import, ms | ${g.importMs.toFixed(0)} | ${g.smallImportMs.toFixed(0)} | | |`);
+    console.log(`| ${GIT_SCALING.name} | export after a one-page edit, median ms | ${g.largeExportMs.toFixed(1)} | ${g.smallExportMs.toFixed(1)} | ${g.ratio.toFixed(2)} ${verdict} | ≤ ${GIT_SCALING.target} |`);
+    if (g.ratio > GIT_SCALING.target) console.error(`above target ${GIT_SCALING.name}: ratio ${g.ratio.toFixed(2)} > ${GIT_SCALING.target}`);
   }
   if (startup) {
     const ok = (value: number, target: number) => (value <= target ? '✓' : '✗');

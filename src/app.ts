@@ -47,6 +47,7 @@ import { publishedRoutes } from './modules/published/published.routes.ts';
 import './jobs/definitions.ts';
 import { JobWorker } from './jobs/worker.ts';
 import { conversationsRoutes } from './modules/conversations/conversations.routes.ts';
+import { gitSyncRoutes } from './modules/git-sync/git-sync.routes.ts';
 import { samlProvidersRoutes } from './modules/saml-providers/saml-providers.routes.ts';
 import { ssoRoutes } from './modules/sso/sso.routes.ts';
 import { appAreaRoutes } from './modules/app-area/app-area.routes.ts';
@@ -219,6 +220,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(samlProvidersRoutes);
   await app.register(ssoRoutes);
   await app.register(appAreaRoutes, { prefix: '/app' });
+  await app.register(gitSyncRoutes);
 
   // Every server process works jobs too, unless it is web-only; closing the app stops
   // claiming and lets running jobs finish (or hands them back) before the database closes.

@@ -18,6 +18,7 @@ import { JOBS_CHANNEL } from './jobs/queue.ts';
 import { runWorkerProcess } from './worker.ts';
 import { appUrl } from './lib/urls.ts';
 import { createLoginLink } from './modules/sessions/sessions.service.ts';
+import { runLog as gitSyncRunLog } from './modules/git-sync/git-sync.service.ts';
 
 const USAGE = `Usage: npm run --silent cli -- <command> [options]
 
@@ -44,6 +45,8 @@ Commands:
       Queue a failed or cancelled job again (attempts start over), due now.
   jobs cancel ID
       Cancel a queued or failed job so it never runs (again).
+  git-sync log SPACE [--limit N]
+      The git sync runs of a space, newest first: direction, status, commit, pages changed, duration, error.
 
 The database is the server's: DATA_DIR (SQLite) or DATABASE_URL (PostgreSQL).
 `;
@@ -206,6 +209,15 @@ async function jobsCancel(db: Db, args: string[]): Promise<void> {
   process.stdout.write(`cancelled ${id}\n`);
 }
 
+async function gitSyncLog(db: Db, args: string[]): Promise<void> {
+  const { positionals, values } = parseArgs({ args, allowPositionals: true, options: { limit: { type: 'string' } } });
+  if (positionals.length !== 1) throw new UsageError('git-sync log takes one space id');
+  const limit = values.limit === undefined ? 50 : Number(values.limit);
+  if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive integer');
+  const lines = await gitSyncRunLog(db, positionals[0], limit);
+  process.stdout.write(lines.length ? lines.join('\n') + '\n' : `no git sync runs for space ${positionals[0]}\n`);
+}
+
 /** Runs one CLI command; returns the process exit code. */
 export async function runCli(argv: string[]): Promise<number> {
   const [group, action, ...rest] = argv;
@@ -251,6 +263,9 @@ export async function runCli(argv: string[]): Promise<number> {
         return 0;
       case 'jobs cancel':
         await jobsCancel(handle.db, rest);
+        return 0;
+      case 'git-sync log':
+        await gitSyncLog(handle.db, rest);
         return 0;
       default:
         throw new UsageError(`unknown command "${command}"`);

@@ -395,6 +395,22 @@ describe("conformance with GitBook's OpenAPI document", () => {
     await call('DELETE', `${O}/saml/${provider.id}`, 204);
   }, 120_000);
 
+  it('answers every git sync operation in GitBook’s response shapes', async () => {
+    const org = await createOrganization(t, { title: 'Git conformance' });
+    const admin = org.admin.token;
+    const call = async (method: string, url: string, status: number, body?: unknown) => {
+      const res = await t.request(method as 'GET', url, { token: admin, body });
+      expectSuccess(method, url, res, status);
+      return res;
+    };
+    const space = (await call('POST', `/v1/orgs/${org.id}/spaces`, 201, { title: 'Git' })).body;
+    const S = `/v1/spaces/${space.id}`;
+    // The operations only start: their jobs fail later (the host does not resolve), which these checks do not need.
+    await call('POST', `${S}/git/import`, 204, { url: 'https://git.invalid/repo.git', ref: 'refs/heads/main', gitInfo: { provider: 'gitlab', url: 'https://gitlab.com/acme/repo' } });
+    await call('POST', `${S}/git/export`, 204, { url: 'https://git.invalid/repo.git', ref: 'refs/heads/main', commitMessage: 'Export' });
+    await call('GET', `${S}/git/info`, 200);
+  }, 120_000);
+
   it('left no served GitBook operation unchecked', () => {
     const known = gitbookOperationIds();
     const unchecked = served

@@ -140,6 +140,8 @@ export interface SpacesTable {
   created_at: string;
   updated_at: string;
   deleted_at: string | null;
+  /** JSON: the space's gitSync object once a git sync was set up (migration 0014). */
+  git_sync?: string | null;
 }
 
 export interface ContentPermissionsTable {
@@ -496,6 +498,8 @@ export interface Database {
   saml_assertions: SamlAssertionsTable;
   sessions: SessionsTable;
   login_links: LoginLinksTable;
+  git_syncs: GitSyncsTable;
+  git_sync_runs: GitSyncRunsTable;
 }
 
 export interface ConversationsTable {
@@ -593,4 +597,35 @@ export interface LoginLinksTable {
   created_at: string;
   expires_at: string;
   used_at: string | null;
+}
+
+/** Git sync of a space (migration 0014): the remote without credentials and what is in step. */
+export interface GitSyncsTable {
+  space_id: string;
+  remote: string;
+  ref: string;
+  repo_cache_id: string | null;
+  project_directory: string;
+  last_timestamp: string | null;
+  last_commit: string | null;
+  last_revision_id: string | null;
+  summary_sig: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One git sync run of a space (import or export) and how it ended. */
+export interface GitSyncRunsTable {
+  id: string;
+  space_id: string;
+  direction: 'import' | 'export';
+  status: 'success' | 'failure' | 'skipped' | 'change-request' | 'unchanged';
+  commit: string | null;
+  revision_id: string | null;
+  change_request_id: string | null;
+  pages_changed: number;
+  duration_ms: number;
+  error: string | null;
+  timestamp: string | null;
+  started_at: string;
 }

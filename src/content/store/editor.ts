@@ -21,6 +21,9 @@ export interface NewPage extends Partial<PageMeta> {
   markdown?: string;
   document?: Document;
   pages?: NewPage[];
+  /** Kept when a page is re-created as it was (git import); default: now. */
+  createdAt?: string;
+  updatedAt?: string;
 }
 
 /** Changes to a page; unset fields stay as they are, `null` clears optional ones. */
@@ -38,6 +41,8 @@ export interface PagePatch {
   variables?: Variables | null;
   markdown?: string;
   document?: Document | null;
+  /** Where the page's file is in git (git sync). */
+  git?: PageMeta['git'] | null;
 }
 
 export interface NewFile {
@@ -45,6 +50,8 @@ export interface NewFile {
   name: string;
   contentType: string;
   bytes: Buffer;
+  /** Where the file is in git (git sync). */
+  git?: { oid: string; path: string };
   /** The bytes as already put in the file store (before the transaction); else they are stored at commit. */
   stored?: { hash: string; size: number };
 }
@@ -226,12 +233,15 @@ export class RevisionEditor {
       slug: this.uniqueSlug(list, page.slug ?? slugFromTitle(page.title), null, page.slug !== undefined),
       ...pick(page),
       ...(type === 'document' && document && document.nodes.length > 0 ? { document: this.storeDocument(document) } : {}),
-      createdAt: this.now,
-      updatedAt: this.now,
+      createdAt: page.createdAt ?? this.now,
+      updatedAt: page.updatedAt ?? this.now,
     };
     list.splice(index, 0, entry);
     this.parents.set(id, parent);
     this.removed.delete(id);
+    // Subpages given with the page are all it has: a page inserted again under a removed id
+    // does not bring its old children back (without `pages`, they stay, as a replace needs).
+    if (page.pages !== undefined) this.lists.set(id, []);
     this.dirty.add(parent);
     for (const child of page.pages ?? []) this.insertPage(child, { parent: id });
     return id;
@@ -255,7 +265,7 @@ export class RevisionEditor {
     this.replace(pageId, (entry) => {
       const next: PageEntry = { ...entry, slug, updatedAt: this.now };
       if (patch.title !== undefined) next.title = patch.title;
-      for (const field of ['emoji', 'icon', 'description', 'layout', 'cover', 'variables'] as const) {
+      for (const field of ['emoji', 'icon', 'description', 'layout', 'cover', 'variables', 'git'] as const) {
         const value = patch[field];
         if (value === null) delete next[field];
         else if (value !== undefined) (next as unknown as Record<string, unknown>)[field] = value;
@@ -309,7 +319,7 @@ export class RevisionEditor {
   addFile(file: NewFile): FileEntry {
     const { hash, size } = file.stored ?? { hash: createHash('sha256').update(file.bytes).digest('hex'), size: file.bytes.length };
     if (!file.stored) this.unstored.set(hash, file.bytes);
-    const entry: FileEntry = { id: file.id ?? newId(), name: file.name, contentType: file.contentType, size, hash };
+    const entry: FileEntry = { id: file.id ?? newId(), name: file.name, contentType: file.contentType, size, hash, ...(file.git ? { git: file.git } : {}) };
     if (file.contentType.startsWith('image/')) {
       try {
         const { width, height } = imageSize(file.bytes);
@@ -357,7 +367,7 @@ export class RevisionEditor {
    * Writes the new revision: new documents, the changed lists and every list above them
    * up to the root, deepest first so each parent entry gets its child's new hash.
    */
-  async commit(db: Db, options: { createdBy: string | null; parents?: string[]; type?: string; mergedFrom?: string }): Promise<string> {
+  async commit(db: Db, options: { createdBy: string | null; parents?: string[]; type?: string; mergedFrom?: string; git?: Record<string, unknown> }): Promise<string> {
     const touched = new Set<string>();
     for (const parent of this.dirty) {
       // A list that changed and whose page was then removed is gone with it.
@@ -400,7 +410,7 @@ export class RevisionEditor {
       files_hash: filesHash,
       reusables_hash: reusablesHash,
       variables: JSON.stringify(this.variables ?? this.base?.revision.variables ?? {}),
-      git: null,
+      git: options.git ? JSON.stringify(options.git) : null,
       merged_from: options.mergedFrom ?? null,
       created_by: options.createdBy,
       created_at: this.now,
@@ -457,7 +467,7 @@ export class RevisionEditor {
 /** The optional metadata of a new page, without undefined values. */
 function pick(page: NewPage): Partial<PageMeta> {
   const meta: Partial<PageMeta> = {};
-  for (const field of ['emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'layout', 'cover', 'variables', 'target'] as const) {
+  for (const field of ['emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'layout', 'cover', 'variables', 'target', 'git'] as const) {
     if (page[field] !== undefined) (meta as Record<string, unknown>)[field] = page[field];
   }
   return meta;

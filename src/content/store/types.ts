@@ -49,6 +49,8 @@ export interface PageMeta {
   variables?: Variables;
   /** Link pages only. */
   target?: ContentRef;
+  /** Where the page's file is in git and its signature then (git sync; src/content/git-layout). */
+  git?: { oid: string; path: string; sig?: string };
 }
 
 /** One entry of a tree node: a page, its metadata and the hashes of what it holds. */
@@ -71,6 +73,8 @@ export interface FileEntry {
   size: number;
   hash: string;
   dimensions?: { width: number; height: number };
+  /** Where the file is in git (git sync). */
+  git?: { oid: string; path: string };
 }
 
 /** A reusable content block of a revision. */

@@ -1,6 +1,7 @@
 import type { Config } from '../../config.ts';
 import type { FileEntry, PageLayout, PageNode, RevisionSnapshot } from '../../content/store/types.ts';
 import { appUrl } from '../../lib/urls.ts';
+import { pageSignature } from '../../content/git-layout/write.ts';
 import type { RevisionFileWire, RevisionPageWire, RevisionWire } from './content.schemas.ts';
 
 /** GitBook's page layout with every option, defaults filled in. */
@@ -81,6 +82,8 @@ export function presentPage(
     noRobotsIndex: e.noRobotsIndex ?? false,
     tags: [],
     ...(e.document ? { documentId: e.document } : {}),
+    // A page edited since its file was read or written no longer matches that blob.
+    ...(e.git && (!e.git.sig || e.git.sig === pageSignature(e)) ? { git: { oid: e.git.oid, path: e.git.path } } : {}),
     ...bodyOf(node),
   } as RevisionPageWire;
 }
@@ -94,6 +97,7 @@ export function presentFile(file: FileEntry, downloadURL: string): RevisionFileW
     downloadURL,
     size: file.size,
     ...(file.dimensions ? { dimensions: file.dimensions } : {}),
+    ...(file.git ? { git: { oid: file.git.oid, path: file.git.path } } : {}),
   };
 }
 

@@ -45,5 +45,6 @@ export function presentSpace(
     defaultLevel: row.default_level,
     ...counts,
     permissions,
+    ...(row.git_sync ? { gitSync: JSON.parse(row.git_sync) } : {}),
   };
 }

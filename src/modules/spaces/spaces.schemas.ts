@@ -95,6 +95,20 @@ export const Space = component(
       changeRequestsOpen: Type.Number({ description: 'Count of open change requests' }),
       changeRequestsDraft: Type.Number({ description: 'Count of draft change requests' }),
       permissions: SpacePermissions,
+      gitSync: Type.Optional(
+        Type.Object(
+          {
+            repoName: Type.Optional(Type.String()),
+            installationId: Type.String(),
+            installationProvider: Type.String(),
+            installationStatus: Type.String(),
+            integration: Type.Optional(Type.String()),
+            url: Type.Optional(Type.String()),
+            updatedAt: Type.Optional(Timestamp),
+          },
+          { description: 'Git sync of the space (GitBook GitSyncState); absent until a sync was set up' },
+        ),
+      ),
     },
     { description: 'A space: a tree of pages with its history of revisions' },
   ),

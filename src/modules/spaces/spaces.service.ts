@@ -309,6 +309,8 @@ export async function duplicateSpace(ctx: Context, spaceId: string) {
       updated_at: now,
       deleted_at: null,
       revision_id: null,
+      // A copy is not synced with the original's repository.
+      git_sync: null,
     };
     await spacesRepository.insert(trx, copy);
     copy.position = await place(trx, space.organization_id, space.parent_id, { type: 'space', id }, { after: { type: 'space', space: space.id } });

@@ -1,0 +1,80 @@
+/*
+ * The YAML front matter of a page file: GitBook keeps the page metadata there
+ * (`description`, `icon`, `cover`, `coverY`, `layout`, `hidden`).
+ */
+import YAML from 'yaml';
+import type { PageCover, PageLayout, PageMeta } from '../store/types.ts';
+
+const FRONT = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/;
+
+/** Splits a page file into its front matter (parsed) and its markdown body. */
+export function splitFrontMatter(text: string): { data: Record<string, unknown>; body: string } {
+  const match = FRONT.exec(text);
+  if (!match) return { data: {}, body: text };
+  let data: unknown;
+  try {
+    data = YAML.parse(match[1]);
+  } catch {
+    // Not YAML: GitBook would show it as text; keep it in the body.
+    return { data: {}, body: text };
+  }
+  const body = text.slice(match[0].length).replace(/^\r?\n/, '');
+  return { data: data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {}, body };
+}
+
+type LayoutFlag = 'title' | 'description' | 'tableOfContents' | 'outline' | 'pagination';
+const FLAGS: LayoutFlag[] = ['title', 'description', 'tableOfContents', 'outline', 'pagination'];
+
+/** Page metadata from front matter; `cover` is handed to `coverRef` to become a file or URL reference. */
+export function metaFromFrontMatter(data: Record<string, unknown>, coverRef: (value: string) => PageCover['ref']): Partial<PageMeta> {
+  const meta: Partial<PageMeta> = {};
+  if (typeof data.description === 'string' && data.description.trim()) meta.description = data.description.trim().slice(0, 500);
+  if (typeof data.icon === 'string' && data.icon.trim()) meta.icon = data.icon.trim();
+  if (data.hidden === true) meta.hidden = true;
+  if (typeof data.cover === 'string' && data.cover.trim()) {
+    const ref = coverRef(data.cover.trim());
+    if (ref) meta.cover = { ref, yPos: typeof data.coverY === 'number' ? data.coverY : 0 };
+  }
+  const layout = data.layout;
+  if (layout && typeof layout === 'object') {
+    const l = layout as Record<string, unknown>;
+    const out: Partial<PageLayout> = {};
+    if (l.width === 'wide' || l.width === 'default') out.width = l.width;
+    const cover = l.cover as Record<string, unknown> | undefined;
+    if (cover && typeof cover === 'object') {
+      if (typeof cover.visible === 'boolean') out.cover = cover.visible;
+      if (cover.size === 'hero' || cover.size === 'full') out.coverSize = cover.size;
+    }
+    for (const flag of FLAGS) {
+      const v = l[flag] as Record<string, unknown> | undefined;
+      if (v && typeof v === 'object' && typeof v.visible === 'boolean') out[flag] = v.visible;
+    }
+    if (Object.keys(out).length > 0) meta.layout = out;
+  }
+  return meta;
+}
+
+/** Front matter for page metadata ('' when there is none), in GitBook's key order. */
+export function frontMatterOf(meta: Partial<PageMeta>, coverPath: (ref: NonNullable<PageCover['ref']>) => string | undefined): string {
+  const data: Record<string, unknown> = {};
+  if (meta.description) data.description = meta.description;
+  if (meta.icon) data.icon = meta.icon;
+  if (meta.cover?.ref) {
+    const path = coverPath(meta.cover.ref);
+    if (path) {
+      data.cover = path;
+      data.coverY = meta.cover.yPos ?? 0;
+    }
+  }
+  if (meta.layout && Object.keys(meta.layout).length > 0) {
+    const l = meta.layout;
+    const layout: Record<string, unknown> = {};
+    if (l.width) layout.width = l.width;
+    if (l.cover !== undefined || l.coverSize) layout.cover = { ...(l.cover !== undefined ? { visible: l.cover } : {}), ...(l.coverSize ? { size: l.coverSize } : {}) };
+    for (const flag of FLAGS) if (l[flag] !== undefined) layout[flag] = { visible: l[flag] };
+    if (Object.keys(layout).length > 0) data.layout = layout;
+  }
+  if (meta.hidden) data.hidden = true;
+  if (Object.keys(data).length === 0) return '';
+  return `---\n${YAML.stringify(data, { lineWidth: 0 })}---\n\n`;
+}

@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import { frontMatterOf, metaFromFrontMatter, splitFrontMatter } from './front-matter.ts';
+import { bindDocument, readGitLayout, type RepositoryFile } from './read.ts';
+import { parseSummary, writeSummary } from './summary.ts';
+import { pageFileText, planPaths, summaryOf } from './write.ts';
+import type { PageNode } from '../store/types.ts';
+
+function source(files: Record<string, string>) {
+  const list: RepositoryFile[] = Object.keys(files).map((path, i) => ({ path, oid: String(i).padStart(40, '0') }));
+  return { files: list, read: async (paths: string[]) => new Map(paths.filter((p) => p in files).map((p) => [p, Buffer.from(files[p])])) };
+}
+
+describe('SUMMARY.md', () => {
+  it('reads nested items, groups and links, and writes GitBook’s form back unchanged', () => {
+    const text = [
+      '# Table of contents',
+      '',
+      '* [Intro](README.md)',
+      '* [Guide](guide/README.md)',
+      '  * [Step \\[1\\]](guide/step-1.md)',
+      '    * [Deeper](guide/deeper.md)',
+      '* [Site](https://example.com)',
+      '',
+      '## API',
+      '',
+      '* [Tokens](api/tokens.md)',
+      '',
+    ].join('\n');
+    const entries = parseSummary(text);
+    expect(entries.map((e) => [e.kind, e.title])).toEqual([
+      ['page', 'Intro'],
+      ['page', 'Guide'],
+      ['link', 'Site'],
+      ['group', 'API'],
+    ]);
+    expect(entries[1].children[0].title).toBe('Step [1]');
+    expect(entries[1].children[0].children[0].href).toBe('guide/deeper.md');
+    expect(writeSummary(entries)).toBe(text);
+  });
+
+  it('accepts - and + bullets, tabs, encoded paths and angle brackets', () => {
+    const entries = parseSummary('- [A](<my page.md>)\n\t+ [B](sub%20dir/b.md)\n');
+    expect(entries[0].href).toBe('my page.md');
+    expect(entries[0].children[0].href).toBe('sub dir/b.md');
+    expect(writeSummary(entries)).toContain('* [A](my%20page.md)');
+  });
+});
+
+describe('front matter', () => {
+  it('maps description, icon, cover, layout and hidden both ways', () => {
+    const text = '---\ndescription: Short\nicon: rocket\ncover: .gitbook/assets/c.png\ncoverY: 12\nlayout:\n  width: wide\n  title:\n    visible: false\nhidden: true\n---\n\n# T\n';
+    const { data, body } = splitFrontMatter(text);
+    expect(body).toBe('# T\n');
+    const meta = metaFromFrontMatter(data, (v) => ({ kind: 'file', file: `id:${v}` }));
+    expect(meta).toEqual({ description: 'Short', icon: 'rocket', hidden: true, cover: { ref: { kind: 'file', file: 'id:.gitbook/assets/c.png' }, yPos: 12 }, layout: { width: 'wide', title: false } });
+    expect(frontMatterOf(meta, () => '.gitbook/assets/c.png')).toBe(text.slice(0, text.indexOf('# T')));
+    expect(frontMatterOf({}, () => undefined)).toBe('');
+  });
+
+  it('leaves text that is not YAML in the body', () => {
+    expect(splitFrontMatter('---\n: [\n---\nbody').data).toEqual({});
+  });
+});
+
+describe('readGitLayout', () => {
+  it('reads a folder tree without SUMMARY.md: README as folder page, files by name, assets anywhere pages point', async () => {
+    const layout = await readGitLayout(
+      source({
+        'README.md': '# Home\n\n![x](images/x.png)\n',
+        'b.md': '# B\n\n[home](./)\n',
+        'a.md': 'No title here.\n',
+        'sub/README.md': '# Sub\n',
+        'sub/c.md': '# C\n\n[b](../b.md#part)\n',
+        'images/x.png': 'png',
+        'notes.txt': 'not a page',
+      }),
+    );
+    expect(layout.pages.map((p) => [p.title, p.slug])).toEqual([
+      ['Home', 'home'],
+      ['A', 'a'],
+      ['B', 'b'],
+      ['Sub', 'sub'],
+    ]);
+    expect(layout.pages[3].children.map((p) => p.title)).toEqual(['C']);
+    expect(layout.assets.map((a) => a.path)).toEqual(['images/x.png']);
+    const c = layout.pages[3].children[0];
+    const bound = bindDocument(c.document!, (p) => (p === 'b.md' ? 'B-ID' : undefined), () => undefined);
+    expect(JSON.stringify(bound)).toContain('"kind":"anchor","page":"B-ID","anchor":"part"');
+    expect(JSON.stringify(layout.pages[2].document)).toContain('"page":"git:README.md"');
+  });
+
+  it('honours .gitbook.yaml root and structure, and repoProjectDirectory', async () => {
+    const layout = await readGitLayout({
+      ...source({
+        'site/.gitbook.yaml': 'root: ./content\nstructure:\n  readme: intro.md\n  summary: toc.md\nredirects:\n  old: intro.md\n',
+        'site/content/toc.md': '* [Intro](intro.md)\n',
+        'site/content/intro.md': '# Intro\n',
+        'site/content/unlisted.md': '# Not in the table of contents\n',
+      }),
+      projectDirectory: 'site',
+    });
+    expect(layout.root).toBe('site/content');
+    expect(layout.summaryPath).toBe('site/content/toc.md');
+    expect(layout.redirects).toEqual({ old: 'intro.md' });
+    expect(layout.pages.map((p) => p.git?.path)).toEqual(['site/content/intro.md']);
+  });
+
+  it('ignores a broken .gitbook.yaml and gives empty pages to SUMMARY items without a file', async () => {
+    const layout = await readGitLayout(source({ '.gitbook.yaml': 'root: [', 'SUMMARY.md': '* [Gone](gone.md)\n* Plain\n' }));
+    expect(layout.pages.map((p) => [p.type, p.title, p.git])).toEqual([
+      ['document', 'Gone', undefined],
+      ['document', 'Plain', undefined],
+    ]);
+  });
+});
+
+describe('writing', () => {
+  const node = (id: string, slug: string, children: PageNode[] = [], extra: Partial<PageNode['entry']> = {}): PageNode => ({
+    entry: { id, type: 'document', title: slug.toUpperCase(), slug, createdAt: '', updatedAt: '', ...extra },
+    parentId: null,
+    path: slug,
+    depth: 0,
+    children,
+  });
+
+  it('places new pages the way GitBook does and writes SUMMARY.md and page files with relative links', () => {
+    const pages = [node('a', 'home'), node('b', 'guide', [node('c', 'step')]), node('d', 'kept', [], { git: { oid: 'x', path: 'old/place.md' } })];
+    const files = [{ id: 'f', name: 'pic.png', contentType: 'image/png', size: 1, hash: 'h' }];
+    const { pageFiles, filePaths } = planPaths(pages, files, 'docs');
+    expect(Object.fromEntries(pageFiles)).toEqual({ a: 'docs/README.md', b: 'docs/guide/README.md', c: 'docs/guide/step.md', d: 'old/place.md' });
+    expect(filePaths.get('f')).toBe('docs/.gitbook/assets/pic.png');
+    expect(summaryOf(pages, pageFiles, 'docs/SUMMARY.md')).toBe('# Table of contents\n\n* [HOME](README.md)\n* [GUIDE](guide/README.md)\n  * [STEP](guide/step.md)\n* [KEPT](../old/place.md)\n');
+    const doc = {
+      object: 'document' as const,
+      data: {},
+      nodes: [
+        {
+          object: 'block' as const,
+          type: 'paragraph',
+          data: {},
+          nodes: [
+            { object: 'inline' as const, type: 'link', data: { ref: { kind: 'page', page: 'a' } }, nodes: [{ object: 'text' as const, leaves: [{ object: 'leaf' as const, text: 'home', marks: [] }] }] },
+          ],
+        },
+      ],
+    };
+    const text = pageFileText(pages[1].children[0], doc as never, pageFiles, filePaths);
+    expect(text).toBe('# STEP\n\n[home](../README.md)\n');
+  });
+});

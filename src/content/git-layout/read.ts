@@ -1,0 +1,321 @@
+/*
+ * Reading a repository laid out the way GitBook's Git Sync lays out a space
+ * (docs/decisions/git-sync.md): `.gitbook.yaml` (root, structure.readme,
+ * structure.summary, redirects), SUMMARY.md as the table of contents or, without one,
+ * the folder tree; README.md as a folder's page; front matter as page metadata; files
+ * pages point at (and everything under `.gitbook/assets/`) as space files; relative
+ * links as references. No I/O of its own: the caller lists the tree and reads blobs.
+ */
+import { posix } from 'node:path';
+import YAML from 'yaml';
+import { readPageMarkdown } from '../markdown/page.ts';
+import { mapRefs } from '../markdown/paths.ts';
+import type { ContentRef, Document } from '../markdown/types.ts';
+import { slugFromTitle } from '../store/editor.ts';
+import type { PageCover, PageMeta } from '../store/types.ts';
+import { metaFromFrontMatter, splitFrontMatter } from './front-matter.ts';
+import { parseSummary, type SummaryEntry } from './summary.ts';
+
+export interface RepositoryFile {
+  /** Path from the repository's top. */
+  path: string;
+  oid: string;
+}
+
+export interface ReadLayoutInput {
+  files: RepositoryFile[];
+  /** repoProjectDirectory: where `.gitbook.yaml` (and by default the content) is. */
+  projectDirectory?: string;
+  /** Blob bytes by repository path. */
+  read(paths: string[]): Promise<Map<string, Buffer>>;
+}
+
+/** Page references in documents read from git use this prefix before ids are known. */
+export const GIT_REF = 'git:';
+
+export interface LayoutPage {
+  /** What identifies the page across imports: its file path, or a group's / link's title. */
+  key: string;
+  type: 'document' | 'group' | 'link';
+  title: string;
+  slug: string;
+  meta: Partial<PageMeta>;
+  git?: { oid: string; path: string };
+  /** References to pages are `git:<path>`, to files `git:<path>` (see bindLayout). */
+  document?: Document;
+  target?: ContentRef;
+  children: LayoutPage[];
+}
+
+export interface LayoutAsset {
+  path: string;
+  oid: string;
+  name: string;
+  contentType: string;
+  bytes: Buffer;
+}
+
+export interface GitLayout {
+  /** Content root (repository path, '' for the top, else ending without a slash). */
+  root: string;
+  summaryPath: string;
+  readmePath: string;
+  /** SUMMARY.md as found, when there was one. */
+  summary?: { oid: string; path: string; text: string };
+  pages: LayoutPage[];
+  assets: LayoutAsset[];
+  redirects: Record<string, string>;
+}
+
+const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|\/\/)/i;
+const MARKDOWN = /\.md$/i;
+
+const clean = (p: string) => posix.normalize(p).replace(/^\.\/?$/, '').replace(/^\.\//, '').replace(/\/+$/, '');
+const join = (...parts: string[]) => clean(posix.join(...parts.filter((p) => p !== '')));
+
+/** Where `.gitbook.yaml` is for a project directory. */
+export function gitbookConfigPath(projectDirectory: string | undefined): string {
+  return join(clean(projectDirectory ?? ''), '.gitbook.yaml');
+}
+
+/** The content root, README and SUMMARY paths and redirects that `.gitbook.yaml` (if any) sets. */
+export function layoutConfig(configText: string | undefined, projectDirectory: string | undefined) {
+  const project = clean(projectDirectory ?? '');
+  let config: Record<string, unknown> = {};
+  if (configText !== undefined) {
+    try {
+      const parsed = YAML.parse(configText);
+      if (parsed && typeof parsed === 'object') config = parsed as Record<string, unknown>;
+    } catch {
+      // A broken .gitbook.yaml is ignored, as GitBook does: defaults apply.
+    }
+  }
+  const root = join(project, typeof config.root === 'string' ? config.root : '');
+  const structure = (config.structure && typeof config.structure === 'object' ? config.structure : {}) as Record<string, unknown>;
+  const readmePath = join(root, typeof structure.readme === 'string' ? structure.readme : 'README.md');
+  const summaryPath = join(root, typeof structure.summary === 'string' ? structure.summary : 'SUMMARY.md');
+  const redirects: Record<string, string> = {};
+  if (config.redirects && typeof config.redirects === 'object') {
+    for (const [from, to] of Object.entries(config.redirects as Record<string, unknown>)) if (typeof to === 'string') redirects[from] = to;
+  }
+  return { root, readmePath, summaryPath, redirects };
+}
+
+/** Reads the repository's layout into a page tree, documents, assets and redirects. */
+export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> {
+  const byPath = new Map(input.files.map((f) => [f.path, f]));
+  const configPath = gitbookConfigPath(input.projectDirectory);
+  const configText = byPath.has(configPath) ? ((await input.read([configPath])).get(configPath)?.toString('utf8') ?? '') : undefined;
+  const { root, readmePath, summaryPath, redirects } = layoutConfig(configText, input.projectDirectory);
+
+  const inRoot = (p: string) => root === '' || p.startsWith(root + '/');
+  const markdownFiles = input.files.filter((f) => MARKDOWN.test(f.path) && inRoot(f.path) && f.path !== summaryPath && !f.path.startsWith(join(root, '.gitbook') + '/'));
+  const texts = new Map<string, string>();
+  const wanted = [...markdownFiles.map((f) => f.path), ...(byPath.has(summaryPath) ? [summaryPath] : [])];
+  for (const [p, bytes] of await input.read(wanted)) texts.set(p, bytes.toString('utf8'));
+
+  // The tree of files: from SUMMARY.md, else from the folders.
+  interface Slot {
+    kind: 'page' | 'group' | 'link';
+    title?: string;
+    path?: string;
+    href?: string;
+    children: Slot[];
+  }
+  let slots: Slot[];
+  let summary: GitLayout['summary'];
+  const summaryText = texts.get(summaryPath);
+  if (summaryText !== undefined) {
+    summary = { oid: byPath.get(summaryPath)!.oid, path: summaryPath, text: summaryText };
+    const dir = posix.dirname(summaryPath) === '.' ? '' : posix.dirname(summaryPath);
+    const toSlot = (e: SummaryEntry): Slot => {
+      if (e.kind === 'page' && e.href) {
+        const target = join(dir, e.href.replace(/#.*$/, ''));
+        const path = target.endsWith('/') || !MARKDOWN.test(target) ? join(target, 'README.md') : target;
+        return { kind: 'page', title: e.title, path: byPath.has(path) ? path : undefined, children: e.children.map(toSlot) };
+      }
+      return { kind: e.kind, title: e.title, href: e.href, children: e.children.map(toSlot) };
+    };
+    slots = parseSummary(summaryText).map(toSlot);
+  } else {
+    slots = folderSlots(root, readmePath, markdownFiles.map((f) => f.path));
+  }
+
+  // Pages by file path, so relative links can find them.
+  const pagePaths = new Set<string>();
+  const collect = (list: Slot[]) => list.forEach((s) => (s.path && pagePaths.add(s.path), collect(s.children)));
+  collect(slots);
+  // The root README is reached as `README.md` and as the content root's folder.
+  const assets = new Map<string, RepositoryFile>();
+  const assetsDir = join(root, '.gitbook/assets');
+  for (const f of input.files) if (f.path.startsWith(assetsDir + '/')) assets.set(f.path, f);
+
+  const resolve = (href: string, fromFile: string): ContentRef | null => {
+    if (href === '' || EXTERNAL.test(href) || href.startsWith('#') || href.startsWith('/')) return null;
+    const hash = href.indexOf('#');
+    let target = hash >= 0 ? href.slice(0, hash) : href;
+    const anchor = hash >= 0 ? href.slice(hash + 1) : '';
+    target = target.replace(/^<|>$/g, '');
+    try {
+      target = decodeURI(target);
+    } catch {
+      // kept as written
+    }
+    let full = posix.normalize(posix.join(posix.dirname(fromFile), target));
+    if (full.startsWith('..')) return null;
+    if (target.endsWith('/') || full === '.') full = join(full, 'README.md');
+    if (pagePaths.has(full)) return anchor ? { kind: 'anchor', page: GIT_REF + full, anchor } : { kind: 'page', page: GIT_REF + full };
+    const file = byPath.get(full);
+    if (file && !MARKDOWN.test(full) && !anchor) {
+      assets.set(full, file);
+      return { kind: 'file', file: GIT_REF + full };
+    }
+    return null;
+  };
+
+  const slugs = (list: LayoutPage[]) => {
+    const taken = new Set<string>();
+    for (const page of list) {
+      let slug = page.slug || 'page';
+      for (let n = 2; taken.has(slug); n++) slug = `${page.slug}-${n}`;
+      taken.add(slug);
+      page.slug = slug;
+    }
+  };
+
+  const toPage = (slot: Slot, parentDir: string, isRoot: boolean): LayoutPage => {
+    const children = slot.children.map((c) => toPage(c, parentDir, false));
+    slugs(children);
+    if (slot.kind === 'group') {
+      return { key: `group:${slot.title ?? ''}`, type: 'group', title: slot.title || 'Group', slug: slugFromTitle(slot.title || 'group'), meta: {}, children };
+    }
+    if (slot.kind === 'link') {
+      return { key: `link:${slot.href}`, type: 'link', title: slot.title || slot.href || 'Link', slug: slugFromTitle(slot.title || 'link'), meta: {}, target: { kind: 'url', url: slot.href ?? '' }, children: [] };
+    }
+    if (!slot.path) {
+      // A folder without README.md, or a SUMMARY item pointing at nothing: an empty page.
+      const title = slot.title || 'Untitled';
+      return { key: `empty:${title}`, type: 'document', title, slug: slugFromTitle(title), meta: {}, children };
+    }
+    const path = slot.path;
+    const { data, body } = splitFrontMatter(texts.get(path) ?? '');
+    const { title: heading, document } = readPageMarkdown(body);
+    const coverRef = (value: string): PageCover['ref'] => {
+      if (EXTERNAL.test(value)) return { kind: 'url', url: value };
+      const ref = resolve(value, path);
+      return ref?.kind === 'file' ? { kind: 'file', file: ref.file } : undefined;
+    };
+    const meta = metaFromFrontMatter(data, coverRef);
+    const resolved = mapRefs(document, (ref) => {
+      if (ref.kind === 'url') return resolve(ref.url, path) ?? ref;
+      if (ref.kind === 'file' && !ref.space && /[/.]/.test(ref.file)) return resolve(ref.file, path) ?? ref;
+      return ref;
+    });
+    const title = heading || slot.title || titleFromPath(path);
+    const base = posix.basename(path).replace(MARKDOWN, '');
+    const slugSource = /^readme$/i.test(base) ? (isRoot && path === readmePath ? title : posix.basename(posix.dirname(path))) : base;
+    return {
+      key: path,
+      type: 'document',
+      title,
+      slug: slugFromTitle(slugSource === '.' ? title : slugSource),
+      meta,
+      git: { oid: byPath.get(path)!.oid, path },
+      document: resolved,
+      children,
+    };
+  };
+  const pages = slots.map((s) => toPage(s, root, true));
+  slugs(pages);
+
+  const assetPaths = [...assets.keys()];
+  const bytes = await input.read(assetPaths);
+  const assetList: LayoutAsset[] = assetPaths.map((p) => ({
+    path: p,
+    oid: assets.get(p)!.oid,
+    name: posix.basename(p),
+    contentType: contentTypeOf(p),
+    bytes: bytes.get(p) ?? Buffer.alloc(0),
+  }));
+  return { root, summaryPath, readmePath, summary, pages, assets: assetList, redirects };
+}
+
+/** The page tree of a folder tree (no SUMMARY.md): README.md is a folder's page, files and folders by name. */
+function folderSlots(root: string, readmePath: string, paths: string[]) {
+  type Slot = { kind: 'page'; title?: string; path?: string; children: Slot[] };
+  interface Folder {
+    files: string[];
+    folders: Map<string, Folder>;
+  }
+  const top: Folder = { files: [], folders: new Map() };
+  for (const p of [...paths].sort()) {
+    const rel = root === '' ? p : p.slice(root.length + 1);
+    const parts = rel.split('/');
+    let folder = top;
+    for (const part of parts.slice(0, -1)) {
+      let next = folder.folders.get(part);
+      if (!next) folder.folders.set(part, (next = { files: [], folders: new Map() }));
+      folder = next;
+    }
+    folder.files.push(p);
+  }
+  const isReadme = (p: string) => /(^|\/)readme\.md$/i.test(p);
+  const childrenOf = (folder: Folder, dir: string): Slot[] => [
+    ...folder.files.filter((p) => !isReadme(p)).map((p): Slot => ({ kind: 'page', path: p, children: [] })),
+    ...[...folder.folders].map(([name, sub]): Slot => {
+      const subDir = join(dir, name);
+      const readme = sub.files.find(isReadme);
+      return { kind: 'page', title: name, path: readme, children: childrenOf(sub, subDir) };
+    }),
+  ];
+  const slots = childrenOf(top, root);
+  const rootReadme = top.files.find((p) => p === readmePath) ?? top.files.find(isReadme);
+  if (rootReadme) slots.unshift({ kind: 'page', path: rootReadme, children: [] });
+  return slots;
+}
+
+function titleFromPath(path: string): string {
+  const base = posix.basename(path).replace(MARKDOWN, '');
+  const name = /^readme$/i.test(base) ? posix.basename(posix.dirname(path)) : base;
+  const words = (name === '.' || name === '' ? 'Introduction' : name).replace(/[-_]+/g, ' ').trim();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+const TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  svg: 'image/svg+xml',
+  webp: 'image/webp',
+  ico: 'image/x-icon',
+  pdf: 'application/pdf',
+  zip: 'application/zip',
+  json: 'application/json',
+  yaml: 'application/yaml',
+  yml: 'application/yaml',
+  txt: 'text/plain',
+  csv: 'text/csv',
+  mp4: 'video/mp4',
+  mp3: 'audio/mpeg',
+};
+
+export function contentTypeOf(path: string): string {
+  const ext = posix.extname(path).slice(1).toLowerCase();
+  return TYPES[ext] ?? 'application/octet-stream';
+}
+
+/** Replaces `git:` page and file references with ids; what has none becomes the relative path again. */
+export function bindDocument(document: Document, pageIdOf: (path: string) => string | undefined, fileIdOf: (path: string) => string | undefined): Document {
+  return mapRefs(document, (ref) => {
+    if ((ref.kind === 'page' || ref.kind === 'anchor') && ref.page?.startsWith(GIT_REF)) {
+      const id = pageIdOf(ref.page.slice(GIT_REF.length));
+      return id ? { ...ref, page: id } : { kind: 'url', url: ref.page.slice(GIT_REF.length) };
+    }
+    if (ref.kind === 'file' && ref.file.startsWith(GIT_REF)) {
+      const id = fileIdOf(ref.file.slice(GIT_REF.length));
+      return id ? { kind: 'file', file: id } : { kind: 'url', url: ref.file.slice(GIT_REF.length) };
+    }
+    return ref;
+  });
+}

@@ -1,0 +1,317 @@
+import { createHash } from 'node:crypto';
+import { posix } from 'node:path';
+import { bindDocument, readGitLayout, type LayoutPage } from '../../content/git-layout/read.ts';
+import { pageSignature, planPaths, summaryOf } from '../../content/git-layout/write.ts';
+import { RevisionEditor, type NewPage } from '../../content/store/editor.ts';
+import { loadSnapshot } from '../../content/store/snapshot.ts';
+import { objectHash } from '../../content/store/store.repository.ts';
+import type { PageNode, RevisionSnapshot } from '../../content/store/types.ts';
+import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
+import type { JobContext } from '../../jobs/queue.ts';
+import { isoNow } from '../../lib/clock.ts';
+import { detectRenames, listTree, readBlobs, runGit } from '../../lib/git/git.ts';
+import { newId } from '../../lib/ids.ts';
+import { changeRequestsRepository } from '../change-requests/change-requests.repository.ts';
+import { spacesRepository } from '../spaces/spaces.repository.ts';
+import type { GitOperation } from './git-sync.jobs.ts';
+import { gitSyncRepository } from './git-sync.repository.ts';
+import { fetchBranch, unsealRemote } from './git-sync.remote.ts';
+
+/*
+ * An import (POST {S}/git/import, run as a job): fetch the branch into the local cache,
+ * read GitBook's layout (src/content/git-layout), and make it one new revision of the
+ * space. Page ids are kept across imports: by file path, by git's rename detection
+ * between the last imported commit and this one, groups by title, links by target.
+ * When the space changed since the last sync and the repository changed too, the
+ * revision goes to a new change request built on the last synced revision instead, so the
+ * change-request merge reconciles both sides. Any failure leaves the space as it was and
+ * is recorded in the run log.
+ */
+
+export interface RunOutcome {
+  status: 'success' | 'failure' | 'skipped' | 'change-request' | 'unchanged';
+  commit?: string;
+  revisionId?: string;
+  changeRequestId?: string;
+  pagesChanged?: number;
+  error?: string;
+}
+
+/** Records a run in the log; used by both directions. */
+export async function recordRun(ctx: JobContext, op: GitOperation, startedAt: string, started: number, outcome: RunOutcome): Promise<void> {
+  await gitSyncRepository.insertRun(ctx.db, {
+    // Time-ordered ids: runs started in the same millisecond list in the order they ran.
+    id: Date.now().toString(36).padStart(9, '0') + newId(11),
+    space_id: op.spaceId,
+    direction: op.direction,
+    status: outcome.status,
+    commit: outcome.commit ?? null,
+    revision_id: outcome.revisionId ?? null,
+    change_request_id: outcome.changeRequestId ?? null,
+    pages_changed: outcome.pagesChanged ?? 0,
+    duration_ms: Math.max(0, Date.now() - started),
+    error: outcome.error ?? null,
+    timestamp: op.timestamp ?? null,
+    started_at: startedAt,
+  });
+}
+
+/** Whether an operation is older than the last one applied (and not forced). */
+export function isStale(op: GitOperation, lastTimestamp: string | null | undefined): boolean {
+  return !op.force && !!op.timestamp && !!lastTimestamp && op.timestamp < lastTimestamp;
+}
+
+/** Runs one import; never throws for a failure of the import itself (it is recorded). */
+export async function runImport(ctx: JobContext, op: GitOperation): Promise<RunOutcome> {
+  const started = Date.now();
+  const startedAt = isoNow(ctx.clock);
+  let outcome: RunOutcome;
+  try {
+    outcome = await importOnce(ctx, op);
+  } catch (error) {
+    outcome = { status: 'failure', error: error instanceof Error ? error.message : String(error) };
+    ctx.log.warn({ spaceId: op.spaceId, error: outcome.error }, 'git import failed');
+  }
+  await recordRun(ctx, op, startedAt, started, outcome);
+  return outcome;
+}
+
+async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome> {
+  const sync = await gitSyncRepository.find(ctx.db, op.spaceId);
+  if (isStale(op, sync?.last_timestamp)) return { status: 'skipped', error: `older than the last operation applied (${sync?.last_timestamp})` };
+  const url = await unsealRemote(ctx.db, op.remote, op.sealed);
+  const fetched = await fetchBranch(ctx.config, { url, ref: op.ref, repoCacheID: op.repoCacheID, localRef: `refs/quire/${op.spaceId}/import`, signal: ctx.signal });
+  if (!fetched.commit) throw new Error(`the branch ${op.ref} does not exist in the repository`);
+  const { dir, commit } = fetched;
+  const now = isoNow(ctx.clock);
+  const syncRow = {
+    space_id: op.spaceId,
+    remote: op.remote,
+    ref: op.ref,
+    repo_cache_id: op.repoCacheID ?? null,
+    project_directory: op.projectDirectory,
+    created_at: sync?.created_at ?? now,
+    updated_at: now,
+  };
+  if (sync?.last_commit === commit && !op.force && !op.standalone) {
+    await gitSyncRepository.upsert(ctx.db, { ...sync, ...syncRow, last_timestamp: maxTimestamp(sync.last_timestamp, op.timestamp) });
+    return { status: 'unchanged', commit };
+  }
+
+  const message = (await runGit(['log', '-1', '--format=%B', commit], { cwd: dir })).toString('utf8').trim();
+  const files = (await listTree(dir, commit)).filter((e) => e.type === 'blob').map((e) => ({ path: e.path, oid: e.oid }));
+  const oidOf = new Map(files.map((f) => [f.path, f.oid]));
+  const layout = await readGitLayout({
+    files,
+    projectDirectory: op.projectDirectory,
+    read: async (paths) => {
+      const blobs = await readBlobs(dir, paths.map((p) => oidOf.get(p)!).filter(Boolean));
+      return new Map(paths.filter((p) => blobs.has(oidOf.get(p)!)).map((p) => [p, blobs.get(oidOf.get(p)!)!]));
+    },
+  });
+  let renames = new Map<string, string>();
+  if (sync?.last_commit && sync.last_commit !== commit) renames = await detectRenames(dir, sync.last_commit, commit).catch(() => new Map());
+
+  const revisionGit = {
+    oid: commit,
+    message,
+    ref: op.ref,
+    createdByGitBook: false,
+    ...(op.repoCommitURL ? { url: op.repoCommitURL + commit } : {}),
+  };
+
+  return retryingTransaction(ctx.db, async (trx) => {
+    const space = await spacesRepository.findActive(trx, op.spaceId);
+    if (!space) throw new Error('the space no longer exists');
+    const divergent = !op.force && !op.standalone && !!sync?.last_revision_id && !!sync.last_commit && space.revision_id !== sync.last_revision_id;
+    const baseId = divergent ? (sync!.last_revision_id as string) : space.revision_id;
+    const previous = baseId ? await loadSnapshot(trx, op.spaceId, baseId) : null;
+    const editor = await RevisionEditor.open(trx, op.spaceId, baseId, ctx.clock, ctx.files);
+
+    const { ids, byPath: pageByPath } = matchIds(layout.pages, previous, renames);
+    const fileIds = new Map<string, string>();
+    const previousFiles = previous?.files ?? [];
+    const filesByPath = new Map(previousFiles.filter((f) => f.git?.path).map((f) => [f.git!.path, f]));
+    const filesByHash = new Map(previousFiles.map((f) => [f.hash, f]));
+    for (const file of editor.fileEntries().slice()) editor.removeFile(file.id);
+    const usedFileIds = new Set<string>();
+    for (const asset of layout.assets) {
+      const hash = createHash('sha256').update(asset.bytes).digest('hex');
+      const before = filesByPath.get(asset.path) ?? filesByHash.get(hash);
+      const git = { oid: asset.oid, path: asset.path };
+      if (before && !usedFileIds.has(before.id) && before.hash === hash) {
+        editor.putFileEntry({ ...before, git });
+        fileIds.set(asset.path, before.id);
+        usedFileIds.add(before.id);
+      } else {
+        const id = before && !usedFileIds.has(before.id) ? before.id : newId();
+        editor.addFile({ id, name: asset.name, contentType: asset.contentType, bytes: asset.bytes, git });
+        fileIds.set(asset.path, id);
+        usedFileIds.add(id);
+      }
+    }
+
+    for (const entry of editor.childrenOf(null).slice()) editor.deletePage(entry.id);
+    const pageIdOf = (path: string) => pageByPath.get(path);
+    const previousSig = new Map<string, string | undefined>();
+    const previousPath = new Map<string, string | undefined>();
+    for (const node of previous?.byId.values() ?? []) {
+      previousSig.set(node.entry.id, node.entry.git?.sig ?? pageSignature(node.entry));
+      previousPath.set(node.entry.id, node.entry.git?.path);
+    }
+    let pagesChanged = 0;
+    const toNewPage = (page: LayoutPage): NewPage => {
+      const id = ids.get(page) as string;
+      const document = page.document ? bindDocument(page.document, pageIdOf, (p) => fileIds.get(p)) : undefined;
+      const meta = { ...page.meta };
+      if (meta.cover?.ref?.kind === 'file' && meta.cover.ref.file.startsWith('git:')) {
+        const fileId = fileIds.get(meta.cover.ref.file.slice(4));
+        if (fileId) meta.cover = { ...meta.cover, ref: { kind: 'file', file: fileId } };
+        else delete meta.cover;
+      }
+      const docHash = document && document.nodes.length > 0 ? objectHash('document', JSON.stringify(document)) : undefined;
+      const sig = pageSignature({ type: page.type, title: page.title, document: docHash, ...meta });
+      const changed = previousSig.get(id) !== sig || previousPath.get(id) !== page.git?.path;
+      if (changed) pagesChanged++;
+      const before = previous?.byId.get(id)?.entry;
+      return {
+        id,
+        type: page.type,
+        title: page.title,
+        slug: page.slug,
+        ...meta,
+        ...(document ? { document } : {}),
+        ...(page.target ? { target: page.target } : {}),
+        ...(page.git ? { git: { ...page.git, sig } } : {}),
+        pages: page.children.map(toNewPage),
+        // A page read again as it was keeps its dates; a changed one was updated now.
+        ...(before ? { createdAt: before.createdAt, ...(changed ? {} : { updatedAt: before.updatedAt }) } : {}),
+      };
+    };
+    for (const page of layout.pages) editor.insertPage(toNewPage(page));
+    for (const id of previous?.byId.keys() ?? []) if (!editor.hasPage(id)) pagesChanged++;
+
+    const next = await editor.commit(trx, { createdBy: op.userId, git: revisionGit });
+    const snapshot = await loadSnapshot(trx, op.spaceId, next);
+    const { pageFiles } = planPaths(snapshot.pages, snapshot.files, layout.root);
+    const summarySig = hashText(summaryOf(snapshot.pages, pageFiles, layout.summaryPath));
+    const at = isoNow(ctx.clock);
+    let changeRequestId: string | undefined;
+    if (divergent) {
+      changeRequestId = newId();
+      await changeRequestsRepository.insert(trx, {
+        id: changeRequestId,
+        space_id: op.spaceId,
+        number: await changeRequestsRepository.nextNumber(trx, op.spaceId),
+        status: 'open',
+        // The space and the repository both changed since the last sync: this change request holds the repository's side.
+        subject: `Git import of ${commit.slice(0, 7)} (${op.ref.replace(/^refs\/heads\//, '')})`,
+        description: null,
+        created_by: op.userId,
+        created_at: at,
+        updated_at: at,
+        revision_id: next,
+        revision_initial: baseId as string,
+        revision_merged_ancestor: baseId as string,
+        revision_merged: null,
+        merged_by: null,
+        merged_at: null,
+        conversations_issues_cluster: null,
+      });
+    } else if (!op.standalone) {
+      if (!(await spacesRepository.advanceRevision(trx, op.spaceId, space.revision_id, next, at))) throw new HeadMoved();
+    }
+    await gitSyncRepository.upsert(trx, {
+      ...syncRow,
+      last_timestamp: maxTimestamp(sync?.last_timestamp, op.timestamp),
+      // A standalone revision is not the space's content: the sync stays where it was.
+      last_commit: op.standalone ? (sync?.last_commit ?? null) : commit,
+      last_revision_id: op.standalone ? (sync?.last_revision_id ?? null) : divergent ? (sync?.last_revision_id ?? null) : next,
+      summary_sig: op.standalone || divergent ? (sync?.summary_sig ?? null) : summarySig,
+    });
+    await touchGitSync(trx, op.spaceId, at);
+    return divergent
+      ? { status: 'change-request' as const, commit, revisionId: next, changeRequestId, pagesChanged }
+      : { status: 'success' as const, commit, revisionId: next, pagesChanged };
+  });
+}
+
+/** Moves the gitSync object's `updatedAt`. */
+export async function touchGitSync(db: Parameters<typeof gitSyncRepository.spaceGitSync>[0], spaceId: string, at: string): Promise<void> {
+  const stored = await gitSyncRepository.spaceGitSync(db, spaceId);
+  if (!stored) return;
+  await gitSyncRepository.setSpaceGitSync(db, spaceId, JSON.stringify({ ...JSON.parse(stored), updatedAt: at }));
+}
+
+export function hashText(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+function maxTimestamp(a: string | null | undefined, b: string | undefined): string | null {
+  if (!a) return b ?? null;
+  if (!b) return a;
+  return a > b ? a : b;
+}
+
+/**
+ * The id of every page of the layout: the previous page with the same file (or whose file
+ * git saw renamed to it), the same group title, the same link target; else a new id.
+ */
+function matchIds(pages: LayoutPage[], previous: RevisionSnapshot | null, renames: Map<string, string>): { ids: Map<LayoutPage, string>; byPath: Map<string, string> } {
+  const byKey = new Map<string, string>();
+  const keyOf = (node: PageNode): string => {
+    const e = node.entry;
+    if (e.type === 'group') return `group:${e.title}`;
+    if (e.type === 'link') return `link:${e.target?.kind === 'url' ? e.target.url : ''}`;
+    return e.git?.path ?? `empty:${e.title}`;
+  };
+  for (const node of previous?.byId.values() ?? []) {
+    const key = keyOf(node);
+    if (!byKey.has(key)) byKey.set(key, node.entry.id);
+  }
+  for (const [from, to] of renames) {
+    const id = byKey.get(from);
+    if (id && !byKey.has(to)) byKey.set(to, id);
+  }
+  const ids = new Map<LayoutPage, string>();
+  const used = new Set<string>();
+  // First by file (or rename), group title, link target.
+  const byIdentity = (list: LayoutPage[]) => {
+    for (const page of list) {
+      const id = byKey.get(page.key);
+      if (id && !used.has(id)) {
+        used.add(id);
+        ids.set(page, id);
+      }
+      byIdentity(page.children);
+    }
+  };
+  byIdentity(pages);
+  // Then a document page whose file is new takes the id of the page that was at the same
+  // place in the tree (same parent, same position) if that page's file is gone: a file
+  // renamed and edited beyond git's rename detection keeps its page.
+  const newKeys = new Set<string>();
+  const collect = (list: LayoutPage[]) => list.forEach((p) => (newKeys.add(p.key), collect(p.children)));
+  collect(pages);
+  const byPlace = (list: LayoutPage[], before: readonly PageNode[] | undefined) => {
+    list.forEach((page, index) => {
+      if (!ids.has(page)) {
+        const old = before?.[index];
+        const oldKey = old ? keyOf(old) : undefined;
+        if (old && page.type === 'document' && old.entry.type === 'document' && !used.has(old.entry.id) && oldKey && !newKeys.has(oldKey)) {
+          used.add(old.entry.id);
+          ids.set(page, old.entry.id);
+        } else {
+          ids.set(page, newId());
+        }
+      }
+      byPlace(page.children, previous?.byId.get(ids.get(page) as string)?.children);
+    });
+  };
+  byPlace(pages, previous?.pages);
+  const byPath = new Map<string, string>();
+  for (const [page, id] of ids) if (page.git && !byPath.has(page.git.path)) byPath.set(page.git.path, id);
+  return { ids, byPath };
+}
+
+export const dirOf = (p: string) => (posix.dirname(p) === '.' ? '' : posix.dirname(p));
