@@ -1,0 +1,129 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/*
+ * Stand-ins for the three translation providers' protocols on 127.0.0.1 (LibreTranslate's
+ * POST /translate, DeepL API v2's POST /v2/translate, OpenAI's POST /v1/chat/completions).
+ * Each records what it was sent and "translates" by upper-casing the text between tags
+ * (markup kept, as the real services do with HTML), so tests can tell translated text
+ * from text that was never sent.
+ */
+
+export interface RecordedRequest {
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: any;
+}
+
+export interface ProviderStandIn {
+  url: string;
+  requests: RecordedRequest[];
+  /** The next `count` requests are answered with `status` (then normal service resumes). */
+  failNext(status: number, count?: number): void;
+  /** The next chat answer drops the markup of its first segment that has some (a model breaking the structure). */
+  breakNextStructure(): void;
+  /** Every text segment sent, in order (q, text or the chat segments). */
+  segments(): string[];
+  reset(): void;
+  close(): Promise<void>;
+}
+
+/** The stand-ins' translation: upper-cased text, tags and attributes untouched. */
+export function fakeTranslate(html: string): string {
+  return html.replace(/(<[^>]*>)|([^<]+)/g, (whole, tag: string | undefined, text: string | undefined) => (tag ? tag : (text ?? '').replace(/(&[a-z]+;)|([^&]+)/gi, (w, entity, plain) => (entity ? entity : plain.toUpperCase()))));
+}
+
+export async function startProviderStandIn(kind: 'libretranslate' | 'deepl' | 'openai'): Promise<ProviderStandIn> {
+  const requests: RecordedRequest[] = [];
+  let failures: number[] = [];
+  let breakStructure = false;
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      let body: any;
+      try {
+        body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+      } catch {
+        body = undefined;
+      }
+      requests.push({ path: req.url ?? '', headers: req.headers, body });
+      const send = (status: number, payload: unknown) => {
+        res.writeHead(status, { 'content-type': 'application/json' });
+        res.end(JSON.stringify(payload));
+      };
+      const failure = failures.shift();
+      if (failure !== undefined) return send(failure, { error: failure === 429 ? 'Too many requests' : 'Service unavailable' });
+      if (req.method !== 'POST') return send(405, { error: 'Method not allowed' });
+
+      if (kind === 'libretranslate') {
+        if (req.url !== '/translate') return send(404, { error: 'Not found' });
+        if (!body || !Array.isArray(body.q) || typeof body.source !== 'string' || typeof body.target !== 'string') return send(400, { error: 'Invalid request' });
+        return send(200, { translatedText: body.q.map((q: string) => fakeTranslate(q)) });
+      }
+      if (kind === 'deepl') {
+        if (req.url !== '/v2/translate') return send(404, { message: 'Not found' });
+        if (!String(req.headers.authorization ?? '').startsWith('DeepL-Auth-Key ')) return send(403, { message: 'Authorization failure' });
+        if (!body || !Array.isArray(body.text) || body.text.length > 50 || typeof body.target_lang !== 'string') return send(400, { message: 'Bad request' });
+        return send(200, { translations: body.text.map((text: string) => ({ detected_source_language: body.source_lang ?? 'EN', text: fakeTranslate(text) })) });
+      }
+      if (req.url !== '/v1/chat/completions') return send(404, { error: { message: 'Not found' } });
+      const user = body?.messages?.find((m: any) => m.role === 'user')?.content;
+      let segments: string[] = [];
+      try {
+        segments = JSON.parse(user).segments;
+      } catch {
+        return send(400, { error: { message: 'bad user message' } });
+      }
+      let translations = segments.map((s) => fakeTranslate(s));
+      if (breakStructure) {
+        breakStructure = false;
+        const victim = translations.findIndex((t) => t.includes('<'));
+        translations = translations.map((t, i) => (i === victim ? t.replace(/<[^>]*>/g, '') + ' (markup lost)' : t));
+      }
+      return send(200, {
+        id: 'chatcmpl-standin',
+        object: 'chat.completion',
+        model: body.model,
+        choices: [{ index: 0, message: { role: 'assistant', content: JSON.stringify({ translations }) }, finish_reason: 'stop' }],
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  const base = `http://127.0.0.1:${port}`;
+
+  return {
+    url: kind === 'openai' ? `${base}/v1` : base,
+    requests,
+    failNext(status, count = 1) {
+      failures = [...failures, ...Array.from({ length: count }, () => status)];
+    },
+    breakNextStructure() {
+      breakStructure = true;
+    },
+    segments() {
+      return requests.flatMap((r) => {
+        if (Array.isArray(r.body?.q)) return r.body.q;
+        if (Array.isArray(r.body?.text)) return r.body.text;
+        const user = r.body?.messages?.find((m: any) => m.role === 'user')?.content;
+        try {
+          return JSON.parse(user).segments ?? [];
+        } catch {
+          return [];
+        }
+      });
+    },
+    reset() {
+      requests.length = 0;
+      failures = [];
+      breakStructure = false;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
