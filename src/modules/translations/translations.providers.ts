@@ -80,20 +80,31 @@ interface ProviderHttp {
  * a private or loopback address (a LibreTranslate or Ollama beside Quire). No redirect is
  * followed: the key must not travel anywhere else.
  */
-function providerHttp(base: string, config: ProviderConfig, options: ProviderOptions): ProviderHttp {
+/**
+ * The address rule of the provider's client: the configured host's own addresses (as
+ * resolved for it), on its port, may be private or loopback; nothing else may.
+ */
+export function providerAddressGuard(base: string) {
   const target = new URL(base);
   const host = target.hostname.replace(/^\[|\]$/g, '');
   const port = Number(target.port) || (target.protocol === 'https:' ? 443 : 80);
   const hostAddresses = new Set<string>(isIP(host) ? [host] : []);
+  return {
+    allowPrivate: (address: string, p: number) => p === port && hostAddresses.has(address),
+    resolve: async (name: string) => {
+      const addresses = (await lookup(name, { all: true, verbatim: true })).map((a) => a.address);
+      if (name === host) for (const a of addresses) hostAddresses.add(a);
+      return addresses;
+    },
+  };
+}
+
+function providerHttp(base: string, config: ProviderConfig, options: ProviderOptions): ProviderHttp {
+  const target = new URL(base);
   let client: OutboundClient | undefined;
   const outbound = () =>
     (client ??= createOutboundClient({
-      allowPrivate: (address, p) => p === port && hostAddresses.has(address),
-      resolve: async (name) => {
-        const addresses = (await lookup(name, { all: true, verbatim: true })).map((a) => a.address);
-        if (name === host) for (const a of addresses) hostAddresses.add(a);
-        return addresses;
-      },
+      ...providerAddressGuard(base),
       maxRedirects: 0,
       totalTimeoutMs: config.translationTimeoutMs,
       maxBytes: 50 * 1024 * 1024,
