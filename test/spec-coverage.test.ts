@@ -22,6 +22,8 @@ const IMPLEMENTED: { section: string; except?: RegExp }[] = [
   { section: '4.4' },
   // Conversations of 4.8 (issue 19); translations and git are other issues.
   { section: '4.8', except: /\/(translations|git)(\/|$)/ },
+  // Translations of 4.8 (issue 18).
+  { section: '4.8', except: /^(?!.*\/translations(\/|$))/ },
 ];
 
 interface SpecRow {
