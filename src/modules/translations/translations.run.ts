@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../context.ts';
 import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
@@ -30,6 +31,9 @@ import { translationsRepository as repo, type TranslationRow } from './translati
 
 /** Retries and backoff of provider calls (tests shorten them). */
 export const providerSettings: ProviderOptions = { attempts: 5, backoffMs: 1000 };
+
+/** Time spent waiting for the provider in this process (the bench subtracts it from a run's time). */
+export const runMetrics = { providerMs: 0 };
 
 type RunDeps = Pick<AppDeps, 'db' | 'clock' | 'config' | 'files'>;
 type Logger = Pick<FastifyBaseLogger, 'warn' | 'error' | 'info'>;
@@ -166,9 +170,11 @@ async function translateAndWrite(deps: RunDeps, row: TranslationRow): Promise<Ou
     }
 
     const glossary = glossaryTerms(await repo.glossary(deps.db, row.organization_id), row.source_language, row.language);
+    const asked = performance.now();
     const translated = segments.length
       ? await provider.translate({ segments, source: row.source_language, target: row.language, instructions: plainText(JSON.parse(row.instructions)), glossary })
       : [];
+    runMetrics.providerMs += performance.now() - asked;
     if (translated.length !== segments.length) throw new TranslationFailure('the provider answered a different number of segments than it was sent');
 
     const pages = new Map<string, TranslatedPage>();
