@@ -22,19 +22,33 @@ export interface ProviderStandIn {
   failNext(status: number, count?: number): void;
   /** The next chat answer drops the markup of its first segment that has some (a model breaking the structure). */
   breakNextStructure(): void;
+  /** DeepL: answer 400 to glossary creation (a language pair without glossaries). */
+  refuseGlossaries: boolean;
+  /** DeepL: glossaries created and not yet deleted, by id. */
+  glossaries: Map<string, { source_lang: string; target_lang: string; entries: string }>;
   /** Every text segment sent, in order (q, text or the chat segments). */
   segments(): string[];
   reset(): void;
   close(): Promise<void>;
 }
 
-/** The stand-ins' translation: upper-cased text, tags and attributes untouched. */
-export function fakeTranslate(html: string): string {
-  return html.replace(/(<[^>]*>)|([^<]+)/g, (whole, tag: string | undefined, text: string | undefined) => (tag ? tag : (text ?? '').replace(/(&[a-z]+;)|([^&]+)/gi, (w, entity, plain) => (entity ? entity : plain.toUpperCase()))));
+/** The stand-ins' translation: upper-cased text, tags and attributes untouched; glossary terms (DeepL's own glossaries) given their target form. */
+export function fakeTranslate(html: string, glossary: [string, string][] = []): string {
+  const upper = (text: string) => text.replace(/(&[a-z]+;)|([^&]+)/gi, (w, entity, plain) => (entity ? entity : plain.toUpperCase()));
+  const terms = glossary.length ? new RegExp(`\\b(${glossary.map(([source]) => source.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\b`, 'g') : undefined;
+  return html.replace(/(<[^>]*>)|([^<]+)/g, (whole, tag: string | undefined, text: string | undefined) => {
+    if (tag) return tag;
+    if (!terms) return upper(text ?? '');
+    return (text ?? '')
+      .split(terms)
+      .map((part, i) => (i % 2 === 1 ? (glossary.find(([source]) => source === part)?.[1] ?? part) : upper(part)))
+      .join('');
+  });
 }
 
 export async function startProviderStandIn(kind: 'libretranslate' | 'deepl' | 'openai'): Promise<ProviderStandIn> {
   const requests: RecordedRequest[] = [];
+  const standIn = { refuseGlossaries: false, glossaries: new Map() } as unknown as ProviderStandIn;
   let failures: number[] = [];
   let breakStructure = false;
 
@@ -55,7 +69,7 @@ export async function startProviderStandIn(kind: 'libretranslate' | 'deepl' | 'o
       };
       const failure = failures.shift();
       if (failure !== undefined) return send(failure, { error: failure === 429 ? 'Too many requests' : 'Service unavailable' });
-      if (req.method !== 'POST') return send(405, { error: 'Method not allowed' });
+      if (req.method !== 'POST' && !(kind === 'deepl' && req.method === 'DELETE' && req.url?.startsWith('/v2/glossaries/'))) return send(405, { error: 'Method not allowed' });
 
       if (kind === 'libretranslate') {
         if (req.url !== '/translate') return send(404, { error: 'Not found' });
@@ -63,10 +77,25 @@ export async function startProviderStandIn(kind: 'libretranslate' | 'deepl' | 'o
         return send(200, { translatedText: body.q.map((q: string) => fakeTranslate(q)) });
       }
       if (kind === 'deepl') {
-        if (req.url !== '/v2/translate') return send(404, { message: 'Not found' });
         if (!String(req.headers.authorization ?? '').startsWith('DeepL-Auth-Key ')) return send(403, { message: 'Authorization failure' });
+        if (req.url === '/v2/glossaries') {
+          if (standIn.refuseGlossaries) return send(400, { message: 'Unsupported glossary language pair' });
+          if (!body || body.entries_format !== 'tsv' || typeof body.entries !== 'string' || !body.source_lang || !body.target_lang) return send(400, { message: 'Bad request' });
+          const id = `gl-${standIn.glossaries.size + requests.length}`;
+          standIn.glossaries.set(id, { source_lang: body.source_lang, target_lang: body.target_lang, entries: body.entries });
+          return send(201, { glossary_id: id, name: body.name, ready: true, source_lang: body.source_lang, target_lang: body.target_lang, entry_count: body.entries.split('\n').length });
+        }
+        if (req.method === 'DELETE') {
+          standIn.glossaries.delete(decodeURIComponent(req.url.slice('/v2/glossaries/'.length)));
+          res.writeHead(204);
+          return res.end();
+        }
+        if (req.url !== '/v2/translate') return send(404, { message: 'Not found' });
         if (!body || !Array.isArray(body.text) || body.text.length > 50 || typeof body.target_lang !== 'string') return send(400, { message: 'Bad request' });
-        return send(200, { translations: body.text.map((text: string) => ({ detected_source_language: body.source_lang ?? 'EN', text: fakeTranslate(text) })) });
+        const glossary = body.glossary_id ? standIn.glossaries.get(body.glossary_id) : undefined;
+        if (body.glossary_id && !glossary) return send(404, { message: 'Glossary not found' });
+        const terms = glossary ? glossary.entries.split('\n').map((line) => line.split('\t') as [string, string]) : [];
+        return send(200, { translations: body.text.map((text: string) => ({ detected_source_language: body.source_lang ?? 'EN', text: fakeTranslate(text, terms) })) });
       }
       if (req.url !== '/v1/chat/completions') return send(404, { error: { message: 'Not found' } });
       const user = body?.messages?.find((m: any) => m.role === 'user')?.content;
@@ -94,7 +123,7 @@ export async function startProviderStandIn(kind: 'libretranslate' | 'deepl' | 'o
   const { port } = server.address() as AddressInfo;
   const base = `http://127.0.0.1:${port}`;
 
-  return {
+  const methods: Omit<ProviderStandIn, 'refuseGlossaries' | 'glossaries'> = {
     url: kind === 'openai' ? `${base}/v1` : base,
     requests,
     failNext(status, count = 1) {
@@ -126,4 +155,6 @@ export async function startProviderStandIn(kind: 'libretranslate' | 'deepl' | 'o
         server.close(() => resolve());
       }),
   };
+  Object.assign(standIn, methods);
+  return standIn;
 }

@@ -38,8 +38,8 @@ export interface FetchOptions {
   maxBytes?: number;
   totalTimeoutMs?: number;
   headers?: Record<string, string>;
-  /** GET by default; a POST sends `body` (an API call to a configured service). */
-  method?: 'GET' | 'POST';
+  /** GET by default; POST (and DELETE) for API calls to a configured service, with `body`. */
+  method?: 'GET' | 'POST' | 'DELETE';
   body?: string | Buffer;
 }
 

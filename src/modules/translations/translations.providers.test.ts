@@ -76,6 +76,21 @@ describe('translation providers', () => {
     expect(libre.requests).toHaveLength(0);
   });
 
+  it('times out a provider that does not answer, retries, then fails saying so', async () => {
+    let calls = 0;
+    const silent = http.createServer(() => {
+      calls++; // never answers
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    const provider = providerFromConfig({ ...config('libretranslate', url), translationTimeoutMs: 200 }, { attempts: 2, backoffMs: 1 })!;
+    await expect(provider.translate(request(['Hello']))).rejects.toThrow(/could not be reached: the server took too long to answer \(after 2 attempts\)/);
+    await provider.close();
+    silent.closeAllConnections();
+    await new Promise((resolve) => silent.close(resolve));
+    expect(calls).toBe(2);
+  });
+
   it('is undefined without TRANSLATION_PROVIDER', () => {
     expect(providerFromConfig({ ...config('libretranslate', libre.url), translationProvider: undefined })).toBeUndefined();
   });

@@ -71,6 +71,8 @@ export function providerFromConfig(config: ProviderConfig, options: ProviderOpti
 
 interface ProviderHttp {
   postJson(url: string, body: unknown, headers?: Record<string, string>): Promise<any>;
+  /** DELETE, answered 2xx or not: best effort, never retried. */
+  delete(url: string, headers?: Record<string, string>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -146,6 +148,13 @@ function providerHttp(base: string, config: ProviderConfig, options: ProviderOpt
         if (attempt < attempts) await new Promise((resolve) => setTimeout(resolve, retryAfterMs ?? backoffMs * 2 ** (attempt - 1)));
       }
       throw new TranslationFailure(`${lastError} (after ${attempts} attempts)`);
+    },
+    async delete(url, headers = {}) {
+      try {
+        await outbound().fetchBytes(url, { method: 'DELETE', headers });
+      } catch {
+        // Left behind: a glossary DeepL keeps until deleted by hand.
+      }
     },
     close: async () => {
       await client?.close();
@@ -223,25 +232,65 @@ const deeplSource = (code: string) => (code === 'pt-br' ? 'PT' : code === 'zh-tw
 const DEEPL_TARGETS: Record<string, string> = { en: 'EN-US', pt: 'PT-PT', 'pt-br': 'PT-BR', zh: 'ZH-HANS', 'zh-tw': 'ZH-HANT', no: 'NB' };
 const deeplTarget = (code: string) => DEEPL_TARGETS[code] ?? code.toUpperCase();
 
+/**
+ * DeepL's own glossary for the run when the language pair has them: created from the
+ * terms (a term kept as it is maps to itself), used by every call, deleted at the end.
+ * Undefined when DeepL refuses it (a pair without glossaries): terms are then protected.
+ */
+async function deeplGlossary(base: string, http: ProviderHttp, headers: Record<string, string>, request: TranslationRequest): Promise<string | undefined> {
+  const terms = request.glossary.filter((t) => !/[\t\r\n]/.test(t.source + t.target));
+  if (terms.length === 0) return undefined;
+  try {
+    const created = await http.postJson(
+      `${base}/v2/glossaries`,
+      {
+        name: `quire-${Date.now()}`,
+        source_lang: deeplSource(request.source).toLowerCase(),
+        target_lang: deeplSource(request.target).toLowerCase(),
+        entries: terms.map((t) => `${t.source}\t${t.target}`).join('\n'),
+        entries_format: 'tsv',
+      },
+      headers,
+    );
+    return typeof created?.glossary_id === 'string' ? created.glossary_id : undefined;
+  } catch (error) {
+    if (error instanceof TranslationFailure && / answered 4\d\d/.test(error.message) && !/ answered 4(01|03|29)/.test(error.message)) return undefined;
+    throw error;
+  }
+}
+
 function deepl(base: string, config: ProviderConfig, http: ProviderHttp): TranslationProvider {
+  const headers: Record<string, string> = config.translationApiKey ? { authorization: `DeepL-Auth-Key ${config.translationApiKey}` } : {};
   return {
     name: 'deepl',
     async translate(request) {
-      const glossary = protectTerms(request.segments, request.glossary);
-      // DeepL: at most 50 texts and 128 KiB per request.
-      const answers = await inBatches(glossary.segments, 50, 100_000, async (batch) => {
-        const answer = await http.postJson(
-          `${base}/v2/translate`,
-          { text: batch, source_lang: deeplSource(request.source), target_lang: deeplTarget(request.target), tag_handling: 'html', preserve_formatting: true },
-          config.translationApiKey ? { authorization: `DeepL-Auth-Key ${config.translationApiKey}` } : {},
-        );
-        const texts = Array.isArray(answer?.translations) ? answer.translations.map((t: any) => t?.text) : [];
-        if (texts.length !== batch.length || !texts.every((t: unknown) => typeof t === 'string')) {
-          throw new TranslationFailure('DeepL answered no translations list with one text per segment');
-        }
-        return texts as string[];
-      });
-      return glossary.restore(answers);
+      const glossaryId = await deeplGlossary(base, http, headers, request);
+      const glossary = glossaryId ? { segments: request.segments, restore: (t: string[]) => t } : protectTerms(request.segments, request.glossary);
+      try {
+        // DeepL: at most 50 texts and 128 KiB per request.
+        const answers = await inBatches(glossary.segments, 50, 100_000, async (batch) => {
+          const answer = await http.postJson(
+            `${base}/v2/translate`,
+            {
+              text: batch,
+              source_lang: deeplSource(request.source),
+              target_lang: deeplTarget(request.target),
+              tag_handling: 'html',
+              preserve_formatting: true,
+              ...(glossaryId ? { glossary_id: glossaryId } : {}),
+            },
+            headers,
+          );
+          const texts = Array.isArray(answer?.translations) ? answer.translations.map((t: any) => t?.text) : [];
+          if (texts.length !== batch.length || !texts.every((t: unknown) => typeof t === 'string')) {
+            throw new TranslationFailure('DeepL answered no translations list with one text per segment');
+          }
+          return texts as string[];
+        });
+        return glossary.restore(answers);
+      } finally {
+        if (glossaryId) await http.delete(`${base}/v2/glossaries/${encodeURIComponent(glossaryId)}`, headers);
+      }
     },
     close: () => http.close(),
   };

@@ -296,7 +296,7 @@ describe('translations', () => {
   });
 
   describe('DeepL and OpenAI-compatible providers', () => {
-    it('DeepL v2: its protocol, its key, HTML tag handling', async () => {
+    it('DeepL v2: its protocol, its key, HTML tag handling, its own glossary for the run', async () => {
       useProvider('deepl', deepl.url);
       deepl.reset();
       const res = await create({ source: { space: spaceId, language: 'en' }, language: 'pt-br' });
@@ -304,17 +304,36 @@ describe('translations', () => {
       await t.runJobsUntilIdle();
       const done = (await get(res.body.id)).body;
       expect(done.lastRun).toMatchObject({ state: 'completed' });
-      expect(deepl.requests.length).toBeGreaterThan(0);
-      for (const r of deepl.requests) {
-        expect(r.path).toBe('/v2/translate');
-        expect(r.headers.authorization).toBe('DeepL-Auth-Key deepl-key');
-        expect(r.body).toMatchObject({ source_lang: 'EN', target_lang: 'PT-BR', tag_handling: 'html' });
+      const [glossary, ...calls] = deepl.requests;
+      expect(glossary.path).toBe('/v2/glossaries');
+      // No pt-br form for "package": it stays as it is, like "Quire".
+      expect(glossary.body).toMatchObject({ source_lang: 'en', target_lang: 'pt', entries_format: 'tsv' });
+      expect(glossary.body.entries.split('\n').sort()).toEqual(['Quire\tQuire', 'package\tpackage']);
+      const translateCalls = calls.filter((r) => r.path === '/v2/translate');
+      expect(translateCalls.length).toBeGreaterThan(0);
+      for (const r of [glossary, ...calls]) expect(r.headers.authorization).toBe('DeepL-Auth-Key deepl-key');
+      for (const r of translateCalls) {
+        expect(r.body).toMatchObject({ source_lang: 'EN', target_lang: 'PT-BR', tag_handling: 'html', glossary_id: expect.any(String) });
         expect(r.body.text.length).toBeLessThanOrEqual(50);
       }
-      // The glossary (Quire kept; no pt-br form for "package": it stays as it is).
-      expect(deepl.segments().join('\n')).not.toContain('Quire');
+      expect(calls.at(-1)?.path).toBe(`/v2/glossaries/${translateCalls[0].body.glossary_id}`);
+      expect(deepl.glossaries.size).toBe(0);
       expect((await pageMarkdown(done.result.space, pages.install)).markdown).toBe('Quire SHIPS AS A package.\n');
       expect((await resultPages(done.result.space)).map((p) => p.title)).toEqual(['USAGE', 'GETTING STARTED']);
+    });
+
+    it('DeepL without glossaries for the pair: the terms are protected around the call', async () => {
+      useProvider('deepl', deepl.url);
+      deepl.reset();
+      deepl.refuseGlossaries = true;
+      const res = await create({ source: { space: spaceId, language: 'en' }, language: 'ja' });
+      await t.runJobsUntilIdle();
+      deepl.refuseGlossaries = false;
+      const done = (await get(res.body.id)).body;
+      expect(done.lastRun).toMatchObject({ state: 'completed' });
+      expect(deepl.requests.filter((r) => r.path === '/v2/translate').every((r) => r.body.glossary_id === undefined)).toBe(true);
+      expect(deepl.segments().join('\n')).not.toContain('Quire');
+      expect((await pageMarkdown(done.result.space, pages.install)).markdown).toBe('Quire SHIPS AS A package.\n');
     });
 
     it('OpenAI-compatible: model, key, instructions and glossary in the prompt; a broken structure is asked again', async () => {
