@@ -86,7 +86,7 @@ export async function startProviderStandIn(kind: 'libretranslate' | 'deepl' | 'o
           return send(201, { glossary_id: id, name: body.name, ready: true, source_lang: body.source_lang, target_lang: body.target_lang, entry_count: body.entries.split('\n').length });
         }
         if (req.method === 'DELETE') {
-          standIn.glossaries.delete(decodeURIComponent(req.url.slice('/v2/glossaries/'.length)));
+          standIn.glossaries.delete(decodeURIComponent((req.url ?? '').slice('/v2/glossaries/'.length)));
           res.writeHead(204);
           return res.end();
         }
