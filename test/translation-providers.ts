@@ -20,6 +20,8 @@ export interface ProviderStandIn {
   requests: RecordedRequest[];
   /** The next `count` requests are answered with `status` (then normal service resumes). */
   failNext(status: number, count?: number): void;
+  /** The next request waits until released: `received` settles when it arrives. */
+  holdNext(): { received: Promise<void>; release(): void };
   /** The next chat answer drops the markup of its first segment that has some (a model breaking the structure). */
   breakNextStructure(): void;
   /** DeepL: answer 400 to glossary creation (a language pair without glossaries). */
@@ -51,11 +53,18 @@ export async function startProviderStandIn(kind: 'libretranslate' | 'deepl' | 'o
   const standIn = { refuseGlossaries: false, glossaries: new Map() } as unknown as ProviderStandIn;
   let failures: number[] = [];
   let breakStructure = false;
+  let hold: { arrived: () => void; released: Promise<void> } | undefined;
 
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
+    req.on('end', async () => {
+      if (hold) {
+        const { arrived, released } = hold;
+        hold = undefined;
+        arrived();
+        await released;
+      }
       let body: any;
       try {
         body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
@@ -131,6 +140,13 @@ export async function startProviderStandIn(kind: 'libretranslate' | 'deepl' | 'o
     },
     breakNextStructure() {
       breakStructure = true;
+    },
+    holdNext() {
+      let arrived!: () => void;
+      let release!: () => void;
+      const received = new Promise<void>((resolve) => (arrived = resolve));
+      hold = { arrived, released: new Promise<void>((resolve) => (release = resolve)) };
+      return { received, release };
     },
     segments() {
       return requests.flatMap((r) => {

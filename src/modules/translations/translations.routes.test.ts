@@ -285,6 +285,23 @@ describe('translations', () => {
       translation = after;
     });
 
+    it('shows pending, then running while the provider works, then completed', async () => {
+      await editSpaceContent(t.app.deps, spaceId, admin.id, (e) => e.updatePage(pages.install, { markdown: 'Quire ships as a package.\n\nTwice.' }));
+      libre.reset();
+      const held = libre.holdNext();
+      const res = await t.request('POST', `${O()}/translations/${translation.id}/run`, { token: creator.token });
+      expect(res.status).toBe(204);
+      expect(['pending', 'running']).toContain((await get(translation.id)).body.status);
+      await held.received; // the app's worker has started the run and is waiting for the provider
+      expect((await get(translation.id)).body.status).toBe('running');
+      held.release();
+      await t.runJobsUntilIdle();
+      const after = (await get(translation.id)).body;
+      expect(after).toMatchObject({ status: 'completed', lastRun: { state: 'completed' } });
+      expect(after.stats.runs).toBe(translation.stats.runs + 1);
+      translation = after;
+    });
+
     it('a removed result space is made again by the next run', async () => {
       const del = await t.request('DELETE', `/v1/spaces/${translation.result.space}`, { token: admin.token });
       expect(del.status).toBe(204);
@@ -318,7 +335,7 @@ describe('translations', () => {
       }
       expect(calls.at(-1)?.path).toBe(`/v2/glossaries/${translateCalls[0].body.glossary_id}`);
       expect(deepl.glossaries.size).toBe(0);
-      expect((await pageMarkdown(done.result.space, pages.install)).markdown).toBe('Quire SHIPS AS A package.\n');
+      expect((await pageMarkdown(done.result.space, pages.install)).markdown).toBe('Quire SHIPS AS A package.\n\nTWICE.\n');
       expect((await resultPages(done.result.space)).map((p) => p.title)).toEqual(['USAGE', 'GETTING STARTED']);
     });
 
@@ -333,7 +350,7 @@ describe('translations', () => {
       expect(done.lastRun).toMatchObject({ state: 'completed' });
       expect(deepl.requests.filter((r) => r.path === '/v2/translate').every((r) => r.body.glossary_id === undefined)).toBe(true);
       expect(deepl.segments().join('\n')).not.toContain('Quire');
-      expect((await pageMarkdown(done.result.space, pages.install)).markdown).toBe('Quire SHIPS AS A package.\n');
+      expect((await pageMarkdown(done.result.space, pages.install)).markdown).toBe('Quire SHIPS AS A package.\n\nTWICE.\n');
     });
 
     it('OpenAI-compatible: model, key, instructions and glossary in the prompt; a broken structure is asked again', async () => {
