@@ -50,6 +50,13 @@ describe('segments of a document', () => {
     expect(markdown).toContain('* ITEM ONE');
   });
 
+  it('keeps variables and expressions as they are', () => {
+    const extracted = extractDocument(markdownToDocument('Version <code class="expression">space.vars.version</code> of the product.\n'));
+    expect(extracted.segments).toEqual(['Version <span translate="no" id="v0"></span> of the product.']);
+    const rebuilt = extracted.rebuild(['<span translate="no" id="v0"></span> est la version du produit.']);
+    expect(rebuilt.nodes[0]).toMatchObject({ nodes: [{ object: 'inline', type: 'expression', data: { expression: 'space.vars.version' } }, { object: 'text', leaves: [{ text: ' est la version du produit.' }] }] });
+  });
+
   it('leaves the source document unchanged', () => {
     const document = markdownToDocument(MARKDOWN);
     const before = JSON.stringify(document);

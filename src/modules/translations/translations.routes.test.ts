@@ -38,6 +38,7 @@ describe('translations', () => {
   let deepl: ProviderStandIn;
   let openai: ProviderStandIn;
   let spaceId: string;
+  let fileId: string;
   const pages: Record<string, string> = {};
 
   beforeAll(async () => {
@@ -59,6 +60,8 @@ describe('translations', () => {
       pages.usage = e.insertPage({ title: 'Usage', markdown: 'Call the command.\n' }, { parent: pages.guide });
       pages.faq = e.insertPage({ title: 'Questions', markdown: `See [the guide](${'#'}) for answers.\n` });
       pages.old = e.insertPage({ title: 'Old notes', markdown: 'Obsolete text.\n' });
+      fileId = e.addFile({ name: 'notes.txt', contentType: 'text/plain', bytes: Buffer.from('file bytes') }).id;
+      e.setVariables({ product: 'Quire' });
     });
     // A link to another page of the space (a page reference, kept as it is).
     await editSpaceContent(t.app.deps, spaceId, admin.id, (e) => {
@@ -185,6 +188,12 @@ describe('translations', () => {
       const link = faq.page.document.nodes[0].nodes.find((n: any) => n.type === 'link');
       expect(link.data.ref).toEqual({ kind: 'page', page: pages.install });
       expect(link.nodes[0].leaves[0]).toMatchObject({ text: 'THE INSTALL PAGE', marks: [{ type: 'italic' }] });
+
+      // The source's files (same blobs) and variables: file references and expressions resolve alike.
+      const files = await t.request('GET', `/v1/spaces/${translation.result.space}/content/files`, { token: admin.token });
+      expect(files.body.items.map((f: any) => [f.id, f.name])).toEqual([[fileId, 'notes.txt']]);
+      const revision = await t.request('GET', `/v1/spaces/${translation.result.space}/content`, { token: admin.token });
+      expect(revision.body.variables).toEqual({ product: 'Quire' });
     });
 
     it('a run with nothing changed sends nothing and writes no revision; after one page changes it sends only that page', async () => {

@@ -6,7 +6,8 @@ import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
 import { ContentNotFound, InvalidContentEdit } from '../../content/errors.ts';
 import type { Document } from '../../content/markdown/types.ts';
 import { RevisionEditor, type NewPage } from '../../content/store/editor.ts';
-import { loadDocuments, loadSnapshot } from '../../content/store/snapshot.ts';
+import { loadDocuments, loadSnapshot, revisionRecord } from '../../content/store/snapshot.ts';
+import { storeRepository } from '../../content/store/store.repository.ts';
 import type { FileEntry, PageEntry, PageMeta, PageNode } from '../../content/store/types.ts';
 import { countWords, extractDocument, htmlToPlain, plainToHtml, type ExtractedDocument, type GlossaryTerm } from '../../content/translate/index.ts';
 import { isoNow } from '../../lib/clock.ts';
@@ -294,8 +295,8 @@ async function writeResult(
 
 async function currentVariables(db: RunDeps['db'], space: SpaceRow) {
   if (!space.revision_id) return {};
-  const row = await db.selectFrom('revisions').select('variables').where('space_id', '=', space.id).where('id', '=', space.revision_id).executeTakeFirst();
-  return row ? JSON.parse(row.variables as unknown as string) : {};
+  const row = await storeRepository.findRevision(db, space.id, space.revision_id);
+  return row ? revisionRecord(row).variables : {};
 }
 
 function copiedFields(entry: PageEntry): Partial<PageMeta> {
