@@ -389,6 +389,20 @@ describe('translations', () => {
       expect(guide.markdown).not.toContain('markup lost');
     });
 
+    it('a deleted source space fails the run saying so', async () => {
+      useProvider('libretranslate', libre.url);
+      const other = await t.request('POST', `${O()}/spaces`, { token: admin.token, body: { title: 'Short-lived' } });
+      const res = await create({ source: { space: other.body.id, language: 'en' }, language: 'fr' });
+      expect(res.status).toBe(201);
+      await t.runJobsUntilIdle();
+      const first = (await get(res.body.id)).body;
+      expect(first.lastRun.state).toBe('completed');
+      expect(await resultPages(first.result.space)).toEqual([]); // an empty source: a result with its first revision
+      await t.request('DELETE', `/v1/spaces/${other.body.id}`, { token: admin.token });
+      const done = await run(res.body.id);
+      expect(done).toMatchObject({ status: 'completed', result: first.result, lastRun: { state: 'failed', error: `the source space "${other.body.id}" no longer exists` } });
+    });
+
     it('with no provider configured, create works and the run fails saying so', async () => {
       useProvider(undefined);
       const res = await create({ source: { space: spaceId, language: 'en' }, language: 'de' });

@@ -282,7 +282,8 @@ async function writeResult(
     if (JSON.stringify(variables ?? {}) !== JSON.stringify((await currentVariables(trx, space)) ?? {})) editor.setVariables(variables ?? {});
 
     let revisionId = space.revision_id as string;
-    if (!editor.unchanged) {
+    // A new result space always gets its first revision, even from an empty source.
+    if (!editor.unchanged || !space.revision_id) {
       revisionId = await editor.commit(trx, { createdBy: null });
       if (!(await spacesRepository.advanceRevision(trx, space.id, space.revision_id, revisionId, now))) throw new HeadMoved();
     }
