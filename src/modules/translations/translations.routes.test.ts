@@ -271,6 +271,11 @@ describe('translations', () => {
       expect(libre.requests).toHaveLength(1);
       expect(refused.lastRun.error).toMatch(/answered 400: Service unavailable$/);
 
+      // The provider's key is in no response and no row.
+      expect(JSON.stringify(refused)).not.toContain('libre-key');
+      const rows = await t.db.selectFrom('translations').selectAll().execute();
+      expect(JSON.stringify(rows)).not.toContain('libre-key');
+
       const again = await run(translation.id);
       expect(again.lastRun.state).toBe('completed');
       expect((await pageMarkdown(again.result.space, pages.install)).markdown).toBe('CHANGED WHILE DOWN.\n');
