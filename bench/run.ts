@@ -29,6 +29,7 @@ import { measureEditScaling, type EditScaling } from './edit-scaling.ts';
 import { measureChangeRequestScaling, type ChangeRequestScaling } from './change-request-scaling.ts';
 import { measureStartup, STARTUP, type Startup } from './startup.ts';
 import { measureGitSyncScaling, type GitSyncScaling } from './git-sync-scaling.ts';
+import { measureTranslationScaling, TRANSLATION_SCALING, type TranslationScaling } from './translation-scaling.ts';
 
 /*
  * `npm run bench [-- --only <names>] [--database sqlite|postgres] [--database-url <url>]
@@ -230,7 +231,7 @@ async function main(): Promise<number> {
 
   // --only takes scenario or suite names, comma-separated.
   const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
-  const known = new Set([EDIT_SCALING.name, CR_SCALING.name, STARTUP.name, GIT_SCALING.name, 'git-sync', ...SUITES.flatMap((suite) => [suite.name, ...suite.scenarios.map((s) => s.name)])]);
+  const known = new Set([EDIT_SCALING.name, CR_SCALING.name, STARTUP.name, GIT_SCALING.name, 'git-sync', TRANSLATION_SCALING.name, ...SUITES.flatMap((suite) => [suite.name, ...suite.scenarios.map((s) => s.name)])]);
   const unknown = (only ?? []).filter((name) => !known.has(name));
   if (unknown.length > 0) throw new UsageError(`--only: unknown scenario ${unknown.join(', ')}; known: ${[...known].join(', ')}`);
   const picks = (suite: Suite) =>
@@ -287,6 +288,12 @@ async function main(): Promise<number> {
     startup = await measureStartup(5, progress);
   }
 
+  let translationScaling: TranslationScaling | undefined;
+  if (!postgresUrl && (!only || only.includes(TRANSLATION_SCALING.name))) {
+    progress(`${TRANSLATION_SCALING.name}: seeding a 1,000-page space and a LibreTranslate stand-in`);
+    translationScaling = await measureTranslationScaling();
+  }
+
   const file = path.join(resultsDir, `${stamp}.json`);
   const report = {
     startedAt: startedAt.toISOString(),
@@ -310,6 +317,7 @@ async function main(): Promise<number> {
     crScaling,
     startup,
     gitScaling,
+    translationScaling,
   };
   fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
 
@@ -338,6 +346,14 @@ async function main(): Promise<number> {
     console.log(`| ${GIT_SCALING.name} | import, ms | ${g.importMs.toFixed(0)} | ${g.smallImportMs.toFixed(0)} | | |`);
     console.log(`| ${GIT_SCALING.name} | export after a one-page edit, median ms | ${g.largeExportMs.toFixed(1)} | ${g.smallExportMs.toFixed(1)} | ${g.ratio.toFixed(2)} ${verdict} | ≤ ${GIT_SCALING.target} |`);
     if (g.ratio > GIT_SCALING.target) console.error(`above target ${GIT_SCALING.name}: ratio ${g.ratio.toFixed(2)} > ${GIT_SCALING.target}`);
+  }
+  if (translationScaling) {
+    const x = translationScaling;
+    const verdict = x.ratio < TRANSLATION_SCALING.target && x.secondPagesSent === 1 ? '✓' : '✗';
+    console.log(`\n| Scenario | Measure | First run | Second run | Ratio | Target |\n|---|---|---:|---:|---:|---:|`);
+    console.log(`| ${TRANSLATION_SCALING.name} | run ms (provider ms) | ${x.firstRunMs.toFixed(0)} (${x.firstProviderMs.toFixed(0)}) | ${x.secondRunMs.toFixed(0)} (${x.secondProviderMs.toFixed(0)}) | ${x.ratio.toFixed(3)} ${verdict} | < ${TRANSLATION_SCALING.target} |`);
+    console.log(`| ${TRANSLATION_SCALING.name} | pages sent; Quire's own ms per page (first run) | ${x.pages}; ${x.ownMsPerPage.toFixed(2)} | ${x.secondPagesSent} (${x.secondSegmentsSent} segments) | | 1 page |`);
+    if (verdict === '✗') console.error(`above target ${TRANSLATION_SCALING.name}: ratio ${x.ratio.toFixed(3)}, ${x.secondPagesSent} pages sent`);
   }
   if (startup) {
     const ok = (value: number, target: number) => (value <= target ? '✓' : '✗');

@@ -51,6 +51,7 @@ import { gitSyncRoutes } from './modules/git-sync/git-sync.routes.ts';
 import { samlProvidersRoutes } from './modules/saml-providers/saml-providers.routes.ts';
 import { ssoRoutes } from './modules/sso/sso.routes.ts';
 import { appAreaRoutes } from './modules/app-area/app-area.routes.ts';
+import { translationsRoutes } from './modules/translations/translations.routes.ts';
 
 export interface BuildAppOptions {
   config: Config;
@@ -221,6 +222,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(ssoRoutes);
   await app.register(appAreaRoutes, { prefix: '/app' });
   await app.register(gitSyncRoutes);
+  await app.register(translationsRoutes);
 
   // Every server process works jobs too, unless it is web-only; closing the app stops
   // claiming and lets running jobs finish (or hands them back) before the database closes.

@@ -77,6 +77,12 @@ export interface Config {
   sessionTtlMs: number;
   /** Clock difference tolerated on SAML time conditions (NotBefore, NotOnOrAfter). */
   samlClockSkewMs: number;
+  /** Machine translation provider (docs/decisions/translations.md); unset: runs fail saying so. */
+  translationProvider: 'libretranslate' | 'deepl' | 'openai' | undefined;
+  translationApiUrl: string | undefined;
+  translationApiKey: string | undefined;
+  translationModel: string;
+  translationTimeoutMs: number;
 }
 
 export interface S3Config {
@@ -182,5 +188,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     conversationsClusterDelayMs: int(env, 'CONVERSATIONS_CLUSTER_DELAY_MS', 2_000),
     sessionTtlMs: Math.max(60_000, int(env, 'SESSION_TTL_MS', 12 * 60 * 60 * 1000)),
     samlClockSkewMs: int(env, 'SAML_CLOCK_SKEW_MS', 60_000),
+    translationProvider: translationProviderOf(env),
+    translationApiUrl: httpUrl(env, 'TRANSLATION_API_URL'),
+    translationApiKey: env.TRANSLATION_API_KEY || undefined,
+    translationModel: env.TRANSLATION_MODEL || 'gpt-4o-mini',
+    translationTimeoutMs: Math.max(1000, int(env, 'TRANSLATION_TIMEOUT_MS', 60_000)),
   };
+}
+
+function translationProviderOf(env: NodeJS.ProcessEnv): Config['translationProvider'] {
+  const raw = env.TRANSLATION_PROVIDER;
+  if (!raw) return undefined;
+  if (raw !== 'libretranslate' && raw !== 'deepl' && raw !== 'openai') throw new Error(`TRANSLATION_PROVIDER must be libretranslate, deepl or openai, got "${raw}"`);
+  return raw;
 }

@@ -411,6 +411,29 @@ describe("conformance with GitBook's OpenAPI document", () => {
     await call('GET', `${S}/git/info`, 200);
   }, 120_000);
 
+  it('answers every translation and glossary operation in GitBook’s response shapes', async () => {
+    const org = await createOrganization(t, { title: 'Translation conformance' });
+    const admin = org.admin.token;
+    const call = async (method: string, url: string, status: number, options: { body?: unknown; query?: Record<string, string> } = {}) => {
+      const res = await t.request(method as 'GET', url, { token: admin, body: options.body, query: options.query });
+      expectSuccess(method, url, res, status);
+      return res;
+    };
+    const O = `/v1/orgs/${org.id}`;
+    const space = (await call('POST', `${O}/spaces`, 201, { body: { title: 'Source' } })).body;
+    // No provider is configured here: the run fails, the translation is still served.
+    const translation = (await call('POST', `${O}/translations`, 201, { body: { source: { space: space.id, language: 'en' }, language: 'fr' } })).body;
+    await call('GET', `${O}/translations`, 200);
+    await call('GET', `${O}/translations/${translation.id}`, 200);
+    await call('PUT', `${O}/translations/${translation.id}`, 200, { body: { instructions: { object: 'document', data: {}, nodes: [] } } });
+    await call('POST', `${O}/translations/${translation.id}/run`, 204);
+    await t.runJobsUntilIdle();
+    await call('DELETE', `${O}/translations/${translation.id}`, 204);
+    await call('PUT', `${O}/translations-glossary`, 204, { body: { operations: [{ type: 'insert', translations: { en: 'Quire' } }] } });
+    const entries = (await call('GET', `${O}/translations-glossary`, 200, { query: { orderBy: 'en' } })).body;
+    await call('GET', `${O}/translations-glossary/${entries.items[0].id}`, 200);
+  }, 120_000);
+
   it('left no served GitBook operation unchecked', () => {
     const known = gitbookOperationIds();
     const unchecked = served

@@ -15,6 +15,7 @@ import * as m0012 from './migrations/0012_file_store.ts';
 import * as m0018 from './migrations/0018_conversations.ts';
 import * as m0016 from './migrations/0016_sso.ts';
 import * as m0014 from './migrations/0014_git_sync.ts';
+import * as m0017 from './migrations/0017_translations.ts';
 
 // Listed by hand (not read from disk) so they work the same under tsx, bundlers and tests.
 const migrations: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const migrations: Record<string, Migration> = {
   '0018_conversations': m0018,
   '0016_sso': m0016,
   '0014_git_sync': m0014,
+  '0017_translations': m0017,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

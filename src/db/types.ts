@@ -500,6 +500,9 @@ export interface Database {
   login_links: LoginLinksTable;
   git_syncs: GitSyncsTable;
   git_sync_runs: GitSyncRunsTable;
+  translations: TranslationsTable;
+  translation_pages: TranslationPagesTable;
+  glossary_entries: GlossaryEntriesTable;
 }
 
 export interface ConversationsTable {
@@ -628,4 +631,48 @@ export interface GitSyncRunsTable {
   error: string | null;
   timestamp: string | null;
   started_at: string;
+}
+
+/** A space kept translated into another language (migration 0017). */
+export interface TranslationsTable {
+  id: string;
+  organization_id: string;
+  source_space_id: string;
+  source_language: string;
+  language: string;
+  instructions: string;
+  status: 'pending' | 'running' | 'completed';
+  result_space_id: string | null;
+  result_revision_id: string | null;
+  last_run_state: 'completed' | 'failed' | null;
+  last_run_error: string | null;
+  last_run_at: string | null;
+  runs: number;
+  total_words: number;
+  total_pages: number;
+  total_duration_ms: number;
+  latest_run_duration_ms: number;
+  latest_pages: number;
+  latest_words: number;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Source page -> translated page of one translation, with the hash of what was translated. */
+export interface TranslationPagesTable {
+  translation_id: string;
+  source_page_id: string;
+  page_id: string;
+  source_hash: string;
+  translated_at: string;
+}
+
+/** A term of an organization's translation glossary: its form per language. */
+export interface GlossaryEntriesTable {
+  id: string;
+  organization_id: string;
+  translations: string;
+  created_at: string;
+  updated_at: string;
 }

@@ -8,3 +8,4 @@ import './pdf-sweep.ts';
 import '../modules/pdf/pdf.jobs.ts';
 import '../modules/conversations/conversations.jobs.ts';
 import '../modules/git-sync/git-sync.jobs.ts';
+import '../modules/translations/translations.jobs.ts';

@@ -48,6 +48,11 @@ export async function seed(t: TestApp): Promise<Seed> {
   const section = await call('POST', `${O}/sites/${site.id}/sections`, { spaceId: space.id, title: 'Reference' }).catch(() => undefined);
   const team = await call('POST', `${O}/teams`, { title: 'Writers' }).catch(() => undefined);
   const pages = await call('GET', `/v1/spaces/${space.id}/content`).catch(() => undefined);
+  const translation = await call('POST', `${O}/translations`, { source: { space: space.id, language: 'en' }, language: 'fr' }).catch(() => undefined);
+  await call('PUT', `${O}/translations-glossary`, { operations: [{ type: 'insert', translations: { en: 'Guide' } }] }).catch(() => undefined);
+  const glossary = await call('GET', `${O}/translations-glossary`).catch(() => undefined);
+  // The translation's first run (a job) writes to it: done before the suites take their digests.
+  await t.runJobsUntilIdle();
   const guestUser = users.guest;
   await t.request('POST', `/v1/spaces/${space.id}/permissions`, { token, body: { role: 'read', users: [guestUser.id] }, skipSchemaCheck: true });
   const ids: Record<string, string> = {
@@ -64,6 +69,8 @@ export async function seed(t: TestApp): Promise<Seed> {
     userId: users.read.id,
     pageId: pages?.pages?.[0]?.id ?? 'none',
     emailDomain: 'acme.test',
+    translationId: translation?.id ?? 'none',
+    glossaryEntryId: glossary?.items?.[0]?.id ?? 'none',
   };
   return { org, other, users, ids };
 }

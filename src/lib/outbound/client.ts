@@ -38,6 +38,9 @@ export interface FetchOptions {
   maxBytes?: number;
   totalTimeoutMs?: number;
   headers?: Record<string, string>;
+  /** GET by default; POST (and DELETE) for API calls to a configured service, with `body`. */
+  method?: 'GET' | 'POST' | 'DELETE';
+  body?: string | Buffer;
 }
 
 export interface OutboundResponse {
@@ -122,13 +125,15 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
     const deadline = AbortSignal.timeout(fetchOptions.totalTimeoutMs ?? defaultTotalMs);
     let url = parseUrl(input);
     let credentials = takeCredentials(url);
+    let method = fetchOptions.method ?? 'GET';
+    let requestBody = fetchOptions.body;
     for (let hop = 0; ; hop++) {
       const headers: Record<string, string> = { 'user-agent': 'Quire', ...(fetchOptions.headers ?? {}) };
       if (credentials) headers.authorization = `Basic ${credentials.value}`;
       let response: Dispatcher.ResponseData;
       try {
         // undici's request follows no redirect by itself: each hop is handled below.
-        response = await request(url, { dispatcher: agent, method: 'GET', headers, signal: deadline });
+        response = await request(url, { dispatcher: agent, method, headers, signal: deadline, ...(requestBody !== undefined ? { body: requestBody } : {}) });
       } catch (error) {
         throw asOutboundError(error, deadline);
       }
@@ -142,6 +147,11 @@ export function createOutboundClient(options: OutboundOptions = {}): OutboundCli
         if (credentials && next.origin !== credentials.origin) credentials = undefined;
         if (next.username || next.password) credentials = takeCredentials(next);
         url = next;
+        // 307 and 308 repeat the request as it was; the others continue with a GET.
+        if (response.statusCode !== 307 && response.statusCode !== 308) {
+          method = 'GET';
+          requestBody = undefined;
+        }
         continue;
       }
       const body = response.body;
