@@ -28,6 +28,7 @@ describe('app area in a browser', () => {
   let idpUrl: string;
   let browser: Browser;
   let spaceId: string;
+  let changeRequestPath = '';
   let provider: { service: { entityID: string; acsURL: string } };
   const signInEmail = 'ines@acme.test';
 
@@ -100,6 +101,31 @@ describe('app area in a browser', () => {
     await page.getByRole('link', { name: 'Travel' }).click();
     expect(await page.locator('main.content h1').innerText()).toBe('Travel');
 
+    // Search from the space's sidebar form.
+    await page.fill('input[type=search]', 'handbook');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('link', { name: 'Welcome' }).click();
+    expect(await page.locator('main.content h1').innerText()).toBe('Welcome');
+
+    // A change request at the address its urls.app gives: the diff of the changed page.
+    const S = `/v1/spaces/${spaceId}`;
+    const cr = (await t.request('POST', `${S}/change-requests`, { token: org.admin.token, body: { subject: 'Add refunds' } })).body;
+    const welcome = (await t.request('GET', `${S}/content/path/welcome`, { token: org.admin.token })).body;
+    await t.request('POST', `${S}/change-requests/${cr.id}/content`, {
+      token: org.admin.token,
+      body: { changes: [{ operation: 'update_page', page: welcome.id, document: { markdown: '## Welcome\n\nPrivate **handbook** text.\n\n- one\n- two\n- three\n\nRefunds take five days.\n' } }] },
+    });
+    await page.goto(cr.urls.app.replace('http://quire.test', url));
+    const main = page.locator('main');
+    expect(await main.locator('h1').innerText()).toContain('Add refunds');
+    const added = await page.locator('tr.add').allInnerTexts();
+    expect(added.map((line) => line.replace(/\s+/g, ' ').trim())).toEqual(expect.arrayContaining([expect.stringContaining('three'), expect.stringContaining('Refunds take five days.')]));
+    expect(await page.locator('tr.remove').count()).toBe(0);
+    await page.screenshot({ path: `${SHOTS}/app-change-request-dark.png`, fullPage: true });
+    await page.click('#theme-toggle');
+    await page.screenshot({ path: `${SHOTS}/app-change-request-light.png`, fullPage: true });
+    changeRequestPath = new URL(cr.urls.app).pathname;
+
     await page.goto(`${url}/app/account`);
     expect(await page.locator('main').innerText()).toContain(signInEmail);
     await page.fill('input[name=label]', 'browser token');
@@ -132,9 +158,21 @@ describe('app area in a browser', () => {
     await page.screenshot({ path: `${SHOTS}/app-account-phone.png`, fullPage: true });
     const res = await page.goto(`${url}/app/s/${spaceId}`);
     expect(res?.status()).toBe(404);
+    expect((await page.goto(`${url}${changeRequestPath}`))?.status()).toBe(404);
+    await page.goto(`${url}/app/s/${spaceId}`);
     expect(await page.locator('main').innerText()).not.toContain('handbook');
     const width = await page.evaluate('document.documentElement.scrollWidth');
     expect(width).toBeLessThanOrEqual(390);
     await context.close();
+
+    // A member on a phone: the change request's diff wraps within the screen.
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+    const member = await phone.newPage();
+    await member.goto(`${url}/app/login?link=${await createLoginLink(t.db, t.clock, org.admin.id, 600_000)}`);
+    expect((await member.goto(`${url}${changeRequestPath}`))?.status()).toBe(200);
+    expect(await member.locator('tr.add').count()).toBeGreaterThan(0);
+    expect(await member.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);
+    await member.screenshot({ path: `${SHOTS}/app-change-request-phone.png`, fullPage: true });
+    await phone.close();
   });
 });

@@ -1,6 +1,8 @@
 import { escapeHtml as e } from '../../site/html.ts';
 import { SITE_CSS } from '../../site/styles.ts';
 import { THEME_HEAD_SCRIPT, THEME_SCRIPT_HASHES, SITE_SCRIPT } from '../../site/theme-toggle.ts';
+import type { PageDiff } from './app-area.diff.ts';
+import type { SearchView } from './app-area.service.ts';
 
 /*
  * HTML of the app area, with the published site's style sheet and theme toggle (src/site)
@@ -33,6 +35,22 @@ const APP_CSS = `
 .provider-list a{display:block;padding:.6rem 1rem;border:1px solid var(--border);border-radius:8px}
 .muted{color:var(--muted)}
 .header-links{align-items:center}.header-links form{margin:0}.app-button{white-space:nowrap}
+.badge{display:inline-block;padding:.1rem .55rem;border-radius:999px;border:1px solid var(--border);font-size:.8rem;font-weight:600;vertical-align:middle}
+.badge.open{border-color:var(--success);color:var(--success)}.badge.merged{border-color:var(--primary);color:var(--primary)}
+.change{border:1px solid var(--border);border-radius:8px;margin:1rem 0;overflow:hidden}
+.change>h3{margin:0;padding:.6rem .8rem;font-size:1rem;background:var(--subtle);border-bottom:1px solid var(--border);overflow-wrap:anywhere}
+.diff{width:100%;border-collapse:collapse;font-family:var(--mono,ui-monospace,monospace);font-size:.85rem}
+.diff td{padding:0 .6rem;white-space:pre-wrap;overflow-wrap:anywhere;vertical-align:top}
+.diff td.n{width:1%;color:var(--muted);text-align:right;user-select:none;white-space:nowrap}
+.diff tr.add td{background:rgba(46,160,67,.15)}.diff tr.remove td{background:rgba(248,81,73,.15)}
+.diff tr.hunk td{color:var(--muted);background:var(--subtle);padding:.2rem .6rem}
+.diff .sign{user-select:none}
+.comment{border-left:3px solid var(--border);padding:.25rem .9rem;margin:.75rem 0}
+.comment .text{white-space:pre-wrap;overflow-wrap:anywhere}
+.results{list-style:none;padding:0}.results li{margin:.9rem 0}.results .excerpt{color:var(--muted);margin:.2rem 0 0}
+.search-form{display:flex;gap:.5rem;flex-wrap:wrap;margin:1rem 0}
+.site-header .header-links{display:flex;gap:.75rem}
+.search-form input[type=search]{flex:1;min-width:12rem;padding:.45rem .6rem;border:1px solid var(--border);border-radius:6px;background:var(--bg);color:var(--fg);font:inherit}
 `;
 
 export interface Chrome {
@@ -54,7 +72,7 @@ export function layout(chrome: Chrome, body: string): string {
   return `<!doctype html><html lang="en" data-theme-mode="system" data-toggle><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${e(chrome.title)} · Quire</title><script>${THEME_HEAD_SCRIPT}</script><style>${SITE_CSS}${APP_CSS}</style></head>
 <body><header class="site-header"><div class="header-bar"><a class="site-title" href="${e(chrome.appBase)}/account">Quire</a>${links}
-<button type="button" id="theme-toggle" class="theme-toggle" aria-label="Switch between light and dark theme" aria-pressed="false">◐ Theme</button></div></header>
+<button type="button" id="theme-toggle" class="theme-toggle" aria-label="Dark theme" aria-pressed="false"><span aria-hidden="true">◐</span></button></div></header>
 ${body}<script>${SITE_SCRIPT}</script></body></html>`;
 }
 
@@ -121,9 +139,14 @@ export function accountPage(chrome: Chrome, view: AccountView): string {
   );
 }
 
+/** A GET form to search an organization or a space in the app. */
+function searchForm(action: string, query = ''): string {
+  return `<form class="search-form" role="search" method="get" action="${e(action)}"><input type="search" name="q" value="${e(query)}" aria-label="Search" placeholder="Search"><button class="app-button" type="submit">Search</button></form>`;
+}
+
 export function organizationPage(
   chrome: Chrome,
-  org: { title: string },
+  org: { id: string; title: string },
   spaces: { id: string; title: string; emoji?: string }[],
   collections: { id: string; title: string }[],
 ): string {
@@ -131,7 +154,102 @@ export function organizationPage(
     ? `<ul>${spaces.map((s) => `<li><a href="${e(chrome.appBase)}/s/${e(s.id)}">${e(s.emoji ?? '')} ${e(s.title)}</a></li>`).join('')}</ul>`
     : '<p class="muted">No space you can see.</p>';
   const collectionList = collections.length ? `<h2>Collections</h2><ul>${collections.map((c) => `<li>${e(c.title)}</li>`).join('')}</ul>` : '';
-  return layout(chrome, `<main class="app-main"><h1>${e(org.title)}</h1><h2>Spaces</h2>${spaceList}${collectionList}</main>`);
+  return layout(
+    chrome,
+    `<main class="app-main"><h1>${e(org.title)}</h1>${searchForm(`${chrome.appBase}/o/${org.id}/search`)}<h2>Spaces</h2>${spaceList}${collectionList}</main>`,
+  );
+}
+
+export function collectionPage(chrome: Chrome, org: { id: string }, collection: { title: string }, spaces: { id: string; title: string; emoji?: string }[]): string {
+  const list = spaces.length
+    ? `<ul>${spaces.map((s) => `<li><a href="${e(chrome.appBase)}/s/${e(s.id)}">${e(s.emoji ?? '')} ${e(s.title)}</a></li>`).join('')}</ul>`
+    : '<p class="muted">No space you can see in this collection.</p>';
+  return layout(chrome, `<main class="app-main"><p><a href="${e(chrome.appBase)}/o/${e(org.id)}">← Organization</a></p><h1>${e(collection.title)}</h1><h2>Spaces</h2>${list}</main>`);
+}
+
+export function sitePage(chrome: Chrome, org: { id: string }, site: { title: string; visibility: string; published?: string }): string {
+  const where = site.published
+    ? `<p>Published at <a href="${e(site.published)}">${e(site.published)}</a></p>`
+    : '<p class="muted">Not published.</p>';
+  return layout(
+    chrome,
+    `<main class="app-main"><p><a href="${e(chrome.appBase)}/o/${e(org.id)}">← Organization</a></p><h1>${e(site.title)}</h1><p>Visibility: <span class="badge">${e(site.visibility)}</span></p>${where}</main>`,
+  );
+}
+
+export interface ChangeRequestView {
+  space: { id: string; title: string };
+  changeRequest: { number: number; subject: string; status: string; createdBy: string; createdAt: string };
+  reviews: { status: string; reviewer: string; at: string }[];
+  comments: { author: string; at: string; text: string; status: string }[];
+  changes: PageDiff[];
+}
+
+const when = (iso: string) => (iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : '');
+
+function diffTable(diff: PageDiff): string {
+  if (!diff.hunks) return '<p class="muted" style="padding:.6rem .8rem;margin:0">Not shown: too many changed pages.</p>';
+  if (diff.hunks.length === 0) return '<p class="muted" style="padding:.6rem .8rem;margin:0">Only the title or the place in the tree changed.</p>';
+  const rows = diff.hunks.flatMap((hunk) => {
+    let [oldLine, newLine] = [hunk.oldStart, hunk.newStart];
+    const lines = hunk.lines.map((line) => {
+      const [o, n] = line.kind === 'add' ? ['', newLine++] : line.kind === 'remove' ? [oldLine++, ''] : [oldLine++, newLine++];
+      const sign = line.kind === 'add' ? '+' : line.kind === 'remove' ? '−' : ' ';
+      return `<tr class="${line.kind}"><td class="n">${o}</td><td class="n">${n}</td><td><span class="sign" aria-hidden="true">${sign} </span>${e(line.text)}</td></tr>`;
+    });
+    return [`<tr class="hunk"><td colspan="3">Lines ${hunk.oldStart} → ${hunk.newStart}</td></tr>`, ...lines];
+  });
+  return `<table class="diff" aria-label="Changes to ${e(diff.title)}"><tbody>${rows.join('')}</tbody></table>`;
+}
+
+export function changeRequestPage(chrome: Chrome, view: ChangeRequestView): string {
+  const cr = view.changeRequest;
+  const reviews = view.reviews.length
+    ? `<ul>${view.reviews.map((r) => `<li>${e(r.reviewer)}: <strong>${e(r.status)}</strong> <span class="muted">${e(when(r.at))}</span></li>`).join('')}</ul>`
+    : '<p class="muted">No review yet.</p>';
+  const comments = view.comments.length
+    ? view.comments
+        .map((c) => `<div class="comment"><p><strong>${e(c.author)}</strong> <span class="muted">${e(when(c.at))}${c.status === 'resolved' ? ' · resolved' : ''}</span></p><div class="text">${e(c.text)}</div></div>`)
+        .join('')
+    : '<p class="muted">No comment.</p>';
+  const changes = view.changes.length
+    ? view.changes
+        .map((d) => {
+          const title = d.previousTitle ? `${e(d.previousTitle)} → ${e(d.title)}` : e(d.title);
+          const link = d.status === 'removed' ? title : `<a href="${e(chrome.appBase)}/s/${e(view.space.id)}/pages/${e(d.id)}">${title}</a>`;
+          return `<section class="change" data-page="${e(d.id)}"><h3>${link} <span class="badge">${e(d.status)}</span></h3>${diffTable(d)}</section>`;
+        })
+        .join('')
+    : '<p class="muted">This change request changes nothing yet.</p>';
+  return layout(
+    chrome,
+    `<main class="app-main"><p><a href="${e(chrome.appBase)}/s/${e(view.space.id)}">← ${e(view.space.title)}</a></p>
+<h1>#${cr.number} ${e(cr.subject || 'Untitled change request')} <span class="badge ${e(cr.status)}">${e(cr.status)}</span></h1>
+<p class="muted">Opened by ${e(cr.createdBy)} ${e(when(cr.createdAt))}</p>
+<h2>Changes</h2>${changes}<h2>Reviews</h2>${reviews}<h2>Comments</h2>${comments}</main>`,
+  );
+}
+
+export function searchPage(chrome: Chrome, view: SearchView): string {
+  const action = `${chrome.appBase}/${view.scope.kind === 'space' ? 's' : 'o'}/${view.scope.id}/search`;
+  const back = `${chrome.appBase}/${view.scope.kind === 'space' ? 's' : 'o'}/${view.scope.id}`;
+  const groups = view.results.filter((g) => g.pages.length > 0);
+  const results = !view.query
+    ? ''
+    : groups.length
+      ? groups
+          .map(
+            (g) =>
+              `${g.spaceTitle ? `<h2>${e(g.spaceTitle)}</h2>` : ''}<ul class="results">${g.pages
+                .map((p) => `<li><a href="${e(p.url)}">${e(p.title)}</a>${p.excerpt ? `<p class="excerpt">${e(p.excerpt.slice(0, 240))}</p>` : ''}</li>`)
+                .join('')}</ul>`,
+          )
+          .join('')
+      : `<p class="muted">Nothing matches “${e(view.query)}”.</p>`;
+  return layout(
+    chrome,
+    `<main class="app-main"><p><a href="${e(back)}">← ${e(view.scope.title)}</a></p><h1>Search ${e(view.scope.title)}</h1>${searchForm(action, view.query)}${results}</main>`,
+  );
 }
 
 export interface TreePage {
@@ -142,25 +260,27 @@ export interface TreePage {
   pages?: TreePage[];
 }
 
-function tree(appBase: string, spaceId: string, pages: TreePage[], current: string | undefined): string {
+function tree(appBase: string, spaceId: string, pages: TreePage[], current: string | undefined, revisionId?: string): string {
+  const at = revisionId ? `/revisions/${encodeURIComponent(revisionId)}` : '';
   return `<ul>${pages
     .filter((p) => (p.kind ?? p.type) !== 'link')
     .map((p) => {
-      const children = p.pages?.length ? tree(appBase, spaceId, p.pages, current) : '';
+      const children = p.pages?.length ? tree(appBase, spaceId, p.pages, current, revisionId) : '';
       if ((p.kind ?? p.type) === 'group') return `<li><span class="group-title">${e(p.title)}</span>${children}</li>`;
       const here = p.id === current ? ' aria-current="page"' : '';
-      return `<li><a href="${e(appBase)}/s/${e(spaceId)}/pages/${e(p.id)}"${here}>${e(p.title)}</a>${children}</li>`;
+      return `<li><a href="${e(appBase)}/s/${e(spaceId)}${at}/pages/${e(p.id)}"${here}>${e(p.title)}</a>${children}</li>`;
     })
     .join('')}</ul>`;
 }
 
 export function spacePage(
   chrome: Chrome,
-  space: { id: string; title: string },
+  space: { id: string; title: string; revisionId?: string },
   pages: TreePage[],
   page: { id: string; title: string; description?: string; html: string } | null,
 ): string {
-  const nav = `<aside class="sidebar"><nav class="page-tree" aria-label="Pages"><p><strong>${e(space.title)}</strong></p>${tree(chrome.appBase, space.id, pages, page?.id)}</nav></aside>`;
+  const revision = space.revisionId ? `<p class="muted">At revision ${e(space.revisionId)}</p>` : searchForm(`${chrome.appBase}/s/${space.id}/search`);
+  const nav = `<aside class="sidebar"><nav class="page-tree" aria-label="Pages"><p><strong>${e(space.title)}</strong></p>${revision}${tree(chrome.appBase, space.id, pages, page?.id, space.revisionId)}</nav></aside>`;
   const main = page
     ? `<main class="content"><h1>${e(page.title)}</h1>${page.description ? `<p class="page-description">${e(page.description)}</p>` : ''}${page.html}</main>`
     : '<main class="content"><p class="muted">This space has no page.</p></main>';

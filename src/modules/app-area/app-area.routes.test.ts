@@ -119,6 +119,77 @@ describe('app area', () => {
     expect((await get(`/app/s/${spaceId}/pages/unknown`, cookie)).statusCode).toBe(404);
   });
 
+  it('shows a change request: subject, status, reviews, comments and a line diff of each changed page; 404 to others', async () => {
+    const S = `/v1/spaces/${spaceId}`;
+    const token = org.admin.token;
+    const cr = (await t.request('POST', `${S}/change-requests`, { token, body: { subject: 'Explain <refunds>' } })).body;
+    const edit = await t.request('POST', `${S}/change-requests/${cr.id}/content`, {
+      token,
+      body: {
+        changes: [
+          { operation: 'update_page', page: pageId, document: { markdown: 'Private **handbook** text.\n\nRefunds take <5 days.\n' } },
+          { operation: 'insert_page', title: 'Refunds', document: { markdown: 'Ask **support**.\n' } },
+        ],
+      },
+    });
+    expect(edit.status).toBe(200);
+    await t.request('POST', `${S}/change-requests/${cr.id}/comments`, { token, body: { body: { markdown: 'Looks <b>good</b>' } } });
+    const url = `/app/s/${spaceId}/change-requests/${cr.number}`;
+
+    const page = await get(url, await cookieFor(reader));
+    expect(page.statusCode).toBe(200);
+    const html = page.body;
+    expect(html).toContain(`#${cr.number} Explain &lt;refunds&gt;`);
+    expect(html).toMatch(/class="badge open">open</);
+    // The edited page: its old line as context, the new lines added (escaped).
+    const welcome = html.slice(html.indexOf(`data-page="${pageId}"`));
+    expect(welcome).toMatch(/<tr class="context">.*Private \*\*handbook\*\* text\./);
+    expect(welcome).toMatch(/<tr class="add">.*Refunds take &lt;5 days\./);
+    expect(html).toMatch(/Refunds<\/a> <span class="badge">added<\/span>/);
+    expect(html).toMatch(/<tr class="add">.*Ask \*\*support\*\*\./);
+    expect(html).toContain('Looks &lt;b&gt;good&lt;/b&gt;');
+    expect(html).not.toContain('<b>good</b>');
+    // The space's own page is unchanged until the merge.
+    expect((await get(`/app/s/${spaceId}/pages/${pageId}`, await cookieFor(reader))).body).not.toContain('Refunds take');
+
+    expect((await get(url, await cookieFor(outsider))).statusCode).toBe(404);
+    expect((await get(`/app/s/${spaceId}/change-requests/99999`, await cookieFor(reader))).statusCode).toBe(404);
+    expect((await get(url)).statusCode).toBe(303);
+  });
+
+  it('searches an organization and a space as the member; a revision, a collection and a site at their urls.app', async () => {
+    const cookie = await cookieFor(reader);
+    const inOrg = await get(`/app/o/${org.id}/search?q=handbook`, cookie);
+    expect(inOrg.statusCode).toBe(200);
+    expect(inOrg.body).toContain(`href="http://quire.test/app/s/${spaceId}/pages/${pageId}"`);
+    expect(inOrg.body).toMatch(/<h2>Handbook<\/h2>/);
+    const inSpace = await get(`/app/s/${spaceId}/search?q=handbook`, cookie);
+    expect(inSpace.body).toContain('>Welcome</a>');
+    const none = await get(`/app/s/${spaceId}/search?q=zzzqqq`, cookie);
+    expect(none.body).toContain('Nothing matches “zzzqqq”.');
+    expect((await get(`/app/o/${org.id}/search?q=handbook`, await cookieFor(outsider))).statusCode).toBe(404);
+    expect((await get(`/app/s/${spaceId}/search?q=${'x'.repeat(600)}`, cookie)).statusCode).toBe(400);
+
+    // The urls.app of a revision, a collection and a site (as the API gives them) answer 200.
+    const space = (await t.request('GET', `/v1/spaces/${spaceId}`, { token: org.admin.token })).body;
+    const revision = (await t.request('GET', `/v1/spaces/${spaceId}/content`, { token: org.admin.token })).body;
+    const collection = (await t.request('POST', `/v1/orgs/${org.id}/collections`, { token: org.admin.token, body: { title: 'Guides' } })).body;
+    const site = (await t.request('POST', `/v1/orgs/${org.id}/sites`, { token: org.admin.token, body: { title: 'Public docs' } })).body;
+    for (const [target, text] of [
+      [space.urls.app, 'Welcome'],
+      [revision.urls.app, 'At revision'],
+      [collection.urls.app, 'Guides'],
+    ] as const) {
+      const res = await get(new URL(target).pathname, cookie);
+      expect(res.statusCode, target).toBe(200);
+      expect(res.body).toContain(text);
+    }
+    const sitePage = await get(new URL(site.urls.app).pathname, await cookieFor(org.admin));
+    expect(sitePage.statusCode).toBe(200);
+    expect(sitePage.body).toContain('Public docs');
+    expect((await get(new URL(site.urls.app).pathname, await cookieFor(outsider))).statusCode).toBe(404);
+  });
+
   it('signs out: the session is revoked and the cookie cleared', async () => {
     const cookie = await cookieFor(reader);
     const csrf = csrfOf((await get('/app/account', cookie)).body);

@@ -13,8 +13,35 @@ import {
   type BrowserSession,
 } from '../sessions/sessions.service.ts';
 import { safeReturnTarget } from '../sso/sso.policy.ts';
-import { accountPage, APP_CSP, messagePage, organizationPage, signInPage, spacePage, type Chrome } from './app-area.presenter.ts';
-import { CreateTokenForm, FormBody, LinkQuery, OrganizationParams, PageParams, SpaceParams, ToQuery, TokenParams } from './app-area.schemas.ts';
+import {
+  accountPage,
+  APP_CSP,
+  changeRequestPage,
+  collectionPage,
+  messagePage,
+  organizationPage,
+  searchPage,
+  signInPage,
+  sitePage,
+  spacePage,
+  type Chrome,
+} from './app-area.presenter.ts';
+import {
+  ChangeRequestParams,
+  CollectionParams,
+  CreateTokenForm,
+  FormBody,
+  LinkQuery,
+  OrganizationParams,
+  PageParams,
+  RevisionPageParams,
+  RevisionParams,
+  SearchQuery,
+  SiteParams,
+  SpaceParams,
+  ToQuery,
+  TokenParams,
+} from './app-area.schemas.ts';
 import * as appArea from './app-area.service.ts';
 
 declare module 'fastify' {
@@ -126,7 +153,23 @@ export const appAreaRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/o/:organizationId', { config: signedIn, schema: { hide: true, params: OrganizationParams } }, async (request, reply) => {
     const view = await appArea.organizationView(ctxOf(request), request.browserSession as BrowserSession, request.params.organizationId);
-    return html(reply, 200, organizationPage(chromeOf(request, view.organization.title), view.organization, view.spaces, view.collections));
+    return html(reply, 200, organizationPage(chromeOf(request, view.organization.title), { id: request.params.organizationId, ...view.organization }, view.spaces, view.collections));
+  });
+
+  app.get('/o/:organizationId/search', { config: signedIn, schema: { hide: true, params: OrganizationParams, querystring: SearchQuery } }, async (request, reply) => {
+    const view = await appArea.searchView(ctxOf(request), request.browserSession as BrowserSession, { organizationId: request.params.organizationId }, request.query.q ?? '');
+    return html(reply, 200, searchPage(chromeOf(request, `Search ${view.scope.title}`), view));
+  });
+
+  app.get('/o/:organizationId/c/:collectionId', { config: signedIn, schema: { hide: true, params: CollectionParams } }, async (request, reply) => {
+    const { organizationId, collectionId } = request.params;
+    const view = await appArea.collectionView(ctxOf(request), request.browserSession as BrowserSession, organizationId, collectionId);
+    return html(reply, 200, collectionPage(chromeOf(request, view.collection.title), view.organization, view.collection, view.spaces));
+  });
+
+  app.get('/o/:organizationId/sites/:siteId', { config: signedIn, schema: { hide: true, params: SiteParams } }, async (request, reply) => {
+    const view = await appArea.siteView(ctxOf(request), request.browserSession as BrowserSession, request.params.organizationId, request.params.siteId);
+    return html(reply, 200, sitePage(chromeOf(request, view.site.title), view.organization, view.site));
   });
 
   app.get('/s/:spaceId', { config: signedIn, schema: { hide: true, params: SpaceParams } }, async (request, reply) => {
@@ -137,5 +180,27 @@ export const appAreaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/s/:spaceId/pages/:pageId', { config: signedIn, schema: { hide: true, params: PageParams } }, async (request, reply) => {
     const view = await appArea.spaceView(ctxOf(request), request.browserSession as BrowserSession, request.params.spaceId, request.params.pageId);
     return html(reply, 200, spacePage(chromeOf(request, view.page?.title ?? view.space.title), view.space, view.pages, view.page));
+  });
+
+  app.get('/s/:spaceId/search', { config: signedIn, schema: { hide: true, params: SpaceParams, querystring: SearchQuery } }, async (request, reply) => {
+    const view = await appArea.searchView(ctxOf(request), request.browserSession as BrowserSession, { spaceId: request.params.spaceId }, request.query.q ?? '');
+    return html(reply, 200, searchPage(chromeOf(request, `Search ${view.scope.title}`), view));
+  });
+
+  app.get('/s/:spaceId/revisions/:revisionId', { config: signedIn, schema: { hide: true, params: RevisionParams } }, async (request, reply) => {
+    const { spaceId, revisionId } = request.params;
+    const view = await appArea.spaceView(ctxOf(request), request.browserSession as BrowserSession, spaceId, undefined, revisionId);
+    return html(reply, 200, spacePage(chromeOf(request, view.space.title), view.space, view.pages, view.page));
+  });
+
+  app.get('/s/:spaceId/revisions/:revisionId/pages/:pageId', { config: signedIn, schema: { hide: true, params: RevisionPageParams } }, async (request, reply) => {
+    const { spaceId, revisionId, pageId } = request.params;
+    const view = await appArea.spaceView(ctxOf(request), request.browserSession as BrowserSession, spaceId, pageId, revisionId);
+    return html(reply, 200, spacePage(chromeOf(request, view.page?.title ?? view.space.title), view.space, view.pages, view.page));
+  });
+
+  app.get('/s/:spaceId/change-requests/:number', { config: signedIn, schema: { hide: true, params: ChangeRequestParams } }, async (request, reply) => {
+    const view = await appArea.changeRequestView(ctxOf(request), request.browserSession as BrowserSession, request.params.spaceId, request.params.number);
+    return html(reply, 200, changeRequestPage(chromeOf(request, `#${view.changeRequest.number} ${view.changeRequest.subject}`), view));
   });
 };

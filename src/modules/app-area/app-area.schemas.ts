@@ -14,3 +14,9 @@ export const CreateTokenForm = Type.Object(
   { csrf: Type.Optional(Type.String({ maxLength: 200 })), label: Type.Optional(Type.String({ maxLength: 100 })) },
   { additionalProperties: true },
 );
+export const ChangeRequestParams = Type.Object({ spaceId: id('The space'), number: Type.String({ pattern: '^[0-9]{1,9}$', description: 'The change request number' }) });
+export const RevisionParams = Type.Object({ spaceId: id('The space'), revisionId: id('The revision') });
+export const RevisionPageParams = Type.Object({ spaceId: id('The space'), revisionId: id('The revision'), pageId: id('The page') });
+export const CollectionParams = Type.Object({ organizationId: id('The organization'), collectionId: id('The collection') });
+export const SiteParams = Type.Object({ organizationId: id('The organization'), siteId: id('The site') });
+export const SearchQuery = Type.Object({ q: Type.Optional(Type.String({ maxLength: 512 })) });

@@ -6,6 +6,12 @@ import { getOrganization } from '../organizations/organizations.service.ts';
 import { listCollections } from '../collections/collections.service.ts';
 import { getSpace, listSpaces } from '../spaces/spaces.service.ts';
 import { getPage, listPages } from '../content/content.service.ts';
+import { getCollection } from '../collections/collections.service.ts';
+import { getSite } from '../sites/sites.service.ts';
+import { getChangeRequest, listReviews, loadChangeRequest } from '../change-requests/change-requests.service.ts';
+import { listComments } from '../comments/comments.service.ts';
+import { searchOrganization, searchSpace } from '../search/search.service.ts';
+import { pageDiff, type PageDiff } from './app-area.diff.ts';
 import { renderDocument } from '../../site/render-document.ts';
 import { serviceUrls } from '../saml-providers/saml-providers.presenter.ts';
 import { issueToken } from '../users/users.service.ts';
@@ -99,15 +105,24 @@ function firstPage(pages: TreePage[]): TreePage | undefined {
   return undefined;
 }
 
-/** A space with its page tree and one page rendered (the first when none is named). */
-export async function spaceView(ctx: Context, session: BrowserSession, spaceId: string, pageId?: string) {
-  const space = await getSpace(ctx, spaceId);
+async function enforceSpaceSso(ctx: Context, session: BrowserSession, spaceId: string): Promise<void> {
   const owner = await appAreaRepository.spaceOrganization(ctx.db, spaceId);
   if (owner) await enforceSso(ctx, session, owner.organization_id);
-  const { pages } = (await listPages(ctx, spaceId, {})) as { pages: TreePage[] };
+}
+
+/**
+ * A space with its page tree and one page rendered (the first when none is named), at its
+ * current revision or at `revisionId` (the `urls.app` of a revision).
+ */
+export async function spaceView(ctx: Context, session: BrowserSession, spaceId: string, pageId?: string, revisionId?: string) {
+  const space = await getSpace(ctx, spaceId);
+  await enforceSpaceSso(ctx, session, spaceId);
+  const at = revisionId ? { revisionId } : {};
+  const { pages } = (await listPages(ctx, spaceId, at)) as { pages: TreePage[] };
   const id = pageId ?? firstPage(pages)?.id;
-  if (!id) return { space: { id: space.id, title: space.title }, pages, page: null };
-  const page = (await getPage(ctx, spaceId, id, { format: 'document' })) as {
+  const spaceOf = { id: space.id, title: space.title, ...(revisionId ? { revisionId } : {}) };
+  if (!id) return { space: spaceOf, pages, page: null };
+  const page = (await getPage(ctx, spaceId, id, { ...at, format: 'document' })) as {
     id: string;
     title: string;
     description?: string;
@@ -120,8 +135,140 @@ export async function spaceView(ctx: Context, session: BrowserSession, spaceId: 
     file: () => null,
   });
   return {
-    space: { id: space.id, title: space.title },
+    space: spaceOf,
     pages,
     page: { id: page.id, title: page.title, ...(page.description ? { description: page.description } : {}), html: rendered.html },
+  };
+}
+
+/** At most this many changed pages are diffed on a change request's page (the rest are listed). */
+const DIFFED_PAGES = 50;
+
+interface FlatPage {
+  id: string;
+  title: string;
+  kind: string;
+}
+
+function flatten(pages: TreePage[], into: Map<string, FlatPage> = new Map()): Map<string, FlatPage> {
+  for (const page of pages) {
+    into.set(page.id, { id: page.id, title: page.title, kind: page.kind ?? page.type ?? 'sheet' });
+    flatten(page.pages ?? [], into);
+  }
+  return into;
+}
+
+async function pageMarkdown(ctx: Context, spaceId: string, revisionId: string, page: FlatPage | undefined): Promise<string> {
+  if (!page || (page.kind !== 'sheet' && page.kind !== 'document')) return '';
+  const read = (await getPage(ctx, spaceId, page.id, { revisionId, format: 'markdown' })) as { markdown?: string };
+  return read.markdown ?? '';
+}
+
+/**
+ * What a change request changes: each page added, removed, renamed or edited between the
+ * revision it last took from the space (`revision_merged_ancestor`) and its head, as a
+ * line diff of the page's GitBook markdown.
+ */
+async function changedPages(ctx: Context, spaceId: string, fromRevision: string, toRevision: string): Promise<PageDiff[]> {
+  const [before, after] = await Promise.all([
+    listPages(ctx, spaceId, { revisionId: fromRevision }).then((r) => flatten((r as { pages: TreePage[] }).pages)),
+    listPages(ctx, spaceId, { revisionId: toRevision }).then((r) => flatten((r as { pages: TreePage[] }).pages)),
+  ]);
+  const ids = [...new Set([...after.keys(), ...before.keys()])];
+  const diffs: PageDiff[] = [];
+  for (const id of ids) {
+    const [old, now] = [before.get(id), after.get(id)];
+    const diffed = diffs.filter((d) => d.hunks !== undefined).length < DIFFED_PAGES;
+    if (!diffed) {
+      if (!old || !now || old.title !== now.title) diffs.push(pageDiff(old, now, undefined, undefined));
+      continue;
+    }
+    const [oldText, newText] = await Promise.all([pageMarkdown(ctx, spaceId, fromRevision, old), pageMarkdown(ctx, spaceId, toRevision, now)]);
+    if (old && now && old.title === now.title && oldText === newText) continue;
+    diffs.push(pageDiff(old, now, oldText, newText));
+  }
+  return diffs;
+}
+
+/** A change request (the `urls.app` of one): subject, status, reviews, comments and the changed pages. */
+export async function changeRequestView(ctx: Context, session: BrowserSession, spaceId: string, number: string) {
+  const { space, cr } = await loadChangeRequest(ctx, spaceId, number);
+  await enforceSpaceSso(ctx, session, spaceId);
+  const [presented, reviews, comments, changes] = await Promise.all([
+    getChangeRequest(ctx, spaceId, number) as Promise<{ number: number; subject?: string; status: string; createdBy?: { displayName?: string }; createdAt: string }>,
+    listReviews(ctx, spaceId, number, { limit: 100 }) as Promise<{ items: { status: string; reviewer?: { displayName?: string }; createdAt?: string }[] }>,
+    listComments(ctx, { spaceId, changeRequestId: cr.id }, { order: 'asc', format: 'markdown' }, { limit: 100 }) as Promise<{
+      items: { id: string; body?: { markdown?: string }; postedBy?: { displayName?: string }; postedAt?: string; status?: string }[];
+    }>,
+    changedPages(ctx, spaceId, cr.revision_merged_ancestor, cr.revision_id),
+  ]);
+  return {
+    space: { id: space.id, title: space.title },
+    changeRequest: {
+      number: presented.number,
+      subject: presented.subject ?? '',
+      status: presented.status,
+      createdBy: presented.createdBy?.displayName ?? '',
+      createdAt: presented.createdAt,
+    },
+    reviews: reviews.items.map((r) => ({ status: r.status, reviewer: r.reviewer?.displayName ?? '', at: r.createdAt ?? '' })),
+    comments: comments.items.map((c) => ({ author: c.postedBy?.displayName ?? '', at: c.postedAt ?? '', text: c.body?.markdown ?? '', status: c.status ?? 'open' })),
+    changes,
+  };
+}
+
+/** A collection (its `urls.app`): the spaces in it the member can see. */
+export async function collectionView(ctx: Context, session: BrowserSession, organizationId: string, collectionId: string) {
+  const collection = (await getCollection(ctx, collectionId)) as { id: string; title: string; organization: string };
+  if (collection.organization !== organizationId) throw notFound('Collection');
+  await enforceSso(ctx, session, organizationId);
+  const spaces = await listSpaces(ctx, organizationId, { limit: 1000 }, collectionId);
+  return {
+    organization: { id: organizationId },
+    collection: { id: collection.id, title: collection.title },
+    spaces: spaces.items.map((s) => ({ id: s.id, title: s.title, ...(s.emoji ? { emoji: s.emoji } : {}) })),
+  };
+}
+
+/** A docs site (its `urls.app`): title, visibility and where it is published. */
+export async function siteView(ctx: Context, session: BrowserSession, organizationId: string, siteId: string) {
+  const site = (await getSite(ctx, organizationId, siteId)) as { id: string; title: string; visibility: string; published?: boolean; urls: { published?: string } };
+  await enforceSso(ctx, session, organizationId);
+  return { organization: { id: organizationId }, site: { id: site.id, title: site.title, visibility: site.visibility, published: site.urls.published } };
+}
+
+export interface SearchView {
+  query: string;
+  /** Where the search ran: an organization (all its spaces the member sees) or one space. */
+  scope: { kind: 'organization' | 'space'; id: string; title: string };
+  results: { spaceTitle?: string; pages: { title: string; url: string; excerpt: string }[] }[];
+}
+
+interface PageHit {
+  title: string;
+  urls: { app: string };
+  sections?: { body?: string; title?: string }[];
+}
+
+const hitOf = (p: PageHit) => ({ title: p.title, url: p.urls.app, excerpt: p.sections?.[0]?.body ?? '' });
+
+/** Search in the app: the API's search, as the member. */
+export async function searchView(ctx: Context, session: BrowserSession, scope: { organizationId?: string; spaceId?: string }, text: string): Promise<SearchView> {
+  const query = text.trim();
+  if (scope.spaceId) {
+    const space = await getSpace(ctx, scope.spaceId);
+    await enforceSpaceSso(ctx, session, scope.spaceId);
+    const found = query ? ((await searchSpace(ctx, scope.spaceId, query, { limit: 50 })) as { items: PageHit[] }) : { items: [] };
+    return { query, scope: { kind: 'space', id: space.id, title: space.title }, results: [{ pages: found.items.map(hitOf) }] };
+  }
+  const organization = await getOrganization(ctx, scope.organizationId as string);
+  await enforceSso(ctx, session, scope.organizationId as string);
+  const found = query
+    ? ((await searchOrganization(ctx, scope.organizationId as string, query, { limit: 20 })) as { items: { title: string; pages: PageHit[] }[] })
+    : { items: [] };
+  return {
+    query,
+    scope: { kind: 'organization', id: scope.organizationId as string, title: organization.title },
+    results: found.items.map((space) => ({ spaceTitle: space.title, pages: space.pages.map(hitOf) })),
   };
 }
