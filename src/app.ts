@@ -50,6 +50,7 @@ import { conversationsRoutes } from './modules/conversations/conversations.route
 import { samlProvidersRoutes } from './modules/saml-providers/saml-providers.routes.ts';
 import { ssoRoutes } from './modules/sso/sso.routes.ts';
 import { appAreaRoutes } from './modules/app-area/app-area.routes.ts';
+import { openapiSpecsRoutes } from './modules/openapi-specs/openapi-specs.routes.ts';
 
 export interface BuildAppOptions {
   config: Config;
@@ -219,6 +220,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(samlProvidersRoutes);
   await app.register(ssoRoutes);
   await app.register(appAreaRoutes, { prefix: '/app' });
+  await app.register(openapiSpecsRoutes);
 
   // Every server process works jobs too, unless it is web-only; closing the app stops
   // claiming and lets running jobs finish (or hands them back) before the database closes.

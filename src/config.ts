@@ -71,6 +71,10 @@ export interface Config {
   sessionTtlMs: number;
   /** Clock difference tolerated on SAML time conditions (NotBefore, NotOnOrAfter). */
   samlClockSkewMs: number;
+  /** How often OpenAPI specs with a source URL are fetched again (0: never). */
+  openapiRefreshIntervalMs: number;
+  /** How long fetching one OpenAPI file may take before FETCH_TIMEOUT. */
+  openapiFetchTimeoutMs: number;
 }
 
 export interface S3Config {
@@ -175,5 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     conversationsModelTimeoutMs: int(env, 'CONVERSATIONS_MODEL_TIMEOUT_MS', 30_000),
     sessionTtlMs: Math.max(60_000, int(env, 'SESSION_TTL_MS', 12 * 60 * 60 * 1000)),
     samlClockSkewMs: int(env, 'SAML_CLOCK_SKEW_MS', 60_000),
+    openapiRefreshIntervalMs: int(env, 'OPENAPI_REFRESH_INTERVAL_MS', 60 * 60 * 1000),
+    openapiFetchTimeoutMs: Math.max(100, int(env, 'OPENAPI_FETCH_TIMEOUT_MS', 30_000)),
   };
 }

@@ -14,6 +14,7 @@ import * as m0011 from './migrations/0011_jobs.ts';
 import * as m0012 from './migrations/0012_file_store.ts';
 import * as m0018 from './migrations/0018_conversations.ts';
 import * as m0016 from './migrations/0016_sso.ts';
+import * as m0013 from './migrations/0013_openapi_specs.ts';
 
 // Listed by hand (not read from disk) so they work the same under tsx, bundlers and tests.
 const migrations: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const migrations: Record<string, Migration> = {
   '0012_file_store': m0012,
   '0018_conversations': m0018,
   '0016_sso': m0016,
+  '0013_openapi_specs': m0013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

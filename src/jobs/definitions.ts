@@ -7,3 +7,4 @@ import './space-purge.ts';
 import './pdf-sweep.ts';
 import '../modules/pdf/pdf.jobs.ts';
 import '../modules/conversations/conversations.jobs.ts';
+import '../modules/openapi-specs/openapi-specs.jobs.ts';
