@@ -22,6 +22,8 @@ const IMPLEMENTED: { section: string; except?: RegExp }[] = [
   { section: '4.4' },
   // Conversations of 4.8 (issue 19); translations and git are other issues.
   { section: '4.8', except: /\/(translations|git)(\/|$)/ },
+  // 4.6 OpenAPI specs (issue 16).
+  { section: '4.6' },
 ];
 
 interface SpecRow {

@@ -89,6 +89,22 @@ export const openapiSpecsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: (request) => specs.listVersions(contextOf(request), request.params.organizationId, request.params.specSlug, pageRequest(request, request.query)),
   });
 
+  app.get(`${S}/versions/latest`, {
+    schema: { operationId: 'getLatestOpenAPISpecVersion', tags, summary: 'Get the latest version', params: SpecParams, response: { 200: ref(OpenAPISpecVersion), ...errorResponses(400, 401, 403, 404) } },
+    handler: (request) => specs.getVersion(contextOf(request), request.params.organizationId, request.params.specSlug, 'latest'),
+  });
+
+  app.get(`${S}/versions/latest/content`, {
+    schema: {
+      operationId: 'getLatestOpenAPISpecVersionContent',
+      tags,
+      summary: 'The latest version’s files',
+      params: SpecParams,
+      response: { 200: OpenAPISpecContent, ...errorResponses(400, 401, 403, 404) },
+    },
+    handler: (request) => specs.getVersionContent(contextOf(request), request.params.organizationId, request.params.specSlug, 'latest'),
+  });
+
   app.get(`${S}/versions/latest/content/raw`, {
     schema: {
       operationId: 'getLatestOpenAPISpecVersionContentRaw',
@@ -101,7 +117,7 @@ export const openapiSpecsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get(`${S}/versions/:versionId`, {
-    schema: { operationId: 'getOpenAPISpecVersionById', tags, summary: 'Get a version (`latest` for the latest)', params: VersionParams, response: { 200: ref(OpenAPISpecVersion), ...errorResponses(400, 401, 403, 404) } },
+    schema: { operationId: 'getOpenAPISpecVersionById', tags, summary: 'Get a version', params: VersionParams, response: { 200: ref(OpenAPISpecVersion), ...errorResponses(400, 401, 403, 404) } },
     handler: (request) => specs.getVersion(contextOf(request), request.params.organizationId, request.params.specSlug, request.params.versionId),
   });
 
@@ -109,7 +125,7 @@ export const openapiSpecsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     schema: {
       operationId: 'getOpenAPISpecVersionContentById',
       tags,
-      summary: 'A version’s files (`latest` for the latest)',
+      summary: 'A version’s files',
       params: VersionParams,
       response: { 200: OpenAPISpecContent, ...errorResponses(400, 401, 403, 404) },
     },
