@@ -80,14 +80,14 @@ describe("GitBook's official client: OpenAPI specs", () => {
     valid('GET', `/orgs/${org.id}/openapi/orders/versions/${firstVersion}/content`, 200, oldContent.data);
     expect((oldContent.data.filesystem as any)['orders.yaml'].paths['/orders/{orderId}'].patch.summary).toBe('Update an order');
 
-    const patched = await api.orgs.updateOpenApiSpecBySlug(org.id, 'orders', { visibility: 'public' });
+    const patched = await api.orgs.updateOpenApiSpecBySlug(org.id, 'orders', { visibility: 'public' as any });
     valid('PATCH', `/orgs/${org.id}/openapi/orders`, 200, patched.data);
     expect(gitbookComponentErrors('OpenAPISpec', patched.data)).toBeNull();
     const published = await fetch(patched.data.urls.published!.replace('http://quire.test', base));
     expect(published.status).toBe(200);
     expect(((await published.json()) as any).paths['/orders/{orderId}'].patch.summary).toBe('Modify an order');
 
-    await expect(readerApi.orgs.updateOpenApiSpecBySlug(org.id, 'orders', { visibility: 'private' })).rejects.toMatchObject({ code: 403 });
+    await expect(readerApi.orgs.updateOpenApiSpecBySlug(org.id, 'orders', { visibility: 'private' as any })).rejects.toMatchObject({ code: 403 });
     const deleted = await api.orgs.deleteOpenApiSpecBySlug(org.id, 'orders');
     expect(deleted.status).toBe(204);
     const missing = await readerApi.orgs.getOpenApiSpecBySlug(org.id, 'orders').catch((e: unknown) => e);
