@@ -69,4 +69,24 @@ export const openapiSpecsRepository = {
   async insertVersion(db: Db, row: VersionRow): Promise<void> {
     await db.insertInto('openapi_spec_versions').values(row).execute();
   },
+
+  /** The latest version id of each named spec of the space's organization (specs never processed are left out). */
+  latestVersionsForSpace(db: Db, spaceId: string, slugs: string[]): Promise<{ slug: string; version_id: string | null }[]> {
+    return db
+      .selectFrom('openapi_specs as o')
+      .innerJoin('spaces as s', 's.organization_id', 'o.organization_id')
+      .select(['o.slug', 'o.last_version_id as version_id'])
+      .where('s.id', '=', spaceId)
+      .where('o.slug', 'in', slugs)
+      .execute();
+  },
+
+  /** Whether the organization has each slug (the link report). */
+  existingSlugs(db: Db, organizationId: string, slugs: string[]): Promise<{ slug: string }[]> {
+    return db.selectFrom('openapi_specs').select('slug').where('organization_id', '=', organizationId).where('slug', 'in', slugs).execute();
+  },
+
+  versionFilesystem(db: Db, versionId: string): Promise<{ filesystem: string } | undefined> {
+    return db.selectFrom('openapi_spec_versions').select('filesystem').where('id', '=', versionId).executeTakeFirst();
+  },
 };
