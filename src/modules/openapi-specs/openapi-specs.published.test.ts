@@ -13,6 +13,7 @@ describe('OpenAPI blocks on published sites', () => {
   let t: TestApp;
   let server: SpecServer;
   let org: TestOrganization;
+  let spaceId: string;
   const O = () => `/v1/orgs/${org.id}`;
   const req = (method: 'GET' | 'POST' | 'PATCH' | 'PUT', url: string, body?: unknown) => t.request(method, url, { token: org.admin.token, body });
   const page = async (path: string) => (await t.request('GET', `/sites/api-docs/${path}`)).text;
@@ -25,7 +26,7 @@ describe('OpenAPI blocks on published sites', () => {
       expect((await req('POST', `${O()}/openapi`, { slug, source: { url: `${server.url}/${file}` } })).status).toBe(201);
     }
     await t.runJobsUntilIdle();
-    const space = (await req('POST', `${O()}/spaces`, { title: 'API' })).body.id;
+    const space = (spaceId = (await req('POST', `${O()}/spaces`, { title: 'API' })).body.id);
     const schemasDoc = markdownToDocument('Models:\n');
     schemasDoc.nodes.push(
       { object: 'block', type: 'openapi-schemas', isVoid: true, data: { ref: { kind: 'openapi', spec: 'orders' }, schemas: ['Order'], grouped: true } } as any,
@@ -110,5 +111,20 @@ describe('OpenAPI blocks on published sites', () => {
     const html = await page('orders');
     expect(html).toContain('<h3 class="oa-summary">Amend an order</h3>');
     expect(html).not.toContain('Update an order');
+  });
+
+  it('the link report resolves { kind: openapi } references, and counts one to a deleted spec as broken', async () => {
+    const statusOf = async () => {
+      const res = await req('GET', `/v1/spaces/${spaceId}/links`);
+      expect(res.status).toBe(200);
+      return Object.fromEntries(
+        res.body.items.filter((i: any) => i.targetReference.kind === 'openapi').map((i: any) => [i.targetReference.spec, i.status]),
+      );
+    };
+    expect(await statusOf()).toEqual({ orders: 'ok', users: 'ok', pets: 'ok', ghost: 'broken' });
+    expect((await req('DELETE' as any, `${O()}/openapi/users`)).status).toBe(204);
+    expect(await statusOf()).toEqual({ orders: 'ok', users: 'broken', pets: 'ok', ghost: 'broken' });
+    // The published page says so instead of failing.
+    expect(await page('users')).toContain('The OpenAPI spec &quot;users&quot; is not available.');
   });
 });
