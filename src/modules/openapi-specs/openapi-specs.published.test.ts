@@ -127,4 +127,27 @@ describe('OpenAPI blocks on published sites', () => {
     // The published page says so instead of failing.
     expect(await page('users')).toContain('The OpenAPI spec &quot;users&quot; is not available.');
   });
+
+  it('PDF export prints the operation from the spec', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const fs = await import('node:fs');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const res = await req('GET', `/v1/spaces/${spaceId}/pdf`);
+    expect(res.status).toBe(200);
+    const pdf = await t.app.inject({ method: 'GET', url: res.body.url.replace('http://quire.test', '') });
+    expect(pdf.statusCode).toBe(200);
+    const file = path.join(os.tmpdir(), `quire-openapi-${Date.now()}.pdf`);
+    fs.writeFileSync(file, pdf.rawPayload);
+    try {
+      const text = execFileSync('pdftotext', [file, '-'], { encoding: 'utf8' });
+      expect(text).toContain('PATCH /orders/{orderId}');
+      expect(text).toContain('Identifier of the order to change');
+      expect(text).toContain('Street and number');
+      expect(text).toContain('No such order');
+      expect(text).toContain('curl -X PATCH');
+    } finally {
+      fs.rmSync(file, { force: true });
+    }
+  });
 });

@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto';
+import { openapiSpecsOf } from '../../content/openapi/blocks.ts';
+import { specsForPage } from '../openapi-specs/openapi-specs.service.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppDeps, Context } from '../../context.ts';
@@ -175,7 +177,10 @@ async function generate(ctx: Pick<AppDeps, 'db' | 'config' | 'clock' | 'files'>,
   }
 
   const title = selection !== '' ? `${source.title} - ${roots[0].entry.title}` : source.title;
+  // OpenAPI blocks print from their spec's latest version.
+  const specs = await specsForPage(ctx.db, source.spaceId, pages.flatMap((p) => openapiSpecsOf(p.document?.nodes)));
   const bytes = await renderPdf({
+    openapi: specs.model,
     title,
     pages,
     createdAt: ctx.clock.now(),
