@@ -160,7 +160,7 @@ html:not(.js) aside.sidebar{position:static;max-height:none;border-bottom:1px so
 }
 @media (max-width:420px){.site-title img+span{display:none}}
 /* OpenAPI blocks (src/site/render-openapi.ts) */
-.openapi-operation{margin:1.5rem 0;border:1px solid var(--border);border-radius:10px;padding:1rem 1.1rem;background:var(--bg)}
+.openapi-operation{margin:1.5rem 0;border:1px solid var(--border);border-radius:10px;padding:1rem 1.1rem;background:var(--bg);container-type:inline-size}
 .oa-head{display:flex;flex-wrap:wrap;align-items:center;gap:.6rem}
 .oa-method{font-weight:700;font-size:.8rem;letter-spacing:.03em;padding:.15rem .5rem;border-radius:5px;color:#fff;background:var(--muted)}
 .oa-m-get{background:#16a34a}.oa-m-post{background:#2563eb}.oa-m-put{background:#d97706}.oa-m-patch{background:#9333ea}.oa-m-delete{background:#dc2626}.oa-m-webhook{background:#0891b2}
@@ -191,7 +191,8 @@ html:not(.js) aside.sidebar{position:static;max-height:none;border-bottom:1px so
 .oa-schema{margin:.3rem 0}
 .openapi-schemas .oa-model{border:1px solid var(--border);border-radius:8px;margin:.5rem 0;padding:.45rem .8rem}
 .openapi-schemas .oa-model>summary{cursor:pointer}
-@media (max-width:1100px){.oa-body{grid-template-columns:minmax(0,1fr)}}
+/* Examples beside the reference only when the block is wide enough for both. */
+@container (max-width:860px){.oa-body{grid-template-columns:minmax(0,1fr)}}
 @media (max-width:760px){.openapi-operation{padding:.75rem .7rem}.oa-props .oa-props{padding-left:.6rem}}
 `;
 
