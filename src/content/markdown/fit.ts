@@ -30,8 +30,9 @@ export function fitBlocks(blocks: Block[], container: Container): Block[] {
   return blocks.flatMap((block) => {
     if (ALLOWED[container].has(block.type)) return [fitChildren(block)];
     const replaced = replacement(block);
-    // A block with no replacement that the container refuses is dropped (never recursed on forever).
-    if (replaced.length === 1 && replaced[0] === block) return [];
+    // A block with no replacement that the container refuses: a type no reading knows
+    // (completeDocument turns this into InvalidDocument), instead of recursing forever.
+    if (replaced.length === 1 && replaced[0] === block) throw new TypeError(`unknown block type "${String(block.type)}" in ${container}`);
     return fitBlocks(replaced, container);
   });
 }

@@ -49,6 +49,17 @@ export interface PageMeta {
   variables?: Variables;
   /** Link pages only. */
   target?: ContentRef;
+  /** Content computed from another source (GitBook's `builtin:openapi`), kept as given. */
+  computed?: ComputedSource;
+  /** Seed for the ids of computed content. */
+  computedSeed?: string;
+}
+
+/** GitBook's ComputedContentSourceDocument: what a computed page is made from. */
+export interface ComputedSource {
+  type: 'builtin:openapi';
+  dependencies: { spec: { ref: { kind: 'openapi'; spec: string } } };
+  props: Record<string, unknown>;
 }
 
 /** One entry of a tree node: a page, its metadata and the hashes of what it holds. */

@@ -75,6 +75,8 @@ export const RevisionPage = component(
       markdown: Type.Optional(Type.String({ description: 'The page body as markdown (format=markdown)' })),
       target: Type.Optional(Json('Target of a link page')),
       href: Type.Optional(Type.String()),
+      computed: Type.Optional(Json('What the page is computed from (type builtin:openapi), as stored; `evaluated=true` expands it')),
+      computedSeed: Type.Optional(Type.String({ description: 'Seed of the ids of the computed content' })),
     },
     { description: 'A page of a revision (GitBook RevisionPage)' },
   ),

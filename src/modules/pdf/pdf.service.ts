@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { openapiSpecsOf } from '../../content/openapi/blocks.ts';
+import { computedDocument } from '../../content/openapi/computed.ts';
 import { specsForPage } from '../openapi-specs/openapi-specs.service.ts';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -148,8 +149,15 @@ async function generate(ctx: Pick<AppDeps, 'db' | 'config' | 'clock' | 'files'>,
   const spaceVariables: Record<string, string> = {};
   for (const [name, value] of Object.entries(snapshot.revision.variables)) spaceVariables[`space.vars.${name}`] = String(value);
 
+  // Computed pages (builtin:openapi) print what their spec's latest version makes of them.
+  const computedSpecs = await specsForPage(ctx.db, source.spaceId, nodes.flatMap((n) => (n.entry.computed ? [n.entry.computed.dependencies.spec.ref.spec] : [])));
   const pages: PdfPage[] = nodes.map((node) => {
-    const stored = node.entry.document ? documents.get(node.entry.document) : undefined;
+    const computed = node.entry.computed;
+    const stored = computed
+      ? computedDocument(computedSpecs.model(computed.dependencies.spec.ref.spec), computed.dependencies.spec.ref.spec, computed.props)
+      : node.entry.document
+        ? documents.get(node.entry.document)
+        : undefined;
     let document: Document | undefined;
     if (stored) {
       // Printed as readers see it: variable expressions resolved (the page's own over the space's).

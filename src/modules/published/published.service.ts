@@ -8,6 +8,7 @@ import { renderDocument, type RenderLinks } from '../../site/render-document.ts'
 import { escapeHtml, safeUrl } from '../../site/html.ts';
 import { prepareHighlighter } from '../../site/highlight.ts';
 import { openapiSpecsOf } from '../../content/openapi/blocks.ts';
+import { computedDocument } from '../../content/openapi/computed.ts';
 import { specsForPage } from '../openapi-specs/openapi-specs.service.ts';
 import { fileUrlSigner } from '../content/content.service.ts';
 import { decideAccess, visibleTo, type Claims, type CookieToSet, type Credentials } from './published.policy.ts';
@@ -598,10 +599,13 @@ async function renderedMain(
   let document = node ? await loadDocument<Document>(deps.db, current.row.space_id, node.entry.document) : undefined;
   // OpenAPI blocks render the spec's latest version: its id is part of the key, so a new
   // version shows at once without a new revision of the space.
-  const specs = await specsForPage(deps.db, current.row.space_id, document ? openapiSpecsOf(document.nodes) : []);
+  const computed = node?.entry.computed;
+  const specs = await specsForPage(deps.db, current.row.space_id, [...(document ? openapiSpecsOf(document.nodes) : []), ...(computed ? [computed.dependencies.spec.ref.spec] : [])]);
   const key = `${current.row.id}\n${snapshot.revision.id}\n${node?.entry.id ?? ''}\n${structure.layoutKey}\n${specs.key}`;
   const cached = mainCache.get(key);
   if (cached) return cached;
+  // A computed page (builtin:openapi) shows what its spec's latest version makes of it.
+  if (computed) document = computedDocument(specs.model(computed.dependencies.spec.ref.spec), computed.dependencies.spec.ref.spec, computed.props);
   if (document && node) document = resolveVariables(document, variablesOf(snapshot, node));
   const snapshots = await snapshotsFor(deps, structure, current, snapshot, document ? [document] : []);
   let sign: ((fileId: string) => { url: string; name: string } | null) | undefined;
