@@ -1,4 +1,4 @@
-import { curlExample, operationView, type OperationView, type SchemaNode, type SpecModel } from '../openapi/view.ts';
+import { curlExample, namedSchema, operationView, schemaNames, webhookView, type OperationView, type SchemaNode, type SpecModel } from '../openapi/view.ts';
 import type {
   Block,
   CodeBlock,
@@ -290,6 +290,32 @@ class Renderer {
       case 'table':
         this.table(block, frame);
         return;
+      default:
+        this.otherOpenAPI(block as unknown as { type: string; data?: { ref?: { spec?: string }; schemas?: string[]; name?: string; method?: string } }, frame);
+    }
+  }
+
+  /** GitBook's openapi-schemas (each schema's fields) and openapi-webhook blocks. */
+  private otherOpenAPI(block: { type: string; data?: { ref?: { spec?: string }; schemas?: string[]; name?: string; method?: string } }, frame: Frame): void {
+    const spec = block.data?.ref?.spec ?? '';
+    const model = block.type.startsWith('openapi-') ? (this.input.openapi?.(spec) ?? null) : null;
+    if (!model) return;
+    if (block.type === 'openapi-webhook') {
+      const op = webhookView(model, block.data?.name ?? '', block.data?.method ?? 'post');
+      if (op) this.operation({ ...op, server: '' }, frame);
+      return;
+    }
+    if (block.type !== 'openapi-schemas') return;
+    const names = block.data?.schemas?.length ? block.data.schemas : schemaNames(model);
+    for (const name of names) {
+      const node = namedSchema(model, name);
+      if (!node) continue;
+      this.runs([{ text: name, mono: true, bold: true }, { text: ` (${node.type})${node.description ? ` ${node.description}` : ''}` }], frame, { size: SMALL, after: 2 });
+      const target = node.items && !node.properties ? node.items : node;
+      for (const p of target.properties ?? []) {
+        this.runs([{ text: `  ${p.name ?? ''}`, mono: true }, { text: ` (${[p.type, p.required ? 'required' : ''].filter(Boolean).join(', ')})${p.description ? ` ${p.description}` : ''}` }], frame, { size: SMALL, after: 1 });
+      }
+      this.doc.y += frame.gap / 2;
     }
   }
 

@@ -146,6 +146,9 @@ describe('OpenAPI blocks on published sites', () => {
       expect(text).toContain('Street and number');
       expect(text).toContain('No such order');
       expect(text).toContain('curl -X PATCH');
+      // The models page's openapi-schemas block and the webhook.
+      expect(text).toContain("The order's id");
+      expect(text).toContain('A pet was added');
     } finally {
       fs.rmSync(file, { force: true });
     }
