@@ -1,6 +1,6 @@
 import { validate } from '@readme/openapi-parser';
 import { bundle, contentHash, externalRefs, filenameOf, formatOf, parseSpecText, refTarget, SpecParseError, type Filesystem } from '../../content/openapi/filesystem.ts';
-import { OutboundError, type OutboundClient } from '../../lib/outbound/index.ts';
+import { OutboundError, redactUrl, type OutboundClient } from '../../lib/outbound/index.ts';
 
 /*
  * Loading one version of a spec: fetch the entrypoint through the guarded outbound client
@@ -95,6 +95,8 @@ async function load(outbound: OutboundClient, source: SpecSource, options: { tim
       if (!entryUrl) throw new SpecParseError(file, `the reference "${ref}" names another file, which an uploaded spec cannot reach; upload one self-contained document or give a source URL`);
       if (texts.length >= MAX_FILES) throw new SpecParseError(file, `the spec references more than ${MAX_FILES} files`);
       const url = new URL(name, new URL('.', entryUrl)).href;
+      // A reference carrying a secret would put it in file names and error messages, which are stored.
+      if (redactUrl(url) !== url) throw new SpecParseError(file, `the reference to ${redactUrl(url)} carries credentials or a secret parameter; Quire stores file names and fetches them again, so serve the file without one`);
       const text = await fetchText(url, `${file} → "${ref}"`);
       filesystem[name] = parseSpecText(text, name);
       texts.push({ name, text });

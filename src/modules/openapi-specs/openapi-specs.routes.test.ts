@@ -162,6 +162,15 @@ describe('OpenAPI specs', () => {
       expect(spec.lastProcessedErrors[0].message).toContain('did not answer');
     });
 
+    it('a reference carrying credentials is refused, and the secret is stored nowhere', async () => {
+      server.files.set('leaky.yaml', MULTI_FILE['api/openapi.yaml'].replace('./paths/items.yaml', `http://user:hunter2@127.0.0.1:1/items.yaml`));
+      await create('leaky', { url: `${server.url}/leaky.yaml` });
+      const spec = await processed('leaky');
+      expect(spec.lastProcessErrorCode).toBe('PARSE_ERROR');
+      expect(spec.lastProcessedErrors[0].message).toContain('carries credentials');
+      expect(JSON.stringify(spec)).not.toContain('hunter2');
+    });
+
     it('a referenced file that is missing fails the whole version and keeps the last good one', async () => {
       server.files.set('refs.yaml', ORDERS_30_YAML);
       await create('refs', { url: `${server.url}/refs.yaml` });
