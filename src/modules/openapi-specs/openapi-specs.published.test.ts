@@ -96,6 +96,14 @@ describe('OpenAPI blocks on published sites', () => {
     expect(html).toContain('<span class="oa-method oa-m-webhook">POST webhook</span><code class="oa-path">newPet</code>');
   });
 
+  it('the pages’ markdown and llms-full.txt read OpenAPI blocks without failing', async () => {
+    const md = await t.request('GET', '/sites/api-docs/models.md');
+    expect(md.status).toBe(200);
+    const orders = await t.request('GET', '/sites/api-docs/orders.md');
+    expect(orders.text).toContain('{% openapi-operation spec="orders" path="/orders/{orderId}" method="patch" %}');
+    expect((await t.request('GET', '/sites/api-docs/llms-full.txt')).status).toBe(200);
+  });
+
   it('a missing spec or operation renders as a note, not an error', async () => {
     const html = await page('missing');
     expect(html).toContain('The OpenAPI spec &quot;ghost&quot; is not available.');
