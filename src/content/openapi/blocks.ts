@@ -1,5 +1,17 @@
+/** Documents are immutable and cached as objects: each is walked once. */
+const seen = new WeakMap<readonly unknown[], string[]>();
+
 /** The slugs of the specs a document's OpenAPI blocks name (openapi-operation, -schemas, -webhook), in order. */
 export function openapiSpecsOf(nodes: readonly unknown[] | undefined): string[] {
+  if (!nodes) return [];
+  const known = seen.get(nodes);
+  if (known) return known;
+  const slugs = walkSpecs(nodes);
+  seen.set(nodes, slugs);
+  return slugs;
+}
+
+function walkSpecs(nodes: readonly unknown[]): string[] {
   const found = new Set<string>();
   const walk = (list: readonly unknown[] | undefined) => {
     for (const node of list ?? []) {
