@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { parseDocument as parseYamlDocument } from 'yaml';
+import { LineCounter, parseDocument as parseYamlDocument } from 'yaml';
 
 /*
  * An OpenAPI spec's files, free of HTTP: parsing one file's text (YAML or JSON), finding
@@ -123,3 +123,39 @@ export function contentHash(files: { name: string; text: string }[]): string {
   }
   return hash.digest('hex');
 }
+
+/**
+ * The JSON pointer of each line of `JSON.stringify(value, null, 2)` (index 0 = line 1):
+ * the validator's messages point at lines of that text, readers want a place in their file.
+ */
+export function pointerPerLine(value: unknown): string[][] {
+  const lines: string[][] = [];
+  const walk = (node: unknown, path: string[]) => {
+    if (node === null || typeof node !== 'object') return void lines.push(path);
+    const entries = Array.isArray(node) ? node.map((v, i) => [String(i), v] as const) : Object.entries(node).filter(([, v]) => v !== undefined && typeof v !== 'function');
+    if (entries.length === 0) return void lines.push(path);
+    lines.push(path);
+    for (const [key, child] of entries) walk(child, [...path, key]);
+    lines.push(path);
+  };
+  walk(value, []);
+  return lines;
+}
+
+/** Where (1-based line and column) a path of keys is in a YAML or JSON text, if it is there. */
+export function locate(text: string, path: string[]): { line: number; column: number } | undefined {
+  const lineCounter = new LineCounter();
+  const doc = parseYamlDocument(text, { lineCounter, uniqueKeys: false });
+  const keys = path.map((k) => (/^\d+$/.test(k) ? Number(k) : k));
+  for (let n = keys.length; n >= 0; n--) {
+    const node = doc.getIn(keys.slice(0, n), true) as { range?: [number, number, number] } | undefined;
+    if (node?.range) {
+      const pos = lineCounter.linePos(node.range[0]);
+      return { line: pos.line, column: pos.col };
+    }
+  }
+  return undefined;
+}
+
+/** `/a/b~1c` from keys. */
+export const pointerOf = (path: string[]) => (path.length === 0 ? '/' : `/${path.map((k) => k.replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`);

@@ -1,5 +1,5 @@
 import { validate } from '@readme/openapi-parser';
-import { bundle, contentHash, externalRefs, filenameOf, formatOf, parseSpecText, refTarget, SpecParseError, type Filesystem } from '../../content/openapi/filesystem.ts';
+import { bundle, contentHash, externalRefs, filenameOf, formatOf, locate, parseSpecText, pointerOf, pointerPerLine, refTarget, SpecParseError, type Filesystem } from '../../content/openapi/filesystem.ts';
 import { OutboundError, redactUrl, type OutboundClient } from '../../lib/outbound/index.ts';
 
 /*
@@ -107,8 +107,25 @@ async function load(outbound: OutboundClient, source: SpecSource, options: { tim
   const bundled = bundle(filesystem, entry);
   const result = await validate(structuredClone(bundled) as any, { resolve: { external: false }, validate: { errors: { colorize: false } } });
   if (!result.valid) {
-    const errors = result.errors.map((e) => ({ message: `${entry}: ${e.message.trim()}`, code: 'PARSE_ERROR' }));
+    const lines = pointerPerLine(bundled);
+    const errors = result.errors.map((e) => ({ message: readableError(e.message, lines, entry, entryText), code: 'PARSE_ERROR' }));
     return { ok: false, code: 'PARSE_ERROR', errors: errors.slice(0, MAX_REPORTED_ERRORS), errorCount: errors.length + (result.additionalErrors ?? 0) };
   }
   return { ok: true, entry, raw: entryText, format, filesystem, hash: contentHash(texts) };
+}
+
+/**
+ * The validator's message made readable: its first line and hint ("version is missing
+ * here!"), placed by JSON pointer and, when the place is in the entrypoint, by line and
+ * column of the user's own file (the validator's code frame shows a JSON rendering).
+ */
+function readableError(message: string, lines: string[][], entry: string, entryText: string): string {
+  const [first = '', ...rest] = message.trim().split('\n');
+  const what = first.replace(/^[A-Z_]+ /, '');
+  const hint = rest.map((l) => /\^\s*(.+)$/.exec(l)?.[1]?.trim()).find(Boolean);
+  const lineNumber = rest.map((l) => /^>\s*(\d+)\s*\|/.exec(l.trim())?.[1]).find(Boolean);
+  const path = lineNumber ? lines[Number(lineNumber) - 1] : undefined;
+  if (!path) return `${entry}: ${what}${hint ? ` (${hint})` : ''}`;
+  const at = locate(entryText, path);
+  return `${entry}${at ? ` (line ${at.line}, column ${at.column})` : ''} at ${pointerOf(path)}: ${what}${hint ? ` (${hint})` : ''}`;
 }

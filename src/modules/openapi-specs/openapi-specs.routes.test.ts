@@ -145,7 +145,8 @@ describe('OpenAPI specs', () => {
       await create('invalid', { text: 'openapi: 3.0.3\ninfo: { title: t }\npaths: {}\n' });
       const spec = await processed('invalid');
       expect(spec.lastProcessErrorCode).toBe('PARSE_ERROR');
-      expect(spec.lastProcessedErrors[0].message).toContain("must have required property 'version'");
+      // Placed in the user's own file (line and column) and by JSON pointer.
+      expect(spec.lastProcessedErrors[0].message).toMatch(/^openapi\.yaml \(line 2, column \d+\) at \/info: must have required property 'version'/);
     });
 
     it('a source answering 404: FETCH_ERROR saying so', async () => {
