@@ -1,5 +1,6 @@
 import type { AppDeps, Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
+import { bundle } from '../../content/openapi/filesystem.ts';
 import { specModel, type SpecModel } from '../../content/openapi/view.ts';
 import { LruCache } from '../../content/store/snapshot.ts';
 import type { PageRequest } from '../../db/keyset.ts';
@@ -196,6 +197,9 @@ export async function getRawContent(ctx: Context, organizationId: string, slug: 
   return { text: full!.raw, format: full!.format };
 }
 
+/** Public documents by version and format (a version never changes). */
+const publicDocuments = new LruCache<{ body: string; etag: string }>(16);
+
 /**
  * GET /openapi/{organizationId}/{slug}.{json|yaml} without a token: a public spec's latest
  * version, bundled into one document; 404 for private or unknown specs alike.
@@ -203,13 +207,17 @@ export async function getRawContent(ctx: Context, organizationId: string, slug: 
 export async function publicDocument(deps: Pick<AppDeps, 'db'>, organizationId: string, slug: string, format: 'json' | 'yaml') {
   const spec = await repo.findBySlug(deps.db, organizationId, slug);
   if (!spec || spec.visibility !== 'public' || !spec.last_version_id) throw notFound('OpenAPI spec');
+  const key = `${spec.last_version_id}\u0000${format}`;
+  const cached = publicDocuments.get(key);
+  if (cached) return cached;
   const version = await repo.findVersion(deps.db, spec.id, spec.last_version_id);
   if (!version) throw notFound('OpenAPI spec');
-  const { bundle } = await import('../../content/openapi/filesystem.ts');
   const filesystem = JSON.parse(version.filesystem) as Record<string, unknown>;
   const document = bundle(filesystem, Object.keys(filesystem)[0]!);
   const body = format === 'json' ? JSON.stringify(document, null, 2) : toYaml(document, { aliasDuplicateObjects: false });
-  return { body, etag: `"${version.content_hash.slice(0, 32)}-${format}"` };
+  const answer = { body, etag: `"${version.content_hash.slice(0, 32)}-${format}"` };
+  publicDocuments.set(key, answer);
+  return answer;
 }
 
 /* ---------------------------------------------------------------- processing */
