@@ -80,7 +80,9 @@ async function migrate(db: Db, target?: string): Promise<string[]> {
   // counts a kysely_migration table of any schema, so a database holding several Quire
   // schemas (tests, or instances side by side) would skip creating its own.
   const migrationTableSchema = await migrationSchema(db);
-  const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+  // Migration numbers are handed out per issue and land in any order (0013 after 0016 and
+  // 0018): a database that already ran later numbers must still run an earlier new one.
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const { error, results } = target ? await migrator.migrateTo(target) : await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
