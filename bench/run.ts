@@ -25,6 +25,7 @@ import { publishedSuite } from './scenarios/published.ts';
 import { searchSuite } from './scenarios/search.ts';
 import { commentsSuite } from './scenarios/comments.ts';
 import { conversationsSuite } from './scenarios/conversations.ts';
+import { openapiSuite } from './scenarios/openapi.ts';
 import { measureEditScaling, type EditScaling } from './edit-scaling.ts';
 import { measureChangeRequestScaling, type ChangeRequestScaling } from './change-request-scaling.ts';
 import { measureStartup, STARTUP, type Startup } from './startup.ts';
@@ -39,7 +40,7 @@ import { measureTranslationScaling, TRANSLATION_SCALING, type TranslationScaling
  * See docs/performance.md.
  */
 
-const SUITES: Suite[] = [organizationSuite, contentSuite, publishedSuite, commentsSuite, searchSuite, conversationsSuite];
+const SUITES: Suite[] = [organizationSuite, contentSuite, publishedSuite, commentsSuite, searchSuite, conversationsSuite, openapiSuite];
 
 /** Measured in process rather than over HTTP: the cost of an edit as a space grows. */
 const EDIT_SCALING = { name: 'content.edit', title: 'one-page edit, 10,000-page space ÷ 10-page space (median ms)', target: 2 };

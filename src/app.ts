@@ -52,6 +52,7 @@ import { samlProvidersRoutes } from './modules/saml-providers/saml-providers.rou
 import { ssoRoutes } from './modules/sso/sso.routes.ts';
 import { appAreaRoutes } from './modules/app-area/app-area.routes.ts';
 import { translationsRoutes } from './modules/translations/translations.routes.ts';
+import { openapiSpecsRoutes } from './modules/openapi-specs/openapi-specs.routes.ts';
 
 export interface BuildAppOptions {
   config: Config;
@@ -223,6 +224,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(appAreaRoutes, { prefix: '/app' });
   await app.register(gitSyncRoutes);
   await app.register(translationsRoutes);
+  await app.register(openapiSpecsRoutes);
 
   // Every server process works jobs too, unless it is web-only; closing the app stops
   // claiming and lets running jobs finish (or hands them back) before the database closes.

@@ -83,6 +83,10 @@ export interface Config {
   translationApiKey: string | undefined;
   translationModel: string;
   translationTimeoutMs: number;
+  /** How often OpenAPI specs with a source URL are fetched again (0: never). */
+  openapiRefreshIntervalMs: number;
+  /** How long fetching one OpenAPI file may take before FETCH_TIMEOUT. */
+  openapiFetchTimeoutMs: number;
 }
 
 export interface S3Config {
@@ -193,6 +197,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     translationApiKey: env.TRANSLATION_API_KEY || undefined,
     translationModel: env.TRANSLATION_MODEL || 'gpt-4o-mini',
     translationTimeoutMs: Math.max(1000, int(env, 'TRANSLATION_TIMEOUT_MS', 60_000)),
+    openapiRefreshIntervalMs: int(env, 'OPENAPI_REFRESH_INTERVAL_MS', 60 * 60 * 1000),
+    openapiFetchTimeoutMs: Math.max(100, int(env, 'OPENAPI_FETCH_TIMEOUT_MS', 30_000)),
   };
 }
 

@@ -434,6 +434,32 @@ describe("conformance with GitBook's OpenAPI document", () => {
     await call('GET', `${O}/translations-glossary/${entries.items[0].id}`, 200);
   }, 120_000);
 
+  it('answers every OpenAPI spec operation in GitBook’s response shapes', async () => {
+    const org = await createOrganization(t, { title: 'OpenAPI conformance' });
+    const admin = org.admin.token;
+    const call = async (method: string, url: string, status: number, body?: unknown) => {
+      const res = await t.request(method as 'GET', url, { token: admin, body });
+      expectSuccess(method, url, res, status);
+      return res;
+    };
+    const O = `/v1/orgs/${org.id}/openapi`;
+    const text = 'openapi: 3.0.3\ninfo: { title: Pets, version: "1" }\npaths: {}\n';
+    await call('POST', O, 201, { slug: 'pets', source: { text } });
+    await call('PUT', `${O}/pets`, 200, { source: { text: text.replace('Pets', 'More pets') } });
+    await call('PUT', `${O}/birds`, 201, { source: { text } });
+    await t.runJobsUntilIdle();
+    await call('GET', O, 200);
+    await call('GET', `${O}/pets`, 200);
+    await call('PATCH', `${O}/pets`, 200, { visibility: 'public' });
+    await call('GET', `${O}/pets/versions`, 200);
+    const latest = await call('GET', `${O}/pets/versions/latest`, 200);
+    await call('GET', `${O}/pets/versions/latest/content`, 200);
+    await call('GET', `${O}/pets/versions/latest/content/raw`, 200);
+    await call('GET', `${O}/pets/versions/${latest.body.id}`, 200);
+    await call('GET', `${O}/pets/versions/${latest.body.id}/content`, 200);
+    await call('DELETE', `${O}/birds`, 204);
+  });
+
   it('left no served GitBook operation unchecked', () => {
     const known = gitbookOperationIds();
     const unchecked = served

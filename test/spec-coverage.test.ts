@@ -22,6 +22,8 @@ const IMPLEMENTED: { section: string; except?: RegExp }[] = [
   { section: '4.4' },
   // Conversations, git sync and translations of 4.8 (issues 19, 15 and 18).
   { section: '4.8' },
+  // 4.6 OpenAPI specs (issue 16).
+  { section: '4.6' },
 ];
 
 interface SpecRow {

@@ -16,6 +16,7 @@ import * as m0018 from './migrations/0018_conversations.ts';
 import * as m0016 from './migrations/0016_sso.ts';
 import * as m0014 from './migrations/0014_git_sync.ts';
 import * as m0017 from './migrations/0017_translations.ts';
+import * as m0013 from './migrations/0013_openapi_specs.ts';
 
 // Listed by hand (not read from disk) so they work the same under tsx, bundlers and tests.
 const migrations: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const migrations: Record<string, Migration> = {
   '0016_sso': m0016,
   '0014_git_sync': m0014,
   '0017_translations': m0017,
+  '0013_openapi_specs': m0013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -82,7 +84,9 @@ async function migrate(db: Db, target?: string): Promise<string[]> {
   // counts a kysely_migration table of any schema, so a database holding several Quire
   // schemas (tests, or instances side by side) would skip creating its own.
   const migrationTableSchema = await migrationSchema(db);
-  const migrator = new Migrator({ db, provider, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
+  // Migration numbers are handed out per issue and land in any order (0013 after 0016 and
+  // 0018): a database that already ran later numbers must still run an earlier new one.
+  const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
   const { error, results } = target ? await migrator.migrateTo(target) : await migrator.migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);

@@ -503,6 +503,8 @@ export interface Database {
   translations: TranslationsTable;
   translation_pages: TranslationPagesTable;
   glossary_entries: GlossaryEntriesTable;
+  openapi_specs: OpenAPISpecsTable;
+  openapi_spec_versions: OpenAPISpecVersionsTable;
 }
 
 export interface ConversationsTable {
@@ -675,4 +677,32 @@ export interface GlossaryEntriesTable {
   translations: string;
   created_at: string;
   updated_at: string;
+}
+
+export interface OpenAPISpecsTable {
+  id: string;
+  organization_id: string;
+  slug: string;
+  source_url: string | null;
+  source_text: string | null;
+  visibility: 'private' | 'public';
+  processing_state: 'pending' | 'progress' | 'complete';
+  last_version_id: string | null;
+  last_processed_at: string | null;
+  last_error_code: string | null;
+  last_errors: string | null;
+  last_error_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OpenAPISpecVersionsTable {
+  id: string;
+  spec_id: string;
+  created_at: string;
+  content_hash: string;
+  source_url: string | null;
+  format: 'json' | 'yaml';
+  raw: string;
+  filesystem: string;
 }

@@ -9,3 +9,4 @@ import '../modules/pdf/pdf.jobs.ts';
 import '../modules/conversations/conversations.jobs.ts';
 import '../modules/git-sync/git-sync.jobs.ts';
 import '../modules/translations/translations.jobs.ts';
+import '../modules/openapi-specs/openapi-specs.jobs.ts';

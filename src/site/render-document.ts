@@ -19,6 +19,8 @@ import { markupOf } from '../content/markdown/types.ts';
 import { markdownToDocument } from '../content/markdown/parse.ts';
 import { PAGE_HEADING_OFFSET } from '../content/markdown/page.ts';
 import { documentAnchors, headingAnchor } from '../content/markdown/extract.ts';
+import type { SpecModel } from '../content/openapi/view.ts';
+import { renderOperationBlock, renderSchemasBlock, renderWebhookBlock } from './render-openapi.ts';
 
 /*
  * GitBook document JSON (src/content/markdown/types.ts) to HTML, for published sites.
@@ -43,6 +45,8 @@ export interface RenderLinks {
   space(spaceId: string): string | null;
   /** A signed download URL of a file of the space being rendered. */
   file(fileId: string, spaceId?: string): { url: string; name: string } | null;
+  /** The latest version of an OpenAPI spec of the site's organization, by slug (absent: none). */
+  openapi?(spec: string): SpecModel | null;
 }
 
 export interface OutlineEntry {
@@ -168,14 +172,25 @@ function block(node: Block, state: State): string {
       return `<ol class="stepper">${node.nodes.map((step) => `<li>${blocks(step.nodes, state)}</li>`).join('')}</ol>\n`;
     case 'stepper-step':
       return blocks(node.nodes, state);
-    case 'openapi-operation':
-      return `<div class="openapi-operation"><code>${escapeHtml((node.data?.method ?? '').toUpperCase())} ${escapeHtml(node.data?.path ?? '')}</code></div>\n`;
+    case 'openapi-operation': {
+      const spec = node.data?.ref?.spec ?? '';
+      const options = { uid: `oa-${++state.counter}`, headless: (node.data as { headless?: boolean })?.headless };
+      return renderOperationBlock(state.links.openapi?.(spec) ?? null, spec, node.data?.path ?? '', node.data?.method ?? '', options);
+    }
     case 'table':
       return table(node, state);
     case 'integration':
       return markup(node, state);
-    default:
+    default: {
+      // GitBook's openapi-schemas and openapi-webhook blocks (not written by the markdown engine).
+      const other = node as unknown as { type: string; data?: { ref?: { spec?: string }; schemas?: string[]; title?: string; name?: string; method?: string; headless?: boolean } };
+      const spec = other.data?.ref?.spec ?? '';
+      if (other.type === 'openapi-schemas') return renderSchemasBlock(state.links.openapi?.(spec) ?? null, spec, other.data?.schemas, other.data?.title);
+      if (other.type === 'openapi-webhook') {
+        return renderWebhookBlock(state.links.openapi?.(spec) ?? null, spec, other.data?.name ?? '', other.data?.method ?? 'post', { uid: `oa-${++state.counter}`, headless: other.data?.headless });
+      }
       return '';
+    }
   }
 }
 

@@ -159,6 +159,41 @@ html:not(.js) aside.sidebar{position:static;max-height:none;border-bottom:1px so
 .js.drawer-open body{overflow:hidden}
 }
 @media (max-width:420px){.site-title img+span{display:none}}
+/* OpenAPI blocks (src/site/render-openapi.ts) */
+.openapi-operation{margin:1.5rem 0;border:1px solid var(--border);border-radius:10px;padding:1rem 1.1rem;background:var(--bg);container-type:inline-size}
+.oa-head{display:flex;flex-wrap:wrap;align-items:center;gap:.6rem}
+.oa-method{font-weight:700;font-size:.8rem;letter-spacing:.03em;padding:.15rem .5rem;border-radius:5px;color:#fff;background:var(--muted)}
+.oa-m-get{background:#16a34a}.oa-m-post{background:#2563eb}.oa-m-put{background:#d97706}.oa-m-patch{background:#9333ea}.oa-m-delete{background:#dc2626}.oa-m-webhook{background:#0891b2}
+.oa-path{font-size:1rem;font-weight:600;overflow-wrap:anywhere;background:none}
+.oa-server{margin-top:.35rem;color:var(--muted);font-size:.85rem;overflow-wrap:anywhere}
+.oa-summary{margin:.9rem 0 .3rem;font-size:1.2rem}
+.openapi-operation h4{margin:1.2rem 0 .4rem;font-size:.95rem;border-bottom:1px solid var(--border);padding-bottom:.25rem}
+.oa-body{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1.2rem}
+.oa-aside .tabs{margin-top:1rem}.oa-aside .tab-panel{padding:0 .6rem}.oa-aside .code{margin:.6rem 0}.oa-aside pre{font-size:.8rem}
+.oa-props{list-style:none;margin:0;padding:0}
+.oa-props .oa-props{padding-left:1rem;border-left:2px solid var(--border);margin:.3rem 0 .3rem .2rem}
+.oa-prop{padding:.45rem 0;border-bottom:1px solid var(--border)}.oa-prop:last-child{border-bottom:0}
+.oa-prop-head{cursor:default}.oa-nested>summary{cursor:pointer}
+.oa-name{font-weight:600;background:none}
+.oa-type{color:var(--muted);font-size:.85rem}
+.oa-required{color:var(--danger);font-size:.8rem}
+.oa-deprecated,.oa-flag{color:var(--warning);font-size:.8rem}
+.oa-desc,.oa-enum,.oa-default{font-size:.9rem;color:var(--fg);margin:.15rem 0}.oa-desc p{margin:.15rem 0}
+.oa-enum code,.oa-default code{font-size:.8rem}
+.oa-alternatives{margin:.4rem 0;padding:.4rem .7rem;border:1px dashed var(--border);border-radius:8px}
+.oa-alt-label{font-size:.8rem;font-weight:600;color:var(--muted)}.oa-alternatives ol{margin:.2rem 0;padding-left:1.2rem}
+.oa-alt-title{font-weight:600}
+.oa-truncated{font-size:.85rem;color:var(--muted)}
+.oa-content-type{font-weight:400;color:var(--muted);font-size:.8rem}
+.oa-response{border:1px solid var(--border);border-radius:8px;margin:.4rem 0;padding:.35rem .7rem}
+.oa-response>summary{cursor:pointer}
+.oa-status{font-weight:700;font-family:ui-monospace,monospace}.oa-s2{color:var(--success)}.oa-s3{color:var(--info)}.oa-s4{color:var(--warning)}.oa-s5{color:var(--danger)}
+.oa-schema{margin:.3rem 0}
+.openapi-schemas .oa-model{border:1px solid var(--border);border-radius:8px;margin:.5rem 0;padding:.45rem .8rem}
+.openapi-schemas .oa-model>summary{cursor:pointer}
+/* Examples beside the reference only when the block is wide enough for both. */
+@container (max-width:860px){.oa-body{grid-template-columns:minmax(0,1fr)}}
+@media (max-width:760px){.openapi-operation{padding:.75rem .7rem}.oa-props .oa-props{padding-left:.6rem}}
 `;
 
 type ByTheme = { light?: unknown; dark?: unknown } | undefined | null;

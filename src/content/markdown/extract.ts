@@ -40,6 +40,11 @@ export function extractLinks(document: Document): DocumentLink[] {
       case 'embed':
         add({ kind: 'url', url: node.data.url }, 'embed', node.key);
         break;
+      default: {
+        // GitBook's openapi-schemas and openapi-webhook blocks, which the markdown engine does not write.
+        const other = node as unknown as { type: string; key?: string; data?: { ref?: ContentRef } };
+        if ((other.type === 'openapi-schemas' || other.type === 'openapi-webhook') && other.data?.ref?.kind === 'openapi') add(other.data.ref, 'openapi-operation', other.key);
+      }
     }
     for (const child of childrenOf(node)) visit(child);
   };

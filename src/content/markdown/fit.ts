@@ -16,7 +16,7 @@ const ESSENTIALS: BlockType[] = ['paragraph', 'heading-1', 'heading-2', 'heading
 
 /** From the `nodes` schemas of JSONDocument, DocumentBlockListItem, DocumentBlockQuote, ... */
 const ALLOWED: Record<Container, ReadonlySet<BlockType>> = {
-  document: new Set([...ESSENTIALS, 'blockquote', 'hint', 'images', 'file', 'embed', 'code', 'math', 'expandable', 'tabs', 'table', 'openapi-operation', 'content-ref', 'stepper', 'integration']),
+  document: new Set([...ESSENTIALS, 'blockquote', 'hint', 'images', 'file', 'embed', 'code', 'math', 'expandable', 'tabs', 'table', 'openapi-operation', 'content-ref', 'stepper', 'integration', ...(['openapi-schemas', 'openapi-webhook'] as unknown as BlockType[])]),
   'list-item': new Set([...ESSENTIALS, 'code', 'hint', 'blockquote', 'math', 'table']),
   blockquote: new Set([...ESSENTIALS, 'blockquote']),
   hint: new Set([...ESSENTIALS, 'embed', 'table', 'integration']),
@@ -29,7 +29,11 @@ const ALLOWED: Record<Container, ReadonlySet<BlockType>> = {
 export function fitBlocks(blocks: Block[], container: Container): Block[] {
   return blocks.flatMap((block) => {
     if (ALLOWED[container].has(block.type)) return [fitChildren(block)];
-    return fitBlocks(replacement(block), container);
+    const replaced = replacement(block);
+    // A block with no replacement that the container refuses: a type no reading knows
+    // (completeDocument turns this into InvalidDocument), instead of recursing forever.
+    if (replaced.length === 1 && replaced[0] === block) throw new TypeError(`unknown block type "${String(block.type)}" in ${container}`);
+    return fitBlocks(replaced, container);
   });
 }
 

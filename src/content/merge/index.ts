@@ -55,9 +55,9 @@ const ROOT = '';
 
 
 /** Metadata fields merged one by one (`type` and `target` cannot be patched: see replacePage). */
-const FIELDS = ['title', 'slug', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'layout', 'cover', 'variables', 'target', 'type'] as const;
+const FIELDS = ['title', 'slug', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'layout', 'cover', 'variables', 'target', 'type', 'computed'] as const;
 type Field = (typeof FIELDS)[number];
-const OPTIONAL = ['emoji', 'icon', 'description', 'layout', 'cover', 'variables'] as const;
+const OPTIONAL = ['emoji', 'icon', 'description', 'layout', 'cover', 'variables', 'computed'] as const;
 const FLAGS = ['hidden', 'noIndex', 'noRobotsIndex'] as const;
 
 /** A page where a revision has it. */

@@ -1,3 +1,4 @@
+import { curlExample, namedSchema, operationView, schemaNames, webhookView, type OperationView, type SchemaNode, type SpecModel } from '../openapi/view.ts';
 import type {
   Block,
   CodeBlock,
@@ -47,6 +48,8 @@ export interface PdfInput {
   image(fileId: string): Buffer | undefined;
   /** Creation date written into the PDF (the app clock). */
   createdAt: Date;
+  /** The latest version of an OpenAPI spec by slug, for OpenAPI blocks (absent: printed as a line). */
+  openapi?(spec: string): SpecModel | null;
 }
 
 const FONT = {
@@ -277,13 +280,81 @@ class Renderer {
         block.nodes.forEach((step, i) => this.item(`${i + 1}.`, undefined, step.nodes, frame, 0));
         this.doc.y += frame.gap - 2;
         return;
-      case 'openapi-operation':
-        this.runs([{ text: `${block.data.method.toUpperCase()} ${block.data.path}`, mono: true, bold: true }], frame, { size: SMALL, after: frame.gap });
+      case 'openapi-operation': {
+        const model = this.input.openapi?.(block.data.ref?.spec ?? '') ?? null;
+        const op = model ? operationView(model, block.data.path, block.data.method) : null;
+        if (op) this.operation(op, frame);
+        else this.runs([{ text: `${block.data.method.toUpperCase()} ${block.data.path}`, mono: true, bold: true }], frame, { size: SMALL, after: frame.gap });
         return;
+      }
       case 'table':
         this.table(block, frame);
         return;
+      default:
+        this.otherOpenAPI(block as unknown as { type: string; data?: { ref?: { spec?: string }; schemas?: string[]; name?: string; method?: string } }, frame);
     }
+  }
+
+  /** GitBook's openapi-schemas (each schema's fields) and openapi-webhook blocks. */
+  private otherOpenAPI(block: { type: string; data?: { ref?: { spec?: string }; schemas?: string[]; name?: string; method?: string } }, frame: Frame): void {
+    const spec = block.data?.ref?.spec ?? '';
+    const model = block.type.startsWith('openapi-') ? (this.input.openapi?.(spec) ?? null) : null;
+    if (!model) return;
+    if (block.type === 'openapi-webhook') {
+      const op = webhookView(model, block.data?.name ?? '', block.data?.method ?? 'post');
+      if (op) this.operation({ ...op, server: '' }, frame);
+      return;
+    }
+    if (block.type !== 'openapi-schemas') return;
+    const names = block.data?.schemas?.length ? block.data.schemas : schemaNames(model);
+    for (const name of names) {
+      const node = namedSchema(model, name);
+      if (!node) continue;
+      this.runs([{ text: name, mono: true, bold: true }, { text: ` (${node.type})${node.description ? ` ${node.description}` : ''}` }], frame, { size: SMALL, after: 2 });
+      const target = node.items && !node.properties ? node.items : node;
+      for (const p of target.properties ?? []) {
+        this.runs([{ text: `  ${p.name ?? ''}`, mono: true }, { text: ` (${[p.type, p.required ? 'required' : ''].filter(Boolean).join(', ')})${p.description ? ` ${p.description}` : ''}` }], frame, { size: SMALL, after: 1 });
+      }
+      this.doc.y += frame.gap / 2;
+    }
+  }
+
+  /** An OpenAPI operation: what the published page shows, as text (same view model). */
+  private operation(op: OperationView, frame: Frame): void {
+    const line = (runs: Run[], size = SMALL, after = 2) => this.runs(runs, frame, { size, after });
+    line([{ text: `${op.method.toUpperCase()} ${op.path}`, mono: true, bold: true }], BODY, 3);
+    if (op.server) line([{ text: 'Server: ' }, { text: op.server, mono: true }]);
+    if (op.summary) line([{ text: op.summary, bold: true }], BODY);
+    if (op.description) line([{ text: op.description }]);
+    if (op.deprecated) line([{ text: 'Deprecated', bold: true }]);
+    for (const s of op.security) line([{ text: 'Authorization: ', bold: true }, { text: `${s.name} (${s.type})` }]);
+    const field = (node: SchemaNode, depth: number) => {
+      const flags = [node.type, node.required ? 'required' : '', node.enum ? `one of ${node.enum.map((v) => JSON.stringify(v)).join(', ')}` : '', node.default !== undefined ? `default ${JSON.stringify(node.default)}` : '']
+        .filter(Boolean)
+        .join(', ');
+      line([{ text: `${'  '.repeat(depth)}${node.name ?? ''}`, mono: true, bold: true }, { text: ` (${flags})${node.description ? ` ${node.description}` : ''}` }]);
+      const target = node.items && !node.properties ? node.items : node;
+      if (depth < 4) for (const child of target.properties ?? []) field(child, depth + 1);
+      if (depth < 4 && target.alternatives) target.alternatives.options.forEach((o, i) => { line([{ text: `${'  '.repeat(depth + 1)}${target.alternatives!.kind === 'oneOf' ? 'One of' : 'Any of'} #${i + 1}: ${o.title ?? o.refName ?? o.type}`, italic: true }]); for (const c of o.properties ?? []) field(c, depth + 2); });
+    };
+    for (const where of ['path', 'query', 'header', 'cookie'] as const) {
+      const params = op.parameters.filter((p) => p.in === where);
+      if (params.length === 0) continue;
+      line([{ text: `${where[0]!.toUpperCase()}${where.slice(1)} parameters`, bold: true }], SMALL, 2);
+      for (const p of params) field({ ...p.schema, name: p.name, required: p.required, description: p.description ?? p.schema.description }, 1);
+    }
+    if (op.body) {
+      line([{ text: `Body (${op.body.contentType})`, bold: true }]);
+      const target = op.body.schema.items && !op.body.schema.properties ? op.body.schema.items : op.body.schema;
+      if (target.properties) for (const child of target.properties) field(child, 1);
+      else field({ ...op.body.schema, name: 'body' }, 1);
+    }
+    if (op.responses.length) {
+      line([{ text: 'Responses', bold: true }]);
+      for (const r of op.responses) line([{ text: `  ${r.status}`, mono: true, bold: true }, { text: ` ${r.description}` }]);
+    }
+    this.code({ object: 'block', type: 'code', data: { title: 'Example request (curl)' }, nodes: curlExample(op).split('\n').map((text) => ({ object: 'block', type: 'code-line', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] })) } as unknown as CodeBlock, frame);
+    this.doc.y += frame.gap;
   }
 
   /** A list: a marker in the gutter, the item's blocks beside it; nested lists indent further. */

@@ -43,6 +43,7 @@ export interface PagePatch {
   document?: Document | null;
   /** Where the page's file is in git (git sync). */
   git?: PageMeta['git'] | null;
+  computed?: PageMeta['computed'] | null;
 }
 
 export interface NewFile {
@@ -232,6 +233,7 @@ export class RevisionEditor {
       title: page.title,
       slug: this.uniqueSlug(list, page.slug ?? slugFromTitle(page.title), null, page.slug !== undefined),
       ...pick(page),
+      ...(page.computed && !page.computedSeed ? { computedSeed: id } : {}),
       ...(type === 'document' && document && document.nodes.length > 0 ? { document: this.storeDocument(document) } : {}),
       createdAt: page.createdAt ?? this.now,
       updatedAt: page.updatedAt ?? this.now,
@@ -265,7 +267,7 @@ export class RevisionEditor {
     this.replace(pageId, (entry) => {
       const next: PageEntry = { ...entry, slug, updatedAt: this.now };
       if (patch.title !== undefined) next.title = patch.title;
-      for (const field of ['emoji', 'icon', 'description', 'layout', 'cover', 'variables', 'git'] as const) {
+      for (const field of ['emoji', 'icon', 'description', 'layout', 'cover', 'variables', 'git', 'computed'] as const) {
         const value = patch[field];
         if (value === null) delete next[field];
         else if (value !== undefined) (next as unknown as Record<string, unknown>)[field] = value;
@@ -275,6 +277,8 @@ export class RevisionEditor {
       }
       if (document === null) delete next.document;
       else if (document !== undefined) next.document = document;
+      if (patch.computed === null) delete next.computedSeed;
+      else if (patch.computed !== undefined && !next.computedSeed) next.computedSeed = pageId;
       return next;
     });
   }
@@ -467,7 +471,7 @@ export class RevisionEditor {
 /** The optional metadata of a new page, without undefined values. */
 function pick(page: NewPage): Partial<PageMeta> {
   const meta: Partial<PageMeta> = {};
-  for (const field of ['emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'layout', 'cover', 'variables', 'target', 'git'] as const) {
+  for (const field of ['emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex', 'layout', 'cover', 'variables', 'target', 'git', 'computed', 'computedSeed'] as const) {
     if (page[field] !== undefined) (meta as Record<string, unknown>)[field] = page[field];
   }
   return meta;

@@ -51,6 +51,17 @@ export interface PageMeta {
   target?: ContentRef;
   /** Where the page's file is in git and its signature then (git sync; src/content/git-layout). */
   git?: { oid: string; path: string; sig?: string };
+  /** Content computed from another source (GitBook's `builtin:openapi`), kept as given. */
+  computed?: ComputedSource;
+  /** Seed for the ids of computed content. */
+  computedSeed?: string;
+}
+
+/** GitBook's ComputedContentSourceDocument: what a computed page is made from. */
+export interface ComputedSource {
+  type: 'builtin:openapi';
+  dependencies: { spec: { ref: { kind: 'openapi'; spec: string } } };
+  props: Record<string, unknown>;
 }
 
 /** One entry of a tree node: a page, its metadata and the hashes of what it holds. */

@@ -164,6 +164,14 @@ const DocumentInput = Type.Union([
   Type.Object({ markdown: Type.String({ maxLength: 1_000_000 }) }),
   Type.Object({ document: Type.Object({ object: Type.Literal('document'), nodes: Type.Array(Json('A block')) }, { additionalProperties: true }) }),
 ]);
+/** GitBook's ComputedContentSourceDocument (builtin:openapi): the page is made from a spec. */
+const ComputedSourceInput = Type.Object({
+  type: Type.Literal('builtin:openapi'),
+  dependencies: Type.Object({
+    spec: Type.Object({ ref: Type.Object({ kind: Type.Literal('openapi'), spec: Type.String({ minLength: 1, maxLength: 100, pattern: '^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$' }) }) }),
+  }),
+  props: Type.Record(Type.String({ maxLength: 50 }), Json('A prop: doc (models, operations, operation, tag, info), page, method')),
+});
 const PageFields = {
   title: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
   slug: Type.Optional(Type.String({ maxLength: 100, pattern: '^[a-z0-9-_]*$' })),
@@ -177,6 +185,7 @@ const PageFields = {
 export const InsertPageChange = Type.Object({
   operation: Type.Literal('insert_page'),
   ...PageFields,
+  computed: Type.Optional(ComputedSourceInput),
   into: Type.Optional(Id('Parent page')),
   at: Type.Optional(Type.Integer({ minimum: 0 })),
   ref: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
@@ -186,6 +195,7 @@ export const UpdatePageChange = Type.Object({
   operation: Type.Literal('update_page'),
   page: Id('Page to update'),
   ...PageFields,
+  computed: Type.Optional(Type.Union([ComputedSourceInput, Type.Null()])),
   document: Type.Optional(DocumentInput),
   into: Type.Optional(Type.Union([Id('New parent page'), Type.Null()])),
   at: Type.Optional(Type.Integer({ minimum: 0 })),

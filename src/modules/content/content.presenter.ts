@@ -77,6 +77,7 @@ export function presentPage(
     layout: { ...DEFAULT_LAYOUT, ...e.layout },
     ...(e.cover ? { cover: e.cover } : {}),
     ...(e.variables ? { variables: e.variables } : {}),
+    ...(e.computed ? { computed: e.computed, computedSeed: e.computedSeed ?? e.id } : {}),
     hidden: e.hidden ?? false,
     noIndex: e.noIndex ?? false,
     noRobotsIndex: e.noRobotsIndex ?? false,

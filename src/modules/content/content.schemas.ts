@@ -77,6 +77,8 @@ export const RevisionPage = component(
       target: Type.Optional(Json('Target of a link page')),
       href: Type.Optional(Type.String()),
       git: Type.Optional(Type.Object({ oid: Type.String(), path: Type.String() }, { description: 'Where the page file is in git (git sync)' })),
+      computed: Type.Optional(Json('What the page is computed from (type builtin:openapi), as stored; `evaluated=true` expands it')),
+      computedSeed: Type.Optional(Type.String({ description: 'Seed of the ids of the computed content' })),
     },
     { description: 'A page of a revision (GitBook RevisionPage)' },
   ),

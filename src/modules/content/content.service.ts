@@ -1,4 +1,6 @@
 import type { AppDeps, Context } from '../../context.ts';
+import { computedDocument } from '../../content/openapi/computed.ts';
+import { specsForPage } from '../openapi-specs/openapi-specs.service.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
@@ -103,9 +105,14 @@ async function pageBodies(
   const all = subtree(nodes);
   const hashes = all.map((n) => n.entry.document).filter((h): h is string => h !== undefined);
   const documents = await loadDocuments<Document>(ctx.db, snapshot.revision.spaceId, hashes);
+  // Computed pages (builtin:openapi) are expanded from their spec's latest version when evaluated.
+  const computedSpecs = evaluated ? all.flatMap((n) => (n.entry.computed ? [n.entry.computed.dependencies.spec.ref.spec] : [])) : [];
+  const specs = computedSpecs.length > 0 ? await specsForPage(ctx.db, snapshot.revision.spaceId, computedSpecs) : undefined;
   let paths: SpacePaths | undefined;
   return (node) => {
     let doc = (node.entry.document && documents.get(node.entry.document)) || EMPTY_DOCUMENT;
+    const computed = node.entry.computed;
+    if (computed && specs) doc = computedDocument(specs.model(computed.dependencies.spec.ref.spec), computed.dependencies.spec.ref.spec, computed.props);
     if (evaluated) doc = resolveVariables(doc, variablesOf(snapshot, node));
     if (format === 'document') return { document: doc };
     // GitBook's page markdown: links to pages and files of the space as paths relative to the page's own file.
@@ -210,7 +217,10 @@ async function readPage(ctx: Context, snapshot: RevisionSnapshot, node: PageNode
   const format = options.format ?? 'document';
   // Plain variable references are deterministic: `deterministic-only` evaluates them all.
   const evaluated = options.evaluated === true || options.evaluated === 'deterministic-only';
-  const key = `page\u0000${ctx.config.publicUrl}\u0000${snapshot.revision.id}\u0000${node.entry.id}\u0000${format}\u0000${evaluated}`;
+  // An evaluated computed page is made from its spec's latest version: that is in the key too.
+  const computedSlugs = evaluated ? subtree([node]).flatMap((n) => (n.entry.computed ? [n.entry.computed.dependencies.spec.ref.spec] : [])) : [];
+  const specsKey = computedSlugs.length > 0 ? (await specsForPage(ctx.db, snapshot.revision.spaceId, computedSlugs)).key : '';
+  const key = `page\u0000${ctx.config.publicUrl}\u0000${snapshot.revision.id}\u0000${node.entry.id}\u0000${format}\u0000${evaluated}\u0000${specsKey}`;
   const cached = derivedCache.get(key) as RevisionPageWire | undefined;
   if (cached) return cached;
   const bodyOf = await pageBodies(ctx, snapshot, [node], format, evaluated);

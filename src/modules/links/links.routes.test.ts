@@ -34,6 +34,8 @@ describe('links and backlinks', () => {
     admin = org.admin;
     editor = await createMember(t, org.id, 'edit');
     outsider = await createUser(t);
+    // The spec the page's openapi-operation block names (a reference to a missing spec is broken).
+    await t.request('PUT', `/v1/orgs/${org.id}/openapi/petstore`, { token: admin.token, body: { source: { text: 'openapi: 3.0.3\ninfo: { title: Pets, version: "1" }\npaths: {}\n' } } });
     spaceId = await newSpace('Handbook');
     otherSpaceId = await newSpace('Other');
     await editSpaceContent(t.app.deps, spaceId, admin.id, (e) => {

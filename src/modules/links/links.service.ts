@@ -8,6 +8,7 @@ import { loadRevisionLinks, type LinkOccurrence, type RevisionLinks } from '../.
 import { loadSnapshot } from '../../content/store/snapshot.ts';
 import { loadChangeRequest } from '../change-requests/change-requests.service.ts';
 import { loadSpace } from '../spaces/spaces.service.ts';
+import { existingSpecSlugs } from '../openapi-specs/openapi-specs.service.ts';
 import { presentLocation, presentTarget, type LocationScope, type VersionContext } from './links.presenter.ts';
 import { linksRepository } from './links.repository.ts';
 import type { LinkStatusName } from './links.schemas.ts';
@@ -53,12 +54,14 @@ interface Target {
 }
 
 /** Occurrences grouped by target (first occurrence order), with the final status. */
-function targetsOf(occurrences: LinkOccurrence[], live: Map<string, unknown>): Target[] {
+function targetsOf(occurrences: LinkOccurrence[], live: Map<string, unknown>, specs: Set<string> = new Set()): Target[] {
   const targets = new Map<string, Target>();
   for (const o of occurrences) {
     let target = targets.get(o.targetKey);
     if (!target) {
-      const status = o.status === 'foreign' ? (live.has(o.foreignSpace!) ? 'ok' : 'broken') : o.status;
+      let status: LinkStatusName = o.status === 'foreign' ? (live.has(o.foreignSpace!) ? 'ok' : 'broken') : o.status;
+      // An OpenAPI reference resolves while the organization has the spec.
+      if (o.ref.kind === 'openapi' && !specs.has(o.ref.spec)) status = 'broken';
       target = { key: o.targetKey, status, occurrences: [] };
       targets.set(o.targetKey, target);
     }
@@ -68,6 +71,7 @@ function targetsOf(occurrences: LinkOccurrence[], live: Map<string, unknown>): T
 }
 
 const foreignSpaces = (occurrences: LinkOccurrence[]) => occurrences.flatMap((o) => (o.foreignSpace ? [o.foreignSpace] : []));
+const specSlugs = (occurrences: LinkOccurrence[]) => occurrences.flatMap((o) => (o.ref.kind === 'openapi' ? [o.ref.spec] : []));
 
 /** A link listing over some occurrences of a revision (the whole revision or one page). */
 async function listing(
@@ -98,8 +102,9 @@ async function computeListing(
     base = select(await loadRevisionLinks(ctx.db, reading.spaceId, reading.baseRevisionId, ctx.config.publicUrl));
   }
   const foreign = await linksRepository.liveSpaces(ctx.db, [...foreignSpaces(occurrences), ...foreignSpaces(base)]);
-  const targets = targetsOf(occurrences, foreign);
-  const brokenInBase = new Set(targetsOf(base, foreign).filter((t) => t.status === 'broken').map((t) => t.key));
+  const specs = await existingSpecSlugs(ctx.db, reading.organizationId, [...specSlugs(occurrences), ...specSlugs(base)]);
+  const targets = targetsOf(occurrences, foreign, specs);
+  const brokenInBase = new Set(targetsOf(base, foreign, specs).filter((t) => t.status === 'broken').map((t) => t.key));
   const broken = targets.filter((t) => t.status === 'broken');
   const shown = status ? targets.filter((t) => t.status === status) : targets;
   const { slice, next } = pageOfItems(shown, page);

@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { openapiSpecsOf } from '../../content/openapi/blocks.ts';
+import { computedDocument } from '../../content/openapi/computed.ts';
+import { specsForPage } from '../openapi-specs/openapi-specs.service.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppDeps, Context } from '../../context.ts';
@@ -146,8 +149,15 @@ async function generate(ctx: Pick<AppDeps, 'db' | 'config' | 'clock' | 'files'>,
   const spaceVariables: Record<string, string> = {};
   for (const [name, value] of Object.entries(snapshot.revision.variables)) spaceVariables[`space.vars.${name}`] = String(value);
 
+  // Computed pages (builtin:openapi) print what their spec's latest version makes of them.
+  const computedSpecs = await specsForPage(ctx.db, source.spaceId, nodes.flatMap((n) => (n.entry.computed ? [n.entry.computed.dependencies.spec.ref.spec] : [])));
   const pages: PdfPage[] = nodes.map((node) => {
-    const stored = node.entry.document ? documents.get(node.entry.document) : undefined;
+    const computed = node.entry.computed;
+    const stored = computed
+      ? computedDocument(computedSpecs.model(computed.dependencies.spec.ref.spec), computed.dependencies.spec.ref.spec, computed.props)
+      : node.entry.document
+        ? documents.get(node.entry.document)
+        : undefined;
     let document: Document | undefined;
     if (stored) {
       // Printed as readers see it: variable expressions resolved (the page's own over the space's).
@@ -175,7 +185,10 @@ async function generate(ctx: Pick<AppDeps, 'db' | 'config' | 'clock' | 'files'>,
   }
 
   const title = selection !== '' ? `${source.title} - ${roots[0].entry.title}` : source.title;
+  // OpenAPI blocks print from their spec's latest version.
+  const specs = await specsForPage(ctx.db, source.spaceId, pages.flatMap((p) => openapiSpecsOf(p.document?.nodes)));
   const bytes = await renderPdf({
+    openapi: specs.model,
     title,
     pages,
     createdAt: ctx.clock.now(),

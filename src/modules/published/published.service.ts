@@ -7,6 +7,9 @@ import type { ContentRef, PageNode, RevisionSnapshot } from '../../content/store
 import { renderDocument, type RenderLinks } from '../../site/render-document.ts';
 import { escapeHtml, safeUrl } from '../../site/html.ts';
 import { prepareHighlighter } from '../../site/highlight.ts';
+import { openapiSpecsOf } from '../../content/openapi/blocks.ts';
+import { computedDocument } from '../../content/openapi/computed.ts';
+import { specsForPage } from '../openapi-specs/openapi-specs.service.ts';
 import { fileUrlSigner } from '../content/content.service.ts';
 import { decideAccess, visibleTo, type Claims, type CookieToSet, type Credentials } from './published.policy.ts';
 import { searchForVisitors } from '../search/search.service.ts';
@@ -593,10 +596,16 @@ async function renderedMain(
   snapshot: RevisionSnapshot,
   node: PageNode | undefined,
 ): Promise<MainFragments> {
-  const key = `${current.row.id}\n${snapshot.revision.id}\n${node?.entry.id ?? ''}\n${structure.layoutKey}`;
+  let document = node ? await loadDocument<Document>(deps.db, current.row.space_id, node.entry.document) : undefined;
+  // OpenAPI blocks render the spec's latest version: its id is part of the key, so a new
+  // version shows at once without a new revision of the space.
+  const computed = node?.entry.computed;
+  const specs = await specsForPage(deps.db, current.row.space_id, [...(document ? openapiSpecsOf(document.nodes) : []), ...(computed ? [computed.dependencies.spec.ref.spec] : [])]);
+  const key = `${current.row.id}\n${snapshot.revision.id}\n${node?.entry.id ?? ''}\n${structure.layoutKey}\n${specs.key}`;
   const cached = mainCache.get(key);
   if (cached) return cached;
-  let document = node ? await loadDocument<Document>(deps.db, current.row.space_id, node.entry.document) : undefined;
+  // A computed page (builtin:openapi) shows what its spec's latest version makes of it.
+  if (computed) document = computedDocument(specs.model(computed.dependencies.spec.ref.spec), computed.dependencies.spec.ref.spec, computed.props);
   if (document && node) document = resolveVariables(document, variablesOf(snapshot, node));
   const snapshots = await snapshotsFor(deps, structure, current, snapshot, document ? [document] : []);
   let sign: ((fileId: string) => { url: string; name: string } | null) | undefined;
@@ -611,7 +620,7 @@ async function renderedMain(
       return { url, name: file.name };
     };
   }
-  const links = linksFor(structure, current, snapshots, sign);
+  const links: RenderLinks = { ...linksFor(structure, current, snapshots, sign), openapi: specs.model };
   // The highlighter loads on the first page with code (cheap start-up); rendering is synchronous.
   if (document) await prepareHighlighter(document.nodes);
   const rendered = renderDocument(document, links);
