@@ -22,7 +22,10 @@ interface ClusterIssuesJob {
 
 /** In the ingest transaction: the conversation is processed if and only if it was stored. */
 export async function requestConversationProcessing(trx: Executor, organizationId: string, conversationId: string): Promise<void> {
-  await enqueueJob<ProcessConversationJob>(trx, { kind: PROCESS_CONVERSATION_JOB, payload: { organizationId, conversationId } });
+  // One lane per conversation: a conversation ingested twice is processed twice, in order,
+  // never by two workers at once (both would find no issue yet and each add one).
+  const key = `conversations.process:${organizationId}:${conversationId}`;
+  await enqueueJob<ProcessConversationJob>(trx, { kind: PROCESS_CONVERSATION_JOB, payload: { organizationId, conversationId }, key });
 }
 
 /**
