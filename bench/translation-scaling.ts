@@ -4,9 +4,9 @@ import { createFileStore } from '../src/files/index.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { ManualClock } from '../src/lib/clock.ts';
-import { newId } from '../src/lib/ids.ts';
 import { editSpaceContent } from '../src/modules/content/content.service.ts';
 import { translationsRepository } from '../src/modules/translations/translations.repository.ts';
+import { newTranslationRow } from '../src/modules/translations/translations.service.ts';
 import { providerSettings, runMetrics, runTranslation } from '../src/modules/translations/translations.run.ts';
 import { startProviderStandIn } from '../test/translation-providers.ts';
 import { tempDir } from './harness.ts';
@@ -49,32 +49,17 @@ export async function measureTranslationScaling(): Promise<TranslationScaling> {
     const config = { ...loadConfig({ DATA_DIR: dir }), translationProvider: 'libretranslate' as const, translationApiUrl: provider.url };
     const deps = { db: handle.db, clock, config, files: createFileStore({ config, db: handle.db, dialect: 'sqlite' }) };
     providerSettings.backoffMs = 10;
-    const id = newId();
-    const now = clock.now().toISOString();
-    await translationsRepository.insert(handle.db, {
-      id,
-      organization_id: admin.organizationId,
-      source_space_id: space.spaceId,
-      source_language: 'en',
+    const row = newTranslationRow({
+      organizationId: admin.organizationId,
+      sourceSpaceId: space.spaceId,
+      sourceLanguage: 'en',
       language: 'fr',
-      instructions: JSON.stringify({ object: 'document', data: {}, nodes: [] }),
-      status: 'pending',
-      result_space_id: null,
-      result_revision_id: null,
-      last_run_state: null,
-      last_run_error: null,
-      last_run_at: null,
-      runs: 0,
-      total_words: 0,
-      total_pages: 0,
-      total_duration_ms: 0,
-      latest_run_duration_ms: 0,
-      latest_pages: 0,
-      latest_words: 0,
-      created_by: admin.userId,
-      created_at: now,
-      updated_at: now,
+      instructions: { object: 'document', data: {}, nodes: [] },
+      createdBy: admin.userId,
+      now: clock.now().toISOString(),
     });
+    const id = row.id;
+    await translationsRepository.insert(handle.db, row);
 
     const timed = async () => {
       provider.reset();

@@ -42,6 +42,42 @@ function present(ctx: Pick<Context, 'config'>, row: TranslationRow, access: Orga
   return presentTranslation(ctx.config, row, permissionsOf(access));
 }
 
+/** A translation as created: pending, never run, no result yet. */
+export function newTranslationRow(fields: {
+  organizationId: string;
+  sourceSpaceId: string;
+  sourceLanguage: string;
+  language: string;
+  instructions: unknown;
+  createdBy: string | null;
+  now: string;
+}): TranslationRow {
+  return {
+    id: newId(),
+    organization_id: fields.organizationId,
+    source_space_id: fields.sourceSpaceId,
+    source_language: fields.sourceLanguage,
+    language: fields.language,
+    instructions: JSON.stringify(fields.instructions),
+    status: 'pending',
+    result_space_id: null,
+    result_revision_id: null,
+    last_run_state: null,
+    last_run_error: null,
+    last_run_at: null,
+    runs: 0,
+    total_words: 0,
+    total_pages: 0,
+    total_duration_ms: 0,
+    latest_run_duration_ms: 0,
+    latest_pages: 0,
+    latest_words: 0,
+    created_by: fields.createdBy,
+    created_at: fields.now,
+    updated_at: fields.now,
+  };
+}
+
 /** POST {O}/translations: 201; the first run is queued at once. */
 export async function createTranslation(ctx: Context, organizationId: string, input: CreateTranslationInput) {
   return ctx.db.transaction().execute(async (trx) => {
@@ -53,31 +89,15 @@ export async function createTranslation(ctx: Context, organizationId: string, in
     if (!space || space.organization_id !== organizationId || (await contentAccess(tctx, space, 'space')).role === null) {
       throw badRequest(`body/source/space: no space "${input.source.space}" in this organization`);
     }
-    const now = isoNow(ctx.clock);
-    const row: TranslationRow = {
-      id: newId(),
-      organization_id: organizationId,
-      source_space_id: space.id,
-      source_language: input.source.language,
+    const row = newTranslationRow({
+      organizationId,
+      sourceSpaceId: space.id,
+      sourceLanguage: input.source.language,
       language: input.language,
-      instructions: JSON.stringify(input.instructions ?? EMPTY_DOCUMENT),
-      status: 'pending',
-      result_space_id: null,
-      result_revision_id: null,
-      last_run_state: null,
-      last_run_error: null,
-      last_run_at: null,
-      runs: 0,
-      total_words: 0,
-      total_pages: 0,
-      total_duration_ms: 0,
-      latest_run_duration_ms: 0,
-      latest_pages: 0,
-      latest_words: 0,
-      created_by: ctx.actor.userId,
-      created_at: now,
-      updated_at: now,
-    };
+      instructions: input.instructions ?? EMPTY_DOCUMENT,
+      createdBy: ctx.actor.userId,
+      now: isoNow(ctx.clock),
+    });
     await repo.insert(trx, row);
     await requestTranslationRun(trx, row.id);
     return present(ctx, row, access);
