@@ -10,6 +10,7 @@ import type {
   Leaf,
   Mark,
   TableBlock,
+  TableRecord,
   TextColor,
 } from '../content/markdown/types.ts';
 import sanitizeHtml from 'sanitize-html';
@@ -278,16 +279,31 @@ function table(node: TableBlock, state: State): string {
   if (columns.length === 0) return '';
   const fragments = new Map((node.fragments ?? []).map((f) => [f.fragment, f.nodes]));
   const align = (id: string) => {
-    const a = definition[id].textAlignment;
+    const d = definition[id];
+    const a = d.type === 'text' ? d.textAlignment : 'left';
     return a === 'center' || a === 'right' ? ` style="text-align:${a}"` : '';
   };
-  const cell = (name: string | undefined) => {
-    const paragraphs = (name && fragments.get(name)) || [];
+  const cell = (value: TableRecord['values'][string] | undefined) => {
+    if (value && typeof value === 'object') {
+      const target = refTarget(value, state);
+      return target ? `<a href="${escapeHtml(target.url)}">${escapeHtml(target.label)}</a>` : '';
+    }
+    const paragraphs = (typeof value === 'string' && fragments.get(value)) || [];
     return paragraphs.map((p) => inlines(p.nodes ?? [], state)).join('<br>');
   };
+  const sorted = Object.values(records ?? {}).sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : a.orderIndex > b.orderIndex ? 1 : 0));
+  if (view.type === 'cards') {
+    // Each record is a card; the hidden target column makes the whole card a link.
+    const cards = sorted.map((record) => {
+      const body = columns.map((id) => `<div class="card-cell">${cell(record.values?.[id])}</div>`).join('');
+      const value = view.targetDefinition ? record.values?.[view.targetDefinition] : undefined;
+      const target = value && typeof value === 'object' ? refTarget(value, state) : null;
+      return target ? `<a class="card" href="${escapeHtml(target.url)}">${body}</a>` : `<div class="card">${body}</div>`;
+    });
+    return `<div class="cards">${cards.join('')}</div>\n`;
+  }
   const head = view.hideHeader ? '' : `<thead><tr>${columns.map((id) => `<th${align(id)}>${escapeHtml(definition[id].title ?? '')}</th>`).join('')}</tr></thead>`;
-  const rows = Object.values(records ?? {})
-    .sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : a.orderIndex > b.orderIndex ? 1 : 0))
+  const rows = sorted
     .map((record) => `<tr>${columns.map((id) => `<td${align(id)}>${cell(record.values?.[id])}</td>`).join('')}</tr>`)
     .join('');
   return `<div class="table"><table>${head}<tbody>${rows}</tbody></table></div>\n`;

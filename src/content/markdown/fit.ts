@@ -141,7 +141,12 @@ function tableParagraphs(table: TableBlock): Block[] {
   const rows = Object.values(table.data.records)
     .sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : a.orderIndex > b.orderIndex ? 1 : 0))
     .map((record) => {
-      const cells = columns.map((id) => table.fragments.find((f) => f.fragment === record.values[id])?.nodes[0]?.nodes ?? []);
+      const cells = columns.map((id): InlineContent[] => {
+        const value = record.values[id];
+        if (value && typeof value === 'object') return [text(hrefFromRef(value))];
+        const paragraphs = table.fragments.find((f) => f.fragment === value)?.nodes ?? [];
+        return paragraphs.flatMap((p, n) => (n > 0 ? [text(' '), ...p.nodes] : p.nodes));
+      });
       const nodes: InlineContent[] = [];
       cells.forEach((cell, i) => {
         if (i > 0) nodes.push(text(' | '));
@@ -149,5 +154,5 @@ function tableParagraphs(table: TableBlock): Block[] {
       });
       return paragraph(nodes);
     });
-  return table.data.view.hideHeader ? rows : [paragraph([text(header)]), ...rows];
+  return table.data.view.type === 'grid' && table.data.view.hideHeader ? rows : [paragraph([text(header)]), ...rows];
 }

@@ -7,6 +7,7 @@
  */
 import { posix } from 'node:path';
 import type { ContentRef, Document } from './types.ts';
+import { settleTables } from './html-table.ts';
 
 /** Where pages and files of a space are, by path and by id. */
 export interface SpacePaths {
@@ -131,12 +132,12 @@ export function mapRefs(document: Document, visit: Visit): Document {
  * file references; what resolves to nothing stays as written.
  */
 export function resolveDocumentPaths(document: Document, pageFile: string, paths: SpacePaths): Document {
-  return mapRefs(document, (ref) => {
+  return settleTables(mapRefs(document, (ref) => {
     if (ref.kind === 'url') return resolveRelative(ref.url, pageFile, paths) ?? ref;
     // A file block's `src` that is a path, not an id (refs.ts keeps it in `file`).
     if (ref.kind === 'file' && !ref.space && /[/.]/.test(ref.file)) return resolveRelative(ref.file, pageFile, paths) ?? ref;
     return ref;
-  });
+  }));
 }
 
 /** Writing: page, anchor and file references of this space as relative paths from the page in `pageFile`. */

@@ -19,6 +19,7 @@ import type {
   ListItemBlock, ParagraphBlock, StepperStepBlock, TableBlock, TabsItemBlock, TextAlignment,
 } from './types.ts';
 import { markupBlock } from './types.ts';
+import { readHtmlTable, tableNeedsHtml, writeHtmlTable } from './html-table.ts';
 
 export interface BlockContext extends InlineContext {
   /** Markdown heading depth minus this is the GitBook heading level (clamped to 1..3). */
@@ -348,6 +349,11 @@ function plainText(nodes: InlineContent[]): string {
 function readHtmlBlock(node: Html, ctx: BlockContext): Block[] {
   const html = restorePlaceholders(node.value, ctx.tokens).trim();
   if (/^<!--\s*-->$/.test(html)) return []; // the separator CommonMark writers put between two lists
+  if (/^<table[\s>]/i.test(html)) {
+    // Only a table written back exactly as read becomes a table block; any other stays verbatim.
+    const table = readHtmlTable(html, ctx);
+    if (table && tableNeedsHtml(table) && writeHtmlTable(table) === html) return [table];
+  }
   const parts = splitHtml(html);
   const tags = parts.flatMap((p) => ('tag' in p ? [p.tag] : []));
   const onlyImages = parts.every((p) => ('tag' in p ? ['img', 'picture', 'source'].includes(p.tag.name) : p.text.trim() === ''));

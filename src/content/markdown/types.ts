@@ -386,9 +386,35 @@ export interface TableTextDefinition {
   textAlignment: 'left' | 'center' | 'right';
 }
 
+/** A column whose cells link to a page, a file or a URL (GitBook's card targets). */
+export interface TableContentRefDefinition {
+  id: string;
+  title: string;
+  type: 'content-ref';
+}
+
+export type TableDefinition = TableTextDefinition | TableContentRefDefinition;
+
 export interface TableRecord {
   orderIndex: string;
-  values: Record<string, string>;
+  /** A text cell names its fragment; a content-ref cell holds the reference (or null when empty). */
+  values: Record<string, string | ContentRef | null>;
+}
+
+export interface TableGridView {
+  type: 'grid';
+  columns: string[];
+  hideHeader: boolean;
+  /** Width of each column, as written in `<th width="…">`. */
+  columnWidths?: Record<string, number>;
+}
+
+export interface TableCardsView {
+  type: 'cards';
+  /** The visible columns; the others (`data-hidden`) hold the target link. */
+  columns: string[];
+  cardSize: 'medium' | 'large';
+  targetDefinition?: string;
 }
 
 export interface TableBlock {
@@ -397,10 +423,12 @@ export interface TableBlock {
   key?: string;
   isVoid: true;
   data: {
-    view: { type: 'grid'; columns: string[]; hideHeader: boolean };
+    view: TableGridView | TableCardsView;
     records: Record<string, TableRecord>;
-    definition: Record<string, TableTextDefinition>;
+    definition: Record<string, TableDefinition>;
+    fullWidth?: boolean;
   };
+  /** One fragment per text cell; GitBook-written HTML cells may hold several paragraphs. */
   fragments: Array<Fragment<string, ParagraphBlock>>;
 }
 

@@ -12,8 +12,9 @@ import { escapeText, imageMarkdown, imageSrc, writeInlines } from './write-inlin
 import { isEmptyContent } from './leaves.ts';
 import type {
   Block, CodeBlock, Document, ExpandableBlock, HeadingBlock, ImageBlock, ImagesBlock, InlineContent, ListBlock,
-  ListItemBlock, ParagraphBlock, TableBlock, TextAlignment,
+  ListItemBlock, ParagraphBlock, TableBlock, TableRecord, TextAlignment,
 } from './types.ts';
+import { tableNeedsHtml, writeHtmlTable } from './html-table.ts';
 
 export interface WriteOptions {
   /** Levels to add to every heading: 1 writes GitBook's page markdown, where `#` is the page title. */
@@ -231,11 +232,12 @@ function writeFigure(image: ImageBlock): string {
 const GFM_ALIGN = { left: '---', center: ':-:', right: '--:' } as const;
 
 function writeTable(block: TableBlock): string {
+  if (tableNeedsHtml(block)) return writeHtmlTable(block);
   const columns = block.data.view.columns.filter((id) => block.data.definition[id]);
   if (columns.length === 0) return '';
   const fragments = new Map(block.fragments.map((f) => [f.fragment, f.nodes]));
-  const cell = (name: string | undefined): string => {
-    const nodes: InlineContent[] = (name && fragments.get(name)?.[0]?.nodes) || [];
+  const cell = (name: TableRecord['values'][string] | undefined): string => {
+    const nodes: InlineContent[] = (typeof name === 'string' && fragments.get(name)?.[0]?.nodes) || [];
     return writeInlines(nodes, { singleLine: true, inTable: true });
   };
   const header = columns.map((id) => escapeText(block.data.definition[id].title, { singleLine: true, inTable: true }));
@@ -245,7 +247,8 @@ function writeTable(block: TableBlock): string {
   const widths = columns.map((_, c) => Math.max(3, header[c].length, ...rows.map((row) => row[c].length)));
   const line = (cells: string[]) => `| ${cells.map((text, c) => text.padEnd(widths[c])).join(' | ')} |`;
   const delimiter = columns.map((id, c) => {
-    const align = GFM_ALIGN[block.data.definition[id].textAlignment] ?? GFM_ALIGN.left;
+    const definition = block.data.definition[id];
+    const align = (definition.type === 'text' && GFM_ALIGN[definition.textAlignment]) || GFM_ALIGN.left;
     return align[0] + '-'.repeat(widths[c] - 2) + align[2];
   });
   return [line(header), `| ${delimiter.join(' | ')} |`, ...rows.map(line)].join('\n');
