@@ -169,6 +169,13 @@ function block(node: Block, state: State): string {
       return `<ol class="stepper">${node.nodes.map((step) => `<li>${blocks(step.nodes, state)}</li>`).join('')}</ol>\n`;
     case 'stepper-step':
       return blocks(node.nodes, state);
+    case 'updates':
+      return `<div class="updates">${node.nodes.map((u) => `<section class="update"><p class="update-date"><time datetime="${escapeHtml(u.data?.date ?? '')}">${escapeHtml(String(u.data?.date ?? '').slice(0, 10))}</time></p>${blocks(u.nodes, state)}</section>`).join('')}</div>\n`;
+    case 'columns':
+      return `<div class="columns">${node.nodes.map((c) => `<div class="column">${blocks(c.nodes, state)}</div>`).join('')}</div>\n`;
+    case 'update':
+    case 'column':
+      return blocks(node.nodes, state);
     case 'openapi-operation':
       return `<div class="openapi-operation"><code>${escapeHtml((node.data?.method ?? '').toUpperCase())} ${escapeHtml(node.data?.path ?? '')}</code></div>\n`;
     case 'table':

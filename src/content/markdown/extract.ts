@@ -213,6 +213,10 @@ function blockText(block: Block): string {
     case 'tabs-item':
     case 'stepper':
     case 'stepper-step':
+    case 'updates':
+    case 'update':
+    case 'columns':
+    case 'column':
       return block.nodes.map(blockText).filter((t) => t !== '').join('\n');
     default:
       return '';

@@ -36,6 +36,7 @@ export interface Prepared {
 /** The `{% %}` tags this library understands; other tags stay text. */
 export const KNOWN_TAGS = new Set([
   'hint', 'tabs', 'tab', 'code', 'embed', 'content-ref', 'file', 'stepper', 'step', 'openapi-operation',
+  'updates', 'update', 'columns', 'column',
 ]);
 
 /** `space.vars.x`, `page.vars.x` and their bracket forms: the expressions `{{ }}` may hold. */

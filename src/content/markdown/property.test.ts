@@ -77,6 +77,12 @@ const { block } = fc.letrec<{ block: Block; blocks: Block[] }>((tie) => ({
       data: { view: { type: 'grid', columns: ['c0'], hideHeader: false }, records: { r0: { orderIndex: 'a0', values: { c0: 'r0c0' } } }, definition: { c0: { id: 'c0', title: 'T', type: 'text', textAlignment: 'left' } } },
       fragments: [{ object: 'fragment', fragment: 'r0c0', nodes: [cell] }],
     }) as Block),
+    fc.array(fc.tuple(fc.constantFrom('2025-01-02T00:00:00.000Z', '2024-12-01T10:30:00.000Z'), tie('blocks')), { minLength: 1, maxLength: 2 }).map(
+      (updates): Block => ({ object: 'block', type: 'updates', data: { format: 'full' }, nodes: updates.map(([date, nodes]) => ({ object: 'block', type: 'update', data: { date }, nodes })) }),
+    ),
+    fc.array(fc.tuple(fc.constantFrom(undefined, 50, { value: 33.3, unit: '%' }), tie('blocks')), { minLength: 1, maxLength: 3 }).map(
+      (columns): Block => ({ object: 'block', type: 'columns', isVoid: false, data: {}, nodes: columns.map(([width, nodes]) => ({ object: 'block', type: 'column', data: width === undefined ? {} : { width }, nodes })) }),
+    ),
     // GitBook's HTML tables: column widths, cells of several paragraphs, cards with a link column.
     fc.tuple(fc.array(paragraph, { minLength: 1, maxLength: 2 }), fc.constantFrom('widths', 'paragraphs', 'cards', 'large-cards'), fc.constantFrom('x.md', 'https://x.io/p')).map(([cell, kind, url]): Block => {
       const cards = kind === 'cards' || kind === 'large-cards';

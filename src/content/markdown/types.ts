@@ -362,6 +362,47 @@ export interface StepperStepBlock {
   nodes: Block[];
 }
 
+/** One entry of a changelog: `{% update date="2025-01-02" %}`. */
+export interface UpdateBlock {
+  object: 'block';
+  type: 'update';
+  key?: string;
+  isVoid?: false;
+  /** `date` is a date-time (GitBook's Timestamp); a plain date is read as midnight UTC. */
+  data: { date: string };
+  nodes: Block[];
+}
+
+/** A changelog, `{% updates format="full" %}`: GitBook's updates block. */
+export interface UpdatesBlock {
+  object: 'block';
+  type: 'updates';
+  key?: string;
+  isVoid?: false;
+  /** `format` as written in the tag (GitBook's updates block data is an open object). */
+  data: { format?: string };
+  nodes: UpdateBlock[];
+}
+
+export interface ColumnBlock {
+  object: 'block';
+  type: 'column';
+  key?: string;
+  isVoid?: false;
+  /** `width` as written (`{% column width="50%" %}`), as GitBook's Length. */
+  data: { width?: number | { value: number; unit: string } };
+  nodes: Block[];
+}
+
+export interface ColumnsBlock {
+  object: 'block';
+  type: 'columns';
+  key?: string;
+  isVoid: false;
+  data: { fullWidth?: boolean };
+  nodes: ColumnBlock[];
+}
+
 export interface StepperBlock {
   object: 'block';
   type: 'stepper';
@@ -456,6 +497,10 @@ export type Block =
   | TabsItemBlock
   | StepperBlock
   | StepperStepBlock
+  | UpdatesBlock
+  | UpdateBlock
+  | ColumnsBlock
+  | ColumnBlock
   | OpenAPIOperationBlock
   | MarkupBlock
   | TableBlock;

@@ -91,6 +91,10 @@ function writeBlock(block: Block, ctx: Context): string {
     case 'stepper':
       // GitBook leaves a blank line between `{% endstep %}` and the next `{% step %}`.
       return wrapTag('stepper', 'stepper', block.nodes.map((s) => wrapTag('step', 'step', writeBlocks(s.nodes, ctx))).join('\n\n'));
+    case 'updates':
+      return wrapTag(`updates${block.data.format ? ` format=${quoteAttribute(block.data.format)}` : ''}`, 'updates', block.nodes.map((u) => wrapTag(`update date=${quoteAttribute(writeDate(u.data.date))}`, 'update', writeBlocks(u.nodes, ctx))).join('\n\n'));
+    case 'columns':
+      return wrapTag(`columns${block.data.fullWidth ? ' fullWidth="true"' : ''}`, 'columns', block.nodes.map((c) => wrapTag(`column${writeWidth(c.data.width)}`, 'column', writeBlocks(c.nodes, ctx))).join('\n\n'));
     case 'expandable':
       return writeExpandable(block, ctx);
     case 'math':
@@ -116,6 +120,8 @@ function writeBlock(block: Block, ctx: Context): string {
     case 'list-item':
     case 'tabs-item':
     case 'stepper-step':
+    case 'update':
+    case 'column':
       return writeBlocks(block.nodes, ctx);
     case 'image':
       return writeImages({ object: 'block', type: 'images', isVoid: false, data: {}, nodes: [block] });
@@ -125,6 +131,16 @@ function writeBlock(block: Block, ctx: Context): string {
       // Quire's verbatim markup goes back byte for byte; other integrations have no markdown form.
       return markupOf(block) ?? '';
   }
+}
+
+/** Midnight UTC is written as the plain date GitBook writes. */
+function writeDate(date: string): string {
+  return date.endsWith('T00:00:00.000Z') ? date.slice(0, 10) : date;
+}
+
+function writeWidth(width: number | { value: number; unit: string } | undefined): string {
+  if (width === undefined) return '';
+  return ` width=${quoteAttribute(typeof width === 'number' ? String(width) : `${width.value}${width.unit}`)}`;
 }
 
 function wrapTag(open: string, name: string, body: string): string {

@@ -275,6 +275,15 @@ class Renderer {
           this.doc.y += frame.gap;
         }
         return;
+      case 'updates':
+        for (const update of block.nodes) {
+          this.runs([{ text: update.data.date.slice(0, 10), bold: true }], frame, { after: 3 });
+          this.blocks(update.nodes, frame);
+        }
+        return;
+      case 'columns':
+        for (const column of block.nodes) this.blocks(column.nodes, frame);
+        return;
       case 'stepper':
         block.nodes.forEach((step, i) => this.item(`${i + 1}.`, undefined, step.nodes, frame, 0));
         this.doc.y += frame.gap - 2;
