@@ -330,6 +330,12 @@ function inline(node: InlineContent, state: State): string {
   }
   if (node.object !== 'inline') return '';
   switch (node.type) {
+    case 'button': {
+      const target = refTarget(node.data?.ref, state);
+      const label = escapeHtml(node.data?.label ?? '');
+      const kind = node.data?.kind === 'secondary' ? 'secondary' : 'primary';
+      return target ? `<a class="button button-${kind}" href="${escapeHtml(target.url)}">${label}</a>` : label;
+    }
     case 'link': {
       const body = inlines(node.nodes, state);
       const target = refTarget(node.data?.ref, state);

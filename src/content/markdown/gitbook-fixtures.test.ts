@@ -9,7 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { gitbookComponentErrors } from '../../../test/gitbook-schema.ts';
+import { documentSchemaErrors } from '../../../test/markdown-schema.ts';
 import { readPageMarkdown, writePageMarkdown } from './page.ts';
 import { relativeDocumentPaths, resolveDocumentPaths, spacePaths, type PathNode, type SpacePaths } from './paths.ts';
 import { documentAnchors, extractLinks } from './extract.ts';
@@ -93,7 +93,7 @@ describe('GitBook-written fixture space', () => {
           writeFileSync(expectedPath, JSON.stringify({ title, document }, null, 2) + '\n');
         }
         expect({ title, document }).toEqual(JSON.parse(readFileSync(expectedPath, 'utf8')));
-        expect(gitbookComponentErrors('JSONDocument', document)).toBeNull();
+        expect(documentSchemaErrors(document)).toBeNull();
       });
 
       it('writes the expected markdown: the source, byte for byte (trailing whitespace aside)', () => {

@@ -109,6 +109,8 @@ export function relativeHref(ref: ContentRef, pageFile: string, pageId: string, 
   return null;
 }
 
+const REF_KINDS = new Set(['url', 'page', 'anchor', 'file', 'space', 'collection', 'user', 'openapi', 'reusable-content', 'tag', 'synced-block']);
+
 /** `holder` is the type of the node holding the reference (`link`, `image`, `file`, ...). */
 type Visit = (ref: ContentRef, holder: string) => ContentRef;
 
@@ -118,7 +120,8 @@ export function mapRefs(document: Document, visit: Visit): Document {
     if (Array.isArray(value)) return value.map((v) => walk(v, holder));
     if (!value || typeof value !== 'object') return value;
     const object = value as Record<string, unknown>;
-    if (typeof object.kind === 'string' && object.object === undefined) return visit(object as unknown as ContentRef, holder);
+    // A button's data has a `kind` too (primary, secondary): only a ContentRef kind is a reference.
+    if (typeof object.kind === 'string' && object.object === undefined && REF_KINDS.has(object.kind)) return visit(object as unknown as ContentRef, holder);
     const type = typeof object.object === 'string' && typeof object.type === 'string' ? object.type : holder;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(object)) out[k] = walk(v, type);

@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { gitbookComponentErrors } from '../../../test/gitbook-schema.ts';
+import { documentSchemaErrors } from '../../../test/markdown-schema.ts';
 import { readPageMarkdown, writePageMarkdown } from './page.ts';
 import { markupBlock } from './types.ts';
 import { settleTables } from './html-table.ts';
@@ -36,7 +36,10 @@ const inline: fc.Arbitrary<InlineContent> = fc.oneof(
     ),
   },
 );
-const inlines = fc.array(inline, { minLength: 1, maxLength: 4 });
+const button = fc.tuple(fc.constantFrom('Go', 'Sign *up*', 'a<b'), fc.constantFrom('primary', 'secondary' as const), fc.constantFrom(undefined, 'rocket'), fc.constantFrom('https://x.io/p', '../a/b.md')).map(
+  ([label, kind, icon, url]): InlineContent => ({ object: 'inline', type: 'button', isVoid: true, data: { label, kind, ref: { kind: 'url', url }, ...(icon ? { icon } : {}) } }),
+);
+const inlines = fc.array(fc.oneof({ weight: 8, arbitrary: inline }, { weight: 1, arbitrary: button }), { minLength: 1, maxLength: 4 });
 const paragraph = inlines.map((nodes): ParagraphBlock => ({ object: 'block', type: 'paragraph', data: {}, nodes }));
 const plain = (value: string): ParagraphBlock => ({ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: value, marks: [] }] }] });
 
@@ -122,7 +125,7 @@ describe('writing and reading generated documents (fast-check)', () => {
         const second = read(markdown);
         expect(second, markdown).toEqual(first);
         expect(writePageMarkdown(second)).toBe(markdown);
-        expect(gitbookComponentErrors('JSONDocument', first), markdown).toBeNull();
+        expect(documentSchemaErrors(first), markdown).toBeNull();
       }),
       { numRuns: RUNS, seed: SEED },
     );

@@ -76,6 +76,15 @@ export interface InlineLink {
   nodes: Array<Text | InlineImage>;
 }
 
+/** A button, written by GitBook as `<a href="…" class="button primary" data-icon="…">Label</a>`. */
+export interface InlineButton {
+  object: 'inline';
+  type: 'button';
+  key?: string;
+  isVoid: true;
+  data: { label: string; kind: 'primary' | 'secondary'; icon?: string; ref: ContentRef };
+}
+
 export interface InlineImage {
   object: 'inline';
   type: 'inline-image';
@@ -116,7 +125,7 @@ export interface InlineEmoji {
   data: { code: string };
 }
 
-export type Inline = InlineLink | InlineImage | InlineMath | InlineExpression | InlineIcon | InlineEmoji;
+export type Inline = InlineLink | InlineImage | InlineMath | InlineExpression | InlineIcon | InlineEmoji | InlineButton;
 
 /** What a paragraph, a heading or a table cell holds. */
 export type InlineContent = Text | Inline;

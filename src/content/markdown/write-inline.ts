@@ -174,6 +174,10 @@ function renderInline(node: Inline, options: InlineWriteOptions): string {
     }
     case 'inline-image':
       return imageMarkdown(node, options.html);
+    case 'button': {
+      const icon = node.data.icon ? ` data-icon=${quoteAttribute(node.data.icon)}` : '';
+      return `<a href=${quoteAttribute(hrefFromRef(node.data.ref))} class="button ${node.data.kind}"${icon}>${escapeText(node.data.label, { ...options, singleLine: true })}</a>`;
+    }
     case 'inline-math':
       return `$$${node.data.formula}$$`;
     case 'expression':
