@@ -56,6 +56,13 @@ const { block } = fc.letrec<{ block: Block; blocks: Block[] }>((tie) => ({
     fc.array(fc.constantFrom('x', '', '{% endhint %}', '  y', '<b>'), { minLength: 1, maxLength: 3 }).map(
       (lines): Block => ({ object: 'block', type: 'code', data: { syntax: 'js' }, nodes: lines.map((l) => ({ object: 'block', type: 'code-line', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: l, marks: [] }] }] })) }),
     ),
+    // Code with marked text: GitBook's `<pre><code>`.
+    fc.array(fc.tuple(fc.constantFrom('x', '', 'a<b & c', '  y'), fc.constantFrom([], ['bold'], ['italic'], ['bold', 'italic'])), { minLength: 1, maxLength: 3 }).map(
+      (lines): Block => ({
+        object: 'block', type: 'code', data: { syntax: 'bash' },
+        nodes: lines.map(([l, types]) => ({ object: 'block', type: 'code-line', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: l, marks: types.map((type) => ({ object: 'mark', type })) as Mark[] }] }] })),
+      }),
+    ),
     tie('blocks').map((nodes): Block => ({ object: 'block', type: 'blockquote', data: {}, nodes })),
     fc.tuple(fc.constantFrom('info', 'success', 'warning', 'danger' as const), tie('blocks')).map(([style, nodes]): Block => ({ object: 'block', type: 'hint', data: { style }, nodes })),
     fc.array(fc.tuple(fc.constantFrom('Linux', 'mac "OS"'), fc.constantFrom(undefined, 'apple'), tie('blocks')), { minLength: 1, maxLength: 2 }).map(

@@ -20,6 +20,7 @@ import type {
 } from './types.ts';
 import { markupBlock } from './types.ts';
 import { readHtmlTable, tableNeedsHtml, writeHtmlTable } from './html-table.ts';
+import { codeNeedsHtml, readHtmlCode, writeHtmlCode } from './html-code.ts';
 
 export interface BlockContext extends InlineContext {
   /** Markdown heading depth minus this is the GitBook heading level (clamped to 1..3). */
@@ -380,6 +381,10 @@ function plainText(nodes: InlineContent[]): string {
 function readHtmlBlock(node: Html, ctx: BlockContext): Block[] {
   const html = restorePlaceholders(node.value, ctx.tokens).trim();
   if (/^<!--\s*-->$/.test(html)) return []; // the separator CommonMark writers put between two lists
+  if (html.startsWith('<pre')) {
+    const code = readHtmlCode(html);
+    if (code && codeNeedsHtml(code) && writeHtmlCode(code) === html) return [code];
+  }
   if (/^<table[\s>]/i.test(html)) {
     // Only a table written back exactly as read becomes a table block; any other stays verbatim.
     const table = readHtmlTable(html, ctx);

@@ -15,6 +15,7 @@ import type {
   ListItemBlock, ParagraphBlock, TableBlock, TableRecord, TextAlignment,
 } from './types.ts';
 import { tableNeedsHtml, writeHtmlTable } from './html-table.ts';
+import { codeNeedsHtml, writeHtmlCode } from './html-code.ts';
 
 export interface WriteOptions {
   /** Levels to add to every heading: 1 writes GitBook's page markdown, where `#` is the page title. */
@@ -204,7 +205,7 @@ function writeCode(block: CodeBlock): string {
   const char = syntax.includes('`') ? '~' : '`';
   const longest = Math.max(0, ...(body.match(char === '`' ? /`+/g : /~+/g) ?? []).map((run) => run.length));
   const fence = char.repeat(Math.max(3, longest + 1));
-  const code = `${fence}${syntax}\n${body}\n${fence}`;
+  const code = codeNeedsHtml(block) ? writeHtmlCode(block) : `${fence}${syntax}\n${body}\n${fence}`;
   const attrs = codeAttributes(block.data);
   return attrs === '' ? code : wrapTag(`code${attrs}`, 'code', code);
 }
