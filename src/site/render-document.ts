@@ -44,6 +44,8 @@ export interface RenderLinks {
   space(spaceId: string): string | null;
   /** A signed download URL of a file of the space being rendered. */
   file(fileId: string, spaceId?: string): { url: string; name: string } | null;
+  /** Title of a page, for mentions (which show the page's title). */
+  pageTitle?(pageId: string, spaceId?: string): string | null;
 }
 
 export interface OutlineEntry {
@@ -330,6 +332,10 @@ function inline(node: InlineContent, state: State): string {
   }
   if (node.object !== 'inline') return '';
   switch (node.type) {
+    case 'mention': {
+      const target = refTarget(node.data?.ref, state);
+      return target ? `<a class="mention" href="${escapeHtml(target.url)}">${escapeHtml((node.data.ref?.kind === 'page' || node.data.ref?.kind === 'anchor') && node.data.ref.page ? (state.links.pageTitle?.(node.data.ref.page, node.data.ref.space) ?? target.label) : target.label)}</a>` : '';
+    }
     case 'button': {
       const target = refTarget(node.data?.ref, state);
       const label = escapeHtml(node.data?.label ?? '');

@@ -12,7 +12,7 @@ export interface DocumentLink {
   target: string;
   ref: ContentRef;
   /** The node that makes the reference. */
-  source: 'link' | 'inline-image' | 'image' | 'content-ref' | 'embed' | 'file' | 'openapi-operation' | 'button' | 'table';
+  source: 'link' | 'inline-image' | 'image' | 'content-ref' | 'embed' | 'file' | 'openapi-operation' | 'button' | 'table' | 'mention';
   /** Key of that node. */
   key?: string;
 }
@@ -29,6 +29,9 @@ export function extractLinks(document: Document): DocumentLink[] {
         break;
       case 'button':
         add(node.data.ref, 'button', node.key);
+        break;
+      case 'mention':
+        add(node.data.ref, 'mention', node.key);
         break;
       case 'table':
         // Link cells (card targets) hold references too.

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { documentSchemaErrors } from '../../../test/markdown-schema.ts';
 import { readPageMarkdown, writePageMarkdown } from './page.ts';
-import { relativeDocumentPaths, resolveDocumentPaths, spacePaths, type PathNode, type SpacePaths } from './paths.ts';
+import { labelMentions, relativeDocumentPaths, resolveDocumentPaths, spacePaths, type PathNode, type SpacePaths } from './paths.ts';
 import { documentAnchors, extractLinks } from './extract.ts';
 import { isDeadUrl } from '../links/report.ts';
 import type { Document } from './types.ts';
@@ -58,8 +58,12 @@ function read(markdown: string, file: string): { title?: string; document: Docum
   return { title, document: resolveDocumentPaths(document, paths.fileOfPage(pageIdOf(file)) ?? file, paths) };
 }
 
+/** Page titles (the leading `# Title` of each fixture): mentions are written with them. */
+const titles = new Map(fixtures().map((file) => [pageIdOf(file), readPageMarkdown(readFileSync(join(SPACE, file), 'utf8')).title]));
+
 function write(document: Document, file: string, title?: string): string {
-  return writePageMarkdown(relativeDocumentPaths(document, paths.fileOfPage(pageIdOf(file)) ?? file, pageIdOf(file), paths), title);
+  const labelled = labelMentions(document, (id) => titles.get(id));
+  return writePageMarkdown(relativeDocumentPaths(labelled, paths.fileOfPage(pageIdOf(file)) ?? file, pageIdOf(file), paths), title);
 }
 
 /** Trailing whitespace (and GitBook's `&#x20;`, an encoded trailing space) does not count. */

@@ -153,3 +153,25 @@ export function relativeDocumentPaths(document: Document, pageFile: string, page
     return holder === 'file' && ref.kind === 'file' ? { kind: 'file', file: href } : { kind: 'url', url: href };
   });
 }
+
+/**
+ * Writing: a mention shows its page's title (GitBook writes `[Title](page.md "mention")`), so
+ * each mention of a page gets the current title as its label; call before the references
+ * become relative paths.
+ */
+export function labelMentions(document: Document, titleOfPage: (pageId: string) => string | undefined): Document {
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (!value || typeof value !== 'object') return value;
+    const object = value as Record<string, unknown>;
+    if (object.object === 'inline' && object.type === 'mention') {
+      const data = object.data as { ref: ContentRef; label?: string };
+      const page = (data.ref.kind === 'page' || data.ref.kind === 'anchor') && !data.ref.space ? data.ref.page : undefined;
+      const title = page ? titleOfPage(page) : undefined;
+      return title === undefined ? object : { ...object, data: { ...data, label: title } };
+    }
+    if (object.object === 'leaf') return value;
+    return Object.fromEntries(Object.entries(object).map(([k, v]) => [k, walk(v)]));
+  };
+  return walk(document) as Document;
+}

@@ -39,7 +39,8 @@ const inline: fc.Arbitrary<InlineContent> = fc.oneof(
 const button = fc.tuple(fc.constantFrom('Go', 'Sign *up*', 'a<b'), fc.constantFrom('primary', 'secondary' as const), fc.constantFrom(undefined, 'rocket'), fc.constantFrom('https://x.io/p', '../a/b.md')).map(
   ([label, kind, icon, url]): InlineContent => ({ object: 'inline', type: 'button', isVoid: true, data: { label, kind, ref: { kind: 'url', url }, ...(icon ? { icon } : {}) } }),
 );
-const inlines = fc.array(fc.oneof({ weight: 8, arbitrary: inline }, { weight: 1, arbitrary: button }), { minLength: 1, maxLength: 4 });
+const mention = fc.constantFrom('../a/b.md', 'q.md#part', 'https://x.io/p').map((url): InlineContent => ({ object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'url', url } } }));
+const inlines = fc.array(fc.oneof({ weight: 8, arbitrary: inline }, { weight: 1, arbitrary: button }, { weight: 1, arbitrary: mention }), { minLength: 1, maxLength: 4 });
 const paragraph = inlines.map((nodes): ParagraphBlock => ({ object: 'block', type: 'paragraph', data: {}, nodes }));
 const plain = (value: string): ParagraphBlock => ({ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: value, marks: [] }] }] });
 

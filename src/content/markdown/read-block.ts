@@ -272,23 +272,18 @@ function readNode(node: RootContent, ctx: BlockContext): Block[] {
   }
 }
 
-/** A paragraph holding one image alone is an image block, its text the caption (as GitBook reads it). */
+/** A paragraph holding one image alone is an image block; its text is the alt text. */
 function readParagraph(node: Paragraph, ctx: BlockContext): Block[] {
   const only = node.children.length === 1 ? node.children[0] : null;
   if (only && (only.type === 'image' || only.type === 'imageReference')) {
     const url = only.type === 'image' ? only.url : ctx.definitions.get(only.identifier)?.url;
     if (url !== undefined) {
-      const caption = ctx.readInlineMarkdown(escapeCaption(only.alt ?? ''));
-      return [images([image(imageRefFromSrc(restorePlaceholders(url, ctx.tokens)), undefined, '', caption)], {})];
+      // Its text is the image's alt text, not a caption: the two stay distinct.
+      return [images([image(imageRefFromSrc(restorePlaceholders(url, ctx.tokens)), undefined, restorePlaceholders(only.alt ?? '', ctx.tokens), [])], {})];
     }
   }
   const { nodes } = readInlines(node.children, ctx);
   return isEmptyContent(nodes) ? [] : [paragraph(nodes)];
-}
-
-/** Alt text is plain text: read as a caption it must not turn into markup. */
-function escapeCaption(text: string): string {
-  return text.replace(/[\\`*_[\]<>&~|$!{}#+-]/g, '\\$&');
 }
 
 function readHeading(node: Heading, ctx: BlockContext): HeadingBlock {

@@ -81,6 +81,8 @@ class InlineReader {
       case 'break':
         return this.leafText('\n', marks);
       case 'link':
+        // GitBook's page mention: its text is the page's title, written back from the page.
+        if (node.title === 'mention') return this.inline({ object: 'inline', type: 'mention', isVoid: true, data: { ref: refFromHref(this.restore(node.url)) } });
         return this.link(refFromHref(this.restore(node.url)), () => this.visitAll(node.children, marks));
       case 'linkReference': {
         const definition = this.ctx.definitions.get(node.identifier);

@@ -85,6 +85,18 @@ export interface InlineButton {
   data: { label: string; kind: 'primary' | 'secondary'; icon?: string; ref: ContentRef };
 }
 
+/**
+ * A page mention, GitBook's `[Page title](page.md "mention")`. Its text is the target's title,
+ * not content: `label` is only set for writing (see `labelMentions`), never stored.
+ */
+export interface InlineMention {
+  object: 'inline';
+  type: 'mention';
+  key?: string;
+  isVoid: true;
+  data: { ref: ContentRef; label?: string };
+}
+
 export interface InlineImage {
   object: 'inline';
   type: 'inline-image';
@@ -125,7 +137,7 @@ export interface InlineEmoji {
   data: { code: string };
 }
 
-export type Inline = InlineLink | InlineImage | InlineMath | InlineExpression | InlineIcon | InlineEmoji | InlineButton;
+export type Inline = InlineLink | InlineImage | InlineMath | InlineExpression | InlineIcon | InlineEmoji | InlineButton | InlineMention;
 
 /** What a paragraph, a heading or a table cell holds. */
 export type InlineContent = Text | Inline;

@@ -174,6 +174,11 @@ function renderInline(node: Inline, options: InlineWriteOptions): string {
     }
     case 'inline-image':
       return imageMarkdown(node, options.html);
+    case 'mention': {
+      const href = hrefFromRef(node.data.ref);
+      const label = node.data.label ?? (/^(?:[a-z][a-z0-9+.-]*:|\/|#)/i.test(href) ? href : href.split('#')[0].split('/').pop() || href);
+      return `[${escapeText(label, { ...options, singleLine: true })}](${destination(href)} "mention")`;
+    }
     case 'button': {
       const icon = node.data.icon ? ` data-icon=${quoteAttribute(node.data.icon)}` : '';
       return `<a href=${quoteAttribute(hrefFromRef(node.data.ref))} class="button ${node.data.kind}"${icon}>${escapeText(node.data.label, { ...options, singleLine: true })}</a>`;
