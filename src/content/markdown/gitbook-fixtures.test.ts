@@ -141,6 +141,23 @@ describe('GitBook-written fixture space', () => {
     ]);
   });
 
+  it('finds the links of tables, cards, buttons and mentions, resolved to pages', () => {
+    const linksOf = (file: string) => extractLinks(read(readFileSync(join(SPACE, file), 'utf8'), file).document).map((l) => [l.source, l.ref]);
+    expect(linksOf('blocks/tables.md')).toEqual([
+      ['link', { kind: 'page', page: 'blocks/hint' }],
+      ['link', { kind: 'anchor', page: 'guides/setup/install', anchor: 'before-you-start' }],
+      ['table', { kind: 'page', page: 'blocks/headings' }],
+      ['table', { kind: 'page', page: 'guides/setup/install' }],
+      ['table', { kind: 'page', page: 'blocks/images' }],
+    ]);
+    expect(linksOf('blocks/buttons.md')).toEqual([
+      ['button', { kind: 'url', url: 'https://app.gitbook.com/join' }],
+      ['button', { kind: 'page', page: 'guides/setup/install' }],
+      ['link', { kind: 'page', page: 'blocks/hint' }],
+      ['mention', { kind: 'page', page: 'blocks/hint' }],
+    ]);
+  });
+
   it('knows every anchor with GitBook rules: digits, "&", camel case, custom ids, nested headings and summaries', () => {
     const anchorsOf = (file: string) => [...documentAnchors(read(readFileSync(join(SPACE, file), 'utf8'), file).document).values()];
     expect(anchorsOf('blocks/headings.md')).toEqual(['getting-started', '1-install-the-cli', 'math-and-tex', 'agent']);
