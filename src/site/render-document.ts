@@ -10,6 +10,7 @@ import type {
   Leaf,
   Mark,
   TableBlock,
+  TableRecord,
   TextColor,
 } from '../content/markdown/types.ts';
 import sanitizeHtml from 'sanitize-html';
@@ -47,6 +48,8 @@ export interface RenderLinks {
   file(fileId: string, spaceId?: string): { url: string; name: string } | null;
   /** The latest version of an OpenAPI spec of the site's organization, by slug (absent: none). */
   openapi?(spec: string): SpecModel | null;
+  /** Title of a page, for mentions (which show the page's title). */
+  pageTitle?(pageId: string, spaceId?: string): string | null;
 }
 
 export interface OutlineEntry {
@@ -172,6 +175,13 @@ function block(node: Block, state: State): string {
       return `<ol class="stepper">${node.nodes.map((step) => `<li>${blocks(step.nodes, state)}</li>`).join('')}</ol>\n`;
     case 'stepper-step':
       return blocks(node.nodes, state);
+    case 'updates':
+      return `<div class="updates">${node.nodes.map((u) => `<section class="update"><p class="update-date"><time datetime="${escapeHtml(u.data?.date ?? '')}">${escapeHtml(String(u.data?.date ?? '').slice(0, 10))}</time></p>${blocks(u.nodes, state)}</section>`).join('')}</div>\n`;
+    case 'columns':
+      return `<div class="columns">${node.nodes.map((c) => `<div class="column">${blocks(c.nodes, state)}</div>`).join('')}</div>\n`;
+    case 'update':
+    case 'column':
+      return blocks(node.nodes, state);
     case 'openapi-operation': {
       const spec = node.data?.ref?.spec ?? '';
       const options = { uid: `oa-${++state.counter}`, headless: (node.data as { headless?: boolean })?.headless };
@@ -293,16 +303,31 @@ function table(node: TableBlock, state: State): string {
   if (columns.length === 0) return '';
   const fragments = new Map((node.fragments ?? []).map((f) => [f.fragment, f.nodes]));
   const align = (id: string) => {
-    const a = definition[id].textAlignment;
+    const d = definition[id];
+    const a = d.type === 'text' ? d.textAlignment : 'left';
     return a === 'center' || a === 'right' ? ` style="text-align:${a}"` : '';
   };
-  const cell = (name: string | undefined) => {
-    const paragraphs = (name && fragments.get(name)) || [];
+  const cell = (value: TableRecord['values'][string] | undefined) => {
+    if (value && typeof value === 'object') {
+      const target = refTarget(value, state);
+      return target ? `<a href="${escapeHtml(target.url)}">${escapeHtml(target.label)}</a>` : '';
+    }
+    const paragraphs = (typeof value === 'string' && fragments.get(value)) || [];
     return paragraphs.map((p) => inlines(p.nodes ?? [], state)).join('<br>');
   };
+  const sorted = Object.values(records ?? {}).sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : a.orderIndex > b.orderIndex ? 1 : 0));
+  if (view.type === 'cards') {
+    // Each record is a card; the hidden target column makes the whole card a link.
+    const cards = sorted.map((record) => {
+      const body = columns.map((id) => `<div class="card-cell">${cell(record.values?.[id])}</div>`).join('');
+      const value = view.targetDefinition ? record.values?.[view.targetDefinition] : undefined;
+      const target = value && typeof value === 'object' ? refTarget(value, state) : null;
+      return target ? `<a class="card" href="${escapeHtml(target.url)}">${body}</a>` : `<div class="card">${body}</div>`;
+    });
+    return `<div class="cards">${cards.join('')}</div>\n`;
+  }
   const head = view.hideHeader ? '' : `<thead><tr>${columns.map((id) => `<th${align(id)}>${escapeHtml(definition[id].title ?? '')}</th>`).join('')}</tr></thead>`;
-  const rows = Object.values(records ?? {})
-    .sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : a.orderIndex > b.orderIndex ? 1 : 0))
+  const rows = sorted
     .map((record) => `<tr>${columns.map((id) => `<td${align(id)}>${cell(record.values?.[id])}</td>`).join('')}</tr>`)
     .join('');
   return `<div class="table"><table>${head}<tbody>${rows}</tbody></table></div>\n`;
@@ -322,6 +347,16 @@ function inline(node: InlineContent, state: State): string {
   }
   if (node.object !== 'inline') return '';
   switch (node.type) {
+    case 'mention': {
+      const target = refTarget(node.data?.ref, state);
+      return target ? `<a class="mention" href="${escapeHtml(target.url)}">${escapeHtml((node.data.ref?.kind === 'page' || node.data.ref?.kind === 'anchor') && node.data.ref.page ? (state.links.pageTitle?.(node.data.ref.page, node.data.ref.space) ?? target.label) : target.label)}</a>` : '';
+    }
+    case 'button': {
+      const target = refTarget(node.data?.ref, state);
+      const label = escapeHtml(node.data?.label ?? '');
+      const kind = node.data?.kind === 'secondary' ? 'secondary' : 'primary';
+      return target ? `<a class="button button-${kind}" href="${escapeHtml(target.url)}">${label}</a>` : label;
+    }
     case 'link': {
       const body = inlines(node.nodes, state);
       const target = refTarget(node.data?.ref, state);

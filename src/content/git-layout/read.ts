@@ -10,6 +10,7 @@ import { posix } from 'node:path';
 import YAML from 'yaml';
 import { readPageMarkdown } from '../markdown/page.ts';
 import { mapRefs } from '../markdown/paths.ts';
+import { settleTables } from '../markdown/html-table.ts';
 import type { ContentRef, Document } from '../markdown/types.ts';
 import { slugFromTitle } from '../store/editor.ts';
 import type { PageCover, PageMeta } from '../store/types.ts';
@@ -307,7 +308,8 @@ export function contentTypeOf(path: string): string {
 
 /** Replaces `git:` page and file references with ids; what has none becomes the relative path again. */
 export function bindDocument(document: Document, pageIdOf: (path: string) => string | undefined, fileIdOf: (path: string) => string | undefined): Document {
-  return mapRefs(document, (ref) => {
+  // A table link cell left as a URL cannot be held by GitBook's schema: that table stays verbatim.
+  return settleTables(mapRefs(document, (ref) => {
     if ((ref.kind === 'page' || ref.kind === 'anchor') && ref.page?.startsWith(GIT_REF)) {
       const id = pageIdOf(ref.page.slice(GIT_REF.length));
       return id ? { ...ref, page: id } : { kind: 'url', url: ref.page.slice(GIT_REF.length) };
@@ -317,5 +319,5 @@ export function bindDocument(document: Document, pageIdOf: (path: string) => str
       return id ? { kind: 'file', file: id } : { kind: 'url', url: ref.file.slice(GIT_REF.length) };
     }
     return ref;
-  });
+  }));
 }

@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import { writePageMarkdown } from '../markdown/page.ts';
-import { mapRefs } from '../markdown/paths.ts';
+import { labelMentions, mapRefs } from '../markdown/paths.ts';
 import type { Document } from '../markdown/types.ts';
 import type { FileEntry, PageEntry, PageNode } from '../store/types.ts';
 import { frontMatterOf } from './front-matter.ts';
@@ -103,12 +103,13 @@ export function pageFileText(
   document: Document | undefined,
   pageFiles: Map<string, string>,
   filePaths: Map<string, string>,
+  titleOfPage: (pageId: string) => string | undefined = () => undefined,
 ): string {
   const file = pageFiles.get(node.entry.id) as string;
   const dir = posix.dirname(file) === '.' ? '' : posix.dirname(file);
   const rel = (to: string) => encodeURI(posix.relative(dir, to));
   const doc = document
-    ? mapRefs(document, (ref, holder) => {
+    ? mapRefs(labelMentions(document, titleOfPage), (ref, holder) => {
         if (('space' in ref && ref.space) || (ref.kind !== 'page' && ref.kind !== 'anchor' && ref.kind !== 'file')) return ref;
         if (ref.kind === 'file') {
           const target = filePaths.get(ref.file);

@@ -12,7 +12,7 @@ export interface DocumentLink {
   target: string;
   ref: ContentRef;
   /** The node that makes the reference. */
-  source: 'link' | 'inline-image' | 'image' | 'content-ref' | 'embed' | 'file' | 'openapi-operation';
+  source: 'link' | 'inline-image' | 'image' | 'content-ref' | 'embed' | 'file' | 'openapi-operation' | 'button' | 'table' | 'mention';
   /** Key of that node. */
   key?: string;
 }
@@ -26,6 +26,18 @@ export function extractLinks(document: Document): DocumentLink[] {
     switch (node.type) {
       case 'link':
         add(node.data.ref, 'link', node.key);
+        break;
+      case 'button':
+        add(node.data.ref, 'button', node.key);
+        break;
+      case 'mention':
+        add(node.data.ref, 'mention', node.key);
+        break;
+      case 'table':
+        // Link cells (card targets) hold references too.
+        for (const record of Object.values(node.data.records)) {
+          for (const value of Object.values(record.values)) if (value && typeof value === 'object') add(value, 'table', node.key);
+        }
         break;
       case 'inline-image':
       case 'image':
@@ -175,6 +187,7 @@ function inlineText(nodes: InlineContent[]): string {
     .map((n) => {
       if (n.object === 'text') return textOf(n);
       if (n.type === 'link') return inlineText(n.nodes);
+      if (n.type === 'button') return n.data.label;
       if (n.type === 'inline-math') return n.data.formula;
       return '';
     })
@@ -218,6 +231,10 @@ function blockText(block: Block): string {
     case 'tabs-item':
     case 'stepper':
     case 'stepper-step':
+    case 'updates':
+    case 'update':
+    case 'columns':
+    case 'column':
       return block.nodes.map(blockText).filter((t) => t !== '').join('\n');
     default:
       return '';

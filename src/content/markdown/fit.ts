@@ -10,18 +10,20 @@ import { hrefFromRef } from './refs.ts';
 import { markupOf } from './types.ts';
 import type { Block, BlockType, ExpandableBlock, ContentRef, ImageBlock, InlineContent, ParagraphBlock, TableBlock, Text } from './types.ts';
 
-export type Container = 'document' | 'list-item' | 'blockquote' | 'hint' | 'expandable-body' | 'tabs-item' | 'stepper-step';
+export type Container = 'document' | 'list-item' | 'blockquote' | 'hint' | 'expandable-body' | 'tabs-item' | 'stepper-step' | 'update' | 'column';
 
 const ESSENTIALS: BlockType[] = ['paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-ordered', 'list-unordered', 'list-tasks', 'divider'];
 
 /** From the `nodes` schemas of JSONDocument, DocumentBlockListItem, DocumentBlockQuote, ... */
 const ALLOWED: Record<Container, ReadonlySet<BlockType>> = {
-  document: new Set([...ESSENTIALS, 'blockquote', 'hint', 'images', 'file', 'embed', 'code', 'math', 'expandable', 'tabs', 'table', 'openapi-operation', 'content-ref', 'stepper', 'integration', ...(['openapi-schemas', 'openapi-webhook'] as unknown as BlockType[])]),
+  document: new Set([...ESSENTIALS, 'blockquote', 'hint', 'images', 'file', 'embed', 'code', 'math', 'expandable', 'tabs', 'table', 'openapi-operation', 'content-ref', 'stepper', 'integration', 'updates', 'columns', ...(['openapi-schemas', 'openapi-webhook'] as unknown as BlockType[])]),
   'list-item': new Set([...ESSENTIALS, 'code', 'hint', 'blockquote', 'math', 'table']),
   blockquote: new Set([...ESSENTIALS, 'blockquote']),
   hint: new Set([...ESSENTIALS, 'embed', 'table', 'integration']),
   'expandable-body': new Set([...ESSENTIALS, 'file', 'images', 'code', 'table', 'hint', 'blockquote', 'integration']),
   'tabs-item': new Set([...ESSENTIALS, 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote', 'math', 'integration']),
+  update: new Set([...ESSENTIALS, 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote', 'math', 'integration', 'tabs', 'expandable']),
+  column: new Set([...ESSENTIALS, 'images', 'code', 'hint', 'content-ref', 'embed', 'file', 'integration', 'math', 'blockquote', 'table', 'expandable', 'stepper']),
   'stepper-step': new Set([...ESSENTIALS, 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote', 'math', 'expandable', 'integration']),
 };
 
@@ -51,6 +53,10 @@ function fitChildren(block: Block): Block {
       return { ...block, nodes: block.nodes.map((tab) => ({ ...tab, nodes: fitBlocks(tab.nodes, 'tabs-item') })) };
     case 'stepper':
       return { ...block, nodes: block.nodes.map((s) => ({ ...s, nodes: fitBlocks(s.nodes, 'stepper-step') })) };
+    case 'updates':
+      return { ...block, nodes: block.nodes.map((u) => ({ ...u, nodes: fitBlocks(u.nodes, 'update') })) };
+    case 'columns':
+      return { ...block, nodes: block.nodes.map((c) => ({ ...c, nodes: fitBlocks(c.nodes, 'column') })) };
     case 'expandable': {
       const [title, body] = block.fragments;
       return { ...block, fragments: [title, { ...body, nodes: nonEmpty(fitBlocks(body.nodes, 'expandable-body')) }] } as ExpandableBlock;
@@ -96,7 +102,14 @@ function replacement(block: Block): Block[] {
     case 'tabs':
       return block.nodes.flatMap((tab) => (tab.data.title ? [paragraph([text(tab.data.title, true)]), ...tab.nodes] : tab.nodes));
     case 'stepper':
+    case 'columns':
       return block.nodes.flatMap((s) => s.nodes);
+    case 'updates':
+      // Outside the page's top level, each update keeps its date as a bold paragraph.
+      return block.nodes.flatMap((u) => [paragraph([text(u.data.date.endsWith('T00:00:00.000Z') ? u.data.date.slice(0, 10) : u.data.date, true)]), ...u.nodes]);
+    case 'update':
+    case 'column':
+      return block.nodes;
     case 'expandable':
       return [...block.fragments[0].nodes, ...block.fragments[1].nodes];
     case 'table':
@@ -145,7 +158,12 @@ function tableParagraphs(table: TableBlock): Block[] {
   const rows = Object.values(table.data.records)
     .sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : a.orderIndex > b.orderIndex ? 1 : 0))
     .map((record) => {
-      const cells = columns.map((id) => table.fragments.find((f) => f.fragment === record.values[id])?.nodes[0]?.nodes ?? []);
+      const cells = columns.map((id): InlineContent[] => {
+        const value = record.values[id];
+        if (value && typeof value === 'object') return [text(hrefFromRef(value))];
+        const paragraphs = table.fragments.find((f) => f.fragment === value)?.nodes ?? [];
+        return paragraphs.flatMap((p, n) => (n > 0 ? [text(' '), ...p.nodes] : p.nodes));
+      });
       const nodes: InlineContent[] = [];
       cells.forEach((cell, i) => {
         if (i > 0) nodes.push(text(' | '));
@@ -153,5 +171,5 @@ function tableParagraphs(table: TableBlock): Block[] {
       });
       return paragraph(nodes);
     });
-  return table.data.view.hideHeader ? rows : [paragraph([text(header)]), ...rows];
+  return table.data.view.type === 'grid' && table.data.view.hideHeader ? rows : [paragraph([text(header)]), ...rows];
 }

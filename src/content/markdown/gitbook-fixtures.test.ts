@@ -9,9 +9,9 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { gitbookComponentErrors } from '../../../test/gitbook-schema.ts';
+import { documentSchemaErrors } from '../../../test/markdown-schema.ts';
 import { readPageMarkdown, writePageMarkdown } from './page.ts';
-import { relativeDocumentPaths, resolveDocumentPaths, spacePaths, type PathNode, type SpacePaths } from './paths.ts';
+import { labelMentions, relativeDocumentPaths, resolveDocumentPaths, spacePaths, type PathNode, type SpacePaths } from './paths.ts';
 import { documentAnchors, extractLinks } from './extract.ts';
 import { isDeadUrl } from '../links/report.ts';
 import type { Document } from './types.ts';
@@ -58,8 +58,12 @@ function read(markdown: string, file: string): { title?: string; document: Docum
   return { title, document: resolveDocumentPaths(document, paths.fileOfPage(pageIdOf(file)) ?? file, paths) };
 }
 
+/** Page titles (the leading `# Title` of each fixture): mentions are written with them. */
+const titles = new Map(fixtures().map((file) => [pageIdOf(file), readPageMarkdown(readFileSync(join(SPACE, file), 'utf8')).title]));
+
 function write(document: Document, file: string, title?: string): string {
-  return writePageMarkdown(relativeDocumentPaths(document, paths.fileOfPage(pageIdOf(file)) ?? file, pageIdOf(file), paths), title);
+  const labelled = labelMentions(document, (id) => titles.get(id));
+  return writePageMarkdown(relativeDocumentPaths(labelled, paths.fileOfPage(pageIdOf(file)) ?? file, pageIdOf(file), paths), title);
 }
 
 /** Trailing whitespace (and GitBook's `&#x20;`, an encoded trailing space) does not count. */
@@ -93,7 +97,7 @@ describe('GitBook-written fixture space', () => {
           writeFileSync(expectedPath, JSON.stringify({ title, document }, null, 2) + '\n');
         }
         expect({ title, document }).toEqual(JSON.parse(readFileSync(expectedPath, 'utf8')));
-        expect(gitbookComponentErrors('JSONDocument', document)).toBeNull();
+        expect(documentSchemaErrors(document)).toBeNull();
       });
 
       it('writes the expected markdown: the source, byte for byte (trailing whitespace aside)', () => {
@@ -134,6 +138,23 @@ describe('GitBook-written fixture space', () => {
       { kind: 'anchor', page: 'guides/setup/install', anchor: 'before-you-start' },
       { kind: 'page', page: 'blocks/hint' },
       { kind: 'file', file: 'file-logo' },
+    ]);
+  });
+
+  it('finds the links of tables, cards, buttons and mentions, resolved to pages', () => {
+    const linksOf = (file: string) => extractLinks(read(readFileSync(join(SPACE, file), 'utf8'), file).document).map((l) => [l.source, l.ref]);
+    expect(linksOf('blocks/tables.md')).toEqual([
+      ['link', { kind: 'page', page: 'blocks/hint' }],
+      ['link', { kind: 'anchor', page: 'guides/setup/install', anchor: 'before-you-start' }],
+      ['table', { kind: 'page', page: 'blocks/headings' }],
+      ['table', { kind: 'page', page: 'guides/setup/install' }],
+      ['table', { kind: 'page', page: 'blocks/images' }],
+    ]);
+    expect(linksOf('blocks/buttons.md')).toEqual([
+      ['button', { kind: 'url', url: 'https://app.gitbook.com/join' }],
+      ['button', { kind: 'page', page: 'guides/setup/install' }],
+      ['link', { kind: 'page', page: 'blocks/hint' }],
+      ['mention', { kind: 'page', page: 'blocks/hint' }],
     ]);
   });
 

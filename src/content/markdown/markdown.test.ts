@@ -241,7 +241,7 @@ describe('documentToMarkdown', () => {
     ['embed', '{% embed url="https://youtu.be/x" %}', '{% embed url="https://youtu.be/x" %}\n'],
     ['content-ref', '{% content-ref url="/pages/p1" %} . {% endcontent-ref %}', '{% content-ref url="/pages/p1" %}\n[/pages/p1](/pages/p1)\n{% endcontent-ref %}\n'],
     ['file', '{% file src="/files/f1" %}', '{% file src="/files/f1" %}\n{% endfile %}\n'],
-    ['block image from a lone markdown image (alt is the caption, as GitBook reads it)', '![Cap](/files/f1)', '<figure><img src="/files/f1" alt=""><figcaption><p>Cap</p></figcaption></figure>\n'],
+    ['block image from a lone markdown image (its text is the alt text, not a caption)', '![Alt](/files/f1)', '<figure><img src="/files/f1" alt="Alt"><figcaption></figcaption></figure>\n'],
     ['inline image alone in a paragraph keeps the <img> form', '<img src="/files/f1" alt="x">', '<img src="/files/f1" alt="x">\n'],
     ['inline image with a size', 'a <img src="/files/f1" alt="x" data-size="line"> b', 'a <img src="/files/f1" alt="x" data-size="line"> b\n'],
     ['table', '|a|b|\n|:-:|-|\n|1|2|', '| a   | b   |\n| :-: | --- |\n| 1   | 2   |\n'],

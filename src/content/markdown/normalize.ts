@@ -48,6 +48,10 @@ function normalizeBlock(block: Block): Block {
       return { ...block, nodes: block.nodes.map((tab) => ({ ...tab, nodes: normalizeBlocks(tab.nodes, false) })) };
     case 'stepper':
       return { ...block, nodes: block.nodes.map((s) => ({ ...s, nodes: normalizeBlocks(s.nodes, false) })) };
+    case 'updates':
+      return { ...block, nodes: block.nodes.map((u) => ({ ...u, nodes: normalizeBlocks(u.nodes, false) })) };
+    case 'columns':
+      return { ...block, nodes: block.nodes.map((c) => ({ ...c, nodes: normalizeBlocks(c.nodes, false) })) };
     case 'expandable': {
       const [title, body] = block.fragments;
       return {

@@ -7,6 +7,7 @@
  */
 import { posix } from 'node:path';
 import type { ContentRef, Document } from './types.ts';
+import { settleTables } from './html-table.ts';
 
 /** Where pages and files of a space are, by path and by id. */
 export interface SpacePaths {
@@ -108,6 +109,8 @@ export function relativeHref(ref: ContentRef, pageFile: string, pageId: string, 
   return null;
 }
 
+const REF_KINDS = new Set(['url', 'page', 'anchor', 'file', 'space', 'collection', 'user', 'openapi', 'reusable-content', 'tag', 'synced-block']);
+
 /** `holder` is the type of the node holding the reference (`link`, `image`, `file`, ...). */
 type Visit = (ref: ContentRef, holder: string) => ContentRef;
 
@@ -117,7 +120,8 @@ export function mapRefs(document: Document, visit: Visit): Document {
     if (Array.isArray(value)) return value.map((v) => walk(v, holder));
     if (!value || typeof value !== 'object') return value;
     const object = value as Record<string, unknown>;
-    if (typeof object.kind === 'string' && object.object === undefined) return visit(object as unknown as ContentRef, holder);
+    // A button's data has a `kind` too (primary, secondary): only a ContentRef kind is a reference.
+    if (typeof object.kind === 'string' && object.object === undefined && REF_KINDS.has(object.kind)) return visit(object as unknown as ContentRef, holder);
     const type = typeof object.object === 'string' && typeof object.type === 'string' ? object.type : holder;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(object)) out[k] = walk(v, type);
@@ -131,12 +135,12 @@ export function mapRefs(document: Document, visit: Visit): Document {
  * file references; what resolves to nothing stays as written.
  */
 export function resolveDocumentPaths(document: Document, pageFile: string, paths: SpacePaths): Document {
-  return mapRefs(document, (ref) => {
+  return settleTables(mapRefs(document, (ref) => {
     if (ref.kind === 'url') return resolveRelative(ref.url, pageFile, paths) ?? ref;
     // A file block's `src` that is a path, not an id (refs.ts keeps it in `file`).
     if (ref.kind === 'file' && !ref.space && /[/.]/.test(ref.file)) return resolveRelative(ref.file, pageFile, paths) ?? ref;
     return ref;
-  });
+  }));
 }
 
 /** Writing: page, anchor and file references of this space as relative paths from the page in `pageFile`. */
@@ -148,4 +152,26 @@ export function relativeDocumentPaths(document: Document, pageFile: string, page
     // A file block keeps a path in its `file` field (refs.ts writes it back as `src`).
     return holder === 'file' && ref.kind === 'file' ? { kind: 'file', file: href } : { kind: 'url', url: href };
   });
+}
+
+/**
+ * Writing: a mention shows its page's title (GitBook writes `[Title](page.md "mention")`), so
+ * each mention of a page gets the current title as its label; call before the references
+ * become relative paths.
+ */
+export function labelMentions(document: Document, titleOfPage: (pageId: string) => string | undefined): Document {
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (!value || typeof value !== 'object') return value;
+    const object = value as Record<string, unknown>;
+    if (object.object === 'inline' && object.type === 'mention') {
+      const data = object.data as { ref: ContentRef; label?: string };
+      const page = (data.ref.kind === 'page' || data.ref.kind === 'anchor') && !data.ref.space ? data.ref.page : undefined;
+      const title = page ? titleOfPage(page) : undefined;
+      return title === undefined ? object : { ...object, data: { ...data, label: title } };
+    }
+    if (object.object === 'leaf') return value;
+    return Object.fromEntries(Object.entries(object).map(([k, v]) => [k, walk(v)]));
+  };
+  return walk(document) as Document;
 }

@@ -36,6 +36,7 @@ export interface Prepared {
 /** The `{% %}` tags this library understands; other tags stay text. */
 export const KNOWN_TAGS = new Set([
   'hint', 'tabs', 'tab', 'code', 'embed', 'content-ref', 'file', 'stepper', 'step', 'openapi-operation',
+  'updates', 'update', 'columns', 'column',
 ]);
 
 /** `space.vars.x`, `page.vars.x` and their bracket forms: the expressions `{{ }}` may hold. */
@@ -192,7 +193,8 @@ function takeFigure(lines: string[], i: number, prefix: string, place: Place): n
 function takeUnknownTag(lines: string[], i: number, prefix: string, place: Place): number {
   const rest = lines[i].slice(prefix.length);
   const tag = readLiquidTag(rest);
-  if (!tag || KNOWN_TAGS.has(tag.name.replace(/^end/, '')) || tag.name.startsWith('end')) return 0;
+  if (!tag || tag.name.startsWith('end')) return 0;
+  if (KNOWN_TAGS.has(tag.name) && !(tag.name in CHECKED_CONTAINERS && !containerSupported(lines, i, prefix, tag))) return 0;
   const opens = new RegExp(`\\{%-?\\s*${tag.name}(?![\\w-])`, 'g');
   const closes = new RegExp(`\\{%-?\\s*end${tag.name}\\s*-?%\\}`, 'g');
   let depth = 0;
@@ -217,6 +219,35 @@ function takeUnknownTag(lines: string[], i: number, prefix: string, place: Place
   }
   place(prefix, { kind: 'markup', markup: rest, raw: lines[i] });
   return 1;
+}
+
+/**
+ * Updates and columns whose tags carry what their blocks cannot hold (`{% update tags="…" %}`,
+ * a date that is no date, an unknown attribute) are kept verbatim as a whole, never half read.
+ */
+const CHECKED_CONTAINERS: Record<string, Record<string, (value: string) => boolean>> = {
+  updates: { format: () => true },
+  columns: { fullwidth: (v) => v === 'true' },
+};
+const CHECKED_ITEMS: Record<string, Record<string, (value: string) => boolean>> = {
+  update: { date: (v) => /^\d{4}-\d{2}-\d{2}(?:T[\d:.]+(?:Z|[+-]\d{2}:\d{2}))?$/.test(v) && !Number.isNaN(Date.parse(v)) },
+  column: { width: (v) => /^\d+(?:\.\d+)?(?:%|px)?$/.test(v) },
+};
+
+function attributesSupported(tag: LiquidTag, allowed: Record<string, (value: string) => boolean>, required: string[] = []): boolean {
+  return Object.entries(tag.attrs).every(([name, value]) => allowed[name]?.(value) === true) && required.every((name) => name in tag.attrs);
+}
+
+function containerSupported(lines: string[], i: number, prefix: string, tag: LiquidTag): boolean {
+  if (!attributesSupported(tag, CHECKED_CONTAINERS[tag.name])) return false;
+  const closes = new RegExp(`\\{%-?\\s*end${tag.name}\\s*-?%\\}`);
+  for (let j = i + 1; j < lines.length; j++) {
+    const inner = stripPrefix(lines[j], prefix).trimStart();
+    if (closes.test(inner)) return true;
+    const item = readLiquidTag(inner);
+    if (item && item.name in CHECKED_ITEMS && !attributesSupported(item, CHECKED_ITEMS[item.name], item.name === 'update' ? ['date'] : [])) return false;
+  }
+  return true;
 }
 
 type LinePiece = { token: Token } | { text: string };

@@ -16,9 +16,11 @@ import { fileRefFromSrc, imageRefFromSrc, refFromHref } from './refs.ts';
 import { orderIndex } from './order.ts';
 import type {
   Block, CodeBlock, ExpandableBlock, HeadingBlock, HintStyle, ImageBlock, ImageRef, ImagesBlock, InlineContent,
-  ListItemBlock, ParagraphBlock, StepperStepBlock, TableBlock, TabsItemBlock, TextAlignment,
+  ListItemBlock, ParagraphBlock, StepperStepBlock, TableBlock, TabsItemBlock, TextAlignment, UpdateBlock, ColumnBlock,
 } from './types.ts';
 import { markupBlock } from './types.ts';
+import { readHtmlTable, tableNeedsHtml, writeHtmlTable } from './html-table.ts';
+import { codeNeedsHtml, readHtmlCode, writeHtmlCode } from './html-code.ts';
 
 export interface BlockContext extends InlineContext {
   /** Markdown heading depth minus this is the GitBook heading level (clamped to 1..3). */
@@ -138,6 +140,16 @@ function buildTag(name: string, attrs: Record<string, string>, body: RootContent
       return [{ object: 'block', type: 'stepper', data: {}, nodes: collect(readBlocks(body, ctx), 'stepper-step', () => step([])) }];
     case 'step':
       return [step(readBlocks(body, ctx))];
+    case 'updates':
+      return [{ object: 'block', type: 'updates', data: attrs.format ? { format: attrs.format } : {}, nodes: collect(readBlocks(body, ctx), 'update', () => update(EPOCH, [])) }];
+    case 'update': {
+      const date = readDate(attrs.date);
+      return date ? [update(date, readBlocks(body, ctx))] : null;
+    }
+    case 'columns':
+      return [{ object: 'block', type: 'columns', isVoid: false, data: attrs.fullwidth === 'true' ? { fullWidth: true } : {}, nodes: collect(readBlocks(body, ctx), 'column', () => column(undefined, [])) }];
+    case 'column':
+      return [column(attrs.width, readBlocks(body, ctx))];
     case 'code':
       return applyCodeAttributes(readBlocks(body, ctx), attrs);
     case 'embed':
@@ -158,12 +170,33 @@ function tabsItem(title: string, nodes: Block[], icon?: string): TabsItemBlock {
   return { object: 'block', type: 'tabs-item', data: icon ? { title, icon } : { title }, nodes };
 }
 
+const EPOCH = '1970-01-01T00:00:00.000Z';
+
+/** GitBook writes `date="2025-01-02"`; its schema wants a date-time: midnight UTC. */
+function readDate(value: string | undefined): string | null {
+  if (!value) return null;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return Number.isNaN(Date.parse(value)) ? null : `${value}T00:00:00.000Z`;
+  return /^\d{4}-\d{2}-\d{2}T[\d:.]+(?:Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)) ? value : null;
+}
+
+function update(date: string, nodes: Block[]): UpdateBlock {
+  return { object: 'block', type: 'update', data: { date }, nodes };
+}
+
+/** `width="50%"` is GitBook's Length `{ value: 50, unit: '%' }`, `width="320"` a number. */
+function column(width: string | undefined, nodes: Block[]): ColumnBlock {
+  const match = width ? /^(\d+(?:\.\d+)?)(%|px)?$/.exec(width) : null;
+  const data: ColumnBlock['data'] = {};
+  if (match) data.width = match[2] ? { value: Number(match[1]), unit: match[2] } : Number(match[1]);
+  return { object: 'block', type: 'column', data, nodes };
+}
+
 function step(nodes: Block[]): StepperStepBlock {
   return { object: 'block', type: 'stepper-step', data: {}, nodes };
 }
 
 /** Keeps the children of type `type`; stray blocks between them join the item before (or a new first one). */
-function collect<T extends TabsItemBlock | StepperStepBlock>(blocks: Block[], type: T['type'], create: () => T): T[] {
+function collect<T extends TabsItemBlock | StepperStepBlock | UpdateBlock | ColumnBlock>(blocks: Block[], type: T['type'], create: () => T): T[] {
   const result: T[] = [];
   for (const block of blocks) {
     if (block.type === type) result.push(block as T);
@@ -239,23 +272,18 @@ function readNode(node: RootContent, ctx: BlockContext): Block[] {
   }
 }
 
-/** A paragraph holding one image alone is an image block, its text the caption (as GitBook reads it). */
+/** A paragraph holding one image alone is an image block; its text is the alt text. */
 function readParagraph(node: Paragraph, ctx: BlockContext): Block[] {
   const only = node.children.length === 1 ? node.children[0] : null;
   if (only && (only.type === 'image' || only.type === 'imageReference')) {
     const url = only.type === 'image' ? only.url : ctx.definitions.get(only.identifier)?.url;
     if (url !== undefined) {
-      const caption = ctx.readInlineMarkdown(escapeCaption(only.alt ?? ''));
-      return [images([image(imageRefFromSrc(restorePlaceholders(url, ctx.tokens)), undefined, '', caption)], {})];
+      // Its text is the image's alt text, not a caption: the two stay distinct.
+      return [images([image(imageRefFromSrc(restorePlaceholders(url, ctx.tokens)), undefined, restorePlaceholders(only.alt ?? '', ctx.tokens), [])], {})];
     }
   }
   const { nodes } = readInlines(node.children, ctx);
   return isEmptyContent(nodes) ? [] : [paragraph(nodes)];
-}
-
-/** Alt text is plain text: read as a caption it must not turn into markup. */
-function escapeCaption(text: string): string {
-  return text.replace(/[\\`*_[\]<>&~|$!{}#+-]/g, '\\$&');
 }
 
 function readHeading(node: Heading, ctx: BlockContext): HeadingBlock {
@@ -348,6 +376,15 @@ function plainText(nodes: InlineContent[]): string {
 function readHtmlBlock(node: Html, ctx: BlockContext): Block[] {
   const html = restorePlaceholders(node.value, ctx.tokens).trim();
   if (/^<!--\s*-->$/.test(html)) return []; // the separator CommonMark writers put between two lists
+  if (html.startsWith('<pre')) {
+    const code = readHtmlCode(html);
+    if (code && codeNeedsHtml(code) && writeHtmlCode(code) === html) return [code];
+  }
+  if (/^<table[\s>]/i.test(html)) {
+    // Only a table written back exactly as read becomes a table block; any other stays verbatim.
+    const table = readHtmlTable(html, ctx);
+    if (table && tableNeedsHtml(table) && writeHtmlTable(table) === html) return [table];
+  }
   const parts = splitHtml(html);
   const tags = parts.flatMap((p) => ('tag' in p ? [p.tag] : []));
   const onlyImages = parts.every((p) => ('tag' in p ? ['img', 'picture', 'source'].includes(p.tag.name) : p.text.trim() === ''));

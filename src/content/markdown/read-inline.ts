@@ -13,7 +13,7 @@ import { restorePlaceholders } from './prepare.ts';
 import { INLINE_PLACEHOLDER, readHtmlTag, type HtmlTag } from './syntax.ts';
 import { canonicalMarks, colorMark, leaf, mark, normalizeInlines, TEXT_COLORS, textNode } from './leaves.ts';
 import { imageRefFromSrc, refFromHref } from './refs.ts';
-import type { ContentRef, ImageRef, Inline, InlineContent, InlineImage, InlineLink, Mark, Text, TextColor } from './types.ts';
+import type { ContentRef, ImageRef, Inline, InlineButton, InlineContent, InlineImage, InlineLink, Mark, Text, TextColor } from './types.ts';
 
 export interface InlineContext {
   tokens: Token[];
@@ -30,6 +30,8 @@ interface Sink {
   items: InlineContent[];
   link: ContentRef | null;
   id: string | null;
+  /** `<a class="button primary|secondary" data-icon>`: GitBook's button, not a link. */
+  button?: { kind: 'primary' | 'secondary'; icon: string | undefined };
 }
 
 /** Converts phrasing content; `trim` drops whitespace at both ends (blocks), not inside links. */
@@ -79,6 +81,8 @@ class InlineReader {
       case 'break':
         return this.leafText('\n', marks);
       case 'link':
+        // GitBook's page mention: its text is the page's title, written back from the page.
+        if (node.title === 'mention') return this.inline({ object: 'inline', type: 'mention', isVoid: true, data: { ref: refFromHref(this.restore(node.url)) } });
         return this.link(refFromHref(this.restore(node.url)), () => this.visitAll(node.children, marks));
       case 'linkReference': {
         const definition = this.ctx.definitions.get(node.identifier);
@@ -167,6 +171,13 @@ class InlineReader {
       this.anchorId = sink.id;
       return;
     }
+    if (sink.button) {
+      const label = sink.items.map((item) => (item.object === 'text' ? item.leaves.map((l) => l.text).join('') : '')).join('').trim();
+      const data: InlineButton['data'] = { label, kind: sink.button.kind, ref: sink.link };
+      if (sink.button.icon) data.icon = sink.button.icon;
+      this.sink().items.push({ object: 'inline', type: 'button', isVoid: true, data });
+      return;
+    }
     const nodes = normalizeInlines(sink.items.map(linkChild), { trim: false });
     const link: InlineLink = { object: 'inline', type: 'link', isVoid: false, data: { ref: sink.link }, nodes: nodes as Array<Text | InlineImage> };
     this.sink().items.push(link);
@@ -206,9 +217,12 @@ class InlineReader {
       case 'source':
         if (this.darkSource !== undefined && /dark/i.test(tag.attrs.media ?? '')) this.darkSource = imageRefFromSrc(firstSrc(tag.attrs.srcset ?? ''));
         return this.darkSource !== undefined;
-      case 'a':
-        this.sinks.push({ items: [], link: tag.attrs.href ? refFromHref(tag.attrs.href) : null, id: tag.attrs.id || null });
+      case 'a': {
+        const classes = (tag.attrs.class ?? '').split(/\s+/);
+        const button = tag.attrs.href && classes.includes('button') ? { kind: classes.includes('secondary') ? ('secondary' as const) : ('primary' as const), icon: tag.attrs['data-icon'] || undefined } : undefined;
+        this.sinks.push({ items: [], link: tag.attrs.href ? refFromHref(tag.attrs.href) : null, id: tag.attrs.id || null, button });
         return true;
+      }
       case 'i':
         return this.openItalicOrIcon(tag);
       case 'code':

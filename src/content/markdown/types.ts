@@ -76,6 +76,27 @@ export interface InlineLink {
   nodes: Array<Text | InlineImage>;
 }
 
+/** A button, written by GitBook as `<a href="…" class="button primary" data-icon="…">Label</a>`. */
+export interface InlineButton {
+  object: 'inline';
+  type: 'button';
+  key?: string;
+  isVoid: true;
+  data: { label: string; kind: 'primary' | 'secondary'; icon?: string; ref: ContentRef };
+}
+
+/**
+ * A page mention, GitBook's `[Page title](page.md "mention")`. Its text is the target's title,
+ * not content: `label` is only set for writing (see `labelMentions`), never stored.
+ */
+export interface InlineMention {
+  object: 'inline';
+  type: 'mention';
+  key?: string;
+  isVoid: true;
+  data: { ref: ContentRef; label?: string };
+}
+
 export interface InlineImage {
   object: 'inline';
   type: 'inline-image';
@@ -116,7 +137,7 @@ export interface InlineEmoji {
   data: { code: string };
 }
 
-export type Inline = InlineLink | InlineImage | InlineMath | InlineExpression | InlineIcon | InlineEmoji;
+export type Inline = InlineLink | InlineImage | InlineMath | InlineExpression | InlineIcon | InlineEmoji | InlineButton | InlineMention;
 
 /** What a paragraph, a heading or a table cell holds. */
 export type InlineContent = Text | Inline;
@@ -362,6 +383,47 @@ export interface StepperStepBlock {
   nodes: Block[];
 }
 
+/** One entry of a changelog: `{% update date="2025-01-02" %}`. */
+export interface UpdateBlock {
+  object: 'block';
+  type: 'update';
+  key?: string;
+  isVoid?: false;
+  /** `date` is a date-time (GitBook's Timestamp); a plain date is read as midnight UTC. */
+  data: { date: string };
+  nodes: Block[];
+}
+
+/** A changelog, `{% updates format="full" %}`: GitBook's updates block. */
+export interface UpdatesBlock {
+  object: 'block';
+  type: 'updates';
+  key?: string;
+  isVoid?: false;
+  /** `format` as written in the tag (GitBook's updates block data is an open object). */
+  data: { format?: string };
+  nodes: UpdateBlock[];
+}
+
+export interface ColumnBlock {
+  object: 'block';
+  type: 'column';
+  key?: string;
+  isVoid?: false;
+  /** `width` as written (`{% column width="50%" %}`), as GitBook's Length. */
+  data: { width?: number | { value: number; unit: string } };
+  nodes: Block[];
+}
+
+export interface ColumnsBlock {
+  object: 'block';
+  type: 'columns';
+  key?: string;
+  isVoid: false;
+  data: { fullWidth?: boolean };
+  nodes: ColumnBlock[];
+}
+
 export interface StepperBlock {
   object: 'block';
   type: 'stepper';
@@ -386,9 +448,35 @@ export interface TableTextDefinition {
   textAlignment: 'left' | 'center' | 'right';
 }
 
+/** A column whose cells link to a page, a file or a URL (GitBook's card targets). */
+export interface TableContentRefDefinition {
+  id: string;
+  title: string;
+  type: 'content-ref';
+}
+
+export type TableDefinition = TableTextDefinition | TableContentRefDefinition;
+
 export interface TableRecord {
   orderIndex: string;
-  values: Record<string, string>;
+  /** A text cell names its fragment; a content-ref cell holds the reference (or null when empty). */
+  values: Record<string, string | ContentRef | null>;
+}
+
+export interface TableGridView {
+  type: 'grid';
+  columns: string[];
+  hideHeader: boolean;
+  /** Width of each column, as written in `<th width="…">`. */
+  columnWidths?: Record<string, number>;
+}
+
+export interface TableCardsView {
+  type: 'cards';
+  /** The visible columns; the others (`data-hidden`) hold the target link. */
+  columns: string[];
+  cardSize: 'medium' | 'large';
+  targetDefinition?: string;
 }
 
 export interface TableBlock {
@@ -397,10 +485,12 @@ export interface TableBlock {
   key?: string;
   isVoid: true;
   data: {
-    view: { type: 'grid'; columns: string[]; hideHeader: boolean };
+    view: TableGridView | TableCardsView;
     records: Record<string, TableRecord>;
-    definition: Record<string, TableTextDefinition>;
+    definition: Record<string, TableDefinition>;
+    fullWidth?: boolean;
   };
+  /** One fragment per text cell; GitBook-written HTML cells may hold several paragraphs. */
   fragments: Array<Fragment<string, ParagraphBlock>>;
 }
 
@@ -428,6 +518,10 @@ export type Block =
   | TabsItemBlock
   | StepperBlock
   | StepperStepBlock
+  | UpdatesBlock
+  | UpdateBlock
+  | ColumnsBlock
+  | ColumnBlock
   | OpenAPIOperationBlock
   | MarkupBlock
   | TableBlock;

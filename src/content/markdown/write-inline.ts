@@ -22,6 +22,8 @@ export interface InlineWriteOptions {
   inTable?: boolean;
   /** Inside HTML (summaries, captions, aligned paragraphs): marks, code and links as HTML tags, as GitBook writes them there. */
   html?: boolean;
+  /** Inside an HTML block (GitBook's HTML tables), where text is not markdown: only HTML's own characters are escaped. */
+  rawHtml?: boolean;
   /** In an ATX heading, where `1.` cannot start a list and needs no escape. */
   heading?: boolean;
   /** URLs and e-mail addresses that are their own link text written bare, as GitBook does (GFM reads them back as links). */
@@ -74,7 +76,7 @@ function dropKeys(key: string, value: unknown): unknown {
 
 function render(content: InlineContent[], options: InlineWriteOptions, style: Style): string {
   const raw = content.map((node) => (node.object === 'text' ? renderLeaves(node.leaves, options) : renderInline(node, options))).join('');
-  return resolveDelimiters(escapeLineStarts(raw, options.heading), style);
+  return resolveDelimiters(options.rawHtml ? raw : escapeLineStarts(raw, options.heading), style);
 }
 
 // Placeholder characters for delimiter marks, decided in resolveDelimiters.
@@ -172,6 +174,15 @@ function renderInline(node: Inline, options: InlineWriteOptions): string {
     }
     case 'inline-image':
       return imageMarkdown(node, options.html);
+    case 'mention': {
+      const href = hrefFromRef(node.data.ref);
+      const label = node.data.label ?? (/^(?:[a-z][a-z0-9+.-]*:|\/|#)/i.test(href) ? href : href.split('#')[0].split('/').pop() || href);
+      return `[${escapeText(label, { ...options, singleLine: true })}](${destination(href)} "mention")`;
+    }
+    case 'button': {
+      const icon = node.data.icon ? ` data-icon=${quoteAttribute(node.data.icon)}` : '';
+      return `<a href=${quoteAttribute(hrefFromRef(node.data.ref))} class="button ${node.data.kind}"${icon}>${escapeText(node.data.label, { ...options, singleLine: true })}</a>`;
+    }
     case 'inline-math':
       return `$$${node.data.formula}$$`;
     case 'expression':
@@ -209,6 +220,7 @@ function destination(href: string): string {
 
 /** Escapes text so that markdown reads it back as the same characters. */
 export function escapeText(text: string, options: InlineWriteOptions): string {
+  if (options.rawHtml) return text.replace(/&/g, '&#x26;').replace(/</g, '&#x3C;').replace(/>/g, '&#x3E;').replace(/\n/g, '<br>');
   let out = '';
   const chars = [...text];
   chars.forEach((ch, i) => {

@@ -12,8 +12,10 @@ import { escapeText, imageMarkdown, imageSrc, writeInlines } from './write-inlin
 import { isEmptyContent } from './leaves.ts';
 import type {
   Block, CodeBlock, Document, ExpandableBlock, HeadingBlock, ImageBlock, ImagesBlock, InlineContent, ListBlock,
-  ListItemBlock, ParagraphBlock, TableBlock, TextAlignment,
+  ListItemBlock, ParagraphBlock, TableBlock, TableRecord, TextAlignment,
 } from './types.ts';
+import { tableNeedsHtml, writeHtmlTable } from './html-table.ts';
+import { codeNeedsHtml, writeHtmlCode } from './html-code.ts';
 
 export interface WriteOptions {
   /** Levels to add to every heading: 1 writes GitBook's page markdown, where `#` is the page title. */
@@ -90,6 +92,10 @@ function writeBlock(block: Block, ctx: Context): string {
     case 'stepper':
       // GitBook leaves a blank line between `{% endstep %}` and the next `{% step %}`.
       return wrapTag('stepper', 'stepper', block.nodes.map((s) => wrapTag('step', 'step', writeBlocks(s.nodes, ctx))).join('\n\n'));
+    case 'updates':
+      return wrapTag(`updates${block.data.format ? ` format=${quoteAttribute(block.data.format)}` : ''}`, 'updates', block.nodes.map((u) => wrapTag(`update date=${quoteAttribute(writeDate(u.data.date))}`, 'update', writeBlocks(u.nodes, ctx))).join('\n\n'));
+    case 'columns':
+      return wrapTag(`columns${block.data.fullWidth ? ' fullWidth="true"' : ''}`, 'columns', block.nodes.map((c) => wrapTag(`column${writeWidth(c.data.width)}`, 'column', writeBlocks(c.nodes, ctx))).join('\n\n'));
     case 'expandable':
       return writeExpandable(block, ctx);
     case 'math':
@@ -115,6 +121,8 @@ function writeBlock(block: Block, ctx: Context): string {
     case 'list-item':
     case 'tabs-item':
     case 'stepper-step':
+    case 'update':
+    case 'column':
       return writeBlocks(block.nodes, ctx);
     case 'image':
       return writeImages({ object: 'block', type: 'images', isVoid: false, data: {}, nodes: [block] });
@@ -124,6 +132,16 @@ function writeBlock(block: Block, ctx: Context): string {
       // Quire's verbatim markup goes back byte for byte; other integrations have no markdown form.
       return markupOf(block) ?? '';
   }
+}
+
+/** Midnight UTC is written as the plain date GitBook writes. */
+function writeDate(date: string): string {
+  return date.endsWith('T00:00:00.000Z') ? date.slice(0, 10) : date;
+}
+
+function writeWidth(width: number | { value: number; unit: string } | undefined): string {
+  if (width === undefined) return '';
+  return ` width=${quoteAttribute(typeof width === 'number' ? String(width) : `${width.value}${width.unit}`)}`;
 }
 
 function wrapTag(open: string, name: string, body: string): string {
@@ -187,7 +205,7 @@ function writeCode(block: CodeBlock): string {
   const char = syntax.includes('`') ? '~' : '`';
   const longest = Math.max(0, ...(body.match(char === '`' ? /`+/g : /~+/g) ?? []).map((run) => run.length));
   const fence = char.repeat(Math.max(3, longest + 1));
-  const code = `${fence}${syntax}\n${body}\n${fence}`;
+  const code = codeNeedsHtml(block) ? writeHtmlCode(block) : `${fence}${syntax}\n${body}\n${fence}`;
   const attrs = codeAttributes(block.data);
   return attrs === '' ? code : wrapTag(`code${attrs}`, 'code', code);
 }
@@ -231,11 +249,12 @@ function writeFigure(image: ImageBlock): string {
 const GFM_ALIGN = { left: '---', center: ':-:', right: '--:' } as const;
 
 function writeTable(block: TableBlock): string {
+  if (tableNeedsHtml(block)) return writeHtmlTable(block);
   const columns = block.data.view.columns.filter((id) => block.data.definition[id]);
   if (columns.length === 0) return '';
   const fragments = new Map(block.fragments.map((f) => [f.fragment, f.nodes]));
-  const cell = (name: string | undefined): string => {
-    const nodes: InlineContent[] = (name && fragments.get(name)?.[0]?.nodes) || [];
+  const cell = (name: TableRecord['values'][string] | undefined): string => {
+    const nodes: InlineContent[] = (typeof name === 'string' && fragments.get(name)?.[0]?.nodes) || [];
     return writeInlines(nodes, { singleLine: true, inTable: true });
   };
   const header = columns.map((id) => escapeText(block.data.definition[id].title, { singleLine: true, inTable: true }));
@@ -245,7 +264,8 @@ function writeTable(block: TableBlock): string {
   const widths = columns.map((_, c) => Math.max(3, header[c].length, ...rows.map((row) => row[c].length)));
   const line = (cells: string[]) => `| ${cells.map((text, c) => text.padEnd(widths[c])).join(' | ')} |`;
   const delimiter = columns.map((id, c) => {
-    const align = GFM_ALIGN[block.data.definition[id].textAlignment] ?? GFM_ALIGN.left;
+    const definition = block.data.definition[id];
+    const align = (definition.type === 'text' && GFM_ALIGN[definition.textAlignment]) || GFM_ALIGN.left;
     return align[0] + '-'.repeat(widths[c] - 2) + align[2];
   });
   return [line(header), `| ${delimiter.join(' | ')} |`, ...rows.map(line)].join('\n');

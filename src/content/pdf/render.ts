@@ -9,8 +9,10 @@ import type {
   ListBlock,
   ParagraphBlock,
   TableBlock,
+  TableRecord,
   Text,
 } from '../markdown/types.ts';
+import { hrefFromRef } from '../markdown/refs.ts';
 
 /*
  * GitBook document JSON to PDF, on pdfkit (docs/decisions/pdf.md). pdfkit draws text,
@@ -276,6 +278,15 @@ class Renderer {
           this.doc.y += frame.gap;
         }
         return;
+      case 'updates':
+        for (const update of block.nodes) {
+          this.runs([{ text: update.data.date.slice(0, 10), bold: true }], frame, { after: 3 });
+          this.blocks(update.nodes, frame);
+        }
+        return;
+      case 'columns':
+        for (const column of block.nodes) this.blocks(column.nodes, frame);
+        return;
       case 'stepper':
         block.nodes.forEach((step, i) => this.item(`${i + 1}.`, undefined, step.nodes, frame, 0));
         this.doc.y += frame.gap - 2;
@@ -433,20 +444,21 @@ class Renderer {
     const columns = view.columns.filter((id) => definition[id]);
     if (columns.length === 0) return;
     const fragments = new Map(block.fragments.map((f) => [f.fragment, f.nodes] as const));
-    const cell = (fragment: string | undefined) =>
+    const cell = (value: TableRecord['values'][string] | undefined) =>
       winAnsi(
-        (fragment ? (fragments.get(fragment) ?? []) : [])
+        value && typeof value === 'object' ? hrefFromRef(value) : (typeof value === 'string' ? (fragments.get(value) ?? []) : [])
           .map((p: ParagraphBlock) => plainText(p.nodes))
           .join('\n'),
       );
     const align = (id: string): 'left' | 'center' | 'right' => {
-      const a = definition[id].textAlignment;
+      const d = definition[id];
+      const a = d.type === 'text' ? d.textAlignment : 'left';
       return a === 'center' ? 'center' : a === 'right' ? 'right' : 'left';
     };
     const rows = Object.values(records)
       .sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : a.orderIndex > b.orderIndex ? 1 : 0))
       .map((r) => columns.map((id): PDFKit.Mixins.CellOptions => ({ text: cell(r.values[id]), align: { x: align(id), y: 'top' } })));
-    const header: PDFKit.Mixins.CellOptions[][] = view.hideHeader
+    const header: PDFKit.Mixins.CellOptions[][] = view.type === 'grid' && view.hideHeader
       ? []
       : [columns.map((id) => ({ text: winAnsi(definition[id].title), type: 'TH' as const, font: { src: FONT.bold }, backgroundColor: CODE_BG }))];
     this.keepWithNext(40);

@@ -7,6 +7,7 @@ import { completeDocument, InvalidDocument } from '../../content/markdown/comple
 import { stableKeys } from '../../content/markdown/keys.ts';
 import { readPageMarkdown, type Document } from '../../content/markdown/index.ts';
 import { resolveDocumentPaths, spacePaths, type PathNode } from '../../content/markdown/paths.ts';
+import { settleTables } from '../../content/markdown/html-table.ts';
 import { RevisionEditor, type NewPage, type PagePatch } from '../../content/store/editor.ts';
 import { loadDocuments, loadTrees } from '../../content/store/snapshot.ts';
 import type { FileEntry, PageEntry } from '../../content/store/types.ts';
@@ -232,7 +233,7 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
       for (const [pageId, document] of current) {
         let resolved = resolveRefs(document, pageRefs, fileRefs) as Document;
         const pageFile = paths.fileOfPage(pageId);
-        if (pageFile) resolved = resolveDocumentPaths(resolved, pageFile, paths);
+        resolved = pageFile ? resolveDocumentPaths(resolved, pageFile, paths) : settleTables(resolved);
         if (JSON.stringify(resolved) !== JSON.stringify(document)) editor.updatePage(pageId, { document: resolved });
       }
     }

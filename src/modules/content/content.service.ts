@@ -8,7 +8,7 @@ import { isoNow } from '../../lib/clock.ts';
 import { reusable } from '../../lib/reusable.ts';
 import { reuseUnlessChanged } from '../../db/read-cache.ts';
 import { writePageMarkdown, resolveVariables, type Document } from '../../content/markdown/index.ts';
-import { relativeDocumentPaths, spacePaths, type PathNode, type SpacePaths } from '../../content/markdown/paths.ts';
+import { labelMentions, relativeDocumentPaths, spacePaths, type PathNode, type SpacePaths } from '../../content/markdown/paths.ts';
 import { BLOB_AREA } from '../../content/store/blobs.ts';
 import type { DownloadTarget, FileStream } from '../../files/types.ts';
 import { RevisionEditor } from '../../content/store/editor.ts';
@@ -118,6 +118,7 @@ async function pageBodies(
     // GitBook's page markdown: links to pages and files of the space as paths relative to the page's own file.
     paths ??= spacePaths(pathTree(snapshot.pages), [...snapshot.filesById.values()]);
     const pageFile = paths.fileOfPage(node.entry.id);
+    doc = labelMentions(doc, (id) => snapshot.byId.get(id)?.entry.title);
     return { markdown: writePageMarkdown(pageFile ? relativeDocumentPaths(doc, pageFile, node.entry.id, paths) : doc) };
   };
 }

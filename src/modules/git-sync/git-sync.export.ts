@@ -77,7 +77,7 @@ async function exportOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
     else rewrite.push(node);
   }
   const documents = await loadDocuments<Document>(ctx.db, op.spaceId, rewrite.map((n) => n.entry.document).filter((h): h is string => !!h));
-  const texts = rewrite.map((node) => Buffer.from(pageFileText(node, node.entry.document ? documents.get(node.entry.document) : undefined, pageFiles, filePaths), 'utf8'));
+  const texts = rewrite.map((node) => Buffer.from(pageFileText(node, node.entry.document ? documents.get(node.entry.document) : undefined, pageFiles, filePaths, (id) => snapshot.byId.get(id)?.entry.title), 'utf8'));
   const fileBytes: Buffer[] = [];
   const newFiles: string[] = [];
   for (const file of snapshot.files) {

@@ -539,6 +539,10 @@ function linksFor(structure: Structure, current: PlacedSiteSpace, snapshots: Map
       const node = snapshots.get(placed.row.space_id)?.byId.get(pageId);
       return node ? `${placed.base}${node.path}` : null;
     },
+    pageTitle(pageId, spaceId) {
+      const placed = placedFor(structure, current, spaceId);
+      return (placed && snapshots.get(placed.row.space_id)?.byId.get(pageId)?.entry.title) || null;
+    },
     space(spaceId) {
       return placedFor(structure, current, spaceId)?.base ?? null;
     },

@@ -1,0 +1,171 @@
+import fs from 'node:fs';
+import net, { type AddressInfo } from 'node:net';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readPageMarkdown } from '../../src/content/markdown/page.ts';
+import { resolveDocumentPaths, spacePaths, type PathNode } from '../../src/content/markdown/paths.ts';
+import type { RevisionEditor } from '../../src/content/store/editor.ts';
+import { editSpaceContent } from '../../src/modules/content/content.service.ts';
+import { createTestApp, type TestApp } from '../app.ts';
+import { createOrganization } from '../factories.ts';
+import { CHROMIUM, CHROMIUM_FLAGS, png } from './reader-site.ts';
+
+/*
+ * The GitBook-written fixture space (test/fixtures/markdown/) published (issue 14): every
+ * page read the way the change-request batch reads it (relative links and assets resolved
+ * against the space), then looked at in Chromium. No page shows raw markup in its visible
+ * text outside code (`<tag`, `{%`, backslash escapes), and every relative link and image of
+ * the fixtures answers 200 there, except the ones the fixtures break on purpose. Screenshots
+ * go to test/browser/screenshots/ (gitignored).
+ */
+
+// Evaluated in the page, not in Node.
+declare const document: any;
+
+const FIXTURES = path.join(import.meta.dirname, '../fixtures/markdown');
+const SHOTS = path.join(import.meta.dirname, 'screenshots');
+/** Targets the fixtures break on purpose (the link report's `broken` cases). */
+const BROKEN_ON_PURPOSE = [/missing/, /\/broken\/pages\//];
+/** Text the fixtures escape on purpose so that it shows as written. */
+const LITERAL_ON_PURPOSE: Record<string, string[]> = { 'blocks/escaping.md': ['<tag>', '{% not a tag %}'] };
+
+interface FixturePage {
+  file: string;
+  /** Path of the page on the site, under the site root. */
+  sitePath: string;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Inserts the fixture folder `dir` (relative) under `parent`, README first; returns its pages. */
+function insertFolder(e: RevisionEditor, dir: string, parent: string | null, ids: Map<string, string>): void {
+  const names = fs.readdirSync(path.join(FIXTURES, dir)).filter((n) => !n.startsWith('.') && n !== 'README.md').sort();
+  for (const name of names) {
+    const rel = dir ? `${dir}/${name}` : name;
+    if (fs.statSync(path.join(FIXTURES, rel)).isDirectory()) {
+      const id = e.insertPage({ title: name, slug: name }, { parent });
+      ids.set(`${rel}/README.md`, id);
+      insertFolder(e, rel, id, ids);
+    } else if (name.endsWith('.md')) {
+      const { title } = readPageMarkdown(fs.readFileSync(path.join(FIXTURES, rel), 'utf8'));
+      ids.set(rel, e.insertPage({ title: title ?? name, slug: name.replace(/\.md$/, '') }, { parent }));
+    }
+  }
+}
+
+function tree(e: RevisionEditor, parent: string | null): PathNode[] {
+  return e.childrenOf(parent).map((entry) => ({ id: entry.id, slug: entry.slug, children: tree(e, entry.id) }));
+}
+
+describe('the GitBook-written fixture space, published', { timeout: 180_000 }, () => {
+  let t: TestApp;
+  let url: string;
+  let browser: Browser;
+  const pages: FixturePage[] = [];
+  const errors: string[] = [];
+
+  beforeAll(async () => {
+    if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+    fs.mkdirSync(SHOTS, { recursive: true });
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    t = await createTestApp({ publicUrl: url, downloadUrl: url });
+    await t.app.listen({ port, host: '127.0.0.1' });
+    const org = await createOrganization(t);
+    const req = async (method: 'POST' | 'PATCH', p: string, body?: unknown) => {
+      const res = await t.request(method, `/v1/orgs/${org.id}${p}`, { token: org.admin.token, body });
+      if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${res.text}`);
+      return res.body;
+    };
+    const space = (await req('POST', '/spaces', { title: 'Fixtures' })).id as string;
+    const ids = new Map<string, string>();
+    await editSpaceContent(t.app.deps, space, org.admin.id, (e) => {
+      e.addFile({ name: 'logo.png', contentType: 'image/png', bytes: png(120, 40) });
+      e.addFile({ name: 'menu.png', contentType: 'image/png', bytes: png(200, 120) });
+      e.addFile({ name: 'manual.pdf', contentType: 'application/pdf', bytes: Buffer.from('%PDF-1.4\n%%EOF\n') });
+      const readme = readPageMarkdown(fs.readFileSync(path.join(FIXTURES, 'README.md'), 'utf8'));
+      ids.set('README.md', e.insertPage({ title: readme.title ?? 'Home', slug: 'readme' }));
+      insertFolder(e, '', null, ids);
+      // As the batch does once every page is known: relative paths resolved against the space.
+      const paths = spacePaths(tree(e, null), e.fileEntries());
+      for (const [file, id] of ids) {
+        if (!fs.existsSync(path.join(FIXTURES, file))) continue;
+        const { document } = readPageMarkdown(fs.readFileSync(path.join(FIXTURES, file), 'utf8'));
+        e.updatePage(id, { document: resolveDocumentPaths(document, paths.fileOfPage(id) ?? file, paths) });
+      }
+      const slugPath = (id: string): string => {
+        const parent = e.parentOf(id);
+        return (parent ? slugPath(parent) + '/' : '') + e.page(id).slug;
+      };
+      for (const [file, id] of ids) if (fs.existsSync(path.join(FIXTURES, file))) pages.push({ file, sitePath: file === 'README.md' ? '' : slugPath(id) });
+    });
+    const site = await req('POST', '/sites', { title: 'Fixtures', spaces: [space] });
+    await req('PATCH', `/sites/${site.id}`, { basename: 'fixtures' });
+    await req('POST', `/sites/${site.id}/publish`);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    expect(errors, errors.join('\n')).toEqual([]);
+  });
+
+  async function open(sitePath: string): Promise<Page> {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const page = await context.newPage();
+    page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+    const response = await page.goto(`${url}/sites/fixtures/${sitePath}`);
+    expect(response?.status(), sitePath).toBe(200);
+    return page;
+  }
+
+  it('shows no raw markup on any fixture page, and every relative link and image there answers 200', async () => {
+    expect(pages.length).toBeGreaterThan(8);
+    const checked = new Set<string>();
+    for (const { file, sitePath } of pages) {
+      const page = await open(sitePath);
+      // Visible text of the page's content, code left out (markup is content there).
+      const visibleText: string = await page.evaluate(() => {
+        const main = document.querySelector('main').cloneNode(true);
+        for (const code of main.querySelectorAll('pre, code, .code')) code.remove();
+        document.body.appendChild(main);
+        const visible = main.innerText;
+        main.remove();
+        return visible;
+      });
+      const text = (LITERAL_ON_PURPOSE[file] ?? []).reduce((rest, literal) => rest.split(literal).join(''), visibleText);
+      expect(text, `${file}: raw HTML`).not.toMatch(/<\/?[A-Za-z!][^>]*>?/);
+      expect(text, `${file}: a liquid tag`).not.toContain('{%');
+      expect(text, `${file}: a backslash escape`).not.toMatch(/\\[\\`*_{}[\]()#+\-.!<>|~$&]/);
+      const targets: string[] = await page.evaluate(() => [
+        ...[...document.querySelectorAll('main a[href]')].map((a: any) => a.href),
+        ...[...document.querySelectorAll('main img[src]')].map((img: any) => img.src),
+      ]);
+      for (const target of targets) {
+        if (!target.startsWith(url) || BROKEN_ON_PURPOSE.some((p) => p.test(target))) continue;
+        const bare = target.split('#')[0];
+        if (checked.has(bare)) continue;
+        checked.add(bare);
+        const res = await page.request.get(bare);
+        expect(res.status(), `${file}: ${target}`).toBe(200);
+      }
+      if (['blocks/tables.md', 'guides/changelog.md', 'blocks/html.md'].includes(file)) {
+        await page.screenshot({ path: path.join(SHOTS, `markdown-${file.replace(/[/.]/g, '-')}.png`), fullPage: true });
+      }
+      await page.context().close();
+    }
+    // Links and images of the fixtures were there to check.
+    expect(checked.size).toBeGreaterThan(10);
+  });
+});

@@ -1,0 +1,31 @@
+/*
+ * JSONDocument validation for documents that hold buttons. GitBook's published schema cannot
+ * validate any labelled button: `DocumentInlineButton.data` is an `allOf` of the label/kind
+ * properties and a `oneOf` whose branches say `additionalProperties: false`, which then
+ * forbids `label` and `kind` themselves. So each button is checked in its two halves (a
+ * valid `ContentRef`, a label and a kind of the schema's enum) and the rest of the document
+ * with the button in place of a link of the same label and reference.
+ */
+import { gitbookComponentErrors } from './gitbook-schema.ts';
+
+export function documentSchemaErrors(document: unknown): string | null {
+  const problems: string[] = [];
+  const swap = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(swap);
+    if (!node || typeof node !== 'object') return node;
+    const object = node as Record<string, unknown>;
+    if (object.object === 'inline' && object.type === 'button') {
+      const data = object.data as { label?: unknown; kind?: unknown; ref?: unknown; icon?: unknown };
+      const refErrors = gitbookComponentErrors('ContentRef', data.ref);
+      if (refErrors) problems.push(refErrors);
+      if (typeof data.label !== 'string' || (data.kind !== 'primary' && data.kind !== 'secondary')) problems.push(`button: bad label or kind ${JSON.stringify(data)}`);
+      if (data.icon !== undefined && typeof data.icon !== 'string') problems.push('button: bad icon');
+      const text = { object: 'text', leaves: [{ object: 'leaf', text: String(data.label), marks: [] }] };
+      return { object: 'inline', type: 'link', isVoid: false, data: { ref: data.ref }, nodes: [text] };
+    }
+    return Object.fromEntries(Object.entries(object).map(([k, v]) => [k, swap(v)]));
+  };
+  const rest = gitbookComponentErrors('JSONDocument', swap(document));
+  if (rest) problems.push(rest);
+  return problems.length > 0 ? problems.join('\n') : null;
+}
