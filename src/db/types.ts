@@ -615,6 +615,8 @@ export interface GitSyncsTable {
   last_commit: string | null;
   last_revision_id: string | null;
   summary_sig: string | null;
+  /** `.gitbook.yaml` redirects, JSON: old URL path -> page id (resolved at the last import). */
+  redirects?: string | null;
   created_at: string;
   updated_at: string;
 }

@@ -21,6 +21,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('last_revision_id', 'varchar(64)')
     // Hash of the SUMMARY.md the tree of last_revision_id would have (JSON-free text).
     .addColumn('summary_sig', 'varchar(64)')
+    // `.gitbook.yaml` redirects as JSON: old URL path -> page id (resolved at import).
+    .addColumn('redirects', 'text')
     .addColumn('created_at', 'varchar(32)', (c) => c.notNull())
     .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
     .execute();

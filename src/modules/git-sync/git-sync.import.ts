@@ -228,12 +228,28 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
       last_commit: op.standalone ? (sync?.last_commit ?? null) : commit,
       last_revision_id: op.standalone ? (sync?.last_revision_id ?? null) : divergent ? (sync?.last_revision_id ?? null) : next,
       summary_sig: op.standalone || divergent ? (sync?.summary_sig ?? null) : summarySig,
+      ...(op.standalone || divergent ? {} : { redirects: JSON.stringify(resolveRedirects(layout.redirects, layout.root, pageIdOf)) }),
     });
     await touchGitSync(trx, op.spaceId, at);
     return divergent
       ? { status: 'change-request' as const, commit, revisionId: next, changeRequestId, pagesChanged }
       : { status: 'success' as const, commit, revisionId: next, pagesChanged };
   });
+}
+
+/**
+ * `.gitbook.yaml` redirects (old URL path -> file, relative to the content root) as old
+ * path -> page id: resolved now, so a page keeps its redirects when it moves or is renamed
+ * later. A redirect to a file that is no page is dropped.
+ */
+export function resolveRedirects(redirects: Record<string, string>, root: string, pageIdOf: (path: string) => string | undefined): Record<string, string> {
+  const resolved: Record<string, string> = {};
+  for (const [from, to] of Object.entries(redirects)) {
+    const key = from.replace(/^\/+|\/+$/g, '').replace(/\.md$/i, '');
+    const id = pageIdOf(posix.normalize(posix.join(root, to.replace(/^\/+/, ''))));
+    if (key && id) resolved[key] = id;
+  }
+  return resolved;
 }
 
 /** Moves the gitSync object's `updatedAt`. */

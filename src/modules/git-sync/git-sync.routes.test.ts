@@ -133,6 +133,17 @@ describe('git sync', () => {
     expect(server.authorizations.length).toBeGreaterThan(0);
     await expectNoSecret(credentials.password);
     expect((await runLog(t.db, spaceId)).join('\n')).toContain('success');
+
+    // `.gitbook.yaml` redirects: the old address of a published page leads to the page.
+    const site = await t.request('POST', `/v1/orgs/${org.id}/sites`, { token: admin.token, body: { title: 'Docs site', spaces: [spaceId] } });
+    await t.request('PATCH', `/v1/orgs/${org.id}/sites/${site.body.id}`, { token: admin.token, body: { basename: 'git-docs' } });
+    expect((await t.request('POST', `/v1/orgs/${org.id}/sites/${site.body.id}/publish`, { token: admin.token })).status).toBeLessThan(300);
+    expect(start.title).toBe('Getting started');
+    const old = await t.app.inject({ method: 'GET', url: '/sites/git-docs/old/page' });
+    expect(old.statusCode).toBe(302);
+    expect(old.headers.location).toBe(`/sites/git-docs/${start.path}`);
+    expect((await t.app.inject({ method: 'GET', url: old.headers.location as string })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/sites/git-docs/old/other' })).statusCode).toBe(404);
   });
 
   async function expectNoSecret(secret: string) {

@@ -254,7 +254,12 @@ export async function servePublished(deps: Deps, request: PublishedRequest): Pro
     node = firstPage(snapshot.pages) ?? snapshot.pages.find((p) => p.entry.type === 'document');
   } else {
     node = snapshot.byPath.get(pagePath);
-    if (!node) return notFoundInSite();
+    if (!node) {
+      // An old address the space's repository redirects (`.gitbook.yaml`, git sync).
+      const redirected = snapshot.byId.get((await publishedRepository.gitRedirect(db, current.row.space_id, pagePath)) ?? '');
+      if (redirected) return { kind: 'redirect', location: `${current.base}${redirected.path}${wantsMarkdown ? '.md' : ''}`, cleanQuery: false, cookies: [], cookiePath };
+      return notFoundInSite();
+    }
   }
 
   // Groups have no content of their own; link pages point elsewhere.
