@@ -22,6 +22,15 @@ export function splitFrontMatter(text: string): { data: Record<string, unknown>;
   return { data: data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {}, body };
 }
 
+/** The front matter keys that are page metadata; any other key is kept as it was read. */
+const KNOWN_KEYS = new Set(['description', 'icon', 'hidden', 'cover', 'coverY', 'layout']);
+
+/** Front matter keys Quire does not model (kept with the page's git metadata and written back). */
+export function otherFrontMatter(data: Record<string, unknown>): Record<string, unknown> | undefined {
+  const other = Object.fromEntries(Object.entries(data).filter(([key]) => !KNOWN_KEYS.has(key)));
+  return Object.keys(other).length > 0 ? other : undefined;
+}
+
 type LayoutFlag = 'title' | 'description' | 'tableOfContents' | 'outline' | 'pagination';
 const FLAGS: LayoutFlag[] = ['title', 'description', 'tableOfContents', 'outline', 'pagination'];
 
@@ -54,7 +63,10 @@ export function metaFromFrontMatter(data: Record<string, unknown>, coverRef: (va
   return meta;
 }
 
-/** Front matter for page metadata ('' when there is none), in GitBook's key order. */
+/**
+ * Front matter for page metadata ('' when there is none), in GitBook's key order, then the
+ * keys Quire does not model as they were read (`git.frontMatter`).
+ */
 export function frontMatterOf(meta: Partial<PageMeta>, coverPath: (ref: NonNullable<PageCover['ref']>) => string | undefined): string {
   const data: Record<string, unknown> = {};
   if (meta.description) data.description = meta.description;
@@ -75,6 +87,7 @@ export function frontMatterOf(meta: Partial<PageMeta>, coverPath: (ref: NonNulla
     if (Object.keys(layout).length > 0) data.layout = layout;
   }
   if (meta.hidden) data.hidden = true;
+  for (const [key, value] of Object.entries(meta.git?.frontMatter ?? {})) if (!KNOWN_KEYS.has(key)) data[key] = value;
   if (Object.keys(data).length === 0) return '';
   return `---\n${YAML.stringify(data, { lineWidth: 0 })}---\n\n`;
 }

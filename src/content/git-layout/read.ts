@@ -14,7 +14,7 @@ import { settleTables } from '../markdown/html-table.ts';
 import type { ContentRef, Document } from '../markdown/types.ts';
 import { slugFromTitle } from '../store/editor.ts';
 import type { PageCover, PageMeta } from '../store/types.ts';
-import { metaFromFrontMatter, splitFrontMatter } from './front-matter.ts';
+import { metaFromFrontMatter, otherFrontMatter, splitFrontMatter } from './front-matter.ts';
 import { parseSummary, type SummaryEntry } from './summary.ts';
 
 export interface RepositoryFile {
@@ -41,7 +41,7 @@ export interface LayoutPage {
   title: string;
   slug: string;
   meta: Partial<PageMeta>;
-  git?: { oid: string; path: string };
+  git?: { oid: string; path: string; frontMatter?: Record<string, unknown> };
   /** References to pages are `git:<path>`, to files `git:<path>` (see bindLayout). */
   document?: Document;
   target?: ContentRef;
@@ -221,7 +221,7 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
       title,
       slug: slugFromTitle(slugSource === '.' ? title : slugSource),
       meta,
-      git: { oid: byPath.get(path)!.oid, path },
+      git: { oid: byPath.get(path)!.oid, path, ...(otherFrontMatter(data) ? { frontMatter: otherFrontMatter(data) } : {}) },
       document: resolved,
       children,
     };

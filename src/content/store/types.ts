@@ -50,7 +50,7 @@ export interface PageMeta {
   /** Link pages only. */
   target?: ContentRef;
   /** Where the page's file is in git and its signature then (git sync; src/content/git-layout). */
-  git?: { oid: string; path: string; sig?: string };
+  git?: { oid: string; path: string; sig?: string; frontMatter?: Record<string, unknown> };
   /** Content computed from another source (GitBook's `builtin:openapi`), kept as given. */
   computed?: ComputedSource;
   /** Seed for the ids of computed content. */

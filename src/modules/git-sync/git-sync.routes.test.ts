@@ -26,7 +26,8 @@ const GITBOOK_REPO = {
   'docs/README.md': '# Welcome\n\nStart with the [getting started guide](guides/start.md).\n',
   'docs/guides/README.md': '---\ndescription: All the guides\nicon: book\n---\n\n# Guides\n\nSee [the API](../reference/api.md#auth).\n',
   'docs/guides/start.md': '---\nhidden: true\nlayout:\n  width: wide\n---\n\n# Getting started\n\n![A diagram](../.gitbook/assets/diagram.png)\n\nThen read [advanced](advanced.md).\n',
-  'docs/guides/advanced.md': '# Advanced use\n\nSome *advanced* text.\n',
+  // `owner` is not page metadata in Quire: it must survive an edit of the page.
+  'docs/guides/advanced.md': '---\nowner: docs-team\n---\n\n# Advanced use\n\nSome *advanced* text.\n',
   'docs/reference/api.md': '# API\n\n## Auth\n\nUse a token.\n',
   'docs/.gitbook/assets/diagram.png': PNG,
   'LICENSE': 'MIT\n',
@@ -177,7 +178,7 @@ describe('git sync', () => {
     expect(second).not.toBe(first);
     expect(git(repo.bare, 'log', '-1', '--format=%s', 'main').trim()).toBe('Edit advanced');
     expect(git(repo.bare, 'diff', '--name-only', first, second).trim().split('\n')).toEqual(['docs/guides/advanced.md']);
-    expect(git(repo.bare, 'show', 'main:docs/guides/advanced.md')).toBe('# Advanced use\n\nRewritten _text_.\n');
+    expect(git(repo.bare, 'show', 'main:docs/guides/advanced.md')).toBe('---\nowner: docs-team\n---\n\n# Advanced use\n\nRewritten _text_.\n');
     const after = await content(spaceId);
     expect(after.pages[1].pages[1].git).toEqual({ oid: git(repo.bare, 'rev-parse', 'main:docs/guides/advanced.md').trim(), path: 'docs/guides/advanced.md' });
 
