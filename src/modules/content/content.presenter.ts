@@ -38,6 +38,7 @@ export function presentPage(
   spaceId: string,
   node: PageNode,
   bodyOf: (node: PageNode) => PageBody,
+  options: PresentOptions = { metadata: true },
 ): RevisionPageWire {
   const e = node.entry;
   const base = {
@@ -51,7 +52,7 @@ export function presentPage(
   if (e.type === 'link') {
     return { ...base, kind: 'link', type: 'link', target: e.target ?? { kind: 'url', url: '' }, hidden: e.hidden ?? false } as RevisionPageWire;
   }
-  const pages = node.children.map((child) => presentPage(config, spaceId, child, bodyOf));
+  const pages = node.children.map((child) => presentPage(config, spaceId, child, bodyOf, options));
   if (e.type === 'group') {
     return {
       ...base,
@@ -84,13 +85,13 @@ export function presentPage(
     tags: [],
     ...(e.document ? { documentId: e.document } : {}),
     // A page edited since its file was read or written no longer matches that blob.
-    ...(e.git && (!e.git.sig || e.git.sig === pageSignature(e)) ? { git: { oid: e.git.oid, path: e.git.path } } : {}),
+    ...(options.metadata && e.git && (!e.git.sig || e.git.sig === pageSignature(e)) ? { git: { oid: e.git.oid, path: e.git.path } } : {}),
     ...bodyOf(node),
   } as RevisionPageWire;
 }
 
 /** A file of a revision -> GitBook RevisionFile, with its download URL. */
-export function presentFile(file: FileEntry, downloadURL: string): RevisionFileWire {
+export function presentFile(file: FileEntry, downloadURL: string, options: PresentOptions = { metadata: true }): RevisionFileWire {
   return {
     id: file.id,
     name: file.name,
@@ -98,7 +99,7 @@ export function presentFile(file: FileEntry, downloadURL: string): RevisionFileW
     downloadURL,
     size: file.size,
     ...(file.dimensions ? { dimensions: file.dimensions } : {}),
-    ...(file.git ? { git: { oid: file.git.oid, path: file.git.path } } : {}),
+    ...(options.metadata && file.git ? { git: { oid: file.git.oid, path: file.git.path } } : {}),
   };
 }
 
@@ -115,7 +116,7 @@ export function presentRevision(
     object: 'revision',
     id: r.id,
     parents: r.parents,
-    pages: snapshot.pages.map((node) => presentPage(config, r.spaceId, node, bodyOf)),
+    pages: snapshot.pages.map((node) => presentPage(config, r.spaceId, node, bodyOf, options)),
     files,
     reusableContents: snapshot.reusables.map((c) => ({ id: c.id, title: c.title, ...(c.document ? { document: c.document } : {}) })),
     tags: [],

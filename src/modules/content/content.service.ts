@@ -144,7 +144,7 @@ async function cachedRevision(ctx: Context, snapshot: RevisionSnapshot, options:
   if (cached) return cached;
   const url = await fileUrlSigner(ctx, spaceId);
   const bodyOf = await pageBodies(ctx, snapshot, snapshot.pages, 'document', false);
-  const files = snapshot.files.map((f) => presentFile(f, url(f)));
+  const files = snapshot.files.map((f) => presentFile(f, url(f), { metadata }));
   const revision = reusable(presentRevision(ctx.config, snapshot, files, bodyOf, { metadata }));
   derivedCache.set(key, revision);
   return revision;
@@ -153,11 +153,12 @@ async function cachedRevision(ctx: Context, snapshot: RevisionSnapshot, options:
 /** GET {S}/content/pages and GET {S}/revisions/{revisionId}/pages: cached per revision. */
 export async function listPages(ctx: Context, spaceId: string, options: ReadOptions) {
   const snapshot = await revisionFor(ctx, spaceId, options);
-  const key = `pages\u0000${ctx.config.publicUrl}\u0000${snapshot.revision.id}`;
+  const metadata = options.metadata !== false;
+  const key = `pages\u0000${ctx.config.publicUrl}\u0000${snapshot.revision.id}\u0000${metadata}`;
   const cached = derivedCache.get(key) as { pages: RevisionPageWire[] } | undefined;
   if (cached) return cached;
   const bodyOf = await pageBodies(ctx, snapshot, snapshot.pages, 'document', false);
-  const pages = reusable({ pages: snapshot.pages.map((node) => presentPage(ctx.config, spaceId, node, bodyOf)) });
+  const pages = reusable({ pages: snapshot.pages.map((node) => presentPage(ctx.config, spaceId, node, bodyOf, { metadata })) });
   derivedCache.set(key, pages);
   return pages;
 }
@@ -176,7 +177,7 @@ export async function listFiles(ctx: Context, spaceId: string, options: ReadOpti
   const items = ordered.slice(start, start + page.limit);
   const more = start + page.limit < ordered.length;
   return {
-    items: items.map((f) => presentFile(f, url(f))),
+    items: items.map((f) => presentFile(f, url(f), { metadata: options.metadata !== false })),
     count: ordered.length,
     ...(more ? { next: { page: Buffer.from(JSON.stringify({ f: items[items.length - 1].id })).toString('base64url') } } : {}),
   };
@@ -198,7 +199,7 @@ export async function getFile(ctx: Context, spaceId: string, fileId: string, opt
   const file = snapshot.filesById.get(fileId);
   if (!file) throw notFound('File');
   const url = await fileUrlSigner(ctx, spaceId);
-  return presentFile(file, url(file));
+  return presentFile(file, url(file), { metadata: options.metadata !== false });
 }
 
 /** The variables a page's expressions may use: the space's, then the page's own. */
@@ -221,11 +222,12 @@ async function readPage(ctx: Context, snapshot: RevisionSnapshot, node: PageNode
   // An evaluated computed page is made from its spec's latest version: that is in the key too.
   const computedSlugs = evaluated ? subtree([node]).flatMap((n) => (n.entry.computed ? [n.entry.computed.dependencies.spec.ref.spec] : [])) : [];
   const specsKey = computedSlugs.length > 0 ? (await specsForPage(ctx.db, snapshot.revision.spaceId, computedSlugs)).key : '';
-  const key = `page\u0000${ctx.config.publicUrl}\u0000${snapshot.revision.id}\u0000${node.entry.id}\u0000${format}\u0000${evaluated}\u0000${specsKey}`;
+  const metadata = options.metadata !== false;
+  const key = `page\u0000${ctx.config.publicUrl}\u0000${snapshot.revision.id}\u0000${node.entry.id}\u0000${format}\u0000${evaluated}\u0000${specsKey}\u0000${metadata}`;
   const cached = derivedCache.get(key) as RevisionPageWire | undefined;
   if (cached) return cached;
   const bodyOf = await pageBodies(ctx, snapshot, [node], format, evaluated);
-  const page = reusable(presentPage(ctx.config, snapshot.revision.spaceId, node, bodyOf));
+  const page = reusable(presentPage(ctx.config, snapshot.revision.spaceId, node, bodyOf, { metadata }));
   derivedCache.set(key, page);
   return page;
 }
@@ -236,7 +238,7 @@ async function readPage(ctx: Context, snapshot: RevisionSnapshot, node: PageNode
  * asking for the same page gets the same object back without a single await.
  */
 export function getPage(ctx: Context, spaceId: string, pageId: string, options: PageReadOptions) {
-  const key = `page-read\u0000${spaceId}\u0000${ctx.actor.userId}\u0000${options.shareKey ?? ''}\u0000${options.revisionId ?? ''}\u0000${pageId}\u0000${options.format ?? ''}\u0000${options.evaluated ?? ''}`;
+  const key = `page-read\u0000${spaceId}\u0000${ctx.actor.userId}\u0000${options.shareKey ?? ''}\u0000${options.revisionId ?? ''}\u0000${pageId}\u0000${options.format ?? ''}\u0000${options.evaluated ?? ''}\u0000${options.metadata ?? ''}`;
   return reuseUnlessChanged(ctx.db, ctx.caches.listings, key, async () => {
     const snapshot = await revisionFor(ctx, spaceId, options);
     const node = snapshot.byId.get(pageId);

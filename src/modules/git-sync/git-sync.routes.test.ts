@@ -135,6 +135,16 @@ describe('git sync', () => {
     await expectNoSecret(credentials.password);
     expect((await runLog(t.db, spaceId)).join('\n')).toContain('success');
 
+    // metadata=false leaves out the mutable git metadata of pages and files (GitBook's revisionMetadata).
+    const lean = await t.request('GET', `/v1/spaces/${spaceId}/content`, { token: admin.token, query: { metadata: 'false' } });
+    expect(JSON.stringify(lean.body)).not.toContain('"git"');
+    const leanPage = await t.request('GET', `/v1/spaces/${spaceId}/content/page/${guides.id}`, { token: admin.token, query: { metadata: 'false' } });
+    expect(leanPage.body.git).toBeUndefined();
+    expect((await t.request('GET', `/v1/spaces/${spaceId}/content/page/${guides.id}`, { token: admin.token })).body.git).toMatchObject({ path: 'docs/guides/README.md' });
+    const leanFile = await t.request('GET', `/v1/spaces/${spaceId}/content/files/${revision.files[0].id}`, { token: admin.token, query: { metadata: 'false' } });
+    expect(leanFile.body.git).toBeUndefined();
+    expect((await t.request('GET', `/v1/spaces/${spaceId}/content/files/${revision.files[0].id}`, { token: admin.token })).body.git).toBeDefined();
+
     // `.gitbook.yaml` redirects: the old address of a published page leads to the page.
     const site = await t.request('POST', `/v1/orgs/${org.id}/sites`, { token: admin.token, body: { title: 'Docs site', spaces: [spaceId] } });
     await t.request('PATCH', `/v1/orgs/${org.id}/sites/${site.body.id}`, { token: admin.token, body: { basename: 'git-docs' } });
