@@ -71,6 +71,17 @@ describe.runIf(KILLS > 0)('crash: SIGKILL under write load', { timeout: Math.max
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : undefined };
     };
+    /** Every item of a list, following `next.page`: the change requests' files pile up with each merge. */
+    const listAll = async (url: string) => {
+      const items: any[] = [];
+      let page: string | undefined;
+      do {
+        const res = await call('GET', `${url}?limit=1000${page ? `&page=${encodeURIComponent(page)}` : ''}`);
+        items.push(...(res.body?.items ?? []));
+        page = res.body?.next?.page;
+      } while (page);
+      return items;
+    };
     const orgId = (await call('GET', '/v1/orgs')).body.items[0].id as string;
     const home = (await call('POST', `/v1/orgs/${orgId}/spaces`, { title: 'Home' })).body.id as string;
 
@@ -136,12 +147,12 @@ describe.runIf(KILLS > 0)('crash: SIGKILL under write load', { timeout: Math.max
           if (res.status !== 200) missing.push(`comment ${ack.id}: ${res.status}`);
         } else if (ack.kind === 'cr-edit') {
           const pages = await call('GET', `/v1/spaces/${ack.spaceId}/change-requests/${ack.crId}/content`);
-          const files = await call('GET', `/v1/spaces/${ack.spaceId}/change-requests/${ack.crId}/content/files`);
+          const files = await listAll(`/v1/spaces/${ack.spaceId}/change-requests/${ack.crId}/content/files`);
           const titles = new Set<string>();
           const walkCr = (ps: any[]) => ps?.forEach((p) => (titles.add(p.title), walkCr(p.pages)));
           walkCr(pages.body?.pages ?? []);
           if (!titles.has(ack.title)) missing.push(`cr-edit page ${ack.crId} ${ack.title}`);
-          if (!(files.body?.items ?? []).some((f: any) => f.name === ack.file)) missing.push(`cr-edit file ${ack.crId} ${ack.file}`);
+          if (!files.some((f: any) => f.name === ack.file)) missing.push(`cr-edit file ${ack.crId} ${ack.file}`);
         } else {
           const cr = await call('GET', `/v1/spaces/${ack.spaceId}/change-requests/${ack.crId}`);
           if (cr.body?.status !== 'merged' || !pagesOfHome.has(ack.title)) missing.push(`merge ${ack.crId}: ${cr.body?.status} ${pagesOfHome.has(ack.title)}`);
