@@ -26,6 +26,7 @@ type Caller = 'none' | 'otherOrg' | (typeof ROLES)[number];
 /** Deleted after every other operation, in this order: what they delete holds what the others aim at. */
 const LAST = [
   'deleteCommentInSpace',
+  'deleteCommentInChangeRequest',
   'deleteSiteSectionGroupById',
   'deleteSiteSectionById',
   'deleteSiteSpaceById',
@@ -86,7 +87,10 @@ function minimal(doc: Schema, raw: Schema | undefined, ids: Record<string, strin
       return schema.minItems ? [minimal(doc, schema.items, ids, name, depth + 1)] : [];
     default: {
       const out: Record<string, unknown> = {};
-      for (const field of schema.required ?? []) out[field] = minimal(doc, schema.properties?.[field], ids, field, depth + 1);
+      const fields = [...(schema.required ?? [])];
+      // `minProperties: 1` with nothing required (a move, a partial update): its first field.
+      if (fields.length < (schema.minProperties ?? 0)) fields.push(...Object.keys(schema.properties ?? {}).filter((f) => !fields.includes(f)).slice(0, schema.minProperties - fields.length));
+      for (const field of fields) out[field] = minimal(doc, schema.properties?.[field], ids, field, depth + 1);
       return out;
     }
   }
@@ -123,13 +127,16 @@ describe('authz: every operation × every kind of caller', () => {
           if (p.in === 'query' && p.required) query.set(p.name, String(minimal(doc, p.schema, seeded.ids, p.name)));
         }
         const url =
-          path.replace(/\{(\w+)\}/g, (_m, name: string) => encodeURIComponent(seeded.ids[name] ?? 'unknown')) + (query.size > 0 ? `?${query}` : '');
+          path.replace(/\{(\w+)\}/g, (_m, name: string) =>
+            encodeURIComponent((path.includes('/change-requests/{') ? seeded.changeRequestIds : seeded.ids)[name] ?? 'unknown'),
+          ) + (query.size > 0 ? `?${query}` : '');
         const bodySchema = resolve(doc, op.requestBody)?.content?.['application/json']?.schema;
         operations.push({
           method: method.toUpperCase(),
           url,
           id: op.operationId,
-          body: bodySchema ? minimal(doc, bodySchema, seeded.ids) : undefined,
+          // A move's `parent`: the seeded collection (the space's own: a move in place).
+          body: bodySchema ? minimal(doc, bodySchema, { parent: seeded.ids.collectionId!, ...seeded.ids }) : undefined,
           public: Array.isArray(op.security) && op.security.length === 0,
         });
       }

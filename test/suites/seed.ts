@@ -16,6 +16,8 @@ export interface Seed {
   users: Record<'admin' | 'create' | 'review' | 'edit' | 'comment' | 'read' | 'guest' | 'otherOrg', TestUser>;
   /** Path parameter name -> an id of the first organization. */
   ids: Record<string, string>;
+  /** The same for paths under a change request, where they differ (its comments). */
+  changeRequestIds: Record<string, string>;
 }
 
 export async function seed(t: TestApp): Promise<Seed> {
@@ -52,6 +54,10 @@ export async function seed(t: TestApp): Promise<Seed> {
   await call('POST', `/v1/spaces/${space.id}/change-requests/${first.id}/merge`).catch(() => undefined);
   const cr = await call('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Draft' });
   const comment = await call('POST', `/v1/spaces/${space.id}/comments`, { body: { markdown: 'Hello' } }).catch(() => undefined);
+  const crComment = await call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/comments`, { body: { markdown: 'On the draft' } }).catch(() => undefined);
+  const crReply = crComment
+    ? await call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/comments/${crComment.id}/replies`, { body: { markdown: 'Agreed' } }).catch(() => undefined)
+    : undefined;
   const reply = comment
     ? await call('POST', `/v1/spaces/${space.id}/comments/${comment.id}/replies`, { body: { markdown: 'Hi' } }).catch(() => undefined)
     : undefined;
@@ -95,7 +101,12 @@ export async function seed(t: TestApp): Promise<Seed> {
     translationId: translation?.id ?? 'none',
     glossaryEntryId: glossary?.items?.[0]?.id ?? 'none',
   };
-  return { org, other, users, ids };
+  const changeRequestIds: Record<string, string> = {
+    ...ids,
+    commentId: crComment?.id ?? 'none',
+    commentReplyId: crReply?.id ?? 'none',
+  };
+  return { org, other, users, ids, changeRequestIds };
 }
 
 /**
