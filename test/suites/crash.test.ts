@@ -198,7 +198,7 @@ describe.runIf(KILLS > 0)('crash: SIGKILL under write load', { timeout: Math.max
       server = await start();
       base = server.url;
       const started = Date.now();
-      // In-flight writes may still be acknowledged after `alive` turned false: check up to here.
+      // Every client has stopped (its last request broke with the kill): `acks` is complete up to here.
       const upTo = acks.length;
       expect(await verify(acks.slice(checked, upTo)), `after kill ${kill + 1}`).toEqual([]);
       checked = upTo;
