@@ -16,6 +16,8 @@ export interface Seed {
   users: Record<'admin' | 'create' | 'review' | 'edit' | 'comment' | 'read' | 'guest' | 'otherOrg', TestUser>;
   /** Path parameter name -> an id of the first organization. */
   ids: Record<string, string>;
+  /** The same for paths under a change request, where they differ (its comments). */
+  changeRequestIds: Record<string, string>;
 }
 
 export async function seed(t: TestApp): Promise<Seed> {
@@ -41,13 +43,33 @@ export async function seed(t: TestApp): Promise<Seed> {
   const O = `/v1/orgs/${org.id}`;
   const collection = await call('POST', `${O}/collections`, { title: 'Handbook' });
   const space = await call('POST', `${O}/spaces`, { title: 'Guide', parent: collection.id });
+  // A page and a file, merged before the draft is opened, so the draft holds them too.
+  const first = await call('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'First page' });
+  await call('POST', `/v1/spaces/${space.id}/change-requests/${first.id}/content`, {
+    changes: [
+      { operation: 'insert_page', title: 'Welcome', document: { markdown: 'Hello' } },
+      { operation: 'insert_files', files: [{ name: 'notes.txt', contentType: 'text/plain', base64: Buffer.from('notes').toString('base64') }] },
+    ],
+  }).catch(() => undefined);
+  await call('POST', `/v1/spaces/${space.id}/change-requests/${first.id}/merge`).catch(() => undefined);
   const cr = await call('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Draft' });
   const comment = await call('POST', `/v1/spaces/${space.id}/comments`, { body: { markdown: 'Hello' } }).catch(() => undefined);
+  const crComment = await call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/comments`, { body: { markdown: 'On the draft' } }).catch(() => undefined);
+  const crReply = crComment
+    ? await call('POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/comments/${crComment.id}/replies`, { body: { markdown: 'Agreed' } }).catch(() => undefined)
+    : undefined;
+  const reply = comment
+    ? await call('POST', `/v1/spaces/${space.id}/comments/${comment.id}/replies`, { body: { markdown: 'Hi' } }).catch(() => undefined)
+    : undefined;
   const site = await call('POST', `${O}/sites`, { title: 'Docs', spaces: [space.id] });
   const siteSpaces = await call('GET', `${O}/sites/${site.id}/site-spaces`);
   const section = await call('POST', `${O}/sites/${site.id}/sections`, { spaceId: space.id, title: 'Reference' }).catch(() => undefined);
-  const team = await call('POST', `${O}/teams`, { title: 'Writers' }).catch(() => undefined);
+  const team = await call('PUT', `${O}/teams`, { title: 'Writers' }).catch(() => undefined);
+  const shareLink = await call('POST', `${O}/sites/${site.id}/share-links`, { name: 'Reviewers' }).catch(() => undefined);
+  const group = await call('POST', `${O}/sites/${site.id}/section-groups`, { title: 'Guides' }).catch(() => undefined);
+  const invite = await call('POST', `${O}/link-invites`, { role: 'read' }).catch(() => undefined);
   const pages = await call('GET', `/v1/spaces/${space.id}/content`).catch(() => undefined);
+  const files = await call('GET', `/v1/spaces/${space.id}/content/files`).catch(() => undefined);
   const translation = await call('POST', `${O}/translations`, { source: { space: space.id, language: 'en' }, language: 'fr' }).catch(() => undefined);
   await call('PUT', `${O}/translations-glossary`, { operations: [{ type: 'insert', translations: { en: 'Guide' } }] }).catch(() => undefined);
   const glossary = await call('GET', `${O}/translations-glossary`).catch(() => undefined);
@@ -68,11 +90,23 @@ export async function seed(t: TestApp): Promise<Seed> {
     teamId: team?.id ?? 'none',
     userId: users.read.id,
     pageId: pages?.pages?.[0]?.id ?? 'none',
+    pagePath: pages?.pages?.[0]?.path ?? 'none',
+    revisionId: pages?.id ?? 'none',
+    fileId: files?.items?.[0]?.id ?? 'none',
+    commentReplyId: reply?.id ?? 'none',
+    shareLinkId: shareLink?.id ?? 'none',
+    siteSectionGroupId: group?.id ?? 'none',
+    inviteId: invite?.id ?? 'none',
     emailDomain: 'acme.test',
     translationId: translation?.id ?? 'none',
     glossaryEntryId: glossary?.items?.[0]?.id ?? 'none',
   };
-  return { org, other, users, ids };
+  const changeRequestIds: Record<string, string> = {
+    ...ids,
+    commentId: crComment?.id ?? 'none',
+    commentReplyId: crReply?.id ?? 'none',
+  };
+  return { org, other, users, ids, changeRequestIds };
 }
 
 /**
