@@ -73,8 +73,11 @@ export async function seed(t: TestApp): Promise<Seed> {
   const translation = await call('POST', `${O}/translations`, { source: { space: space.id, language: 'en' }, language: 'fr' }).catch(() => undefined);
   await call('PUT', `${O}/translations-glossary`, { operations: [{ type: 'insert', translations: { en: 'Guide' } }] }).catch(() => undefined);
   const glossary = await call('GET', `${O}/translations-glossary`).catch(() => undefined);
+  // An OpenAPI spec from text (no fetch); its first version is processed by the jobs below.
+  await call('POST', `${O}/openapi`, { slug: 'pets', source: { text: 'openapi: 3.0.3\ninfo: { title: Pets, version: "1" }\npaths: {}\n' } }).catch(() => undefined);
   // The translation's first run (a job) writes to it: done before the suites take their digests.
   await t.runJobsUntilIdle();
+  const specVersion = await call('GET', `${O}/openapi/pets/versions/latest`).catch(() => undefined);
   const guestUser = users.guest;
   await t.request('POST', `/v1/spaces/${space.id}/permissions`, { token, body: { role: 'read', users: [guestUser.id] }, skipSchemaCheck: true });
   const ids: Record<string, string> = {
@@ -100,6 +103,8 @@ export async function seed(t: TestApp): Promise<Seed> {
     emailDomain: 'acme.test',
     translationId: translation?.id ?? 'none',
     glossaryEntryId: glossary?.items?.[0]?.id ?? 'none',
+    specSlug: 'pets',
+    versionId: specVersion?.id ?? 'none',
   };
   const changeRequestIds: Record<string, string> = {
     ...ids,
