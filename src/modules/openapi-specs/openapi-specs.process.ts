@@ -1,4 +1,3 @@
-import { validate } from '@readme/openapi-parser';
 import { bundle, contentHash, externalRefs, filenameOf, formatOf, locate, parseSpecText, pointerOf, pointerPerLine, refTarget, SpecParseError, type Filesystem } from '../../content/openapi/filesystem.ts';
 import { OutboundError, redactUrl, type OutboundClient } from '../../lib/outbound/index.ts';
 
@@ -105,6 +104,9 @@ async function load(outbound: OutboundClient, source: SpecSource, options: { tim
   }
 
   const bundled = bundle(filesystem, entry);
+  // Loaded on first use: the parser and its schema validator are a few MB a web process
+  // that never processes a spec need not hold (idle RSS, bench startup).
+  const { validate } = await import('@readme/openapi-parser');
   const result = await validate(structuredClone(bundled) as any, { resolve: { external: false }, validate: { errors: { colorize: false } } });
   if (!result.valid) {
     const lines = pointerPerLine(bundled);

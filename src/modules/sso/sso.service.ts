@@ -1,5 +1,5 @@
 import { DOMParser } from '@xmldom/xmldom';
-import { SAML, ValidateInResponseTo, type CacheProvider, type Profile } from '@node-saml/node-saml';
+import type { CacheProvider, Profile, SAML } from '@node-saml/node-saml';
 import type { AppDeps } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
@@ -58,8 +58,12 @@ function requestStore(db: Db, providerId: string): CacheProvider {
   };
 }
 
-/** node-saml configured for one provider: what Quire checks, in one place. */
-function samlFor(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>, provider: SamlProviderRow): SAML {
+/**
+ * node-saml configured for one provider: what Quire checks, in one place. The library
+ * (with xml-crypto) is loaded on the first sign-in, not at start (idle RSS).
+ */
+async function samlFor(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>, provider: SamlProviderRow): Promise<SAML> {
+  const { SAML, ValidateInResponseTo } = await import('@node-saml/node-saml');
   const service = serviceUrls(deps.config, provider.id);
   return new SAML({
     entryPoint: provider.sso_url,
@@ -91,7 +95,7 @@ async function loadProvider(db: Db, providerId: string): Promise<SamlProviderRow
 /** GET service.entityID: Quire's service-provider metadata for this provider. */
 export async function serviceMetadata(deps: AppDeps, providerId: string): Promise<string> {
   const provider = await loadProvider(deps.db, providerId);
-  return samlFor(deps, provider).generateServiceProviderMetadata(null, null);
+  return (await samlFor(deps, provider)).generateServiceProviderMetadata(null, null);
 }
 
 /**
@@ -103,7 +107,7 @@ export async function startSignIn(deps: AppDeps, providerId: string, returnTo: s
   // Expired requests and assertions go on the way; both tables stay small.
   await ssoRepository.sweep(deps.db, new Date().toISOString());
   const relayState = safeReturnTarget(deps.config, returnTo) ?? '';
-  return samlFor(deps, provider).getAuthorizeUrlAsync(relayState, undefined, {});
+  return (await samlFor(deps, provider)).getAuthorizeUrlAsync(relayState, undefined, {});
 }
 
 /** Turns node-saml's error into what an administrator can act on. */
@@ -239,7 +243,7 @@ export async function completeSignIn(
   const service = serviceUrls(deps.config, provider.id);
   let profile: Profile;
   try {
-    const result = await samlFor(deps, provider).validatePostResponseAsync({ SAMLResponse: input.SAMLResponse });
+    const result = await (await samlFor(deps, provider)).validatePostResponseAsync({ SAMLResponse: input.SAMLResponse });
     if (!result.profile) throw new Error('no assertion');
     profile = result.profile;
   } catch (error) {
