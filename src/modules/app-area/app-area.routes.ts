@@ -157,7 +157,7 @@ export const appAreaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/o/:organizationId/search', { config: signedIn, schema: { hide: true, params: OrganizationParams, querystring: SearchQuery } }, async (request, reply) => {
-    const view = await appArea.searchView(ctxOf(request), request.browserSession as BrowserSession, { organizationId: request.params.organizationId }, request.query.q ?? '');
+    const view = await appArea.searchOrganizationView(ctxOf(request), request.browserSession as BrowserSession, request.params.organizationId, request.query.q ?? '');
     return html(reply, 200, searchPage(chromeOf(request, `Search ${view.scope.title}`), view));
   });
 
@@ -183,7 +183,7 @@ export const appAreaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   app.get('/s/:spaceId/search', { config: signedIn, schema: { hide: true, params: SpaceParams, querystring: SearchQuery } }, async (request, reply) => {
-    const view = await appArea.searchView(ctxOf(request), request.browserSession as BrowserSession, { spaceId: request.params.spaceId }, request.query.q ?? '');
+    const view = await appArea.searchSpaceView(ctxOf(request), request.browserSession as BrowserSession, request.params.spaceId, request.query.q ?? '');
     return html(reply, 200, searchPage(chromeOf(request, `Search ${view.scope.title}`), view));
   });
 

@@ -3,16 +3,17 @@ import type { AppDeps, Context } from '../../context.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { getOrganization } from '../organizations/organizations.service.ts';
-import { listCollections } from '../collections/collections.service.ts';
+import { getCollection, listCollections } from '../collections/collections.service.ts';
 import { getSpace, listSpaces } from '../spaces/spaces.service.ts';
 import { getPage, listPages } from '../content/content.service.ts';
-import { getCollection } from '../collections/collections.service.ts';
 import { getSite } from '../sites/sites.service.ts';
 import { getChangeRequest, listReviews, loadChangeRequest } from '../change-requests/change-requests.service.ts';
 import { listComments } from '../comments/comments.service.ts';
 import { searchOrganization, searchSpace } from '../search/search.service.ts';
 import { pageDiff, type PageDiff } from './app-area.diff.ts';
 import { renderDocument } from '../../site/render-document.ts';
+import { loadSnapshot } from '../../content/store/snapshot.ts';
+import type { PageNode } from '../../content/store/types.ts';
 import { serviceUrls } from '../saml-providers/saml-providers.presenter.ts';
 import { issueToken } from '../users/users.service.ts';
 import type { BrowserSession } from '../sessions/sessions.service.ts';
@@ -144,48 +145,36 @@ export async function spaceView(ctx: Context, session: BrowserSession, spaceId: 
 /** At most this many changed pages are diffed on a change request's page (the rest are listed). */
 const DIFFED_PAGES = 50;
 
-interface FlatPage {
-  id: string;
-  title: string;
-  kind: string;
-}
-
-function flatten(pages: TreePage[], into: Map<string, FlatPage> = new Map()): Map<string, FlatPage> {
-  for (const page of pages) {
-    into.set(page.id, { id: page.id, title: page.title, kind: page.kind ?? page.type ?? 'sheet' });
-    flatten(page.pages ?? [], into);
-  }
-  return into;
-}
-
-async function pageMarkdown(ctx: Context, spaceId: string, revisionId: string, page: FlatPage | undefined): Promise<string> {
-  if (!page || (page.kind !== 'sheet' && page.kind !== 'document')) return '';
-  const read = (await getPage(ctx, spaceId, page.id, { revisionId, format: 'markdown' })) as { markdown?: string };
+async function pageMarkdown(ctx: Context, spaceId: string, revisionId: string, node: PageNode | undefined): Promise<string> {
+  if (node?.entry.type !== 'document') return '';
+  const read = (await getPage(ctx, spaceId, node.entry.id, { revisionId, format: 'markdown' })) as { markdown?: string };
   return read.markdown ?? '';
 }
 
 /**
  * What a change request changes: each page added, removed, renamed or edited between the
  * revision it last took from the space (`revision_merged_ancestor`) and its head, as a
- * line diff of the page's GitBook markdown.
+ * line diff of the page's GitBook markdown. The caller has checked access to the change
+ * request, whose revisions these are.
  */
 async function changedPages(ctx: Context, spaceId: string, fromRevision: string, toRevision: string): Promise<PageDiff[]> {
-  const [before, after] = await Promise.all([
-    listPages(ctx, spaceId, { revisionId: fromRevision }).then((r) => flatten((r as { pages: TreePage[] }).pages)),
-    listPages(ctx, spaceId, { revisionId: toRevision }).then((r) => flatten((r as { pages: TreePage[] }).pages)),
-  ]);
-  const ids = [...new Set([...after.keys(), ...before.keys()])];
+  const [before, after] = await Promise.all([loadSnapshot(ctx.db, spaceId, fromRevision), loadSnapshot(ctx.db, spaceId, toRevision)]);
+  const ids = [...new Set([...after.byId.keys(), ...before.byId.keys()])];
   const diffs: PageDiff[] = [];
+  let diffed = 0;
   for (const id of ids) {
-    const [old, now] = [before.get(id), after.get(id)];
-    const diffed = diffs.filter((d) => d.hunks !== undefined).length < DIFFED_PAGES;
-    if (!diffed) {
+    const [old, now] = [before.byId.get(id)?.entry, after.byId.get(id)?.entry];
+    if (diffed >= DIFFED_PAGES) {
       if (!old || !now || old.title !== now.title) diffs.push(pageDiff(old, now, undefined, undefined));
       continue;
     }
-    const [oldText, newText] = await Promise.all([pageMarkdown(ctx, spaceId, fromRevision, old), pageMarkdown(ctx, spaceId, toRevision, now)]);
+    const [oldText, newText] = await Promise.all([
+      pageMarkdown(ctx, spaceId, fromRevision, before.byId.get(id)),
+      pageMarkdown(ctx, spaceId, toRevision, after.byId.get(id)),
+    ]);
     if (old && now && old.title === now.title && oldText === newText) continue;
     diffs.push(pageDiff(old, now, oldText, newText));
+    diffed++;
   }
   return diffs;
 }
@@ -252,23 +241,24 @@ interface PageHit {
 
 const hitOf = (p: PageHit) => ({ title: p.title, url: p.urls.app, excerpt: p.sections?.[0]?.body ?? '' });
 
-/** Search in the app: the API's search, as the member. */
-export async function searchView(ctx: Context, session: BrowserSession, scope: { organizationId?: string; spaceId?: string }, text: string): Promise<SearchView> {
+/** Search of one space in the app: the API's search, as the member. */
+export async function searchSpaceView(ctx: Context, session: BrowserSession, spaceId: string, text: string): Promise<SearchView> {
   const query = text.trim();
-  if (scope.spaceId) {
-    const space = await getSpace(ctx, scope.spaceId);
-    await enforceSpaceSso(ctx, session, scope.spaceId);
-    const found = query ? ((await searchSpace(ctx, scope.spaceId, query, { limit: 50 })) as { items: PageHit[] }) : { items: [] };
-    return { query, scope: { kind: 'space', id: space.id, title: space.title }, results: [{ pages: found.items.map(hitOf) }] };
-  }
-  const organization = await getOrganization(ctx, scope.organizationId as string);
-  await enforceSso(ctx, session, scope.organizationId as string);
-  const found = query
-    ? ((await searchOrganization(ctx, scope.organizationId as string, query, { limit: 20 })) as { items: { title: string; pages: PageHit[] }[] })
-    : { items: [] };
+  const space = await getSpace(ctx, spaceId);
+  await enforceSpaceSso(ctx, session, spaceId);
+  const found = query ? ((await searchSpace(ctx, spaceId, query, { limit: 50 })) as { items: PageHit[] }) : { items: [] };
+  return { query, scope: { kind: 'space', id: space.id, title: space.title }, results: [{ pages: found.items.map(hitOf) }] };
+}
+
+/** Search of an organization in the app (every space the member sees), grouped by space. */
+export async function searchOrganizationView(ctx: Context, session: BrowserSession, organizationId: string, text: string): Promise<SearchView> {
+  const query = text.trim();
+  const organization = await getOrganization(ctx, organizationId);
+  await enforceSso(ctx, session, organizationId);
+  const found = query ? ((await searchOrganization(ctx, organizationId, query, { limit: 20 })) as { items: { title: string; pages: PageHit[] }[] }) : { items: [] };
   return {
     query,
-    scope: { kind: 'organization', id: scope.organizationId as string, title: organization.title },
+    scope: { kind: 'organization', id: organizationId, title: organization.title },
     results: found.items.map((space) => ({ spaceTitle: space.title, pages: space.pages.map(hitOf) })),
   };
 }
