@@ -9,6 +9,7 @@ import { largeSpec } from '../../src/modules/openapi-specs/openapi-specs.fixture
 import { loadSpec } from '../../src/modules/openapi-specs/openapi-specs.process.ts';
 import { openapiSpecsRepository } from '../../src/modules/openapi-specs/openapi-specs.repository.ts';
 import { spacesRepository } from '../../src/modules/spaces/spaces.repository.ts';
+import { newSiteRow } from '../../src/modules/sites/sites.service.ts';
 import { defineSuite } from '../harness.ts';
 import { seedAdmin } from './content.ts';
 
@@ -96,33 +97,15 @@ export const openapiSuite = defineSuite<OpenAPISeed>({
       const revisionId = await editor.commit(trx, { createdBy: admin.userId });
       await spacesRepository.update(trx, spaceId, { revision_id: revisionId });
 
-      const siteId = newId();
       const basename = 'acme-api';
-      await trx
-        .insertInto('sites')
-        .values({
-          id: siteId,
-          organization_id: admin.organizationId,
-          type: 'basic',
-          title: 'Acme API',
-          visibility: 'public',
-          published: 1,
-          basename,
-          hostname: null,
-          proxy: null,
-          adaptive_content: 0,
-          agents_context: 'included',
-          default_site_space_id: null,
-          default_site_section_id: null,
-          customization: '{}',
-          adaptive_schema: null,
-          adaptive_schema_updated_at: null,
-          visitor_auth_key: newId(32),
-          created_by: admin.userId,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+      const site = {
+        ...newSiteRow({ organizationId: admin.organizationId, type: 'basic', title: 'Acme API', visibility: 'public', createdBy: admin.userId, now }),
+        published: 1,
+        basename,
+        customization: '{}',
+      };
+      const siteId = site.id;
+      await trx.insertInto('sites').values(site).execute();
       await trx
         .insertInto('site_spaces')
         .values({ id: newId(), site_id: siteId, section_id: null, space_id: spaceId, path: 'latest', title: null, condition: null, customization: '{}', position: 1, created_at: now })

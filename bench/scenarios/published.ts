@@ -1,6 +1,7 @@
 import { ManualClock, isoNow } from '../../src/lib/clock.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { loadSnapshot } from '../../src/content/store/snapshot.ts';
+import { newSiteRow } from '../../src/modules/sites/sites.service.ts';
 import { defineSuite } from '../harness.ts';
 import { seedAdmin, seedSpace } from './content.ts';
 
@@ -24,38 +25,20 @@ export const publishedSuite = defineSuite<PublishedSeed>({
       const guides = await seedSpace(trx, admin.organizationId, admin.userId, clock, PARENTS, CHILDREN);
       const reference = await seedSpace(trx, admin.organizationId, admin.userId, clock, 2, 2);
       const now = isoNow(clock);
-      const siteId = newId();
       const basename = 'acme-docs';
-      await trx
-        .insertInto('sites')
-        .values({
-          id: siteId,
-          organization_id: admin.organizationId,
-          type: 'basic',
-          title: 'Acme Docs',
-          visibility: 'public',
-          published: 1,
-          basename,
-          hostname: null,
-          proxy: null,
-          adaptive_content: 0,
-          agents_context: 'included',
-          default_site_space_id: null,
-          default_site_section_id: null,
-          customization: JSON.stringify({
-            styling: { primaryColor: { light: '#e4572e', dark: '#ff8a65' } },
-            header: { links: [{ title: 'Website', to: { kind: 'url', url: 'https://acme.example.com' } }] },
-            footer: { copyright: '© Acme' },
-            themes: { default: 'light', toggeable: true },
-          }),
-          adaptive_schema: null,
-          adaptive_schema_updated_at: null,
-          visitor_auth_key: newId(32),
-          created_by: admin.userId,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
+      const site = {
+        ...newSiteRow({ organizationId: admin.organizationId, type: 'basic', title: 'Acme Docs', visibility: 'public', createdBy: admin.userId, now }),
+        published: 1,
+        basename,
+        customization: JSON.stringify({
+          styling: { primaryColor: { light: '#e4572e', dark: '#ff8a65' } },
+          header: { links: [{ title: 'Website', to: { kind: 'url', url: 'https://acme.example.com' } }] },
+          footer: { copyright: '© Acme' },
+          themes: { default: 'light', toggeable: true },
+        }),
+      };
+      const siteId = site.id;
+      await trx.insertInto('sites').values(site).execute();
       let position = 0;
       for (const [title, path, spaceId] of [
         ['Guides', 'guides', guides.spaceId],

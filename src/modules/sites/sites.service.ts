@@ -356,6 +356,39 @@ export async function listSites(ctx: Context, organizationId: string, filter: Li
   };
 }
 
+/** A site as created: unpublished, no basename or hostname, default customization. */
+export function newSiteRow(fields: {
+  organizationId: string;
+  type: SiteRow['type'];
+  title: string;
+  visibility: SiteRow['visibility'];
+  createdBy: string;
+  now: string;
+}): SiteRow {
+  return {
+    id: newId(),
+    organization_id: fields.organizationId,
+    type: fields.type,
+    title: fields.title,
+    visibility: fields.visibility,
+    published: 0,
+    basename: null,
+    hostname: null,
+    proxy: null,
+    adaptive_content: 0,
+    agents_context: 'included',
+    default_site_space_id: null,
+    default_site_section_id: null,
+    customization: '{}',
+    adaptive_schema: null,
+    adaptive_schema_updated_at: null,
+    visitor_auth_key: newId(48),
+    created_by: fields.createdBy,
+    created_at: fields.now,
+    updated_at: fields.now,
+  };
+}
+
 /** POST {O}/sites: the create role; the listed spaces become site spaces at the root. */
 export async function createSite(ctx: Context, organizationId: string, input: CreateSiteInput) {
   return ctx.db.transaction().execute(async (trx) => {
@@ -372,29 +405,16 @@ export async function createSite(ctx: Context, organizationId: string, input: Cr
     }
     if (unknown.length > 0) throw badRequest(`body/spaces: ${unknown.map((id) => `"${id}"`).join(', ')} ${unknown.length === 1 ? 'is not a space' : 'are not spaces'} of this organization`);
     const now = isoNow(ctx.clock);
-    const id = newId();
-    await sitesRepository.insert(trx, {
-      id,
-      organization_id: organizationId,
+    const row = newSiteRow({
+      organizationId,
       type: input.type ?? 'basic',
       title: input.title?.trim() || 'Untitled site',
       visibility: input.visibility ?? 'public',
-      published: 0,
-      basename: null,
-      hostname: null,
-      proxy: null,
-      adaptive_content: 0,
-      agents_context: 'included',
-      default_site_space_id: null,
-      default_site_section_id: null,
-      customization: '{}',
-      adaptive_schema: null,
-      adaptive_schema_updated_at: null,
-      visitor_auth_key: newId(48),
-      created_by: ctx.actor.userId,
-      created_at: now,
-      updated_at: now,
+      createdBy: ctx.actor.userId,
+      now,
     });
+    const id = row.id;
+    await sitesRepository.insert(trx, row);
     const paths: string[] = [];
     for (const [position, space] of spaces.entries()) {
       const path = uniquePath(pathFrom(space.title), paths);
