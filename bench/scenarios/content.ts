@@ -49,18 +49,13 @@ export interface ContentSeed {
   userId: string;
 }
 
-/**
- * A space of `parents × children` pages (plus the parents themselves), written as one
- * revision with the store's own editor: the shape of a large documentation space.
- */
-export async function seedSpace(db: Db, organizationId: string, userId: string, clock: ManualClock, parents: number, children: number): Promise<{ spaceId: string; pageId: string }> {
-  const config = loadConfig({ DATA_DIR: '/nonexistent-bench-data' });
+/** A private space with no revision yet, as a bench seeds it (pages are added by the caller). */
+export async function seedEmptySpace(db: Db, organizationId: string, userId: string, now: string, title: string): Promise<string> {
   const spaceId = newId();
-  const now = isoNow(clock);
   await spacesRepository.insert(db, {
     id: spaceId,
     organization_id: organizationId,
-    title: `Docs ${parents * (children + 1)}`,
+    title,
     emoji: '',
     visibility: 'private',
     edit_mode: 'live',
@@ -76,6 +71,16 @@ export async function seedSpace(db: Db, organizationId: string, userId: string, 
     updated_at: now,
     deleted_at: null,
   });
+  return spaceId;
+}
+
+/**
+ * A space of `parents × children` pages (plus the parents themselves), written as one
+ * revision with the store's own editor: the shape of a large documentation space.
+ */
+export async function seedSpace(db: Db, organizationId: string, userId: string, clock: ManualClock, parents: number, children: number): Promise<{ spaceId: string; pageId: string }> {
+  const config = loadConfig({ DATA_DIR: '/nonexistent-bench-data' });
+  const spaceId = await seedEmptySpace(db, organizationId, userId, isoNow(clock), `Docs ${parents * (children + 1)}`);
   // Pages only: no file is stored, so the folder store of a directory never created will do.
   const editor = await RevisionEditor.open(db, spaceId, null, clock, createFsBackendStore(config.dataDir, db));
   let pageId = '';

@@ -11,7 +11,7 @@ import { openapiSpecsRepository } from '../../src/modules/openapi-specs/openapi-
 import { spacesRepository } from '../../src/modules/spaces/spaces.repository.ts';
 import { newSiteRow } from '../../src/modules/sites/sites.service.ts';
 import { defineSuite } from '../harness.ts';
-import { seedAdmin } from './content.ts';
+import { seedAdmin, seedEmptySpace } from './content.ts';
 
 /** About the size of a large public API's document. */
 const SPEC_BYTES = 1024 * 1024;
@@ -68,26 +68,7 @@ export const openapiSuite = defineSuite<OpenAPISeed>({
       });
       await openapiSpecsRepository.update(trx, specId, { last_version_id: versionId });
 
-      const spaceId = newId();
-      await spacesRepository.insert(trx, {
-        id: spaceId,
-        organization_id: admin.organizationId,
-        title: 'API',
-        emoji: '',
-        visibility: 'private',
-        edit_mode: 'live',
-        default_level: 'inherit',
-        language: null,
-        merge_rules: '{"type":"inherit"}',
-        parent_id: null,
-        position: 0,
-        revision_id: null,
-        share_key: newId(32),
-        created_by: admin.userId,
-        created_at: now,
-        updated_at: now,
-        deleted_at: null,
-      });
+      const spaceId = await seedEmptySpace(trx, admin.organizationId, admin.userId, now, 'API');
       const config = loadConfig({ DATA_DIR: '/nonexistent-bench-data' });
       const editor = await RevisionEditor.open(trx, spaceId, null, clock, withSignedUrls(createFsBackend(config.dataDir), trx, 'http://localhost'));
       editor.insertPage({
