@@ -6,16 +6,21 @@ import {
   CompiledQuery,
   Kysely,
   PostgresDialect,
+  PostgresDriver,
   SqliteAdapter,
   SqliteDialect,
   SqliteDriver,
   type DialectAdapter,
   type DatabaseConnection,
   type Driver,
+  type PostgresDialectConfig,
+  type QueryResult,
   type SqliteDatabase,
   type SqliteDialectConfig,
 } from 'kysely';
 import type { Database } from './types.ts';
+import { PostgresChangeFeed, SqliteChangeFeed, type ChangeFeed } from './change-feed.ts';
+import { installPostgresChangeTriggers, installSqliteChangeTriggers } from './change-scopes.ts';
 
 export type Db = Kysely<Database>;
 export type DialectName = 'sqlite' | 'postgres';
@@ -44,24 +49,20 @@ const MAX_CACHED_STATEMENTS = 500;
 interface SqliteHandle {
   sqlite: SQLite.Database;
   prepare: (sql: string) => SQLite.Statement;
-  /** Statements that may write, counted as they are prepared (Kysely prepares per run). */
-  writes: number;
-  dataVersion: SQLite.Statement;
-  /** The last data_version read, and when. */
-  seenVersion: number;
-  seenAt: number;
 }
-
-/**
- * How long a read of SQLite's data_version is trusted. Reading it costs as much as a small
- * query, so it is read at most this often: commits by another process (the CLI, a second
- * server on the same file) are seen within this time; this process's own writes at once.
- */
-const DATA_VERSION_RECHECK_MS = 100;
 
 /** Raw SQLite handles behind their Kysely instance, for the synchronous read path. */
 const sqliteHandles = new WeakMap<object, SqliteHandle>();
 const pgPools = new WeakMap<object, pg.Pool>();
+const changeFeeds = new WeakMap<object, ChangeFeed>();
+
+/**
+ * The change feed of a root database handle (change-feed.ts); undefined for a transaction,
+ * whose reads are never cached.
+ */
+export function changeFeedOf(db: Db): ChangeFeed | undefined {
+  return changeFeeds.get(db);
+}
 
 /** The connection pool behind a PostgreSQL database (for GET /metrics); undefined on SQLite. */
 export function poolStats(db: Db): { total: number; idle: number; waiting: number; max: number } | undefined {
@@ -71,21 +72,16 @@ export function poolStats(db: Db): { total: number; idle: number; waiting: numbe
 }
 
 /**
- * A stamp that changes whenever the database's content may have changed: at once for a
- * write through this connection, within DATA_VERSION_RECHECK_MS for a commit by another
- * process (SQLite's `data_version`). A result computed after reading the stamp can be
- * reused while the stamp stays the same. Undefined inside a transaction and on PostgreSQL,
- * which has no such cheap stamp.
+ * Puts the triggers that feed the change feed in place (after migrations: they watch the
+ * tables); until then nothing is cached on this handle.
  */
-export function contentStamp(db: Db): string | undefined {
-  const handle = sqliteHandles.get(db);
-  if (!handle || handle.sqlite.inTransaction) return undefined;
-  const now = Date.now();
-  if (now - handle.seenAt >= DATA_VERSION_RECHECK_MS) {
-    handle.seenVersion = handle.dataVersion.get() as number;
-    handle.seenAt = now;
-  }
-  return `${handle.writes}.${handle.seenVersion}`;
+export async function installChangeTriggers(db: Db): Promise<void> {
+  const feed = changeFeeds.get(db);
+  if (!feed) return;
+  const sqlite = sqliteHandles.get(db);
+  if (sqlite) installSqliteChangeTriggers(sqlite.sqlite);
+  else await installPostgresChangeTriggers(db);
+  feed.markInstalled();
 }
 
 /**
@@ -123,11 +119,7 @@ function statementCache(sqlite: SQLite.Database): (sql: string) => SQLite.Statem
 
 function withStatementCache(handle: SqliteHandle): SqliteDatabase {
   return {
-    prepare: (sql: string) => {
-      const statement = handle.prepare(sql);
-      if (!statement.reader) handle.writes++;
-      return statement as unknown as ReturnType<SqliteDatabase['prepare']>;
-    },
+    prepare: (sql: string) => handle.prepare(sql) as unknown as ReturnType<SqliteDatabase['prepare']>,
     close() {
       handle.sqlite.close();
     },
@@ -174,17 +166,104 @@ class QuireSqliteDialect extends SqliteDialect {
   }
 }
 
+const READS = new Set(['SelectQueryNode']);
+
+/**
+ * Kysely's PostgreSQL driver, plus read-your-writes for the change feed: a connection that
+ * wrote waits, after its commit (or after its single statement outside a transaction), until
+ * this process's listener has the write's notifications (PostgresChangeFeed.barrier), so a
+ * result cached before the write is never served after it returned.
+ */
+class BarrierPostgresDriver extends PostgresDriver {
+  readonly #wrote = new WeakSet<DatabaseConnection>();
+  readonly #inTransaction = new WeakSet<DatabaseConnection>();
+  readonly #watched = new WeakSet<DatabaseConnection>();
+
+  constructor(
+    config: PostgresDialectConfig,
+    private readonly feed: PostgresChangeFeed,
+  ) {
+    super(config);
+  }
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    if (!this.#watched.has(connection)) {
+      this.#watched.add(connection);
+      const execute = connection.executeQuery.bind(connection);
+      connection.executeQuery = <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
+        if (!READS.has(query.query.kind)) this.#wrote.add(connection);
+        return execute(query);
+      };
+    }
+    return connection;
+  }
+
+  override async beginTransaction(connection: DatabaseConnection, settings: Parameters<PostgresDriver['beginTransaction']>[1]): Promise<void> {
+    await super.beginTransaction(connection, settings);
+    this.#inTransaction.add(connection);
+    this.#wrote.delete(connection);
+  }
+
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    await super.commitTransaction(connection);
+    this.#inTransaction.delete(connection);
+    await this.#catchUp(connection);
+  }
+
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    this.#inTransaction.delete(connection);
+    this.#wrote.delete(connection);
+    await super.rollbackTransaction(connection);
+  }
+
+  override async releaseConnection(connection: Parameters<PostgresDriver['releaseConnection']>[0]): Promise<void> {
+    if (!this.#inTransaction.has(connection)) await this.#catchUp(connection).catch(() => {});
+    await super.releaseConnection(connection);
+  }
+
+  async #catchUp(connection: DatabaseConnection): Promise<void> {
+    if (!this.#wrote.has(connection)) return;
+    this.#wrote.delete(connection);
+    await this.feed.barrier((channel, marker) =>
+      connection.executeQuery(CompiledQuery.raw('select pg_notify($1, $2)', [channel, marker])).finally(() => this.#wrote.delete(connection)),
+    );
+  }
+}
+
+class QuirePostgresDialect extends PostgresDialect {
+  constructor(
+    private readonly config: PostgresDialectConfig,
+    private readonly feed: PostgresChangeFeed,
+  ) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    return new BarrierPostgresDriver(this.config, this.feed);
+  }
+}
+
 /** Opens the database the configuration names: PostgreSQL when a URL is given, else SQLite. */
 export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   if (options.databaseUrl) {
-    const pool = new pg.Pool({
+    const connection = {
       connectionString: options.databaseUrl,
-      max: 10,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
-    });
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    };
+    const pool = new pg.Pool({ ...connection, max: 10 });
+    const feed = new PostgresChangeFeed(connection, options.pgSchema ?? 'public');
+    const db = new Kysely<Database>({ dialect: new QuirePostgresDialect({ pool }, feed) });
     pgPools.set(db, pool);
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    changeFeeds.set(db, feed);
+    return {
+      db,
+      dialect: 'postgres',
+      close: async () => {
+        await feed.close();
+        await db.destroy();
+      },
+    };
   }
   const file = options.sqliteFile ?? 'quire.sqlite';
   const target = file === ':memory:' ? file : path.join(options.dataDir, file);
@@ -203,15 +282,10 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   // The CLI may write while the server runs: wait for the lock instead of failing.
   sqlite.pragma('busy_timeout = 5000');
-  const handle: SqliteHandle = {
-    sqlite,
-    prepare: statementCache(sqlite),
-    writes: 0,
-    dataVersion: sqlite.prepare('pragma data_version').pluck(),
-    seenVersion: 0,
-    seenAt: 0,
-  };
+  const handle: SqliteHandle = { sqlite, prepare: statementCache(sqlite) };
+  const feed = new SqliteChangeFeed(sqlite);
   const db = new Kysely<Database>({ dialect: new QuireSqliteDialect({ database: withStatementCache(handle) }) });
   sqliteHandles.set(db, handle);
+  changeFeeds.set(db, feed);
   return { db, dialect: 'sqlite', close: () => db.destroy() };
 }

@@ -1,5 +1,5 @@
 import { Migrator, PostgresAdapter, sql, type Migration, type MigrationProvider } from 'kysely';
-import type { Db } from './database.ts';
+import { installChangeTriggers, type Db } from './database.ts';
 import * as m0001 from './migrations/0001_foundation.ts';
 import * as m0002 from './migrations/0002_directory_version.ts';
 import * as m0003 from './migrations/0003_spaces_and_content.ts';
@@ -47,8 +47,10 @@ const provider: MigrationProvider = { getMigrations: async () => migrations };
  * (lock table, lock, re-read) runs only when something is missing.
  */
 export async function migrateToLatest(db: Db): Promise<string[]> {
-  if (await allApplied(db)) return [];
-  return migrate(db);
+  const applied = (await allApplied(db)) ? [] : await migrate(db);
+  // The change feed's triggers watch the tables as they now are (cached reads wait for them).
+  await installChangeTriggers(db);
+  return applied;
 }
 
 /** Whether every listed migration is recorded as applied (false when the table is missing). */

@@ -1,36 +1,70 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { TtlCache } from '../lib/ttl-cache.ts';
-import { contentStamp, type Db } from './database.ts';
+import type { ChangeFeed } from './change-feed.ts';
+import { changeFeedOf, type Db } from './database.ts';
+
+/** A cached read: its value, the feed's epoch and the version of each scope it depends on. */
+interface Entry {
+  value: unknown;
+  epoch: number;
+  depends: [scope: string, version: number][];
+}
+
+interface Reading {
+  feed: ChangeFeed;
+  depends: Map<string, number>;
+}
+
+const reading = new AsyncLocalStorage<Reading>();
 
 /**
- * Reuses the result of a read while the database has not changed since it was made
- * (contentStamp: every write of this process, every commit of another). Where no stamp
- * exists (PostgreSQL, transactions) it simply reads. The stamp is taken before reading, so
- * a cached result is never older than its key. Results must not be mutated by callers.
+ * Declares that the read in progress depends on these scopes (change-scopes.ts). Call it
+ * BEFORE reading what the scope covers: the version is taken now, so a change committed
+ * during the read moves the version past the one recorded and the result is not reused.
+ * Outside a cached read it does nothing.
  */
-export async function readUnlessChanged<T>(db: Db, cache: TtlCache<unknown>, key: string, read: () => Promise<T>): Promise<T> {
-  const stamp = contentStamp(db);
-  if (stamp === undefined) return read();
-  const stampedKey = `${key}@${stamp}`;
-  const cached = cache.get(stampedKey) as T | undefined;
-  if (cached !== undefined) return cached;
-  const value = await read();
-  if (value !== undefined) cache.set(stampedKey, value);
-  return value;
+export function dependOn(...scopes: string[]): void {
+  const current = reading.getStore();
+  if (!current) return;
+  for (const scope of scopes) if (!current.depends.has(scope)) current.depends.set(scope, current.feed.version(scope));
+}
+
+function inherit(outer: Reading | undefined, depends: Iterable<[string, number]>): void {
+  if (!outer) return;
+  for (const [scope, version] of depends) if (!outer.depends.has(scope)) outer.depends.set(scope, version);
 }
 
 /**
- * readUnlessChanged that answers a hit synchronously (no promise, no microtask): for the
- * hottest reads, whose handlers may return a plain value. A miss returns the read's
- * promise and caches its result under the stamp taken before reading.
+ * Reuses the result of a read while nothing it declared (`dependOn`) has changed since it
+ * was made, answering a hit synchronously (no promise, no microtask) for the hottest reads.
+ * Nothing is cached for a transaction's handle, while the feed cannot be trusted
+ * (ChangeFeed.epoch), or when the read declared nothing. A cached read inside another passes
+ * its scopes on. Results must not be mutated by callers.
  */
 export function reuseUnlessChanged<T>(db: Db, cache: TtlCache<unknown>, key: string, read: () => Promise<T>): T | Promise<T> {
-  const stamp = contentStamp(db);
-  if (stamp === undefined) return read();
-  const stampedKey = `${key}@${stamp}`;
-  const cached = cache.get(stampedKey) as T | undefined;
-  if (cached !== undefined) return cached;
-  return read().then((value) => {
-    if (value !== undefined) cache.set(stampedKey, value);
+  const feed = changeFeedOf(db);
+  const epoch = feed?.epoch();
+  if (feed === undefined || epoch === undefined) return read();
+  const outer = reading.getStore();
+  const entry = cache.getIf(key, (e) => {
+    const kept = e as Entry;
+    return kept.epoch === epoch && kept.depends.every(([scope, version]) => feed.version(scope) === version);
+  }) as Entry | undefined;
+  if (entry) {
+    inherit(outer, entry.depends);
+    return entry.value as T;
+  }
+  const current: Reading = { feed, depends: new Map() };
+  return reading.run(current, read).then((value) => {
+    inherit(outer, current.depends);
+    if (value !== undefined && current.depends.size > 0 && feed.epoch() === epoch) {
+      cache.set(key, { value, epoch, depends: [...current.depends] } satisfies Entry);
+    }
     return value;
   });
+}
+
+/** reuseUnlessChanged for callers that always await. */
+export async function readUnlessChanged<T>(db: Db, cache: TtlCache<unknown>, key: string, read: () => Promise<T>): Promise<T> {
+  return reuseUnlessChanged(db, cache, key, read);
 }

@@ -28,6 +28,18 @@ export class TtlCache<V> {
     return entry.value;
   }
 
+  /** get(), counting an entry `valid` rejects as a miss (and dropping it). */
+  getIf(key: string, valid: (value: V) => boolean, now = Date.now()): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry || entry.expiresAt <= now || !valid(entry.value)) {
+      if (entry) this.entries.delete(key);
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
+    return entry.value;
+  }
+
   set(key: string, value: V, now = Date.now()): void {
     if (this.ttlMs <= 0) return;
     if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);

@@ -234,7 +234,7 @@ async function readPage(ctx: Context, snapshot: RevisionSnapshot, node: PageNode
 
 /**
  * GET {S}/content/page/{pageId} and GET {S}/revisions/{revisionId}/page/{pageId}. The
- * hottest read: while the database is unchanged (SQLite's content stamp) the same caller
+ * hottest read: while the space and its permissions are unchanged (loadSpace) the same caller
  * asking for the same page gets the same object back without a single await.
  */
 export function getPage(ctx: Context, spaceId: string, pageId: string, options: PageReadOptions) {

@@ -12,11 +12,12 @@ import type { SiteSectionGroupsTable, SiteSectionsTable, SitesTable } from '../.
 /** What serving needs of a site (fewer columns read faster: this is every request's first query). */
 export type PublishedSiteRow = Pick<
   SitesTable,
-  'id' | 'title' | 'visibility' | 'published' | 'customization' | 'default_site_space_id' | 'default_site_section_id' | 'visitor_auth_key'
+  'id' | 'organization_id' | 'title' | 'visibility' | 'published' | 'customization' | 'default_site_space_id' | 'default_site_section_id' | 'visitor_auth_key'
 >;
 
 const SITE_COLUMNS = [
   'id',
+  'organization_id',
   'title',
   'visibility',
   'published',

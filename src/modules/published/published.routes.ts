@@ -114,13 +114,14 @@ export const publishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const apiHostname = publicUrl.hostname.toLowerCase();
   const secureCookies = publicUrl.protocol === 'https:';
 
-  // Visits without credentials see what the database says, nothing else: on SQLite their
-  // outcome is reused while the database is unchanged, its HTML encoded to bytes once.
+  // Visits without credentials see what the database says, nothing else: their outcome is
+  // reused while what it depends on is unchanged (servePublished declares it), its HTML
+  // encoded to bytes once.
   const anonymous = new TtlCache<PublishedOutcome>(60_000, 2_000);
   app.metrics?.registerCache('published', anonymous as TtlCache<unknown>);
   const encoded = new WeakMap<object, EncodedBody>();
-  // Outcomes are not reused on PostgreSQL (nor across visitors with credentials), but their
-  // bytes mostly are the same: the compressed forms are kept by content too, so a page is
+  // Outcomes are not reused across visitors with credentials (nor while the change feed is
+  // down), but their bytes mostly are the same: the compressed forms are kept by content too, so a page is
   // compressed once per content, not once per request (brotli was 40% of a page's time).
   const byContent = new LruCache<EncodedBody>(256);
   const encodedOnce = (text: string): EncodedBody => {

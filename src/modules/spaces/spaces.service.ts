@@ -1,7 +1,7 @@
 import type { AppDeps, Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { PageRequest } from '../../db/keyset.ts';
-import { readUnlessChanged } from '../../db/read-cache.ts';
+import { dependOn, readUnlessChanged } from '../../db/read-cache.ts';
 import { reusable } from '../../lib/reusable.ts';
 import type { RoleName } from '../../db/types.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
@@ -52,7 +52,8 @@ async function presentOne(ctx: Pick<Context, 'config' | 'db'>, row: SpaceRow, ac
 /**
  * A live space and the caller's standing towards it; 404 when it does not exist, is
  * deleted, or the caller may not see it. Outside transactions on SQLite the result is
- * reused while the database is unchanged (content reads are the hottest path).
+ * reused while neither the space nor the organization's permissions change
+ * (content reads are the hottest path).
  */
 export async function loadSpace(
   ctx: Pick<Context, 'db' | 'actor' | 'caches'>,
@@ -60,8 +61,10 @@ export async function loadSpace(
   shareKey?: string,
 ): Promise<{ space: SpaceRow; access: ContentAccess }> {
   const loaded = await readUnlessChanged(ctx.db, ctx.caches.listings, `space\u0000${spaceId}\u0000${ctx.actor.userId}\u0000${shareKey ?? ''}`, async () => {
+    dependOn(`space:${spaceId}`);
     const space = await spacesRepository.findActive(ctx.db, spaceId);
     if (!space) return null;
+    dependOn(`org:${space.organization_id}`);
     return { space, access: await contentAccess(ctx, space, 'space', shareKey) };
   });
   if (!loaded || loaded.access.role === null) throw notFound('Space');
@@ -212,10 +215,12 @@ export async function listCollectionSpaces(ctx: Context, collectionId: string, p
 /** GET /v1/spaces/{spaceId} */
 export async function getSpace(ctx: Context, spaceId: string, shareKey?: string) {
   // The Space object (counts and published URL included) depends only on the database:
-  // reused, and serialized once, while it is unchanged (SQLite's content stamp).
+  // reused, and serialized once, while what it depends on is unchanged.
   const key = `space-get\u0000${spaceId}\u0000${ctx.actor.userId}\u0000${shareKey ?? ''}`;
   return readUnlessChanged(ctx.db, ctx.caches.listings, key, async () => {
     const { space, access } = await loadSpace(ctx, spaceId, shareKey);
+    // The Space object also counts comments and change requests and shows where it is published.
+    dependOn(`comments:${space.id}`, `change-requests:${space.id}`, `sites:${space.organization_id}`);
     return reusable(await presentOne(ctx, space, access));
   });
 }
