@@ -95,7 +95,7 @@ export function createDeps(options: Pick<BuildAppOptions, 'config' | 'db' | 'dia
     config,
     clock: options.clock ?? systemClock,
     caches: {
-      memberships: new TtlCache(config.authCacheTtlMs),
+      memberships: new TtlCache(60_000, 10_000),
       listings: new TtlCache(60_000, 1_000),
       searchResults: new TtlCache(config.searchCacheTtlMs, 256),
     },

@@ -5,7 +5,6 @@ import type { FileStore } from './files/types.ts';
 import type { OutboundClient } from './lib/outbound/client.ts';
 import type { Clock } from './lib/clock.ts';
 import type { TtlCache } from './lib/ttl-cache.ts';
-import type { RoleName } from './db/types.ts';
 import { unauthorized } from './errors.ts';
 import type { JobWorker } from './jobs/worker.ts';
 
@@ -16,16 +15,15 @@ export interface Actor {
 }
 
 /**
- * In-process caches shared by the requests of one app. Entries live AUTH_CACHE_TTL_MS at
- * most, so facts changed by another process are seen within that time.
+ * In-process caches shared by the requests of one app. What they hold is reused while the
+ * change feed says nothing it depends on changed (db/read-cache.ts); their TTLs bound memory.
  */
 export interface AppCaches {
-  /** Key `organizationId NUL userId`: the role of an active member (never a non-member). */
-  memberships: TtlCache<{ role: RoleName | null }>;
+  /** Key `organizationId NUL userId`: the role of an active member, or null. */
+  memberships: TtlCache<unknown>;
   /**
-   * Computed listings keyed by what they were computed from, including a version the
-   * database moves on every relevant change (organizations.directory_version): an entry
-   * is never stale, it just stops being asked for. The TTL only bounds memory.
+   * Cached reads (read-cache.ts) and member listings, which are keyed by the version the
+   * database moves on every change to the directory (organizations.directory_version).
    */
   listings: TtlCache<unknown>;
   /**

@@ -12,6 +12,7 @@ import type { Db } from './database.ts';
  *   org:<id>             the organization's settings, members and their roles, teams,
  *                        collections and permission grants (who may see what)
  *   users                any user's profile (names and photos shown beside content)
+ *   token:<hash prefix>  API tokens whose hash starts so (a token is looked up by hash)
  *   space:<id>           one space's row (its current revision, settings) and git sync
  *   spaces:<org>         which spaces an organization has (lists)
  *   comments:<space>     comments, replies and reactions of one space
@@ -36,6 +37,7 @@ const siteOrg = "(select organization_id from sites where id = r.site_id)";
 export const CHANGE_SCOPES: Record<string, TableScopes> = {
   organizations: { scopes: ["'org:' || r.id"], ignore: ['directory_version'] },
   users: { scopes: ["'users'"] },
+  api_tokens: { scopes: ["'token:' || substr(r.token_hash, 1, 16)"] },
   members: { scopes: ["'org:' || r.organization_id"], ignore: ['last_seen_at'] },
   teams: { scopes: ["'org:' || r.organization_id"] },
   team_members: { scopes: ["'org:' || r.organization_id"] },

@@ -34,6 +34,21 @@ function inherit(outer: Reading | undefined, depends: Iterable<[string, number]>
   for (const [scope, version] of depends) if (!outer.depends.has(scope)) outer.depends.set(scope, version);
 }
 
+function validEntry(cache: TtlCache<unknown>, key: string, feed: ChangeFeed, epoch: number): Entry | undefined {
+  return cache.getIf(key, (e) => {
+    const kept = e as Entry;
+    return kept.epoch === epoch && kept.depends.every(([scope, version]) => feed.version(scope) === version);
+  }) as Entry | undefined;
+}
+
+/** The cached result of a read, if one is still valid; never reads. */
+export function peekUnlessChanged<T>(db: Db, cache: TtlCache<unknown>, key: string): T | undefined {
+  const feed = changeFeedOf(db);
+  const epoch = feed?.epoch();
+  if (feed === undefined || epoch === undefined) return undefined;
+  return validEntry(cache, key, feed, epoch)?.value as T | undefined;
+}
+
 /**
  * Reuses the result of a read while nothing it declared (`dependOn`) has changed since it
  * was made, answering a hit synchronously (no promise, no microtask) for the hottest reads.
@@ -46,10 +61,7 @@ export function reuseUnlessChanged<T>(db: Db, cache: TtlCache<unknown>, key: str
   const epoch = feed?.epoch();
   if (feed === undefined || epoch === undefined) return read();
   const outer = reading.getStore();
-  const entry = cache.getIf(key, (e) => {
-    const kept = e as Entry;
-    return kept.epoch === epoch && kept.depends.every(([scope, version]) => feed.version(scope) === version);
-  }) as Entry | undefined;
+  const entry = validEntry(cache, key, feed, epoch);
   if (entry) {
     inherit(outer, entry.depends);
     return entry.value as T;

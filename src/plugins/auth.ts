@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { unauthorized } from '../errors.ts';
 import { hashToken } from '../lib/tokens.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
+import { dependOn, peekUnlessChanged, reuseUnlessChanged } from '../db/read-cache.ts';
 import type { Actor } from '../context.ts';
 import { authenticateTokenHash } from '../modules/users/users.service.ts';
 
@@ -32,9 +33,10 @@ export function requestTokenHash(request: FastifyRequest): string | null {
  *    address, so even a flood of distinct made-up tokens is bounded by the limiter.
  */
 export const authPlugin = fp(async (app: FastifyInstance) => {
-  // Verified tokens are trusted for a few seconds: the hot path needs no query, and a token
-  // revoked on any server process stops working everywhere within the TTL.
-  const cache = new TtlCache<Actor>(app.deps.config.authCacheTtlMs);
+  // Verified tokens are reused while their row is unchanged (the change feed: a revocation on
+  // any server process is seen by the next request everywhere), for AUTH_CACHE_TTL_MS at most.
+  const { db } = app.deps;
+  const cache = new TtlCache<Actor | null>(app.deps.config.authCacheTtlMs);
   app.metrics?.registerCache('tokens', cache as TtlCache<unknown>);
   const invalid = new TtlCache<true>(60_000, 10_000);
   const needsToken = (request: FastifyRequest) => Boolean(request.routeOptions.url) && !request.routeOptions.config.public;
@@ -44,7 +46,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     if (!needsToken(request)) return done();
     const hash = requestTokenHash(request);
     if (!hash) return done();
-    const cached = cache.get(hash);
+    const cached = peekUnlessChanged<Actor | null>(db, cache as TtlCache<unknown>, hash);
     if (cached) request.actor = cached;
     done();
   });
@@ -55,15 +57,20 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     if (!hash) return done(unauthorized());
     const now = Date.now();
     if (invalid.get(hash, now)) return done(unauthorized('The API token is invalid or has been revoked'));
-    authenticateTokenHash(app.deps.db, hash).then((actor) => {
+    const settle = (actor: Actor | null) => {
       if (!actor) {
         invalid.set(hash, true, now);
         return done(unauthorized('The API token is invalid or has been revoked'));
       }
-      cache.set(hash, actor, now);
       request.actor = actor;
       done(null, payload);
-    }, (error: Error) => done(error));
+    };
+    const found = reuseUnlessChanged(db, cache as TtlCache<unknown>, hash, async () => {
+      dependOn(`token:${hash.slice(0, 16)}`);
+      return (await authenticateTokenHash(db, hash)) ?? null;
+    });
+    if (found instanceof Promise) found.then(settle, (error: Error) => done(error));
+    else settle(found);
   });
 });
 

@@ -8,7 +8,7 @@ import { isoNow } from '../../lib/clock.ts';
 import { reusable } from '../../lib/reusable.ts';
 import { organizationPolicy, type OrganizationAccess } from '../organizations/organizations.policy.ts';
 import { organizationsRepository } from '../organizations/organizations.repository.ts';
-import { memberAccess, membershipsChanged } from '../organizations/organizations.service.ts';
+import { memberAccess } from '../organizations/organizations.service.ts';
 import { presentTeam } from '../teams/teams.presenter.ts';
 import { teamPermissions } from '../teams/teams.policy.ts';
 import { teamsRepository } from '../teams/teams.repository.ts';
@@ -79,7 +79,6 @@ export async function updateMember(ctx: Context, organizationId: string, userId:
     }
     return presentMember(ctx.config, { ...member, role: input.role === undefined ? member.role : input.role });
   });
-  membershipsChanged(ctx);
   return member;
 }
 
@@ -98,7 +97,6 @@ export async function removeMember(ctx: Context, organizationId: string, userId:
     await ensureAnotherAdmin(tctx, organizationId, member, 'remove');
     await membersRepository.delete(trx, organizationId, userId);
   });
-  membershipsChanged(ctx);
 }
 
 /** POST /v1/orgs/{organizationId}/members/{userId}/sso: admins mark a member as signing in through SSO. */

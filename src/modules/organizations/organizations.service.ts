@@ -3,6 +3,8 @@ import type { Db } from '../../db/database.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { isoNow, type Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
+import { reusable } from '../../lib/reusable.ts';
+import { dependOn, readUnlessChanged } from '../../db/read-cache.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import { organizationPolicy, type OrganizationAccess } from './organizations.policy.ts';
 import { presentAgentInstructions, presentOrganization } from './organizations.presenter.ts';
@@ -34,31 +36,23 @@ export async function organizationAccess(
 
 /**
  * The caller's standing in an organization, without the organization's row: the check in
- * front of every read of what an organization holds. Outside a transaction it may come
- * from the membership cache (at most AUTH_CACHE_TTL_MS old, like a token; changes made by
- * this process clear it at once); inside one, writes always see the database. 404 for
- * anyone who is not an active member.
+ * front of every read of what an organization holds. Outside a transaction it is reused
+ * while the organization's members are unchanged (the change feed); inside one, writes
+ * always see the database. 404 for anyone who is not an active member.
  */
 export async function memberAccess(
   ctx: Pick<Context, 'db' | 'actor' | 'caches'>,
   organizationId: string,
 ): Promise<OrganizationAccess> {
   const userId = ctx.actor.userId;
-  const key = `${organizationId}\u0000${userId}`;
-  const cacheable = !ctx.db.isTransaction;
-  const cached = cacheable ? ctx.caches.memberships.get(key) : undefined;
-  if (cached) return { organizationId, userId, role: cached.role };
-  const membership = await organizationsRepository.findActiveMembership(ctx.db, organizationId, userId);
+  const membership = await readUnlessChanged(ctx.db, ctx.caches.memberships, `${organizationId}\u0000${userId}`, async () => {
+    dependOn(`org:${organizationId}`);
+    const row = await organizationsRepository.findActiveMembership(ctx.db, organizationId, userId);
+    return row ? { role: row.role } : null;
+  });
   if (!membership) throw notFound('Organization');
-  if (cacheable) ctx.caches.memberships.set(key, { role: membership.role });
   return { organizationId, userId, role: membership.role };
 }
-
-/** Forgets cached memberships after a role change or removal, so this process sees it at once. */
-export function membershipsChanged(ctx: Pick<Context, 'caches'>): void {
-  ctx.caches.memberships.clear();
-}
-
 
 /** GET /v1/orgs */
 export async function listOrganizations(ctx: Context, page: PageRequest) {
@@ -68,8 +62,12 @@ export async function listOrganizations(ctx: Context, page: PageRequest) {
 
 /** GET /v1/orgs/{organizationId} */
 export async function getOrganization(ctx: Context, organizationId: string) {
-  const { organization, access } = await organizationAccess(ctx, organizationId);
-  return presentOrganization(ctx.config, organization, access);
+  // Reused (and serialized once) while the organization and its members are unchanged.
+  return readUnlessChanged(ctx.db, ctx.caches.listings, `org-get\u0000${organizationId}\u0000${ctx.actor.userId}`, async () => {
+    dependOn(`org:${organizationId}`);
+    const { organization, access } = await organizationAccess(ctx, organizationId);
+    return reusable(presentOrganization(ctx.config, organization, access));
+  });
 }
 
 export interface NewOrganization {

@@ -317,6 +317,5 @@ export async function completeSignIn(
     });
     return { sessionId, userId: user.id };
   });
-  deps.caches.memberships.clear();
   return { ...result, target: safeReturnTarget(deps.config, input.RelayState) ?? appUrl(deps.config, '/account') };
 }
