@@ -21,10 +21,7 @@ export interface Actor {
 export interface AppCaches {
   /** Key `organizationId NUL userId`: the role of an active member, or null. */
   memberships: TtlCache<unknown>;
-  /**
-   * Cached reads (read-cache.ts) and member listings, which are keyed by the version the
-   * database moves on every change to the directory (organizations.directory_version).
-   */
+  /** Cached reads (read-cache.ts): hot single reads and listings. */
   listings: TtlCache<unknown>;
   /**
    * Ranked search results keyed by the revision of every space searched and the query:

@@ -114,6 +114,22 @@ describe('change feed and cached reads', () => {
     expect((await read()).status).toBe(404);
   });
 
+  it('a ping moves the member list but not the cached pages or access', async () => {
+    const members = () => t.request('GET', `/v1/orgs/${org.id}/members`, { token: org.admin.token });
+    const adminRow = () => members().then((r) => r.body.items.find((m: any) => m.user.id === org.admin.id));
+    const before = await adminRow();
+    expect((await page(spaceB, pageB)).status).toBe(200);
+    t.clock.advance(60_000);
+    const ping = await t.request('POST', `/v1/orgs/${org.id}/ping`, { token: org.admin.token });
+    expect(ping.status).toBe(200);
+    const hits = listings().hits;
+    expect((await page(spaceB, pageB)).status).toBe(200);
+    expect(listings().hits).toBe(hits + 1);
+    const after = await adminRow();
+    expect(after.lastSeenAt).toBeDefined();
+    expect(after.lastSeenAt).not.toBe(before.lastSeenAt);
+  });
+
   describe('another process', () => {
     let other: DatabaseHandle;
     let otherApp: Awaited<ReturnType<typeof buildApp>>;

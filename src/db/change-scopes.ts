@@ -11,6 +11,8 @@ import type { Db } from './database.ts';
  * A scope names one object a cached read can depend on:
  *   org:<id>             the organization's settings, members and their roles, teams,
  *                        collections and permission grants (who may see what)
+ *   directory:<org>      what member listings show: memberships (last seen included), team
+ *                        memberships, and the spaces granted to members directly
  *   users                any user's profile (names and photos shown beside content)
  *   token:<hash prefix>  API tokens whose hash starts so (a token is looked up by hash)
  *   space:<id>           one space's row (its current revision, settings) and git sync
@@ -25,25 +27,32 @@ import type { Db } from './database.ts';
  *
  * Each entry is a list of SQL expressions over the written row, `r` standing for NEW or OLD
  * (written for both dialects: `||` with NULL is NULL, and a NULL scope is ignored).
- * `ignore` lists columns whose updates alone change nothing cached (a ping's last_seen_at).
+ * `ignore` lists columns whose updates alone change nothing the scopes cover (a ping's
+ * last_seen_at); a table may have several entries, each its own trigger.
  */
 interface TableScopes {
   scopes: string[];
+  /** Updates of only these columns change nothing the scopes cover. */
   ignore?: string[];
+  /** Only updates of these columns change what the scopes cover. */
+  only?: string[];
 }
 
 const siteOrg = "(select organization_id from sites where id = r.site_id)";
 
-export const CHANGE_SCOPES: Record<string, TableScopes> = {
-  organizations: { scopes: ["'org:' || r.id"], ignore: ['directory_version'] },
+export const CHANGE_SCOPES: Record<string, TableScopes | TableScopes[]> = {
+  organizations: { scopes: ["'org:' || r.id"] },
   users: { scopes: ["'users'"] },
   api_tokens: { scopes: ["'token:' || substr(r.token_hash, 1, 16)"] },
-  members: { scopes: ["'org:' || r.organization_id"], ignore: ['last_seen_at'] },
+  members: [{ scopes: ["'org:' || r.organization_id"], ignore: ['last_seen_at'] }, { scopes: ["'directory:' || r.organization_id"] }],
   teams: { scopes: ["'org:' || r.organization_id"] },
-  team_members: { scopes: ["'org:' || r.organization_id"] },
+  team_members: { scopes: ["'org:' || r.organization_id", "'directory:' || r.organization_id"] },
   collections: { scopes: ["'org:' || r.organization_id"] },
-  content_permissions: { scopes: ["'org:' || r.organization_id"] },
-  spaces: { scopes: ["'space:' || r.id", "'spaces:' || r.organization_id"] },
+  content_permissions: { scopes: ["'org:' || r.organization_id", "'directory:' || r.organization_id"] },
+  spaces: [
+    { scopes: ["'space:' || r.id", "'spaces:' || r.organization_id"] },
+    { scopes: ["'directory:' || r.organization_id"], only: ['deleted_at', 'organization_id'] },
+  ],
   git_syncs: { scopes: ["'space:' || r.space_id"] },
   comments: { scopes: ["'comments:' || r.space_id"] },
   comment_replies: { scopes: ["'comments:' || r.space_id"] },
@@ -64,6 +73,19 @@ export const CHANGE_SCOPES: Record<string, TableScopes> = {
 /** Changes to the list above change this, so a database's triggers are replaced when it moves. */
 export const CHANGE_SCOPES_FINGERPRINT = createHash('sha256').update(JSON.stringify(CHANGE_SCOPES)).digest('hex').slice(0, 12);
 
+/** Every trigger to install: a table, a name for it, what it notifies and what it ignores. */
+function triggers() {
+  return Object.entries(CHANGE_SCOPES).flatMap(([table, entries]) =>
+    (Array.isArray(entries) ? entries : [entries]).map((entry, i) => ({
+      table,
+      name: i === 0 ? table : `${table}_${i}`,
+      scopes: entry.scopes,
+      ignore: entry.ignore ?? [],
+      only: entry.only,
+    })),
+  );
+}
+
 const rowAs = (expression: string, row: 'new' | 'old') => expression.replace(/\br\./g, `${row}.`);
 
 /**
@@ -74,18 +96,18 @@ const rowAs = (expression: string, row: 'new' | 'old') => expression.replace(/\b
  */
 export function installSqliteChangeTriggers(sqlite: SQLite.Database): void {
   const columns = (table: string) => (sqlite.prepare(`select name from pragma_table_info(?)`).pluck().all(table) as string[]);
-  for (const [table, { scopes, ignore = [] }] of Object.entries(CHANGE_SCOPES)) {
+  for (const { table, name, scopes, ignore, only } of triggers()) {
     const all = columns(table);
     if (all.length === 0) continue;
     const call = (row: 'new' | 'old') => `select quire_changed(${scopes.map((s) => rowAs(s, row)).join(', ')});`;
-    const watched = all.filter((c) => !ignore.includes(c)).map((c) => `"${c}"`).join(', ');
+    const watched = (only ?? all.filter((c) => !ignore.includes(c))).map((c) => `"${c}"`).join(', ');
     sqlite.exec(`
-      drop trigger if exists temp."quire_changes_${table}_insert";
-      drop trigger if exists temp."quire_changes_${table}_update";
-      drop trigger if exists temp."quire_changes_${table}_delete";
-      create temp trigger "quire_changes_${table}_insert" after insert on main."${table}" begin ${call('new')} end;
-      create temp trigger "quire_changes_${table}_update" after update of ${watched} on main."${table}" begin ${call('old')} ${call('new')} end;
-      create temp trigger "quire_changes_${table}_delete" after delete on main."${table}" begin ${call('old')} end;
+      drop trigger if exists temp."quire_changes_${name}_insert";
+      drop trigger if exists temp."quire_changes_${name}_update";
+      drop trigger if exists temp."quire_changes_${name}_delete";
+      create temp trigger "quire_changes_${name}_insert" after insert on main."${table}" begin ${call('new')} end;
+      create temp trigger "quire_changes_${name}_update" after update of ${watched} on main."${table}" begin ${call('old')} ${call('new')} end;
+      create temp trigger "quire_changes_${name}_delete" after delete on main."${table}" begin ${call('old')} end;
     `);
   }
 }
@@ -105,23 +127,31 @@ export async function installPostgresChangeTriggers(db: Db): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await sql`select pg_advisory_xact_lock(hashtext(current_schema() || ':quire-change-triggers'))`.execute(trx);
     if (await installed(trx)) return;
-    for (const [table, { scopes, ignore = [] }] of Object.entries(CHANGE_SCOPES)) {
+    // Whatever an earlier list installed goes first (a table may have left the list).
+    const old = await sql<{ trigger: string; table: string }>`select t.tgname as trigger, c.relname as table from pg_trigger t
+      join pg_class c on c.oid = t.tgrelid join pg_namespace s on s.oid = c.relnamespace
+      where s.nspname = current_schema() and t.tgname like 'quire\\_changes%'`.execute(trx);
+    for (const row of old.rows) await sql.raw(`drop trigger "${row.trigger}" on "${row.table}"`).execute(trx);
+    for (const { table, name, scopes, ignore, only } of triggers()) {
       const exists = await sql<{ t: string | null }>`select to_regclass(${`"${table}"`})::text as t`.execute(trx);
       if (!exists.rows[0].t) continue;
       const notify = (row: 'new' | 'old') =>
         `perform pg_notify('quire:' || current_schema(), concat_ws(' ', ${scopes.map((s) => rowAs(s, row)).join(', ')}));`;
-      const fn = `quire_changes_${table}`;
+      const fn = `quire_changes_${name}`;
       await sql.raw(`create or replace function "${fn}"() returns trigger language plpgsql as $$
         begin
           if tg_op <> 'INSERT' then ${notify('old')} end if;
           if tg_op <> 'DELETE' then ${notify('new')} end if;
           return null;
         end $$`).execute(trx);
-      const unchanged = ignore.length === 0 ? '' : `when (to_jsonb(old) - array[${ignore.map((c) => `'${c}'`).join(', ')}]::text[] is distinct from to_jsonb(new) - array[${ignore.map((c) => `'${c}'`).join(', ')}]::text[])`;
-      await sql.raw(`drop trigger if exists quire_changes on "${table}"`).execute(trx);
-      await sql.raw(`drop trigger if exists quire_changes_update on "${table}"`).execute(trx);
-      await sql.raw(`create trigger quire_changes after insert or delete on "${table}" for each row execute function "${fn}"()`).execute(trx);
-      await sql.raw(`create trigger quire_changes_update after update on "${table}" for each row ${unchanged} execute function "${fn}"()`).execute(trx);
+      const ignored = `array[${ignore.map((c) => `'${c}'`).join(', ')}]::text[]`;
+      const changed = only
+        ? `when ((${only.map((c) => `old."${c}"`).join(', ')}, null) is distinct from (${only.map((c) => `new."${c}"`).join(', ')}, null))`
+        : ignore.length > 0
+          ? `when (to_jsonb(old) - ${ignored} is distinct from to_jsonb(new) - ${ignored})`
+          : '';
+      await sql.raw(`create trigger "${fn}" after insert or delete on "${table}" for each row execute function "${fn}"()`).execute(trx);
+      await sql.raw(`create trigger "${fn}_update" after update on "${table}" for each row ${changed} execute function "${fn}"()`).execute(trx);
     }
     const stale = await sql<{ proname: string }>`select p.proname from pg_proc p join pg_namespace s on s.oid = p.pronamespace
       where s.nspname = current_schema() and p.proname like 'quire_change_scopes_%'`.execute(trx);

@@ -28,7 +28,6 @@ export interface OrganizationsTable {
   merge_rules: string; // JSON
   custom_hostname: string | null;
   /** Moves (by trigger) whenever what member listings show changes; see migration 0002. */
-  directory_version: Generated<number>;
 }
 
 export interface UsersTable {

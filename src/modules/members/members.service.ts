@@ -1,11 +1,12 @@
 import { SignJWT } from 'jose';
 import type { Context } from '../../context.ts';
 import { listSpacesOfMember } from '../spaces/spaces.service.ts';
-import type { Page, PageRequest } from '../../db/keyset.ts';
+import type { PageRequest } from '../../db/keyset.ts';
 import { serverSecret } from '../../db/secrets.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { reusable } from '../../lib/reusable.ts';
+import { dependOn, readUnlessChanged } from '../../db/read-cache.ts';
 import { organizationPolicy, type OrganizationAccess } from '../organizations/organizations.policy.ts';
 import { organizationsRepository } from '../organizations/organizations.repository.ts';
 import { memberAccess } from '../organizations/organizations.service.ts';
@@ -39,25 +40,21 @@ async function ensureAnotherAdmin(ctx: Pick<Context, 'db'>, organizationId: stri
 
 /**
  * GET /v1/orgs/{organizationId}/members: members with a role only (guests may not list).
- * A page is computed once per directory version (read before the page, so a cached page
- * is never older than its key) and reused until a membership, team membership or member's
- * user changes.
+ * A page is reused while the organization's directory (memberships, team memberships) and
+ * users are unchanged (the change feed).
  */
 export async function listMembers(ctx: Context, organizationId: string, query: ListMembersFilters, page: PageRequest) {
   const access = await memberAccess(ctx, organizationId);
   organizationPolicy.authorize('listMembers', access, 'Guests cannot list the members of the organization');
   const filters = { role: query.role, search: query.search, sort: query.sort ?? 'joinedAt', order: query.order ?? 'desc' } as const;
-  const version = await organizationsRepository.directoryVersion(ctx.db, organizationId);
-  const key = JSON.stringify(['members', organizationId, version, filters, page.page ?? null, page.limit]);
-  const cached = ctx.caches.listings.get(key) as MemberListPage | undefined;
-  if (cached) return cached;
-  const result = await membersRepository.list(ctx.db, organizationId, filters, page);
-  const listing = reusable({ ...result, items: result.items.map((row) => presentMember(ctx.config, row)) });
-  ctx.caches.listings.set(key, listing);
-  return listing;
+  const key = JSON.stringify(['members', organizationId, filters, page.page ?? null, page.limit]);
+  return readUnlessChanged(ctx.db, ctx.caches.listings, key, async () => {
+    dependOn(`directory:${organizationId}`, 'users');
+    const result = await membersRepository.list(ctx.db, organizationId, filters, page);
+    return reusable({ ...result, items: result.items.map((row) => presentMember(ctx.config, row)) });
+  });
 }
 
-type MemberListPage = Omit<Page<MemberView>, 'items'> & { items: ReturnType<typeof presentMember>[] };
 
 /** GET /v1/orgs/{organizationId}/members/{userId} */
 export async function getMember(ctx: Context, organizationId: string, userId: string) {

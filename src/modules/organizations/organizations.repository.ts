@@ -58,10 +58,6 @@ const findActiveMembership = preparedQuery((db: Db, p: { organizationId: string;
     .where('disabled', '=', 0),
 );
 
-const findDirectoryVersion = preparedQuery((db: Db, p: { organizationId: string }) =>
-  db.selectFrom('organizations').select('directory_version').where('id', '=', p.organizationId),
-);
-
 /** Queries on organizations and their agent instructions. */
 export const organizationsRepository = {
   /** One query: the organization and the caller's membership, for every org-scoped request. */
@@ -74,12 +70,6 @@ export const organizationsRepository = {
   async findActiveMembership(db: Db, organizationId: string, userId: string): Promise<{ role: RoleName | null } | undefined> {
     const [row] = await findActiveMembership(db, { organizationId, userId });
     return row;
-  },
-
-  /** The organization's directory version (moved by triggers when member listings change). */
-  async directoryVersion(db: Db, organizationId: string): Promise<number> {
-    const [row] = await findDirectoryVersion(db, { organizationId });
-    return row?.directory_version ?? -1;
   },
 
   findById(db: Db, organizationId: string): Promise<OrganizationRow | undefined> {

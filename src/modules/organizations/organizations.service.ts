@@ -100,7 +100,6 @@ export async function createOrganizationWithAdmin(db: Db, clock: Clock, input: N
     logo_url: null,
     merge_rules: JSON.stringify({ type: 'none' }),
     custom_hostname: null,
-    directory_version: 0,
   };
   await organizationsRepository.insert(db, row);
   await membersRepository.insert(db, {
