@@ -29,7 +29,7 @@ Commands:
   tokens create --email E [--label L] [--json]
       Issue a new API token for the user with that email.
   tokens revoke TOKEN_ID
-      Revoke a token; every server process stops accepting it within AUTH_CACHE_TTL_MS.
+      Revoke a token; every server process refuses it from its next request.
   users login-link --email E [--json]
       Print a one-time link that signs the user in to the app (PUBLIC_URL/app);
       it works once, within 10 minutes. For installations without an identity provider.
