@@ -47,7 +47,14 @@ export async function buildServer({ outdir = path.join(ROOT, 'dist') } = {}) {
   if (result.warnings.length > 0) {
     for (const w of result.warnings) process.stderr.write(`${JSON.stringify({ level: 'warn', msg: 'build warning', text: w.text })}\n`);
   }
-  fs.rmSync(outdir, { recursive: true, force: true });
+  // Renames only, so two processes building at once (two `npm start` on a stale tree) never
+  // delete files the other just put in place: the old build is moved aside, then removed.
+  const previous = `${outdir}.old-${process.pid}`;
+  try {
+    fs.renameSync(outdir, previous);
+  } catch (error) {
+    if (error?.code !== 'ENOENT') throw error;
+  }
   try {
     fs.renameSync(temporary, outdir);
   } catch (error) {
@@ -55,6 +62,7 @@ export async function buildServer({ outdir = path.join(ROOT, 'dist') } = {}) {
     if (error?.code !== 'ENOTEMPTY' && error?.code !== 'EEXIST') throw error;
     fs.rmSync(temporary, { recursive: true, force: true });
   }
+  fs.rmSync(previous, { recursive: true, force: true });
   return Object.keys(result.metafile.outputs);
 }
 

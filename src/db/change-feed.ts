@@ -79,6 +79,7 @@ export class SqliteChangeFeed extends ChangeFeed {
 }
 
 const RECONNECT_MS = 1_000;
+const BARRIER_TIMEOUT_MS = 5_000;
 
 /**
  * PostgreSQL: one connection LISTENs on the schema's channel; the triggers' notifications
@@ -89,7 +90,8 @@ const RECONNECT_MS = 1_000;
  * nothing is cached; on reconnecting the epoch moves, since notifications may have been lost.
  */
 export class PostgresChangeFeed extends ChangeFeed {
-  readonly channel: string;
+  /** `quire:<schema>`, the schema being the listener's current_schema() (as the triggers'). */
+  #channel = '';
   #epoch = 0;
   #client: pg.Client | undefined;
   #live = false;
@@ -98,12 +100,8 @@ export class PostgresChangeFeed extends ChangeFeed {
   readonly #waiting = new Map<string, () => void>();
   #retry: NodeJS.Timeout | undefined;
 
-  constructor(
-    private readonly config: pg.ClientConfig,
-    schema: string,
-  ) {
+  constructor(private readonly config: pg.ClientConfig) {
     super();
-    this.channel = `quire:${schema}`;
     void this.#connect();
   }
 
@@ -118,18 +116,30 @@ export class PostgresChangeFeed extends ChangeFeed {
 
   /** Waits until this process's listener has received everything committed before now. */
   async barrier(notify: (channel: string, marker: string) => Promise<unknown>): Promise<void> {
-    if (!this.#live) return;
+    const client = this.#client;
+    if (!this.#live || !client) return;
     const marker = `~${process.pid}.${this.#nextMarker++}`;
-    const arrived = new Promise<void>((resolve) => this.#waiting.set(marker, resolve));
-    await notify(this.channel, marker);
-    await arrived;
+    let timer: NodeJS.Timeout | undefined;
+    const arrived = new Promise<void>((resolve) => {
+      this.#waiting.set(marker, resolve);
+      // A marker that never comes back means the listener is not hearing the triggers:
+      // treat it as lost (nothing cached until it is back) rather than hold the write.
+      timer = setTimeout(() => client.emit('error', new Error('change feed marker not received')), BARRIER_TIMEOUT_MS);
+    });
+    try {
+      await notify(this.#channel, marker);
+      await arrived;
+    } finally {
+      clearTimeout(timer);
+      this.#waiting.delete(marker);
+    }
   }
 
   async #connect(): Promise<void> {
     if (this.#closed) return;
     const client = new pg.Client(this.config);
     client.on('notification', (message) => {
-      if (message.channel !== this.channel) return;
+      if (message.channel !== this.#channel) return;
       const payload = message.payload ?? '';
       if (payload.startsWith('~')) {
         this.#waiting.get(payload)?.();
@@ -153,7 +163,9 @@ export class PostgresChangeFeed extends ChangeFeed {
     this.#client = client;
     try {
       await client.connect();
-      await client.query(`listen "${this.channel.replaceAll('"', '""')}"`);
+      const { rows } = await client.query<{ schema: string }>('select current_schema() as schema');
+      this.#channel = `quire:${rows[0].schema}`;
+      await client.query(`listen "${this.#channel.replaceAll('"', '""')}"`);
       if (this.#client !== client) return;
       // Changes committed while no one listened are unknown: start a new generation.
       this.#epoch++;

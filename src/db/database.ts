@@ -252,7 +252,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     };
     const pool = new pg.Pool({ ...connection, max: 10 });
-    const feed = new PostgresChangeFeed(connection, options.pgSchema ?? 'public');
+    const feed = new PostgresChangeFeed(connection);
     const db = new Kysely<Database>({ dialect: new QuirePostgresDialect({ pool }, feed) });
     pgPools.set(db, pool);
     changeFeeds.set(db, feed);

@@ -60,12 +60,16 @@ export function reuseUnlessChanged<T>(db: Db, cache: TtlCache<unknown>, key: str
   const feed = changeFeedOf(db);
   const epoch = feed?.epoch();
   if (feed === undefined || epoch === undefined) return read();
-  const outer = reading.getStore();
   const entry = validEntry(cache, key, feed, epoch);
   if (entry) {
-    inherit(outer, entry.depends);
+    inherit(reading.getStore(), entry.depends);
     return entry.value as T;
   }
+  return keep(feed, epoch, cache, key, read);
+}
+
+function keep<T>(feed: ChangeFeed, epoch: number, cache: TtlCache<unknown>, key: string, read: () => Promise<T>): Promise<T> {
+  const outer = reading.getStore();
   const current: Reading = { feed, depends: new Map() };
   return reading.run(current, read).then((value) => {
     inherit(outer, current.depends);
@@ -74,6 +78,17 @@ export function reuseUnlessChanged<T>(db: Db, cache: TtlCache<unknown>, key: str
     }
     return value;
   });
+}
+
+/**
+ * The miss half of reuseUnlessChanged, for a caller that has just looked (peekUnlessChanged):
+ * reads, and keeps the result for reuse as reuseUnlessChanged would.
+ */
+export function readAndKeep<T>(db: Db, cache: TtlCache<unknown>, key: string, read: () => Promise<T>): Promise<T> {
+  const feed = changeFeedOf(db);
+  const epoch = feed?.epoch();
+  if (feed === undefined || epoch === undefined) return read();
+  return keep(feed, epoch, cache, key, read);
 }
 
 /** reuseUnlessChanged for callers that always await. */

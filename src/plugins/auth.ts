@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { unauthorized } from '../errors.ts';
 import { hashToken } from '../lib/tokens.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
-import { dependOn, peekUnlessChanged, reuseUnlessChanged } from '../db/read-cache.ts';
+import { dependOn, peekUnlessChanged, readAndKeep } from '../db/read-cache.ts';
 import type { Actor } from '../context.ts';
 import { authenticateTokenHash } from '../modules/users/users.service.ts';
 
@@ -36,7 +36,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   // Verified tokens are reused while their row is unchanged (the change feed: a revocation on
   // any server process is seen by the next request everywhere), for AUTH_CACHE_TTL_MS at most.
   const { db } = app.deps;
-  const cache = new TtlCache<Actor | null>(app.deps.config.authCacheTtlMs);
+  const cache = new TtlCache<Actor>(app.deps.config.authCacheTtlMs);
   app.metrics?.registerCache('tokens', cache as TtlCache<unknown>);
   const invalid = new TtlCache<true>(60_000, 10_000);
   const needsToken = (request: FastifyRequest) => Boolean(request.routeOptions.url) && !request.routeOptions.config.public;
@@ -46,7 +46,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     if (!needsToken(request)) return done();
     const hash = requestTokenHash(request);
     if (!hash) return done();
-    const cached = peekUnlessChanged<Actor | null>(db, cache as TtlCache<unknown>, hash);
+    const cached = peekUnlessChanged<Actor>(db, cache as TtlCache<unknown>, hash);
     if (cached) request.actor = cached;
     done();
   });
@@ -57,20 +57,18 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     if (!hash) return done(unauthorized());
     const now = Date.now();
     if (invalid.get(hash, now)) return done(unauthorized('The API token is invalid or has been revoked'));
-    const settle = (actor: Actor | null) => {
+    // onRequest has just looked in the cache: read, and keep a valid token for reuse.
+    readAndKeep(db, cache as TtlCache<unknown>, hash, () => {
+      dependOn(`token:${hash.slice(0, 16)}`);
+      return authenticateTokenHash(db, hash);
+    }).then((actor) => {
       if (!actor) {
         invalid.set(hash, true, now);
         return done(unauthorized('The API token is invalid or has been revoked'));
       }
       request.actor = actor;
       done(null, payload);
-    };
-    const found = reuseUnlessChanged(db, cache as TtlCache<unknown>, hash, async () => {
-      dependOn(`token:${hash.slice(0, 16)}`);
-      return (await authenticateTokenHash(db, hash)) ?? null;
-    });
-    if (found instanceof Promise) found.then(settle, (error: Error) => done(error));
-    else settle(found);
+    }, (error: Error) => done(error));
   });
 });
 

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import { poolStats } from '../db/database.ts';
+import { changeFeedOf, poolStats } from '../db/database.ts';
 import { unauthorized } from '../errors.ts';
 import type { TtlCache } from '../lib/ttl-cache.ts';
 
@@ -93,6 +93,13 @@ export function registerMetrics(app: FastifyInstance): void {
   for (const [name, cache] of Object.entries(app.deps.caches)) metrics.registerCache(name, cache as TtlCache<unknown>);
 
   const { db } = app.deps;
+  const feed = changeFeedOf(db);
+  if (feed) {
+    metrics.registerCounter('quire_change_feed_changes_total', 'Scope changes the cache change feed received', () => feed.changes);
+    metrics.registerGauge('quire_change_feed_live', '1 while cached reads may be served (triggers installed; on PostgreSQL, the listener connected)', () =>
+      feed.epoch() === undefined ? 0 : 1,
+    );
+  }
   if (poolStats(db)) {
     metrics.registerGauge(
       'quire_db_pool_connections',

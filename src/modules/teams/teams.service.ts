@@ -26,7 +26,8 @@ async function loadTeam(ctx: Pick<Context, 'db' | 'actor' | 'caches'>, organizat
   const access = await memberAccess(ctx, organizationId);
   // GET team is a hot read: reused while the organization's directory is unchanged.
   const team = await readUnlessChanged(ctx.db, ctx.caches.listings, `team\u0000${organizationId}\u0000${teamId}\u0000${access.userId}`, () => {
-    dependOn(`org:${organizationId}`, 'users');
+    // Its member and space counts: the directory (memberships, grants, space deletions).
+    dependOn(`org:${organizationId}`, `directory:${organizationId}`, 'users');
     return teamsRepository.find(ctx.db, organizationId, teamId, access.userId);
   });
   if (!team) throw notFound('Team');
