@@ -452,6 +452,19 @@ export interface SearchPagesTable {
   revision_id: string;
 }
 
+/**
+ * PostgreSQL only (migration 0015): one page's stored tsvector (`english`: title A,
+ * headings B, text D), with a GIN index; its sections' text stays in search_sections.
+ */
+export interface SearchPageVectorsTable {
+  space_id: string;
+  page_id: string;
+  /** The revision this row was written from. */
+  revision_id: string;
+  /** Written by SQL only (searchRepository); read only inside queries. */
+  tsv: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -487,6 +500,7 @@ export interface Database {
   file_chunks: FileChunksTable;
   search_sections: SearchSectionsTable;
   search_pages: SearchPagesTable;
+  search_page_vectors: SearchPageVectorsTable;
   search_index_state: SearchIndexStateTable;
   jobs: JobsTable;
   job_periods: JobPeriodsTable;
