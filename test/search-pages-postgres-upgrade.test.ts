@@ -83,9 +83,9 @@ describe('search index upgrade (migration 0015)', () => {
 
       expect(await migrateToLatest(db)).toContain('0015_search_pages_postgres');
 
-      let backfilled: { page_id: string; revision_id: string; tsv: string }[] = [];
+      let backfilled: { page_id: string; revision_id: string; tsv: string; title_tsv: string }[] = [];
       if (testDialect === 'postgres') {
-        backfilled = (await sql<{ page_id: string; revision_id: string; tsv: string }>`select page_id, revision_id, tsv::text as tsv from search_page_vectors order by page_id`.execute(db)).rows;
+        backfilled = (await sql<{ page_id: string; revision_id: string; tsv: string; title_tsv: string }>`select page_id, revision_id, tsv::text as tsv, title_tsv::text as title_tsv from search_page_vectors order by page_id`.execute(db)).rows;
         expect(backfilled.map((r) => r.page_id)).toEqual(Object.values(pages).sort());
         expect(backfilled.every((r) => r.revision_id === revision)).toBe(true);
         // Title A, headings B, text D.
@@ -93,8 +93,9 @@ describe('search index upgrade (migration 0015)', () => {
         expect(tools).toMatch(/'tool':\d+A/);
         expect(tools).toMatch(/'rake':\d+B/);
         expect(tools).toMatch(/'leav':\d+( |$)/);
+        expect(backfilled.find((r) => r.page_id === pages.tools)!.title_tsv).toBe("'tool':1");
         const indexes = (await sql<{ indexname: string }>`select indexname from pg_indexes where schemaname = current_schema() and tablename in ('search_page_vectors', 'search_sections')`.execute(db)).rows.map((r) => r.indexname);
-        expect(indexes).toContain('search_page_vectors_tsv');
+        expect(indexes).toEqual(expect.arrayContaining(['search_page_vectors_tsv', 'search_page_vectors_title']));
         expect(indexes).not.toContain('search_sections_tsv');
         expect(await db.selectFrom('search_index_state').select('revision_id').execute()).toEqual([{ revision_id: revision }]);
       } else {
@@ -122,7 +123,7 @@ describe('search index upgrade (migration 0015)', () => {
         await db.deleteFrom('search_index_state').where('space_id', '=', spaceId).execute();
         expect((await search('rake orchids')).items.map((i: any) => i.id)).toEqual([pages.orchids, pages.tools]);
         expect(indexRuns.at(-1)).toMatchObject({ spaceId, from: null, to: revision, indexed: 3 });
-        const rewritten = (await sql<{ page_id: string; revision_id: string; tsv: string }>`select page_id, revision_id, tsv::text as tsv from search_page_vectors order by page_id`.execute(db)).rows;
+        const rewritten = (await sql<{ page_id: string; revision_id: string; tsv: string; title_tsv: string }>`select page_id, revision_id, tsv::text as tsv, title_tsv::text as title_tsv from search_page_vectors order by page_id`.execute(db)).rows;
         expect(rewritten).toEqual(backfilled);
       }
     } finally {

@@ -454,7 +454,8 @@ export interface SearchPagesTable {
 
 /**
  * PostgreSQL only (migration 0015): one page's stored tsvector (`english`: title A,
- * headings B, text D), with a GIN index; its sections' text stays in search_sections.
+ * headings B, text D) and its title's, each with a GIN index; its sections' text stays in
+ * search_sections.
  */
 export interface SearchPageVectorsTable {
   space_id: string;
@@ -463,6 +464,8 @@ export interface SearchPageVectorsTable {
   revision_id: string;
   /** Written by SQL only (searchRepository); read only inside queries. */
   tsv: string;
+  /** The title's tsvector alone (GIN index): which pages' titles match. */
+  title_tsv: string;
 }
 
 export interface Database {

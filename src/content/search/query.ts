@@ -46,10 +46,6 @@ export function tsqueryGroups(query: SearchQuery): string[] {
 /** The whole query for to_tsquery: every group (`&`). */
 export const tsqueryExpression = (query: SearchQuery) => tsqueryGroups(query).map((g) => `(${g})`).join(' & ');
 
-/** The whole query on the title's words only (weight A): every group, each term marked `:A`. */
-export const titleTsquery = (query: SearchQuery) =>
-  query.map((group) => `(${group.map((t) => `${t.text}:${t.prefix ? '*' : ''}A`).join(' | ')})`).join(' & ');
-
 /** The same terms, any of them (which sections of a matching page hold a searched word). */
 export const anyTermTsquery = (query: SearchQuery) => tsqueryGroups(query).join(' | ');
 

@@ -8,6 +8,8 @@ import { PostgresAdapter, sql, type Kysely } from 'kysely';
  *   section headings B and its text D (each the union of what its rows in search_sections
  *   hold), with a GIN index. A page matches when every searched word is in it, which this
  *   index answers; before, every section holding any searched word was read and grouped.
+ *   `title_tsv` is the title's alone, with a GIN index of its own: the pages whose title
+ *   matches (ranked first) are found from it, not by testing every matching page's title.
  *   `revision_id` is the revision the row was written from (as search_sections has).
  * - Backfilled, not emptied: each indexed page's row is computed here from its sections in
  *   search_sections (the same expression the application writes it with), so the index
@@ -26,16 +28,19 @@ export async function up(db: Kysely<any>): Promise<void> {
     page_id varchar(64) not null,
     revision_id varchar(64) not null,
     tsv tsvector not null,
+    title_tsv tsvector not null,
     primary key (space_id, page_id)
   )`.execute(db);
-  await sql`insert into search_page_vectors (space_id, page_id, revision_id, tsv)
+  await sql`insert into search_page_vectors (space_id, page_id, revision_id, tsv, title_tsv)
     select space_id, page_id, max(revision_id),
       setweight(to_tsvector('english'::regconfig, max(page_title)), 'A') ||
       setweight(to_tsvector('english'::regconfig, string_agg(section_title, E'\n' order by position)), 'B') ||
-      setweight(to_tsvector('english'::regconfig, string_agg(body, E'\n' order by position)), 'D')
+      setweight(to_tsvector('english'::regconfig, string_agg(body, E'\n' order by position)), 'D'),
+      to_tsvector('english'::regconfig, max(page_title))
     from search_sections
     group by space_id, page_id`.execute(db);
   await sql`create index search_page_vectors_tsv on search_page_vectors using gin (tsv)`.execute(db);
+  await sql`create index search_page_vectors_title on search_page_vectors using gin (title_tsv)`.execute(db);
   await sql`drop index search_sections_tsv`.execute(db);
   await sql`analyze search_page_vectors`.execute(db);
 }

@@ -2,7 +2,7 @@ import { PostgresAdapter, sql, type Insertable } from 'kysely';
 import { matchFinder, stem } from '../../content/search/match.ts';
 import type { Db } from '../../db/database.ts';
 import type { SearchPagesTable, SearchSectionsTable } from '../../db/types.ts';
-import { anyTermTsquery, fts5Expression, fts5String, MATCH_END, MATCH_START, readMarkedText, titleTsquery, tsqueryExpression, type QueryTerm, type SearchQuery } from '../../content/search/query.ts';
+import { anyTermTsquery, fts5Expression, fts5String, MATCH_END, MATCH_START, readMarkedText, tsqueryExpression, type QueryTerm, type SearchQuery } from '../../content/search/query.ts';
 
 export type SectionRow = Omit<SearchSectionsTable, 'id'>;
 
@@ -106,6 +106,9 @@ const PAGE_VECTOR = sql`setweight(to_tsvector('english'::regconfig, max(page_tit
   setweight(to_tsvector('english'::regconfig, string_agg(section_title, E'\n' order by position)), 'B') ||
   setweight(to_tsvector('english'::regconfig, string_agg(body, E'\n' order by position)), 'D')`;
 
+/** PostgreSQL: the title's own tsvector, from the same rows (which pages' titles match). */
+const TITLE_VECTOR = sql`to_tsvector('english'::regconfig, max(page_title))`;
+
 /**
  * The only queries of the full-text index. Both dialects sit behind the same functions:
  * SQLite FTS5 (porter tokenizer; pages ranked by bm25 with the title weighted 10, text 1)
@@ -185,8 +188,8 @@ export const searchRepository = {
       for (const [spaceId, pages] of pagesBySpace) {
         const pageIds = [...pages];
         for (let i = 0; i < pageIds.length; i += 500) {
-          await sql`insert into search_page_vectors (space_id, page_id, revision_id, tsv)
-            select space_id, page_id, max(revision_id), ${PAGE_VECTOR}
+          await sql`insert into search_page_vectors (space_id, page_id, revision_id, tsv, title_tsv)
+            select space_id, page_id, max(revision_id), ${PAGE_VECTOR}, ${TITLE_VECTOR}
             from search_sections
             where space_id = ${spaceId} and page_id in (${sql.join(pageIds.slice(i, i + 500))})
             group by space_id, page_id`.execute(db);
@@ -310,22 +313,38 @@ export const searchRepository = {
     const searched = await this.indexedGuessesPostgres(db, query);
     const spaces = sql.join(spaceIds);
     const every = sql`to_tsquery('english'::regconfig, ${tsqueryExpression(searched)})`;
-    // The best and the count are two statements side by side (two connections): counting
-    // in the ranking statement (`count(*) over ()`) buffers every match before the sort,
-    // which costs more than reading the matches twice. Ties go by page id in byte order
-    // ("C"), a comparison of bytes rather than of the database's collation.
-    const [{ rows }, { rows: counted }] = await Promise.all([
-      sql<Omit<RankedPage, 'sections'>>`
-        select p.space_id, p.page_id, ts_rank(p.tsv, r.q) as relevance, p.tsv @@ t.q as title_match
-        from search_page_vectors p, ${every} as e(q),
-          to_tsquery('english'::regconfig, ${titleTsquery(searched)}) as t(q),
-          to_tsquery('english'::regconfig, ${anyTermTsquery(searched)}) as r(q)
-        where p.space_id in (${spaces}) and p.tsv @@ e.q
-        order by title_match desc, relevance desc, p.page_id collate "C"
-        limit ${wanted}`.execute(db),
+    /**
+     * The best `n` pages whose `vector` holds every word: ranked (ts_rank over the words
+     * any of them, weights A title, B heading, D text) on the matches only. Ties go by
+     * page id in byte order ("C"), a comparison of bytes rather than of the collation.
+     */
+    const best = async (vector: 'tsv' | 'title_tsv', n: number) => {
+      const { rows } = await sql<{ space_id: string; page_id: string; relevance: number }>`
+        select p.space_id, p.page_id, ts_rank(p.tsv, r.q) as relevance
+        from search_page_vectors p, ${every} as e(q), to_tsquery('english'::regconfig, ${anyTermTsquery(searched)}) as r(q)
+        where p.space_id in (${spaces}) and p.${sql.ref(vector)} @@ e.q
+        order by relevance desc, p.page_id collate "C"
+        limit ${n}`.execute(db);
+      return rows.map((row) => ({ ...row, relevance: Number(row.relevance) }));
+    };
+    // Title matches come first: the best of them are found from the title's own index
+    // (a title holding every word is part of a page holding them). Only when they do not
+    // fill the window are the best of all matches ranked, the title matches left out.
+    // The count runs beside them, on a second connection.
+    const [pages, { rows: counted }] = await Promise.all([
+      (async () => {
+        const titled = await best('title_tsv', wanted);
+        const shown: RankedPage[] = titled.map((row) => ({ ...row, title_match: true }));
+        if (shown.length < wanted) {
+          const titleMatches = new Set(titled.map(keyOf));
+          for (const row of await best('tsv', wanted + titled.length)) {
+            if (shown.length < wanted && !titleMatches.has(keyOf(row))) shown.push({ ...row, title_match: false });
+          }
+        }
+        return shown;
+      })(),
       sql<{ n: string | number }>`select count(*) as n from search_page_vectors p where p.space_id in (${spaces}) and p.tsv @@ ${every}`.execute(db),
     ]);
-    const pages = rows.map((page) => ({ ...page, relevance: Number(page.relevance), title_match: Boolean(page.title_match) }));
     return { pages, total: Number(counted[0]?.n ?? 0) };
   },
 
