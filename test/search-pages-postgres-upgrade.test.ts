@@ -97,6 +97,10 @@ describe('search index upgrade (migration 0015)', () => {
         const indexes = (await sql<{ indexname: string }>`select indexname from pg_indexes where schemaname = current_schema() and tablename in ('search_page_vectors', 'search_sections')`.execute(db)).rows.map((r) => r.indexname);
         expect(indexes).toEqual(expect.arrayContaining(['search_page_vectors_tsv', 'search_page_vectors_title']));
         expect(indexes).not.toContain('search_sections_tsv');
+        // Without a pending list, which a search would scan whole until a vacuum.
+        const options = (await sql<{ relname: string; reloptions: string[] }>`select relname, reloptions from pg_class where relname in ('search_page_vectors_tsv', 'search_page_vectors_title') and relnamespace = current_schema()::regnamespace`.execute(db)).rows;
+        expect(options).toHaveLength(2);
+        expect(options.every((o) => o.reloptions.includes('fastupdate=off'))).toBe(true);
         expect(await db.selectFrom('search_index_state').select('revision_id').execute()).toEqual([{ revision_id: revision }]);
       } else {
         const tables = (await sql<{ name: string }>`select name from sqlite_master`.execute(db)).rows.map((r) => r.name);

@@ -2,7 +2,7 @@ import { PostgresAdapter, sql, type Insertable } from 'kysely';
 import { matchFinder, stem } from '../../content/search/match.ts';
 import type { Db } from '../../db/database.ts';
 import type { SearchPagesTable, SearchSectionsTable } from '../../db/types.ts';
-import { anyTermTsquery, fts5Expression, fts5String, MATCH_END, MATCH_START, readMarkedText, tsqueryExpression, type QueryTerm, type SearchQuery } from '../../content/search/query.ts';
+import { anyTermTsquery, EXCERPT_SIZE, fts5Expression, fts5String, MATCH_END, MATCH_START, readMarkedText, tsqueryExpression, type QueryTerm, type SearchQuery } from '../../content/search/query.ts';
 
 export type SectionRow = Omit<SearchSectionsTable, 'id'>;
 
@@ -14,7 +14,7 @@ export interface SectionHit {
   body: string;
   /** Relevance within the page (higher is better). */
   rank: number;
-  /** Where in `body` the first matched word starts; -1 when unknown or only the heading matched. */
+  /** Where in `body` the first matched word starts; -1 when unknown, when only the heading matched, or (PostgreSQL, which does not look) when `body` is no longer than an excerpt. */
   match_at: number;
 }
 
@@ -391,17 +391,20 @@ export const searchRepository = {
     if (isPostgres(db)) {
       for (let i = 0; i < unread.length; i += 500) {
         const chunk = unread.slice(i, i + 500);
-        const { rows: hits } = await sql<SectionText & { rank: number; marked: string }>`
+        // Where the first match is only matters to a text longer than an excerpt, cut
+        // around it; ts_headline (which parses and stems the whole text again) is asked for
+        // those only. Bytes bound the text's length in UTF-16 units (JavaScript's) above.
+        const { rows: hits } = await sql<SectionText & { rank: number; marked: string | null }>`
           select s.space_id, s.page_id, s.position, s.section_id, s.section_title, s.body,
             ts_rank(ts_filter(s.tsv, '{b,d}'), q.q) as rank,
-            ts_headline('english'::regconfig, s.body, q.q, ${HEADLINE_OPTIONS}) as marked
+            case when octet_length(s.body) > ${EXCERPT_SIZE} then ts_headline('english'::regconfig, s.body, q.q, ${HEADLINE_OPTIONS}) end as marked
           from search_sections s, to_tsquery('english'::regconfig, ${anyTermTsquery(query)}) as q(q)
           where s.space_id in (${sql.join([...new Set(chunk.map((p) => p.space_id))])})
             and s.page_id in (${sql.join([...new Set(chunk.map((p) => p.page_id))])})
             and ts_filter(s.tsv, '{b,d}') @@ q.q
           order by s.position`.execute(db);
         for (const hit of hits) {
-          const { text, matches } = readMarkedText(hit.marked);
+          const { text, matches } = hit.marked === null ? { text: '', matches: [] } : readMarkedText(hit.marked);
           sections.get(keyOf(hit))?.push({
             section_id: hit.section_id,
             position: hit.position,
