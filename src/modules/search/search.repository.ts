@@ -313,38 +313,40 @@ export const searchRepository = {
     const searched = await this.indexedGuessesPostgres(db, query);
     const spaces = sql.join(spaceIds);
     const every = sql`to_tsquery('english'::regconfig, ${tsqueryExpression(searched)})`;
-    /**
-     * The best `n` pages whose `vector` holds every word: ranked (ts_rank over the words
-     * any of them, weights A title, B heading, D text) on the matches only. Ties go by
-     * page id in byte order ("C"), a comparison of bytes rather than of the collation.
-     */
-    const best = async (vector: 'tsv' | 'title_tsv', n: number) => {
-      const { rows } = await sql<{ space_id: string; page_id: string; relevance: number }>`
-        select p.space_id, p.page_id, ts_rank(p.tsv, r.q) as relevance
-        from search_page_vectors p, ${every} as e(q), to_tsquery('english'::regconfig, ${anyTermTsquery(searched)}) as r(q)
-        where p.space_id in (${spaces}) and p.${sql.ref(vector)} @@ e.q
-        order by relevance desc, p.page_id collate "C"
-        limit ${n}`.execute(db);
-      return rows.map((row) => ({ ...row, relevance: Number(row.relevance) }));
-    };
-    // Title matches come first: the best of them are found from the title's own index
-    // (a title holding every word is part of a page holding them). Only when they do not
-    // fill the window are the best of all matches ranked, the title matches left out.
-    // The count runs beside them, on a second connection.
-    const [pages, { rows: counted }] = await Promise.all([
-      (async () => {
-        const titled = await best('title_tsv', wanted);
-        const shown: RankedPage[] = titled.map((row) => ({ ...row, title_match: true }));
-        if (shown.length < wanted) {
-          const titleMatches = new Set(titled.map(keyOf));
-          for (const row of await best('tsv', wanted + titled.length)) {
-            if (shown.length < wanted && !titleMatches.has(keyOf(row))) shown.push({ ...row, title_match: false });
-          }
-        }
-        return shown;
-      })(),
+    const anyTerm = sql`to_tsquery('english'::regconfig, ${anyTermTsquery(searched)})`;
+    // Title matches come first. The best of them are found from the title's own index (a
+    // title holding every word is part of a page holding them); only when they do not fill
+    // the window are the best of all matches ranked too (`ts_rank` over the words any of
+    // them, weights A title, B heading, D text), in the same statement: its one-time
+    // filter skips that scan otherwise. Title matches among those are left out in Node.
+    // Ties go by page id in byte order ("C"), a comparison of bytes, not of a collation.
+    // The count runs beside, on a second connection.
+    const [{ rows }, { rows: counted }] = await Promise.all([
+      sql<{ space_id: string; page_id: string; relevance: number; title_match: boolean }>`
+        with titled as materialized (
+          select p.space_id, p.page_id, ts_rank(p.tsv, r.q) as relevance, true as title_match
+          from search_page_vectors p, ${every} as e(q), ${anyTerm} as r(q)
+          where p.space_id in (${spaces}) and p.title_tsv @@ e.q
+          order by relevance desc, p.page_id collate "C"
+          limit ${wanted}
+        )
+        select * from (
+          select * from titled
+          union all
+          (select p.space_id, p.page_id, ts_rank(p.tsv, r.q) as relevance, false as title_match
+            from search_page_vectors p, ${every} as e(q), ${anyTerm} as r(q)
+            where (select count(*) from titled) < ${wanted} and p.space_id in (${spaces}) and p.tsv @@ e.q
+            order by relevance desc, p.page_id collate "C"
+            limit ${wanted} + (select count(*) from titled))
+        ) best
+        order by title_match desc, relevance desc, page_id collate "C"`.execute(db),
       sql<{ n: string | number }>`select count(*) as n from search_page_vectors p where p.space_id in (${spaces}) and p.tsv @@ ${every}`.execute(db),
     ]);
+    const titleMatches = new Set(rows.filter((row) => row.title_match).map(keyOf));
+    const pages: RankedPage[] = rows
+      .filter((row) => row.title_match || !titleMatches.has(keyOf(row)))
+      .slice(0, wanted)
+      .map((row) => ({ space_id: row.space_id, page_id: row.page_id, relevance: Number(row.relevance), title_match: Boolean(row.title_match) }));
     return { pages, total: Number(counted[0]?.n ?? 0) };
   },
 
