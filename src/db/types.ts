@@ -451,6 +451,22 @@ export interface SearchPagesTable {
   revision_id: string;
 }
 
+/**
+ * PostgreSQL only (migration 0015): one page's stored tsvector (`english`: title A,
+ * headings B, text D) and its title's, each with a GIN index; its sections' text stays in
+ * search_sections.
+ */
+export interface SearchPageVectorsTable {
+  space_id: string;
+  page_id: string;
+  /** The revision this row was written from. */
+  revision_id: string;
+  /** Written by SQL only (searchRepository); read only inside queries. */
+  tsv: string;
+  /** The title's tsvector alone (GIN index): which pages' titles match. */
+  title_tsv: string;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -486,6 +502,7 @@ export interface Database {
   file_chunks: FileChunksTable;
   search_sections: SearchSectionsTable;
   search_pages: SearchPagesTable;
+  search_page_vectors: SearchPageVectorsTable;
   search_index_state: SearchIndexStateTable;
   jobs: JobsTable;
   job_periods: JobPeriodsTable;

@@ -74,12 +74,15 @@ export function readMarkedText(marked: string): { text: string; matches: number[
   return { text, matches };
 }
 
+/** How much of a section's text an excerpt shows: a text this long or shorter is shown whole. */
+export const EXCERPT_SIZE = 240;
+
 /**
  * The part of a section's text to show: the text around the first match, at `matchAt` when
  * the database said where it is, else around the first word that starts like a searched
  * word (or its first three letters, which survive stemming), else its start.
  */
-export function excerpt(body: string, query: SearchQuery, matchAt = -1, size = 240): string {
+export function excerpt(body: string, query: SearchQuery, matchAt = -1, size = EXCERPT_SIZE): string {
   if (body.length <= size) return body;
   const at = matchAt >= 0 ? matchAt : firstWordLike(body, query);
   if (at < 0) return `${body.slice(0, size).trimEnd()}…`;

@@ -8,9 +8,9 @@ import type { SearchPageResultWire } from './search.schemas.ts';
 /** Sections shown per page: the best ones. */
 export const MAX_SECTIONS = 5;
 
-/** A page's best sections (most matches, then document order), at most `max`. */
+/** A page's best sections (most matches, then document order), at most `max` (none while unread: searchRepository.readSections). */
 export function shownSections(page: RankedPage, max = MAX_SECTIONS): SectionHit[] {
-  return [...page.sections].sort((a, b) => b.rank - a.rank || a.position - b.position).slice(0, max);
+  return [...(page.sections ?? [])].sort((a, b) => b.rank - a.rank || a.position - b.position).slice(0, max);
 }
 
 /**

@@ -2,7 +2,7 @@ import { PostgresAdapter, sql, type Insertable } from 'kysely';
 import { matchFinder, stem } from '../../content/search/match.ts';
 import type { Db } from '../../db/database.ts';
 import type { SearchPagesTable, SearchSectionsTable } from '../../db/types.ts';
-import { anyTermTsquery, fts5Expression, fts5String, MATCH_END, MATCH_START, readMarkedText, tsqueryExpression, tsqueryGroups, type QueryTerm, type SearchQuery } from '../../content/search/query.ts';
+import { anyTermTsquery, EXCERPT_SIZE, fts5Expression, fts5String, MATCH_END, MATCH_START, readMarkedText, tsqueryExpression, type QueryTerm, type SearchQuery } from '../../content/search/query.ts';
 
 export type SectionRow = Omit<SearchSectionsTable, 'id'>;
 
@@ -14,7 +14,7 @@ export interface SectionHit {
   body: string;
   /** Relevance within the page (higher is better). */
   rank: number;
-  /** Where in `body` the first matched word starts; -1 when unknown or only the heading matched. */
+  /** Where in `body` the first matched word starts; -1 when unknown, when only the heading matched, or (PostgreSQL, which does not look) when `body` is no longer than an excerpt. */
   match_at: number;
 }
 
@@ -24,7 +24,11 @@ export interface RankedPage {
   page_id: string;
   relevance: number;
   title_match: boolean;
-  sections: SectionHit[];
+  /**
+   * Absent until read (searchRepository.readSections): on PostgreSQL the ranking leaves
+   * them out, and only the pages shown have them read. SQLite's ranking has them already.
+   */
+  sections?: SectionHit[];
 }
 
 /** The best pages of a search and how many pages match in all. */
@@ -90,6 +94,21 @@ function sectionsOfPage(text: string, matches: number[], outline: OutlineEntry[]
 
 const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
 
+/** The tables holding a space's index: PostgreSQL sections and page vectors, SQLite page rows. */
+const indexTables = (db: Db) => (isPostgres(db) ? (['search_sections', 'search_page_vectors'] as const) : (['search_pages'] as const));
+
+/**
+ * PostgreSQL: a page's tsvector from its rows in search_sections, grouped by page (the
+ * expression migration 0015 backfilled with): the title weighted A, the headings B, the
+ * text D. Lines apart, no word of one section runs into the next.
+ */
+const PAGE_VECTOR = sql`setweight(to_tsvector('english'::regconfig, max(page_title)), 'A') ||
+  setweight(to_tsvector('english'::regconfig, string_agg(section_title, E'\n' order by position)), 'B') ||
+  setweight(to_tsvector('english'::regconfig, string_agg(body, E'\n' order by position)), 'D')`;
+
+/** PostgreSQL: the title's own tsvector, from the same rows (which pages' titles match). */
+const TITLE_VECTOR = sql`to_tsvector('english'::regconfig, max(page_title))`;
+
 /**
  * The only queries of the full-text index. Both dialects sit behind the same functions:
  * SQLite FTS5 (porter tokenizer; pages ranked by bm25 with the title weighted 10, text 1)
@@ -144,24 +163,38 @@ export const searchRepository = {
   },
 
   async deleteSpace(db: Db, spaceId: string): Promise<void> {
-    await db.deleteFrom(isPostgres(db) ? 'search_sections' : 'search_pages').where('space_id', '=', spaceId).execute();
+    for (const table of indexTables(db)) await db.deleteFrom(table).where('space_id', '=', spaceId).execute();
   },
 
   async deletePages(db: Db, spaceId: string, pageIds: string[]): Promise<void> {
-    const table = isPostgres(db) ? 'search_sections' : 'search_pages';
-    for (let i = 0; i < pageIds.length; i += 500) {
-      await db.deleteFrom(table).where('space_id', '=', spaceId).where('page_id', 'in', pageIds.slice(i, i + 500)).execute();
+    for (const table of indexTables(db)) {
+      for (let i = 0; i < pageIds.length; i += 500) {
+        await db.deleteFrom(table).where('space_id', '=', spaceId).where('page_id', 'in', pageIds.slice(i, i + 500)).execute();
+      }
     }
   },
 
   /**
    * Writes the index of some pages, given their sections (each page's together, in
-   * order): PostgreSQL one row per section, SQLite one row per page (pageRow).
+   * order): PostgreSQL one row per section and then, from those rows, one per page (its
+   * tsvector, PAGE_VECTOR); SQLite one row per page (pageRow).
    */
   async insertSections(db: Db, rows: SectionRow[]): Promise<void> {
     // Chunks keep each statement under both dialects' parameter limits.
     if (isPostgres(db)) {
       for (let i = 0; i < rows.length; i += 500) await db.insertInto('search_sections').values(rows.slice(i, i + 500)).execute();
+      const pagesBySpace = new Map<string, Set<string>>();
+      for (const row of rows) pagesBySpace.set(row.space_id, (pagesBySpace.get(row.space_id) ?? new Set()).add(row.page_id));
+      for (const [spaceId, pages] of pagesBySpace) {
+        const pageIds = [...pages];
+        for (let i = 0; i < pageIds.length; i += 500) {
+          await sql`insert into search_page_vectors (space_id, page_id, revision_id, tsv, title_tsv)
+            select space_id, page_id, max(revision_id), ${PAGE_VECTOR}, ${TITLE_VECTOR}
+            from search_sections
+            where space_id = ${spaceId} and page_id in (${sql.join(pageIds.slice(i, i + 500))})
+            group by space_id, page_id`.execute(db);
+        }
+      }
       return;
     }
     const pages = new Map<string, SectionRow[]>();
@@ -270,63 +303,135 @@ export const searchRepository = {
   },
 
   /**
-   * PostgreSQL: sections holding any searched word are found with the GIN index, ranked,
-   * and grouped by page; a page matches when every word is in one of its sections.
-   * The sections shown are those of the shown pages holding any searched word in their
-   * heading or text, found and marked by ts_headline.
+   * PostgreSQL: a page matches when every searched word is in it, which the GIN index of
+   * its stored tsvector (search_page_vectors) answers; only those pages are ranked
+   * (ts_rank over the words any of them, weights A title, B heading, D text), and only the
+   * best `wanted` leave the database, with the number of matching pages. Sections are not
+   * read here: readSections reads them for the pages shown.
    */
   async rankPagesPostgres(db: Db, spaceIds: string[], query: SearchQuery, wanted: number): Promise<RankedResult> {
-    // A page matches when each searched word is in one of its sections (not necessarily the same one).
-    const everyWord = sql.join(
-      tsqueryGroups(query).map((group) => sql`bool_or(s.tsv @@ to_tsquery('english'::regconfig, ${group}))`),
-      sql` and `,
-    );
-    // Only the shown window leaves the database, with the number of matching pages beside
-    // it: a broad query matching thousands of pages no longer ships them all to be sliced.
-    // Title matches are read from the title's lexemes already in the stored tsvector
-    // (weight A), not by parsing every matched section's title again.
-    const { rows } = await sql<Omit<RankedPage, 'sections'> & { total: string | number }>`
-      with matched as (
-        select s.space_id, s.page_id, max(ts_rank(s.tsv, q.q)) as relevance,
-          bool_or(ts_filter(s.tsv, '{a}') @@ e.every) as title_match
-        from search_sections s,
-          to_tsquery('english'::regconfig, ${anyTermTsquery(query)}) as q(q),
-          to_tsquery('english'::regconfig, ${tsqueryExpression(query)}) as e(every)
-        where s.space_id in (${sql.join(spaceIds)}) and s.tsv @@ q.q
-        group by s.space_id, s.page_id
-        having ${everyWord}
-      )
-      select space_id, page_id, relevance, title_match, count(*) over () as total
-      from matched
-      order by title_match desc, relevance desc, page_id
-      limit ${wanted}`.execute(db);
-    const shown = rows.map(({ total: _total, ...page }) => page);
-    const total = Number(rows[0]?.total ?? 0);
-    const sections = new Map<string, SectionHit[]>();
-    if (shown.length > 0) {
-      const { rows: hits } = await sql<SectionText & { rank: number; marked: string }>`
-        select s.space_id, s.page_id, s.position, s.section_id, s.section_title, s.body,
-          ts_rank(ts_filter(s.tsv, '{b,d}'), q.q) as rank,
-          ts_headline('english'::regconfig, s.body, q.q, ${HEADLINE_OPTIONS}) as marked
-        from search_sections s, to_tsquery('english'::regconfig, ${anyTermTsquery(query)}) as q(q)
-        where s.space_id in (${sql.join([...new Set(shown.map((p) => p.space_id))])})
-          and s.page_id in (${sql.join([...new Set(shown.map((p) => p.page_id))])})
-          and ts_filter(s.tsv, '{b,d}') @@ q.q
-        order by s.position`.execute(db);
-      for (const hit of hits) {
-        const { text, matches } = readMarkedText(hit.marked);
-        const section = {
-          section_id: hit.section_id,
-          position: hit.position,
-          title: hit.section_title,
-          body: hit.body,
-          rank: Number(hit.rank),
-          match_at: text === hit.body ? (matches[0] ?? -1) : -1,
-        };
-        sections.set(keyOf(hit), [...(sections.get(keyOf(hit)) ?? []), section]);
+    const searched = await this.indexedGuessesPostgres(db, query);
+    const spaces = sql.join(spaceIds);
+    const every = sql`to_tsquery('english'::regconfig, ${tsqueryExpression(searched)})`;
+    const anyTerm = sql`to_tsquery('english'::regconfig, ${anyTermTsquery(searched)})`;
+    // Title matches come first. The best of them are found from the title's own index (a
+    // title holding every word is part of a page holding them); only when they do not fill
+    // the window are the best of all matches ranked too (`ts_rank` over the words any of
+    // them, weights A title, B heading, D text), in the same statement: its one-time
+    // filter skips that scan otherwise. Title matches among those are left out in Node.
+    // Ties go by page id in byte order ("C"), a comparison of bytes, not of a collation.
+    // The count runs beside, on a second connection.
+    const [{ rows }, { rows: counted }] = await Promise.all([
+      sql<{ space_id: string; page_id: string; relevance: number; title_match: boolean }>`
+        with titled as materialized (
+          select p.space_id, p.page_id, ts_rank(p.tsv, r.q) as relevance, true as title_match
+          from search_page_vectors p, ${every} as e(q), ${anyTerm} as r(q)
+          where p.space_id in (${spaces}) and p.title_tsv @@ e.q
+          order by relevance desc, p.page_id collate "C"
+          limit ${wanted}
+        )
+        select * from (
+          select * from titled
+          union all
+          (select p.space_id, p.page_id, ts_rank(p.tsv, r.q) as relevance, false as title_match
+            from search_page_vectors p, ${every} as e(q), ${anyTerm} as r(q)
+            where (select count(*) from titled) < ${wanted} and p.space_id in (${spaces}) and p.tsv @@ e.q
+            order by relevance desc, p.page_id collate "C"
+            limit ${wanted} + (select count(*) from titled))
+        ) best
+        order by title_match desc, relevance desc, page_id collate "C"`.execute(db),
+      sql<{ n: string | number }>`select count(*) as n from search_page_vectors p where p.space_id in (${spaces}) and p.tsv @@ ${every}`.execute(db),
+    ]);
+    const titleMatches = new Set(rows.filter((row) => row.title_match).map(keyOf));
+    const pages: RankedPage[] = rows
+      .filter((row) => row.title_match || !titleMatches.has(keyOf(row)))
+      .slice(0, wanted)
+      .map((row) => ({ space_id: row.space_id, page_id: row.page_id, relevance: Number(row.relevance), title_match: Boolean(row.title_match) }));
+    return { pages, total: Number(counted[0]?.n ?? 0) };
+  },
+
+  /**
+   * PostgreSQL: the query without the stems it guesses for the word being typed (its own
+   * prefixes, query.ts) that no page holds, each of which would cost a term to test and
+   * rank on every matching page. The GIN index says which are held (in any space); a
+   * guess held nowhere matches nothing, so leaving it out changes no match, and it
+   * changes no order either (ts_rank divides by the number of terms, the same on every
+   * page).
+   */
+  async indexedGuessesPostgres(db: Db, query: SearchQuery): Promise<SearchQuery> {
+    const isGuess = (group: QueryTerm[], term: QueryTerm) => !term.prefix && group.some((t) => t.prefix);
+    const guesses = [...new Set(query.flatMap((group) => group.filter((t) => isGuess(group, t)).map((t) => t.text)))];
+    if (guesses.length === 0) return query;
+    const { rows } = await sql<{ term: string }>`
+      select g.term from unnest(${guesses}::text[]) as g(term)
+      where exists (select 1 from search_page_vectors p where p.tsv @@ to_tsquery('english'::regconfig, g.term))`.execute(db);
+    const held = new Set(rows.map((r) => r.term));
+    return query.map((group) => group.filter((t) => !isGuess(group, t) || held.has(t.text)));
+  },
+
+  /**
+   * PostgreSQL plans the search queries by its statistics of the index tables, which
+   * autovacuum updates late after a large write (or never, where it is off): a space
+   * indexed in full would be searched with plans made for empty tables until then.
+   * SQLite's FTS5 queries do not depend on statistics.
+   */
+  async refreshStatistics(db: Db): Promise<void> {
+    if (isPostgres(db)) await sql`analyze search_page_vectors, search_sections`.execute(db);
+  },
+
+  /**
+   * Reads the sections holding a searched word of the pages that have none read yet
+   * (RankedPage.sections), in place. PostgreSQL: their rows in search_sections whose
+   * heading or text holds any searched word, the words found and marked by ts_headline.
+   * SQLite: their page rows, cut into sections by their outline, the words found by
+   * match.ts (as rankPagesSqlite does).
+   */
+  async readSections(db: Db, query: SearchQuery, pages: RankedPage[]): Promise<void> {
+    const unread = pages.filter((p) => p.sections === undefined);
+    if (unread.length === 0) return;
+    const sections = new Map<string, SectionHit[]>(unread.map((p) => [keyOf(p), []]));
+    if (isPostgres(db)) {
+      for (let i = 0; i < unread.length; i += 500) {
+        const chunk = unread.slice(i, i + 500);
+        // Where the first match is only matters to a text longer than an excerpt, cut
+        // around it; ts_headline (which parses and stems the whole text again) is asked for
+        // those only. Bytes bound the text's length in UTF-16 units (JavaScript's) above.
+        const { rows: hits } = await sql<SectionText & { rank: number; marked: string | null }>`
+          select s.space_id, s.page_id, s.position, s.section_id, s.section_title, s.body,
+            ts_rank(ts_filter(s.tsv, '{b,d}'), q.q) as rank,
+            case when octet_length(s.body) > ${EXCERPT_SIZE} then ts_headline('english'::regconfig, s.body, q.q, ${HEADLINE_OPTIONS}) end as marked
+          from search_sections s, to_tsquery('english'::regconfig, ${anyTermTsquery(query)}) as q(q)
+          where s.space_id in (${sql.join([...new Set(chunk.map((p) => p.space_id))])})
+            and s.page_id in (${sql.join([...new Set(chunk.map((p) => p.page_id))])})
+            and ts_filter(s.tsv, '{b,d}') @@ q.q
+          order by s.position`.execute(db);
+        for (const hit of hits) {
+          const { text, matches } = hit.marked === null ? { text: '', matches: [] } : readMarkedText(hit.marked);
+          sections.get(keyOf(hit))?.push({
+            section_id: hit.section_id,
+            position: hit.position,
+            title: hit.section_title,
+            body: hit.body,
+            rank: Number(hit.rank),
+            match_at: text === hit.body ? (matches[0] ?? -1) : -1,
+          });
+        }
+      }
+    } else {
+      const find = matchFinder(await this.indexedGuesses(db, query));
+      for (let i = 0; i < unread.length; i += 200) {
+        const chunk = unread.slice(i, i + 200);
+        const rows = await db
+          .selectFrom('search_pages')
+          .select(['space_id', 'page_id', 'body', 'outline'])
+          .where('space_id', 'in', [...new Set(chunk.map((p) => p.space_id))])
+          .where('page_id', 'in', [...new Set(chunk.map((p) => p.page_id))])
+          .execute();
+        for (const row of rows) {
+          if (sections.has(keyOf(row))) sections.set(keyOf(row), sectionsOfPage(row.body, find(row.body), JSON.parse(row.outline) as OutlineEntry[]));
+        }
       }
     }
-    const pages = shown.map((r) => ({ ...r, relevance: Number(r.relevance), title_match: Boolean(r.title_match), sections: sections.get(keyOf(r)) ?? [] }));
-    return { pages, total };
+    for (const page of unread) page.sections = sections.get(keyOf(page));
   },
 };

@@ -183,6 +183,57 @@ describe('search', () => {
     expect(seen.slice(3).every((i) => i.resultType === 'section' && i.score < 1)).toBe(true);
   });
 
+  it('shows the sections of the pages on a later page of results, and of each space in the organization search', async () => {
+    const space = await newSpace('Beetles');
+    const pageIds: string[] = [];
+    await editSpaceContent(t.app.deps, space, admin.id, (e) => {
+      for (let i = 0; i < 4; i++) pageIds.push(e.insertPage({ title: `Note ${i}`, markdown: `# Field ${i}\n\nA beetle seen in field ${i}.\n` }));
+    });
+    const seen: any[] = [];
+    let page: string | undefined;
+    do {
+      const res = await search(space, 'beetle', admin.token, { limit: 1, ...(page ? { page } : {}) });
+      expect(res.status, res.text).toBe(200);
+      seen.push(...res.body.items);
+      page = res.body.next?.page;
+    } while (page);
+    expect(seen.map((i) => i.id).sort()).toEqual([...pageIds].sort());
+    for (const item of seen) {
+      const n = item.title.slice('Note '.length);
+      expect(item.sections).toEqual([expect.objectContaining({ id: `field-${n}`, title: `Field ${n}`, body: `A beetle seen in field ${n}.` })]);
+    }
+    // The same pages again, one space per page of the organization search.
+    const other = await newSpace('More beetles');
+    await editSpaceContent(t.app.deps, other, admin.id, (e) => e.insertPage({ title: 'Stag', markdown: 'A stag beetle.\n' }));
+    const spaces: any[] = [];
+    page = undefined;
+    do {
+      const res = await t.request('GET', `/v1/orgs/${org.id}/search`, { token: admin.token, query: { query: 'beetle', limit: 1, ...(page ? { page } : {}) } });
+      expect(res.status, res.text).toBe(200);
+      spaces.push(...res.body.items);
+      page = res.body.next?.page;
+    } while (page);
+    expect(spaces.map((s) => s.id).sort()).toEqual([space, other].sort());
+    const pagesOf = (id: string) => spaces.find((s) => s.id === id).pages;
+    expect(pagesOf(space)).toHaveLength(4);
+    expect(pagesOf(space).every((p: any) => p.sections.length === 1 && p.sections[0].body.includes('beetle'))).toBe(true);
+    expect(pagesOf(other)[0].sections).toEqual([expect.objectContaining({ body: 'A stag beetle.' })]);
+  });
+
+  it('matches the word being typed by its shorter forms that pages hold as words', async () => {
+    const space = await newSpace('Shorthand');
+    let inst = '';
+    await editSpaceContent(t.app.deps, space, admin.id, (e) => {
+      inst = e.insertPage({ title: 'Abbreviations', markdown: 'Write inst for short.\n' });
+      e.insertPage({ title: 'Other', markdown: 'Another instance of nothing.\n' });
+    });
+    // "instq" is still being typed: no word starts with it, but "inst", one of its own
+    // prefixes, is a word of one page (as a whole word only: "instance" does not match).
+    expect((await search(space, 'instq')).body.items.map((i: any) => i.id)).toEqual([inst]);
+    expect((await search(space, 'write instq')).body.items.map((i: any) => i.id)).toEqual([inst]);
+    expect((await search(space, 'another instq')).body).toEqual({ count: 0, items: [] });
+  });
+
   it('limits the query to 512 characters and pages through results', async () => {
     expect((await search(spaceId, 'x'.repeat(512))).status).toBe(200);
     expect((await search(spaceId, 'x'.repeat(513))).status).toBe(400);

@@ -66,6 +66,9 @@ const indexable = (entry: PageEntry) => entry.type !== 'link';
 /** True when what the index keeps of a page (title, text) differs. */
 const indexedChanged = (a: PageEntry, b: PageEntry) => a.title !== b.title || a.document !== b.document || a.type !== b.type;
 
+/** Pages written or removed in one index update from which the database's statistics are refreshed. */
+const STATISTICS_AFTER = 1000;
+
 /**
  * Brings one space's index from revision `from` (null: nothing indexed) to `to`. A
  * concurrent update of the same space wins the compare-and-set; this one then re-reads
@@ -113,6 +116,8 @@ export async function indexSpace(ctx: Pick<Context, 'db' | 'clock'>, spaceId: st
       return true;
     });
     if (!claimed) continue;
+    // Statistics made before a large write would plan the next searches for the old table.
+    if (write.length + remove.length >= STATISTICS_AFTER) await searchRepository.refreshStatistics(ctx.db);
     const run = { spaceId, from, to, indexed: write.length, removed: remove.length };
     indexRuns.push(run);
     if (indexRuns.length > 100) indexRuns.shift();
@@ -140,7 +145,9 @@ function queryOf(text: string): SearchQuery {
  * The best `wanted` pages of these spaces for the query, ranked once per window: a
  * result depends only on the revisions searched (their index never changes) and the
  * query, so it is kept (caches.searchResults) and serves repeats of the search and its
- * earlier pages; a later page ranks a wider window again.
+ * earlier pages; a later page ranks a wider window again. The sections of a page are
+ * read when it is first shown (searchRepository.readSections) into the same objects, so
+ * the kept result keeps them too.
  */
 async function rankedPages(ctx: Pick<Context, 'db' | 'caches'>, spaces: { id: string; revision_id: string | null }[], query: SearchQuery, wanted: number): Promise<RankedResult> {
   const key = JSON.stringify([[...spaces].sort((a, b) => (a.id < b.id ? -1 : 1)).map((s) => [s.id, s.revision_id]), query]);
@@ -165,6 +172,8 @@ export async function searchSpace(ctx: Context, spaceId: string, text: string, p
   const snapshot = await loadSnapshot(ctx.db, spaceId, space.revision_id);
   // The index reflects the current revision (ensureIndexed), so every page is in it.
   const hits = ranked.pages.slice(start).filter((p) => snapshot.byId.has(p.page_id));
+  // The sections (and excerpts) of the pages shown only, not of the earlier pages of the window.
+  await searchRepository.readSections(ctx.db, query, hits);
   return {
     ...nextPage(start + hits.length, ranked.total),
     count: ranked.total,
@@ -189,13 +198,17 @@ export async function searchOrganization(ctx: Context, organizationId: string, t
   const rankOf = new Map(ranked.map((hit, i) => [hit, i + 1]));
   const ordered = spaces.filter((s) => bySpace.has(s.id)).sort((a, b) => rankOf.get(bySpace.get(a.id)![0])! - rankOf.get(bySpace.get(b.id)![0])!);
   const { slice, next } = pageOfItems(ordered, page);
-  const items = [];
+  const shown = [];
   for (const space of slice) {
     const snapshot = await loadSnapshot(ctx.db, space.id, space.revision_id as string);
-    const top = bySpace.get(space.id)!.filter((p) => snapshot.byId.has(p.page_id)).slice(0, PAGES_PER_SPACE);
-    const pages = top.map((hit) => presentPageResult(ctx.config, snapshot, hit, rankOf.get(hit)!, query));
-    items.push({ type: 'space' as const, id: space.id, title: space.title, score: pages[0]?.score ?? 0, pages });
+    shown.push({ space, snapshot, top: bySpace.get(space.id)!.filter((p) => snapshot.byId.has(p.page_id)).slice(0, PAGES_PER_SPACE) });
   }
+  // The sections (and excerpts) of the pages shown only: those of the spaces on this page of results.
+  await searchRepository.readSections(ctx.db, query, shown.flatMap((s) => s.top));
+  const items = shown.map(({ space, snapshot, top }) => {
+    const pages = top.map((hit) => presentPageResult(ctx.config, snapshot, hit, rankOf.get(hit)!, query));
+    return { type: 'space' as const, id: space.id, title: space.title, score: pages[0]?.score ?? 0, pages };
+  });
   return { ...(next ? { next } : {}), count: ordered.length, items };
 }
 
@@ -225,6 +238,7 @@ export async function searchForVisitors(
   if (query.length === 0 || live.length === 0) return { count: 0, results: [] };
   await ensureIndexed(ctx, live);
   const ranked = await rankedPages(ctx, live, query, limit);
+  await searchRepository.readSections(ctx.db, query, ranked.pages);
   const results: VisitorResult[] = [];
   for (const hit of ranked.pages) {
     const space = live.find((s) => s.id === hit.space_id)!;
