@@ -362,7 +362,7 @@ async function main(): Promise<number> {
   };
   fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
 
-  if (results.length > 0) {
+  if (results.length > 0 || !mixed) {
     console.log(`\n${markdownTable(results)}\n`);
     console.log(`Ratio: median over rounds of (Quire req/s ÷ bare req/s); p99: median over rounds. Results: ${path.relative(ROOT, file)}`);
   }
