@@ -22,14 +22,15 @@ import { seedAdmin, seedSpace } from './content.ts';
  * they depend on the machine and on its load (the runner records the load averages).
  *
  * Load is generated here, not with autocannon. Autocannon's `requests` array replays one
- * fixed sequence per connection (every connection in step with the others), its latency
- * histogram has millisecond buckets (most requests here take less than one), a non-2xx
- * response is only counted (not which request, nor its body), and a change request's
- * three calls need the id the first one answered. Here an undici Pool keeps exactly
- * `connections` keep-alive connections and as many workers each send one request, wait
- * for the whole answer, and send the next (closed loop, as autocannon). Every request's
- * latency, from handing it to the pool to its body's last byte, is kept, so p50 and p99
- * are exact percentiles of all of a run's requests (nearest rank), overall and by kind.
+ * sequence per connection (every connection in step, unless `setupRequest` draws from
+ * shared state), it keeps one latency histogram per run (not one per kind of request),
+ * a non-2xx response is only counted (not which request, nor its body), and a change
+ * request's later calls need the id the first one answered. Here an undici Pool keeps
+ * exactly `connections` keep-alive connections and as many workers each send one
+ * request, wait for the whole answer, and send the next (closed loop, as autocannon).
+ * Every request's latency, from handing it to the pool to its body's last byte, is kept,
+ * so p50 and p99 are exact percentiles of all of a run's requests (nearest rank), overall
+ * and by kind.
  * Like any closed loop it does not count the time a request would have waited to be sent
  * while the server was slow (coordinated omission): p99 is what N clients that each wait
  * for their answer see.
