@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { openDatabase } from '../src/db/database.ts';
+import type { Db } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import {
   captureOk,
@@ -16,6 +17,7 @@ import {
   type LoadOptions,
   type Round,
   type ScenarioInfo,
+  type ServerProcess,
   type Suite,
   type Summary,
 } from './harness.ts';
@@ -26,6 +28,7 @@ import { searchSuite } from './scenarios/search.ts';
 import { commentsSuite } from './scenarios/comments.ts';
 import { conversationsSuite } from './scenarios/conversations.ts';
 import { openapiSuite } from './scenarios/openapi.ts';
+import { MIXED, measureMixed, seedMixed, type MixedResult } from './scenarios/mixed.ts';
 import { measureEditScaling, type EditScaling } from './edit-scaling.ts';
 import { measureChangeRequestScaling, type ChangeRequestScaling } from './change-request-scaling.ts';
 import { measureStartup, STARTUP, type Startup } from './startup.ts';
@@ -37,7 +40,8 @@ import { measureTranslationScaling, TRANSLATION_SCALING, type TranslationScaling
  * [--duration <s>] [--rounds <n>] [--warmup <s>] [--connections <n>] [--profile] [--server-flags=<node flags>] [--list]`: seeds each
  * suite's database, runs Quire and a bare node:http server in child processes, measures
  * both in alternation, prints a markdown table and writes bench/results/<timestamp>.json.
- * See docs/performance.md.
+ * The mixed workload (bench/scenarios/mixed.ts) has its own seed and server and reports
+ * req/s and p99 without a bare server. See docs/performance.md.
  */
 
 const SUITES: Suite[] = [organizationSuite, contentSuite, publishedSuite, commentsSuite, searchSuite, conversationsSuite, openapiSuite];
@@ -100,19 +104,21 @@ function markdownTable(results: ScenarioResult[]): string {
   return lines.join('\n');
 }
 
-/** Seeds a suite in a fresh DATA_DIR, starts Quire on it and measures the selected scenarios. */
-async function runSuite(
-  suite: Suite,
-  selected: ScenarioInfo[],
-  load: LoadOptions,
+/**
+ * Seeds a fresh DATA_DIR (on PostgreSQL: a schema of its own, dropped after), starts Quire
+ * on it and hands the server, the seed and the scratch folder to `use`.
+ */
+async function withSeededQuire<S, T>(
+  name: string,
+  description: string,
+  seed: (db: Db) => Promise<S>,
   nodeFlags: string[],
   postgresUrl: string | undefined,
-): Promise<ScenarioResult[]> {
-  const dir = tempDir(suite.name);
+  use: (quire: ServerProcess, seeded: S, dir: string) => Promise<T>,
+): Promise<T> {
+  const dir = tempDir(name);
   const dataDir = path.join(dir, 'data');
-  const results: ScenarioResult[] = [];
-  // On PostgreSQL each suite seeds a schema of its own, dropped after the run.
-  const pgSchema = postgresUrl ? `bench_${suite.name.replace(/\W/g, '_')}_${process.pid}` : undefined;
+  const pgSchema = postgresUrl ? `bench_${name.replace(/\W/g, '_')}_${process.pid}` : undefined;
   let serverDatabaseUrl: string | undefined;
   if (postgresUrl && pgSchema) {
     await onPostgres(postgresUrl, `drop schema if exists ${pgSchema} cascade; create schema ${pgSchema}`);
@@ -121,51 +127,20 @@ async function runSuite(
     serverDatabaseUrl = url.toString();
   }
   try {
-    progress(`${suite.name}: seeding ${suite.description} on ${postgresUrl ? 'PostgreSQL' : 'SQLite'}`);
+    progress(`${name}: seeding ${description} on ${postgresUrl ? 'PostgreSQL' : 'SQLite'}`);
     const handle = openDatabase({ dataDir, databaseUrl: postgresUrl, pgSchema });
-    let requests;
+    let seeded: S;
     try {
       await migrateToLatest(handle.db);
-      requests = await suite.prepare(handle.db);
+      seeded = await seed(handle.db);
     } finally {
       await handle.close();
     }
 
     const quire = await startQuire({ dataDir, nodeFlags, databaseUrl: serverDatabaseUrl });
-    progress(`${suite.name}: Quire pid ${quire.pid} at ${quire.url}`);
+    progress(`${name}: Quire pid ${quire.pid} at ${quire.url}`);
     try {
-      for (const scenario of selected) {
-        const request = requests.get(scenario.name);
-        const result: ScenarioResult = { suite: suite.name, ...scenario };
-        results.push(result);
-        if (!request) {
-          result.error = `suite ${suite.name} built no request for scenario ${scenario.name}`;
-          continue;
-        }
-        result.path = request.path;
-        try {
-          const response = await captureOk(quire.url, scenario.name, request);
-          result.responseBytes = response.body.length;
-          const bare = await startBare(response, dir);
-          progress(`${scenario.name}: ${response.body.length} bytes; bare server pid ${bare.pid} at ${bare.url}`);
-          try {
-            const { rounds, summary } = await compare(scenario.name, quire.url, bare.url, request, load, progress);
-            result.rounds = rounds;
-            result.summary = summary;
-            if (scenario.target !== undefined) result.meetsTarget = summary.ratio >= scenario.target;
-          } finally {
-            await bare.stop();
-          }
-          // The yardstick is only fair while Quire keeps answering the same bytes.
-          const after = await captureOk(quire.url, scenario.name, request);
-          if (after.body.length !== response.body.length) {
-            progress(`warning: ${scenario.name} answered ${after.body.length} bytes after the run, ${response.body.length} before`);
-          }
-        } catch (error) {
-          result.error = error instanceof Error ? error.message : String(error);
-          progress(`ERROR ${result.error}`);
-        }
-      }
+      return await use(quire, seeded, dir);
     } finally {
       await quire.stop();
     }
@@ -173,7 +148,52 @@ async function runSuite(
     fs.rmSync(dir, { recursive: true, force: true });
     if (postgresUrl && pgSchema) await onPostgres(postgresUrl, `drop schema if exists ${pgSchema} cascade`);
   }
-  return results;
+}
+
+/** Seeds a suite in a fresh DATA_DIR, starts Quire on it and measures the selected scenarios. */
+async function runSuite(
+  suite: Suite,
+  selected: ScenarioInfo[],
+  load: LoadOptions,
+  nodeFlags: string[],
+  postgresUrl: string | undefined,
+): Promise<ScenarioResult[]> {
+  return withSeededQuire(suite.name, suite.description, (db) => suite.prepare(db), nodeFlags, postgresUrl, async (quire, requests, dir) => {
+    const results: ScenarioResult[] = [];
+    for (const scenario of selected) {
+      const request = requests.get(scenario.name);
+      const result: ScenarioResult = { suite: suite.name, ...scenario };
+      results.push(result);
+      if (!request) {
+        result.error = `suite ${suite.name} built no request for scenario ${scenario.name}`;
+        continue;
+      }
+      result.path = request.path;
+      try {
+        const response = await captureOk(quire.url, scenario.name, request);
+        result.responseBytes = response.body.length;
+        const bare = await startBare(response, dir);
+        progress(`${scenario.name}: ${response.body.length} bytes; bare server pid ${bare.pid} at ${bare.url}`);
+        try {
+          const { rounds, summary } = await compare(scenario.name, quire.url, bare.url, request, load, progress);
+          result.rounds = rounds;
+          result.summary = summary;
+          if (scenario.target !== undefined) result.meetsTarget = summary.ratio >= scenario.target;
+        } finally {
+          await bare.stop();
+        }
+        // The yardstick is only fair while Quire keeps answering the same bytes.
+        const after = await captureOk(quire.url, scenario.name, request);
+        if (after.body.length !== response.body.length) {
+          progress(`warning: ${scenario.name} answered ${after.body.length} bytes after the run, ${response.body.length} before`);
+        }
+      } catch (error) {
+        result.error = error instanceof Error ? error.message : String(error);
+        progress(`ERROR ${result.error}`);
+      }
+    }
+    return results;
+  });
 }
 
 /** Runs statements on PostgreSQL outside any schema (create and drop the bench's). */
@@ -209,6 +229,7 @@ async function main(): Promise<number> {
     console.log(`${CR_SCALING.name.padEnd(16)} ${'content'.padEnd(14)} ${CR_SCALING.title}  (target ≤ ${CR_SCALING.target})`);
     console.log(`${STARTUP.name.padEnd(16)} ${'startup'.padEnd(14)} ${STARTUP.title}  (target ≤ ${STARTUP.targetMs} ms, ≤ ${STARTUP.targetRssMb} MB)`);
     console.log(`${GIT_SCALING.name.padEnd(16)} ${'git-sync'.padEnd(14)} ${GIT_SCALING.title}  (target ≤ ${GIT_SCALING.target})`);
+    console.log(`${MIXED.name.padEnd(16)} ${MIXED.name.padEnd(14)} ${MIXED.title}  (req/s and p99, no ratio)`);
     for (const suite of SUITES) {
       for (const s of suite.scenarios) {
         console.log(`${s.name.padEnd(16)} ${suite.name.padEnd(14)} ${s.title}${s.target === undefined ? '' : `  (target ≥ ${s.target})`}`);
@@ -232,7 +253,7 @@ async function main(): Promise<number> {
 
   // --only takes scenario or suite names, comma-separated.
   const only = values.only?.split(',').map((s) => s.trim()).filter(Boolean);
-  const known = new Set([EDIT_SCALING.name, CR_SCALING.name, STARTUP.name, GIT_SCALING.name, 'git-sync', TRANSLATION_SCALING.name, ...SUITES.flatMap((suite) => [suite.name, ...suite.scenarios.map((s) => s.name)])]);
+  const known = new Set([EDIT_SCALING.name, CR_SCALING.name, STARTUP.name, GIT_SCALING.name, 'git-sync', TRANSLATION_SCALING.name, MIXED.name, ...SUITES.flatMap((suite) => [suite.name, ...suite.scenarios.map((s) => s.name)])]);
   const unknown = (only ?? []).filter((name) => !known.has(name));
   if (unknown.length > 0) throw new UsageError(`--only: unknown scenario ${unknown.join(', ')}; known: ${[...known].join(', ')}`);
   const picks = (suite: Suite) =>
@@ -251,17 +272,34 @@ async function main(): Promise<number> {
     progress(`profiling the Quire server into ${path.relative(ROOT, profileDir)}`);
   }
 
+  const runMixed = !only || only.includes(MIXED.name);
+  const mixedOptions = { ...load, duration: values.duration === undefined ? MIXED.defaultDuration : load.duration, database: values.database };
+
   const commit = git('rev-parse', '--short', 'HEAD');
   const dirty = git('status', '--porcelain') !== '';
   progress(
     `bench: ${os.cpus().length} CPUs, node ${process.version}, commit ${commit}${dirty ? ' (uncommitted changes)' : ''}; ` +
-      `${load.rounds} rounds × ${load.duration} s per server, ${load.warmup} s warm-up, ${load.connections} connections, ${values.database}`,
+      `${load.rounds} rounds × ${load.duration} s per server${runMixed ? ` (mixed: ${mixedOptions.duration} s)` : ''}, ${load.warmup} s warm-up, ${load.connections} connections, ${values.database}`,
   );
 
   const results: ScenarioResult[] = [];
   for (const suite of SUITES) {
     const selected = picks(suite);
     if (selected.length > 0) results.push(...(await runSuite(suite, selected, load, nodeFlags, postgresUrl)));
+  }
+
+  // The mixed workload: its own seed and server, 10 s runs unless --duration says otherwise.
+  let mixed: MixedResult | undefined;
+  let mixedError: string | undefined;
+  if (runMixed) {
+    try {
+      mixed = await withSeededQuire(MIXED.name, '1 space of 1,000 pages of ~3 KB with 300 comments, 60 members, a public site over a 200-page space', seedMixed, nodeFlags, postgresUrl, (quire, seed) =>
+        measureMixed(quire.url, seed, mixedOptions, () => os.loadavg(), progress),
+      );
+    } catch (error) {
+      mixedError = error instanceof Error ? error.message : String(error);
+      progress(`ERROR ${mixedError}`);
+    }
   }
 
   let editScaling: EditScaling | undefined;
@@ -314,6 +352,8 @@ async function main(): Promise<number> {
     database: values.database,
     load,
     results,
+    mixed,
+    mixedError,
     editScaling,
     crScaling,
     startup,
@@ -322,8 +362,27 @@ async function main(): Promise<number> {
   };
   fs.writeFileSync(file, JSON.stringify(report, null, 2) + '\n');
 
-  console.log(`\n${markdownTable(results)}\n`);
-  console.log(`Ratio: median over rounds of (Quire req/s ÷ bare req/s); p99: median over rounds. Results: ${path.relative(ROOT, file)}`);
+  if (results.length > 0 || !mixed) {
+    console.log(`\n${markdownTable(results)}\n`);
+    console.log(`Ratio: median over rounds of (Quire req/s ÷ bare req/s); p99: median over rounds. Results: ${path.relative(ROOT, file)}`);
+  }
+  if (mixed) {
+    const m = mixed;
+    const loads = (l: number[]) => l.map((v) => v.toFixed(1)).join(' ');
+    console.log(`\n| Scenario | Database | Connections | Quire req/s | p50 ms | p99 ms | Requests | Writes | Load average (start → end) |\n|---|---|---:|---:|---:|---:|---:|---:|---|`);
+    console.log(
+      `| ${MIXED.name} | ${m.database} | ${m.connections} | ${m.summary.rps.toFixed(0)} | ${m.summary.p50.toFixed(1)} | ${m.summary.p99.toFixed(1)} | ` +
+        `${m.rounds.reduce((sum, r) => sum + r.requests, 0)} | ${(100 * m.summary.writeShare).toFixed(1)}% | ${loads(m.loadAverageAtStart)} → ${loads(m.loadAverageAtEnd)} |`,
+    );
+    console.log(`\n| Request kind | Requests | p50 ms | p99 ms | max ms |\n|---|---:|---:|---:|---:|`);
+    for (const [kind, l] of Object.entries(m.summary.byKind)) {
+      console.log(`| ${kind} | ${l.requests} | ${l.p50.toFixed(1)} | ${l.p99.toFixed(1)} | ${l.max.toFixed(0)} |`);
+    }
+    console.log(
+      `\nMixed: ${m.rounds.length} rounds × ${m.duration} s; req/s, p50 and p99 are medians over rounds (exact percentiles of each round's requests); ` +
+        `by kind, all rounds together. No bare-server ratio: a mix of different answers and writes has no fixed-response yardstick, so these are absolute figures of this machine under its load. Results: ${path.relative(ROOT, file)}`,
+    );
+  }
   if (editScaling) {
     const e = editScaling;
     const verdict = e.ratio <= EDIT_SCALING.target ? '✓' : '✗';
@@ -365,9 +424,10 @@ async function main(): Promise<number> {
   }
   const failed = results.filter((r) => r.error);
   for (const r of failed) console.error(`FAILED ${r.name}: ${r.error}`);
+  if (mixedError) console.error(`FAILED ${MIXED.name}: ${mixedError}`);
   const missed = results.filter((r) => r.meetsTarget === false);
   for (const r of missed) console.error(`below target ${r.name}: ratio ${r.summary?.ratio.toFixed(3)} < ${r.target}`);
-  return failed.length > 0 ? 1 : 0;
+  return failed.length > 0 || mixedError ? 1 : 0;
 }
 
 main().then(

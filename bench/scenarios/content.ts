@@ -76,9 +76,18 @@ export async function seedEmptySpace(db: Db, organizationId: string, userId: str
 
 /**
  * A space of `parents × children` pages (plus the parents themselves), written as one
- * revision with the store's own editor: the shape of a large documentation space.
+ * revision with the store's own editor: the shape of a large documentation space. Page
+ * `n` (0-based, in tree order) gets `markdownOf(n)` as its body.
  */
-export async function seedSpace(db: Db, organizationId: string, userId: string, clock: ManualClock, parents: number, children: number): Promise<{ spaceId: string; pageId: string }> {
+export async function seedSpace(
+  db: Db,
+  organizationId: string,
+  userId: string,
+  clock: ManualClock,
+  parents: number,
+  children: number,
+  markdownOf: (n: number) => string = pageMarkdown,
+): Promise<{ spaceId: string; pageId: string }> {
   const config = loadConfig({ DATA_DIR: '/nonexistent-bench-data' });
   const spaceId = await seedEmptySpace(db, organizationId, userId, isoNow(clock), `Docs ${parents * (children + 1)}`);
   // Pages only: no file is stored, so the folder store of a directory never created will do.
@@ -86,9 +95,9 @@ export async function seedSpace(db: Db, organizationId: string, userId: string, 
   let pageId = '';
   let n = 0;
   for (let p = 0; p < parents; p++) {
-    const parent = editor.insertPage({ title: `Chapter ${p}`, markdown: pageMarkdown(n++) });
+    const parent = editor.insertPage({ title: `Chapter ${p}`, markdown: markdownOf(n++) });
     for (let c = 0; c < children; c++) {
-      const id = editor.insertPage({ title: `Topic ${p}.${c}`, markdown: pageMarkdown(n++) }, { parent });
+      const id = editor.insertPage({ title: `Topic ${p}.${c}`, markdown: markdownOf(n++) }, { parent });
       if (p === Math.floor(parents / 2) && c === Math.floor(children / 2)) pageId = id;
     }
   }
