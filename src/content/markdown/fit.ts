@@ -134,10 +134,24 @@ function replacement(block: Block): Block[] {
 
 /** An image outside an images block: an inline image, then its caption. */
 function imageParagraphs(image: ImageBlock): Block[] {
-  const data: { ref: ImageBlock['data']['ref']; refDark?: ImageBlock['data']['ref']; alt?: string } = { ref: image.data.ref };
+  const data: { ref: ImageBlock['data']['ref']; refDark?: ImageBlock['data']['ref']; alt?: string; caption?: string } = { ref: image.data.ref };
   if (image.data.refDark) data.refDark = image.data.refDark;
   if (image.data.alt) data.alt = image.data.alt;
-  return [paragraph([{ object: 'inline', type: 'inline-image', isVoid: true, data }]), ...image.fragments.flatMap((f) => f.nodes)];
+  // A figure's plain-text caption (or empty one) fits the inline image's own `caption`, so the
+  // figure is written back as one; a caption with marks or links becomes a paragraph after it.
+  const caption = image.fragments.find((f) => f.fragment === 'caption');
+  const plain = caption ? plainCaption(caption.nodes) : null;
+  if (plain !== null) data.caption = plain;
+  const rest = plain !== null ? image.fragments.filter((f) => f !== caption) : image.fragments;
+  return [paragraph([{ object: 'inline', type: 'inline-image', isVoid: true, data }]), ...rest.flatMap((f) => f.nodes)];
+}
+
+/** The text of a caption of one paragraph of unmarked text; null when it holds more. */
+function plainCaption(nodes: ParagraphBlock[]): string | null {
+  if (nodes.length > 1) return null;
+  const content = nodes[0]?.nodes ?? [];
+  if (!content.every((n) => n.object === 'text' && n.leaves.every((l) => l.marks.length === 0))) return null;
+  return content.map((n) => (n.object === 'text' ? n.leaves.map((l) => l.text).join('') : '')).join('');
 }
 
 /** Code outside a code block: one line per line break, each line in a code span. */

@@ -5,7 +5,7 @@
  */
 import { fitBlocks } from './fit.ts';
 import { emptyParagraph, isEmptyContent, normalizeInlines } from './leaves.ts';
-import type { Block, Document, ExpandableBlock, InlineContent, InlineLink, ParagraphBlock } from './types.ts';
+import type { Block, Document, ExpandableBlock, ImageBlock, ImagesBlock, InlineContent, InlineLink, ParagraphBlock } from './types.ts';
 
 /** The normal form of a document (without keys). */
 export function normalizeDocument(document: Document): Document {
@@ -62,19 +62,40 @@ function normalizeBlock(block: Block): Block {
         ],
       } as ExpandableBlock;
     }
-    case 'images':
+    case 'images': {
+      // An image with no caption fragment is written as a markdown image when it can be one;
+      // any other gets the empty caption its `<figure>` reads back with.
+      const plain = isMarkdownImage(block);
       return {
         ...block,
         nodes: block.nodes.map((image) => {
-          const captions = image.fragments.map((f) => ({ ...f, nodes: f.nodes.map(paragraphOf).filter((p) => !isEmptyContent(p.nodes)) }));
-          return { ...image, fragments: captions.filter((f) => f.nodes.length > 0) };
+          const caption = image.fragments.find((f) => f.fragment === 'caption');
+          if (!caption) return plain ? image : { ...image, fragments: [emptyCaption()] };
+          const nodes = caption.nodes.map(paragraphOf).filter((p) => !isEmptyContent(p.nodes));
+          return { ...image, fragments: [nodes.length > 0 ? { ...caption, nodes } : emptyCaption()] };
         }),
       };
+    }
     case 'table':
       return { ...block, fragments: block.fragments.map((f) => ({ ...f, nodes: f.nodes.map(paragraphOf) })) };
     default:
       return block;
   }
+}
+
+function emptyCaption(): ImageBlock['fragments'][number] {
+  return { object: 'fragment', fragment: 'caption', nodes: [emptyParagraph()] };
+}
+
+/**
+ * GitBook's older export wrote a lone image as `![alt](src)`; today it writes a `<figure>`.
+ * A block of one image without a caption fragment (read from `![alt](src)`), no dark-mode
+ * source, width, alignment, frame or full width has that markdown form.
+ */
+export function isMarkdownImage(block: ImagesBlock): boolean {
+  if (block.nodes.length !== 1 || block.data.align || block.data.withFrame || block.data.fullWidth) return false;
+  const [image] = block.nodes;
+  return image.fragments.length === 0 && !image.data.refDark && image.data.width === undefined;
 }
 
 /** Gives every block, inline, text and fragment a key from its position: `b3`, `b3.0`, `b3.f1`. */

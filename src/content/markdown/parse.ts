@@ -56,6 +56,7 @@ function readMarkdownBlocks(markdown: string, headingOffset: number) {
     definitions: definitionsOf(tree),
     headingOffset,
     readInlineMarkdown,
+    source: prepared.source,
   };
   return readBlocks(tree.children, ctx);
 }

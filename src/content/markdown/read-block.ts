@@ -11,11 +11,11 @@ import type { Token } from './prepare.ts';
 import { restorePlaceholders } from './prepare.ts';
 import { BLOCK_PLACEHOLDER, quoteAttribute, readAttributes, readHtmlTag, splitHtml, type HtmlTag } from './syntax.ts';
 import { emptyParagraph, isEmptyContent, leaf, textNode } from './leaves.ts';
-import { readHtmlInlines, readInlines, type InlineContext } from './read-inline.ts';
-import { fileRefFromSrc, imageRefFromSrc, refFromHref } from './refs.ts';
+import { firstSrc, plainOf, readHtmlInlines, readInlines, type InlineContext } from './read-inline.ts';
+import { contentRefLabel, fileRefFromSrc, imageRefFromSrc, refFromHref } from './refs.ts';
 import { orderIndex } from './order.ts';
 import type {
-  Block, CodeBlock, ExpandableBlock, HeadingBlock, HintStyle, ImageBlock, ImageRef, ImagesBlock, InlineContent,
+  Block, CodeBlock, ContentRefBlock, ExpandableBlock, HeadingBlock, HintStyle, ImageBlock, ImageRef, ImagesBlock, InlineContent,
   ListItemBlock, ParagraphBlock, StepperStepBlock, TableBlock, TabsItemBlock, TextAlignment, UpdateBlock, ColumnBlock,
 } from './types.ts';
 import { markupBlock } from './types.ts';
@@ -27,6 +27,8 @@ export interface BlockContext extends InlineContext {
   headingOffset: number;
   /** Reads a snippet of inline markdown (summaries, captions, `<p>` bodies). */
   readInlineMarkdown: (markdown: string) => InlineContent[];
+  /** The markdown remark parsed (placeholders in), which node positions point into. */
+  source?: string;
 }
 
 type Item = { node: RootContent; token: Token | null };
@@ -154,8 +156,14 @@ function buildTag(name: string, attrs: Record<string, string>, body: RootContent
       return applyCodeAttributes(readBlocks(body, ctx), attrs);
     case 'embed':
       return attrs.url ? [{ object: 'block', type: 'embed', isVoid: true, data: attrs.fullwidth === 'true' ? { url: attrs.url, fullWidth: true } : { url: attrs.url } }] : null;
-    case 'content-ref':
-      return attrs.url ? [{ object: 'block', type: 'content-ref', isVoid: true, data: { ref: refFromHref(attrs.url) } }] : null;
+    case 'content-ref': {
+      if (!attrs.url) return null;
+      // GitBook labels the link with the target's file name; another label is kept as written.
+      const text = linkText(body, ctx);
+      const data: ContentRefBlock['data'] = { ref: refFromHref(attrs.url) };
+      if (text !== null && text !== contentRefLabel(attrs.url)) data.text = text;
+      return [{ object: 'block', type: 'content-ref', isVoid: true, data }];
+    }
     case 'file':
       return attrs.src ? [{ object: 'block', type: 'file', isVoid: true, data: { ref: fileRefFromSrc(attrs.src) } }] : null;
     case 'openapi-operation':
@@ -164,6 +172,13 @@ function buildTag(name: string, attrs: Record<string, string>, body: RootContent
     default:
       return null;
   }
+}
+
+/** The text of the link a content-ref's body holds; null when it holds none. */
+function linkText(body: RootContent[], ctx: BlockContext): string | null {
+  const first = body[0];
+  if (body.length !== 1 || first.type !== 'paragraph' || first.children.length !== 1 || first.children[0].type !== 'link') return null;
+  return restorePlaceholders(plainOf(first.children[0].children), ctx.tokens);
 }
 
 function tabsItem(title: string, nodes: Block[], icon?: string): TabsItemBlock {
@@ -279,11 +294,25 @@ function readParagraph(node: Paragraph, ctx: BlockContext): Block[] {
     const url = only.type === 'image' ? only.url : ctx.definitions.get(only.identifier)?.url;
     if (url !== undefined) {
       // Its text is the image's alt text, not a caption: the two stay distinct.
-      return [images([image(imageRefFromSrc(restorePlaceholders(url, ctx.tokens)), undefined, restorePlaceholders(only.alt ?? '', ctx.tokens), [])], {})];
+      return [images([image(imageRefFromSrc(restorePlaceholders(url, ctx.tokens)), undefined, restorePlaceholders(only.alt ?? '', ctx.tokens), [], false)], {})];
     }
   }
-  const { nodes } = readInlines(node.children, ctx);
+  const { nodes } = readInlines(endingBreak(node, ctx), ctx);
   return isEmptyContent(nodes) ? [] : [paragraph(nodes)];
+}
+
+/**
+ * GitBook ends a paragraph with `\` when its text ends with a line break. CommonMark reads a
+ * backslash ending a paragraph as a literal one, as it reads `\\`: the source tells them
+ * apart (an odd run of backslashes ends with an unescaped one), and that one is a break.
+ */
+function endingBreak(node: Paragraph, ctx: BlockContext): PhrasingContent[] {
+  const last = node.children[node.children.length - 1];
+  const end = node.position?.end.offset;
+  if (last?.type !== 'text' || !last.value.endsWith('\\') || end === undefined || ctx.source === undefined) return node.children;
+  const run = /\\+$/.exec(ctx.source.slice(0, end))?.[0].length ?? 0;
+  if (run % 2 === 0) return node.children;
+  return [...node.children.slice(0, -1), { type: 'text', value: last.value.slice(0, -1) }, { type: 'break' }];
 }
 
 function readHeading(node: Heading, ctx: BlockContext): HeadingBlock {
@@ -437,7 +466,7 @@ function readFigure(html: string, ctx: BlockContext): ImagesBlock | null {
   for (const part of parts) {
     if (caption !== null) {
       if ('tag' in part && part.tag.name === 'figcaption' && part.tag.closing) {
-        if (captionTarget) setCaption(captionTarget, ctx.readInlineMarkdown(stripParagraphs(caption)));
+        if (captionTarget) setCaption(captionTarget, ctx.readInlineMarkdown(stripParagraphs(caption)), true);
         caption = null;
       } else caption += 'tag' in part ? rawTag(part.tag) : part.text;
       continue;
@@ -446,9 +475,10 @@ function readFigure(html: string, ctx: BlockContext): ImagesBlock | null {
     const tag = part.tag;
     if (tag.name === 'div' && !tag.closing) readFigureWrapper(tag, data);
     else if (tag.name === 'picture') inPicture = !tag.closing;
-    else if (tag.name === 'source' && inPicture && /dark/i.test(tag.attrs.media ?? '')) dark = imageRefFromSrc((tag.attrs.srcset ?? '').trim().split(/\s+/)[0]);
+    else if (tag.name === 'source' && inPicture && /dark/i.test(tag.attrs.media ?? '')) dark = imageRefFromSrc(firstSrc(tag.attrs.srcset ?? ''));
     else if (tag.name === 'img') {
-      captionTarget = image(imageRefFromSrc(tag.attrs.src ?? ''), dark, tag.attrs.alt ?? '', []);
+      // A figure has a caption, empty until its `<figcaption>` says otherwise (a markdown image has none).
+      captionTarget = image(imageRefFromSrc(tag.attrs.src ?? ''), dark, tag.attrs.alt ?? '', [], true);
       const width = Number(tag.attrs.width);
       if (tag.attrs.width && Number.isFinite(width) && width > 0) captionTarget.data.width = width;
       result.push(captionTarget);
@@ -474,17 +504,18 @@ function stripParagraphs(html: string): string {
   return html.replace(/<\/?p>/gi, ' ').trim();
 }
 
-function image(ref: ImageRef, dark: ImageRef | undefined, alt: string, caption: InlineContent[]): ImageBlock {
+function image(ref: ImageRef, dark: ImageRef | undefined, alt: string, caption: InlineContent[], figure: boolean): ImageBlock {
   const data: ImageBlock['data'] = { ref };
   if (dark) data.refDark = dark;
   if (alt) data.alt = alt;
   const block: ImageBlock = { object: 'block', type: 'image', isVoid: true, data, fragments: [] };
-  setCaption(block, caption);
+  setCaption(block, caption, figure);
   return block;
 }
 
-function setCaption(block: ImageBlock, caption: InlineContent[]): void {
-  block.fragments = isEmptyContent(caption) ? [] : [{ object: 'fragment', fragment: 'caption', nodes: [paragraph(caption)] }];
+/** A figure's caption fragment is there even when empty (GitBook's editor always has one); a markdown image has none. */
+function setCaption(block: ImageBlock, caption: InlineContent[], figure: boolean): void {
+  block.fragments = isEmptyContent(caption) && !figure ? [] : [{ object: 'fragment', fragment: 'caption', nodes: [paragraph(isEmptyContent(caption) ? [textNode([leaf('')])] : caption)] }];
 }
 
 function images(nodes: ImageBlock[], data: ImagesBlock['data']): ImagesBlock {

@@ -82,7 +82,8 @@ class InlineReader {
         return this.leafText('\n', marks);
       case 'link':
         // GitBook's page mention: its text is the page's title, written back from the page.
-        if (node.title === 'mention') return this.inline({ object: 'inline', type: 'mention', isVoid: true, data: { ref: refFromHref(this.restore(node.url)) } });
+        // Its text as written is kept (`text`), so that the page writes back as it was read.
+        if (node.title === 'mention') return this.inline({ object: 'inline', type: 'mention', isVoid: true, data: { ref: refFromHref(this.restore(node.url)), text: this.restore(plainOf(node.children)) } });
         return this.link(refFromHref(this.restore(node.url)), () => this.visitAll(node.children, marks));
       case 'linkReference': {
         const definition = this.ctx.definitions.get(node.identifier);
@@ -320,8 +321,14 @@ function imageSize(value: string | undefined): InlineImage['data']['size'] {
   return value === 'line' || value === 'original' ? value : undefined;
 }
 
-function firstSrc(srcset: string): string {
-  return srcset.trim().split(/\s+/)[0] ?? '';
+/** The source of a one-candidate `srcset`: GitBook writes file paths as they are, spaces included; a `2x` / `640w` descriptor goes. */
+export function firstSrc(srcset: string): string {
+  return srcset.trim().replace(/\s+\d+(?:\.\d+)?[wx]$/, '');
+}
+
+/** The text of phrasing content, markup aside. */
+export function plainOf(nodes: PhrasingContent[]): string {
+  return nodes.map((n) => ('value' in n && n.type !== 'html' ? n.value : 'children' in n ? plainOf(n.children as PhrasingContent[]) : n.type === 'break' ? '\n' : '')).join('');
 }
 
 /** Links hold only text and images: other inlines become their text. */

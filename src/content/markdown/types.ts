@@ -86,15 +86,17 @@ export interface InlineButton {
 }
 
 /**
- * A page mention, GitBook's `[Page title](page.md "mention")`. Its text is the target's title,
- * not content: `label` is only set for writing (see `labelMentions`), never stored.
+ * A page mention, GitBook's `[Page title](page.md "mention")`. Sites show the target's current
+ * title. `text` (Quire's, in the schema's open `data`) is the text the markdown was read with,
+ * written back as it was; without it the mention is written with `label`, which is only set
+ * for writing (see `labelMentions`), never stored.
  */
 export interface InlineMention {
   object: 'inline';
   type: 'mention';
   key?: string;
   isVoid: true;
-  data: { ref: ContentRef; label?: string };
+  data: { ref: ContentRef; label?: string; text?: string };
 }
 
 export interface InlineImage {
@@ -315,7 +317,8 @@ export interface ContentRefBlock {
   type: 'content-ref';
   key?: string;
   isVoid: true;
-  data: { ref: ContentRef };
+  /** `text` (Quire's, in the schema's open `data`): the link's text when it is not the target's file name GitBook writes. */
+  data: { ref: ContentRef; text?: string };
 }
 
 export interface Fragment<Name extends string, Node> {

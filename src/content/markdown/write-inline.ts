@@ -28,6 +28,10 @@ export interface InlineWriteOptions {
   heading?: boolean;
   /** URLs and e-mail addresses that are their own link text written bare, as GitBook does (GFM reads them back as links). */
   bareAutolinks?: boolean;
+  /** Internal: leave context-dependent escapes pending (render decides them on the whole line). */
+  keepPending?: boolean;
+  /** Internal: escape every `[` and `]` of the text (the fallback when bare ones do not read back). */
+  escapeBrackets?: boolean;
 }
 
 type Style = 'markdown' | 'html';
@@ -35,16 +39,27 @@ type Style = 'markdown' | 'html';
 /** Writes inline content as markdown that reads back to the same content. */
 export function writeInlines(nodes: InlineContent[], options: InlineWriteOptions = {}): string {
   const content = normalizeInlines(nodes, { trim: true });
-  if (options.html) return render(content, options, 'html');
+  if (options.html) {
+    const html = render(content, options, 'html');
+    if (!html.includes(UNESCAPED) || sameContent(readInlineMarkdown(unmark(html)), content)) return unmark(html);
+    return render(content, { ...options, escapeBrackets: true }, 'html');
+  }
   if (content.some(isBareAutolink)) {
     const bare = render(content, { ...options, bareAutolinks: true }, 'markdown');
     if (sameContent(readInlineMarkdown(bare), content)) return bare;
   }
   const markdown = render(content, options, 'markdown');
-  if (!needsCheck(content)) return markdown;
-  if (sameContent(readInlineMarkdown(markdown), content)) return markdown;
-  return render(content, options, 'html');
+  if (!needsCheck(content) && !markdown.includes(UNESCAPED)) return unmark(markdown);
+  if (sameContent(readInlineMarkdown(unmark(markdown)), content)) return unmark(markdown);
+  // Brackets left bare, then delimiters, fall back to their safe forms.
+  const escaped = render(content, { ...options, escapeBrackets: true }, 'markdown');
+  if (sameContent(readInlineMarkdown(escaped), content)) return escaped;
+  return render(content, { ...options, escapeBrackets: true }, 'html');
 }
+
+/** Marks a bracket of the text written bare (see resolvePending), for the read-back check. */
+const UNESCAPED = '\uE032';
+const unmark = (text: string) => text.replaceAll(UNESCAPED, '');
 
 const AUTOLINK_TEXT = /^(?:https?:\/\/[^\s<>()\\`*[\]]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)$/;
 
@@ -75,8 +90,50 @@ function dropKeys(key: string, value: unknown): unknown {
 }
 
 function render(content: InlineContent[], options: InlineWriteOptions, style: Style): string {
-  const raw = content.map((node) => (node.object === 'text' ? renderLeaves(node.leaves, options) : renderInline(node, options))).join('');
-  return resolveDelimiters(options.rawHtml ? raw : escapeLineStarts(raw, options.heading), style);
+  const keep = { ...options, keepPending: true };
+  const raw = content.map((node) => (node.object === 'text' ? renderLeaves(node.leaves, keep) : renderInline(node, keep))).join('');
+  const text = resolvePending(resolveDelimiters(options.rawHtml ? raw : escapeLineStarts(raw, options.heading), style), !options.escapeBrackets);
+  // A hard break ending the content is GitBook's `line\` with nothing after it.
+  return options.singleLine || options.rawHtml ? text : text.replace(/\\\n$/, '\\');
+}
+
+// Characters at the edge of a leaf whose escape depends on what ends up next to them once
+// the whole line is written: `!` before `[` (an image), `$` next to `$` (math).
+const BANG = '\uE030';
+const DOLLAR = '\uE031';
+
+const OPEN_BRACKET = '\uE033';
+const CLOSE_BRACKET = '\uE034';
+
+/**
+ * Decides the pending `!` and `$` from their real neighbours, and the text's brackets: GitBook
+ * writes `[WARN]` bare and escapes a `[` only where it could open a link (`[a](`, `[a][`),
+ * a definition (`[a]:`) or a task box (`[ ]` at a line start). With `bare`, brackets are
+ * written that way and marked for the caller's read-back check; else all are escaped.
+ */
+function resolvePending(text: string, bare = false): string {
+  if (!/[\uE030-\uE034]/.test(text)) return text;
+  const chars = [...text];
+  const isDollar = (c: string | undefined) => c === '$' || c === DOLLAR;
+  return chars
+    .map((ch, i) => {
+      if (ch === BANG) return chars[i + 1] === '[' ? '\\!' : '!';
+      if (ch === DOLLAR) return isDollar(chars[i - 1]) || isDollar(chars[i + 1]) ? '\\$' : '$';
+      if (ch === CLOSE_BRACKET) return bare ? ']' + UNESCAPED : '\\]';
+      if (ch === OPEN_BRACKET) return bare && !opensSomething(chars, i) ? '[' + UNESCAPED : '\\[';
+      return ch;
+    })
+    .join('');
+}
+
+function opensSomething(chars: string[], i: number): boolean {
+  const lineStart = i === 0 || chars[i - 1] === '\n';
+  if (lineStart && /^[ xX]$/.test(chars[i + 1] ?? '') && (chars[i + 2] === ']' || chars[i + 2] === CLOSE_BRACKET)) return true;
+  for (let k = i + 1; k < chars.length; k++) {
+    if (chars[k] === ']' || chars[k] === CLOSE_BRACKET) return chars[k + 1] === '(' || chars[k + 1] === '[' || chars[k + 1] === OPEN_BRACKET || chars[k + 1] === ':';
+    if (chars[k] === '[' || chars[k] === OPEN_BRACKET) return true;
+  }
+  return false;
 }
 
 // Placeholder characters for delimiter marks, decided in resolveDelimiters.
@@ -176,7 +233,7 @@ function renderInline(node: Inline, options: InlineWriteOptions): string {
       return imageMarkdown(node, options.html);
     case 'mention': {
       const href = hrefFromRef(node.data.ref);
-      const label = node.data.label ?? (/^(?:[a-z][a-z0-9+.-]*:|\/|#)/i.test(href) ? href : href.split('#')[0].split('/').pop() || href);
+      const label = node.data.text ?? node.data.label ?? (/^(?:[a-z][a-z0-9+.-]*:|\/|#)/i.test(href) ? href : href.split('#')[0].split('/').pop() || href);
       return `[${escapeText(label, { ...options, singleLine: true })}](${destination(href)} "mention")`;
     }
     case 'button': {
@@ -228,11 +285,10 @@ export function escapeText(text: string, options: InlineWriteOptions): string {
     const next = chars[i + 1];
     out += escapeChar(ch, prev, next, chars.slice(i).join(''), options);
   });
-  return out;
+  return options.keepPending ? out : resolvePending(out);
 }
 
 
-const WORD = /[\p{L}\p{N}]/u;
 
 /** `{{ space.vars.x }}` would read back as an expression, so its brace is escaped in text. */
 function isVariableExpression(rest: string): boolean {
@@ -242,24 +298,29 @@ function isVariableExpression(rest: string): boolean {
 
 function escapeChar(ch: string, prev: string | undefined, next: string | undefined, rest: string, options: InlineWriteOptions): string {
   switch (ch) {
+    case '[':
+      return options.keepPending ? OPEN_BRACKET : '\\[';
+    case ']':
+      return options.keepPending ? CLOSE_BRACKET : '\\]';
     case '\\':
     case '`':
     case '*':
-    case '[':
-    case ']':
     case '~':
     case '|':
       return '\\' + ch;
     case '_':
-      return prev && next && WORD.test(prev) && WORD.test(next) ? ch : '\\_';
+      // GitBook escapes every underscore of text, inside words too (`MY\_VAR`).
+      return '\\_';
     case '<':
       return next === undefined || /[A-Za-z/!?]/.test(next) ? '\\<' : ch;
     case '&':
       return /^&(#\d+|#x[0-9a-f]+|\w+);/i.test(rest) ? '\\&' : ch;
     case '$':
-      return prev === '$' || next === '$' || next === undefined || prev === undefined ? '\\$' : ch;
+      if (prev === '$' || next === '$') return '\\$';
+      return next === undefined || prev === undefined ? DOLLAR : ch;
     case '!':
-      return next === undefined || next === '[' ? '\\!' : ch;
+      if (next === '[') return '\\!';
+      return next === undefined ? BANG : ch;
     case '{':
       return next === '%' || (next === '{' && isVariableExpression(rest)) ? '\\{' : ch;
     case '\n':

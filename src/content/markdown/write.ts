@@ -4,9 +4,9 @@
  * `<details>` expandables and `<figure>` images. The document is brought to its normal form
  * first, so any document, not only one read from markdown, is written the same way.
  */
-import { normalizeDocument } from './normalize.ts';
+import { isMarkdownImage, normalizeDocument } from './normalize.ts';
 import { markupOf } from './types.ts';
-import { hrefFromRef, srcFromFileRef } from './refs.ts';
+import { contentRefLabel, hrefFromRef, srcFromFileRef } from './refs.ts';
 import { quoteAttribute } from './syntax.ts';
 import { escapeText, imageMarkdown, imageSrc, writeInlines } from './write-inline.ts';
 import { isEmptyContent } from './leaves.ts';
@@ -24,6 +24,8 @@ export interface WriteOptions {
 
 interface Context {
   headingOffset: number;
+  /** In a container that holds no image block (list item, quote, hint): a captioned inline image alone is written as GitBook's `<figure>`. */
+  inlineFigures?: boolean;
   bullet: '*' | '-';
   delimiter: '.' | ')';
 }
@@ -70,7 +72,7 @@ function interruptsParagraph(block: Block): boolean {
 function writeBlock(block: Block, ctx: Context): string {
   switch (block.type) {
     case 'paragraph':
-      return writeParagraph(block);
+      return writeParagraph(block, ctx);
     case 'heading-1':
     case 'heading-2':
     case 'heading-3':
@@ -82,20 +84,21 @@ function writeBlock(block: Block, ctx: Context): string {
     case 'list-tasks':
       return writeList(block, ctx);
     case 'blockquote':
-      return prefixLines(writeBlocks(block.nodes, ctx), '> ', '> ', '>');
+      return prefixLines(writeBlocks(block.nodes, { ...ctx, inlineFigures: true }), '> ', '> ', '>');
     case 'code':
       return writeCode(block);
     case 'hint':
-      return wrapTag(`hint style=${quoteAttribute(block.data.style)}${block.data.icon ? ` icon=${quoteAttribute(block.data.icon)}` : ''}`, 'hint', writeBlocks(block.nodes, ctx));
+      return wrapTag(`hint style=${quoteAttribute(block.data.style)}${block.data.icon ? ` icon=${quoteAttribute(block.data.icon)}` : ''}`, 'hint', writeBlocks(block.nodes, { ...ctx, inlineFigures: true }));
     case 'tabs':
-      return wrapTag('tabs', 'tabs', block.nodes.map((tab) => wrapTag(`tab title=${quoteAttribute(tab.data.title ?? '')}${tab.data.icon ? ` icon=${quoteAttribute(tab.data.icon)}` : ''}`, 'tab', writeBlocks(tab.nodes, ctx))).join('\n\n'));
+      return wrapTag('tabs', 'tabs', block.nodes.map((tab) => wrapTag(`tab title=${quoteAttribute(tab.data.title ?? '')}${tab.data.icon ? ` icon=${quoteAttribute(tab.data.icon)}` : ''}`, 'tab', writeBlocks(tab.nodes, { ...ctx, inlineFigures: false }))).join('\n\n'));
     case 'stepper':
       // GitBook leaves a blank line between `{% endstep %}` and the next `{% step %}`.
-      return wrapTag('stepper', 'stepper', block.nodes.map((s) => wrapTag('step', 'step', writeBlocks(s.nodes, ctx))).join('\n\n'));
+      return wrapTag('stepper', 'stepper', block.nodes.map((s) => wrapTag('step', 'step', writeBlocks(s.nodes, { ...ctx, inlineFigures: false }))).join('\n\n'));
     case 'updates':
-      return wrapTag(`updates${block.data.format ? ` format=${quoteAttribute(block.data.format)}` : ''}`, 'updates', block.nodes.map((u) => wrapTag(`update date=${quoteAttribute(writeDate(u.data.date))}`, 'update', writeBlocks(u.nodes, ctx))).join('\n\n'));
+      // GitBook leaves a blank line after `{% updates %}` and between updates, none before `{% endupdates %}`.
+      return wrapTag(`updates${block.data.format ? ` format=${quoteAttribute(block.data.format)}` : ''}`, 'updates', '\n' + block.nodes.map((u) => wrapTag(`update date=${quoteAttribute(writeDate(u.data.date))}`, 'update', writeBlocks(u.nodes, { ...ctx, inlineFigures: false }))).join('\n\n'));
     case 'columns':
-      return wrapTag(`columns${block.data.fullWidth ? ' fullWidth="true"' : ''}`, 'columns', block.nodes.map((c) => wrapTag(`column${writeWidth(c.data.width)}`, 'column', writeBlocks(c.nodes, ctx))).join('\n\n'));
+      return wrapTag(`columns${block.data.fullWidth ? ' fullWidth="true"' : ''}`, 'columns', block.nodes.map((c) => wrapTag(`column${writeWidth(c.data.width)}`, 'column', writeBlocks(c.nodes, { ...ctx, inlineFigures: false }))).join('\n\n'));
     case 'expandable':
       return writeExpandable(block, ctx);
     case 'math':
@@ -104,8 +107,7 @@ function writeBlock(block: Block, ctx: Context): string {
       return `{% embed url=${quoteAttribute(block.data.url)}${block.data.fullWidth ? ' fullWidth="true"' : ''} %}`;
     case 'content-ref': {
       const href = hrefFromRef(block.data.ref);
-      // GitBook labels a relative content-ref with the file name it points at.
-      const label = /^(?:[a-z][a-z0-9+.-]*:|\/|#)/i.test(href) ? href : (href.split('#')[0].split('/').pop() || href);
+      const label = block.data.text ?? contentRefLabel(href);
       return wrapTag(`content-ref url=${quoteAttribute(href)}`, 'content-ref', `[${escapeText(label, { singleLine: true })}](${href.replace(/[\s()<>]/g, encodeURIComponent)})`);
     }
     case 'file':
@@ -123,7 +125,7 @@ function writeBlock(block: Block, ctx: Context): string {
     case 'stepper-step':
     case 'update':
     case 'column':
-      return writeBlocks(block.nodes, ctx);
+      return writeBlocks(block.nodes, { ...ctx, inlineFigures: block.type === 'list-item' });
     case 'image':
       return writeImages({ object: 'block', type: 'images', isVoid: false, data: {}, nodes: [block] });
     case 'code-line':
@@ -157,11 +159,16 @@ function prefixLines(text: string, first: string, rest: string, blank = rest.tri
 
 const HTML_ALIGN: Record<TextAlignment, string> = { start: 'left', center: 'center', end: 'right' };
 
-function writeParagraph(block: ParagraphBlock): string {
+function writeParagraph(block: ParagraphBlock, ctx?: Context): string {
   if (block.data.align) return `<p align="${HTML_ALIGN[block.data.align]}">${writeInlines(block.nodes, { singleLine: true, html: true })}</p>`;
   const only = block.nodes.filter((n) => !(n.object === 'text' && isEmptyContent([n])));
-  // A paragraph of one image alone would read back as an image block: the `<img>` form keeps it inline.
-  if (only.length === 1 && only[0].object === 'inline' && only[0].type === 'inline-image') return imageMarkdown(only[0], true);
+  if (only.length === 1 && only[0].object === 'inline' && only[0].type === 'inline-image') {
+    const { ref, refDark, alt, caption } = only[0].data;
+    // GitBook's figure in a list item, which holds no image block: read back as this inline image.
+    if (ctx?.inlineFigures && caption !== undefined) return writeFigure({ object: 'block', type: 'image', isVoid: true, data: { ref, ...(refDark ? { refDark } : {}), ...(alt ? { alt } : {}) }, fragments: caption === '' ? [] : [{ object: 'fragment', fragment: 'caption', nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: caption, marks: [] }] }] }] }] });
+    // A paragraph of one image alone would read back as an image block: the `<img>` form keeps it inline.
+    return imageMarkdown(only[0], true);
+  }
   return writeInlines(block.nodes);
 }
 
@@ -188,7 +195,7 @@ function writeList(block: ListBlock, ctx: Context): string {
 }
 
 function writeListItem(item: ListItemBlock, marker: string, checked: boolean | undefined, ctx: Context): string {
-  let content = writeBlocks(item.nodes, ctx, true);
+  let content = writeBlocks(item.nodes, { ...ctx, inlineFigures: true }, true);
   // `* ***` would be one thematic break: a divider opening a `*` item is written `---`.
   if (marker === '*' && item.nodes[0]?.type === 'divider') content = '---' + content.slice(3);
   const indent = ' '.repeat(marker.length + 1);
@@ -223,11 +230,15 @@ function codeAttributes(data: CodeBlock['data']): string {
 function writeExpandable(block: ExpandableBlock, ctx: Context): string {
   const [title, body] = block.fragments;
   const summary = writeInlines(title.nodes[0]?.nodes ?? [], { singleLine: true, html: true });
-  const content = writeBlocks(body.nodes, ctx);
+  const content = writeBlocks(body.nodes, { ...ctx, inlineFigures: false });
   return [block.data.defaultExpanded ? '<details open>' : '<details>', `<summary>${summary}</summary>`, ...(content === '' ? [] : [content]), '</details>'].join('\n\n');
 }
 
 function writeImages(block: ImagesBlock): string {
+  if (isMarkdownImage(block)) {
+    const { ref, alt } = block.nodes[0].data;
+    return imageMarkdown({ object: 'inline', type: 'inline-image', isVoid: true, data: alt ? { ref, alt } : { ref } });
+  }
   const figures = block.nodes.map(writeFigure).join('');
   const attrs = [
     block.data.align ? ` align="${block.data.align}"` : '',
