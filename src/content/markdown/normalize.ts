@@ -78,6 +78,12 @@ function normalizeBlock(block: Block): Block {
     }
     case 'table':
       return { ...block, fragments: block.fragments.map((f) => ({ ...f, nodes: f.nodes.map(paragraphOf) })) };
+    case 'file': {
+      const { fragments, ...rest } = block;
+      const caption = (fragments ?? []).find((f) => f.fragment === 'caption');
+      const nodes = (caption?.nodes ?? []).map(paragraphOf).filter((p) => !isEmptyContent(p.nodes));
+      return nodes.length > 0 ? { ...rest, fragments: [{ ...caption!, nodes: nodes.slice(0, 1) }] } : rest;
+    }
     default:
       return block;
   }

@@ -15,11 +15,12 @@ import { firstSrc, plainOf, readHtmlInlines, readInlines, type InlineContext } f
 import { contentRefLabel, fileRefFromSrc, imageRefFromSrc, refFromHref } from './refs.ts';
 import { orderIndex } from './order.ts';
 import type {
-  Block, CodeBlock, ContentRefBlock, ExpandableBlock, HeadingBlock, HintStyle, ImageBlock, ImageRef, ImagesBlock, InlineContent,
+  Block, CodeBlock, ContentRefBlock, DrawingBlock, ExpandableBlock, FileBlock, HeadingBlock, HintStyle, ImageBlock, ImageRef, ImagesBlock, InlineContent,
   ListItemBlock, ParagraphBlock, StepperStepBlock, TableBlock, TabsItemBlock, TextAlignment, UpdateBlock, ColumnBlock,
 } from './types.ts';
 import { markupBlock } from './types.ts';
 import { readHtmlTable, tableNeedsHtml, writeHtmlTable } from './html-table.ts';
+import { writeDrawing } from './write.ts';
 import { codeNeedsHtml, readHtmlCode, writeHtmlCode } from './html-code.ts';
 
 export interface BlockContext extends InlineContext {
@@ -164,8 +165,15 @@ function buildTag(name: string, attrs: Record<string, string>, body: RootContent
       if (text !== null && text !== contentRefLabel(attrs.url)) data.text = text;
       return [{ object: 'block', type: 'content-ref', isVoid: true, data }];
     }
-    case 'file':
-      return attrs.src ? [{ object: 'block', type: 'file', isVoid: true, data: { ref: fileRefFromSrc(attrs.src) } }] : null;
+    case 'file': {
+      if (!attrs.src) return null;
+      const file: FileBlock = { object: 'block', type: 'file', isVoid: true, data: { ref: fileRefFromSrc(attrs.src) } };
+      // Its caption: the text between the tags (a paragraph; anything more stays as a paragraph after it).
+      const [first, ...rest] = readBlocks(body, ctx);
+      if (first?.type !== 'paragraph') return first ? [file, first, ...rest] : [file];
+      file.fragments = [{ object: 'fragment', fragment: 'caption', nodes: [first] }];
+      return [file, ...rest];
+    }
     case 'openapi-operation':
       if (!attrs.spec || !attrs.path || !attrs.method) return null;
       return [{ object: 'block', type: 'openapi-operation', isVoid: true, data: { ref: { kind: 'openapi', spec: attrs.spec }, path: attrs.path, method: attrs.method.toLowerCase() } }];
@@ -414,6 +422,8 @@ function readHtmlBlock(node: Html, ctx: BlockContext): Block[] {
     const table = readHtmlTable(html, ctx);
     if (table && tableNeedsHtml(table) && writeHtmlTable(table) === html) return [table];
   }
+  const drawing = readDrawing(html);
+  if (drawing) return [drawing];
   const parts = splitHtml(html);
   const tags = parts.flatMap((p) => ('tag' in p ? [p.tag] : []));
   const onlyImages = parts.every((p) => ('tag' in p ? ['img', 'picture', 'source'].includes(p.tag.name) : p.text.trim() === ''));
@@ -427,6 +437,14 @@ function readHtmlBlock(node: Html, ctx: BlockContext): Block[] {
     return [heading(Number(tag.name[1]) - ctx.headingOffset, nodes, tag.attrs.id ?? null, align)];
   }
   return [markupBlock('html', html)];
+}
+
+/** GitBook's drawing, exactly as the writer writes it back (any other `<img>` line is an inline image). */
+function readDrawing(html: string): DrawingBlock | null {
+  const tag = readHtmlTag(html);
+  if (!tag || tag.name !== 'img' || tag.attrs.class !== 'gitbook-drawing' || !tag.attrs.src) return null;
+  const block: DrawingBlock = { object: 'block', type: 'drawing', isVoid: true, data: { ref: fileRefFromSrc(tag.attrs.src) } };
+  return writeDrawing(block) === html ? block : null;
 }
 
 function alignment(value: string | undefined): TextAlignment | undefined {

@@ -304,9 +304,24 @@ export function markupOf(block: { data: { integration?: string; url?: string } }
   }
 }
 
+/**
+ * A file. GitBook's markdown writes a caption between `{% file %}` and `{% endfile %}`; it is
+ * kept as a caption fragment, as images hold theirs (the schema's file block is open beyond
+ * its listed properties).
+ */
 export interface FileBlock {
   object: 'block';
   type: 'file';
+  key?: string;
+  isVoid: true;
+  data: { ref: ContentRefFile };
+  fragments?: Array<Fragment<'caption', ParagraphBlock>>;
+}
+
+/** GitBook's drawing block, written `<img src="…" alt="" class="gitbook-drawing">`. */
+export interface DrawingBlock {
+  object: 'block';
+  type: 'drawing';
   key?: string;
   isVoid: true;
   data: { ref: ContentRefFile };
@@ -513,6 +528,7 @@ export type Block =
   | MathBlock
   | EmbedBlock
   | FileBlock
+  | DrawingBlock
   | ContentRefBlock
   | ImagesBlock
   | ImageBlock

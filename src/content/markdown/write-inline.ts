@@ -93,8 +93,10 @@ function render(content: InlineContent[], options: InlineWriteOptions, style: St
   const keep = { ...options, keepPending: true };
   const raw = content.map((node) => (node.object === 'text' ? renderLeaves(node.leaves, keep) : renderInline(node, keep))).join('');
   const text = resolvePending(resolveDelimiters(options.rawHtml ? raw : escapeLineStarts(raw, options.heading), style), !options.escapeBrackets);
-  // A hard break ending the content is GitBook's `line\` with nothing after it.
-  return options.singleLine || options.rawHtml ? text : text.replace(/\\\n$/, '\\');
+  // A hard break ending the content: GitBook writes `text<br>`, and `\` on a line of its own
+  // for a paragraph of nothing but a break.
+  if (options.singleLine || options.rawHtml || !text.endsWith('\\\n')) return text;
+  return /^(?:\\\n)+$/.test(text) ? text.slice(0, -1) : text.slice(0, -2) + '<br>';
 }
 
 // Characters at the edge of a leaf whose escape depends on what ends up next to them once
@@ -104,6 +106,7 @@ const DOLLAR = '\uE031';
 
 const OPEN_BRACKET = '\uE033';
 const CLOSE_BRACKET = '\uE034';
+const STAR = '\uE035';
 
 /**
  * Decides the pending `!` and `$` from their real neighbours, and the text's brackets: GitBook
@@ -112,7 +115,7 @@ const CLOSE_BRACKET = '\uE034';
  * written that way and marked for the caller's read-back check; else all are escaped.
  */
 function resolvePending(text: string, bare = false): string {
-  if (!/[\uE030-\uE034]/.test(text)) return text;
+  if (!/[\uE030-\uE035]/.test(text)) return text;
   const chars = [...text];
   const isDollar = (c: string | undefined) => c === '$' || c === DOLLAR;
   return chars
@@ -120,6 +123,7 @@ function resolvePending(text: string, bare = false): string {
       if (ch === BANG) return chars[i + 1] === '[' ? '\\!' : '!';
       if (ch === DOLLAR) return isDollar(chars[i - 1]) || isDollar(chars[i + 1]) ? '\\$' : '$';
       if (ch === CLOSE_BRACKET) return bare ? ']' + UNESCAPED : '\\]';
+      if (ch === STAR) return bare ? '*' + UNESCAPED : '\\*';
       if (ch === OPEN_BRACKET) return bare && !opensSomething(chars, i) ? '[' + UNESCAPED : '\\[';
       return ch;
     })
@@ -280,10 +284,13 @@ export function escapeText(text: string, options: InlineWriteOptions): string {
   if (options.rawHtml) return text.replace(/&/g, '&#x26;').replace(/</g, '&#x3C;').replace(/>/g, '&#x3E;').replace(/\n/g, '<br>');
   let out = '';
   const chars = [...text];
+  // `****` is GitBook's empty bold, which it writes bare: pending, decided by reading it back.
+  const emptyBold = new Set<number>();
+  if (options.keepPending) for (const m of text.matchAll(/(?<!\*)\*{4}(?!\*)/g)) for (let k = 0; k < 4; k++) emptyBold.add([...text.slice(0, m.index)].length + k);
   chars.forEach((ch, i) => {
     const prev = chars[i - 1];
     const next = chars[i + 1];
-    out += escapeChar(ch, prev, next, chars.slice(i).join(''), options);
+    out += emptyBold.has(i) ? STAR : escapeChar(ch, prev, next, chars.slice(i).join(''), options);
   });
   return options.keepPending ? out : resolvePending(out);
 }
@@ -303,8 +310,8 @@ function escapeChar(ch: string, prev: string | undefined, next: string | undefin
     case ']':
       return options.keepPending ? CLOSE_BRACKET : '\\]';
     case '\\':
-    case '`':
     case '*':
+    case '`':
     case '~':
     case '|':
       return '\\' + ch;

@@ -11,7 +11,7 @@ import { quoteAttribute } from './syntax.ts';
 import { escapeText, imageMarkdown, imageSrc, writeInlines } from './write-inline.ts';
 import { isEmptyContent } from './leaves.ts';
 import type {
-  Block, CodeBlock, Document, ExpandableBlock, HeadingBlock, ImageBlock, ImagesBlock, InlineContent, ListBlock,
+  Block, CodeBlock, Document, DrawingBlock, ExpandableBlock, HeadingBlock, ImageBlock, ImagesBlock, InlineContent, ListBlock,
   ListItemBlock, ParagraphBlock, TableBlock, TableRecord, TextAlignment,
 } from './types.ts';
 import { tableNeedsHtml, writeHtmlTable } from './html-table.ts';
@@ -110,8 +110,12 @@ function writeBlock(block: Block, ctx: Context): string {
       const label = block.data.text ?? contentRefLabel(href);
       return wrapTag(`content-ref url=${quoteAttribute(href)}`, 'content-ref', `[${escapeText(label, { singleLine: true })}](${href.replace(/[\s()<>]/g, encodeURIComponent)})`);
     }
-    case 'file':
-      return wrapTag(`file src=${quoteAttribute(srcFromFileRef(block.data.ref))}`, 'file', '');
+    case 'file': {
+      const caption = block.fragments?.find((f) => f.fragment === 'caption')?.nodes[0];
+      return wrapTag(`file src=${quoteAttribute(srcFromFileRef(block.data.ref))}`, 'file', caption ? writeParagraph(caption) : '');
+    }
+    case 'drawing':
+      return writeDrawing(block);
     case 'openapi-operation': {
       const { ref, path, method } = block.data;
       return wrapTag(`openapi-operation spec=${quoteAttribute(ref.spec)} path=${quoteAttribute(path)} method=${quoteAttribute(method)}`, 'openapi-operation', '');
@@ -134,6 +138,10 @@ function writeBlock(block: Block, ctx: Context): string {
       // Quire's verbatim markup goes back byte for byte; other integrations have no markdown form.
       return markupOf(block) ?? '';
   }
+}
+
+export function writeDrawing(block: DrawingBlock): string {
+  return `<img src=${quoteAttribute(srcFromFileRef(block.data.ref))} alt="" class="gitbook-drawing">`;
 }
 
 /** Midnight UTC is written as the plain date GitBook writes. */
