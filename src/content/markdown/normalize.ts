@@ -99,7 +99,7 @@ function emptyCaption(): ImageBlock['fragments'][number] {
  * source, width, alignment, frame or full width has that markdown form.
  */
 export function isMarkdownImage(block: ImagesBlock): boolean {
-  if (block.nodes.length !== 1 || block.data.align || block.data.withFrame || block.data.fullWidth) return false;
+  if (block.nodes.length !== 1 || block.data.align || block.data.withFrame || block.data.fullWidth !== undefined) return false;
   const [image] = block.nodes;
   return image.fragments.length === 0 && !image.data.refDark && image.data.width === undefined;
 }

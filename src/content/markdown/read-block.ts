@@ -28,8 +28,6 @@ export interface BlockContext extends InlineContext {
   headingOffset: number;
   /** Reads a snippet of inline markdown (summaries, captions, `<p>` bodies). */
   readInlineMarkdown: (markdown: string) => InlineContent[];
-  /** The markdown remark parsed (placeholders in), which node positions point into. */
-  source?: string;
 }
 
 type Item = { node: RootContent; token: Token | null };
@@ -511,6 +509,8 @@ function readFigureWrapper(tag: HtmlTag, data: ImagesBlock['data']): void {
   if (align === 'left' || align === 'right' || align === 'center') data.align = align;
   if (tag.attrs['data-with-frame'] === 'true') data.withFrame = true;
   if (tag.attrs['data-full-width'] === 'true') data.fullWidth = true;
+  // GitBook writes `data-full-width="false"` for a figure set back to the page width: kept.
+  if (tag.attrs['data-full-width'] === 'false') data.fullWidth = false;
 }
 
 function rawTag(tag: HtmlTag): string {

@@ -18,6 +18,8 @@ import type { ContentRef, ImageRef, Inline, InlineButton, InlineContent, InlineI
 export interface InlineContext {
   tokens: Token[];
   definitions: Map<string, Definition>;
+  /** The markdown remark parsed (placeholders in), which node positions point into. */
+  source?: string;
 }
 
 export interface InlineResult {
@@ -84,6 +86,10 @@ class InlineReader {
         // GitBook's page mention: its text is the page's title, written back from the page.
         // Its text as written is kept (`text`), so that the page writes back as it was read.
         if (node.title === 'mention') return this.inline({ object: 'inline', type: 'mention', isVoid: true, data: { ref: refFromHref(this.restore(node.url)), text: this.restore(plainOf(node.children)) } });
+        // A URL typed as text (GFM's autolink literal) stays text: GitBook writes every link `[text](url)`
+        // and keeps a bare `www.x.com` as the text it is.
+        // (The literal keeps its backslashes raw: they are escapes of text.)
+        if (this.isLiteralAutolink(node)) return this.text(plainOf(node.children).replace(/\\([!-/:-@[-`{-~])/g, '$1'), marks, true);
         return this.link(refFromHref(this.restore(node.url)), () => this.visitAll(node.children, marks));
       case 'linkReference': {
         const definition = this.ctx.definitions.get(node.identifier);
@@ -104,6 +110,13 @@ class InlineReader {
       default:
         return;
     }
+  }
+
+  private isLiteralAutolink(node: PhrasingContent): boolean {
+    const start = node.position?.start.offset;
+    if (start === undefined || this.ctx.source === undefined) return false;
+    const first = this.ctx.source[start];
+    return first !== '[' && first !== '<';
   }
 
   private visitAll(nodes: PhrasingContent[], marks: Mark[]): void {

@@ -26,8 +26,6 @@ export interface InlineWriteOptions {
   rawHtml?: boolean;
   /** In an ATX heading, where `1.` cannot start a list and needs no escape. */
   heading?: boolean;
-  /** URLs and e-mail addresses that are their own link text written bare, as GitBook does (GFM reads them back as links). */
-  bareAutolinks?: boolean;
   /** Internal: leave context-dependent escapes pending (render decides them on the whole line). */
   keepPending?: boolean;
   /** Internal: escape every `[` and `]` of the text (the fallback when bare ones do not read back). */
@@ -44,10 +42,6 @@ export function writeInlines(nodes: InlineContent[], options: InlineWriteOptions
     if (!html.includes(UNESCAPED) || sameContent(readInlineMarkdown(unmark(html)), content)) return unmark(html);
     return render(content, { ...options, escapeBrackets: true }, 'html');
   }
-  if (content.some(isBareAutolink)) {
-    const bare = render(content, { ...options, bareAutolinks: true }, 'markdown');
-    if (sameContent(readInlineMarkdown(bare), content)) return bare;
-  }
   const markdown = render(content, options, 'markdown');
   if (!needsCheck(content) && !markdown.includes(UNESCAPED)) return unmark(markdown);
   if (sameContent(readInlineMarkdown(unmark(markdown)), content)) return unmark(markdown);
@@ -60,18 +54,6 @@ export function writeInlines(nodes: InlineContent[], options: InlineWriteOptions
 /** Marks a bracket of the text written bare (see resolvePending), for the read-back check. */
 const UNESCAPED = '\uE032';
 const unmark = (text: string) => text.replaceAll(UNESCAPED, '');
-
-const AUTOLINK_TEXT = /^(?:https?:\/\/[^\s<>()\\`*[\]]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)$/;
-
-/** A link whose only text is its own URL (or e-mail address), unmarked. */
-function isBareAutolink(node: InlineContent): boolean {
-  if (node.object !== 'inline' || node.type !== 'link' || node.data.ref.kind !== 'url') return false;
-  const [only] = node.nodes;
-  if (node.nodes.length !== 1 || only.object !== 'text' || only.leaves.length !== 1 || only.leaves[0].marks.length > 0) return false;
-  const text = only.leaves[0].text;
-  const url = node.data.ref.url;
-  return AUTOLINK_TEXT.test(text) && (url === text || url === `mailto:${text}`);
-}
 
 function needsCheck(content: InlineContent[]): boolean {
   return content.some((n) =>
@@ -92,7 +74,7 @@ function dropKeys(key: string, value: unknown): unknown {
 function render(content: InlineContent[], options: InlineWriteOptions, style: Style): string {
   const keep = { ...options, keepPending: true };
   const raw = content.map((node) => (node.object === 'text' ? renderLeaves(node.leaves, keep) : renderInline(node, keep))).join('');
-  const text = resolvePending(resolveDelimiters(options.rawHtml ? raw : escapeLineStarts(raw, options.heading), style), !options.escapeBrackets);
+  const text = resolvePending(resolveDelimiters(options.rawHtml ? raw : escapeLineStarts(raw, options.heading), style), !options.escapeBrackets && (options.html ? 'html' : 'markdown'));
   // A hard break ending the content: GitBook writes `text<br>`, and `\` on a line of its own
   // for a paragraph of nothing but a break.
   if (options.singleLine || options.rawHtml || !text.endsWith('\\\n')) return text;
@@ -109,12 +91,13 @@ const CLOSE_BRACKET = '\uE034';
 const STAR = '\uE035';
 
 /**
- * Decides the pending `!` and `$` from their real neighbours, and the text's brackets: GitBook
- * writes `[WARN]` bare and escapes a `[` only where it could open a link (`[a](`, `[a][`),
- * a definition (`[a]:`) or a task box (`[ ]` at a line start). With `bare`, brackets are
+ * Decides the pending `!` and `$` from their real neighbours, and the text's brackets as
+ * GitBook writes them: in markdown text `\[` but a bare `]`; in HTML (summaries, captions)
+ * `[WARN]` bare, a `[` escaped only where it could open a link (`[a](`, `[a][`), a
+ * definition (`[a]:`) or a task box (`[ ]` at a line start). With `bare`, brackets are
  * written that way and marked for the caller's read-back check; else all are escaped.
  */
-function resolvePending(text: string, bare = false): string {
+function resolvePending(text: string, bare: false | Style = false): string {
   if (!/[\uE030-\uE035]/.test(text)) return text;
   const chars = [...text];
   const isDollar = (c: string | undefined) => c === '$' || c === DOLLAR;
@@ -124,7 +107,7 @@ function resolvePending(text: string, bare = false): string {
       if (ch === DOLLAR) return isDollar(chars[i - 1]) || isDollar(chars[i + 1]) ? '\\$' : '$';
       if (ch === CLOSE_BRACKET) return bare ? ']' + UNESCAPED : '\\]';
       if (ch === STAR) return bare ? '*' + UNESCAPED : '\\*';
-      if (ch === OPEN_BRACKET) return bare && !opensSomething(chars, i) ? '[' + UNESCAPED : '\\[';
+      if (ch === OPEN_BRACKET) return bare === 'html' && !opensSomething(chars, i) ? '[' + UNESCAPED : '\\[';
       return ch;
     })
     .join('');
@@ -154,6 +137,8 @@ const MARK_OF: Record<string, { type: 'bold' | 'italic' | 'strikethrough'; open:
 
 type Span = { mark: Mark; children: Span[] } | { leaf: Leaf };
 
+const OUTER_FIRST: Mark['type'][] = ['italic', 'color', 'bold', 'strikethrough', 'keyboard', 'superscript', 'subscript', 'code'];
+
 /** Nests the marks of consecutive leaves: at each point the mark that runs longest opens first. */
 function nest(leaves: Leaf[], from: number, to: number, open: Mark['type'][]): Span[] {
   const spans: Span[] = [];
@@ -165,9 +150,11 @@ function nest(leaves: Leaf[], from: number, to: number, open: Mark['type'][]): S
       i++;
       continue;
     }
-    let best = remaining[0];
+    // Equal runs nest the way GitBook writes them: italic outside, then colour, then bold (`_**x**_`, `<mark>**x**</mark>`).
+    const ordered = [...remaining].sort((a, b) => OUTER_FIRST.indexOf(a.type) - OUTER_FIRST.indexOf(b.type));
+    let best = ordered[0];
     let bestEnd = runEnd(leaves, i, to, best);
-    for (const m of remaining.slice(1)) {
+    for (const m of ordered.slice(1)) {
       const end = runEnd(leaves, i, to, m);
       if (end > bestEnd) [best, bestEnd] = [m, end];
     }
@@ -228,7 +215,6 @@ function codeSpan(text: string, options: InlineWriteOptions): string {
 function renderInline(node: Inline, options: InlineWriteOptions): string {
   switch (node.type) {
     case 'link': {
-      if (options.bareAutolinks && isBareAutolink(node)) return (node.nodes[0] as { leaves: Leaf[] }).leaves[0].text;
       const text = node.nodes.map((n) => (n.object === 'text' ? renderLeaves(n.leaves, options) : renderInline(n, options))).join('');
       const href = hrefFromRef(node.data.ref);
       return options.html ? `<a href=${quoteAttribute(href)}>${text}</a>` : `[${text}](${destination(href)})`;
@@ -316,7 +302,9 @@ function escapeChar(ch: string, prev: string | undefined, next: string | undefin
     case '|':
       return '\\' + ch;
     case '_':
-      // GitBook escapes every underscore of text, inside words too (`MY\_VAR`).
+      // GitBook escapes every underscore of markdown text, inside words too (`MY\_VAR`); in
+      // HTML (summaries, captions) only where it could be emphasis.
+      if (options.html && prev && next && WORD.test(prev) && WORD.test(next)) return ch;
       return '\\_';
     case '<':
       return next === undefined || /[A-Za-z/!?]/.test(next) ? '\\<' : ch;
@@ -349,6 +337,8 @@ function escapeLineStarts(markdown: string, heading = false): string {
     })
     .join('\n');
 }
+
+const WORD = /[\p{L}\p{N}]/u;
 
 const PUNCTUATION = /[\p{P}\p{S}]/u;
 const isSpace = (c: string | undefined) => c === undefined || /\s/.test(c);

@@ -251,7 +251,7 @@ function writeImages(block: ImagesBlock): string {
   const attrs = [
     block.data.align ? ` align="${block.data.align}"` : '',
     block.data.withFrame ? ' data-with-frame="true"' : '',
-    block.data.fullWidth ? ' data-full-width="true"' : '',
+    block.data.fullWidth !== undefined ? ` data-full-width="${block.data.fullWidth}"` : '',
   ].join('');
   return attrs === '' && block.nodes.length <= 1 ? figures : `<div${attrs}>${figures}</div>`;
 }
