@@ -134,10 +134,9 @@ const isCode = (c: Char) => hasMark(c.marks, 'code');
 const isBlank = (c: Char) => /\s/.test(c.ch) && !isCode(c);
 
 function trimStart(chars: Char[]): void {
-  // A paragraph of nothing but line breaks is GitBook's `\` on a line of its own: kept.
-  if (chars.length > 0 && chars.every((c) => c.ch === '\n' && !isCode(c))) return;
+  // Leading line breaks stay (GitBook's `<p><br>Caption`, a paragraph of only `\`); spaces go.
   let n = 0;
-  while (n < chars.length && isBlank(chars[n])) n++;
+  while (n < chars.length && isBlank(chars[n]) && chars[n].ch !== '\n') n++;
   chars.splice(0, n);
 }
 

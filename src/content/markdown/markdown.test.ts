@@ -228,6 +228,8 @@ describe('documentToMarkdown', () => {
     ['intra-word emphasis', 'snake*case*word', 'snake*case*word\n'],
     ['bold next to punctuation falls back to HTML', 'a<strong>"b"</strong>c', 'a<strong>"b"</strong>c\n'],
     ['escaping', '\\# not a heading, 1\\. not a list, a \\* star, \\[x\\]', '\\# not a heading, 1. not a list, a \\* star, \\[x]\n'],
+    ['+/- and = in prose after a break stay bare; list markers do not', 'a\\\n+/- b\\\n\\- c\\\n\\===', 'a\\\n+/- b\\\n\\- c\\\n\\===\n'],
+    ['a caption that starts with a break', '<figure><img src="a.png" alt=""><figcaption><p><br>Caption</p></figcaption></figure>', '<figure><img src="a.png" alt=""><figcaption><p><br>Caption</p></figcaption></figure>\n'],
     ['in text [ is escaped and ] is not, as GitBook writes them', '\\[WARN] a \\[b](c) d', '\\[WARN] a \\[b](c) d\n'],
     ['in a summary brackets are escaped only where they would open a link', '<details><summary>[WARN] a \\[b](c) d</summary>\n\nx\n\n</details>', '<details>\n\n<summary>[WARN] a \\[b](c) d</summary>\n\nx\n\n</details>\n'],
     ['equal bold and italic nest italic outside, as GitBook writes them', '**_x_** and <mark style="color:red;">**y**</mark>', '_**x**_ and <mark style="color:red;">**y**</mark>\n'],

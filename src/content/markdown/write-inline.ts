@@ -330,7 +330,8 @@ function escapeLineStarts(markdown: string, heading = false): string {
   return markdown
     .split('\n')
     .map((line) => {
-      if (/^#{1,6}(?:[ \t]|\\?$)/.test(line) || /^[>+=-]/.test(line)) return '\\' + line;
+      // Only what would start a block: `+/-` and `=` in prose stay as GitBook writes them.
+      if (/^#{1,6}(?:[ \t]|\\?$)/.test(line) || /^>|^[+-](?:[ \t]|$)|^=+[ \t]*$|^-+[ \t]*$/.test(line)) return '\\' + line;
       const ordered = heading ? null : /^(\d{1,9})([.)])/.exec(line);
       if (ordered) return ordered[1] + '\\' + ordered[2] + line.slice(ordered[0].length);
       return line.replace(/^[ \t]+/, (lead) => lead.replace(/ /g, '&#x20;').replace(/\t/g, '&#x9;'));
