@@ -332,7 +332,7 @@ function table(node: TableBlock, state: State): string {
     });
     return `<div class="cards">${cards.join('')}</div>\n`;
   }
-  const head = view.hideHeader ? '' : `<thead><tr>${columns.map((id) => `<th${align(id)}>${escapeHtml(definition[id].title ?? '')}</th>`).join('')}</tr></thead>`;
+  const head = view.hideHeader ? '' : `<thead><tr>${columns.map((id) => `<th${align(id)}>${fragments.has(`header-${id}`) ? cell(`header-${id}`) : escapeHtml(definition[id].title ?? '')}</th>`).join('')}</tr></thead>`;
   const rows = sorted
     .map((record) => `<tr>${columns.map((id) => `<td${align(id)}>${cell(record.values?.[id])}</td>`).join('')}</tr>`)
     .join('');

@@ -76,8 +76,12 @@ function normalizeBlock(block: Block): Block {
         }),
       };
     }
-    case 'table':
-      return { ...block, fragments: block.fragments.map((f) => ({ ...f, nodes: f.nodes.map(paragraphOf) })) };
+    case 'table': {
+      const fragments = block.fragments.map((f) => ({ ...f, nodes: f.nodes.map(paragraphOf) }));
+      // A column title's written form (see headerFragment) stays only while it says the title.
+      const header = new Map(Object.keys(block.data.definition).map((id) => [headerFragment(id), block.data.definition[id].title]));
+      return { ...block, fragments: fragments.filter((f) => !header.has(f.fragment) || (f.nodes.length === 1 && inlineText(f.nodes[0].nodes) === header.get(f.fragment))) };
+    }
     case 'file': {
       const { fragments, ...rest } = block;
       const caption = (fragments ?? []).find((f) => f.fragment === 'caption');
@@ -102,6 +106,18 @@ export function isMarkdownImage(block: ImagesBlock): boolean {
   if (block.nodes.length !== 1 || block.data.align || block.data.withFrame || block.data.fullWidth !== undefined) return false;
   const [image] = block.nodes;
   return image.fragments.length === 0 && !image.data.refDark && image.data.width === undefined;
+}
+
+/**
+ * The fragment holding a GFM column title as written (`**Name**`, a link): GitBook's column
+ * title is a plain string. A DocumentFragment like the cells', which GitBook ignores.
+ */
+export function headerFragment(columnId: string): string {
+  return `header-${columnId}`;
+}
+
+function inlineText(nodes: InlineContent[]): string {
+  return nodes.map((n) => (n.object === 'text' ? n.leaves.map((l) => l.text).join('') : n.type === 'link' ? inlineText(n.nodes) : '')).join('').replace(/\n/g, ' ');
 }
 
 /** Gives every block, inline, text and fragment a key from its position: `b3`, `b3.0`, `b3.f1`. */

@@ -14,6 +14,7 @@ import { emptyParagraph, isEmptyContent, leaf, textNode } from './leaves.ts';
 import { firstSrc, plainOf, readHtmlInlines, readInlines, type InlineContext } from './read-inline.ts';
 import { contentRefLabel, fileRefFromSrc, imageRefFromSrc, refFromHref } from './refs.ts';
 import { orderIndex } from './order.ts';
+import { headerFragment } from './normalize.ts';
 import type {
   Block, CodeBlock, ContentRefBlock, DrawingBlock, ExpandableBlock, FileBlock, HeadingBlock, HintStyle, ImageBlock, ImageRef, ImagesBlock, InlineContent,
   ListItemBlock, ParagraphBlock, StepperStepBlock, TableBlock, TabsItemBlock, TextAlignment, UpdateBlock, ColumnBlock,
@@ -379,26 +380,43 @@ function readTable(node: Table, ctx: BlockContext): TableBlock {
   const [header, ...rows] = node.children;
   const columns = (header?.children ?? []).map((_, c) => `c${c}`);
   const definition: TableBlock['data']['definition'] = {};
+  const fragments: TableBlock['fragments'] = [];
   columns.forEach((id, c) => {
     const cell = header.children[c];
-    const title = plainText(readInlines(cell.children, ctx).nodes);
+    const nodes = readInlines(unwrapCell(cell.children), ctx).nodes;
+    const title = plainText(nodes);
     const align = node.align?.[c];
     definition[id] = { id, title, type: 'text', textAlignment: align === 'center' ? 'center' : align === 'right' ? 'right' : 'left' };
+    // A column title is plain text: its marks, links and breaks as written are kept beside it.
+    if (!isPlainText(nodes)) fragments.push({ object: 'fragment', fragment: headerFragment(id), nodes: [paragraph(nodes)] });
   });
   const records: TableBlock['data']['records'] = {};
-  const fragments: TableBlock['fragments'] = [];
   rows.forEach((row, r) => {
     const values: Record<string, string> = {};
     columns.forEach((id, c) => {
       const name = `r${r}${id}`;
       const cell = row.children[c];
-      fragments.push({ object: 'fragment', fragment: name, nodes: [paragraph(cell ? readInlines(cell.children, ctx).nodes : [textNode([leaf('')])])] });
+      fragments.push({ object: 'fragment', fragment: name, nodes: [paragraph(cell ? readInlines(unwrapCell(cell.children), ctx).nodes : [textNode([leaf('')])])] });
       values[id] = name;
     });
     records[`r${r}`] = { orderIndex: orderIndex(r), values };
   });
   const hideHeader = columns.length > 0 && columns.every((id) => definition[id].title === '');
   return { object: 'block', type: 'table', isVoid: true, data: { view: { type: 'grid', columns, hideHeader }, records, definition }, fragments };
+}
+
+/** GitBook writes a cell holding a line break as `<p>…<br>…</p>`: the paragraph tags go. */
+function unwrapCell(children: PhrasingContent[]): PhrasingContent[] {
+  const first = children[0];
+  const last = children[children.length - 1];
+  const isTag = (node: PhrasingContent | undefined, tag: string) => node?.type === 'html' && node.value.trim().toLowerCase() === tag;
+  if (children.length < 2 || !isTag(first, '<p>') || !isTag(last, '</p>')) return children;
+  const inner = children.slice(1, -1);
+  return inner.some((n) => isTag(n, '<p>') || isTag(n, '</p>')) ? children : inner;
+}
+
+function isPlainText(nodes: InlineContent[]): boolean {
+  return nodes.every((n) => n.object === 'text' && n.leaves.every((l) => l.marks.length === 0 && !l.text.includes('\n')));
 }
 
 function plainText(nodes: InlineContent[]): string {

@@ -4,7 +4,7 @@
  * `<details>` expandables and `<figure>` images. The document is brought to its normal form
  * first, so any document, not only one read from markdown, is written the same way.
  */
-import { isMarkdownImage, normalizeDocument } from './normalize.ts';
+import { headerFragment, isMarkdownImage, normalizeDocument } from './normalize.ts';
 import { markupOf } from './types.ts';
 import { contentRefLabel, hrefFromRef, srcFromFileRef } from './refs.ts';
 import { quoteAttribute } from './syntax.ts';
@@ -274,9 +274,11 @@ function writeTable(block: TableBlock): string {
   const fragments = new Map(block.fragments.map((f) => [f.fragment, f.nodes]));
   const cell = (name: TableRecord['values'][string] | undefined): string => {
     const nodes: InlineContent[] = (typeof name === 'string' && fragments.get(name)?.[0]?.nodes) || [];
-    return writeInlines(nodes, { singleLine: true, inTable: true });
+    // GitBook writes a cell holding a line break as an HTML paragraph.
+    const breaks = nodes.some((n) => n.object === 'text' && n.leaves.some((l) => l.text.includes('\n') && !l.marks.some((m) => m.type === 'code')));
+    return breaks ? `<p>${writeInlines(nodes, { singleLine: true, inTable: true, html: true })}</p>` : writeInlines(nodes, { singleLine: true, inTable: true });
   };
-  const header = columns.map((id) => escapeText(block.data.definition[id].title, { singleLine: true, inTable: true }));
+  const header = columns.map((id) => (fragments.has(headerFragment(id)) ? cell(headerFragment(id)) : escapeText(block.data.definition[id].title, { singleLine: true, inTable: true })));
   const rows = Object.values(block.data.records)
     .sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : a.orderIndex > b.orderIndex ? 1 : 0))
     .map((record) => columns.map((id) => cell(record.values[id])));
