@@ -268,7 +268,7 @@ describe('documentToMarkdown', () => {
     ['inline image with a size', 'a <img src="/files/f1" alt="x" data-size="line"> b', 'a <img src="/files/f1" alt="x" data-size="line"> b\n'],
     ['table', '|a|b|\n|:-:|-|\n|1|2|', '| a   | b   |\n| :-: | --- |\n| 1   | 2   |\n'],
     ['a column title keeps its marks as written', '| **Name** | Kind |\n| --- | --- |\n| a | b |', '| **Name** | Kind |\n| -------- | ---- |\n| a        | b    |\n'],
-    ['a cell holding a line break is an HTML paragraph, as GitBook writes it', '| x |\n| --- |\n| <p><a href="a.md"><strong>A</strong></a><br>More</p> |', '| x                                                   |\n| --------------------------------------------------- |\n| <p><a href="a.md"><strong>A</strong></a><br>More</p> |\n'],
+    ['a cell holding a line break is an HTML paragraph, as GitBook writes it', '| x |\n| --- |\n| <p><a href="a.md"><strong>A</strong></a><br>More</p> |', '| x                                                    |\n| ---------------------------------------------------- |\n| <p><a href="a.md"><strong>A</strong></a><br>More</p> |\n'],
     ['math', '$$x$$\n\ninline $$y$$', '$$\nx\n$$\n\ninline $$y$$\n'],
     ['expressions', '{{ space.vars.v }}', '<code class="expression">space.vars.v</code>\n'],
     ['links are written [text](url), typed URLs stay text', '<https://x.io> www.y.io a@b.io [https://z.io](https://z.io)', '[https://x.io](https://x.io) www.y.io a@b.io [https://z.io](https://z.io)\n'],
