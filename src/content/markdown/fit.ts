@@ -140,6 +140,7 @@ function imageParagraphs(image: ImageBlock): Block[] {
   const data: { ref: ImageBlock['data']['ref']; refDark?: ImageBlock['data']['ref']; alt?: string; caption?: string } = { ref: image.data.ref };
   if (image.data.refDark) data.refDark = image.data.refDark;
   if (image.data.alt) data.alt = image.data.alt;
+  if (image.data.src) (data as { src?: string }).src = image.data.src;
   // A figure's plain-text caption (or empty one) fits the inline image's own `caption`, so the
   // figure is written back as one; a caption with marks or links becomes a paragraph after it.
   const caption = image.fragments.find((f) => f.fragment === 'caption');

@@ -11,7 +11,7 @@ import type { Token } from './prepare.ts';
 import { restorePlaceholders } from './prepare.ts';
 import { BLOCK_PLACEHOLDER, quoteAttribute, readAttributes, readHtmlTag, splitHtml, type HtmlTag } from './syntax.ts';
 import { emptyParagraph, isEmptyContent, leaf, textNode } from './leaves.ts';
-import { firstSrc, plainOf, readHtmlInlines, readInlines, type InlineContext } from './read-inline.ts';
+import { firstSrc, plainOf, writtenDestination, readHtmlInlines, readInlines, type InlineContext } from './read-inline.ts';
 import { contentRefLabel, fileRefFromSrc, imageRefFromSrc, refFromHref } from './refs.ts';
 import { orderIndex } from './order.ts';
 import { headerFragment } from './normalize.ts';
@@ -301,7 +301,10 @@ function readParagraph(node: Paragraph, ctx: BlockContext): Block[] {
     const url = only.type === 'image' ? only.url : ctx.definitions.get(only.identifier)?.url;
     if (url !== undefined) {
       // Its text is the image's alt text, not a caption: the two stay distinct.
-      return [images([image(imageRefFromSrc(restorePlaceholders(url, ctx.tokens)), undefined, restorePlaceholders(only.alt ?? '', ctx.tokens), [], false)], {})];
+      const block = image(imageRefFromSrc(restorePlaceholders(url, ctx.tokens)), undefined, restorePlaceholders(only.alt ?? '', ctx.tokens), [], false);
+      const written = writtenDestination(only, ctx);
+      if (written) block.data.src = written;
+      return [images([block], {})];
     }
   }
   const { nodes } = readInlines(endingBreak(node, ctx), ctx);

@@ -10,7 +10,7 @@
 import type { Definition, PhrasingContent } from 'mdast';
 import type { Token } from './prepare.ts';
 import { restorePlaceholders } from './prepare.ts';
-import { INLINE_PLACEHOLDER, readHtmlTag, type HtmlTag } from './syntax.ts';
+import { destination, INLINE_PLACEHOLDER, readHtmlTag, unescapeMarkdown, type HtmlTag } from './syntax.ts';
 import { canonicalMarks, colorMark, leaf, mark, normalizeInlines, TEXT_COLORS, textNode } from './leaves.ts';
 import { imageRefFromSrc, refFromHref } from './refs.ts';
 import type { ContentRef, ImageRef, Inline, InlineButton, InlineContent, InlineImage, InlineLink, Mark, Text, TextColor } from './types.ts';
@@ -34,6 +34,8 @@ interface Sink {
   id: string | null;
   /** `<a class="button primary|secondary" data-icon>`: GitBook's button, not a link. */
   button?: { kind: 'primary' | 'secondary'; icon: string | undefined };
+  /** The destination as written, when it holds escapes. */
+  href?: string;
 }
 
 /** Converts phrasing content; `trim` drops whitespace at both ends (blocks), not inside links. */
@@ -90,14 +92,14 @@ class InlineReader {
         // and keeps a bare `www.x.com` as the text it is.
         // (The literal keeps its backslashes raw: they are escapes of text.)
         if (this.isLiteralAutolink(node)) return this.text(plainOf(node.children).replace(/\\([!-/:-@[-`{-~])/g, '$1'), marks, true);
-        return this.link(refFromHref(this.restore(node.url)), () => this.visitAll(node.children, marks));
+        return this.link(refFromHref(this.restore(node.url)), () => this.visitAll(node.children, marks), writtenDestination(node, this.ctx));
       case 'linkReference': {
         const definition = this.ctx.definitions.get(node.identifier);
         if (!definition) return this.visitAll(node.children, marks);
         return this.link(refFromHref(this.restore(definition.url)), () => this.visitAll(node.children, marks));
       }
       case 'image':
-        return this.image(this.restore(node.url), this.restore(node.alt ?? ''), undefined);
+        return this.image(this.restore(node.url), this.restore(node.alt ?? ''), undefined, writtenDestination(node, this.ctx));
       case 'imageReference': {
         const definition = this.ctx.definitions.get(node.identifier);
         if (definition) return this.image(this.restore(definition.url), this.restore(node.alt ?? ''), undefined);
@@ -167,8 +169,8 @@ class InlineReader {
     return this.sinks[this.sinks.length - 1];
   }
 
-  private link(ref: ContentRef, body: () => void): void {
-    this.sinks.push({ items: [], link: ref, id: null });
+  private link(ref: ContentRef, body: () => void, href?: string): void {
+    this.sinks.push({ items: [], link: ref, id: null, href });
     body();
     this.closeLink();
   }
@@ -193,15 +195,16 @@ class InlineReader {
       return;
     }
     const nodes = normalizeInlines(sink.items.map(linkChild), { trim: false });
-    const link: InlineLink = { object: 'inline', type: 'link', isVoid: false, data: { ref: sink.link }, nodes: nodes as Array<Text | InlineImage> };
+    const link: InlineLink = { object: 'inline', type: 'link', isVoid: false, data: sink.href ? { ref: sink.link, href: sink.href } : { ref: sink.link }, nodes: nodes as Array<Text | InlineImage> };
     this.sink().items.push(link);
   }
 
-  private image(src: string, alt: string, size: InlineImage['data']['size']): void {
+  private image(src: string, alt: string, size: InlineImage['data']['size'], written?: string): void {
     const data: InlineImage['data'] = { ref: imageRefFromSrc(src) };
     if (this.darkSource) data.refDark = this.darkSource;
     if (alt) data.alt = alt;
     if (size) data.size = size;
+    if (written) data.src = written;
     this.inline({ object: 'inline', type: 'inline-image', isVoid: true, data });
   }
 
@@ -337,6 +340,24 @@ function imageSize(value: string | undefined): InlineImage['data']['size'] {
 /** The source of a one-candidate `srcset`: GitBook writes file paths as they are, spaces included; a `2x` / `640w` descriptor goes. */
 export function firstSrc(srcset: string): string {
   return srcset.trim().replace(/\s+\d+(?:\.\d+)?[wx]$/, '');
+}
+
+/**
+ * The destination of a `[text](url)` / `![alt](url)` as written, when it holds backslash
+ * escapes GitBook wrote (`more\_info`) and means the node's URL; undefined otherwise.
+ */
+export function writtenDestination(node: PhrasingContent, ctx: InlineContext): string | undefined {
+  if ((node.type !== 'link' && node.type !== 'image') || ctx.source === undefined) return undefined;
+  const { start, end } = node.position ?? {};
+  if (start?.offset === undefined || end?.offset === undefined) return undefined;
+  const raw = restorePlaceholders(ctx.source.slice(start.offset, end.offset), ctx.tokens);
+  const at = raw.lastIndexOf('](');
+  if (at < 0 || !raw.endsWith(')')) return undefined;
+  const written = raw.slice(at + 2, -1).trim().split(/\s+/)[0];
+  if (!written.includes('\\') || written.startsWith('<')) return undefined;
+  const url = restorePlaceholders(node.url, ctx.tokens);
+  // Kept only when it is not what the writer writes anyway.
+  return unescapeMarkdown(written) === url && written !== destination(url) ? written : undefined;
 }
 
 /** The text of phrasing content, markup aside. */

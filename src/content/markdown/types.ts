@@ -72,7 +72,8 @@ export interface InlineLink {
   type: 'link';
   key?: string;
   isVoid: false;
-  data: { ref: ContentRef };
+  /** `href` (Quire's, in the schema's open `data`): the destination as written when it holds escapes (`a\_b`), written back while it still says `ref`. */
+  data: { ref: ContentRef; href?: string };
   nodes: Array<Text | InlineImage>;
 }
 
@@ -104,7 +105,8 @@ export interface InlineImage {
   type: 'inline-image';
   key?: string;
   isVoid: true;
-  data: { ref: ImageRef; refDark?: ImageRef; alt?: string; caption?: string; size?: 'original' | 'line' };
+  /** `src`: the markdown destination as written when it holds escapes, as a link's `href`. */
+  data: { ref: ImageRef; refDark?: ImageRef; alt?: string; caption?: string; size?: 'original' | 'line'; src?: string };
 }
 
 export interface InlineMath {
@@ -349,7 +351,7 @@ export interface ImageBlock {
   type: 'image';
   key?: string;
   isVoid: true;
-  data: { ref: ImageRef; refDark?: ImageRef; alt?: string; width?: number };
+  data: { ref: ImageRef; refDark?: ImageRef; alt?: string; width?: number; src?: string };
   fragments: Array<Fragment<'caption', ParagraphBlock>>;
 }
 

@@ -11,7 +11,7 @@
 import { readInlineMarkdown } from './parse.ts';
 import { hrefFromRef } from './refs.ts';
 import { hasMark, normalizeInlines } from './leaves.ts';
-import { quoteAttribute } from './syntax.ts';
+import { destination, quoteAttribute } from './syntax.ts';
 import { VARIABLE_EXPRESSION } from './prepare.ts';
 import type { ImageRef, Inline, InlineContent, InlineImage, Leaf, Mark } from './types.ts';
 
@@ -89,6 +89,8 @@ const DOLLAR = '\uE031';
 const OPEN_BRACKET = '\uE033';
 const CLOSE_BRACKET = '\uE034';
 const STAR = '\uE035';
+const BACKSLASH = '\uE036';
+const ASCII_PUNCTUATION = /^[!-/:-@[-`{-~]$/;
 
 /**
  * Decides the pending `!` and `$` from their real neighbours, and the text's brackets as
@@ -98,7 +100,7 @@ const STAR = '\uE035';
  * written that way and marked for the caller's read-back check; else all are escaped.
  */
 function resolvePending(text: string, bare: false | Style = false): string {
-  if (!/[\uE030-\uE035]/.test(text)) return text;
+  if (!/[\uE030-\uE036]/.test(text)) return text;
   const chars = [...text];
   const isDollar = (c: string | undefined) => c === '$' || c === DOLLAR;
   return chars
@@ -107,6 +109,7 @@ function resolvePending(text: string, bare: false | Style = false): string {
       if (ch === DOLLAR) return isDollar(chars[i - 1]) || isDollar(chars[i + 1]) ? '\\$' : '$';
       if (ch === CLOSE_BRACKET) return bare ? ']' + UNESCAPED : '\\]';
       if (ch === STAR) return bare ? '*' + UNESCAPED : '\\*';
+      if (ch === BACKSLASH) return chars[i + 1] === undefined || chars[i + 1] === '\n' || ASCII_PUNCTUATION.test(chars[i + 1]) || /[\uE030-\uE036]/.test(chars[i + 1]) ? '\\\\' : '\\';
       if (ch === OPEN_BRACKET) return bare === 'html' && !opensSomething(chars, i) ? '[' + UNESCAPED : '\\[';
       return ch;
     })
@@ -217,7 +220,7 @@ function renderInline(node: Inline, options: InlineWriteOptions): string {
     case 'link': {
       const text = node.nodes.map((n) => (n.object === 'text' ? renderLeaves(n.leaves, options) : renderInline(n, options))).join('');
       const href = hrefFromRef(node.data.ref);
-      return options.html ? `<a href=${quoteAttribute(href)}>${text}</a>` : `[${text}](${destination(href)})`;
+      return options.html ? `<a href=${quoteAttribute(href)}>${text}</a>` : `[${text}](${destination(href, node.data.href)})`;
     }
     case 'inline-image':
       return imageMarkdown(node, options.html);
@@ -248,21 +251,14 @@ function emojiText(code: string): string {
 
 /** `![alt](src)`, or the `<img>` form GitBook writes when there is a size or a dark-mode source. */
 export function imageMarkdown(node: InlineImage, forceHtml = false): string {
-  const { ref, refDark, alt, size } = node.data;
-  if (!forceHtml && !refDark && !size) return `![${escapeText(alt ?? '', { singleLine: true })}](${destination(imageSrc(ref))})`;
+  const { ref, refDark, alt, size, src } = node.data;
+  if (!forceHtml && !refDark && !size) return `![${escapeText(alt ?? '', { singleLine: true })}](${destination(imageSrc(ref), src)})`;
   const img = `<img src=${quoteAttribute(imageSrc(ref))} alt=${quoteAttribute(alt ?? '')}${size ? ` data-size="${size}"` : ''}>`;
   return refDark ? `<picture><source srcset=${quoteAttribute(imageSrc(refDark))} media="(prefers-color-scheme: dark)">${img}</picture>` : img;
 }
 
 export function imageSrc(ref: ImageRef): string {
   return hrefFromRef(ref);
-}
-
-/** A link destination, in angle brackets when it has spaces or parentheses. */
-function destination(href: string): string {
-  const escaped = href.replace(/\\/g, '\\\\').replace(/&(?=#?\w+;)/g, '\\&').replace(/\|/g, '\\|');
-  if (href === '' || /[\s<>()]/.test(href)) return '<' + escaped.replace(/[<>]/g, '\\$&').replace(/\n/g, ' ') + '>';
-  return escaped;
 }
 
 /** Escapes text so that markdown reads it back as the same characters. */
@@ -296,6 +292,9 @@ function escapeChar(ch: string, prev: string | undefined, next: string | undefin
     case ']':
       return options.keepPending ? CLOSE_BRACKET : '\\]';
     case '\\':
+      // GitBook writes a backslash bare unless an escapable character (or a line end) follows: `C:\Windows`.
+      if (next === undefined) return BACKSLASH;
+      return ASCII_PUNCTUATION.test(next) || next === '\n' ? '\\\\' : ch;
     case '*':
     case '`':
     case '~':

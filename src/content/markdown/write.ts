@@ -244,8 +244,8 @@ function writeExpandable(block: ExpandableBlock, ctx: Context): string {
 
 function writeImages(block: ImagesBlock): string {
   if (isMarkdownImage(block)) {
-    const { ref, alt } = block.nodes[0].data;
-    return imageMarkdown({ object: 'inline', type: 'inline-image', isVoid: true, data: alt ? { ref, alt } : { ref } });
+    const { ref, alt, src } = block.nodes[0].data;
+    return imageMarkdown({ object: 'inline', type: 'inline-image', isVoid: true, data: { ref, ...(alt ? { alt } : {}), ...(src ? { src } : {}) } });
   }
   const figures = block.nodes.map(writeFigure).join('');
   const attrs = [
