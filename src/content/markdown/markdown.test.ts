@@ -271,6 +271,7 @@ describe('documentToMarkdown', () => {
     ['a cell holding a line break is an HTML paragraph, as GitBook writes it', '| x |\n| --- |\n| <p><a href="a.md"><strong>A</strong></a><br>More</p> |', '| x                                                    |\n| ---------------------------------------------------- |\n| <p><a href="a.md"><strong>A</strong></a><br>More</p> |\n'],
     ['a destination keeps the escapes it was written with, others are written plain', '[a](https://x.io/?t=more\\_info) [b](https://x.io/a_b) ![](c\\_d.png)', '[a](https://x.io/?t=more\\_info) [b](https://x.io/a_b) ![](c\\_d.png)\n'],
     ['a backslash before a letter stays bare, as GitBook writes it', 'C:\\Windows and \\\\* and a\\\\', 'C:\\Windows and \\\\\\* and a\\\\\n'],
+    ['wide list markers (GitBook\'s older writing) stay wide', '4. One\n5.  Two:\n\n    More\n\n*   Three', '4. One\n5.  Two:\n\n    More\n\n*   Three\n'],
     ['math', '$$x$$\n\ninline $$y$$', '$$\nx\n$$\n\ninline $$y$$\n'],
     ['expressions', '{{ space.vars.v }}', '<code class="expression">space.vars.v</code>\n'],
     ['links are written [text](url), typed URLs stay text', '<https://x.io> www.y.io a@b.io [https://z.io](https://z.io)', '[https://x.io](https://x.io) www.y.io a@b.io [https://z.io](https://z.io)\n'],

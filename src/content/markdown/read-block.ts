@@ -346,22 +346,23 @@ export function sanitizeId(id: string): string {
 
 function readList(node: List, ctx: BlockContext): Block {
   const tasks = !node.ordered && node.children.some((item) => typeof item.checked === 'boolean');
-  const items = node.children.map((item) => readListItem(item, tasks, ctx));
+  const start = node.start ?? 1;
+  const items = node.children.map((item, i) => readListItem(item, tasks, ctx, node.ordered ? String(start + i).length + 1 : 1));
   if (node.ordered) {
-    const start = node.start ?? 1;
     return { object: 'block', type: 'list-ordered', data: start !== 1 ? { start } : {}, nodes: items };
   }
   return { object: 'block', type: tasks ? 'list-tasks' : 'list-unordered', data: {}, nodes: items };
 }
 
-function readListItem(item: ListItem, tasks: boolean, ctx: BlockContext): ListItemBlock {
+function readListItem(item: ListItem, tasks: boolean, ctx: BlockContext, marker: number): ListItemBlock {
   const nodes = readBlocks(item.children, ctx);
-  return {
-    object: 'block',
-    type: 'list-item',
-    data: tasks ? { checked: item.checked === true } : {},
-    nodes: nodes.length > 0 ? nodes : [emptyParagraph()],
-  };
+  const data: ListItemBlock['data'] = tasks ? { checked: item.checked === true } : {};
+  // GitBook's older writing indents an item's content to 4 (`*   item`): kept when wider than `marker + 1`.
+  const start = item.position?.start.column;
+  const content = item.children[0]?.position?.start.column;
+  const line = item.children[0]?.position?.start.line === item.position?.start.line;
+  if (!tasks && start !== undefined && content !== undefined && line && content - start > marker + 1 && content - start <= marker + 4) data.indent = content - start;
+  return { object: 'block', type: 'list-item', data, nodes: nodes.length > 0 ? nodes : [emptyParagraph()] };
 }
 
 function readCode(node: Code, ctx: BlockContext): CodeBlock {

@@ -179,7 +179,11 @@ export interface ListItemBlock {
   type: 'list-item';
   key?: string;
   isVoid?: false;
-  data: { checked?: boolean };
+  /**
+   * `indent` (Quire's, in the schema's open `data`): the column of the item's content when
+   * it was written wider than `marker + 1` (GitBook's older `*   item` / `1.  Step`).
+   */
+  data: { checked?: boolean; indent?: number };
   nodes: Block[];
 }
 

@@ -206,8 +206,9 @@ function writeListItem(item: ListItemBlock, marker: string, checked: boolean | u
   let content = writeBlocks(item.nodes, { ...ctx, inlineFigures: true }, true);
   // `* ***` would be one thematic break: a divider opening a `*` item is written `---`.
   if (marker === '*' && item.nodes[0]?.type === 'divider') content = '---' + content.slice(3);
-  const indent = ' '.repeat(marker.length + 1);
-  if (checked === undefined) return content === '' ? marker : prefixLines(content, marker + ' ', indent);
+  const width = item.data.indent !== undefined && item.data.indent > marker.length + 1 && item.data.indent <= marker.length + 4 ? item.data.indent : marker.length + 1;
+  const indent = ' '.repeat(width);
+  if (checked === undefined) return content === '' ? marker : prefixLines(content, marker + ' '.repeat(width - marker.length), indent);
   const box = `${marker} [${checked ? 'x' : ' '}] `;
   // A checkbox needs text after it on its line: an empty item, or one that starts with another block, gets an encoded space.
   if (item.nodes[0]?.type !== 'paragraph' || content === '') return box + '&#x20;' + (content === '' ? '' : '\n\n' + prefixLines(content, indent, indent));
