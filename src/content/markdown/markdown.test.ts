@@ -193,6 +193,12 @@ describe('markdownToDocument', () => {
     ]);
   });
 
+  it('reads an escaped embed URL as the URL it means', () => {
+    expect(blocks('{% embed url="https://y.io/?list=a\\_b" %}')).toEqual([
+      { object: 'block', type: 'embed', isVoid: true, data: { url: 'https://y.io/?list=a_b', written: 'https://y.io/?list=a\\_b' } },
+    ]);
+  });
+
   it('reads inline math and both expression forms', () => {
     expect(blocks('$$x_1$$ and <code class="expression">space.vars.a</code> and {{ page.vars.b }}')).toEqual([
       {
@@ -272,6 +278,8 @@ describe('documentToMarkdown', () => {
     ['a destination keeps the escapes it was written with, others are written plain', '[a](https://x.io/?t=more\\_info) [b](https://x.io/a_b) ![](c\\_d.png)', '[a](https://x.io/?t=more\\_info) [b](https://x.io/a_b) ![](c\\_d.png)\n'],
     ['a backslash before a letter stays bare, as GitBook writes it', 'C:\\Windows and \\\\* and a\\\\', 'C:\\Windows and \\\\\\* and a\\\\\n'],
     ['wide list markers (GitBook\'s older writing) stay wide', '4. One\n5.  Two:\n\n    More\n\n*   Three', '4. One\n5.  Two:\n\n    More\n\n*   Three\n'],
+    ['an embed URL escaped by GitBook\'s older export means the plain URL, and is written back as it was', '{% embed url="https://y.io/?list=a\\_b" %}', '{% embed url="https://y.io/?list=a\\_b" %}\n'],
+    ['& in an HTML attribute is written &#x26;', '<figure><img src="https://x.io/?a=1&b=2" alt=""><figcaption></figcaption></figure>', '<figure><img src="https://x.io/?a=1&#x26;b=2" alt=""><figcaption></figcaption></figure>\n'],
     ['math', '$$x$$\n\ninline $$y$$', '$$\nx\n$$\n\ninline $$y$$\n'],
     ['expressions', '{{ space.vars.v }}', '<code class="expression">space.vars.v</code>\n'],
     ['links are written [text](url), typed URLs stay text', '<https://x.io> www.y.io a@b.io [https://z.io](https://z.io)', '[https://x.io](https://x.io) www.y.io a@b.io [https://z.io](https://z.io)\n'],

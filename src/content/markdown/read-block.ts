@@ -9,14 +9,14 @@
 import type { Code, Heading, Html, List, ListItem, Paragraph, PhrasingContent, RootContent, Table } from 'mdast';
 import type { Token } from './prepare.ts';
 import { restorePlaceholders } from './prepare.ts';
-import { BLOCK_PLACEHOLDER, quoteAttribute, readAttributes, readHtmlTag, splitHtml, type HtmlTag } from './syntax.ts';
+import { BLOCK_PLACEHOLDER, unescapeMarkdown, quoteAttribute, readAttributes, readHtmlTag, splitHtml, type HtmlTag } from './syntax.ts';
 import { emptyParagraph, isEmptyContent, leaf, textNode } from './leaves.ts';
 import { firstSrc, plainOf, writtenDestination, readHtmlInlines, readInlines, type InlineContext } from './read-inline.ts';
 import { contentRefLabel, fileRefFromSrc, imageRefFromSrc, refFromHref } from './refs.ts';
 import { orderIndex } from './order.ts';
 import { headerFragment } from './normalize.ts';
 import type {
-  Block, CodeBlock, ContentRefBlock, DrawingBlock, ExpandableBlock, FileBlock, HeadingBlock, HintStyle, ImageBlock, ImageRef, ImagesBlock, InlineContent,
+  Block, CodeBlock, ContentRefBlock, DrawingBlock, EmbedBlock, ExpandableBlock, FileBlock, HeadingBlock, HintStyle, ImageBlock, ImageRef, ImagesBlock, InlineContent,
   ListItemBlock, ParagraphBlock, StepperStepBlock, TableBlock, TabsItemBlock, TextAlignment, UpdateBlock, ColumnBlock,
 } from './types.ts';
 import { markupBlock } from './types.ts';
@@ -154,8 +154,15 @@ function buildTag(name: string, attrs: Record<string, string>, body: RootContent
       return [column(attrs.width, readBlocks(body, ctx))];
     case 'code':
       return applyCodeAttributes(readBlocks(body, ctx), attrs);
-    case 'embed':
-      return attrs.url ? [{ object: 'block', type: 'embed', isVoid: true, data: attrs.fullwidth === 'true' ? { url: attrs.url, fullWidth: true } : { url: attrs.url } }] : null;
+    case 'embed': {
+      if (!attrs.url) return null;
+      // GitBook's older export escaped markdown in the URL (`list=a\_b`): the URL is the unescaped one, the written form is kept.
+      const url = unescapeMarkdown(attrs.url);
+      const data: EmbedBlock['data'] = { url };
+      if (attrs.fullwidth === 'true') data.fullWidth = true;
+      if (url !== attrs.url) data.written = attrs.url;
+      return [{ object: 'block', type: 'embed', isVoid: true, data }];
+    }
     case 'content-ref': {
       if (!attrs.url) return null;
       // GitBook labels the link with the target's file name; another label is kept as written.

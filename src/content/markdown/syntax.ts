@@ -95,7 +95,7 @@ export function decodeEntities(text: string): string {
 
 /** Escapes a value for a double-quoted attribute, in `{% %}` tags and in HTML alike. */
 export function quoteAttribute(value: string): string {
-  return '"' + value.replace(/&(?=#?\w+;)/g, '&#x26;').replace(/"/g, '&#x22;').replace(/'/g, '&#x27;').replace(/</g, '&#x3C;').replace(/>/g, '&#x3E;').replace(/\n/g, '&#xA;') + '"';
+  return '"' + value.replace(/&/g, '&#x26;').replace(/"/g, '&#x22;').replace(/'/g, '&#x27;').replace(/</g, '&#x3C;').replace(/>/g, '&#x3E;').replace(/\n/g, '&#xA;') + '"';
 }
 
 /** A link destination, in angle brackets when it has spaces or parentheses; as it was written (`written`) while that still says `href`. */

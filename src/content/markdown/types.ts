@@ -274,7 +274,8 @@ export interface EmbedBlock {
   type: 'embed';
   key?: string;
   isVoid: true;
-  data: { url: string; fullWidth?: boolean };
+  /** `written` (Quire's, in the schema's open `data`): the `url` attribute as GitBook's older export wrote it, escapes and all. */
+  data: { url: string; fullWidth?: boolean; written?: string };
 }
 
 /**

@@ -7,7 +7,7 @@
 import { headerFragment, isMarkdownImage, normalizeDocument } from './normalize.ts';
 import { markupOf } from './types.ts';
 import { contentRefLabel, hrefFromRef, srcFromFileRef } from './refs.ts';
-import { quoteAttribute } from './syntax.ts';
+import { quoteAttribute, unescapeMarkdown } from './syntax.ts';
 import { escapeText, imageMarkdown, imageSrc, writeInlines } from './write-inline.ts';
 import { isEmptyContent } from './leaves.ts';
 import type {
@@ -104,7 +104,7 @@ function writeBlock(block: Block, ctx: Context): string {
     case 'math':
       return `$$\n${block.data.formula}\n$$`;
     case 'embed':
-      return `{% embed url=${quoteAttribute(block.data.url)}${block.data.fullWidth ? ' fullWidth="true"' : ''} %}`;
+      return `{% embed url=${quoteAttribute(block.data.written !== undefined && unescapeMarkdown(block.data.written) === block.data.url ? block.data.written : block.data.url)}${block.data.fullWidth ? ' fullWidth="true"' : ''} %}`;
     case 'content-ref': {
       const href = hrefFromRef(block.data.ref);
       const label = block.data.text ?? contentRefLabel(href);
