@@ -90,7 +90,7 @@ type Char = { ch: string; marks: Mark[] };
  * strikethrough) never starting or ending on whitespace, and, with `trim`, no whitespace at
  * either end. Empty content becomes one empty text.
  */
-export function normalizeInlines(nodes: InlineContent[], options: { trim: boolean }): InlineContent[] {
+export function normalizeInlines(nodes: InlineContent[], options: { trim: boolean; keepLeadingSpaces?: boolean }): InlineContent[] {
   const merged: InlineContent[] = [];
   for (const node of nodes) {
     const last = merged[merged.length - 1];
@@ -102,7 +102,7 @@ export function normalizeInlines(nodes: InlineContent[], options: { trim: boolea
     if (node.object !== 'text') return out.push(node);
     const chars = toChars(node.leaves);
     for (const c of chars) if (c.ch === '\n' && isCode(c)) c.ch = ' ';
-    if (options.trim && index === 0) trimStart(chars);
+    if (options.trim && index === 0 && !options.keepLeadingSpaces) trimStart(chars);
     if (options.trim && index === merged.length - 1) trimEnd(chars);
     for (const type of DELIMITED) unmarkEdgeWhitespace(chars, type);
     const leaves = toLeaves(chars);

@@ -18,10 +18,10 @@ function normalizeBlocks(blocks: Block[], required: boolean): Block[] {
   return required && out.length === 0 ? [emptyParagraph()] : out;
 }
 
-function inlines(nodes: InlineContent[]): InlineContent[] {
+function inlines(nodes: InlineContent[], keepLeadingSpaces = false): InlineContent[] {
   return normalizeInlines(
     nodes.map((n) => (n.object === 'inline' && n.type === 'link' ? ({ ...n, nodes: normalizeInlines(n.nodes, { trim: false }) } as InlineLink) : n)),
-    { trim: true },
+    { trim: true, keepLeadingSpaces },
   );
 }
 
@@ -32,7 +32,8 @@ function paragraphOf(block: ParagraphBlock): ParagraphBlock {
 function normalizeBlock(block: Block): Block {
   switch (block.type) {
     case 'paragraph':
-      return paragraphOf(block);
+      // A paragraph's leading spaces are GitBook's `&#x20;`: kept (an aligned one is HTML, trimmed).
+      return { ...block, nodes: inlines(block.nodes, !block.data.align) };
     case 'heading-1':
     case 'heading-2':
     case 'heading-3':

@@ -314,7 +314,7 @@ function readParagraph(node: Paragraph, ctx: BlockContext): Block[] {
       return [images([block], {})];
     }
   }
-  const { nodes } = readInlines(endingBreak(node, ctx), ctx);
+  const { nodes } = readInlines(endingBreak(node, ctx), ctx, { trim: true, keepLeadingSpaces: true });
   return isEmptyContent(nodes) ? [] : [paragraph(nodes)];
 }
 

@@ -39,7 +39,7 @@ interface Sink {
 }
 
 /** Converts phrasing content; `trim` drops whitespace at both ends (blocks), not inside links. */
-export function readInlines(nodes: PhrasingContent[], ctx: InlineContext, options: { trim: boolean } = { trim: true }): InlineResult {
+export function readInlines(nodes: PhrasingContent[], ctx: InlineContext, options: { trim: boolean; keepLeadingSpaces?: boolean } = { trim: true }): InlineResult {
   const reader = new InlineReader(ctx);
   for (const node of nodes) reader.visit(node, []);
   return { nodes: normalizeInlines(reader.finish(), options), anchorId: reader.anchorId };

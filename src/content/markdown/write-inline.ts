@@ -26,6 +26,8 @@ export interface InlineWriteOptions {
   rawHtml?: boolean;
   /** In an ATX heading, where `1.` cannot start a list and needs no escape. */
   heading?: boolean;
+  /** A paragraph's leading spaces are kept (written `&#x20;`, as GitBook does). */
+  keepLeadingSpaces?: boolean;
   /** Internal: leave context-dependent escapes pending (render decides them on the whole line). */
   keepPending?: boolean;
   /** Internal: escape every `[` and `]` of the text (the fallback when bare ones do not read back). */
@@ -36,7 +38,7 @@ type Style = 'markdown' | 'html';
 
 /** Writes inline content as markdown that reads back to the same content. */
 export function writeInlines(nodes: InlineContent[], options: InlineWriteOptions = {}): string {
-  const content = normalizeInlines(nodes, { trim: true });
+  const content = normalizeInlines(nodes, { trim: true, keepLeadingSpaces: options.keepLeadingSpaces });
   if (options.html) {
     const html = render(content, options, 'html');
     if (!html.includes(UNESCAPED) || sameContent(readInlineMarkdown(unmark(html)), content)) return unmark(html);
@@ -333,7 +335,8 @@ function escapeLineStarts(markdown: string, heading = false): string {
       if (/^#{1,6}(?:[ \t]|\\?$)/.test(line) || /^>|^[+-](?:[ \t]|$)|^=+[ \t]*$|^-+[ \t]*$/.test(line)) return '\\' + line;
       const ordered = heading ? null : /^(\d{1,9})([.)])/.exec(line);
       if (ordered) return ordered[1] + '\\' + ordered[2] + line.slice(ordered[0].length);
-      return line.replace(/^[ \t]+/, (lead) => lead.replace(/ /g, '&#x20;').replace(/\t/g, '&#x9;'));
+      // Only the first space needs the entity (GitBook writes `&#x20; text`): after it the line no longer starts blank.
+      return line.replace(/^[ \t]/, (lead) => (lead === ' ' ? '&#x20;' : '&#x9;'));
     })
     .join('\n');
 }

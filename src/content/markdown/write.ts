@@ -177,7 +177,7 @@ function writeParagraph(block: ParagraphBlock, ctx?: Context): string {
     // A paragraph of one image alone would read back as an image block: the `<img>` form keeps it inline.
     return imageMarkdown(only[0], true);
   }
-  return writeInlines(block.nodes);
+  return writeInlines(block.nodes, { keepLeadingSpaces: true });
 }
 
 function writeHeading(block: HeadingBlock, ctx: Context): string {
