@@ -174,7 +174,8 @@ function takeFigure(lines: string[], i: number, prefix: string, place: Place): n
   for (let j = i; j < lines.length && j < i + 40; j++) {
     const part = stripPrefix(lines[j], prefix);
     // GitBook writes a `<div data-full-width>` around a figure in a list item over several lines, with blank lines between.
-    if (j > i && part.trim() === '' && opener[1].toLowerCase() !== 'div') return 0;
+    // (At the top level its lines are HTML blocks of their own, kept as written.)
+    if (j > i && part.trim() === '' && !(opener[1].toLowerCase() === 'div' && prefix !== '')) return 0;
     parts.push(part);
     const html = parts.join('\n');
     const end = html.toLowerCase().lastIndexOf(closer);
