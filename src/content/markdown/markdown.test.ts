@@ -283,6 +283,8 @@ describe('documentToMarkdown', () => {
     ['a figure wrapped over blank lines in a list item is a figure, not text', '1. Go\n\n   <div data-full-width="true">\n\n   <figure><img src="a.png" alt=""><figcaption><p>Tab</p></figcaption></figure>\n\n   </div>\n2. Next', '1. Go\n\n   <figure><img src="a.png" alt=""><figcaption><p>Tab</p></figcaption></figure>\n2. Next\n'],
     ['a wrapper holding more than figures stays markdown', '<div align="center">\n\n<img src="a.png">\n\nSome text\n\n</div>', '<div align="center">\n\n<img src="a.png" alt="">\n\nSome text\n\n</div>\n'],
     ['a paragraph keeps its leading spaces as GitBook writes them', '&#x20;`code` first\n\n&#x20; two', '&#x20;`code` first\n\n&#x20; two\n'],
+    ['a page of GitBook\'s older export keeps its escaped parentheses', 'About \\(24 hours\\) and [x](https://x.io/(a))\n\n```\n(code)\n```', 'About \\(24 hours\\) and [x](<https://x.io/(a)>)\n\n```\n(code)\n```\n'],
+    ['a page with a bare parenthesis writes them all bare', 'About \\(24 hours\\) (and more)', 'About (24 hours) (and more)\n'],
     ['math', '$$x$$\n\ninline $$y$$', '$$\nx\n$$\n\ninline $$y$$\n'],
     ['expressions', '{{ space.vars.v }}', '<code class="expression">space.vars.v</code>\n'],
     ['links are written [text](url), typed URLs stay text', '<https://x.io> www.y.io a@b.io [https://z.io](https://z.io)', '[https://x.io](https://x.io) www.y.io a@b.io [https://z.io](https://z.io)\n'],

@@ -9,7 +9,8 @@ import type { Block, Document, ExpandableBlock, ImageBlock, ImagesBlock, InlineC
 
 /** The normal form of a document (without keys). */
 export function normalizeDocument(document: Document): Document {
-  return { object: 'document', data: {}, nodes: normalizeBlocks(fitBlocks(document.nodes, 'document'), false) };
+  const data: Document['data'] = document.data?.escapeParentheses === true ? { escapeParentheses: true } : {};
+  return { object: 'document', data, nodes: normalizeBlocks(fitBlocks(document.nodes, 'document'), false) };
 }
 
 /** Normalizes a list of sibling blocks; `required` keeps at least one (an empty paragraph). */

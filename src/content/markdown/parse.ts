@@ -27,7 +27,8 @@ const processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatte
 
 /** Reads GitBook-flavoured markdown into a GitBook document; the same markdown always gives the same document. */
 export function markdownToDocument(markdown: string, options: ReadOptions = {}): Document {
-  const document = normalizeDocument({ object: 'document', data: {}, nodes: readMarkdownBlocks(markdown, options.headingOffset ?? 0) });
+  const data: Document['data'] = escapesParentheses(markdown) ? { escapeParentheses: true } : {};
+  const document = normalizeDocument({ object: 'document', data, nodes: readMarkdownBlocks(markdown, options.headingOffset ?? 0) });
   return assignKeys(document);
 }
 
@@ -47,6 +48,25 @@ export function readInlineMarkdown(markdown: string): InlineContent[] {
 }
 
 const SNIPPET_LEAD = '\uE002 ';
+
+/** GitBook's older export escaped every parenthesis of text: some escaped, none bare (code, tags, HTML and link destinations aside). */
+function escapesParentheses(markdown: string): boolean {
+  if (!markdown.includes('\\(') && !markdown.includes('\\)')) return false;
+  const text = markdown
+    .replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1[ \t]*$/gm, '')
+    .replace(/`[^`\n]*`/g, '')
+    .replace(/\$\$[\s\S]*?\$\$/g, '')
+    .replace(/\{%[\s\S]*?%\}/g, '')
+    .replace(/<[^>\n]*>/g, '')
+    .replace(/\]\((?:<[^>]*>|[^()\s]*(?:\([^()\s]*\)[^()\s]*)*)(?:\s+"[^"]*")?\)/g, ']');
+  let escaped = false;
+  for (const match of text.matchAll(/(\\*)[()]/g)) {
+    // An odd run of backslashes escapes the parenthesis; an even one is escaped backslashes before a bare one.
+    if (match[1].length % 2 === 0) return false;
+    escaped = true;
+  }
+  return escaped;
+}
 
 function readMarkdownBlocks(markdown: string, headingOffset: number) {
   const prepared = prepareMarkdown(markdown);

@@ -557,7 +557,11 @@ export type BlockType = Block['type'];
 /** GitBook's `JSONDocument`: what a page's content is. */
 export interface Document {
   object: 'document';
-  data: Record<string, never>;
+  /**
+   * `escapeParentheses` (Quire's; JSONDocument's data is open): the page was written by
+   * GitBook's older export, which escaped every parenthesis of text (`\(24 hours\)`).
+   */
+  data: { escapeParentheses?: true };
   nodes: Block[];
 }
 

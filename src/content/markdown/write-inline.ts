@@ -263,6 +263,20 @@ export function imageSrc(ref: ImageRef): string {
   return hrefFromRef(ref);
 }
 
+/** How the document being written escapes text beyond what markdown needs (GitBook's older export). */
+let textStyle = { escapeParentheses: false };
+
+/** Runs `write` with the text style of one document (writing is synchronous). */
+export function withTextStyle<T>(style: { escapeParentheses: boolean }, write: () => T): T {
+  const previous = textStyle;
+  textStyle = style;
+  try {
+    return write();
+  } finally {
+    textStyle = previous;
+  }
+}
+
 /** Escapes text so that markdown reads it back as the same characters. */
 export function escapeText(text: string, options: InlineWriteOptions): string {
   if (options.rawHtml) return text.replace(/&/g, '&#x26;').replace(/</g, '&#x3C;').replace(/>/g, '&#x3E;').replace(/\n/g, '<br>');
@@ -317,6 +331,9 @@ function escapeChar(ch: string, prev: string | undefined, next: string | undefin
     case '!':
       if (next === '[') return '\\!';
       return next === undefined ? BANG : ch;
+    case '(':
+    case ')':
+      return textStyle.escapeParentheses && !options.html ? '\\' + ch : ch;
     case '{':
       return next === '%' || (next === '{' && isVariableExpression(rest)) ? '\\{' : ch;
     case '\n':

@@ -8,7 +8,7 @@ import { headerFragment, isMarkdownImage, normalizeDocument } from './normalize.
 import { markupOf } from './types.ts';
 import { contentRefLabel, hrefFromRef, srcFromFileRef } from './refs.ts';
 import { quoteAttribute, unescapeMarkdown } from './syntax.ts';
-import { escapeText, imageMarkdown, imageSrc, writeInlines } from './write-inline.ts';
+import { escapeText, imageMarkdown, imageSrc, withTextStyle, writeInlines } from './write-inline.ts';
 import { isEmptyContent } from './leaves.ts';
 import type {
   Block, CodeBlock, Document, DrawingBlock, ExpandableBlock, HeadingBlock, ImageBlock, ImagesBlock, InlineContent, ListBlock,
@@ -33,7 +33,9 @@ interface Context {
 /** Writes a document as canonical markdown; reading it back gives the same document. */
 export function documentToMarkdown(document: Document, options: WriteOptions = {}): string {
   const normal = normalizeDocument(document);
-  const markdown = writeBlocks(normal.nodes, { headingOffset: options.headingOffset ?? 0, bullet: '*', delimiter: '.' });
+  const markdown = withTextStyle({ escapeParentheses: normal.data.escapeParentheses === true }, () =>
+    writeBlocks(normal.nodes, { headingOffset: options.headingOffset ?? 0, bullet: '*', delimiter: '.' }),
+  );
   return markdown === '' ? '' : markdown + '\n';
 }
 
