@@ -90,7 +90,7 @@ type Char = { ch: string; marks: Mark[] };
  * strikethrough) never starting or ending on whitespace, and, with `trim`, no whitespace at
  * either end. Empty content becomes one empty text.
  */
-export function normalizeInlines(nodes: InlineContent[], options: { trim: boolean; keepLeadingSpaces?: boolean }): InlineContent[] {
+export function normalizeInlines(nodes: InlineContent[], options: { trim: boolean; keepLeadingSpaces?: boolean; keepTrailingSpaces?: boolean }): InlineContent[] {
   const merged: InlineContent[] = [];
   for (const node of nodes) {
     const last = merged[merged.length - 1];
@@ -103,7 +103,11 @@ export function normalizeInlines(nodes: InlineContent[], options: { trim: boolea
     const chars = toChars(node.leaves);
     for (const c of chars) if (c.ch === '\n' && isCode(c)) c.ch = ' ';
     if (options.trim && index === 0 && !options.keepLeadingSpaces) trimStart(chars);
-    if (options.trim && index === merged.length - 1) trimEnd(chars);
+    if (options.trim && index === merged.length - 1) {
+      if (!options.keepTrailingSpaces) trimEnd(chars);
+      // Kept trailing spaces are plain ones: marked whitespace at the end does not read back.
+      else while (chars.length > 0 && isBlank(chars[chars.length - 1]) && (chars[chars.length - 1].marks.length > 0 || chars[chars.length - 1].ch === '\n')) chars.pop();
+    }
     for (const type of DELIMITED) unmarkEdgeWhitespace(chars, type);
     const leaves = toLeaves(chars);
     if (leaves.length > 0) out.push(textNode(leaves));

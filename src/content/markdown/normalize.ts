@@ -26,6 +26,11 @@ function inlines(nodes: InlineContent[], keepLeadingSpaces = false): InlineConte
   );
 }
 
+/** A summary keeps its trailing spaces (GitBook writes `<summary>Step 1 </summary>`). */
+function summaryOf(block: ParagraphBlock): ParagraphBlock {
+  return { ...block, nodes: normalizeInlines(block.nodes, { trim: true, keepTrailingSpaces: true }) };
+}
+
 function paragraphOf(block: ParagraphBlock): ParagraphBlock {
   return { ...block, nodes: inlines(block.nodes) };
 }
@@ -59,7 +64,7 @@ function normalizeBlock(block: Block): Block {
       return {
         ...block,
         fragments: [
-          { ...title, nodes: [paragraphOf(title.nodes[0] ?? emptyParagraph())] },
+          { ...title, nodes: [summaryOf(title.nodes[0] ?? emptyParagraph())] },
           { ...body, nodes: normalizeBlocks(body.nodes, true) },
         ],
       } as ExpandableBlock;

@@ -37,14 +37,19 @@ export function markdownToDocument(markdown: string, options: ReadOptions = {}):
  * without keys. A private-use character and a space go first so that the snippet is always
  * read as paragraph text, never as a heading or a list, exactly as it would be mid-line.
  */
-export function readInlineMarkdown(markdown: string): InlineContent[] {
+export function readInlineMarkdown(markdown: string, options: { keepTrailingSpaces?: boolean } = {}): InlineContent[] {
   const [first] = readMarkdownBlocks(SNIPPET_LEAD + markdown, 0);
   const nodes = first?.type === 'paragraph' ? first.nodes : [];
   const lead = nodes[0];
   if (lead?.object === 'text' && lead.leaves[0]?.text.startsWith(SNIPPET_LEAD.trim())) {
     lead.leaves[0] = { ...lead.leaves[0], text: lead.leaves[0].text.slice(1) };
   }
-  return normalizeInlines(nodes, { trim: true });
+  if (options.keepTrailingSpaces) {
+    // The snippet's paragraph lost its trailing spaces to CommonMark: they are put back.
+    const trailing = /[ \t]*$/.exec(markdown)![0];
+    if (trailing !== '') nodes.push({ object: 'text', leaves: [{ object: 'leaf', text: trailing, marks: [] }] });
+  }
+  return normalizeInlines(nodes, { trim: true, keepTrailingSpaces: options.keepTrailingSpaces });
 }
 
 const SNIPPET_LEAD = '\uE002 ';

@@ -301,7 +301,8 @@ function readBlockToken(text: string): Token | null {
   const end = /^<\/details\s*>/i.exec(text);
   if (end) return { kind: 'details-end', raw: end[0] };
   const summary = /^<summary>(.*?)<\/summary>/is.exec(text);
-  if (summary) return { kind: 'summary', markdown: summary[1].trim(), raw: summary[0] };
+  // Trailing spaces of a summary are GitBook's (`<summary>Step 1 </summary>`): kept.
+  if (summary) return { kind: 'summary', markdown: summary[1].trimStart(), raw: summary[0] };
   return null;
 }
 

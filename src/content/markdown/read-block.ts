@@ -28,7 +28,7 @@ export interface BlockContext extends InlineContext {
   /** Markdown heading depth minus this is the GitBook heading level (clamped to 1..3). */
   headingOffset: number;
   /** Reads a snippet of inline markdown (summaries, captions, `<p>` bodies). */
-  readInlineMarkdown: (markdown: string) => InlineContent[];
+  readInlineMarkdown: (markdown: string, options?: { keepTrailingSpaces?: boolean }) => InlineContent[];
 }
 
 type Item = { node: RootContent; token: Token | null };
@@ -258,7 +258,7 @@ function readDetails(items: Item[], i: number, open: boolean, ctx: BlockContext,
   let title: InlineContent[] = [textNode([leaf('')])];
   const first = inner[0]?.token;
   if (first?.kind === 'summary') {
-    title = ctx.readInlineMarkdown(first.markdown);
+    title = ctx.readInlineMarkdown(first.markdown, { keepTrailingSpaces: true });
     inner = inner.slice(1);
   }
   const body = readBlocks(inner.map((item) => item.node), ctx);

@@ -26,6 +26,8 @@ export interface InlineWriteOptions {
   rawHtml?: boolean;
   /** In an ATX heading, where `1.` cannot start a list and needs no escape. */
   heading?: boolean;
+  /** A summary's trailing spaces are kept. */
+  keepTrailingSpaces?: boolean;
   /** A paragraph's leading spaces are kept (written `&#x20;`, as GitBook does). */
   keepLeadingSpaces?: boolean;
   /** Internal: leave context-dependent escapes pending (render decides them on the whole line). */
@@ -38,7 +40,7 @@ type Style = 'markdown' | 'html';
 
 /** Writes inline content as markdown that reads back to the same content. */
 export function writeInlines(nodes: InlineContent[], options: InlineWriteOptions = {}): string {
-  const content = normalizeInlines(nodes, { trim: true, keepLeadingSpaces: options.keepLeadingSpaces });
+  const content = normalizeInlines(nodes, { trim: true, keepLeadingSpaces: options.keepLeadingSpaces, keepTrailingSpaces: options.keepTrailingSpaces });
   if (options.html) {
     const html = render(content, options, 'html');
     if (!html.includes(UNESCAPED) || sameContent(readInlineMarkdown(unmark(html)), content)) return unmark(html);

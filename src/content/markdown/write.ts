@@ -240,7 +240,7 @@ function codeAttributes(data: CodeBlock['data']): string {
 
 function writeExpandable(block: ExpandableBlock, ctx: Context): string {
   const [title, body] = block.fragments;
-  const summary = writeInlines(title.nodes[0]?.nodes ?? [], { singleLine: true, html: true });
+  const summary = writeInlines(title.nodes[0]?.nodes ?? [], { singleLine: true, html: true, keepTrailingSpaces: true });
   const content = writeBlocks(body.nodes, { ...ctx, inlineFigures: false });
   return [block.data.defaultExpanded ? '<details open>' : '<details>', `<summary>${summary}</summary>`, ...(content === '' ? [] : [content]), '</details>'].join('\n\n');
 }
