@@ -352,7 +352,7 @@ function escapeLineStarts(markdown: string, heading = false): string {
     .map((line) => {
       // Only what would start a block: `+/-` and `=` in prose stay as GitBook writes them.
       if (/^#{1,6}(?:[ \t]|\\?$)/.test(line) || /^>|^[+-](?:[ \t]|$)|^=+[ \t]*$|^-+[ \t]*$/.test(line)) return '\\' + line;
-      const ordered = heading ? null : /^(\d{1,9})([.)])/.exec(line);
+      const ordered = heading ? null : /^(\d{1,9})([.)])(?=[ \t]|$)/.exec(line);
       if (ordered) return ordered[1] + '\\' + ordered[2] + line.slice(ordered[0].length);
       // Only the first space needs the entity (GitBook writes `&#x20; text`): after it the line no longer starts blank.
       return line.replace(/^[ \t]/, (lead) => (lead === ' ' ? '&#x20;' : '&#x9;'));
