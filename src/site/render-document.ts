@@ -139,7 +139,9 @@ function block(node: Block, state: State): string {
     }
     case 'file': {
       const file = node.data?.ref ? state.links.file(node.data.ref.file, node.data.ref.space) : null;
-      return file ? `<div class="file"><a href="${escapeHtml(file.url)}" download>${escapeHtml(file.name)}</a></div>\n` : '';
+      const caption = (node.fragments ?? []).find((f: { fragment?: string }) => f.fragment === 'caption')?.nodes?.[0]?.nodes;
+      const text = caption && plainText(caption).trim() !== '' ? `<div class="file-caption">${inlines(caption, state)}</div>` : '';
+      return file ? `<div class="file"><a href="${escapeHtml(file.url)}" download>${escapeHtml(file.name)}</a>${text}</div>\n` : text;
     }
     case 'content-ref': {
       const target = refTarget(node.data?.ref, state);
@@ -152,6 +154,10 @@ function block(node: Block, state: State): string {
     }
     case 'image':
       return `<div class="images">${figure(node, state)}</div>\n`;
+    case 'drawing': {
+      const file = node.data?.ref ? state.links.file(node.data.ref.file, node.data.ref.space) : null;
+      return file ? `<div class="images"><figure><img class="drawing" src="${escapeHtml(file.url)}" alt=""></figure></div>\n` : '';
+    }
     case 'expandable': {
       const [title, body] = node.fragments ?? [];
       const summary = title?.nodes?.[0] ? inlines(title.nodes[0].nodes, state) : '';
@@ -326,7 +332,7 @@ function table(node: TableBlock, state: State): string {
     });
     return `<div class="cards">${cards.join('')}</div>\n`;
   }
-  const head = view.hideHeader ? '' : `<thead><tr>${columns.map((id) => `<th${align(id)}>${escapeHtml(definition[id].title ?? '')}</th>`).join('')}</tr></thead>`;
+  const head = view.hideHeader ? '' : `<thead><tr>${columns.map((id) => `<th${align(id)}>${fragments.has(`header-${id}`) ? cell(`header-${id}`) : escapeHtml(definition[id].title ?? '')}</th>`).join('')}</tr></thead>`;
   const rows = sorted
     .map((record) => `<tr>${columns.map((id) => `<td${align(id)}>${cell(record.values?.[id])}</td>`).join('')}</tr>`)
     .join('');

@@ -49,6 +49,9 @@ export function extractLinks(document: Document): DocumentLink[] {
       case 'openapi-operation':
         add(node.data.ref, node.type, node.key);
         break;
+      case 'drawing':
+        add(node.data.ref, 'image', node.key);
+        break;
       case 'embed':
         add({ kind: 'url', url: node.data.url }, 'embed', node.key);
         break;

@@ -16,15 +16,15 @@ const ESSENTIALS: BlockType[] = ['paragraph', 'heading-1', 'heading-2', 'heading
 
 /** From the `nodes` schemas of JSONDocument, DocumentBlockListItem, DocumentBlockQuote, ... */
 const ALLOWED: Record<Container, ReadonlySet<BlockType>> = {
-  document: new Set([...ESSENTIALS, 'blockquote', 'hint', 'images', 'file', 'embed', 'code', 'math', 'expandable', 'tabs', 'table', 'openapi-operation', 'content-ref', 'stepper', 'integration', 'updates', 'columns', ...(['openapi-schemas', 'openapi-webhook'] as unknown as BlockType[])]),
+  document: new Set([...ESSENTIALS, 'blockquote', 'hint', 'images', 'drawing', 'file', 'embed', 'code', 'math', 'expandable', 'tabs', 'table', 'openapi-operation', 'content-ref', 'stepper', 'integration', 'updates', 'columns', ...(['openapi-schemas', 'openapi-webhook'] as unknown as BlockType[])]),
   'list-item': new Set([...ESSENTIALS, 'code', 'hint', 'blockquote', 'math', 'table']),
   blockquote: new Set([...ESSENTIALS, 'blockquote']),
   hint: new Set([...ESSENTIALS, 'embed', 'table', 'integration']),
   'expandable-body': new Set([...ESSENTIALS, 'file', 'images', 'code', 'table', 'hint', 'blockquote', 'integration']),
-  'tabs-item': new Set([...ESSENTIALS, 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote', 'math', 'integration']),
-  update: new Set([...ESSENTIALS, 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote', 'math', 'integration', 'tabs', 'expandable']),
-  column: new Set([...ESSENTIALS, 'images', 'code', 'hint', 'content-ref', 'embed', 'file', 'integration', 'math', 'blockquote', 'table', 'expandable', 'stepper']),
-  'stepper-step': new Set([...ESSENTIALS, 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote', 'math', 'expandable', 'integration']),
+  'tabs-item': new Set([...ESSENTIALS, 'drawing', 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote', 'math', 'integration']),
+  update: new Set([...ESSENTIALS, 'drawing', 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote', 'math', 'integration', 'tabs', 'expandable']),
+  column: new Set([...ESSENTIALS, 'drawing', 'images', 'code', 'hint', 'content-ref', 'embed', 'file', 'integration', 'math', 'blockquote', 'table', 'expandable', 'stepper']),
+  'stepper-step': new Set([...ESSENTIALS, 'drawing', 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote', 'math', 'expandable', 'integration']),
 };
 
 /** Fits `blocks` (and, recursively, their children) into `container`. */
@@ -118,8 +118,11 @@ function replacement(block: Block): Block[] {
       return [linkParagraph({ kind: 'url', url: block.data.url }, block.data.url)];
     case 'content-ref':
       return [linkParagraph(block.data.ref, hrefFromRef(block.data.ref))];
+    case 'drawing':
+      // A path not resolved to a file of the space stays the path the `<img>` had.
+      return [paragraph([{ object: 'inline', type: 'inline-image', isVoid: true, data: { ref: /[/.]/.test(block.data.ref.file) ? { kind: 'url', url: block.data.ref.file } : block.data.ref } }])];
     case 'file':
-      return [linkParagraph(block.data.ref, block.data.ref.file)];
+      return [linkParagraph(block.data.ref, block.data.ref.file), ...(block.fragments ?? []).flatMap((f) => f.nodes)];
     case 'openapi-operation':
       return [paragraph([text(`${block.data.method.toUpperCase()} ${block.data.path}`)])];
     case 'code-line':
@@ -134,10 +137,25 @@ function replacement(block: Block): Block[] {
 
 /** An image outside an images block: an inline image, then its caption. */
 function imageParagraphs(image: ImageBlock): Block[] {
-  const data: { ref: ImageBlock['data']['ref']; refDark?: ImageBlock['data']['ref']; alt?: string } = { ref: image.data.ref };
+  const data: { ref: ImageBlock['data']['ref']; refDark?: ImageBlock['data']['ref']; alt?: string; caption?: string } = { ref: image.data.ref };
   if (image.data.refDark) data.refDark = image.data.refDark;
   if (image.data.alt) data.alt = image.data.alt;
-  return [paragraph([{ object: 'inline', type: 'inline-image', isVoid: true, data }]), ...image.fragments.flatMap((f) => f.nodes)];
+  if (image.data.src) (data as { src?: string }).src = image.data.src;
+  // A figure's plain-text caption (or empty one) fits the inline image's own `caption`, so the
+  // figure is written back as one; a caption with marks or links becomes a paragraph after it.
+  const caption = image.fragments.find((f) => f.fragment === 'caption');
+  const plain = caption ? plainCaption(caption.nodes) : null;
+  if (plain !== null) data.caption = plain;
+  const rest = plain !== null ? image.fragments.filter((f) => f !== caption) : image.fragments;
+  return [paragraph([{ object: 'inline', type: 'inline-image', isVoid: true, data }]), ...rest.flatMap((f) => f.nodes)];
+}
+
+/** The text of a caption of one paragraph of unmarked text; null when it holds more. */
+function plainCaption(nodes: ParagraphBlock[]): string | null {
+  if (nodes.length > 1) return null;
+  const content = nodes[0]?.nodes ?? [];
+  if (!content.every((n) => n.object === 'text' && n.leaves.every((l) => l.marks.length === 0))) return null;
+  return content.map((n) => (n.object === 'text' ? n.leaves.map((l) => l.text).join('') : '')).join('');
 }
 
 /** Code outside a code block: one line per line break, each line in a code span. */

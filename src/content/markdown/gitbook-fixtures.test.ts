@@ -73,8 +73,6 @@ function write(document: Document, file: string, title?: string): string {
  */
 const SCHEMA_LIMITED: Record<string, string> = {
   'blocks/tabs.md': 'a tab holds no stepper: the steps are kept as their content',
-  'blocks/images.md': 'a list item holds no image block: the figure becomes an inline image and its caption a paragraph',
-  'guides/setup/install.md': 'a file block has no caption',
 };
 
 const canonical = (text: string) => text.replace(/(?:[ \t]|&#x20;)+$/gm, '').replace(/\s+$/, '');

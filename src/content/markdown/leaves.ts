@@ -86,11 +86,11 @@ type Char = { ch: string; marks: Mark[] };
 /**
  * The normal form of inline content: adjacent texts and equal-marked leaves merged, marks in
  * canonical order, line breaks in code read as spaces (a code span has none), spaces around
- * hard breaks dropped, delimiter marks (bold, italic,
+ * hard breaks kept (GitBook writes `end. \` and `<br> next`), delimiter marks (bold, italic,
  * strikethrough) never starting or ending on whitespace, and, with `trim`, no whitespace at
  * either end. Empty content becomes one empty text.
  */
-export function normalizeInlines(nodes: InlineContent[], options: { trim: boolean }): InlineContent[] {
+export function normalizeInlines(nodes: InlineContent[], options: { trim: boolean; keepLeadingSpaces?: boolean; keepTrailingSpaces?: boolean }): InlineContent[] {
   const merged: InlineContent[] = [];
   for (const node of nodes) {
     const last = merged[merged.length - 1];
@@ -102,9 +102,12 @@ export function normalizeInlines(nodes: InlineContent[], options: { trim: boolea
     if (node.object !== 'text') return out.push(node);
     const chars = toChars(node.leaves);
     for (const c of chars) if (c.ch === '\n' && isCode(c)) c.ch = ' ';
-    collapseAroundBreaks(chars);
-    if (options.trim && index === 0) trimStart(chars);
-    if (options.trim && index === merged.length - 1) trimEnd(chars);
+    if (options.trim && index === 0 && !options.keepLeadingSpaces) trimStart(chars);
+    if (options.trim && index === merged.length - 1) {
+      if (!options.keepTrailingSpaces) trimEnd(chars);
+      // Kept trailing spaces are plain ones: marked whitespace at the end does not read back.
+      else while (chars.length > 0 && isBlank(chars[chars.length - 1]) && (chars[chars.length - 1].marks.length > 0 || chars[chars.length - 1].ch === '\n')) chars.pop();
+    }
     for (const type of DELIMITED) unmarkEdgeWhitespace(chars, type);
     const leaves = toLeaves(chars);
     if (leaves.length > 0) out.push(textNode(leaves));
@@ -132,32 +135,19 @@ function toLeaves(chars: Char[]): Leaf[] {
 }
 
 const isCode = (c: Char) => hasMark(c.marks, 'code');
-const isSpace = (c: Char) => (c.ch === ' ' || c.ch === '\t') && !isCode(c);
 const isBlank = (c: Char) => /\s/.test(c.ch) && !isCode(c);
 
-/** Markdown cannot keep spaces or tabs before or after a line break. */
-function collapseAroundBreaks(chars: Char[]): void {
-  for (let i = chars.length - 1; i >= 0; i--) {
-    if (chars[i].ch !== '\n' || isCode(chars[i])) continue;
-    let after = i + 1;
-    while (after < chars.length && isSpace(chars[after])) after++;
-    chars.splice(i + 1, after - i - 1);
-    let before = i;
-    while (before > 0 && isSpace(chars[before - 1])) before--;
-    chars.splice(before, i - before);
-    i = before;
-  }
-}
-
 function trimStart(chars: Char[]): void {
+  // Leading line breaks stay (GitBook's `<p><br>Caption`, a paragraph of only `\`); spaces go.
   let n = 0;
-  while (n < chars.length && isBlank(chars[n])) n++;
+  while (n < chars.length && isBlank(chars[n]) && chars[n].ch !== '\n') n++;
   chars.splice(0, n);
 }
 
+/** Trailing spaces go; a trailing hard break stays (GitBook's `line\` ending a paragraph), with the spaces before it. */
 function trimEnd(chars: Char[]): void {
   let n = chars.length;
-  while (n > 0 && isBlank(chars[n - 1])) n--;
+  while (n > 0 && isBlank(chars[n - 1]) && chars[n - 1].ch !== '\n') n--;
   chars.splice(n);
 }
 

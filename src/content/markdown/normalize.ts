@@ -5,11 +5,12 @@
  */
 import { fitBlocks } from './fit.ts';
 import { emptyParagraph, isEmptyContent, normalizeInlines } from './leaves.ts';
-import type { Block, Document, ExpandableBlock, InlineContent, InlineLink, ParagraphBlock } from './types.ts';
+import type { Block, Document, ExpandableBlock, ImageBlock, ImagesBlock, InlineContent, InlineLink, ParagraphBlock } from './types.ts';
 
 /** The normal form of a document (without keys). */
 export function normalizeDocument(document: Document): Document {
-  return { object: 'document', data: {}, nodes: normalizeBlocks(fitBlocks(document.nodes, 'document'), false) };
+  const data: Document['data'] = document.data?.escapeParentheses === true ? { escapeParentheses: true } : {};
+  return { object: 'document', data, nodes: normalizeBlocks(fitBlocks(document.nodes, 'document'), false) };
 }
 
 /** Normalizes a list of sibling blocks; `required` keeps at least one (an empty paragraph). */
@@ -18,11 +19,16 @@ function normalizeBlocks(blocks: Block[], required: boolean): Block[] {
   return required && out.length === 0 ? [emptyParagraph()] : out;
 }
 
-function inlines(nodes: InlineContent[]): InlineContent[] {
+function inlines(nodes: InlineContent[], keepLeadingSpaces = false): InlineContent[] {
   return normalizeInlines(
     nodes.map((n) => (n.object === 'inline' && n.type === 'link' ? ({ ...n, nodes: normalizeInlines(n.nodes, { trim: false }) } as InlineLink) : n)),
-    { trim: true },
+    { trim: true, keepLeadingSpaces },
   );
+}
+
+/** A summary keeps its trailing spaces (GitBook writes `<summary>Step 1 </summary>`). */
+function summaryOf(block: ParagraphBlock): ParagraphBlock {
+  return { ...block, nodes: normalizeInlines(block.nodes, { trim: true, keepTrailingSpaces: true }) };
 }
 
 function paragraphOf(block: ParagraphBlock): ParagraphBlock {
@@ -32,7 +38,8 @@ function paragraphOf(block: ParagraphBlock): ParagraphBlock {
 function normalizeBlock(block: Block): Block {
   switch (block.type) {
     case 'paragraph':
-      return paragraphOf(block);
+      // A paragraph's leading spaces are GitBook's `&#x20;`: kept (an aligned one is HTML, trimmed).
+      return { ...block, nodes: inlines(block.nodes, !block.data.align) };
     case 'heading-1':
     case 'heading-2':
     case 'heading-3':
@@ -57,24 +64,67 @@ function normalizeBlock(block: Block): Block {
       return {
         ...block,
         fragments: [
-          { ...title, nodes: [paragraphOf(title.nodes[0] ?? emptyParagraph())] },
+          { ...title, nodes: [summaryOf(title.nodes[0] ?? emptyParagraph())] },
           { ...body, nodes: normalizeBlocks(body.nodes, true) },
         ],
       } as ExpandableBlock;
     }
-    case 'images':
+    case 'images': {
+      // An image with no caption fragment is written as a markdown image when it can be one;
+      // any other gets the empty caption its `<figure>` reads back with.
+      const plain = isMarkdownImage(block);
       return {
         ...block,
         nodes: block.nodes.map((image) => {
-          const captions = image.fragments.map((f) => ({ ...f, nodes: f.nodes.map(paragraphOf).filter((p) => !isEmptyContent(p.nodes)) }));
-          return { ...image, fragments: captions.filter((f) => f.nodes.length > 0) };
+          const caption = image.fragments.find((f) => f.fragment === 'caption');
+          if (!caption) return plain ? image : { ...image, fragments: [emptyCaption()] };
+          const nodes = caption.nodes.map(paragraphOf).filter((p) => !isEmptyContent(p.nodes));
+          return { ...image, fragments: [nodes.length > 0 ? { ...caption, nodes } : emptyCaption()] };
         }),
       };
-    case 'table':
-      return { ...block, fragments: block.fragments.map((f) => ({ ...f, nodes: f.nodes.map(paragraphOf) })) };
+    }
+    case 'table': {
+      const fragments = block.fragments.map((f) => ({ ...f, nodes: f.nodes.map(paragraphOf) }));
+      // A column title's written form (see headerFragment) stays only while it says the title.
+      const header = new Map(Object.keys(block.data.definition).map((id) => [headerFragment(id), block.data.definition[id].title]));
+      return { ...block, fragments: fragments.filter((f) => !header.has(f.fragment) || (f.nodes.length === 1 && inlineText(f.nodes[0].nodes) === header.get(f.fragment))) };
+    }
+    case 'file': {
+      const { fragments, ...rest } = block;
+      const caption = (fragments ?? []).find((f) => f.fragment === 'caption');
+      const nodes = (caption?.nodes ?? []).map(paragraphOf).filter((p) => !isEmptyContent(p.nodes));
+      return nodes.length > 0 ? { ...rest, fragments: [{ ...caption!, nodes: nodes.slice(0, 1) }] } : rest;
+    }
     default:
       return block;
   }
+}
+
+function emptyCaption(): ImageBlock['fragments'][number] {
+  return { object: 'fragment', fragment: 'caption', nodes: [emptyParagraph()] };
+}
+
+/**
+ * GitBook's older export wrote a lone image as `![alt](src)`; today it writes a `<figure>`.
+ * A block of one image without a caption fragment (read from `![alt](src)`), no dark-mode
+ * source, width, alignment, frame or full width has that markdown form.
+ */
+export function isMarkdownImage(block: ImagesBlock): boolean {
+  if (block.nodes.length !== 1 || block.data.align || block.data.withFrame || block.data.fullWidth !== undefined) return false;
+  const [image] = block.nodes;
+  return image.fragments.length === 0 && !image.data.refDark && image.data.width === undefined;
+}
+
+/**
+ * The fragment holding a GFM column title as written (`**Name**`, a link): GitBook's column
+ * title is a plain string. A DocumentFragment like the cells', which GitBook ignores.
+ */
+export function headerFragment(columnId: string): string {
+  return `header-${columnId}`;
+}
+
+function inlineText(nodes: InlineContent[]): string {
+  return nodes.map((n) => (n.object === 'text' ? n.leaves.map((l) => l.text).join('') : n.type === 'link' ? inlineText(n.nodes) : '')).join('').replace(/\n/g, ' ');
 }
 
 /** Gives every block, inline, text and fragment a key from its position: `b3`, `b3.0`, `b3.f1`. */

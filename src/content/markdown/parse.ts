@@ -27,7 +27,8 @@ const processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatte
 
 /** Reads GitBook-flavoured markdown into a GitBook document; the same markdown always gives the same document. */
 export function markdownToDocument(markdown: string, options: ReadOptions = {}): Document {
-  const document = normalizeDocument({ object: 'document', data: {}, nodes: readMarkdownBlocks(markdown, options.headingOffset ?? 0) });
+  const data: Document['data'] = escapesParentheses(markdown) ? { escapeParentheses: true } : {};
+  const document = normalizeDocument({ object: 'document', data, nodes: readMarkdownBlocks(markdown, options.headingOffset ?? 0) });
   return assignKeys(document);
 }
 
@@ -36,17 +37,41 @@ export function markdownToDocument(markdown: string, options: ReadOptions = {}):
  * without keys. A private-use character and a space go first so that the snippet is always
  * read as paragraph text, never as a heading or a list, exactly as it would be mid-line.
  */
-export function readInlineMarkdown(markdown: string): InlineContent[] {
+export function readInlineMarkdown(markdown: string, options: { keepTrailingSpaces?: boolean } = {}): InlineContent[] {
   const [first] = readMarkdownBlocks(SNIPPET_LEAD + markdown, 0);
   const nodes = first?.type === 'paragraph' ? first.nodes : [];
   const lead = nodes[0];
   if (lead?.object === 'text' && lead.leaves[0]?.text.startsWith(SNIPPET_LEAD.trim())) {
     lead.leaves[0] = { ...lead.leaves[0], text: lead.leaves[0].text.slice(1) };
   }
-  return normalizeInlines(nodes, { trim: true });
+  if (options.keepTrailingSpaces) {
+    // The snippet's paragraph lost its trailing spaces to CommonMark: they are put back.
+    const trailing = /[ \t]*$/.exec(markdown)![0];
+    if (trailing !== '') nodes.push({ object: 'text', leaves: [{ object: 'leaf', text: trailing, marks: [] }] });
+  }
+  return normalizeInlines(nodes, { trim: true, keepTrailingSpaces: options.keepTrailingSpaces });
 }
 
 const SNIPPET_LEAD = '\uE002 ';
+
+/** GitBook's older export escaped every parenthesis of text: some escaped, none bare (code, tags, HTML and link destinations aside). */
+function escapesParentheses(markdown: string): boolean {
+  if (!markdown.includes('\\(') && !markdown.includes('\\)')) return false;
+  const text = markdown
+    .replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1[ \t]*$/gm, '')
+    .replace(/`[^`\n]*`/g, '')
+    .replace(/\$\$[\s\S]*?\$\$/g, '')
+    .replace(/\{%[\s\S]*?%\}/g, '')
+    .replace(/<[^>\n]*>/g, '')
+    .replace(/\]\((?:<[^>]*>|[^()\s]*(?:\([^()\s]*\)[^()\s]*)*)(?:\s+"[^"]*")?\)/g, ']');
+  let escaped = false;
+  for (const match of text.matchAll(/(\\*)[()]/g)) {
+    // An odd run of backslashes escapes the parenthesis; an even one is escaped backslashes before a bare one.
+    if (match[1].length % 2 === 0) return false;
+    escaped = true;
+  }
+  return escaped;
+}
 
 function readMarkdownBlocks(markdown: string, headingOffset: number) {
   const prepared = prepareMarkdown(markdown);
@@ -56,6 +81,7 @@ function readMarkdownBlocks(markdown: string, headingOffset: number) {
     definitions: definitionsOf(tree),
     headingOffset,
     readInlineMarkdown,
+    source: prepared.source,
   };
   return readBlocks(tree.children, ctx);
 }

@@ -150,7 +150,7 @@ export function relativeDocumentPaths(document: Document, pageFile: string, page
     const href = relativeHref(ref, pageFile, pageId, paths);
     if (href === null) return ref;
     // A file block keeps a path in its `file` field (refs.ts writes it back as `src`).
-    return holder === 'file' && ref.kind === 'file' ? { kind: 'file', file: href } : { kind: 'url', url: href };
+    return (holder === 'file' || holder === 'drawing') && ref.kind === 'file' ? { kind: 'file', file: href } : { kind: 'url', url: href };
   });
 }
 

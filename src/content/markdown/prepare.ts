@@ -173,12 +173,16 @@ function takeFigure(lines: string[], i: number, prefix: string, place: Place): n
   const parts: string[] = [];
   for (let j = i; j < lines.length && j < i + 40; j++) {
     const part = stripPrefix(lines[j], prefix);
-    if (j > i && part.trim() === '') return 0;
+    // GitBook writes a `<div data-full-width>` around a figure in a list item over several lines, with blank lines between.
+    // (At the top level its lines are HTML blocks of their own, kept as written.)
+    if (j > i && part.trim() === '' && !(opener[1].toLowerCase() === 'div' && prefix !== '')) return 0;
     parts.push(part);
     const html = parts.join('\n');
     const end = html.toLowerCase().lastIndexOf(closer);
     if (end >= 0 && html.slice(end + closer.length).trim() === '') {
       if (!/<img\s/i.test(html)) return 0;
+      // Over blank lines only a wrapper of figures: any other content there stays markdown.
+      if (parts.some((p) => p.trim() === '') && html.replace(/<figcaption[\s\S]*?<\/figcaption>/gi, '').replace(/<[^>]*>/g, '').trim() !== '') return 0;
       place(prefix, { kind: 'figure', html: html.trim(), raw: lines.slice(i, j + 1).join('\n') });
       return j - i + 1;
     }
@@ -297,7 +301,8 @@ function readBlockToken(text: string): Token | null {
   const end = /^<\/details\s*>/i.exec(text);
   if (end) return { kind: 'details-end', raw: end[0] };
   const summary = /^<summary>(.*?)<\/summary>/is.exec(text);
-  if (summary) return { kind: 'summary', markdown: summary[1].trim(), raw: summary[0] };
+  // Trailing spaces of a summary are GitBook's (`<summary>Step 1 </summary>`): kept.
+  if (summary) return { kind: 'summary', markdown: summary[1].trimStart(), raw: summary[0] };
   return null;
 }
 

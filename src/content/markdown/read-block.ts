@@ -9,24 +9,26 @@
 import type { Code, Heading, Html, List, ListItem, Paragraph, PhrasingContent, RootContent, Table } from 'mdast';
 import type { Token } from './prepare.ts';
 import { restorePlaceholders } from './prepare.ts';
-import { BLOCK_PLACEHOLDER, quoteAttribute, readAttributes, readHtmlTag, splitHtml, type HtmlTag } from './syntax.ts';
+import { BLOCK_PLACEHOLDER, unescapeMarkdown, quoteAttribute, readAttributes, readHtmlTag, splitHtml, type HtmlTag } from './syntax.ts';
 import { emptyParagraph, isEmptyContent, leaf, textNode } from './leaves.ts';
-import { readHtmlInlines, readInlines, type InlineContext } from './read-inline.ts';
-import { fileRefFromSrc, imageRefFromSrc, refFromHref } from './refs.ts';
+import { firstSrc, plainOf, writtenDestination, readHtmlInlines, readInlines, type InlineContext } from './read-inline.ts';
+import { contentRefLabel, fileRefFromSrc, imageRefFromSrc, refFromHref } from './refs.ts';
 import { orderIndex } from './order.ts';
+import { headerFragment } from './normalize.ts';
 import type {
-  Block, CodeBlock, ExpandableBlock, HeadingBlock, HintStyle, ImageBlock, ImageRef, ImagesBlock, InlineContent,
+  Block, CodeBlock, ContentRefBlock, DrawingBlock, EmbedBlock, ExpandableBlock, FileBlock, HeadingBlock, HintStyle, ImageBlock, ImageRef, ImagesBlock, InlineContent,
   ListItemBlock, ParagraphBlock, StepperStepBlock, TableBlock, TabsItemBlock, TextAlignment, UpdateBlock, ColumnBlock,
 } from './types.ts';
 import { markupBlock } from './types.ts';
 import { readHtmlTable, tableNeedsHtml, writeHtmlTable } from './html-table.ts';
+import { writeDrawing } from './write.ts';
 import { codeNeedsHtml, readHtmlCode, writeHtmlCode } from './html-code.ts';
 
 export interface BlockContext extends InlineContext {
   /** Markdown heading depth minus this is the GitBook heading level (clamped to 1..3). */
   headingOffset: number;
   /** Reads a snippet of inline markdown (summaries, captions, `<p>` bodies). */
-  readInlineMarkdown: (markdown: string) => InlineContent[];
+  readInlineMarkdown: (markdown: string, options?: { keepTrailingSpaces?: boolean }) => InlineContent[];
 }
 
 type Item = { node: RootContent; token: Token | null };
@@ -152,18 +154,45 @@ function buildTag(name: string, attrs: Record<string, string>, body: RootContent
       return [column(attrs.width, readBlocks(body, ctx))];
     case 'code':
       return applyCodeAttributes(readBlocks(body, ctx), attrs);
-    case 'embed':
-      return attrs.url ? [{ object: 'block', type: 'embed', isVoid: true, data: attrs.fullwidth === 'true' ? { url: attrs.url, fullWidth: true } : { url: attrs.url } }] : null;
-    case 'content-ref':
-      return attrs.url ? [{ object: 'block', type: 'content-ref', isVoid: true, data: { ref: refFromHref(attrs.url) } }] : null;
-    case 'file':
-      return attrs.src ? [{ object: 'block', type: 'file', isVoid: true, data: { ref: fileRefFromSrc(attrs.src) } }] : null;
+    case 'embed': {
+      if (!attrs.url) return null;
+      // GitBook's older export escaped markdown in the URL (`list=a\_b`): the URL is the unescaped one, the written form is kept.
+      const url = unescapeMarkdown(attrs.url);
+      const data: EmbedBlock['data'] = { url };
+      if (attrs.fullwidth === 'true') data.fullWidth = true;
+      if (url !== attrs.url) data.written = attrs.url;
+      return [{ object: 'block', type: 'embed', isVoid: true, data }];
+    }
+    case 'content-ref': {
+      if (!attrs.url) return null;
+      // GitBook labels the link with the target's file name; another label is kept as written.
+      const text = linkText(body, ctx);
+      const data: ContentRefBlock['data'] = { ref: refFromHref(attrs.url) };
+      if (text !== null && text !== contentRefLabel(attrs.url)) data.text = text;
+      return [{ object: 'block', type: 'content-ref', isVoid: true, data }];
+    }
+    case 'file': {
+      if (!attrs.src) return null;
+      const file: FileBlock = { object: 'block', type: 'file', isVoid: true, data: { ref: fileRefFromSrc(attrs.src) } };
+      // Its caption: the text between the tags (a paragraph; anything more stays as a paragraph after it).
+      const [first, ...rest] = readBlocks(body, ctx);
+      if (first?.type !== 'paragraph') return first ? [file, first, ...rest] : [file];
+      file.fragments = [{ object: 'fragment', fragment: 'caption', nodes: [first] }];
+      return [file, ...rest];
+    }
     case 'openapi-operation':
       if (!attrs.spec || !attrs.path || !attrs.method) return null;
       return [{ object: 'block', type: 'openapi-operation', isVoid: true, data: { ref: { kind: 'openapi', spec: attrs.spec }, path: attrs.path, method: attrs.method.toLowerCase() } }];
     default:
       return null;
   }
+}
+
+/** The text of the link a content-ref's body holds; null when it holds none. */
+function linkText(body: RootContent[], ctx: BlockContext): string | null {
+  const first = body[0];
+  if (body.length !== 1 || first.type !== 'paragraph' || first.children.length !== 1 || first.children[0].type !== 'link') return null;
+  return restorePlaceholders(plainOf(first.children[0].children), ctx.tokens);
 }
 
 function tabsItem(title: string, nodes: Block[], icon?: string): TabsItemBlock {
@@ -229,7 +258,7 @@ function readDetails(items: Item[], i: number, open: boolean, ctx: BlockContext,
   let title: InlineContent[] = [textNode([leaf('')])];
   const first = inner[0]?.token;
   if (first?.kind === 'summary') {
-    title = ctx.readInlineMarkdown(first.markdown);
+    title = ctx.readInlineMarkdown(first.markdown, { keepTrailingSpaces: true });
     inner = inner.slice(1);
   }
   const body = readBlocks(inner.map((item) => item.node), ctx);
@@ -279,11 +308,28 @@ function readParagraph(node: Paragraph, ctx: BlockContext): Block[] {
     const url = only.type === 'image' ? only.url : ctx.definitions.get(only.identifier)?.url;
     if (url !== undefined) {
       // Its text is the image's alt text, not a caption: the two stay distinct.
-      return [images([image(imageRefFromSrc(restorePlaceholders(url, ctx.tokens)), undefined, restorePlaceholders(only.alt ?? '', ctx.tokens), [])], {})];
+      const block = image(imageRefFromSrc(restorePlaceholders(url, ctx.tokens)), undefined, restorePlaceholders(only.alt ?? '', ctx.tokens), [], false);
+      const written = writtenDestination(only, ctx);
+      if (written) block.data.src = written;
+      return [images([block], {})];
     }
   }
-  const { nodes } = readInlines(node.children, ctx);
+  const { nodes } = readInlines(endingBreak(node, ctx), ctx, { trim: true, keepLeadingSpaces: true });
   return isEmptyContent(nodes) ? [] : [paragraph(nodes)];
+}
+
+/**
+ * GitBook ends a paragraph with `\` when its text ends with a line break. CommonMark reads a
+ * backslash ending a paragraph as a literal one, as it reads `\\`: the source tells them
+ * apart (an odd run of backslashes ends with an unescaped one), and that one is a break.
+ */
+function endingBreak(node: Paragraph, ctx: BlockContext): PhrasingContent[] {
+  const last = node.children[node.children.length - 1];
+  const end = node.position?.end.offset;
+  if (last?.type !== 'text' || !last.value.endsWith('\\') || end === undefined || ctx.source === undefined) return node.children;
+  const run = /\\+$/.exec(ctx.source.slice(0, end))?.[0].length ?? 0;
+  if (run % 2 === 0) return node.children;
+  return [...node.children.slice(0, -1), { type: 'text', value: last.value.slice(0, -1) }, { type: 'break' }];
 }
 
 function readHeading(node: Heading, ctx: BlockContext): HeadingBlock {
@@ -307,22 +353,23 @@ export function sanitizeId(id: string): string {
 
 function readList(node: List, ctx: BlockContext): Block {
   const tasks = !node.ordered && node.children.some((item) => typeof item.checked === 'boolean');
-  const items = node.children.map((item) => readListItem(item, tasks, ctx));
+  const start = node.start ?? 1;
+  const items = node.children.map((item, i) => readListItem(item, tasks, ctx, node.ordered ? String(start + i).length + 1 : 1));
   if (node.ordered) {
-    const start = node.start ?? 1;
     return { object: 'block', type: 'list-ordered', data: start !== 1 ? { start } : {}, nodes: items };
   }
   return { object: 'block', type: tasks ? 'list-tasks' : 'list-unordered', data: {}, nodes: items };
 }
 
-function readListItem(item: ListItem, tasks: boolean, ctx: BlockContext): ListItemBlock {
+function readListItem(item: ListItem, tasks: boolean, ctx: BlockContext, marker: number): ListItemBlock {
   const nodes = readBlocks(item.children, ctx);
-  return {
-    object: 'block',
-    type: 'list-item',
-    data: tasks ? { checked: item.checked === true } : {},
-    nodes: nodes.length > 0 ? nodes : [emptyParagraph()],
-  };
+  const data: ListItemBlock['data'] = tasks ? { checked: item.checked === true } : {};
+  // GitBook's older writing indents an item's content to 4 (`*   item`): kept when wider than `marker + 1`.
+  const start = item.position?.start.column;
+  const content = item.children[0]?.position?.start.column;
+  const line = item.children[0]?.position?.start.line === item.position?.start.line;
+  if (!tasks && start !== undefined && content !== undefined && line && content - start > marker + 1 && content - start <= marker + 4) data.indent = content - start;
+  return { object: 'block', type: 'list-item', data, nodes: nodes.length > 0 ? nodes : [emptyParagraph()] };
 }
 
 function readCode(node: Code, ctx: BlockContext): CodeBlock {
@@ -344,26 +391,43 @@ function readTable(node: Table, ctx: BlockContext): TableBlock {
   const [header, ...rows] = node.children;
   const columns = (header?.children ?? []).map((_, c) => `c${c}`);
   const definition: TableBlock['data']['definition'] = {};
+  const fragments: TableBlock['fragments'] = [];
   columns.forEach((id, c) => {
     const cell = header.children[c];
-    const title = plainText(readInlines(cell.children, ctx).nodes);
+    const nodes = readInlines(unwrapCell(cell.children), ctx).nodes;
+    const title = plainText(nodes);
     const align = node.align?.[c];
     definition[id] = { id, title, type: 'text', textAlignment: align === 'center' ? 'center' : align === 'right' ? 'right' : 'left' };
+    // A column title is plain text: its marks, links and breaks as written are kept beside it.
+    if (!isPlainText(nodes)) fragments.push({ object: 'fragment', fragment: headerFragment(id), nodes: [paragraph(nodes)] });
   });
   const records: TableBlock['data']['records'] = {};
-  const fragments: TableBlock['fragments'] = [];
   rows.forEach((row, r) => {
     const values: Record<string, string> = {};
     columns.forEach((id, c) => {
       const name = `r${r}${id}`;
       const cell = row.children[c];
-      fragments.push({ object: 'fragment', fragment: name, nodes: [paragraph(cell ? readInlines(cell.children, ctx).nodes : [textNode([leaf('')])])] });
+      fragments.push({ object: 'fragment', fragment: name, nodes: [paragraph(cell ? readInlines(unwrapCell(cell.children), ctx).nodes : [textNode([leaf('')])])] });
       values[id] = name;
     });
     records[`r${r}`] = { orderIndex: orderIndex(r), values };
   });
   const hideHeader = columns.length > 0 && columns.every((id) => definition[id].title === '');
   return { object: 'block', type: 'table', isVoid: true, data: { view: { type: 'grid', columns, hideHeader }, records, definition }, fragments };
+}
+
+/** GitBook writes a cell holding a line break as `<p>…<br>…</p>`: the paragraph tags go. */
+function unwrapCell(children: PhrasingContent[]): PhrasingContent[] {
+  const first = children[0];
+  const last = children[children.length - 1];
+  const isTag = (node: PhrasingContent | undefined, tag: string) => node?.type === 'html' && node.value.trim().toLowerCase() === tag;
+  if (children.length < 2 || !isTag(first, '<p>') || !isTag(last, '</p>')) return children;
+  const inner = children.slice(1, -1);
+  return inner.some((n) => isTag(n, '<p>') || isTag(n, '</p>')) ? children : inner;
+}
+
+function isPlainText(nodes: InlineContent[]): boolean {
+  return nodes.every((n) => n.object === 'text' && n.leaves.every((l) => l.marks.length === 0 && !l.text.includes('\n')));
 }
 
 function plainText(nodes: InlineContent[]): string {
@@ -385,6 +449,8 @@ function readHtmlBlock(node: Html, ctx: BlockContext): Block[] {
     const table = readHtmlTable(html, ctx);
     if (table && tableNeedsHtml(table) && writeHtmlTable(table) === html) return [table];
   }
+  const drawing = readDrawing(html);
+  if (drawing) return [drawing];
   const parts = splitHtml(html);
   const tags = parts.flatMap((p) => ('tag' in p ? [p.tag] : []));
   const onlyImages = parts.every((p) => ('tag' in p ? ['img', 'picture', 'source'].includes(p.tag.name) : p.text.trim() === ''));
@@ -398,6 +464,14 @@ function readHtmlBlock(node: Html, ctx: BlockContext): Block[] {
     return [heading(Number(tag.name[1]) - ctx.headingOffset, nodes, tag.attrs.id ?? null, align)];
   }
   return [markupBlock('html', html)];
+}
+
+/** GitBook's drawing, exactly as the writer writes it back (any other `<img>` line is an inline image). */
+function readDrawing(html: string): DrawingBlock | null {
+  const tag = readHtmlTag(html);
+  if (!tag || tag.name !== 'img' || tag.attrs.class !== 'gitbook-drawing' || !tag.attrs.src) return null;
+  const block: DrawingBlock = { object: 'block', type: 'drawing', isVoid: true, data: { ref: fileRefFromSrc(tag.attrs.src) } };
+  return writeDrawing(block) === html ? block : null;
 }
 
 function alignment(value: string | undefined): TextAlignment | undefined {
@@ -437,7 +511,7 @@ function readFigure(html: string, ctx: BlockContext): ImagesBlock | null {
   for (const part of parts) {
     if (caption !== null) {
       if ('tag' in part && part.tag.name === 'figcaption' && part.tag.closing) {
-        if (captionTarget) setCaption(captionTarget, ctx.readInlineMarkdown(stripParagraphs(caption)));
+        if (captionTarget) setCaption(captionTarget, ctx.readInlineMarkdown(stripParagraphs(caption)), true);
         caption = null;
       } else caption += 'tag' in part ? rawTag(part.tag) : part.text;
       continue;
@@ -446,9 +520,10 @@ function readFigure(html: string, ctx: BlockContext): ImagesBlock | null {
     const tag = part.tag;
     if (tag.name === 'div' && !tag.closing) readFigureWrapper(tag, data);
     else if (tag.name === 'picture') inPicture = !tag.closing;
-    else if (tag.name === 'source' && inPicture && /dark/i.test(tag.attrs.media ?? '')) dark = imageRefFromSrc((tag.attrs.srcset ?? '').trim().split(/\s+/)[0]);
+    else if (tag.name === 'source' && inPicture && /dark/i.test(tag.attrs.media ?? '')) dark = imageRefFromSrc(firstSrc(tag.attrs.srcset ?? ''));
     else if (tag.name === 'img') {
-      captionTarget = image(imageRefFromSrc(tag.attrs.src ?? ''), dark, tag.attrs.alt ?? '', []);
+      // A figure has a caption, empty until its `<figcaption>` says otherwise (a markdown image has none).
+      captionTarget = image(imageRefFromSrc(tag.attrs.src ?? ''), dark, tag.attrs.alt ?? '', [], true);
       const width = Number(tag.attrs.width);
       if (tag.attrs.width && Number.isFinite(width) && width > 0) captionTarget.data.width = width;
       result.push(captionTarget);
@@ -463,6 +538,8 @@ function readFigureWrapper(tag: HtmlTag, data: ImagesBlock['data']): void {
   if (align === 'left' || align === 'right' || align === 'center') data.align = align;
   if (tag.attrs['data-with-frame'] === 'true') data.withFrame = true;
   if (tag.attrs['data-full-width'] === 'true') data.fullWidth = true;
+  // GitBook writes `data-full-width="false"` for a figure set back to the page width: kept.
+  if (tag.attrs['data-full-width'] === 'false') data.fullWidth = false;
 }
 
 function rawTag(tag: HtmlTag): string {
@@ -474,17 +551,18 @@ function stripParagraphs(html: string): string {
   return html.replace(/<\/?p>/gi, ' ').trim();
 }
 
-function image(ref: ImageRef, dark: ImageRef | undefined, alt: string, caption: InlineContent[]): ImageBlock {
+function image(ref: ImageRef, dark: ImageRef | undefined, alt: string, caption: InlineContent[], figure: boolean): ImageBlock {
   const data: ImageBlock['data'] = { ref };
   if (dark) data.refDark = dark;
   if (alt) data.alt = alt;
   const block: ImageBlock = { object: 'block', type: 'image', isVoid: true, data, fragments: [] };
-  setCaption(block, caption);
+  setCaption(block, caption, figure);
   return block;
 }
 
-function setCaption(block: ImageBlock, caption: InlineContent[]): void {
-  block.fragments = isEmptyContent(caption) ? [] : [{ object: 'fragment', fragment: 'caption', nodes: [paragraph(caption)] }];
+/** A figure's caption fragment is there even when empty (GitBook's editor always has one); a markdown image has none. */
+function setCaption(block: ImageBlock, caption: InlineContent[], figure: boolean): void {
+  block.fragments = isEmptyContent(caption) && !figure ? [] : [{ object: 'fragment', fragment: 'caption', nodes: [paragraph(isEmptyContent(caption) ? [textNode([leaf('')])] : caption)] }];
 }
 
 function images(nodes: ImageBlock[], data: ImagesBlock['data']): ImagesBlock {

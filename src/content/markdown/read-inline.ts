@@ -10,7 +10,7 @@
 import type { Definition, PhrasingContent } from 'mdast';
 import type { Token } from './prepare.ts';
 import { restorePlaceholders } from './prepare.ts';
-import { INLINE_PLACEHOLDER, readHtmlTag, type HtmlTag } from './syntax.ts';
+import { destination, INLINE_PLACEHOLDER, readHtmlTag, unescapeMarkdown, type HtmlTag } from './syntax.ts';
 import { canonicalMarks, colorMark, leaf, mark, normalizeInlines, TEXT_COLORS, textNode } from './leaves.ts';
 import { imageRefFromSrc, refFromHref } from './refs.ts';
 import type { ContentRef, ImageRef, Inline, InlineButton, InlineContent, InlineImage, InlineLink, Mark, Text, TextColor } from './types.ts';
@@ -18,6 +18,8 @@ import type { ContentRef, ImageRef, Inline, InlineButton, InlineContent, InlineI
 export interface InlineContext {
   tokens: Token[];
   definitions: Map<string, Definition>;
+  /** The markdown remark parsed (placeholders in), which node positions point into. */
+  source?: string;
 }
 
 export interface InlineResult {
@@ -32,10 +34,12 @@ interface Sink {
   id: string | null;
   /** `<a class="button primary|secondary" data-icon>`: GitBook's button, not a link. */
   button?: { kind: 'primary' | 'secondary'; icon: string | undefined };
+  /** The destination as written, when it holds escapes. */
+  href?: string;
 }
 
 /** Converts phrasing content; `trim` drops whitespace at both ends (blocks), not inside links. */
-export function readInlines(nodes: PhrasingContent[], ctx: InlineContext, options: { trim: boolean } = { trim: true }): InlineResult {
+export function readInlines(nodes: PhrasingContent[], ctx: InlineContext, options: { trim: boolean; keepLeadingSpaces?: boolean } = { trim: true }): InlineResult {
   const reader = new InlineReader(ctx);
   for (const node of nodes) reader.visit(node, []);
   return { nodes: normalizeInlines(reader.finish(), options), anchorId: reader.anchorId };
@@ -82,15 +86,20 @@ class InlineReader {
         return this.leafText('\n', marks);
       case 'link':
         // GitBook's page mention: its text is the page's title, written back from the page.
-        if (node.title === 'mention') return this.inline({ object: 'inline', type: 'mention', isVoid: true, data: { ref: refFromHref(this.restore(node.url)) } });
-        return this.link(refFromHref(this.restore(node.url)), () => this.visitAll(node.children, marks));
+        // Its text as written is kept (`text`), so that the page writes back as it was read.
+        if (node.title === 'mention') return this.inline({ object: 'inline', type: 'mention', isVoid: true, data: { ref: refFromHref(this.restore(node.url)), text: this.restore(plainOf(node.children)) } });
+        // A URL typed as text (GFM's autolink literal) stays text: GitBook writes every link `[text](url)`
+        // and keeps a bare `www.x.com` as the text it is.
+        // (The literal keeps its backslashes raw: they are escapes of text.)
+        if (this.isLiteralAutolink(node)) return this.text(plainOf(node.children).replace(/\\([!-/:-@[-`{-~])/g, '$1'), marks, true);
+        return this.link(refFromHref(this.restore(node.url)), () => this.visitAll(node.children, marks), writtenDestination(node, this.ctx));
       case 'linkReference': {
         const definition = this.ctx.definitions.get(node.identifier);
         if (!definition) return this.visitAll(node.children, marks);
         return this.link(refFromHref(this.restore(definition.url)), () => this.visitAll(node.children, marks));
       }
       case 'image':
-        return this.image(this.restore(node.url), this.restore(node.alt ?? ''), undefined);
+        return this.image(this.restore(node.url), this.restore(node.alt ?? ''), undefined, writtenDestination(node, this.ctx));
       case 'imageReference': {
         const definition = this.ctx.definitions.get(node.identifier);
         if (definition) return this.image(this.restore(definition.url), this.restore(node.alt ?? ''), undefined);
@@ -103,6 +112,13 @@ class InlineReader {
       default:
         return;
     }
+  }
+
+  private isLiteralAutolink(node: PhrasingContent): boolean {
+    const start = node.position?.start.offset;
+    if (start === undefined || this.ctx.source === undefined) return false;
+    const first = this.ctx.source[start];
+    return first !== '[' && first !== '<';
   }
 
   private visitAll(nodes: PhrasingContent[], marks: Mark[]): void {
@@ -153,8 +169,8 @@ class InlineReader {
     return this.sinks[this.sinks.length - 1];
   }
 
-  private link(ref: ContentRef, body: () => void): void {
-    this.sinks.push({ items: [], link: ref, id: null });
+  private link(ref: ContentRef, body: () => void, href?: string): void {
+    this.sinks.push({ items: [], link: ref, id: null, href });
     body();
     this.closeLink();
   }
@@ -179,15 +195,16 @@ class InlineReader {
       return;
     }
     const nodes = normalizeInlines(sink.items.map(linkChild), { trim: false });
-    const link: InlineLink = { object: 'inline', type: 'link', isVoid: false, data: { ref: sink.link }, nodes: nodes as Array<Text | InlineImage> };
+    const link: InlineLink = { object: 'inline', type: 'link', isVoid: false, data: sink.href ? { ref: sink.link, href: sink.href } : { ref: sink.link }, nodes: nodes as Array<Text | InlineImage> };
     this.sink().items.push(link);
   }
 
-  private image(src: string, alt: string, size: InlineImage['data']['size']): void {
+  private image(src: string, alt: string, size: InlineImage['data']['size'], written?: string): void {
     const data: InlineImage['data'] = { ref: imageRefFromSrc(src) };
     if (this.darkSource) data.refDark = this.darkSource;
     if (alt) data.alt = alt;
     if (size) data.size = size;
+    if (written) data.src = written;
     this.inline({ object: 'inline', type: 'inline-image', isVoid: true, data });
   }
 
@@ -320,8 +337,32 @@ function imageSize(value: string | undefined): InlineImage['data']['size'] {
   return value === 'line' || value === 'original' ? value : undefined;
 }
 
-function firstSrc(srcset: string): string {
-  return srcset.trim().split(/\s+/)[0] ?? '';
+/** The source of a one-candidate `srcset`: GitBook writes file paths as they are, spaces included; a `2x` / `640w` descriptor goes. */
+export function firstSrc(srcset: string): string {
+  return srcset.trim().replace(/\s+\d+(?:\.\d+)?[wx]$/, '');
+}
+
+/**
+ * The destination of a `[text](url)` / `![alt](url)` as written, when it holds backslash
+ * escapes GitBook wrote (`more\_info`) and means the node's URL; undefined otherwise.
+ */
+export function writtenDestination(node: PhrasingContent, ctx: InlineContext): string | undefined {
+  if ((node.type !== 'link' && node.type !== 'image') || ctx.source === undefined) return undefined;
+  const { start, end } = node.position ?? {};
+  if (start?.offset === undefined || end?.offset === undefined) return undefined;
+  const raw = restorePlaceholders(ctx.source.slice(start.offset, end.offset), ctx.tokens);
+  const at = raw.lastIndexOf('](');
+  if (at < 0 || !raw.endsWith(')')) return undefined;
+  const written = raw.slice(at + 2, -1).trim().split(/\s+/)[0];
+  if (!written.includes('\\') || written.startsWith('<')) return undefined;
+  const url = restorePlaceholders(node.url, ctx.tokens);
+  // Kept only when it is not what the writer writes anyway.
+  return unescapeMarkdown(written) === url && written !== destination(url) ? written : undefined;
+}
+
+/** The text of phrasing content, markup aside. */
+export function plainOf(nodes: PhrasingContent[]): string {
+  return nodes.map((n) => ('value' in n && n.type !== 'html' ? n.value : 'children' in n ? plainOf(n.children as PhrasingContent[]) : n.type === 'break' ? '\n' : '')).join('');
 }
 
 /** Links hold only text and images: other inlines become their text. */

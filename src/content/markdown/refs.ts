@@ -86,3 +86,8 @@ export function fileRefFromSrc(src: string): ContentRefFile {
 export function srcFromFileRef(ref: ContentRefFile): string {
   return /^[^/#?\s]+$/.test(ref.file) ? hrefFromRef(ref) : ref.file;
 }
+
+/** GitBook labels a relative content-ref (and a link cell) with the file name it points at; other targets with themselves. */
+export function contentRefLabel(href: string): string {
+  return /^(?:[a-z][a-z0-9+.-]*:|\/|#)/i.test(href) ? href : href.split('#')[0].split('/').pop() || href;
+}

@@ -95,5 +95,18 @@ export function decodeEntities(text: string): string {
 
 /** Escapes a value for a double-quoted attribute, in `{% %}` tags and in HTML alike. */
 export function quoteAttribute(value: string): string {
-  return '"' + value.replace(/&(?=#?\w+;)/g, '&#x26;').replace(/"/g, '&#x22;').replace(/</g, '&#x3C;').replace(/>/g, '&#x3E;').replace(/\n/g, '&#xA;') + '"';
+  return '"' + value.replace(/&/g, '&#x26;').replace(/"/g, '&#x22;').replace(/'/g, '&#x27;').replace(/</g, '&#x3C;').replace(/>/g, '&#x3E;').replace(/\n/g, '&#xA;') + '"';
+}
+
+/** A link destination, in angle brackets when it has spaces or parentheses; as it was written (`written`) while that still says `href`. */
+export function destination(href: string, written?: string): string {
+  if (written !== undefined && unescapeMarkdown(written) === href) return written;
+  const escaped = href.replace(/\\/g, '\\\\').replace(/&(?=#?\w+;)/g, '\\&').replace(/\|/g, '\\|');
+  if (href === '' || /[\s<>()]/.test(href)) return '<' + escaped.replace(/[<>]/g, '\\$&').replace(/\n/g, ' ') + '>';
+  return escaped;
+}
+
+/** Undoes markdown's backslash escapes. */
+export function unescapeMarkdown(text: string): string {
+  return text.replace(/\\([!-/:-@[-`{-~])/g, '$1');
 }

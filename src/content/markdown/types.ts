@@ -72,7 +72,8 @@ export interface InlineLink {
   type: 'link';
   key?: string;
   isVoid: false;
-  data: { ref: ContentRef };
+  /** `href` (Quire's, in the schema's open `data`): the destination as written when it holds escapes (`a\_b`), written back while it still says `ref`. */
+  data: { ref: ContentRef; href?: string };
   nodes: Array<Text | InlineImage>;
 }
 
@@ -86,15 +87,17 @@ export interface InlineButton {
 }
 
 /**
- * A page mention, GitBook's `[Page title](page.md "mention")`. Its text is the target's title,
- * not content: `label` is only set for writing (see `labelMentions`), never stored.
+ * A page mention, GitBook's `[Page title](page.md "mention")`. Sites show the target's current
+ * title. `text` (Quire's, in the schema's open `data`) is the text the markdown was read with,
+ * written back as it was; without it the mention is written with `label`, which is only set
+ * for writing (see `labelMentions`), never stored.
  */
 export interface InlineMention {
   object: 'inline';
   type: 'mention';
   key?: string;
   isVoid: true;
-  data: { ref: ContentRef; label?: string };
+  data: { ref: ContentRef; label?: string; text?: string };
 }
 
 export interface InlineImage {
@@ -102,7 +105,8 @@ export interface InlineImage {
   type: 'inline-image';
   key?: string;
   isVoid: true;
-  data: { ref: ImageRef; refDark?: ImageRef; alt?: string; caption?: string; size?: 'original' | 'line' };
+  /** `src`: the markdown destination as written when it holds escapes, as a link's `href`. */
+  data: { ref: ImageRef; refDark?: ImageRef; alt?: string; caption?: string; size?: 'original' | 'line'; src?: string };
 }
 
 export interface InlineMath {
@@ -175,7 +179,11 @@ export interface ListItemBlock {
   type: 'list-item';
   key?: string;
   isVoid?: false;
-  data: { checked?: boolean };
+  /**
+   * `indent` (Quire's, in the schema's open `data`): the column of the item's content when
+   * it was written wider than `marker + 1` (GitBook's older `*   item` / `1.  Step`).
+   */
+  data: { checked?: boolean; indent?: number };
   nodes: Block[];
 }
 
@@ -266,7 +274,8 @@ export interface EmbedBlock {
   type: 'embed';
   key?: string;
   isVoid: true;
-  data: { url: string; fullWidth?: boolean };
+  /** `written` (Quire's, in the schema's open `data`): the `url` attribute as GitBook's older export wrote it, escapes and all. */
+  data: { url: string; fullWidth?: boolean; written?: string };
 }
 
 /**
@@ -302,9 +311,24 @@ export function markupOf(block: { data: { integration?: string; url?: string } }
   }
 }
 
+/**
+ * A file. GitBook's markdown writes a caption between `{% file %}` and `{% endfile %}`; it is
+ * kept as a caption fragment, as images hold theirs (the schema's file block is open beyond
+ * its listed properties).
+ */
 export interface FileBlock {
   object: 'block';
   type: 'file';
+  key?: string;
+  isVoid: true;
+  data: { ref: ContentRefFile };
+  fragments?: Array<Fragment<'caption', ParagraphBlock>>;
+}
+
+/** GitBook's drawing block, written `<img src="…" alt="" class="gitbook-drawing">`. */
+export interface DrawingBlock {
+  object: 'block';
+  type: 'drawing';
   key?: string;
   isVoid: true;
   data: { ref: ContentRefFile };
@@ -315,7 +339,8 @@ export interface ContentRefBlock {
   type: 'content-ref';
   key?: string;
   isVoid: true;
-  data: { ref: ContentRef };
+  /** `text` (Quire's, in the schema's open `data`): the link's text when it is not the target's file name GitBook writes. */
+  data: { ref: ContentRef; text?: string };
 }
 
 export interface Fragment<Name extends string, Node> {
@@ -331,7 +356,7 @@ export interface ImageBlock {
   type: 'image';
   key?: string;
   isVoid: true;
-  data: { ref: ImageRef; refDark?: ImageRef; alt?: string; width?: number };
+  data: { ref: ImageRef; refDark?: ImageRef; alt?: string; width?: number; src?: string };
   fragments: Array<Fragment<'caption', ParagraphBlock>>;
 }
 
@@ -510,6 +535,7 @@ export type Block =
   | MathBlock
   | EmbedBlock
   | FileBlock
+  | DrawingBlock
   | ContentRefBlock
   | ImagesBlock
   | ImageBlock
@@ -531,7 +557,11 @@ export type BlockType = Block['type'];
 /** GitBook's `JSONDocument`: what a page's content is. */
 export interface Document {
   object: 'document';
-  data: Record<string, never>;
+  /**
+   * `escapeParentheses` (Quire's; JSONDocument's data is open): the page was written by
+   * GitBook's older export, which escaped every parenthesis of text (`\(24 hours\)`).
+   */
+  data: { escapeParentheses?: true };
   nodes: Block[];
 }
 

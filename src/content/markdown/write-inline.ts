@@ -11,7 +11,7 @@
 import { readInlineMarkdown } from './parse.ts';
 import { hrefFromRef } from './refs.ts';
 import { hasMark, normalizeInlines } from './leaves.ts';
-import { quoteAttribute } from './syntax.ts';
+import { destination, quoteAttribute } from './syntax.ts';
 import { VARIABLE_EXPRESSION } from './prepare.ts';
 import type { ImageRef, Inline, InlineContent, InlineImage, Leaf, Mark } from './types.ts';
 
@@ -26,37 +26,38 @@ export interface InlineWriteOptions {
   rawHtml?: boolean;
   /** In an ATX heading, where `1.` cannot start a list and needs no escape. */
   heading?: boolean;
-  /** URLs and e-mail addresses that are their own link text written bare, as GitBook does (GFM reads them back as links). */
-  bareAutolinks?: boolean;
+  /** A summary's trailing spaces are kept. */
+  keepTrailingSpaces?: boolean;
+  /** A paragraph's leading spaces are kept (written `&#x20;`, as GitBook does). */
+  keepLeadingSpaces?: boolean;
+  /** Internal: leave context-dependent escapes pending (render decides them on the whole line). */
+  keepPending?: boolean;
+  /** Internal: escape every `[` and `]` of the text (the fallback when bare ones do not read back). */
+  escapeBrackets?: boolean;
 }
 
 type Style = 'markdown' | 'html';
 
 /** Writes inline content as markdown that reads back to the same content. */
 export function writeInlines(nodes: InlineContent[], options: InlineWriteOptions = {}): string {
-  const content = normalizeInlines(nodes, { trim: true });
-  if (options.html) return render(content, options, 'html');
-  if (content.some(isBareAutolink)) {
-    const bare = render(content, { ...options, bareAutolinks: true }, 'markdown');
-    if (sameContent(readInlineMarkdown(bare), content)) return bare;
+  const content = normalizeInlines(nodes, { trim: true, keepLeadingSpaces: options.keepLeadingSpaces, keepTrailingSpaces: options.keepTrailingSpaces });
+  if (options.html) {
+    const html = render(content, options, 'html');
+    if (!html.includes(UNESCAPED) || sameContent(readInlineMarkdown(unmark(html)), content)) return unmark(html);
+    return render(content, { ...options, escapeBrackets: true }, 'html');
   }
   const markdown = render(content, options, 'markdown');
-  if (!needsCheck(content)) return markdown;
-  if (sameContent(readInlineMarkdown(markdown), content)) return markdown;
-  return render(content, options, 'html');
+  if (!needsCheck(content) && !markdown.includes(UNESCAPED)) return unmark(markdown);
+  if (sameContent(readInlineMarkdown(unmark(markdown)), content)) return unmark(markdown);
+  // Brackets left bare, then delimiters, fall back to their safe forms.
+  const escaped = render(content, { ...options, escapeBrackets: true }, 'markdown');
+  if (sameContent(readInlineMarkdown(escaped), content)) return escaped;
+  return render(content, { ...options, escapeBrackets: true }, 'html');
 }
 
-const AUTOLINK_TEXT = /^(?:https?:\/\/[^\s<>()\\`*[\]]+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+)$/;
-
-/** A link whose only text is its own URL (or e-mail address), unmarked. */
-function isBareAutolink(node: InlineContent): boolean {
-  if (node.object !== 'inline' || node.type !== 'link' || node.data.ref.kind !== 'url') return false;
-  const [only] = node.nodes;
-  if (node.nodes.length !== 1 || only.object !== 'text' || only.leaves.length !== 1 || only.leaves[0].marks.length > 0) return false;
-  const text = only.leaves[0].text;
-  const url = node.data.ref.url;
-  return AUTOLINK_TEXT.test(text) && (url === text || url === `mailto:${text}`);
-}
+/** Marks a bracket of the text written bare (see resolvePending), for the read-back check. */
+const UNESCAPED = '\uE032';
+const unmark = (text: string) => text.replaceAll(UNESCAPED, '');
 
 function needsCheck(content: InlineContent[]): boolean {
   return content.some((n) =>
@@ -75,8 +76,58 @@ function dropKeys(key: string, value: unknown): unknown {
 }
 
 function render(content: InlineContent[], options: InlineWriteOptions, style: Style): string {
-  const raw = content.map((node) => (node.object === 'text' ? renderLeaves(node.leaves, options) : renderInline(node, options))).join('');
-  return resolveDelimiters(options.rawHtml ? raw : escapeLineStarts(raw, options.heading), style);
+  const keep = { ...options, keepPending: true };
+  const raw = content.map((node) => (node.object === 'text' ? renderLeaves(node.leaves, keep) : renderInline(node, keep))).join('');
+  const text = resolvePending(resolveDelimiters(options.rawHtml ? raw : escapeLineStarts(raw, options.heading), style), !options.escapeBrackets && (options.html ? 'html' : 'markdown'));
+  // A hard break ending the content: GitBook writes `text<br>`, and `\` on a line of its own
+  // for a paragraph of nothing but a break.
+  if (options.singleLine || options.rawHtml || !text.endsWith('\\\n')) return text;
+  return /^(?:\\\n)+$/.test(text) ? text.slice(0, -1) : text.slice(0, -2) + '<br>';
+}
+
+// Characters at the edge of a leaf whose escape depends on what ends up next to them once
+// the whole line is written: `!` before `[` (an image), `$` next to `$` (math).
+const BANG = '\uE030';
+const DOLLAR = '\uE031';
+
+const OPEN_BRACKET = '\uE033';
+const CLOSE_BRACKET = '\uE034';
+const STAR = '\uE035';
+const BACKSLASH = '\uE036';
+const ASCII_PUNCTUATION = /^[!-/:-@[-`{-~]$/;
+
+/**
+ * Decides the pending `!` and `$` from their real neighbours, and the text's brackets as
+ * GitBook writes them: in markdown text `\[` but a bare `]`; in HTML (summaries, captions)
+ * `[WARN]` bare, a `[` escaped only where it could open a link (`[a](`, `[a][`), a
+ * definition (`[a]:`) or a task box (`[ ]` at a line start). With `bare`, brackets are
+ * written that way and marked for the caller's read-back check; else all are escaped.
+ */
+function resolvePending(text: string, bare: false | Style = false): string {
+  if (!/[\uE030-\uE036]/.test(text)) return text;
+  const chars = [...text];
+  const isDollar = (c: string | undefined) => c === '$' || c === DOLLAR;
+  return chars
+    .map((ch, i) => {
+      if (ch === BANG) return chars[i + 1] === '[' ? '\\!' : '!';
+      if (ch === DOLLAR) return isDollar(chars[i - 1]) || isDollar(chars[i + 1]) ? '\\$' : '$';
+      if (ch === CLOSE_BRACKET) return bare ? ']' + UNESCAPED : '\\]';
+      if (ch === STAR) return bare ? '*' + UNESCAPED : '\\*';
+      if (ch === BACKSLASH) return chars[i + 1] === undefined || chars[i + 1] === '\n' || ASCII_PUNCTUATION.test(chars[i + 1]) || /[\uE030-\uE036]/.test(chars[i + 1]) ? '\\\\' : '\\';
+      if (ch === OPEN_BRACKET) return bare === 'html' && !opensSomething(chars, i) ? '[' + UNESCAPED : '\\[';
+      return ch;
+    })
+    .join('');
+}
+
+function opensSomething(chars: string[], i: number): boolean {
+  const lineStart = i === 0 || chars[i - 1] === '\n';
+  if (lineStart && /^[ xX]$/.test(chars[i + 1] ?? '') && (chars[i + 2] === ']' || chars[i + 2] === CLOSE_BRACKET)) return true;
+  for (let k = i + 1; k < chars.length; k++) {
+    if (chars[k] === ']' || chars[k] === CLOSE_BRACKET) return chars[k + 1] === '(' || chars[k + 1] === '[' || chars[k + 1] === OPEN_BRACKET || chars[k + 1] === ':';
+    if (chars[k] === '[' || chars[k] === OPEN_BRACKET) return true;
+  }
+  return false;
 }
 
 // Placeholder characters for delimiter marks, decided in resolveDelimiters.
@@ -93,6 +144,8 @@ const MARK_OF: Record<string, { type: 'bold' | 'italic' | 'strikethrough'; open:
 
 type Span = { mark: Mark; children: Span[] } | { leaf: Leaf };
 
+const OUTER_FIRST: Mark['type'][] = ['italic', 'color', 'bold', 'strikethrough', 'keyboard', 'superscript', 'subscript', 'code'];
+
 /** Nests the marks of consecutive leaves: at each point the mark that runs longest opens first. */
 function nest(leaves: Leaf[], from: number, to: number, open: Mark['type'][]): Span[] {
   const spans: Span[] = [];
@@ -104,9 +157,11 @@ function nest(leaves: Leaf[], from: number, to: number, open: Mark['type'][]): S
       i++;
       continue;
     }
-    let best = remaining[0];
+    // Equal runs nest the way GitBook writes them: italic outside, then colour, then bold (`_**x**_`, `<mark>**x**</mark>`).
+    const ordered = [...remaining].sort((a, b) => OUTER_FIRST.indexOf(a.type) - OUTER_FIRST.indexOf(b.type));
+    let best = ordered[0];
     let bestEnd = runEnd(leaves, i, to, best);
-    for (const m of remaining.slice(1)) {
+    for (const m of ordered.slice(1)) {
       const end = runEnd(leaves, i, to, m);
       if (end > bestEnd) [best, bestEnd] = [m, end];
     }
@@ -167,16 +222,15 @@ function codeSpan(text: string, options: InlineWriteOptions): string {
 function renderInline(node: Inline, options: InlineWriteOptions): string {
   switch (node.type) {
     case 'link': {
-      if (options.bareAutolinks && isBareAutolink(node)) return (node.nodes[0] as { leaves: Leaf[] }).leaves[0].text;
       const text = node.nodes.map((n) => (n.object === 'text' ? renderLeaves(n.leaves, options) : renderInline(n, options))).join('');
       const href = hrefFromRef(node.data.ref);
-      return options.html ? `<a href=${quoteAttribute(href)}>${text}</a>` : `[${text}](${destination(href)})`;
+      return options.html ? `<a href=${quoteAttribute(href)}>${text}</a>` : `[${text}](${destination(href, node.data.href)})`;
     }
     case 'inline-image':
       return imageMarkdown(node, options.html);
     case 'mention': {
       const href = hrefFromRef(node.data.ref);
-      const label = node.data.label ?? (/^(?:[a-z][a-z0-9+.-]*:|\/|#)/i.test(href) ? href : href.split('#')[0].split('/').pop() || href);
+      const label = node.data.text ?? node.data.label ?? (/^(?:[a-z][a-z0-9+.-]*:|\/|#)/i.test(href) ? href : href.split('#')[0].split('/').pop() || href);
       return `[${escapeText(label, { ...options, singleLine: true })}](${destination(href)} "mention")`;
     }
     case 'button': {
@@ -201,8 +255,8 @@ function emojiText(code: string): string {
 
 /** `![alt](src)`, or the `<img>` form GitBook writes when there is a size or a dark-mode source. */
 export function imageMarkdown(node: InlineImage, forceHtml = false): string {
-  const { ref, refDark, alt, size } = node.data;
-  if (!forceHtml && !refDark && !size) return `![${escapeText(alt ?? '', { singleLine: true })}](${destination(imageSrc(ref))})`;
+  const { ref, refDark, alt, size, src } = node.data;
+  if (!forceHtml && !refDark && !size) return `![${escapeText(alt ?? '', { singleLine: true })}](${destination(imageSrc(ref), src)})`;
   const img = `<img src=${quoteAttribute(imageSrc(ref))} alt=${quoteAttribute(alt ?? '')}${size ? ` data-size="${size}"` : ''}>`;
   return refDark ? `<picture><source srcset=${quoteAttribute(imageSrc(refDark))} media="(prefers-color-scheme: dark)">${img}</picture>` : img;
 }
@@ -211,11 +265,18 @@ export function imageSrc(ref: ImageRef): string {
   return hrefFromRef(ref);
 }
 
-/** A link destination, in angle brackets when it has spaces or parentheses. */
-function destination(href: string): string {
-  const escaped = href.replace(/\\/g, '\\\\').replace(/&(?=#?\w+;)/g, '\\&').replace(/\|/g, '\\|');
-  if (href === '' || /[\s<>()]/.test(href)) return '<' + escaped.replace(/[<>]/g, '\\$&').replace(/\n/g, ' ') + '>';
-  return escaped;
+/** How the document being written escapes text beyond what markdown needs (GitBook's older export). */
+let textStyle = { escapeParentheses: false };
+
+/** Runs `write` with the text style of one document (writing is synchronous). */
+export function withTextStyle<T>(style: { escapeParentheses: boolean }, write: () => T): T {
+  const previous = textStyle;
+  textStyle = style;
+  try {
+    return write();
+  } finally {
+    textStyle = previous;
+  }
 }
 
 /** Escapes text so that markdown reads it back as the same characters. */
@@ -223,16 +284,18 @@ export function escapeText(text: string, options: InlineWriteOptions): string {
   if (options.rawHtml) return text.replace(/&/g, '&#x26;').replace(/</g, '&#x3C;').replace(/>/g, '&#x3E;').replace(/\n/g, '<br>');
   let out = '';
   const chars = [...text];
+  // `****` is GitBook's empty bold, which it writes bare: pending, decided by reading it back.
+  const emptyBold = new Set<number>();
+  if (options.keepPending) for (const m of text.matchAll(/(?<!\*)\*{4}(?!\*)/g)) for (let k = 0; k < 4; k++) emptyBold.add([...text.slice(0, m.index)].length + k);
   chars.forEach((ch, i) => {
     const prev = chars[i - 1];
     const next = chars[i + 1];
-    out += escapeChar(ch, prev, next, chars.slice(i).join(''), options);
+    out += emptyBold.has(i) ? STAR : escapeChar(ch, prev, next, chars.slice(i).join(''), options);
   });
-  return out;
+  return options.keepPending ? out : resolvePending(out);
 }
 
 
-const WORD = /[\p{L}\p{N}]/u;
 
 /** `{{ space.vars.x }}` would read back as an expression, so its brace is escaped in text. */
 function isVariableExpression(rest: string): boolean {
@@ -242,24 +305,37 @@ function isVariableExpression(rest: string): boolean {
 
 function escapeChar(ch: string, prev: string | undefined, next: string | undefined, rest: string, options: InlineWriteOptions): string {
   switch (ch) {
-    case '\\':
-    case '`':
-    case '*':
     case '[':
+      return options.keepPending ? OPEN_BRACKET : '\\[';
     case ']':
+      return options.keepPending ? CLOSE_BRACKET : '\\]';
+    case '\\':
+      // GitBook writes a backslash bare unless an escapable character (or a line end) follows: `C:\Windows`.
+      if (next === undefined) return BACKSLASH;
+      return ASCII_PUNCTUATION.test(next) || next === '\n' ? '\\\\' : ch;
+    case '*':
+    case '`':
     case '~':
     case '|':
       return '\\' + ch;
     case '_':
-      return prev && next && WORD.test(prev) && WORD.test(next) ? ch : '\\_';
+      // GitBook escapes every underscore of markdown text, inside words too (`MY\_VAR`); in
+      // HTML (summaries, captions) only where it could be emphasis.
+      if (options.html && prev && next && WORD.test(prev) && WORD.test(next)) return ch;
+      return '\\_';
     case '<':
       return next === undefined || /[A-Za-z/!?]/.test(next) ? '\\<' : ch;
     case '&':
       return /^&(#\d+|#x[0-9a-f]+|\w+);/i.test(rest) ? '\\&' : ch;
     case '$':
-      return prev === '$' || next === '$' || next === undefined || prev === undefined ? '\\$' : ch;
+      if (prev === '$' || next === '$') return '\\$';
+      return next === undefined || prev === undefined ? DOLLAR : ch;
     case '!':
-      return next === undefined || next === '[' ? '\\!' : ch;
+      if (next === '[') return '\\!';
+      return next === undefined ? BANG : ch;
+    case '(':
+    case ')':
+      return textStyle.escapeParentheses && !options.html ? '\\' + ch : ch;
     case '{':
       return next === '%' || (next === '{' && isVariableExpression(rest)) ? '\\{' : ch;
     case '\n':
@@ -274,13 +350,17 @@ function escapeLineStarts(markdown: string, heading = false): string {
   return markdown
     .split('\n')
     .map((line) => {
-      if (/^#{1,6}(?:[ \t]|\\?$)/.test(line) || /^[>+=-]/.test(line)) return '\\' + line;
-      const ordered = heading ? null : /^(\d{1,9})([.)])/.exec(line);
+      // Only what would start a block: `+/-` and `=` in prose stay as GitBook writes them.
+      if (/^#{1,6}(?:[ \t]|\\?$)/.test(line) || /^>|^[+-](?:[ \t]|$)|^=+[ \t]*$|^-+[ \t]*$/.test(line)) return '\\' + line;
+      const ordered = heading ? null : /^(\d{1,9})([.)])(?=[ \t]|$)/.exec(line);
       if (ordered) return ordered[1] + '\\' + ordered[2] + line.slice(ordered[0].length);
-      return line.replace(/^[ \t]+/, (lead) => lead.replace(/ /g, '&#x20;').replace(/\t/g, '&#x9;'));
+      // Only the first space needs the entity (GitBook writes `&#x20; text`): after it the line no longer starts blank.
+      return line.replace(/^[ \t]/, (lead) => (lead === ' ' ? '&#x20;' : '&#x9;'));
     })
     .join('\n');
 }
+
+const WORD = /[\p{L}\p{N}]/u;
 
 const PUNCTUATION = /[\p{P}\p{S}]/u;
 const isSpace = (c: string | undefined) => c === undefined || /\s/.test(c);

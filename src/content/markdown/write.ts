@@ -4,14 +4,14 @@
  * `<details>` expandables and `<figure>` images. The document is brought to its normal form
  * first, so any document, not only one read from markdown, is written the same way.
  */
-import { normalizeDocument } from './normalize.ts';
+import { headerFragment, isMarkdownImage, normalizeDocument } from './normalize.ts';
 import { markupOf } from './types.ts';
-import { hrefFromRef, srcFromFileRef } from './refs.ts';
-import { quoteAttribute } from './syntax.ts';
-import { escapeText, imageMarkdown, imageSrc, writeInlines } from './write-inline.ts';
+import { contentRefLabel, hrefFromRef, srcFromFileRef } from './refs.ts';
+import { quoteAttribute, unescapeMarkdown } from './syntax.ts';
+import { escapeText, imageMarkdown, imageSrc, withTextStyle, writeInlines } from './write-inline.ts';
 import { isEmptyContent } from './leaves.ts';
 import type {
-  Block, CodeBlock, Document, ExpandableBlock, HeadingBlock, ImageBlock, ImagesBlock, InlineContent, ListBlock,
+  Block, CodeBlock, Document, DrawingBlock, ExpandableBlock, HeadingBlock, ImageBlock, ImagesBlock, InlineContent, ListBlock,
   ListItemBlock, ParagraphBlock, TableBlock, TableRecord, TextAlignment,
 } from './types.ts';
 import { tableNeedsHtml, writeHtmlTable } from './html-table.ts';
@@ -24,6 +24,8 @@ export interface WriteOptions {
 
 interface Context {
   headingOffset: number;
+  /** In a container that holds no image block (list item, quote, hint): a captioned inline image alone is written as GitBook's `<figure>`. */
+  inlineFigures?: boolean;
   bullet: '*' | '-';
   delimiter: '.' | ')';
 }
@@ -31,7 +33,9 @@ interface Context {
 /** Writes a document as canonical markdown; reading it back gives the same document. */
 export function documentToMarkdown(document: Document, options: WriteOptions = {}): string {
   const normal = normalizeDocument(document);
-  const markdown = writeBlocks(normal.nodes, { headingOffset: options.headingOffset ?? 0, bullet: '*', delimiter: '.' });
+  const markdown = withTextStyle({ escapeParentheses: normal.data.escapeParentheses === true }, () =>
+    writeBlocks(normal.nodes, { headingOffset: options.headingOffset ?? 0, bullet: '*', delimiter: '.' }),
+  );
   return markdown === '' ? '' : markdown + '\n';
 }
 
@@ -70,7 +74,7 @@ function interruptsParagraph(block: Block): boolean {
 function writeBlock(block: Block, ctx: Context): string {
   switch (block.type) {
     case 'paragraph':
-      return writeParagraph(block);
+      return writeParagraph(block, ctx);
     case 'heading-1':
     case 'heading-2':
     case 'heading-3':
@@ -82,34 +86,38 @@ function writeBlock(block: Block, ctx: Context): string {
     case 'list-tasks':
       return writeList(block, ctx);
     case 'blockquote':
-      return prefixLines(writeBlocks(block.nodes, ctx), '> ', '> ', '>');
+      return prefixLines(writeBlocks(block.nodes, { ...ctx, inlineFigures: true }), '> ', '> ', '>');
     case 'code':
       return writeCode(block);
     case 'hint':
-      return wrapTag(`hint style=${quoteAttribute(block.data.style)}${block.data.icon ? ` icon=${quoteAttribute(block.data.icon)}` : ''}`, 'hint', writeBlocks(block.nodes, ctx));
+      return wrapTag(`hint style=${quoteAttribute(block.data.style)}${block.data.icon ? ` icon=${quoteAttribute(block.data.icon)}` : ''}`, 'hint', writeBlocks(block.nodes, { ...ctx, inlineFigures: true }));
     case 'tabs':
-      return wrapTag('tabs', 'tabs', block.nodes.map((tab) => wrapTag(`tab title=${quoteAttribute(tab.data.title ?? '')}${tab.data.icon ? ` icon=${quoteAttribute(tab.data.icon)}` : ''}`, 'tab', writeBlocks(tab.nodes, ctx))).join('\n\n'));
+      return wrapTag('tabs', 'tabs', block.nodes.map((tab) => wrapTag(`tab title=${quoteAttribute(tab.data.title ?? '')}${tab.data.icon ? ` icon=${quoteAttribute(tab.data.icon)}` : ''}`, 'tab', writeBlocks(tab.nodes, { ...ctx, inlineFigures: false }))).join('\n\n'));
     case 'stepper':
       // GitBook leaves a blank line between `{% endstep %}` and the next `{% step %}`.
-      return wrapTag('stepper', 'stepper', block.nodes.map((s) => wrapTag('step', 'step', writeBlocks(s.nodes, ctx))).join('\n\n'));
+      return wrapTag('stepper', 'stepper', block.nodes.map((s) => wrapTag('step', 'step', writeBlocks(s.nodes, { ...ctx, inlineFigures: false }))).join('\n\n'));
     case 'updates':
-      return wrapTag(`updates${block.data.format ? ` format=${quoteAttribute(block.data.format)}` : ''}`, 'updates', block.nodes.map((u) => wrapTag(`update date=${quoteAttribute(writeDate(u.data.date))}`, 'update', writeBlocks(u.nodes, ctx))).join('\n\n'));
+      // GitBook leaves a blank line after `{% updates %}` and between updates, none before `{% endupdates %}`.
+      return wrapTag(`updates${block.data.format ? ` format=${quoteAttribute(block.data.format)}` : ''}`, 'updates', '\n' + block.nodes.map((u) => wrapTag(`update date=${quoteAttribute(writeDate(u.data.date))}`, 'update', writeBlocks(u.nodes, { ...ctx, inlineFigures: false }))).join('\n\n'));
     case 'columns':
-      return wrapTag(`columns${block.data.fullWidth ? ' fullWidth="true"' : ''}`, 'columns', block.nodes.map((c) => wrapTag(`column${writeWidth(c.data.width)}`, 'column', writeBlocks(c.nodes, ctx))).join('\n\n'));
+      return wrapTag(`columns${block.data.fullWidth ? ' fullWidth="true"' : ''}`, 'columns', block.nodes.map((c) => wrapTag(`column${writeWidth(c.data.width)}`, 'column', writeBlocks(c.nodes, { ...ctx, inlineFigures: false }))).join('\n\n'));
     case 'expandable':
       return writeExpandable(block, ctx);
     case 'math':
       return `$$\n${block.data.formula}\n$$`;
     case 'embed':
-      return `{% embed url=${quoteAttribute(block.data.url)}${block.data.fullWidth ? ' fullWidth="true"' : ''} %}`;
+      return `{% embed url=${quoteAttribute(block.data.written !== undefined && unescapeMarkdown(block.data.written) === block.data.url ? block.data.written : block.data.url)}${block.data.fullWidth ? ' fullWidth="true"' : ''} %}`;
     case 'content-ref': {
       const href = hrefFromRef(block.data.ref);
-      // GitBook labels a relative content-ref with the file name it points at.
-      const label = /^(?:[a-z][a-z0-9+.-]*:|\/|#)/i.test(href) ? href : (href.split('#')[0].split('/').pop() || href);
+      const label = block.data.text ?? contentRefLabel(href);
       return wrapTag(`content-ref url=${quoteAttribute(href)}`, 'content-ref', `[${escapeText(label, { singleLine: true })}](${href.replace(/[\s()<>]/g, encodeURIComponent)})`);
     }
-    case 'file':
-      return wrapTag(`file src=${quoteAttribute(srcFromFileRef(block.data.ref))}`, 'file', '');
+    case 'file': {
+      const caption = block.fragments?.find((f) => f.fragment === 'caption')?.nodes[0];
+      return wrapTag(`file src=${quoteAttribute(srcFromFileRef(block.data.ref))}`, 'file', caption ? writeParagraph(caption) : '');
+    }
+    case 'drawing':
+      return writeDrawing(block);
     case 'openapi-operation': {
       const { ref, path, method } = block.data;
       return wrapTag(`openapi-operation spec=${quoteAttribute(ref.spec)} path=${quoteAttribute(path)} method=${quoteAttribute(method)}`, 'openapi-operation', '');
@@ -123,7 +131,7 @@ function writeBlock(block: Block, ctx: Context): string {
     case 'stepper-step':
     case 'update':
     case 'column':
-      return writeBlocks(block.nodes, ctx);
+      return writeBlocks(block.nodes, { ...ctx, inlineFigures: block.type === 'list-item' });
     case 'image':
       return writeImages({ object: 'block', type: 'images', isVoid: false, data: {}, nodes: [block] });
     case 'code-line':
@@ -132,6 +140,10 @@ function writeBlock(block: Block, ctx: Context): string {
       // Quire's verbatim markup goes back byte for byte; other integrations have no markdown form.
       return markupOf(block) ?? '';
   }
+}
+
+export function writeDrawing(block: DrawingBlock): string {
+  return `<img src=${quoteAttribute(srcFromFileRef(block.data.ref))} alt="" class="gitbook-drawing">`;
 }
 
 /** Midnight UTC is written as the plain date GitBook writes. */
@@ -157,12 +169,17 @@ function prefixLines(text: string, first: string, rest: string, blank = rest.tri
 
 const HTML_ALIGN: Record<TextAlignment, string> = { start: 'left', center: 'center', end: 'right' };
 
-function writeParagraph(block: ParagraphBlock): string {
+function writeParagraph(block: ParagraphBlock, ctx?: Context): string {
   if (block.data.align) return `<p align="${HTML_ALIGN[block.data.align]}">${writeInlines(block.nodes, { singleLine: true, html: true })}</p>`;
   const only = block.nodes.filter((n) => !(n.object === 'text' && isEmptyContent([n])));
-  // A paragraph of one image alone would read back as an image block: the `<img>` form keeps it inline.
-  if (only.length === 1 && only[0].object === 'inline' && only[0].type === 'inline-image') return imageMarkdown(only[0], true);
-  return writeInlines(block.nodes);
+  if (only.length === 1 && only[0].object === 'inline' && only[0].type === 'inline-image') {
+    const { ref, refDark, alt, caption } = only[0].data;
+    // GitBook's figure in a list item, which holds no image block: read back as this inline image.
+    if (ctx?.inlineFigures && caption !== undefined) return writeFigure({ object: 'block', type: 'image', isVoid: true, data: { ref, ...(refDark ? { refDark } : {}), ...(alt ? { alt } : {}) }, fragments: caption === '' ? [] : [{ object: 'fragment', fragment: 'caption', nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: caption, marks: [] }] }] }] }] });
+    // A paragraph of one image alone would read back as an image block: the `<img>` form keeps it inline.
+    return imageMarkdown(only[0], true);
+  }
+  return writeInlines(block.nodes, { keepLeadingSpaces: true });
 }
 
 function writeHeading(block: HeadingBlock, ctx: Context): string {
@@ -188,11 +205,12 @@ function writeList(block: ListBlock, ctx: Context): string {
 }
 
 function writeListItem(item: ListItemBlock, marker: string, checked: boolean | undefined, ctx: Context): string {
-  let content = writeBlocks(item.nodes, ctx, true);
+  let content = writeBlocks(item.nodes, { ...ctx, inlineFigures: true }, true);
   // `* ***` would be one thematic break: a divider opening a `*` item is written `---`.
   if (marker === '*' && item.nodes[0]?.type === 'divider') content = '---' + content.slice(3);
-  const indent = ' '.repeat(marker.length + 1);
-  if (checked === undefined) return content === '' ? marker : prefixLines(content, marker + ' ', indent);
+  const width = item.data.indent !== undefined && item.data.indent > marker.length + 1 && item.data.indent <= marker.length + 4 ? item.data.indent : marker.length + 1;
+  const indent = ' '.repeat(width);
+  if (checked === undefined) return content === '' ? marker : prefixLines(content, marker + ' '.repeat(width - marker.length), indent);
   const box = `${marker} [${checked ? 'x' : ' '}] `;
   // A checkbox needs text after it on its line: an empty item, or one that starts with another block, gets an encoded space.
   if (item.nodes[0]?.type !== 'paragraph' || content === '') return box + '&#x20;' + (content === '' ? '' : '\n\n' + prefixLines(content, indent, indent));
@@ -222,17 +240,21 @@ function codeAttributes(data: CodeBlock['data']): string {
 
 function writeExpandable(block: ExpandableBlock, ctx: Context): string {
   const [title, body] = block.fragments;
-  const summary = writeInlines(title.nodes[0]?.nodes ?? [], { singleLine: true, html: true });
-  const content = writeBlocks(body.nodes, ctx);
+  const summary = writeInlines(title.nodes[0]?.nodes ?? [], { singleLine: true, html: true, keepTrailingSpaces: true });
+  const content = writeBlocks(body.nodes, { ...ctx, inlineFigures: false });
   return [block.data.defaultExpanded ? '<details open>' : '<details>', `<summary>${summary}</summary>`, ...(content === '' ? [] : [content]), '</details>'].join('\n\n');
 }
 
 function writeImages(block: ImagesBlock): string {
+  if (isMarkdownImage(block)) {
+    const { ref, alt, src } = block.nodes[0].data;
+    return imageMarkdown({ object: 'inline', type: 'inline-image', isVoid: true, data: { ref, ...(alt ? { alt } : {}), ...(src ? { src } : {}) } });
+  }
   const figures = block.nodes.map(writeFigure).join('');
   const attrs = [
     block.data.align ? ` align="${block.data.align}"` : '',
     block.data.withFrame ? ' data-with-frame="true"' : '',
-    block.data.fullWidth ? ' data-full-width="true"' : '',
+    block.data.fullWidth !== undefined ? ` data-full-width="${block.data.fullWidth}"` : '',
   ].join('');
   return attrs === '' && block.nodes.length <= 1 ? figures : `<div${attrs}>${figures}</div>`;
 }
@@ -255,9 +277,11 @@ function writeTable(block: TableBlock): string {
   const fragments = new Map(block.fragments.map((f) => [f.fragment, f.nodes]));
   const cell = (name: TableRecord['values'][string] | undefined): string => {
     const nodes: InlineContent[] = (typeof name === 'string' && fragments.get(name)?.[0]?.nodes) || [];
-    return writeInlines(nodes, { singleLine: true, inTable: true });
+    // GitBook writes a cell holding a line break as an HTML paragraph.
+    const breaks = nodes.some((n) => n.object === 'text' && n.leaves.some((l) => l.text.includes('\n') && !l.marks.some((m) => m.type === 'code')));
+    return breaks ? `<p>${writeInlines(nodes, { singleLine: true, inTable: true, html: true })}</p>` : writeInlines(nodes, { singleLine: true, inTable: true });
   };
-  const header = columns.map((id) => escapeText(block.data.definition[id].title, { singleLine: true, inTable: true }));
+  const header = columns.map((id) => (fragments.has(headerFragment(id)) ? cell(headerFragment(id)) : escapeText(block.data.definition[id].title, { singleLine: true, inTable: true })));
   const rows = Object.values(block.data.records)
     .sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : a.orderIndex > b.orderIndex ? 1 : 0))
     .map((record) => columns.map((id) => cell(record.values[id])));
