@@ -284,13 +284,18 @@ export function escapeText(text: string, options: InlineWriteOptions): string {
   if (options.rawHtml) return text.replace(/&/g, '&#x26;').replace(/</g, '&#x3C;').replace(/>/g, '&#x3E;').replace(/\n/g, '<br>');
   let out = '';
   const chars = [...text];
+  const offsets: number[] = [];
+  for (let i = 0, at = 0; i < chars.length; at += chars[i].length, i++) offsets.push(at);
   // `****` is GitBook's empty bold, which it writes bare: pending, decided by reading it back.
   const emptyBold = new Set<number>();
   if (options.keepPending) for (const m of text.matchAll(/(?<!\*)\*{4}(?!\*)/g)) for (let k = 0; k < 4; k++) emptyBold.add([...text.slice(0, m.index)].length + k);
   chars.forEach((ch, i) => {
     const prev = chars[i - 1];
     const next = chars[i + 1];
-    out += emptyBold.has(i) ? STAR : escapeChar(ch, prev, next, chars.slice(i).join(''), options);
+    // Only `&` (an entity) and `{` (a variable expression) look further ahead; building the
+    // rest of the text for every character made writing quadratic in a paragraph's length.
+    const rest = ch === '&' || ch === '{' ? text.slice(offsets[i]) : '';
+    out += emptyBold.has(i) ? STAR : escapeChar(ch, prev, next, rest, options);
   });
   return options.keepPending ? out : resolvePending(out);
 }
