@@ -1,20 +1,10 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.ts';
-import { loadConfig } from '../src/config.ts';
-import { openDatabase } from '../src/db/database.ts';
-import { migrateTo, migrateToLatest } from '../src/db/migrate.ts';
-import { ManualClock } from '../src/lib/clock.ts';
-import { newId } from '../src/lib/ids.ts';
+import { describe, expect, it } from 'vitest';
+import { migrateToLatest } from '../src/db/migrate.ts';
 import { editSpaceContent } from '../src/modules/content/content.service.ts';
-import { createOrganizationWithAdmin } from '../src/modules/organizations/organizations.service.ts';
 import { indexRuns } from '../src/modules/search/search.service.ts';
-import { usersRepository } from '../src/modules/users/users.repository.ts';
-import { buildUserRow, issueToken } from '../src/modules/users/users.service.ts';
-import { onPostgres, testDialect } from './app.ts';
+import { testDialect } from './app.ts';
+import { appOnOlderSchema, upgradeDatabase } from './upgrade.ts';
 
 /*
  * Upgrading a database whose search index was written before migration 0015. PostgreSQL
@@ -24,34 +14,11 @@ import { onPostgres, testDialect } from './app.ts';
  * SQLite: 0015 changes nothing, and its index is used as it was.
  */
 describe('search index upgrade (migration 0015)', () => {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-upgrade-0015-'));
-  const databaseUrl = process.env.DATABASE_URL;
-  const pgSchema = databaseUrl ? `test_${newId(12).toLowerCase()}` : undefined;
-  let handle: ReturnType<typeof openDatabase>;
-  beforeAll(async () => {
-    if (databaseUrl) await onPostgres(databaseUrl, `create schema ${pgSchema}`);
-    handle = openDatabase({ databaseUrl, dataDir, pgSchema });
-  });
-  afterAll(async () => {
-    await handle.close();
-    if (databaseUrl) await onPostgres(databaseUrl, `drop schema ${pgSchema} cascade`);
-    fs.rmSync(dataDir, { recursive: true, force: true });
-  });
+  const database = upgradeDatabase('quire-upgrade');
 
   it(testDialect === 'postgres' ? 'backfills page vectors from the indexed sections, which the next search uses' : 'leaves the SQLite index as it is', async () => {
-    const db = handle.db;
-    await migrateTo(db, '0014_git_sync');
-    const clock = new ManualClock();
-    const app = await buildApp({ config: { ...loadConfig({ DATA_DIR: dataDir, PUBLIC_URL: 'http://quire.test' }), databaseUrl, rateLimitMax: 0 }, db, dialect: handle.dialect, clock, logger: false });
+    const { app, db, admin, headers, spaceId } = await appOnOlderSchema(database, '0014_git_sync', 'Garden');
     try {
-      const admin = buildUserRow(clock, { email: 'admin@upgrade.test', displayName: 'Admin', emailVerified: true });
-      await usersRepository.insert(db, admin);
-      const organization = await createOrganizationWithAdmin(db, clock, { title: 'Upgrade' }, admin.id);
-      const { token } = await issueToken(db, clock, admin.id, 'test');
-      const headers = { authorization: `Bearer ${token}` };
-      const created = await app.inject({ method: 'POST', url: `/v1/orgs/${organization.id}/spaces`, headers, payload: { title: 'Garden' } });
-      expect(created.statusCode, created.body).toBe(201);
-      const spaceId = JSON.parse(created.body).id as string;
       const pages: Record<string, string> = {};
       await editSpaceContent(app.deps, spaceId, admin.id, (e) => {
         pages.tools = e.insertPage({ title: 'Tools', markdown: 'Start here.\n\n# Rakes\n\nA rake for leaves.\n\n# Orchids\n\nOrchids need shade.\n' });

@@ -12,6 +12,7 @@ import { usersRepository } from '../../src/modules/users/users.repository.ts';
 import { buildUserRow } from '../../src/modules/users/users.service.ts';
 import { median } from '../harness.ts';
 import { seedAdmin, seedSpace } from './content.ts';
+import { seededRandom } from '../../test/seeded-random.ts';
 
 /*
  * The mixed workload (issue 21, item 4): many clients at once doing what a documentation
@@ -55,17 +56,6 @@ const MEMBERS = 60;
 const COMMENTS = 300;
 const SEED = 21;
 
-/** A small, fast, seeded generator (mulberry32): the same seed gives the same numbers. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Words of the generated pages. Drawn with a skew (the first ones much more often), so
 // searches find from a handful of pages to nearly all of them.
@@ -83,7 +73,7 @@ const VERBS = ['configures', 'rotates', 'validates', 'replicates', 'throttles', 
  * Page `n` always gets the same text; `feature-n` and `Topic p.c` make single pages findable.
  */
 export function mixedPageMarkdown(n: number, revision = 0): string {
-  const rng = generator(n * 7919 + 1);
+  const rng = seededRandom(n * 7919 + 1);
   const word = () => WORDS[Math.floor(rng() * rng() * WORDS.length)];
   const verb = () => VERBS[Math.floor(rng() * VERBS.length)];
   const sentence = () => {
@@ -303,7 +293,7 @@ interface Step {
 
 /** The next operation of the deterministic sequence each time it is called. */
 export function operations(seed: MixedSeed, round: number): () => Step[] {
-  const rng = generator(SEED);
+  const rng = seededRandom(SEED);
   const pick = <T>(list: T[]) => list[Math.floor(rng() * list.length)];
   const auth = { authorization: `Bearer ${seed.token}` };
   const json = { ...auth, 'content-type': 'application/json' };

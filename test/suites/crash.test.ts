@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freshEnvironment, startServer, type Environment, type RunningServer } from '../process.ts';
+import { seededRandom } from '../seeded-random.ts';
 
 /*
  * Crash safety (issue 13): concurrent clients write (spaces, change-request edits with files
@@ -25,17 +26,6 @@ const SEED = Number(process.env.CRASH_SEED ?? 13);
 /** Set to print one line per kill (timings, writes) while the suite runs. */
 const VERBOSE = Boolean(process.env.CRASH_VERBOSE);
 
-/** A small seeded PRNG (mulberry32): the kill moments repeat from run to run. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Ack =
   | { kind: 'space'; id: string; title: string }
@@ -52,7 +42,7 @@ describe.runIf(KILLS > 0)('crash: SIGKILL under write load', { timeout: Math.max
   });
 
   it(`${KILLS} kills: every acknowledged write survives, the database stays sound`, async () => {
-    const rand = random(SEED);
+    const rand = seededRandom(SEED);
     env = await freshEnvironment();
     // One admin token drives every client: the per-token limit would answer 429 to a load
     // that is the point here.
