@@ -6,7 +6,7 @@ import { badRequest, notFound } from '../../errors.ts';
 import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { reusable } from '../../lib/reusable.ts';
-import { reuseUnlessChanged } from '../../db/read-cache.ts';
+import { dependOn, reuseUnlessChanged } from '../../db/read-cache.ts';
 import { writePageMarkdown, resolveVariables, type Document } from '../../content/markdown/index.ts';
 import { labelMentions, relativeDocumentPaths, spacePaths, type PathNode, type SpacePaths } from '../../content/markdown/paths.ts';
 import { BLOB_AREA } from '../../content/store/blobs.ts';
@@ -63,6 +63,8 @@ export async function editSpaceContent(
 /** The space (access checked) and the revision a read is about: the current one, or the one named. */
 async function revisionFor(ctx: Context, spaceId: string, options: ReadOptions): Promise<RevisionSnapshot> {
   const { space } = await loadSpace(ctx, spaceId, options.shareKey);
+  // Evaluated computed pages are made from the organization's specs (readPage).
+  dependOn(`openapi:${space.organization_id}`);
   const revisionId = options.revisionId ?? (space.revision_id as string);
   return loadSnapshot(ctx.db, spaceId, revisionId);
 }

@@ -83,6 +83,19 @@ describe('computed OpenAPI pages', () => {
     expect(ops).toContain('<span class="oa-method oa-m-patch">PATCH</span>');
   });
 
+  it('a new version of the spec is what the next evaluated read shows (the cached page is not reused)', async () => {
+    const before = await readPage(orders, { evaluated: true });
+    expect(before.body.document.nodes.map((n: any) => n.data.path)).toEqual(['/orders/{orderId}']);
+    const replaced = await req('PUT', `/v1/orgs/${org.id}/openapi/orders`, { source: { text: ORDERS_30_YAML.replace('/orders/{orderId}:', '/purchases/{orderId}:') } });
+    expect(replaced.status, replaced.text).toBe(200);
+    await t.runJobsUntilIdle();
+    const after = await readPage(orders, { evaluated: true });
+    expect(after.body.document.nodes.map((n: any) => n.data.path)).toEqual(['/purchases/{orderId}']);
+    const back = await req('PUT', `/v1/orgs/${org.id}/openapi/orders`, { source: { url: `${server.url}/orders.yaml` } });
+    expect(back.status, back.text).toBe(200);
+    await t.runJobsUntilIdle();
+  });
+
   it('update_page can change or remove computed; a bad computed source is refused', async () => {
     const cr = await req('POST', `/v1/spaces/${spaceId}/change-requests`, { subject: 'Change' });
     const bad = await req('POST', `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/content`, {
