@@ -93,7 +93,20 @@ async function migrate(db: Db, target?: string): Promise<string[]> {
   // Migration numbers are handed out per issue and land in any order (0013 after 0016 and
   // 0018): a database that already ran later numbers must still run an earlier new one.
   const migrator = new Migrator({ db, provider, allowUnorderedMigrations: true, ...(migrationTableSchema ? { migrationTableSchema } : {}) });
-  const { error, results } = target ? await migrator.migrateTo(target) : await migrator.migrateToLatest();
+  let outcome = target ? await migrator.migrateTo(target) : await migrator.migrateToLatest();
+  // Kysely looks for its tables by listing the tables of every schema; another schema dropped
+  // meanwhile (tests, instances side by side) fails that listing with "schema … does not
+  // exist" (3F000). Nothing was applied then: look again.
+  for (let attempt = 1; attempt < 5 && droppedMeanwhile(outcome.error, migrationTableSchema); attempt++) {
+    outcome = target ? await migrator.migrateTo(target) : await migrator.migrateToLatest();
+  }
+  const { error, results } = outcome;
   if (error) throw error instanceof Error ? error : new Error(String(error));
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
+}
+
+/** The error of a listing that raced with another schema's drop (not our own schema missing). */
+function droppedMeanwhile(error: unknown, ours: string | undefined): boolean {
+  const e = error as { code?: string; message?: string } | undefined;
+  return e?.code === '3F000' && ours !== undefined && !String(e.message).includes(`"${ours}"`);
 }
