@@ -6,7 +6,7 @@ import type { Db } from './database.ts';
 /*
  * What a write to each table changes, as cache scopes (docs/architecture.md, "Caches").
  * The one place that says it: the triggers of both databases are generated from this list,
- * and cached reads declare the same scopes (`dependOn`, read-cache.ts) before they read.
+ * and cached reads declare the same scopes (`Depend`, read-cache.ts) before they read.
  *
  * A scope names one object a cached read can depend on:
  *   org:<id>             the organization's settings, members and their roles, teams,

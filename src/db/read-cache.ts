@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { TtlCache } from '../lib/ttl-cache.ts';
 import type { ChangeFeed } from './change-feed.ts';
 import { changeFeedOf, type Db } from './database.ts';
@@ -10,29 +9,17 @@ interface Entry {
   depends: [scope: string, version: number][];
 }
 
-interface Reading {
-  feed: ChangeFeed;
-  depends: Map<string, number>;
-}
-
-const reading = new AsyncLocalStorage<Reading>();
-
 /**
  * Declares that the read in progress depends on these scopes (change-scopes.ts). Call it
- * BEFORE reading what the scope covers: the version is taken now, so a change committed
+ * BEFORE reading what the scope covers: the version is taken then, so a change committed
  * during the read moves the version past the one recorded and the result is not reused.
- * Outside a cached read it does nothing.
+ * Passed to each cached reader, and on to what it calls (an argument, not an
+ * AsyncLocalStorage: on Node 20 one slows every promise of the process).
  */
-export function dependOn(...scopes: string[]): void {
-  const current = reading.getStore();
-  if (!current) return;
-  for (const scope of scopes) if (!current.depends.has(scope)) current.depends.set(scope, current.feed.version(scope));
-}
+export type Depend = (...scopes: string[]) => void;
 
-function inherit(outer: Reading | undefined, depends: Iterable<[string, number]>): void {
-  if (!outer) return;
-  for (const [scope, version] of depends) if (!outer.depends.has(scope)) outer.depends.set(scope, version);
-}
+/** The Depend of a read that is not cached: declarations change nothing. */
+export const uncached: Depend = () => {};
 
 function validEntry(cache: TtlCache<unknown>, key: string, feed: ChangeFeed, epoch: number): Entry | undefined {
   return cache.getIf(key, (e) => {
@@ -50,48 +37,44 @@ export function peekUnlessChanged<T>(db: Db, cache: TtlCache<unknown>, key: stri
 }
 
 /**
- * Reuses the result of a read while nothing it declared (`dependOn`) has changed since it
- * was made, answering a hit synchronously (no promise, no microtask) for the hottest reads.
- * Nothing is cached for a transaction's handle, while the feed cannot be trusted
- * (ChangeFeed.epoch), or when the read declared nothing. A cached read inside another passes
- * its scopes on. Results must not be mutated by callers.
+ * Reuses the result of a read while nothing it declared (its `depend` argument) has changed
+ * since it was made, answering a hit synchronously (no promise, no microtask) for the
+ * hottest reads. Nothing is cached for a transaction's handle, while the feed cannot be
+ * trusted (ChangeFeed.epoch), or when the read declared nothing. Results must not be
+ * mutated by callers.
  */
-export function reuseUnlessChanged<T>(db: Db, cache: TtlCache<unknown>, key: string, read: () => Promise<T>): T | Promise<T> {
+export function reuseUnlessChanged<T>(db: Db, cache: TtlCache<unknown>, key: string, read: (depend: Depend) => Promise<T>): T | Promise<T> {
   const feed = changeFeedOf(db);
   const epoch = feed?.epoch();
-  if (feed === undefined || epoch === undefined) return read();
+  if (feed === undefined || epoch === undefined) return read(uncached);
   const entry = validEntry(cache, key, feed, epoch);
-  if (entry) {
-    inherit(reading.getStore(), entry.depends);
-    return entry.value as T;
-  }
+  if (entry) return entry.value as T;
   return keep(feed, epoch, cache, key, read);
 }
 
-function keep<T>(feed: ChangeFeed, epoch: number, cache: TtlCache<unknown>, key: string, read: () => Promise<T>): Promise<T> {
-  const outer = reading.getStore();
-  const current: Reading = { feed, depends: new Map() };
-  return reading.run(current, read).then((value) => {
-    inherit(outer, current.depends);
-    if (value !== undefined && current.depends.size > 0 && feed.epoch() === epoch) {
-      cache.set(key, { value, epoch, depends: [...current.depends] } satisfies Entry);
-    }
+function keep<T>(feed: ChangeFeed, epoch: number, cache: TtlCache<unknown>, key: string, read: (depend: Depend) => Promise<T>): Promise<T> {
+  const depends = new Map<string, number>();
+  const depend: Depend = (...scopes) => {
+    for (const scope of scopes) if (!depends.has(scope)) depends.set(scope, feed.version(scope));
+  };
+  return read(depend).then((value) => {
+    if (value !== undefined && depends.size > 0 && feed.epoch() === epoch) cache.set(key, { value, epoch, depends: [...depends] } satisfies Entry);
     return value;
   });
+}
+
+/** reuseUnlessChanged for callers that always await. */
+export async function readUnlessChanged<T>(db: Db, cache: TtlCache<unknown>, key: string, read: (depend: Depend) => Promise<T>): Promise<T> {
+  return reuseUnlessChanged(db, cache, key, read);
 }
 
 /**
  * The miss half of reuseUnlessChanged, for a caller that has just looked (peekUnlessChanged):
  * reads, and keeps the result for reuse as reuseUnlessChanged would.
  */
-export function readAndKeep<T>(db: Db, cache: TtlCache<unknown>, key: string, read: () => Promise<T>): Promise<T> {
+export function readAndKeep<T>(db: Db, cache: TtlCache<unknown>, key: string, read: (depend: Depend) => Promise<T>): Promise<T> {
   const feed = changeFeedOf(db);
   const epoch = feed?.epoch();
-  if (feed === undefined || epoch === undefined) return read();
+  if (feed === undefined || epoch === undefined) return read(uncached);
   return keep(feed, epoch, cache, key, read);
-}
-
-/** reuseUnlessChanged for callers that always await. */
-export async function readUnlessChanged<T>(db: Db, cache: TtlCache<unknown>, key: string, read: () => Promise<T>): Promise<T> {
-  return reuseUnlessChanged(db, cache, key, read);
 }

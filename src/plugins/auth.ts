@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { unauthorized } from '../errors.ts';
 import { hashToken } from '../lib/tokens.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
-import { dependOn, peekUnlessChanged, readAndKeep } from '../db/read-cache.ts';
+import { peekUnlessChanged, readAndKeep } from '../db/read-cache.ts';
 import type { Actor } from '../context.ts';
 import { authenticateTokenHash } from '../modules/users/users.service.ts';
 
@@ -58,8 +58,8 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     const now = Date.now();
     if (invalid.get(hash, now)) return done(unauthorized('The API token is invalid or has been revoked'));
     // onRequest has just looked in the cache: read, and keep a valid token for reuse.
-    readAndKeep(db, cache as TtlCache<unknown>, hash, () => {
-      dependOn(`token:${hash.slice(0, 16)}`);
+    readAndKeep(db, cache as TtlCache<unknown>, hash, (depend) => {
+      depend(`token:${hash.slice(0, 16)}`);
       return authenticateTokenHash(db, hash);
     }).then((actor) => {
       if (!actor) {

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { PageRequest } from '../../db/keyset.ts';
-import { dependOn, readUnlessChanged } from '../../db/read-cache.ts';
+import { readUnlessChanged } from '../../db/read-cache.ts';
 import { reusable } from '../../lib/reusable.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
@@ -247,8 +247,8 @@ export async function listComments(
   // A page is reused (and its JSON serialized once) while the space's comments are unchanged; the
   // caller is part of the key since permissions are theirs.
   const key = ['comments', loaded.base.spaceId, loaded.base.changeRequestId ?? '', ctx.actor.userId, JSON.stringify(filters), page.page ?? '', page.limit, format].join('\u0000');
-  return readUnlessChanged(ctx.db, ctx.caches.listings, key, async () => {
-    dependOn(`comments:${loaded.base.spaceId}`, `org:${loaded.organizationId}`, 'users');
+  return readUnlessChanged(ctx.db, ctx.caches.listings, key, async (depend) => {
+    depend(`comments:${loaded.base.spaceId}`, `org:${loaded.organizationId}`, 'users');
     const result = await commentsRepository.list(ctx.db, loaded.base, filters, page);
     return reusable({ ...result, items: await presentComments(ctx, loaded, result.items, format) });
   });

@@ -6,7 +6,7 @@ import { badRequest, notFound } from '../../errors.ts';
 import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { reusable } from '../../lib/reusable.ts';
-import { dependOn, reuseUnlessChanged } from '../../db/read-cache.ts';
+import { reuseUnlessChanged, type Depend } from '../../db/read-cache.ts';
 import { writePageMarkdown, resolveVariables, type Document } from '../../content/markdown/index.ts';
 import { labelMentions, relativeDocumentPaths, spacePaths, type PathNode, type SpacePaths } from '../../content/markdown/paths.ts';
 import { BLOB_AREA } from '../../content/store/blobs.ts';
@@ -61,10 +61,10 @@ export async function editSpaceContent(
 }
 
 /** The space (access checked) and the revision a read is about: the current one, or the one named. */
-async function revisionFor(ctx: Context, spaceId: string, options: ReadOptions): Promise<RevisionSnapshot> {
-  const { space } = await loadSpace(ctx, spaceId, options.shareKey);
+async function revisionFor(ctx: Context, spaceId: string, options: ReadOptions, depend?: Depend): Promise<RevisionSnapshot> {
+  const { space } = await loadSpace(ctx, spaceId, options.shareKey, depend);
   // Evaluated computed pages are made from the organization's specs (readPage).
-  dependOn(`openapi:${space.organization_id}`);
+  depend?.(`openapi:${space.organization_id}`);
   const revisionId = options.revisionId ?? (space.revision_id as string);
   return loadSnapshot(ctx.db, spaceId, revisionId);
 }
@@ -241,8 +241,8 @@ async function readPage(ctx: Context, snapshot: RevisionSnapshot, node: PageNode
  */
 export function getPage(ctx: Context, spaceId: string, pageId: string, options: PageReadOptions) {
   const key = `page-read\u0000${spaceId}\u0000${ctx.actor.userId}\u0000${options.shareKey ?? ''}\u0000${options.revisionId ?? ''}\u0000${pageId}\u0000${options.format ?? ''}\u0000${options.evaluated ?? ''}\u0000${options.metadata ?? ''}`;
-  return reuseUnlessChanged(ctx.db, ctx.caches.listings, key, async () => {
-    const snapshot = await revisionFor(ctx, spaceId, options);
+  return reuseUnlessChanged(ctx.db, ctx.caches.listings, key, async (depend) => {
+    const snapshot = await revisionFor(ctx, spaceId, options, depend);
     const node = snapshot.byId.get(pageId);
     if (!node) throw notFound('Page');
     return readPage(ctx, snapshot, node, options);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { AppDeps, Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { PageRequest } from '../../db/keyset.ts';
-import { dependOn, readUnlessChanged } from '../../db/read-cache.ts';
+import { readUnlessChanged } from '../../db/read-cache.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
@@ -128,8 +128,8 @@ export async function listClusters(ctx: Context, organizationId: string, options
   await readAccess(ctx, organizationId);
   const now = ctx.clock.now();
   const key = `clusters\u0000${organizationId}\u0000${options.sort}\u0000${options.order}\u0000${page.page ?? ''}\u0000${page.limit}\u0000${weekStart(now)}`;
-  return readUnlessChanged(ctx.db, ctx.caches.listings, key, async () => {
-    dependOn(`conversations:${organizationId}`);
+  return readUnlessChanged(ctx.db, ctx.caches.listings, key, async (depend) => {
+    depend(`conversations:${organizationId}`);
     const result = await repo.listClusters(ctx.db, organizationId, options, page);
     return { ...result, items: result.items.map((row) => presentCluster(ctx.config, row, now)) };
   });

@@ -1,5 +1,5 @@
 import type { Context } from '../../context.ts';
-import { dependOn, readUnlessChanged } from '../../db/read-cache.ts';
+import { readUnlessChanged, type Depend } from '../../db/read-cache.ts';
 import { reusable } from '../../lib/reusable.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import { pageOfItems } from '../../lib/offset-page.ts';
@@ -85,7 +85,7 @@ async function listing(
   // A listing depends on immutable revisions and on which other spaces still exist: on
   // it is reused (and serialized once) while those spaces and the organization's specs are unchanged.
   const key = `links\u0000${reading.revisionId}\u0000${reading.baseRevisionId ?? ''}\u0000${JSON.stringify(reading.versionContext)}\u0000${scope}\u0000${status ?? ''}\u0000${page.page ?? ''}\u0000${page.limit}`;
-  return readUnlessChanged(ctx.db, ctx.caches.listings, key, async () => reusable(await computeListing(ctx, reading, select, status, page)));
+  return readUnlessChanged(ctx.db, ctx.caches.listings, key, async (depend) => reusable(await computeListing(ctx, reading, select, status, page, depend)));
 }
 
 async function computeListing(
@@ -94,6 +94,7 @@ async function computeListing(
   select: (links: RevisionLinks) => LinkOccurrence[],
   status: LinkStatusName | undefined,
   page: PageRequest,
+  depend: Depend,
 ) {
   const links = await loadRevisionLinks(ctx.db, reading.spaceId, reading.revisionId, ctx.config.publicUrl);
   const occurrences = select(links);
@@ -102,7 +103,7 @@ async function computeListing(
     base = select(await loadRevisionLinks(ctx.db, reading.spaceId, reading.baseRevisionId, ctx.config.publicUrl));
   }
   // Which other spaces still exist, and which specs the organization has.
-  dependOn(...[...foreignSpaces(occurrences), ...foreignSpaces(base)].map((id) => `space:${id}`), `openapi:${reading.organizationId}`);
+  depend(...[...foreignSpaces(occurrences), ...foreignSpaces(base)].map((id) => `space:${id}`), `openapi:${reading.organizationId}`);
   const foreign = await linksRepository.liveSpaces(ctx.db, [...foreignSpaces(occurrences), ...foreignSpaces(base)]);
   const specs = await existingSpecSlugs(ctx.db, reading.organizationId, [...specSlugs(occurrences), ...specSlugs(base)]);
   const targets = targetsOf(occurrences, foreign, specs);

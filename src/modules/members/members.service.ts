@@ -6,7 +6,7 @@ import { serverSecret } from '../../db/secrets.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { reusable } from '../../lib/reusable.ts';
-import { dependOn, readUnlessChanged } from '../../db/read-cache.ts';
+import { readUnlessChanged } from '../../db/read-cache.ts';
 import { organizationPolicy, type OrganizationAccess } from '../organizations/organizations.policy.ts';
 import { organizationsRepository } from '../organizations/organizations.repository.ts';
 import { memberAccess } from '../organizations/organizations.service.ts';
@@ -48,8 +48,8 @@ export async function listMembers(ctx: Context, organizationId: string, query: L
   organizationPolicy.authorize('listMembers', access, 'Guests cannot list the members of the organization');
   const filters = { role: query.role, search: query.search, sort: query.sort ?? 'joinedAt', order: query.order ?? 'desc' } as const;
   const key = JSON.stringify(['members', organizationId, filters, page.page ?? null, page.limit]);
-  return readUnlessChanged(ctx.db, ctx.caches.listings, key, async () => {
-    dependOn(`directory:${organizationId}`, 'users');
+  return readUnlessChanged(ctx.db, ctx.caches.listings, key, async (depend) => {
+    depend(`directory:${organizationId}`, 'users');
     const result = await membersRepository.list(ctx.db, organizationId, filters, page);
     return reusable({ ...result, items: result.items.map((row) => presentMember(ctx.config, row)) });
   });

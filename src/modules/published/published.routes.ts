@@ -7,7 +7,7 @@ import { SHARE_COOKIE, VISITOR_COOKIE, type CookieToSet } from './published.poli
 import { credentialParam, type HostParams, type SiteParams } from './published.schemas.ts';
 import { publishedRepository } from './published.repository.ts';
 import { SEARCH_PATH, servePublished, type Mount, type PublishedOutcome } from './published.service.ts';
-import { reuseUnlessChanged } from '../../db/read-cache.ts';
+import { reuseUnlessChanged, type Depend } from '../../db/read-cache.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
 import { LruCache } from '../../content/store/snapshot.ts';
 
@@ -145,7 +145,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const hasCredentials = Object.values(credentials).some((value) => value !== undefined);
     const search = path === SEARCH_PATH && typeof query.q === 'string' ? query.q.slice(0, 512) : undefined;
     const searchJson = path === SEARCH_PATH && query.format === 'json';
-    const visit = () => servePublished(deps, { mount, path, credentials, search, searchJson });
+    const visit = (depend?: Depend) => servePublished(deps, { mount, path, credentials, search, searchJson }, depend);
     const key = `${mount.kind === 'path' ? mount.key : `host:${mount.hostname}`}\u0000${path}\u0000${search ?? ''}\u0000${searchJson ? 'j' : ''}`;
     const outcome = hasCredentials ? await visit() : await reuseUnlessChanged(deps.db, anonymous as TtlCache<unknown>, key, visit);
     if (outcome.kind === 'none') return reply.callNotFound();

@@ -9,7 +9,7 @@ import { escapeHtml, safeUrl } from '../../site/html.ts';
 import { prepareHighlighter } from '../../site/highlight.ts';
 import { openapiSpecsOf } from '../../content/openapi/blocks.ts';
 import { computedDocument } from '../../content/openapi/computed.ts';
-import { dependOn } from '../../db/read-cache.ts';
+import { uncached, type Depend } from '../../db/read-cache.ts';
 import { specsForPage } from '../openapi-specs/openapi-specs.service.ts';
 import { fileUrlSigner } from '../content/content.service.ts';
 import { decideAccess, visibleTo, type Claims, type CookieToSet, type Credentials } from './published.policy.ts';
@@ -160,12 +160,12 @@ function siteOrigin(deps: Deps, mount: Mount): string {
 const SITE_FILES = new Set(['robots.txt', 'sitemap.xml', 'llms.txt', 'llms-full.txt']);
 
 /** Serves one request for a published site. */
-export async function servePublished(deps: Deps, request: PublishedRequest): Promise<PublishedOutcome> {
+export async function servePublished(deps: Deps, request: PublishedRequest, depend: Depend = uncached): Promise<PublishedOutcome> {
   const { db } = deps;
   const { mount } = request;
   // A visit's outcome may be cached (published.routes): it depends on every site (found by
   // host or path), then on its organization's spaces, settings and specs.
-  dependOn('sites');
+  depend('sites');
   const site =
     mount.kind === 'path'
       ? await publishedRepository.siteByKey(db, mount.key)
@@ -184,7 +184,7 @@ export async function servePublished(deps: Deps, request: PublishedRequest): Pro
     cookiePath,
   });
   if (!site) return notFound();
-  dependOn(`spaces:${site.organization_id}`, `org:${site.organization_id}`, `openapi:${site.organization_id}`);
+  depend(`spaces:${site.organization_id}`, `org:${site.organization_id}`, `openapi:${site.organization_id}`);
 
   const access = await decideAccess(db, site, request.credentials);
   if (!access.allowed) {
@@ -261,7 +261,7 @@ export async function servePublished(deps: Deps, request: PublishedRequest): Pro
     node = snapshot.byPath.get(pagePath);
     if (!node) {
       // An old address the space's repository redirects (`.gitbook.yaml`, git sync).
-      dependOn(`space:${current.row.space_id}`);
+      depend(`space:${current.row.space_id}`);
       const redirected = snapshot.byId.get((await publishedRepository.gitRedirect(db, current.row.space_id, pagePath)) ?? '');
       if (redirected) return { kind: 'redirect', location: `${current.base}${redirected.path}${wantsMarkdown ? '.md' : ''}`, cleanQuery: false, cookies: [], cookiePath };
       return notFoundInSite();

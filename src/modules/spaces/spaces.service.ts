@@ -1,7 +1,7 @@
 import type { AppDeps, Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { PageRequest } from '../../db/keyset.ts';
-import { dependOn, readUnlessChanged } from '../../db/read-cache.ts';
+import { readUnlessChanged, type Depend } from '../../db/read-cache.ts';
 import { reusable } from '../../lib/reusable.ts';
 import type { RoleName } from '../../db/types.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
@@ -59,14 +59,17 @@ export async function loadSpace(
   ctx: Pick<Context, 'db' | 'actor' | 'caches'>,
   spaceId: string,
   shareKey?: string,
+  /** Given by a cached read that calls this: it reads, declaring its scopes there. */
+  within?: Depend,
 ): Promise<{ space: SpaceRow; access: ContentAccess }> {
-  const loaded = await readUnlessChanged(ctx.db, ctx.caches.listings, `space\u0000${spaceId}\u0000${ctx.actor.userId}\u0000${shareKey ?? ''}`, async () => {
-    dependOn(`space:${spaceId}`);
+  const read = async (depend: Depend) => {
+    depend(`space:${spaceId}`);
     const space = await spacesRepository.findActive(ctx.db, spaceId);
     if (!space) return null;
-    dependOn(`org:${space.organization_id}`);
+    depend(`org:${space.organization_id}`);
     return { space, access: await contentAccess(ctx, space, 'space', shareKey) };
-  });
+  };
+  const loaded = within ? await read(within) : await readUnlessChanged(ctx.db, ctx.caches.listings, `space\u0000${spaceId}\u0000${ctx.actor.userId}\u0000${shareKey ?? ''}`, read);
   if (!loaded || loaded.access.role === null) throw notFound('Space');
   return loaded;
 }
@@ -217,10 +220,10 @@ export async function getSpace(ctx: Context, spaceId: string, shareKey?: string)
   // The Space object (counts and published URL included) depends only on the database:
   // reused, and serialized once, while what it depends on is unchanged.
   const key = `space-get\u0000${spaceId}\u0000${ctx.actor.userId}\u0000${shareKey ?? ''}`;
-  return readUnlessChanged(ctx.db, ctx.caches.listings, key, async () => {
-    const { space, access } = await loadSpace(ctx, spaceId, shareKey);
+  return readUnlessChanged(ctx.db, ctx.caches.listings, key, async (depend) => {
+    const { space, access } = await loadSpace(ctx, spaceId, shareKey, depend);
     // The Space object also counts comments and change requests and shows where it is published.
-    dependOn(`comments:${space.id}`, `change-requests:${space.id}`, `sites:${space.organization_id}`);
+    depend(`comments:${space.id}`, `change-requests:${space.id}`, `sites:${space.organization_id}`);
     return reusable(await presentOne(ctx, space, access));
   });
 }

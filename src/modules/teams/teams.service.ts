@@ -1,7 +1,7 @@
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { PageRequest } from '../../db/keyset.ts';
-import { dependOn, readUnlessChanged } from '../../db/read-cache.ts';
+import { readUnlessChanged } from '../../db/read-cache.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
@@ -25,9 +25,9 @@ function present(ctx: Pick<Context, 'config'>, team: TeamView, access: Organizat
 async function loadTeam(ctx: Pick<Context, 'db' | 'actor' | 'caches'>, organizationId: string, teamId: string) {
   const access = await memberAccess(ctx, organizationId);
   // GET team is a hot read: reused while the organization's directory is unchanged.
-  const team = await readUnlessChanged(ctx.db, ctx.caches.listings, `team\u0000${organizationId}\u0000${teamId}\u0000${access.userId}`, () => {
+  const team = await readUnlessChanged(ctx.db, ctx.caches.listings, `team\u0000${organizationId}\u0000${teamId}\u0000${access.userId}`, (depend) => {
     // Its member and space counts: the directory (memberships, grants, space deletions).
-    dependOn(`org:${organizationId}`, `directory:${organizationId}`, 'users');
+    depend(`org:${organizationId}`, `directory:${organizationId}`, 'users');
     return teamsRepository.find(ctx.db, organizationId, teamId, access.userId);
   });
   if (!team) throw notFound('Team');
