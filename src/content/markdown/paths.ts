@@ -136,11 +136,26 @@ export function mapRefs(document: Document, visit: Visit): Document {
  */
 export function resolveDocumentPaths(document: Document, pageFile: string, paths: SpacePaths): Document {
   return settleTables(mapRefs(document, (ref) => {
-    if (ref.kind === 'url') return resolveRelative(ref.url, pageFile, paths) ?? ref;
-    // A file block's `src` that is a path, not an id (refs.ts keeps it in `file`).
-    if (ref.kind === 'file' && !ref.space && /[/.]/.test(ref.file)) return resolveRelative(ref.file, pageFile, paths) ?? ref;
-    return ref;
+    const path = relativePathOf(ref);
+    return path === null ? ref : (resolveRelative(path, pageFile, paths) ?? ref);
   }));
+}
+
+/** The path a reference may stand for relative to its page: a relative URL, or a file block's `src` that is a path, not an id (refs.ts keeps it in `file`). */
+function relativePathOf(ref: ContentRef): string | null {
+  if (ref.kind === 'url') return ref.url !== '' && !ABSOLUTE.test(ref.url) ? ref.url : null;
+  if (ref.kind === 'file' && !ref.space && /[/.]/.test(ref.file)) return ref.file;
+  return null;
+}
+
+/** Whether resolveDocumentPaths could change anything: callers skip building the space's paths when not. */
+export function holdsRelativePaths(document: Document): boolean {
+  let found = false;
+  mapRefs(document, (ref) => {
+    found ||= relativePathOf(ref) !== null;
+    return ref;
+  });
+  return found;
 }
 
 /** Writing: page, anchor and file references of this space as relative paths from the page in `pageFile`. */

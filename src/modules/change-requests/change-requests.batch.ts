@@ -6,7 +6,7 @@ import { apiUrl } from '../../lib/urls.ts';
 import { completeDocument, InvalidDocument } from '../../content/markdown/complete.ts';
 import { stableKeys } from '../../content/markdown/keys.ts';
 import { readPageMarkdown, type Document } from '../../content/markdown/index.ts';
-import { resolveDocumentPaths, spacePaths, type PathNode } from '../../content/markdown/paths.ts';
+import { holdsRelativePaths, resolveDocumentPaths, spacePaths, type PathNode, type SpacePaths } from '../../content/markdown/paths.ts';
 import { settleTables } from '../../content/markdown/html-table.ts';
 import { RevisionEditor, type NewPage, type PagePatch } from '../../content/store/editor.ts';
 import { loadDocuments, loadTrees } from '../../content/store/snapshot.ts';
@@ -228,12 +228,14 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
     // Links resolve once every page and ref of the batch is known: batch refs, then paths
     // relative to the page's own markdown file (GitBook's `../a/b.md`, `.gitbook/assets/x.png`).
     if (documentsToResolve.size > 0) {
-      const paths = spacePaths(editorTree(editor, null), editor.fileEntries());
+      // The space's paths cost a walk of every page: built only for documents that hold a path.
+      let paths: SpacePaths | undefined;
       const current = await editor.documents(trx, [...documentsToResolve]);
       for (const [pageId, document] of current) {
         let resolved = resolveRefs(document, pageRefs, fileRefs) as Document;
-        const pageFile = paths.fileOfPage(pageId);
-        resolved = pageFile ? resolveDocumentPaths(resolved, pageFile, paths) : settleTables(resolved);
+        if (holdsRelativePaths(resolved)) paths ??= spacePaths(editorTree(editor, null), editor.fileEntries());
+        const pageFile = paths?.fileOfPage(pageId);
+        resolved = paths && pageFile ? resolveDocumentPaths(resolved, pageFile, paths) : settleTables(resolved);
         if (JSON.stringify(resolved) !== JSON.stringify(document)) editor.updatePage(pageId, { document: resolved });
       }
     }

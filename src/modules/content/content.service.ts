@@ -110,7 +110,6 @@ async function pageBodies(
   // Computed pages (builtin:openapi) are expanded from their spec's latest version when evaluated.
   const computedSpecs = evaluated ? all.flatMap((n) => (n.entry.computed ? [n.entry.computed.dependencies.spec.ref.spec] : [])) : [];
   const specs = computedSpecs.length > 0 ? await specsForPage(ctx.db, snapshot.revision.spaceId, computedSpecs) : undefined;
-  let paths: SpacePaths | undefined;
   return (node) => {
     let doc = (node.entry.document && documents.get(node.entry.document)) || EMPTY_DOCUMENT;
     const computed = node.entry.computed;
@@ -118,11 +117,19 @@ async function pageBodies(
     if (evaluated) doc = resolveVariables(doc, variablesOf(snapshot, node));
     if (format === 'document') return { document: doc };
     // GitBook's page markdown: links to pages and files of the space as paths relative to the page's own file.
-    paths ??= spacePaths(pathTree(snapshot.pages), [...snapshot.filesById.values()]);
+    const paths = revisionPaths(snapshot);
     const pageFile = paths.fileOfPage(node.entry.id);
     doc = labelMentions(doc, (id) => snapshot.byId.get(id)?.entry.title);
     return { markdown: writePageMarkdown(pageFile ? relativeDocumentPaths(doc, pageFile, node.entry.id, paths) : doc) };
   };
+}
+
+/** Every page's and file's path in a revision (a walk of all its pages): once per revision. */
+function revisionPaths(snapshot: RevisionSnapshot): SpacePaths {
+  const key = `paths\u0000${snapshot.revision.spaceId}\u0000${snapshot.revision.id}`;
+  let paths = derivedCache.get(key) as SpacePaths | undefined;
+  if (!paths) derivedCache.set(key, (paths = spacePaths(pathTree(snapshot.pages), [...snapshot.filesById.values()])));
+  return paths;
 }
 
 /**
