@@ -170,13 +170,15 @@ const READS = new Set(['SelectQueryNode']);
 
 /**
  * Kysely's PostgreSQL driver, plus read-your-writes for the change feed: a connection that
- * wrote waits, after its commit (or after its single statement outside a transaction), until
+ * wrote waits, when it is released (after its commit, or after its single statement outside
+ * a transaction; Kysely awaits the release before the query or transaction returns), until
  * this process's listener has the write's notifications (PostgresChangeFeed.barrier), so a
- * result cached before the write is never served after it returned.
+ * result cached before the write is never served after it returned. Waiting happens after
+ * the commit, never inside it: a failure there cannot turn a committed write into an error
+ * or a rollback.
  */
 class BarrierPostgresDriver extends PostgresDriver {
   readonly #wrote = new WeakSet<DatabaseConnection>();
-  readonly #inTransaction = new WeakSet<DatabaseConnection>();
   readonly #watched = new WeakSet<DatabaseConnection>();
 
   constructor(
@@ -199,35 +201,21 @@ class BarrierPostgresDriver extends PostgresDriver {
     return connection;
   }
 
-  override async beginTransaction(connection: DatabaseConnection, settings: Parameters<PostgresDriver['beginTransaction']>[1]): Promise<void> {
-    await super.beginTransaction(connection, settings);
-    this.#inTransaction.add(connection);
-    this.#wrote.delete(connection);
-  }
-
-  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await super.commitTransaction(connection);
-    this.#inTransaction.delete(connection);
-    await this.#catchUp(connection);
-  }
-
   override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    this.#inTransaction.delete(connection);
+    // Rolled back: nothing was notified, nothing to wait for.
     this.#wrote.delete(connection);
     await super.rollbackTransaction(connection);
   }
 
   override async releaseConnection(connection: Parameters<PostgresDriver['releaseConnection']>[0]): Promise<void> {
-    if (!this.#inTransaction.has(connection)) await this.#catchUp(connection).catch(() => {});
+    if (this.#wrote.has(connection)) {
+      this.#wrote.delete(connection);
+      // The marker's own pg_notify goes through executeQuery too: it is not a write to wait for.
+      await this.feed
+        .barrier((channel, marker) => connection.executeQuery(CompiledQuery.raw('select pg_notify($1, $2)', [channel, marker])).finally(() => this.#wrote.delete(connection)))
+        .catch(() => {});
+    }
     await super.releaseConnection(connection);
-  }
-
-  async #catchUp(connection: DatabaseConnection): Promise<void> {
-    if (!this.#wrote.has(connection)) return;
-    this.#wrote.delete(connection);
-    await this.feed.barrier((channel, marker) =>
-      connection.executeQuery(CompiledQuery.raw('select pg_notify($1, $2)', [channel, marker])).finally(() => this.#wrote.delete(connection)),
-    );
   }
 }
 
