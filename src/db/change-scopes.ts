@@ -38,12 +38,16 @@ interface TableScopes {
   only?: string[];
 }
 
+/** A token's scope: a prefix of its hash (collisions only drop a cached token early). */
+const TOKEN_SCOPE_CHARS = 16;
+export const tokenScope = (tokenHash: string) => `token:${tokenHash.slice(0, TOKEN_SCOPE_CHARS)}`;
+
 const siteOrg = "(select organization_id from sites where id = r.site_id)";
 
 export const CHANGE_SCOPES: Record<string, TableScopes | TableScopes[]> = {
   organizations: { scopes: ["'org:' || r.id"] },
   users: { scopes: ["'users'"] },
-  api_tokens: { scopes: ["'token:' || substr(r.token_hash, 1, 16)"] },
+  api_tokens: { scopes: [`'token:' || substr(r.token_hash, 1, ${TOKEN_SCOPE_CHARS})`] },
   members: [{ scopes: ["'org:' || r.organization_id"], ignore: ['last_seen_at'] }, { scopes: ["'directory:' || r.organization_id"] }],
   teams: { scopes: ["'org:' || r.organization_id"] },
   team_members: { scopes: ["'org:' || r.organization_id", "'directory:' || r.organization_id"] },

@@ -4,6 +4,7 @@ import { unauthorized } from '../errors.ts';
 import { hashToken } from '../lib/tokens.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
 import { peekUnlessChanged, readAndKeep } from '../db/read-cache.ts';
+import { tokenScope } from '../db/change-scopes.ts';
 import type { Actor } from '../context.ts';
 import { authenticateTokenHash } from '../modules/users/users.service.ts';
 
@@ -59,7 +60,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     if (invalid.get(hash, now)) return done(unauthorized('The API token is invalid or has been revoked'));
     // onRequest has just looked in the cache: read, and keep a valid token for reuse.
     readAndKeep(db, cache as TtlCache<unknown>, hash, (depend) => {
-      depend(`token:${hash.slice(0, 16)}`);
+      depend(tokenScope(hash));
       return authenticateTokenHash(db, hash);
     }).then((actor) => {
       if (!actor) {
