@@ -1,13 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { PostgresAdapter } from 'kysely';
 import type { Db, DialectName } from '../src/db/database.ts';
+import { freePort } from '../test/process.ts';
 
 /** The repository root: children run from here so `--import tsx` and `src/` resolve. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -91,18 +91,6 @@ async function stopChild(child: ChildProcess, timeoutMs = 10_000): Promise<void>
   const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
   await exited;
   clearTimeout(timer);
-}
-
-/** A free TCP port on 127.0.0.1 (asked of the kernel, then released for the child). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A server in a child process. */

@@ -9,7 +9,8 @@ import { migrateToLatest } from '../src/db/migrate.ts';
 import { bootstrap } from '../src/bootstrap.ts';
 import { loadConfig } from '../src/config.ts';
 import { systemClock } from '../src/lib/clock.ts';
-import { freePort, median, ROOT, tempDir } from './harness.ts';
+import { freePort } from '../test/process.ts';
+import { median, ROOT, tempDir } from './harness.ts';
 
 export interface Startup {
   runs: number;

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { editSpaceContent } from '../../src/modules/content/content.service.ts';
 import { createTestApp, type TestApp } from '../app.ts';
 import { createOrganization } from '../factories.ts';
 import { CHROMIUM, CHROMIUM_FLAGS, png } from './reader-site.ts';
+import { freePort } from '../process.ts';
 
 /*
  * The GitBook-written fixture space (test/fixtures/markdown/) published (issue 14): every
@@ -34,17 +34,6 @@ interface FixturePage {
   file: string;
   /** Path of the page on the site, under the site root. */
   sitePath: string;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Inserts the fixture folder `dir` (relative) under `parent`, README first; returns its pages. */

@@ -1,10 +1,10 @@
-import net, { type AddressInfo } from 'node:net';
 import { deflateSync } from 'node:zlib';
 import { markdownToDocument } from '../../src/content/markdown/parse.ts';
 import type { Block } from '../../src/content/markdown/types.ts';
 import { editSpaceContent } from '../../src/modules/content/content.service.ts';
 import { createTestApp, type TestApp } from '../app.ts';
 import { createOrganization } from '../factories.ts';
+import { freePort } from '../process.ts';
 
 /*
  * A content-rich published site built through the API (code, tables, hints, images, tabs),
@@ -126,18 +126,6 @@ export interface ReaderSite {
   /** Path of the site's root, e.g. /sites/acme-docs/ */
   sitePath: string;
   close(): Promise<void>;
-}
-
-/** A port free on 127.0.0.1 right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A listening app with a published site: sections, a content-rich first page and a few more. */
