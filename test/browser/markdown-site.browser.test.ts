@@ -3,7 +3,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPageMarkdown } from '../../src/content/markdown/page.ts';
-import { resolveDocumentPaths, spacePaths, type PathNode } from '../../src/content/markdown/paths.ts';
+import { resolveDocumentPaths } from '../../src/content/markdown/paths.ts';
 import type { RevisionEditor } from '../../src/content/store/editor.ts';
 import { editSpaceContent } from '../../src/modules/content/content.service.ts';
 import { createTestApp, type TestApp } from '../app.ts';
@@ -52,10 +52,6 @@ function insertFolder(e: RevisionEditor, dir: string, parent: string | null, ids
   }
 }
 
-function tree(e: RevisionEditor, parent: string | null): PathNode[] {
-  return e.childrenOf(parent).map((entry) => ({ id: entry.id, slug: entry.slug, children: tree(e, entry.id) }));
-}
-
 describe('the GitBook-written fixture space, published', { timeout: 180_000 }, () => {
   let t: TestApp;
   let url: string;
@@ -86,7 +82,7 @@ describe('the GitBook-written fixture space, published', { timeout: 180_000 }, (
       ids.set('README.md', e.insertPage({ title: readme.title ?? 'Home', slug: 'readme' }));
       insertFolder(e, '', null, ids);
       // As the batch does once every page is known: relative paths resolved against the space.
-      const paths = spacePaths(tree(e, null), e.fileEntries());
+      const paths = e.spacePaths();
       for (const [file, id] of ids) {
         if (!fs.existsSync(path.join(FIXTURES, file))) continue;
         const { document } = readPageMarkdown(fs.readFileSync(path.join(FIXTURES, file), 'utf8'));

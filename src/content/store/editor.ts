@@ -5,6 +5,7 @@ import { ContentNotFound, InvalidContentEdit } from '../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { markdownToDocument, type Document } from '../markdown/index.ts';
+import { spacePaths, type PathNode, type SpacePaths } from '../markdown/paths.ts';
 import { createHash } from 'node:crypto';
 import type { FileStore } from '../../files/types.ts';
 import { BLOB_AREA } from './blobs.ts';
@@ -349,6 +350,12 @@ export class RevisionEditor {
   /** The revision's files as edited so far. */
   fileEntries(): readonly FileEntry[] {
     return this.files ?? this.base?.files ?? [];
+  }
+
+  /** Where each page and file sits in GitBook's layout (content/markdown/paths.ts), as edited so far: a walk of every page. */
+  spacePaths(): SpacePaths {
+    const tree = (parent: string | null): PathNode[] => this.childrenOf(parent).map((entry) => ({ id: entry.id, slug: entry.slug, children: tree(entry.id) }));
+    return spacePaths(tree(null), this.fileEntries());
   }
 
   removeFile(fileId: string): void {

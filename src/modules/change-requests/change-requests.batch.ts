@@ -6,7 +6,7 @@ import { apiUrl } from '../../lib/urls.ts';
 import { completeDocument, InvalidDocument } from '../../content/markdown/complete.ts';
 import { stableKeys } from '../../content/markdown/keys.ts';
 import { readPageMarkdown, type Document } from '../../content/markdown/index.ts';
-import { holdsRelativePaths, resolveDocumentPaths, spacePaths, type PathNode, type SpacePaths } from '../../content/markdown/paths.ts';
+import { holdsRelativePaths, resolveDocumentPaths, type SpacePaths } from '../../content/markdown/paths.ts';
 import { settleTables } from '../../content/markdown/html-table.ts';
 import { RevisionEditor, type NewPage, type PagePatch } from '../../content/store/editor.ts';
 import { loadDocuments, loadTrees } from '../../content/store/snapshot.ts';
@@ -95,11 +95,6 @@ function resolveRefs(value: unknown, pages: Map<string, string>, files: Map<stri
     return value;
   }
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveRefs(v, pages, files)]));
-}
-
-/** The editor's page tree as paths.ts reads it. */
-function editorTree(editor: RevisionEditor, parent: string | null): PathNode[] {
-  return editor.childrenOf(parent).map((entry) => ({ id: entry.id, slug: entry.slug, children: editorTree(editor, entry.id) }));
 }
 
 type Outcome = { object: 'created_page'; ref?: string; id: string } | { object: 'updated_page'; id: string } | { object: 'deleted_page'; id: string };
@@ -233,7 +228,7 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
       const current = await editor.documents(trx, [...documentsToResolve]);
       for (const [pageId, document] of current) {
         let resolved = resolveRefs(document, pageRefs, fileRefs) as Document;
-        if (holdsRelativePaths(resolved)) paths ??= spacePaths(editorTree(editor, null), editor.fileEntries());
+        if (holdsRelativePaths(resolved)) paths ??= editor.spacePaths();
         const pageFile = paths?.fileOfPage(pageId);
         resolved = paths && pageFile ? resolveDocumentPaths(resolved, pageFile, paths) : settleTables(resolved);
         if (JSON.stringify(resolved) !== JSON.stringify(document)) editor.updatePage(pageId, { document: resolved });
