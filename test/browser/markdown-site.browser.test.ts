@@ -145,8 +145,14 @@ describe('the GitBook-written fixture space, published', { timeout: 180_000 }, (
         const res = await page.request.get(bare);
         expect(res.status(), `${file}: ${target}`).toBe(200);
       }
-      if (['blocks/tables.md', 'guides/changelog.md', 'blocks/html.md'].includes(file)) {
+      if (['blocks/tables.md', 'guides/changelog.md', 'blocks/html.md', 'blocks/images.md'].includes(file)) {
         await page.screenshot({ path: path.join(SHOTS, `markdown-${file.replace(/[/.]/g, '-')}.png`), fullPage: true });
+        // The same page on a phone in dark mode, for a person to look at (tables and figures are the wide ones).
+        const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark', isMobile: true, hasTouch: true });
+        const small = await phone.newPage();
+        await small.goto(`${url}/sites/fixtures/${sitePath}`);
+        await small.screenshot({ path: path.join(SHOTS, `markdown-${file.replace(/[/.]/g, '-')}-phone-dark.png`), fullPage: true });
+        await phone.close();
       }
       await page.context().close();
     }
