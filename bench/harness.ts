@@ -8,6 +8,7 @@ import autocannon from 'autocannon';
 import { PostgresAdapter } from 'kysely';
 import type { Db, DialectName } from '../src/db/database.ts';
 import { freePort } from '../test/process.ts';
+import { ensureBuilt } from '../scripts/build.mjs';
 
 /** The repository root: children run from here so `--import tsx` and `src/` resolve. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -100,19 +101,35 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
+/** How the Quire server process is started. */
+export interface ServerLaunch {
+  /** Extra Node flags for the server process, e.g. `--cpu-prof`. */
+  nodeFlags: string[];
+  /**
+   * false (the default): the built server, dist/server.js, built first when stale, as
+   * `npm start` runs it in production; true: the TypeScript sources through tsx, as in
+   * development (`--source`), to profile with source file names or to compare the two.
+   */
+  source: boolean;
+}
+
 export interface QuireOptions {
   dataDir: string;
   /** PostgreSQL instead of SQLite: the URL, its search_path set to the bench's schema. */
   databaseUrl?: string;
-  /** Extra Node flags for the server process, e.g. `--cpu-prof`. */
-  nodeFlags?: string[];
+  launch?: ServerLaunch;
 }
 
 /**
- * Starts Quire as `node --import tsx src/server.ts` on 127.0.0.1 over SQLite in `dataDir`,
- * without rate limiting and with warnings-only logs, and waits until `GET /v1/` answers.
+ * Starts Quire (built, or from source: ServerLaunch) on 127.0.0.1 over SQLite in `dataDir`
+ * or the given PostgreSQL schema, without rate limiting and with warnings-only logs, and
+ * waits until `GET /v1/` answers.
  */
 export async function startQuire(options: QuireOptions): Promise<ServerProcess> {
+  const launch = options.launch ?? { nodeFlags: [], source: false };
+  const entry = launch.source
+    ? ['--import', 'tsx', 'src/server.ts']
+    : [fileURLToPath(await ensureBuilt('server', (_level: number, msg: string) => process.stderr.write(`${msg}\n`)))];
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -128,7 +145,7 @@ export async function startQuire(options: QuireOptions): Promise<ServerProcess> 
   delete env.DATABASE_URL;
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   const child = track(
-    spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', 'tsx', 'src/server.ts'], {
+    spawn(process.execPath, [...launch.nodeFlags, ...entry], {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -17,6 +17,7 @@ import {
   type LoadOptions,
   type Round,
   type ScenarioInfo,
+  type ServerLaunch,
   type ServerProcess,
   type Suite,
   type Summary,
@@ -37,8 +38,9 @@ import { measureTranslationScaling, TRANSLATION_SCALING, type TranslationScaling
 
 /*
  * `npm run bench [-- --only <names>] [--database sqlite|postgres] [--database-url <url>]
- * [--duration <s>] [--rounds <n>] [--warmup <s>] [--connections <n>] [--profile] [--server-flags=<node flags>] [--list]`: seeds each
- * suite's database, runs Quire and a bare node:http server in child processes, measures
+ * [--duration <s>] [--rounds <n>] [--warmup <s>] [--connections <n>] [--profile] [--source] [--server-flags=<node flags>] [--list]`: seeds each
+ * suite's database, runs Quire (the built server, dist/, as `npm start` does; `--source`: through
+ * tsx) and a bare node:http server in child processes, measures
  * both in alternation, prints a markdown table and writes bench/results/<timestamp>.json.
  * The mixed workload (bench/scenarios/mixed.ts) has its own seed and server and reports
  * req/s and p99 without a bare server. See docs/performance.md.
@@ -112,7 +114,7 @@ async function withSeededQuire<S, T>(
   name: string,
   description: string,
   seed: (db: Db) => Promise<S>,
-  nodeFlags: string[],
+  launch: ServerLaunch,
   postgresUrl: string | undefined,
   use: (quire: ServerProcess, seeded: S, dir: string) => Promise<T>,
 ): Promise<T> {
@@ -137,7 +139,7 @@ async function withSeededQuire<S, T>(
       await handle.close();
     }
 
-    const quire = await startQuire({ dataDir, nodeFlags, databaseUrl: serverDatabaseUrl });
+    const quire = await startQuire({ dataDir, launch, databaseUrl: serverDatabaseUrl });
     progress(`${name}: Quire pid ${quire.pid} at ${quire.url}`);
     try {
       return await use(quire, seeded, dir);
@@ -155,10 +157,10 @@ async function runSuite(
   suite: Suite,
   selected: ScenarioInfo[],
   load: LoadOptions,
-  nodeFlags: string[],
+  launch: ServerLaunch,
   postgresUrl: string | undefined,
 ): Promise<ScenarioResult[]> {
-  return withSeededQuire(suite.name, suite.description, (db) => suite.prepare(db), nodeFlags, postgresUrl, async (quire, requests, dir) => {
+  return withSeededQuire(suite.name, suite.description, (db) => suite.prepare(db), launch, postgresUrl, async (quire, requests, dir) => {
     const results: ScenarioResult[] = [];
     for (const scenario of selected) {
       const request = requests.get(scenario.name);
@@ -216,6 +218,7 @@ async function main(): Promise<number> {
       warmup: { type: 'string' },
       connections: { type: 'string' },
       profile: { type: 'boolean', default: false },
+      source: { type: 'boolean', default: false },
       'server-flags': { type: 'string' },
       list: { type: 'boolean', default: false },
       database: { type: 'string', default: 'sqlite' },
@@ -271,6 +274,7 @@ async function main(): Promise<number> {
     nodeFlags.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
     progress(`profiling the Quire server into ${path.relative(ROOT, profileDir)}`);
   }
+  const launch: ServerLaunch = { nodeFlags, source: values.source };
 
   const runMixed = !only || only.includes(MIXED.name);
   const mixedOptions = { ...load, duration: values.duration === undefined ? MIXED.defaultDuration : load.duration, database: values.database };
@@ -279,13 +283,13 @@ async function main(): Promise<number> {
   const dirty = git('status', '--porcelain') !== '';
   progress(
     `bench: ${os.cpus().length} CPUs, node ${process.version}, commit ${commit}${dirty ? ' (uncommitted changes)' : ''}; ` +
-      `${load.rounds} rounds × ${load.duration} s per server${runMixed ? ` (mixed: ${mixedOptions.duration} s)` : ''}, ${load.warmup} s warm-up, ${load.connections} connections, ${values.database}`,
+      `${load.rounds} rounds × ${load.duration} s per server${runMixed ? ` (mixed: ${mixedOptions.duration} s)` : ''}, ${load.warmup} s warm-up, ${load.connections} connections, ${values.database}, ${launch.source ? 'server from source (tsx)' : 'built server (dist/)'}`,
   );
 
   const results: ScenarioResult[] = [];
   for (const suite of SUITES) {
     const selected = picks(suite);
-    if (selected.length > 0) results.push(...(await runSuite(suite, selected, load, nodeFlags, postgresUrl)));
+    if (selected.length > 0) results.push(...(await runSuite(suite, selected, load, launch, postgresUrl)));
   }
 
   // The mixed workload: its own seed and server, 10 s runs unless --duration says otherwise.
@@ -293,7 +297,7 @@ async function main(): Promise<number> {
   let mixedError: string | undefined;
   if (runMixed) {
     try {
-      mixed = await withSeededQuire(MIXED.name, '1 space of 1,000 pages of ~3 KB with 300 comments, 60 members, a public site over a 200-page space', seedMixed, nodeFlags, postgresUrl, (quire, seed) =>
+      mixed = await withSeededQuire(MIXED.name, '1 space of 1,000 pages of ~3 KB with 300 comments, 60 members, a public site over a 200-page space', seedMixed, launch, postgresUrl, (quire, seed) =>
         measureMixed(quire.url, seed, mixedOptions, () => os.loadavg(), progress),
       );
     } catch (error) {
@@ -350,6 +354,7 @@ async function main(): Promise<number> {
     },
     node: process.version,
     database: values.database,
+    server: launch.source ? 'source' : 'built',
     load,
     results,
     mixed,

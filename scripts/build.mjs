@@ -37,8 +37,10 @@ export async function buildServer({ outdir = path.join(ROOT, 'dist') } = {}) {
     // Bundled CommonJS dependencies call require(): give the ESM bundle one.
     banner: { js: "import { createRequire as __quireCreateRequire } from 'node:module'; const require = __quireCreateRequire(import.meta.url);" },
     sourcemap: true,
-    // Stack traces keep Quire's function names (logs, errors).
-    keepNames: true,
+    // No keepNames: it wraps every function and class expression in a __name() call that
+    // defines a property each time a closure is made, which made the built server a third
+    // slower than the sources under tsx (docs/decisions/build.md). esbuild keeps names as
+    // written except where two would collide in the bundle (then `name2`).
     logLevel: 'silent',
     metafile: true,
     chunkNames: 'chunks/[name]-[hash]',

@@ -3,7 +3,6 @@ import net from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freshEnvironment, runCli, startServer, type Environment, type RunningServer } from './process.ts';
-// @ts-expect-error plain-JavaScript build script without type declarations
 import { ensureBuilt } from '../scripts/build.mjs';
 
 async function get(server: RunningServer, url: string, token?: string) {
