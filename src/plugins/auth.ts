@@ -1,5 +1,5 @@
 import fp from 'fastify-plugin';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest, onRequestHookHandler, preParsingHookHandler } from 'fastify';
 import { unauthorized } from '../errors.ts';
 import { hashToken } from '../lib/tokens.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
@@ -8,19 +8,31 @@ import { tokenScope } from '../db/change-scopes.ts';
 import type { Actor } from '../context.ts';
 import { authenticateTokenHash } from '../modules/users/users.service.ts';
 
-// One parse and one hash per request, shared by the rate limiter (which runs first) and auth.
-const tokenHashes = new WeakMap<FastifyRequest, string | null>();
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The bearer token's hash once read (requestTokenHash), null for none. */
+    tokenHash: string | null | undefined;
+  }
+}
 
-/** SHA-256 of the request's bearer token, or null when it sends none. */
+/**
+ * SHA-256 of the request's bearer token, or null when it sends none: one parse and one
+ * hash per request, shared by the rate limiter (which runs first) and auth.
+ */
 export function requestTokenHash(request: FastifyRequest): string | null {
-  let hash = tokenHashes.get(request);
+  let hash = request.tokenHash;
   if (hash === undefined) {
     const header = request.headers.authorization;
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     hash = match ? hashToken(match[1]) : null;
-    tokenHashes.set(request, hash);
+    request.tokenHash = hash;
   }
   return hash;
+}
+
+/** A route option's hooks (one, a list or none) as a list. */
+function hooksOf<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }
 
 /**
@@ -40,20 +52,18 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   const cache = new TtlCache<Actor>(app.deps.config.authCacheTtlMs);
   app.metrics?.registerCache('tokens', cache as TtlCache<unknown>);
   const invalid = new TtlCache<true>(60_000, 10_000);
-  const needsToken = (request: FastifyRequest) => Boolean(request.routeOptions.url) && !request.routeOptions.config.public;
   app.decorateRequest('actor', null);
-  app.addHook('onRequest', (request, _reply, done) => {
-    // Unknown routes answer 404 whoever asks; public routes need no token.
-    if (!needsToken(request)) return done();
+  app.decorateRequest('tokenHash', undefined);
+  const recognize: onRequestHookHandler = (request, _reply, done) => {
     const hash = requestTokenHash(request);
     if (!hash) return done();
     const cached = peekUnlessChanged<Actor>(db, cache as TtlCache<unknown>, hash);
     if (cached) request.actor = cached;
     done();
-  });
+  };
   // Callback style: a cached token answers synchronously, without a promise per request.
-  app.addHook('preParsing', (request, _reply, payload, done) => {
-    if (request.actor || !needsToken(request)) return done(null, payload);
+  const verify: preParsingHookHandler = (request, _reply, payload, done) => {
+    if (request.actor) return done(null, payload);
     const hash = requestTokenHash(request);
     if (!hash) return done(unauthorized());
     const now = Date.now();
@@ -70,6 +80,14 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
       request.actor = actor;
       done(null, payload);
     }, (error: Error) => done(error));
+  };
+  // The two steps go on each route that wants a token, when the route is added: public
+  // routes and unknown URLs (404 whoever asks) run neither, and no request looks its route
+  // up. Put first among the route's own hooks, so the limiter's (rate-limit.ts) run after.
+  app.addHook('onRoute', (route) => {
+    if ((route.config as { public?: boolean } | undefined)?.public) return;
+    route.onRequest = [recognize, ...hooksOf(route.onRequest)];
+    route.preParsing = [verify, ...hooksOf(route.preParsing)];
   });
 });
 
