@@ -14,6 +14,7 @@ import { authPlugin } from './plugins/auth.ts';
 import { errorBody, registerErrorHandling } from './plugins/errors.ts';
 import { registerInputSanitation } from './plugins/input-sanitation.ts';
 import { serializeRequest } from './plugins/log-redaction.ts';
+import { requestLoggerFactory } from './plugins/request-logger.ts';
 import { registerRateLimit } from './plugins/rate-limit.ts';
 import { registerSwagger } from './plugins/swagger.ts';
 import { registerCompression } from './plugins/compression.ts';
@@ -121,6 +122,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   const { config } = options;
   const app = Fastify({
     logger: options.logger ?? loggerOptions(config.logLevel),
+    childLoggerFactory: requestLoggerFactory,
     bodyLimit: config.bodyLimitBytes,
     genReqId: (request) => {
       // Honour a caller's request id when it is sane, so logs can be joined across services.
