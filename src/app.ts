@@ -176,6 +176,10 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   // an empty body is no body, anything else goes through Fastify's safe JSON parser.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body: string, done) => {
+    const encoding = request.headers['content-encoding'];
+    if (encoding !== undefined && encoding.toLowerCase() !== 'identity') {
+      return done(new HttpError(415, `Request bodies are not accepted compressed (Content-Encoding: ${encoding.slice(0, 20)}); send the JSON as it is`), undefined);
+    }
     if (body === '') return done(null, undefined);
     // `null` is JSON but no request body: it must not create an object with defaults.
     if (body.trim() === 'null') return done(new HttpError(400, 'body must be a JSON object, not null'), undefined);

@@ -40,6 +40,30 @@ describe('what every endpoint shares', () => {
     expect(res.body).toEqual({ error: { code: 404, message: 'No route for GET /v1/nothing-here' } });
   });
 
+  it('refuses a compressed request body with 415, creating nothing', async () => {
+    const user = await createUser(t);
+    const { gzipSync } = await import('node:zlib');
+    const before = await t.request('GET', '/v1/orgs', { token: user.token });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/v1/orgs',
+      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      payload: gzipSync(JSON.stringify({ title: 'Zipped' })),
+    });
+    expect(res.statusCode).toBe(415);
+    expect(JSON.parse(res.body)).toEqual({ error: { code: 415, message: expect.stringContaining('Content-Encoding: gzip') } });
+    const after = await t.request('GET', '/v1/orgs', { token: user.token });
+    expect(after.body).toEqual(before.body);
+    // `identity` is no encoding at all.
+    const plain = await t.app.inject({
+      method: 'POST',
+      url: '/v1/orgs',
+      headers: { authorization: `Bearer ${user.token}`, 'content-type': 'application/json', 'content-encoding': 'identity' },
+      payload: JSON.stringify({ title: 'Plain' }),
+    });
+    expect(plain.statusCode).toBe(201);
+  });
+
   it('answers 400 for malformed JSON and 413 for an oversized body', async () => {
     const user = await createUser(t);
     const malformed = await t.app.inject({

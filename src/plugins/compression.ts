@@ -8,10 +8,16 @@ import type { FastifyInstance } from 'fastify';
  * outcome (published.routes.ts) and arrive here already encoded, which this plugin skips.
  * Brotli quality 5: its default (11) is meant for static files and costs far more CPU on
  * dynamic responses for a few percent of size.
+ *
+ * Responses only: request bodies are not decompressed (`globalDecompression: false`). No
+ * GitBook client compresses what it sends, a decompressor on every route costs each request
+ * a hook, and an inflated body is one more way past the body limit. A compressed JSON body
+ * is answered 415 by the JSON parser (app.ts).
  */
 export async function registerCompression(app: FastifyInstance): Promise<void> {
   await app.register(compress, {
     global: true,
+    globalDecompression: false,
     threshold: 1024,
     encodings: ['br', 'gzip'],
     brotliOptions: { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } },
