@@ -5,6 +5,7 @@ import { pageRequest } from '../../plugins/pagination.ts';
 import { errorResponses, PageQuery } from '../../schemas/common.ts';
 import { ref } from '../../schemas/registry.ts';
 import * as content from '../content/content.service.ts';
+import { pageReadOptions } from '../content/content.routes.ts';
 import {
   FileList,
   FilesQuery,
@@ -319,7 +320,7 @@ export const changeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: ref(RevisionPage), ...errorResponses(400, 401, 404) },
     },
     handler: (request) =>
-      read(request, (revisionId) => content.getPage(contextOf(request), request.params.spaceId, request.params.pageId, { ...request.query, revisionId })),
+      read(request, (revisionId) => content.getPage(contextOf(request), request.params.spaceId, request.params.pageId, pageReadOptions(request.query, revisionId))),
   });
 
   for (const wildcard of [false, true]) {
@@ -337,7 +338,7 @@ export const changeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       handler: (request) => {
         const params = request.params as { spaceId: string; changeRequestId: string; pagePath?: string; '*'?: string };
         return read(request, (revisionId) =>
-          content.getPageByPath(contextOf(request), params.spaceId, params.pagePath ?? params['*'] ?? '', { ...request.query, revisionId }),
+          content.getPageByPath(contextOf(request), params.spaceId, params.pagePath ?? params['*'] ?? '', pageReadOptions(request.query, revisionId)),
         );
       },
     });

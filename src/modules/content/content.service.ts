@@ -247,7 +247,11 @@ async function readPage(ctx: Context, snapshot: RevisionSnapshot, node: PageNode
  * asking for the same page gets the same object back without a single await.
  */
 export function getPage(ctx: Context, spaceId: string, pageId: string, options: PageReadOptions) {
-  const key = `page-read\u0000${spaceId}\u0000${ctx.actor.userId}\u0000${options.shareKey ?? ''}\u0000${options.revisionId ?? ''}\u0000${pageId}\u0000${options.format ?? ''}\u0000${options.evaluated ?? ''}\u0000${options.metadata ?? ''}`;
+  // The rare options go in the key only when given: it is built and hashed on every read.
+  const rare = options.shareKey !== undefined || options.revisionId !== undefined || options.evaluated !== undefined || options.metadata !== undefined;
+  const key =
+    `page-read\u0000${spaceId}\u0000${pageId}\u0000${ctx.actor.userId}\u0000${options.format ?? ''}` +
+    (rare ? `\u0000${options.shareKey ?? ''}\u0000${options.revisionId ?? ''}\u0000${options.evaluated ?? ''}\u0000${options.metadata ?? ''}` : '');
   return reuseUnlessChanged(ctx.db, ctx.caches.listings, key, async (depend) => {
     const snapshot = await revisionFor(ctx, spaceId, options, depend);
     const node = snapshot.byId.get(pageId);
