@@ -4,7 +4,7 @@ import { badRequest, conflict, notFound } from '../../errors.ts';
 import { isoNow, type Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { reusable } from '../../lib/reusable.ts';
-import { readUnlessChanged } from '../../db/read-cache.ts';
+import { readUnlessChanged, reuseUnlessChanged } from '../../db/read-cache.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import { organizationPolicy, type OrganizationAccess } from './organizations.policy.ts';
 import { presentAgentInstructions, presentOrganization } from './organizations.presenter.ts';
@@ -61,9 +61,10 @@ export async function listOrganizations(ctx: Context, page: PageRequest) {
 }
 
 /** GET /v1/orgs/{organizationId} */
-export async function getOrganization(ctx: Context, organizationId: string) {
-  // Reused (and serialized once) while the organization and its members are unchanged.
-  return readUnlessChanged(ctx.db, ctx.caches.listings, `org-get\u0000${organizationId}\u0000${ctx.actor.userId}`, async (depend) => {
+export function getOrganization(ctx: Context, organizationId: string) {
+  // Reused (and serialized once) while the organization and its members are unchanged; a
+  // hit answers synchronously.
+  return reuseUnlessChanged(ctx.db, ctx.caches.listings, `org-get\u0000${organizationId}\u0000${ctx.actor.userId}`, async (depend) => {
     depend(`org:${organizationId}`);
     const { organization, access } = await organizationAccess(ctx, organizationId);
     return reusable(presentOrganization(ctx.config, organization, access));

@@ -1,7 +1,8 @@
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { PageRequest } from '../../db/keyset.ts';
-import { readUnlessChanged } from '../../db/read-cache.ts';
+import { readUnlessChanged, reuseUnlessChanged } from '../../db/read-cache.ts';
+import { reusable } from '../../lib/reusable.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
@@ -98,10 +99,15 @@ export async function createTeam(ctx: Context, organizationId: string, input: Cr
 }
 
 /** GET /v1/orgs/{organizationId}/teams/{teamId}: two queries, access then the team with its counts. */
-export async function getTeam(ctx: Context, organizationId: string, teamId: string) {
-  const { team, access, organizationAccess: orgAccess } = await loadTeam(ctx, organizationId, teamId);
-  teamPolicy.authorize('view', access, 'Guests cannot see the teams of the organization');
-  return present(ctx, team, orgAccess);
+export function getTeam(ctx: Context, organizationId: string, teamId: string) {
+  // Reused whole (and serialized once) while the organization and its directory are
+  // unchanged: a hit answers synchronously. Refusals are not kept.
+  return reuseUnlessChanged(ctx.db, ctx.caches.listings, `team-get\u0000${organizationId}\u0000${teamId}\u0000${ctx.actor.userId}`, async (depend) => {
+    depend(`org:${organizationId}`, `directory:${organizationId}`, 'users');
+    const { team, access, organizationAccess: orgAccess } = await loadTeam(ctx, organizationId, teamId);
+    teamPolicy.authorize('view', access, 'Guests cannot see the teams of the organization');
+    return reusable(present(ctx, team, orgAccess));
+  });
 }
 
 /** PATCH /v1/orgs/{organizationId}/teams/{teamId}: admins and owners of the team. */
