@@ -3,7 +3,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../src/app.ts';
 import { PostgresChangeFeed } from '../src/db/change-feed.ts';
-import { changeFeedOf, openDatabase, type DatabaseHandle } from '../src/db/database.ts';
+import { changeFeedOf, onlyReads, openDatabase, type DatabaseHandle } from '../src/db/database.ts';
+import { sql } from 'kysely';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { ManualClock } from '../src/lib/clock.ts';
 import { createTestApp, type TestApp } from './app.ts';
@@ -57,6 +58,19 @@ describe('change feed and cached reads', () => {
 
   afterAll(async () => {
     await t?.close();
+  });
+
+  it('takes raw statements that only read for reads (no read-your-writes wait after them) and anything else for a write', () => {
+    const db = t.db;
+    expect(onlyReads(db.selectFrom('spaces').select('id').compile())).toBe(true);
+    expect(onlyReads(sql`select count(*) as n from spaces where id = ${'x'}`.compile(db))).toBe(true);
+    expect(onlyReads(sql`  with x as (select id from spaces) select * from x`.compile(db))).toBe(true);
+    expect(onlyReads(sql`with x as (delete from spaces where id = ${'x'} returning id) select * from x`.compile(db))).toBe(false);
+    expect(onlyReads(sql`select pg_notify(${'a'}, ${'b'})`.compile(db))).toBe(false);
+    expect(onlyReads(sql`update spaces set title = ${'x'}`.compile(db))).toBe(false);
+    expect(onlyReads(sql`analyze spaces`.compile(db))).toBe(false);
+    expect(onlyReads(db.updateTable('spaces').set({ title: 'x' }).where('id', '=', 'x').compile())).toBe(false);
+    expect(onlyReads(db.insertInto('users').values({ id: 'x' } as never).compile())).toBe(false);
   });
 
   it('a comment on one space does not evict the cached pages of another, and is seen where it counts', async () => {

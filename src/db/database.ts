@@ -166,7 +166,17 @@ class QuireSqliteDialect extends SqliteDialect {
   }
 }
 
-const READS = new Set(['SelectQueryNode']);
+/**
+ * Whether a statement only reads, so it needs no barrier. Query-builder selects say so by
+ * their kind; raw SQL (`sql\`…\``: search ranking, counts) by its text, conservatively: a
+ * `select` or `with` naming no statement or function that writes or notifies. Anything
+ * else counts as a write, which only costs a wait.
+ */
+export function onlyReads(query: CompiledQuery): boolean {
+  if (query.query.kind === 'SelectQueryNode') return true;
+  if (query.query.kind !== 'RawNode') return false;
+  return /^\s*(select|with)\b/i.test(query.sql) && !/\b(insert|update|delete|merge|truncate|pg_notify|nextval|setval|set_config|lock|copy|call|do)\b/i.test(query.sql);
+}
 
 /**
  * Kysely's PostgreSQL driver, plus read-your-writes for the change feed: a connection that
@@ -194,7 +204,7 @@ class BarrierPostgresDriver extends PostgresDriver {
       this.#watched.add(connection);
       const execute = connection.executeQuery.bind(connection);
       connection.executeQuery = <R>(query: CompiledQuery): Promise<QueryResult<R>> => {
-        if (!READS.has(query.query.kind)) this.#wrote.add(connection);
+        if (!onlyReads(query)) this.#wrote.add(connection);
         return execute(query);
       };
     }
