@@ -73,4 +73,21 @@ describe('matchFinder', () => {
     const find = matchFinder(parseSearchQuery('happy'));
     expect(find('So happily, the happiest: HAPPY!')).toEqual([3, 16, 26]);
   });
+
+  it('finds the same words in plain ASCII text (its fast path) as in any other text', () => {
+    const ascii = paragraphs.filter((p) => /^[\x00-\x7f]*$/.test(p));
+    expect(ascii.length).toBeGreaterThan(200);
+    const differences: string[] = [];
+    for (const word of words.filter((w, i) => i % 7 === 0 && /^[a-z0-9]+$/.test(w))) {
+      for (const text of [word, word.slice(0, 3), `${word} x`, 'v2 x86']) {
+        const find = matchFinder(parseSearchQuery(text));
+        for (const paragraph of ascii) {
+          // A trailing non-ASCII word sends the same text down the general path.
+          const general = find(`${paragraph} é`).filter((offset) => offset < paragraph.length);
+          if (find(paragraph).join() !== general.join()) differences.push(`${text} in ${paragraph.slice(0, 40)}`);
+        }
+      }
+    }
+    expect(differences.slice(0, 10)).toEqual([]);
+  });
 });

@@ -12,12 +12,13 @@ import type { SearchQuery } from './query.ts';
  */
 
 const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
+const ASCII = /^[\x00-\x7f]*$/;
 
 /** unicode61 with remove_diacritics 2: lower case, marks dropped. */
 const fold = (token: string) => {
   const lower = token.toLowerCase();
   // Most tokens are plain ASCII: nothing to decompose.
-  return /^[\x00-\x7f]*$/.test(lower) ? lower : lower.normalize('NFKD').replace(/\p{M}/gu, '');
+  return ASCII.test(lower) ? lower : lower.normalize('NFKD').replace(/\p{M}/gu, '');
 };
 
 /** FTS5's porter tokenizer leaves tokens under 3 or over 64 characters as they are. */
@@ -55,13 +56,26 @@ export function matchFinder(query: SearchQuery): (text: string) => number[] {
   const terms = [...whole, ...prefixes];
   const starts = new Set(terms.filter((s) => s.length >= 2).map((s) => s.slice(0, 2)));
   const initials = new Set(terms.filter((s) => s.length < 2).map((s) => s.slice(0, 1)));
+  const matches = (folded: string) => {
+    const stemmed = stem(folded);
+    return whole.has(stemmed) || prefixes.some((p) => stemmed.startsWith(p));
+  };
+  // Plain ASCII text (most documentation) is lower-cased whole, which keeps every offset,
+  // and only the tokens starting as a stem does are visited: one pass of the regex engine
+  // instead of a match object, a fold and a slice per word. In ASCII a token is a run of
+  // [a-z0-9] (letters and digits are all \p{L} and \p{N} hold there).
+  const asciiStarts = [...starts, ...initials].filter((s) => /^[a-z0-9]+$/.test(s));
+  const candidates = new RegExp(`(?<![a-z0-9])(?:${asciiStarts.join('|') || '(?!)'})[a-z0-9]*`, 'g');
   return (text) => {
     const found: number[] = [];
+    if (ASCII.test(text)) {
+      for (const token of text.toLowerCase().matchAll(candidates)) if (matches(token[0])) found.push(token.index);
+      return found;
+    }
     for (const token of text.matchAll(TOKEN)) {
       const folded = fold(token[0]);
       if (!starts.has(folded.slice(0, 2)) && !initials.has(folded.slice(0, 1))) continue;
-      const stemmed = stem(folded);
-      if (whole.has(stemmed) || prefixes.some((p) => stemmed.startsWith(p))) found.push(token.index);
+      if (matches(folded)) found.push(token.index);
     }
     return found;
   };
