@@ -39,6 +39,8 @@ export interface SuiteSpec<S> {
   /** Fills a freshly migrated database; runs before the server starts. */
   seed(db: Db): Promise<S>;
   scenarios: ScenarioSpec<S>[];
+  /** Environment the suite's Quire server runs with, beside the bench's own (e.g. a cache off). */
+  serverEnv?: Record<string, string>;
 }
 
 /** A suite with its seed type erased, so suites of different seeds fit in one list. */
@@ -46,6 +48,7 @@ export interface Suite {
   name: string;
   description: string;
   scenarios: ScenarioInfo[];
+  serverEnv?: Record<string, string>;
   /** Seeds the database and answers each scenario's request, by scenario name. */
   prepare(db: Db): Promise<Map<string, ScenarioRequest>>;
 }
@@ -61,6 +64,7 @@ export function defineSuite<S>(spec: SuiteSpec<S>): Suite {
     name: spec.name,
     description: spec.description,
     scenarios: spec.scenarios.map(({ name, title, target }) => ({ name, title, target })),
+    serverEnv: spec.serverEnv,
     async prepare(db) {
       const seed = await spec.seed(db);
       return new Map(spec.scenarios.map((s) => [s.name, s.request(seed)]));
@@ -118,6 +122,8 @@ export interface QuireOptions {
   /** PostgreSQL instead of SQLite: the URL, its search_path set to the bench's schema. */
   databaseUrl?: string;
   launch?: ServerLaunch;
+  /** Environment beside the bench's own (Suite.serverEnv). */
+  env?: Record<string, string>;
 }
 
 /**
@@ -140,6 +146,7 @@ export async function startQuire(options: QuireOptions): Promise<ServerProcess> 
     PUBLIC_URL: `http://127.0.0.1:${port}`,
     RATE_LIMIT_MAX: '0',
     LOG_LEVEL: 'warn',
+    ...options.env,
   };
   // The database is the one the runner seeded: a DATABASE_URL in the caller's shell must not leak in.
   delete env.DATABASE_URL;

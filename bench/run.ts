@@ -29,6 +29,7 @@ import { searchSuite } from './scenarios/search.ts';
 import { commentsSuite } from './scenarios/comments.ts';
 import { conversationsSuite } from './scenarios/conversations.ts';
 import { openapiSuite } from './scenarios/openapi.ts';
+import { searchLoadSuite } from './scenarios/search-load.ts';
 import { MIXED, measureMixed, seedMixed, type MixedResult } from './scenarios/mixed.ts';
 import { measureEditScaling, type EditScaling } from './edit-scaling.ts';
 import { measureChangeRequestScaling, type ChangeRequestScaling } from './change-request-scaling.ts';
@@ -46,7 +47,7 @@ import { measureTranslationScaling, TRANSLATION_SCALING, type TranslationScaling
  * req/s and p99 without a bare server. See docs/performance.md.
  */
 
-const SUITES: Suite[] = [organizationSuite, contentSuite, publishedSuite, commentsSuite, searchSuite, conversationsSuite, openapiSuite];
+const SUITES: Suite[] = [organizationSuite, contentSuite, publishedSuite, commentsSuite, searchSuite, searchLoadSuite, conversationsSuite, openapiSuite];
 
 /** Measured in process rather than over HTTP: the cost of an edit as a space grows. */
 const EDIT_SCALING = { name: 'content.edit', title: 'one-page edit, 10,000-page space ÷ 10-page space (median ms)', target: 2 };
@@ -117,6 +118,7 @@ async function withSeededQuire<S, T>(
   launch: ServerLaunch,
   postgresUrl: string | undefined,
   use: (quire: ServerProcess, seeded: S, dir: string) => Promise<T>,
+  serverEnv?: Record<string, string>,
 ): Promise<T> {
   const dir = tempDir(name);
   const dataDir = path.join(dir, 'data');
@@ -139,7 +141,7 @@ async function withSeededQuire<S, T>(
       await handle.close();
     }
 
-    const quire = await startQuire({ dataDir, launch, databaseUrl: serverDatabaseUrl });
+    const quire = await startQuire({ dataDir, launch, databaseUrl: serverDatabaseUrl, env: serverEnv });
     progress(`${name}: Quire pid ${quire.pid} at ${quire.url}`);
     try {
       return await use(quire, seeded, dir);
@@ -195,7 +197,7 @@ async function runSuite(
       }
     }
     return results;
-  });
+  }, suite.serverEnv);
 }
 
 /** Runs statements on PostgreSQL outside any schema (create and drop the bench's). */

@@ -115,9 +115,10 @@ export const organizationSuite = defineSuite<OrganizationSeed>({
       request: (seed) => ({ path: `/v1/orgs/${seed.organizationId}/teams/${seed.teamId}`, headers: auth(seed) }),
     },
     {
-      // Reference: the smallest authenticated read, to tell framework cost from module cost.
+      // Issue 21's "organization read"; also the smallest authenticated read.
       name: 'orgs.get',
       title: 'GET /v1/orgs/{O}',
+      target: 0.5,
       request: (seed) => ({ path: `/v1/orgs/${seed.organizationId}`, headers: auth(seed) }),
     },
     {
