@@ -120,20 +120,23 @@ export async function seedAdmin(db: Db, clock: ManualClock) {
 export const PARENTS = 100;
 export const CHILDREN = 99;
 
+/** An organization's admin and one space of `parents` chapters of `children` topics each, in one transaction. */
+export async function seedAdminSpace(db: Db, parents: number, children: number): Promise<ContentSeed> {
+  const clock = new ManualClock('2026-01-05T09:00:00.000Z');
+  return db.transaction().execute(async (trx) => {
+    const admin = await seedAdmin(trx, clock);
+    const space = await seedSpace(trx, admin.organizationId, admin.userId, clock, parents, children);
+    return { ...space, token: admin.token, userId: admin.userId };
+  });
+}
+
 const auth = (seed: ContentSeed) => ({ authorization: `Bearer ${seed.token}` });
 
 /** One space of 10,000 pages, read by its organization's admin. */
 export const contentSuite = defineSuite<ContentSeed>({
   name: 'content',
   description: `1 space of ${PARENTS * (CHILDREN + 1)} pages (${PARENTS} chapters of ${CHILDREN} topics)`,
-  seed: async (db) => {
-    const clock = new ManualClock('2026-01-05T09:00:00.000Z');
-    return db.transaction().execute(async (trx) => {
-      const admin = await seedAdmin(trx, clock);
-      const space = await seedSpace(trx, admin.organizationId, admin.userId, clock, PARENTS, CHILDREN);
-      return { ...space, token: admin.token, userId: admin.userId };
-    });
-  },
+  seed: (db) => seedAdminSpace(db, PARENTS, CHILDREN),
   scenarios: [
     {
       name: 'content.page',

@@ -2,7 +2,7 @@ import { ManualClock } from '../../src/lib/clock.ts';
 import { indexSpace } from '../../src/modules/search/search.service.ts';
 import { spacesRepository } from '../../src/modules/spaces/spaces.repository.ts';
 import { defineSuite } from '../harness.ts';
-import { seedAdmin, seedSpace, type ContentSeed } from './content.ts';
+import { seedAdminSpace, type ContentSeed } from './content.ts';
 
 /*
  * Search throughput with the result cache off (`SEARCH_CACHE_TTL_MS=0`: every request
@@ -21,11 +21,7 @@ export const searchLoadSuite = defineSuite<ContentSeed>({
   serverEnv: { SEARCH_CACHE_TTL_MS: '0' },
   seed: async (db) => {
     const clock = new ManualClock('2026-01-05T09:00:00.000Z');
-    const seed = await db.transaction().execute(async (trx) => {
-      const admin = await seedAdmin(trx, clock);
-      const space = await seedSpace(trx, admin.organizationId, admin.userId, clock, PARENTS, CHILDREN);
-      return { ...space, token: admin.token, userId: admin.userId };
-    });
+    const seed = await seedAdminSpace(db, PARENTS, CHILDREN);
     const revision = (await spacesRepository.findActive(db, seed.spaceId))!.revision_id as string;
     await indexSpace({ db, clock }, seed.spaceId, null, revision);
     return seed;

@@ -7,7 +7,7 @@ import { ManualClock } from '../../src/lib/clock.ts';
 import { indexSpace } from '../../src/modules/search/search.service.ts';
 import { spacesRepository } from '../../src/modules/spaces/spaces.repository.ts';
 import { defineSuite, dialectOf } from '../harness.ts';
-import { CHILDREN, PARENTS, seedAdmin, seedSpace, type ContentSeed } from './content.ts';
+import { CHILDREN, PARENTS, seedAdminSpace, type ContentSeed } from './content.ts';
 
 /*
  * Search and links in a 10,000-page space (the content suite's seed). Measured in process
@@ -31,11 +31,7 @@ export const searchSuite = defineSuite<ContentSeed>({
   description: `1 space of ${PARENTS * (CHILDREN + 1)} pages, full-text index and link report`,
   seed: async (db) => {
     const clock = new ManualClock('2026-01-05T09:00:00.000Z');
-    const seed = await db.transaction().execute(async (trx) => {
-      const admin = await seedAdmin(trx, clock);
-      const space = await seedSpace(trx, admin.organizationId, admin.userId, clock, PARENTS, CHILDREN);
-      return { ...space, token: admin.token, userId: admin.userId };
-    });
+    const seed = await seedAdminSpace(db, PARENTS, CHILDREN);
     const revision = (await spacesRepository.findActive(db, seed.spaceId))!.revision_id as string;
 
     let started = performance.now();
