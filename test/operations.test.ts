@@ -57,6 +57,13 @@ describe('operations: metrics, liveness, API reference', () => {
     expect(sample(text, 'http_request_duration_seconds_count{method="GET",route="/v1/user",status_code="200"}')).toBe(3);
     expect(sample(text, 'http_request_duration_seconds_count{method="GET",route="/v1/user",status_code="401"}')).toBe(1);
     expect(text).toContain('http_request_duration_seconds_bucket{le="0.005",method="GET",route="/v1/user",status_code="200"}');
+    // Buckets are cumulative and end at +Inf with the count; the sum is in seconds.
+    const buckets = [...text.matchAll(/^http_request_duration_seconds_bucket\{le="([^"]+)",method="GET",route="\/v1\/user",status_code="200"\} (\S+)$/gm)].map((m) => [m[1], Number(m[2])] as const);
+    expect(buckets.at(-1)).toEqual(['+Inf', 3]);
+    expect(buckets.map(([, n]) => n)).toEqual([...buckets.map(([, n]) => n)].sort((a, b) => a - b));
+    const sum = sample(text, 'http_request_duration_seconds_sum{method="GET",route="/v1/user",status_code="200"}');
+    expect(sum).toBeGreaterThan(0);
+    expect(sum).toBeLessThan(30);
     // The token was verified once, then answered from memory twice.
     expect(sample(text, 'quire_cache_hits_total{cache="tokens"}')).toBe(2);
     expect(sample(text, 'quire_cache_misses_total{cache="tokens"}')).toBe(2);
@@ -75,6 +82,11 @@ describe('operations: metrics, liveness, API reference', () => {
     const after = (await t.request('GET', '/metrics')).text;
     expect(sample(after, 'http_request_duration_seconds_count{method="GET",route="unmatched",status_code="404"}')).toBe(2);
     expect(after).not.toContain('nothing-here');
+    // A HEAD of a GET route is its own series.
+    expect((await t.app.inject({ method: 'HEAD', url: '/v1/user', headers: { authorization: `Bearer ${user.token}` } })).statusCode).toBe(200);
+    const head = (await t.request('GET', '/metrics')).text;
+    expect(sample(head, 'http_request_duration_seconds_count{method="HEAD",route="/v1/user",status_code="200"}')).toBe(1);
+    expect(sample(head, 'http_request_duration_seconds_count{method="GET",route="/v1/user",status_code="200"}')).toBe(3);
   });
 
   it('lets other parts of the app add gauges and counters read at each scrape', async () => {

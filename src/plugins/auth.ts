@@ -7,6 +7,7 @@ import { peekUnlessChanged, readAndKeep } from '../db/read-cache.ts';
 import { tokenScope } from '../db/change-scopes.ts';
 import type { Actor } from '../context.ts';
 import { authenticateTokenHash } from '../modules/users/users.service.ts';
+import { hooksOf } from './route-hooks.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,11 +29,6 @@ export function requestTokenHash(request: FastifyRequest): string | null {
     request.tokenHash = hash;
   }
   return hash;
-}
-
-/** A route option's hooks (one, a list or none) as a list. */
-function hooksOf<T>(hooks: T | T[] | undefined): T[] {
-  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }
 
 /**

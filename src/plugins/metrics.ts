@@ -4,6 +4,7 @@ import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'pr
 import { changeFeedOf, poolStats } from '../db/database.ts';
 import { unauthorized } from '../errors.ts';
 import type { TtlCache } from '../lib/ttl-cache.ts';
+import { hooksOf } from './route-hooks.ts';
 
 /** A value read at each scrape: one number, or one per label set. */
 export type MetricReading = number | { labels: Record<string, string>; value: number }[];
@@ -151,13 +152,25 @@ export function registerMetrics(app: FastifyInstance): void {
   // One series per route pattern and status, whatever the ids. Each route observes through
   // its own hook (its pattern known when it is added), so a request pays no lookup of it.
   app.addHook('onRoute', (route) => {
-    const methods = Array.isArray(route.method) ? route.method.join(',') : route.method;
-    const observe = durations.route(methods, route.url);
-    const hook: onResponseHookHandler = (_request, reply, done) => {
-      observe(reply.statusCode, reply.elapsedTime);
-      done();
-    };
-    route.onResponse = route.onResponse === undefined ? [hook] : [...(Array.isArray(route.onResponse) ? route.onResponse : [route.onResponse]), hook];
+    const url = route.url;
+    let hook: onResponseHookHandler;
+    if (Array.isArray(route.method)) {
+      // A route of several methods: one observer per method, made at its first request.
+      const byMethod = new Map<string, (status: number, ms: number) => void>();
+      hook = (request, reply, done) => {
+        let observe = byMethod.get(request.method);
+        if (!observe) byMethod.set(request.method, (observe = durations.route(request.method, url)));
+        observe(reply.statusCode, reply.elapsedTime);
+        done();
+      };
+    } else {
+      const observe = durations.route(route.method, url);
+      hook = (_request, reply, done) => {
+        observe(reply.statusCode, reply.elapsedTime);
+        done();
+      };
+    }
+    route.onResponse = [...hooksOf(route.onResponse), hook];
   });
   // Requests no route matched (404s, URLs the router refused) under route="unmatched".
   const unmatched = new Map<string, (status: number, ms: number) => void>();
