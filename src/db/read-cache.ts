@@ -44,23 +44,8 @@ export function peekUnlessChanged<T>(db: Db, cache: TtlCache<unknown>, key: stri
  * mutated by callers.
  */
 export function reuseUnlessChanged<T>(db: Db, cache: TtlCache<unknown>, key: string, read: (depend: Depend) => Promise<T>): T | Promise<T> {
-  const feed = changeFeedOf(db);
-  const epoch = feed?.epoch();
-  if (feed === undefined || epoch === undefined) return read(uncached);
-  const entry = validEntry(cache, key, feed, epoch);
-  if (entry) return entry.value as T;
-  return keep(feed, epoch, cache, key, read);
-}
-
-function keep<T>(feed: ChangeFeed, epoch: number, cache: TtlCache<unknown>, key: string, read: (depend: Depend) => Promise<T>): Promise<T> {
-  const depends = new Map<string, number>();
-  const depend: Depend = (...scopes) => {
-    for (const scope of scopes) if (!depends.has(scope)) depends.set(scope, feed.version(scope));
-  };
-  return read(depend).then((value) => {
-    if (value !== undefined && depends.size > 0 && feed.epoch() === epoch) cache.set(key, { value, epoch, depends: [...depends] } satisfies Entry);
-    return value;
-  });
+  const hit = peekUnlessChanged<T>(db, cache, key);
+  return hit !== undefined ? hit : readAndKeep(db, cache, key, read);
 }
 
 /** reuseUnlessChanged for callers that always await. */
@@ -76,5 +61,12 @@ export function readAndKeep<T>(db: Db, cache: TtlCache<unknown>, key: string, re
   const feed = changeFeedOf(db);
   const epoch = feed?.epoch();
   if (feed === undefined || epoch === undefined) return read(uncached);
-  return keep(feed, epoch, cache, key, read);
+  const depends = new Map<string, number>();
+  const depend: Depend = (...scopes) => {
+    for (const scope of scopes) if (!depends.has(scope)) depends.set(scope, feed.version(scope));
+  };
+  return read(depend).then((value) => {
+    if (value !== undefined && depends.size > 0 && feed.epoch() === epoch) cache.set(key, { value, epoch, depends: [...depends] } satisfies Entry);
+    return value;
+  });
 }
