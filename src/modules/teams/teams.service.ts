@@ -1,7 +1,7 @@
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { PageRequest } from '../../db/keyset.ts';
-import { readUnlessChanged, reuseUnlessChanged } from '../../db/read-cache.ts';
+import { readUnlessChanged, reuseUnlessChanged, type Depend } from '../../db/read-cache.ts';
 import { reusable } from '../../lib/reusable.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
@@ -22,15 +22,21 @@ function present(ctx: Pick<Context, 'config'>, team: TeamView, access: Organizat
   return presentTeam(ctx.config, team, teamPermissions(teamAccess(access, team)));
 }
 
-/** The team with the caller's standing towards it; 404 when the organization has no such team. */
-async function loadTeam(ctx: Pick<Context, 'db' | 'actor' | 'caches'>, organizationId: string, teamId: string) {
+/** What a team read depends on: its member and space counts are the directory's (memberships, grants, space deletions). */
+const teamScopes = (organizationId: string) => [`org:${organizationId}`, `directory:${organizationId}`, 'users'];
+
+/**
+ * The team with the caller's standing towards it; 404 when the organization has no such
+ * team. Reused while the organization's directory is unchanged, unless a cached read that
+ * calls this gives its own `within` (GET team keeps the presented team instead).
+ */
+async function loadTeam(ctx: Pick<Context, 'db' | 'actor' | 'caches'>, organizationId: string, teamId: string, within?: Depend) {
   const access = await memberAccess(ctx, organizationId);
-  // GET team is a hot read: reused while the organization's directory is unchanged.
-  const team = await readUnlessChanged(ctx.db, ctx.caches.listings, `team\u0000${organizationId}\u0000${teamId}\u0000${access.userId}`, (depend) => {
-    // Its member and space counts: the directory (memberships, grants, space deletions).
-    depend(`org:${organizationId}`, `directory:${organizationId}`, 'users');
+  const read = (depend: Depend) => {
+    depend(...teamScopes(organizationId));
     return teamsRepository.find(ctx.db, organizationId, teamId, access.userId);
-  });
+  };
+  const team = within ? await read(within) : await readUnlessChanged(ctx.db, ctx.caches.listings, `team\u0000${organizationId}\u0000${teamId}\u0000${access.userId}`, read);
   if (!team) throw notFound('Team');
   return { team, access: teamAccess(access, team), organizationAccess: access };
 }
@@ -103,8 +109,9 @@ export function getTeam(ctx: Context, organizationId: string, teamId: string) {
   // Reused whole (and serialized once) while the organization and its directory are
   // unchanged: a hit answers synchronously. Refusals are not kept.
   return reuseUnlessChanged(ctx.db, ctx.caches.listings, `team-get\u0000${organizationId}\u0000${teamId}\u0000${ctx.actor.userId}`, async (depend) => {
-    depend(`org:${organizationId}`, `directory:${organizationId}`, 'users');
-    const { team, access, organizationAccess: orgAccess } = await loadTeam(ctx, organizationId, teamId);
+    // Declared before loadTeam reads the membership.
+    depend(...teamScopes(organizationId));
+    const { team, access, organizationAccess: orgAccess } = await loadTeam(ctx, organizationId, teamId, depend);
     teamPolicy.authorize('view', access, 'Guests cannot see the teams of the organization');
     return reusable(present(ctx, team, orgAccess));
   });
