@@ -47,6 +47,9 @@ function apply(metric: Gauge | Counter, reading: MetricReading): void {
 
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/** Records one response of a route: its status and the time it took, in ms. */
+type DurationObserver = (status: number, ms: number) => void;
+
 interface DurationSeries {
   labels: { method: string; route: string; status_code: string };
   /** Observations per bucket, not cumulative; the last one is above every bound. */
@@ -86,8 +89,21 @@ class RequestDurations {
     registry.registerMetric(metric as unknown as Metric);
   }
 
+  /**
+   * The observers of a route answering several methods (or of requests no route matched),
+   * by the request's method: each made at its method's first request.
+   */
+  routeByMethod(route: string): (method: string) => DurationObserver {
+    const byMethod = new Map<string, DurationObserver>();
+    return (method) => {
+      let observe = byMethod.get(method);
+      if (!observe) byMethod.set(method, (observe = this.route(method, route)));
+      return observe;
+    };
+  }
+
   /** The observer of one route: (status, elapsed ms). */
-  route(method: string, route: string): (status: number, ms: number) => void {
+  route(method: string, route: string): DurationObserver {
     const byStatus = new Map<number, DurationSeries>();
     return (status, ms) => {
       let series = byStatus.get(status);
@@ -152,19 +168,15 @@ export function registerMetrics(app: FastifyInstance): void {
   // One series per route pattern and status, whatever the ids. Each route observes through
   // its own hook (its pattern known when it is added), so a request pays no lookup of it.
   app.addHook('onRoute', (route) => {
-    const url = route.url;
     let hook: onResponseHookHandler;
     if (Array.isArray(route.method)) {
-      // A route of several methods: one observer per method, made at its first request.
-      const byMethod = new Map<string, (status: number, ms: number) => void>();
+      const observerOf = durations.routeByMethod(route.url);
       hook = (request, reply, done) => {
-        let observe = byMethod.get(request.method);
-        if (!observe) byMethod.set(request.method, (observe = durations.route(request.method, url)));
-        observe(reply.statusCode, reply.elapsedTime);
+        observerOf(request.method)(reply.statusCode, reply.elapsedTime);
         done();
       };
     } else {
-      const observe = durations.route(route.method, url);
+      const observe = durations.route(route.method, route.url);
       hook = (_request, reply, done) => {
         observe(reply.statusCode, reply.elapsedTime);
         done();
@@ -173,13 +185,9 @@ export function registerMetrics(app: FastifyInstance): void {
     route.onResponse = [...hooksOf(route.onResponse), hook];
   });
   // Requests no route matched (404s, URLs the router refused) under route="unmatched".
-  const unmatched = new Map<string, (status: number, ms: number) => void>();
+  const unmatched = durations.routeByMethod('unmatched');
   app.addHook('onResponse', (request, reply, done) => {
-    if (request.is404) {
-      let observe = unmatched.get(request.method);
-      if (!observe) unmatched.set(request.method, (observe = durations.route(request.method, 'unmatched')));
-      observe(reply.statusCode, reply.elapsedTime);
-    }
+    if (request.is404) unmatched(request.method)(reply.statusCode, reply.elapsedTime);
     done();
   });
 
