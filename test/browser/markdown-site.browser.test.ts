@@ -146,13 +146,21 @@ describe('the GitBook-written fixture space, published', { timeout: 180_000 }, (
         expect(res.status(), `${file}: ${target}`).toBe(200);
       }
       if (['blocks/tables.md', 'guides/changelog.md', 'blocks/html.md', 'blocks/images.md'].includes(file)) {
-        await page.screenshot({ path: path.join(SHOTS, `markdown-${file.replace(/[/.]/g, '-')}.png`), fullPage: true });
-        // The same page on a phone in dark mode, for a person to look at (tables and figures are the wide ones).
-        const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, colorScheme: 'dark', isMobile: true, hasTouch: true });
-        const small = await phone.newPage();
-        await small.goto(`${url}/sites/fixtures/${sitePath}`);
-        await small.screenshot({ path: path.join(SHOTS, `markdown-${file.replace(/[/.]/g, '-')}-phone-dark.png`), fullPage: true });
-        await phone.close();
+        const shot = `markdown-${file.replace(/[/.]/g, '-')}`;
+        await page.screenshot({ path: path.join(SHOTS, `${shot}.png`), fullPage: true });
+        // The same page in dark mode and on a 390 px phone, light and dark, for a person to
+        // look at (tables and figures are the wide ones).
+        for (const [suffix, phone, dark] of [['-dark', false, true], ['-phone', true, false], ['-phone-dark', true, true]] as const) {
+          const view = await browser.newContext({
+            viewport: phone ? { width: 390, height: 844 } : { width: 1280, height: 900 },
+            colorScheme: dark ? 'dark' : 'light',
+            ...(phone ? { isMobile: true, hasTouch: true } : {}),
+          });
+          const other = await view.newPage();
+          await other.goto(`${url}/sites/fixtures/${sitePath}`);
+          await other.screenshot({ path: path.join(SHOTS, `${shot}${suffix}.png`), fullPage: true });
+          await view.close();
+        }
       }
       await page.context().close();
     }
