@@ -1,18 +1,50 @@
+import { stem as porter2 } from 'porter2';
 import { stemmer } from 'stemmer';
-import type { SearchQuery } from './query.ts';
+import { POSTGRES_ENGLISH_STOPWORDS } from './postgres-stopwords.ts';
+import type { IndexedTerm, SearchQuery } from './query.ts';
 
 /*
- * Where in a text the words of a search are, found as SQLite's FTS5 finds them with the
- * tokenizer Quire gives it (`porter unicode61 remove_diacritics 2`): tokens are runs of
- * letters, digits and private-use characters, folded to lower case without diacritics,
- * then stemmed with Porter's 1980 algorithm (the `stemmer` package implements the same
- * algorithm; match.test.ts checks both agree, word for word, against FTS5's highlight()).
- * The SQLite search ranks pages in FTS5 and finds the matched words of the pages it shows
- * here, which costs far less than asking FTS5 to highlight those pages again.
+ * Where in a text the words of a search are, found as the database's full-text search
+ * finds them, so the database is asked only which pages and sections match, never to
+ * mark the words in them again (FTS5's highlight() and PostgreSQL's ts_headline() parse
+ * and stem the whole text once more, which costs far more than this).
+ *
+ * - SQLite FTS5 with Quire's tokenizer (`porter unicode61 remove_diacritics 2`): tokens
+ *   are runs of letters, digits and private-use characters, folded to lower case without
+ *   diacritics, then stemmed with Porter's 1980 algorithm (the `stemmer` package);
+ * - PostgreSQL's `english` configuration: words lower-cased, the snowball stop words left
+ *   out, the rest stemmed with the snowball English (Porter2) algorithm (the `porter2`
+ *   package); words holding digits are kept as they are (its `simple` dictionary).
+ *
+ * match.test.ts holds each to its database, offset for offset.
  */
+
+/** How a database turns a token of text into the word it indexes. */
+export interface Tokenizer {
+  /** The token in lower case (and whatever else the database folds); plain ASCII is only lower-cased. */
+  fold(token: string): string;
+  /** The folded token as indexed ('': not indexed). */
+  index(folded: string): string;
+  /** Words whose stem does not start with the word's own first two letters (Porter2's exceptions): their stem's two, and the word's. */
+  oddStarts?: ReadonlyMap<string, string>;
+}
 
 const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
 const ASCII = /^[\x00-\x7f]*$/;
+
+/** A bounded memo per stemmer: a documentation corpus repeats a small vocabulary. */
+function memo(fn: (word: string) => string): (word: string) => string {
+  const kept = new Map<string, string>();
+  return (word) => {
+    let result = kept.get(word);
+    if (result === undefined) {
+      result = fn(word);
+      if (kept.size >= 50_000) kept.clear();
+      kept.set(word, result);
+    }
+    return result;
+  };
+}
 
 /** unicode61 with remove_diacritics 2: lower case, marks dropped. */
 const fold = (token: string) => {
@@ -23,59 +55,74 @@ const fold = (token: string) => {
 
 /** FTS5's porter tokenizer leaves tokens under 3 or over 64 characters as they are. */
 const MAX_STEMMED = 64;
-const stems = new Map<string, string>();
+const fts5Stem = memo(stemmer);
 /** A folded word as FTS5's porter tokenizer stems it. */
 export function stem(word: string): string {
-  if (word.length < 3 || word.length > MAX_STEMMED) return word;
-  let stemmed = stems.get(word);
-  if (stemmed === undefined) {
-    stemmed = stemmer(word);
-    // A bounded memo: a documentation corpus repeats a small vocabulary.
-    if (stems.size >= 50_000) stems.clear();
-    stems.set(word, stemmed);
-  }
-  return stemmed;
+  return word.length < 3 || word.length > MAX_STEMMED ? word : fts5Stem(word);
 }
 
+export const FTS5_PORTER: Tokenizer = { fold, index: stem };
+
+const HOLDS_DIGIT = /\d/;
+const postgresStem = memo(porter2);
+
+export const POSTGRES_ENGLISH: Tokenizer = {
+  fold: (token) => token.toLowerCase(),
+  index(lower) {
+    if (HOLDS_DIGIT.test(lower)) return lower;
+    return POSTGRES_ENGLISH_STOPWORDS.has(lower) ? '' : postgresStem(lower);
+  },
+  oddStarts: new Map([
+    ['di', 'dy'],
+    ['li', 'ly'],
+    ['ti', 'ty'],
+  ]),
+};
+
+/** A query's terms as FTS5 indexes them (it stems a prefix too). */
+export const fts5Terms = (query: SearchQuery): IndexedTerm[] => query.flat().map((t) => ({ word: stem(fold(t.text)), prefix: t.prefix }));
+
 /**
- * A function giving the offsets (in UTF-16 units) of the words of a text the query
- * matches: a word matches a whole-word term when both stem alike, and a prefix term
- * when its stem starts with the term's stem (FTS5 stems the prefix too).
+ * A function giving the offsets (in UTF-16 units) of the words of a text these terms
+ * match (the first `most` of them): a word matches a whole-word term when both index
+ * alike, and a prefix term when its indexed form starts with the term.
  */
-export function matchFinder(query: SearchQuery): (text: string) => number[] {
-  const whole = new Set<string>();
-  const prefixes: string[] = [];
-  for (const term of query.flat()) {
-    const stemmed = stem(fold(term.text));
-    if (term.prefix) prefixes.push(stemmed);
-    else whole.add(stemmed);
+export function matchFinder(terms: IndexedTerm[], tokenizer: Tokenizer = FTS5_PORTER): (text: string, most?: number) => number[] {
+  const whole = new Set(terms.filter((t) => !t.prefix && t.word !== '').map((t) => t.word));
+  const prefixes = terms.filter((t) => t.prefix && t.word !== '').map((t) => t.word);
+  // Stemmers rewrite the end of a word, and a stem of two letters or more keeps the
+  // word's first two (but for the exceptions the tokenizer names): a word can match only
+  // when it starts as a term does, so most words are never stemmed. (Terms shorter than
+  // two letters are compared by one.)
+  const all = [...whole, ...prefixes];
+  const starts = new Set(all.filter((s) => s.length >= 2).map((s) => s.slice(0, 2)));
+  for (const s of [...starts]) {
+    const odd = tokenizer.oddStarts?.get(s);
+    if (odd) starts.add(odd);
   }
-  // Porter only rewrites the end of a word, and a stem of two letters or more keeps the
-  // word's first two: a word can match only when it starts as a term's stem does, so most
-  // words are never stemmed. (Stems shorter than two letters are compared by one.)
-  const terms = [...whole, ...prefixes];
-  const starts = new Set(terms.filter((s) => s.length >= 2).map((s) => s.slice(0, 2)));
-  const initials = new Set(terms.filter((s) => s.length < 2).map((s) => s.slice(0, 1)));
+  const initials = new Set(all.filter((s) => s.length < 2).map((s) => s.slice(0, 1)));
   const matches = (folded: string) => {
-    const stemmed = stem(folded);
-    return whole.has(stemmed) || prefixes.some((p) => stemmed.startsWith(p));
+    const indexed = tokenizer.index(folded);
+    return indexed !== '' && (whole.has(indexed) || prefixes.some((p) => indexed.startsWith(p)));
   };
   // Plain ASCII text (most documentation) is lower-cased whole, which keeps every offset,
-  // and only the tokens starting as a stem does are visited: one pass of the regex engine
+  // and only the tokens starting as a term does are visited: one pass of the regex engine
   // instead of a match object, a fold and a slice per word. In ASCII a token is a run of
   // [a-z0-9] (letters and digits are all \p{L} and \p{N} hold there).
   const asciiStarts = [...starts, ...initials].filter((s) => /^[a-z0-9]+$/.test(s));
   const candidates = new RegExp(`(?<![a-z0-9])(?:${asciiStarts.join('|') || '(?!)'})[a-z0-9]*`, 'g');
-  return (text) => {
+  return (text, most = Infinity) => {
     const found: number[] = [];
     if (ASCII.test(text)) {
-      for (const token of text.toLowerCase().matchAll(candidates)) if (matches(token[0])) found.push(token.index);
+      for (const token of text.toLowerCase().matchAll(candidates)) {
+        if (matches(token[0]) && found.push(token.index) >= most) break;
+      }
       return found;
     }
     for (const token of text.matchAll(TOKEN)) {
-      const folded = fold(token[0]);
+      const folded = tokenizer.fold(token[0]);
       if (!starts.has(folded.slice(0, 2)) && !initials.has(folded.slice(0, 1))) continue;
-      if (matches(folded)) found.push(token.index);
+      if (matches(folded) && found.push(token.index) >= most) break;
     }
     return found;
   };

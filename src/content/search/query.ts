@@ -13,6 +13,12 @@ export interface QueryTerm {
   prefix: boolean;
 }
 
+/** A searched word as the database indexes it (stemmed); `prefix`: it also matches the words starting with it. */
+export interface IndexedTerm {
+  word: string;
+  prefix: boolean;
+}
+
 /** All groups must match; a group matches when any of its terms does. */
 export type SearchQuery = QueryTerm[][];
 
@@ -49,29 +55,9 @@ export const tsqueryExpression = (query: SearchQuery) => tsqueryGroups(query).ma
 /** The same terms, any of them (which sections of a matching page hold a searched word). */
 export const anyTermTsquery = (query: SearchQuery) => tsqueryGroups(query).join(' | ');
 
-/*
- * On PostgreSQL the matched words are marked by the database itself (`ts_headline`),
- * which wraps each in these two characters (SQLite's are found by match.ts). Indexed text
- * never holds them (stripMarkers).
- */
-export const MATCH_START = '\u0001';
-export const MATCH_END = '\u0002';
-const MARKERS = /[\u0001\u0002]/g;
-
-export const stripMarkers = (text: string) => text.replace(MARKERS, '');
-
-/** Text whose matched words the database wrapped in markers: the text, and where the matches are. */
-export function readMarkedText(marked: string): { text: string; matches: number[] } {
-  const matches: number[] = [];
-  let text = '';
-  let from = 0;
-  for (let at = marked.indexOf(MATCH_START); at >= 0; at = marked.indexOf(MATCH_START, from)) {
-    text += marked.slice(from, at).replace(MARKERS, '');
-    matches.push(text.length);
-    from = at + 1;
-  }
-  text += marked.slice(from).replace(MARKERS, '');
-  return { text, matches };
+/** The terms of a tsquery as PostgreSQL prints it (`'configur':* | 'config'`): its lexemes, each a prefix when marked `:*`. */
+export function tsqueryTerms(printed: string): IndexedTerm[] {
+  return [...printed.matchAll(/'((?:[^']|'')*)'(:\*)?/g)].map((m) => ({ word: m[1].replace(/''/g, "'"), prefix: m[2] !== undefined }));
 }
 
 /** How much of a section's text an excerpt shows: a text this long or shorter is shown whole. */

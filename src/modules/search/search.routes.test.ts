@@ -134,8 +134,9 @@ describe('search', () => {
     // Stemmed: "hopping" finds "hops".
     expect((await search(space, 'hopping')).body.items[0].sections.map((s: any) => s.id)).toEqual(['beta']);
 
+    // Control characters are the page's own text (no database marks matches in it): shown as written.
     const odd = await search(space, 'wombats');
-    expect(odd.body.items[0].sections[0].body).toBe('Odd text about wombats.');
+    expect(odd.body.items[0].sections[0].body).toBe('Odd \u0001text\u0002 about wombats.');
   });
 
   it('searches one space only, however many matching pages other spaces hold', async () => {

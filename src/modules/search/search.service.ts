@@ -6,7 +6,7 @@ import { ContentNotFound } from '../../content/errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { extractText, type Document } from '../../content/markdown/index.ts';
 import { changedPages } from '../../content/merge/index.ts';
-import { excerpt, parseSearchQuery, stripMarkers, type SearchQuery } from '../../content/search/query.ts';
+import { excerpt, parseSearchQuery, type SearchQuery } from '../../content/search/query.ts';
 import { loadDocuments, loadSnapshot, loadTrees } from '../../content/store/snapshot.ts';
 import type { PageEntry, RevisionTrees } from '../../content/store/types.ts';
 import { loadSpace, visibleSpaceIds } from '../spaces/spaces.service.ts';
@@ -49,9 +49,8 @@ function sectionRows(spaceId: string, revisionId: string, entry: PageEntry, docu
     position,
     section_id: s.headingId ?? '',
     page_title: entry.title,
-    // The characters the database marks matches with never come from the text itself.
-    section_title: stripMarkers(s.title),
-    body: stripMarkers(s.body),
+    section_title: s.title,
+    body: s.body,
     revision_id: revisionId,
   }));
   if (rows.length === 0) {
