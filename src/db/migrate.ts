@@ -18,6 +18,7 @@ import * as m0014 from './migrations/0014_git_sync.ts';
 import * as m0017 from './migrations/0017_translations.ts';
 import * as m0013 from './migrations/0013_openapi_specs.ts';
 import * as m0019 from './migrations/0019_drop_directory_version.ts';
+import * as m0020 from './migrations/0020_search_vectors_inline.ts';
 import * as m0015 from './migrations/0015_search_pages_postgres.ts';
 
 // Listed by hand (not read from disk) so they work the same under tsx, bundlers and tests.
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0017_translations': m0017,
   '0013_openapi_specs': m0013,
   '0019_drop_directory_version': m0019,
+  '0020_search_vectors_inline': m0020,
   '0015_search_pages_postgres': m0015,
 };
 
