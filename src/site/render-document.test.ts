@@ -77,6 +77,20 @@ describe('renderDocument', () => {
     expect(tabs).toContain('<label class="tab-label" for="tabs-1-1">Two</label><div class="tab-panel"><p>Second</p></div>');
   });
 
+  it('shows a GitBook table kept as HTML (a card linking outside the space) as cards, escaped', () => {
+    const html = md(
+      '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th></tr></thead>' +
+        '<tbody><tr><td><strong>GitBook</strong> &lt;docs&gt;</td><td><a href="https://www.gitbook.com">https://www.gitbook.com</a></td></tr>' +
+        '<tr><td>Bad</td><td><a href="javascript:alert(1)">x</a></td></tr></tbody></table>\n',
+    );
+    expect(html).toBe(
+      '<div class="cards"><a class="card" href="https://www.gitbook.com"><div class="card-cell"><strong>GitBook</strong> &lt;docs&gt;</div></a>' +
+        '<div class="card"><div class="card-cell">Bad</div></div></div>',
+    );
+    // Any other verbatim HTML is sanitized as before.
+    expect(md('<table onclick="x()"><tr><td>1</td></tr></table>\n')).toBe('<div class="html-block"><table><tr><td>1</td></tr></table></div>');
+  });
+
   it('maps page, anchor, space and file references to published URLs', () => {
     const link = (ref: any, label: string) => ({ object: 'inline', type: 'link', isVoid: false, data: { ref }, nodes: [text(label)] });
     const html = renderDocument(

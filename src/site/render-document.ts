@@ -18,6 +18,7 @@ import { escapeHtml, safeUrl } from './html.ts';
 import { highlightLines } from './highlight.ts';
 import { markupOf } from '../content/markdown/types.ts';
 import { markdownToDocument } from '../content/markdown/parse.ts';
+import { readHtmlTable } from '../content/markdown/html-table.ts';
 import { PAGE_HEADING_OFFSET } from '../content/markdown/page.ts';
 import { documentAnchors, headingAnchor } from '../content/markdown/extract.ts';
 import type { SpecModel } from '../content/openapi/view.ts';
@@ -232,7 +233,14 @@ const SANITIZE: sanitizeHtml.IOptions = {
 function markup(node: Extract<Block, { type: 'integration' }>, state: State): string {
   const source = markupOf(node);
   if (source === null) return '';
-  if (node.data.block === 'html') return `<div class="html-block">${sanitizeHtml(source, SANITIZE)}</div>\n`;
+  if (node.data.block === 'html') {
+    // A GitBook table kept verbatim because the document cannot hold it as written (a card
+    // linking outside the space) is still shown as the table it is: cards, hidden columns
+    // hidden. Its cells become text and links, escaped as any table's.
+    const kept = /^<table[\s>]/i.test(source.trim()) ? readHtmlTable(source, { tokens: [], definitions: new Map() }) : null;
+    if (kept) return table(kept, state);
+    return `<div class="html-block">${sanitizeHtml(source, SANITIZE)}</div>\n`;
+  }
   const inner = source.replace(/\{%-?[\s\S]*?-?%\}/g, '\n\n');
   return `<div class="tag-block">${blocks(markdownToDocument(inner, { headingOffset: PAGE_HEADING_OFFSET }).nodes, state)}</div>\n`;
 }
