@@ -380,9 +380,9 @@ export const searchRepository = {
   /**
    * Reads the sections holding a searched word of the pages that have none read yet
    * (RankedPage.sections), in place. PostgreSQL: their rows in search_sections whose
-   * heading or text holds any searched word, the words found and marked by ts_headline.
-   * SQLite: their page rows, cut into sections by their outline, the words found by
-   * match.ts (as rankPagesSqlite does).
+   * heading or text holds any searched word, the first such word found by match.ts (as
+   * the `english` configuration finds it). SQLite: their page rows, cut into sections by
+   * their outline, the words found by match.ts (as rankPagesSqlite does).
    */
   async readSections(db: Db, query: SearchQuery, pages: RankedPage[]): Promise<void> {
     const unread = pages.filter((p) => p.sections === undefined);
