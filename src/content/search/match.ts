@@ -1,5 +1,6 @@
 import { stem as porter2 } from 'porter2';
 import { stemmer } from 'stemmer';
+import { boundedMemo } from '../../lib/memo.ts';
 import { POSTGRES_ENGLISH_STOPWORDS } from './postgres-stopwords.ts';
 import type { IndexedTerm, SearchQuery } from './query.ts';
 
@@ -32,20 +33,6 @@ export interface Tokenizer {
 const TOKEN = /[\p{L}\p{N}\p{Co}]+/gu;
 const ASCII = /^[\x00-\x7f]*$/;
 
-/** A bounded memo per stemmer: a documentation corpus repeats a small vocabulary. */
-function memo(fn: (word: string) => string): (word: string) => string {
-  const kept = new Map<string, string>();
-  return (word) => {
-    let result = kept.get(word);
-    if (result === undefined) {
-      result = fn(word);
-      if (kept.size >= 50_000) kept.clear();
-      kept.set(word, result);
-    }
-    return result;
-  };
-}
-
 /** unicode61 with remove_diacritics 2: lower case, marks dropped. */
 const fold = (token: string) => {
   const lower = token.toLowerCase();
@@ -55,7 +42,8 @@ const fold = (token: string) => {
 
 /** FTS5's porter tokenizer leaves tokens under 3 or over 64 characters as they are. */
 const MAX_STEMMED = 64;
-const fts5Stem = memo(stemmer);
+// Memoized: a documentation corpus repeats a small vocabulary.
+const fts5Stem = boundedMemo(stemmer, 50_000);
 /** A folded word as FTS5's porter tokenizer stems it. */
 export function stem(word: string): string {
   return word.length < 3 || word.length > MAX_STEMMED ? word : fts5Stem(word);
@@ -64,7 +52,7 @@ export function stem(word: string): string {
 export const FTS5_PORTER: Tokenizer = { fold, index: stem };
 
 const HOLDS_DIGIT = /\d/;
-const postgresStem = memo(porter2);
+const postgresStem = boundedMemo(porter2, 50_000);
 
 export const POSTGRES_ENGLISH: Tokenizer = {
   fold: (token) => token.toLowerCase(),

@@ -1,6 +1,7 @@
 import { agnes } from 'ml-hclust';
 import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
+import { boundedMemo } from '../../lib/memo.ts';
 
 /*
  * The offline pipeline of conversations (docs/decisions/conversations.md), free of I/O:
@@ -58,16 +59,7 @@ export function words(text: string): string[] {
 }
 
 /** Porter stem of a word (the `stemmer` package), memoized: support vocabularies are small. */
-const stems = new Map<string, string>();
-function stem(word: string): string {
-  let s = stems.get(word);
-  if (s === undefined) {
-    s = word.length < 3 ? word : stemmer(word);
-    if (stems.size > 100_000) stems.clear();
-    stems.set(word, s);
-  }
-  return s;
-}
+const stem = boundedMemo((word) => (word.length < 3 ? word : stemmer(word)), 100_000);
 
 /** The unit-length term vector of a text (sublinear term frequency) and its stems' words. */
 export function analyze(text: string): { terms: TermVector; words: WordMap } {
