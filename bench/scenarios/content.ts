@@ -120,12 +120,15 @@ export async function seedAdmin(db: Db, clock: ManualClock) {
 export const PARENTS = 100;
 export const CHILDREN = 99;
 
-/** An organization's admin and one space of `parents` chapters of `children` topics each, in one transaction. */
-export async function seedAdminSpace(db: Db, parents: number, children: number): Promise<ContentSeed> {
+/**
+ * An organization's admin and one space of `parents` chapters of `children` topics each
+ * (page `n`'s body `markdownOf(n)`), in one transaction.
+ */
+export async function seedAdminSpace(db: Db, parents: number, children: number, markdownOf: (n: number) => string = pageMarkdown): Promise<ContentSeed> {
   const clock = new ManualClock('2026-01-05T09:00:00.000Z');
   return db.transaction().execute(async (trx) => {
     const admin = await seedAdmin(trx, clock);
-    const space = await seedSpace(trx, admin.organizationId, admin.userId, clock, parents, children);
+    const space = await seedSpace(trx, admin.organizationId, admin.userId, clock, parents, children, markdownOf);
     return { ...space, token: admin.token, userId: admin.userId };
   });
 }

@@ -3,7 +3,7 @@ import { ManualClock } from '../../src/lib/clock.ts';
 import { indexSpace } from '../../src/modules/search/search.service.ts';
 import { spacesRepository } from '../../src/modules/spaces/spaces.repository.ts';
 import { defineSuite } from '../harness.ts';
-import { seedAdmin, seedSpace, type ContentSeed } from './content.ts';
+import { seedAdminSpace, type ContentSeed } from './content.ts';
 import { mixedPageMarkdown } from './mixed.ts';
 
 /*
@@ -20,14 +20,9 @@ const PARENTS = 20;
 const CHILDREN = 9;
 
 async function seedSearchSpace(db: Db): Promise<ContentSeed> {
-  const clock = new ManualClock('2026-01-05T09:00:00.000Z');
-  const seed = await db.transaction().execute(async (trx) => {
-    const admin = await seedAdmin(trx, clock);
-    const space = await seedSpace(trx, admin.organizationId, admin.userId, clock, PARENTS, CHILDREN, (n) => mixedPageMarkdown(n));
-    return { ...space, token: admin.token, userId: admin.userId };
-  });
+  const seed = await seedAdminSpace(db, PARENTS, CHILDREN, (n) => mixedPageMarkdown(n));
   const revision = (await spacesRepository.findActive(db, seed.spaceId))!.revision_id as string;
-  await indexSpace({ db, clock }, seed.spaceId, null, revision);
+  await indexSpace({ db, clock: new ManualClock('2026-01-05T09:00:00.000Z') }, seed.spaceId, null, revision);
   return seed;
 }
 
