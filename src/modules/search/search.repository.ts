@@ -39,7 +39,6 @@ export interface RankedResult {
 
 type SectionText = Pick<SearchSectionsTable, 'space_id' | 'page_id' | 'position' | 'section_id' | 'section_title' | 'body'>;
 
-
 const keyOf = (row: { space_id: string; page_id: string }) => `${row.space_id}/${row.page_id}`;
 
 /** A section in a SQLite page row's outline: its id, title length, text length. */
