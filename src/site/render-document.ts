@@ -237,7 +237,7 @@ function markup(node: Extract<Block, { type: 'integration' }>, state: State): st
     // A GitBook table kept verbatim because the document cannot hold it as written (a card
     // linking outside the space) is still shown as the table it is: cards, hidden columns
     // hidden. Its cells become text and links, escaped as any table's.
-    const kept = /^<table[\s>]/i.test(source.trim()) ? readHtmlTable(source, { tokens: [], definitions: new Map() }) : null;
+    const kept = readHtmlTable(source, { tokens: [], definitions: new Map() });
     if (kept) return table(kept, state);
     return `<div class="html-block">${sanitizeHtml(source, SANITIZE)}</div>\n`;
   }
