@@ -20,6 +20,7 @@ import {
 } from 'kysely';
 import type { Database } from './types.ts';
 import { PostgresChangeFeed, SqliteChangeFeed, type ChangeFeed } from './change-feed.ts';
+import { nameRepeatedStatements } from './server-prepared.ts';
 import { installPostgresChangeTriggers, installSqliteChangeTriggers } from './change-scopes.ts';
 
 export type Db = Kysely<Database>;
@@ -250,6 +251,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     };
     const pool = new pg.Pool({ ...connection, max: 10 });
+    nameRepeatedStatements(pool);
     const feed = new PostgresChangeFeed(connection);
     const db = new Kysely<Database>({ dialect: new QuirePostgresDialect({ pool }, feed) });
     pgPools.set(db, pool);

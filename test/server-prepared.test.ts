@@ -1,0 +1,63 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_NAMED, REPEATS_BEFORE_NAMING, StatementNames } from '../src/db/server-prepared.ts';
+import { createTestApp, testDialect, type TestApp } from './app.ts';
+import { createOrganization } from './factories.ts';
+
+describe('named statements (server-prepared repeated reads)', () => {
+  it('names a read once it repeats, never a write, and at most MAX_NAMED texts', () => {
+    const names = new StatementNames();
+    const read = 'select id from organizations where id = $1';
+    for (let i = 1; i < REPEATS_BEFORE_NAMING; i++) expect(names.nameOf(read)).toBeUndefined();
+    const name = names.nameOf(read);
+    expect(name).toMatch(/^quire_\d+$/);
+    expect(names.nameOf(read)).toBe(name);
+    expect(names.nameOf('  WITH x as (select 1) select * from x')).toBeUndefined();
+
+    const write = 'update organizations set title = $1 where id = $2';
+    for (let i = 0; i < REPEATS_BEFORE_NAMING * 2; i++) expect(names.nameOf(write)).toBeUndefined();
+    expect(names.nameOf('insert into x select 1')).toBeUndefined();
+
+    for (let n = 0; names.size < MAX_NAMED; n++) {
+      for (let i = 0; i < REPEATS_BEFORE_NAMING; i++) names.nameOf(`select ${n} as n`);
+    }
+    const late = 'select 2 as late';
+    for (let i = 0; i < REPEATS_BEFORE_NAMING * 2; i++) expect(names.nameOf(late)).toBeUndefined();
+    // Names already given stay.
+    expect(names.nameOf(read)).toBe(name);
+    expect(new Set(Array.from({ length: 20 }, (_, n) => names.nameOf(`select ${n} as n`))).size).toBe(20);
+  });
+
+  describe.runIf(testDialect === 'postgres')('on PostgreSQL', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      t = await createTestApp();
+    });
+    afterAll(async () => {
+      await t.close();
+    });
+
+    it('prepares a repeated read on the connection, whose later runs bind new values to it', async () => {
+      const first = await createOrganization(t, { title: 'First' });
+      const second = await createOrganization(t, { title: 'Second' });
+      // One connection (a transaction), so what it prepared can be read back from it.
+      const seen = await t.db.transaction().execute(async (trx) => {
+        const titles: string[] = [];
+        for (let i = 0; i < REPEATS_BEFORE_NAMING + 3; i++) {
+          const id = i % 2 === 0 ? first.id : second.id;
+          const row = await trx.selectFrom('organizations').select('title').where('id', '=', id).executeTakeFirstOrThrow();
+          titles.push(row.title);
+        }
+        const { rows } = await sql<{ name: string; statement: string; count: number }>`
+          select name, statement, generic_plans + custom_plans as count from pg_prepared_statements`.execute(trx);
+        return { titles, prepared: rows };
+      });
+      expect(seen.titles).toEqual(Array.from({ length: REPEATS_BEFORE_NAMING + 3 }, (_, i) => (i % 2 === 0 ? 'First' : 'Second')));
+      const organizationRead = seen.prepared.find((p) => p.statement.includes('from "organizations"') && p.statement.includes('"title"'));
+      expect(organizationRead?.name).toMatch(/^quire_\d+$/);
+      // Named on its REPEATS_BEFORE_NAMING-th run: that run and the later ones ran it.
+      expect(Number(organizationRead?.count)).toBeGreaterThanOrEqual(4);
+      expect(seen.prepared.every((p) => /^\s*(select|with)\b/i.test(p.statement))).toBe(true);
+    });
+  });
+});
