@@ -49,11 +49,13 @@ export function tsqueryGroups(query: SearchQuery): string[] {
   return query.map((group) => group.map((t) => `${t.text}${t.prefix ? ':*' : ''}`).join(' | '));
 }
 
-/** The whole query for to_tsquery: every group (`&`). */
-export const tsqueryExpression = (query: SearchQuery) => tsqueryGroups(query).map((g) => `(${g})`).join(' & ');
+/** A whole query for to_tsquery from its groups (tsqueryGroups): every group (`&`). */
+export const everyGroupTsquery = (groups: string[]) => groups.map((g) => `(${g})`).join(' & ');
 
 /** The same terms, any of them (which sections of a matching page hold a searched word). */
-export const anyTermTsquery = (query: SearchQuery) => tsqueryGroups(query).join(' | ');
+export const anyTermOfGroups = (groups: string[]) => groups.join(' | ');
+
+export const anyTermTsquery = (query: SearchQuery) => anyTermOfGroups(tsqueryGroups(query));
 
 /** The terms of a tsquery as PostgreSQL prints it (`'configur':* | 'config'`): its lexemes, each a prefix when marked `:*`. */
 export function tsqueryTerms(printed: string): IndexedTerm[] {

@@ -2,7 +2,7 @@ import { PostgresAdapter, sql, type Insertable } from 'kysely';
 import { fts5Terms, matchFinder, POSTGRES_ENGLISH, stem } from '../../content/search/match.ts';
 import type { Db } from '../../db/database.ts';
 import type { SearchPagesTable, SearchSectionsTable } from '../../db/types.ts';
-import { anyTermTsquery, EXCERPT_SIZE, fts5Expression, fts5String, tsqueryExpression, tsqueryTerms, type QueryTerm, type SearchQuery } from '../../content/search/query.ts';
+import { anyTermOfGroups, anyTermTsquery, everyGroupTsquery, EXCERPT_SIZE, fts5Expression, fts5String, tsqueryGroups, tsqueryTerms, type QueryTerm, type SearchQuery } from '../../content/search/query.ts';
 
 export type SectionRow = Omit<SearchSectionsTable, 'id'>;
 
@@ -35,6 +35,11 @@ export interface RankedPage {
 export interface RankedResult {
   pages: RankedPage[];
   total: number;
+  /**
+   * The revision each searched space's index reflected when it was ranked (absent: not
+   * indexed). A space whose current revision differs was ranked on an index behind it.
+   */
+  indexed: Map<string, string>;
 }
 
 type SectionText = Pick<SearchSectionsTable, 'space_id' | 'page_id' | 'position' | 'section_id' | 'section_title' | 'body'>;
@@ -105,6 +110,22 @@ const PAGE_VECTOR = sql`setweight(to_tsvector('english'::regconfig, max(page_tit
 
 /** PostgreSQL: the title's own tsvector, from the same rows (which pages' titles match). */
 const TITLE_VECTOR = sql`to_tsvector('english'::regconfig, max(page_title))`;
+
+/** Where the held guesses go in guessedTsqueries' texts (a word holds only letters and digits). */
+const HELD = '#held#';
+
+/**
+ * PostgreSQL: the query's to_tsquery texts (every group; any term) without the stems it
+ * guesses for the word being typed (query.ts), which stand apart: the ranking statement
+ * puts back, at HELD, those some page holds.
+ */
+function guessedTsqueries(query: SearchQuery): { guesses: string[]; every: string; anyTerm: string } {
+  const isGuess = (group: QueryTerm[], term: QueryTerm) => !term.prefix && group.some((t) => t.prefix);
+  const guesses = [...new Set(query.flatMap((group) => group.filter((t) => isGuess(group, t)).map((t) => t.text)))];
+  const kept = query.map((group) => group.filter((t) => !isGuess(group, t)));
+  const groups = tsqueryGroups(kept).map((group, i) => (kept[i].length < query[i].length ? `${group}${HELD}` : group));
+  return { guesses, every: everyGroupTsquery(groups), anyTerm: anyTermOfGroups(groups) };
+}
 
 /**
  * The only queries of the full-text index. Both dialects sit behind the same functions:
@@ -206,7 +227,7 @@ export const searchRepository = {
    * many pages match in all.
    */
   async rankPages(db: Db, spaceIds: string[], query: SearchQuery, wanted: number): Promise<RankedResult> {
-    if (spaceIds.length === 0 || query.length === 0 || wanted <= 0) return { pages: [], total: 0 };
+    if (spaceIds.length === 0 || query.length === 0 || wanted <= 0) return { pages: [], total: 0, indexed: await this.states(db, spaceIds) };
     return isPostgres(db) ? this.rankPagesPostgres(db, spaceIds, query, wanted) : this.rankPagesSqlite(db, spaceIds, query, wanted);
   },
 
@@ -220,8 +241,14 @@ export const searchRepository = {
   async rankPagesSqlite(db: Db, spaceIds: string[], query: SearchQuery, wanted: number): Promise<RankedResult> {
     const spaces = sql.join(spaceIds);
     const searched = new Set(spaceIds);
-    // Naming the spaces costs a term in every match: it is left out when the index holds no other space.
-    const { rows: others } = await sql<{ id: string }>`select space_id as id from search_index_state where space_id not in (${spaces}) limit 1`.execute(db);
+    // The searched spaces' index states, and one other space's if the index holds any:
+    // naming the spaces costs a term in every match, left out when there is no other.
+    const { rows: states } = await sql<{ space_id: string; revision_id: string | null }>`
+      select space_id, revision_id from search_index_state where space_id in (${spaces})
+      union all
+      select * from (select space_id, null from search_index_state where space_id not in (${spaces}) limit 1)`.execute(db);
+    const indexed = new Map(states.flatMap((row) => (row.revision_id === null ? [] : [[row.space_id, row.revision_id] as const])));
+    const others = states.filter((row) => row.revision_id === null);
     const searchedTerms = await this.indexedGuesses(db, query);
     const terms = fts5Expression(searchedTerms);
     const scope = others.length > 0 ? `space_id : (${spaceIds.map(fts5String).join(' OR ')}) AND ` : '';
@@ -277,7 +304,7 @@ export const searchRepository = {
       title_match: titleMatch,
       sections: sectionsOfPage(row.body, find(row.body), JSON.parse(row.outline) as OutlineEntry[]),
     }));
-    return { pages, total };
+    return { pages, total, indexed };
   },
 
   /**
@@ -307,63 +334,59 @@ export const searchRepository = {
    * read here: readSections reads them for the pages shown.
    */
   async rankPagesPostgres(db: Db, spaceIds: string[], query: SearchQuery, wanted: number): Promise<RankedResult> {
-    const searched = await this.indexedGuessesPostgres(db, query);
     const spaces = sql.join(spaceIds);
-    const every = sql`to_tsquery('english'::regconfig, ${tsqueryExpression(searched)})`;
-    const anyTerm = sql`to_tsquery('english'::regconfig, ${anyTermTsquery(searched)})`;
+    const { guesses, every, anyTerm } = guessedTsqueries(query);
+    // One statement, one round trip. `held` keeps the guessed stems (the word being typed,
+    // query.ts) that some page holds: any other matches nothing but would cost a term to
+    // test and rank on every matching page (leaving it out changes no match, and no order:
+    // ts_rank divides by the number of terms, the same on every page). The index state of
+    // the searched spaces and the number of matching pages come with the ranking (a row of
+    // them alone when nothing matches).
     // Title matches come first. The best of them are found from the title's own index (a
     // title holding every word is part of a page holding them); only when they do not fill
     // the window are the best of all matches ranked too (`ts_rank` over the words any of
     // them, weights A title, B heading, D text), in the same statement: its one-time
     // filter skips that scan otherwise. Title matches among those are left out in Node.
     // Ties go by page id in byte order ("C"), a comparison of bytes, not of a collation.
-    // The count runs beside, on a second connection.
-    const [{ rows }, { rows: counted }] = await Promise.all([
-      sql<{ space_id: string; page_id: string; relevance: number; title_match: boolean }>`
-        with titled as materialized (
-          select p.space_id, p.page_id, ts_rank(p.tsv, r.q) as relevance, true as title_match
-          from search_page_vectors p, ${every} as e(q), ${anyTerm} as r(q)
-          where p.space_id in (${spaces}) and p.title_tsv @@ e.q
+    const { rows } = await sql<{ space_id: string | null; page_id: string | null; relevance: number | null; title_match: boolean | null; total: string | number; states: Record<string, string> }>`
+      with held as (
+        select coalesce(string_agg(' | ' || g.term, '' order by g.n), '') as alternatives
+        from unnest(${guesses}::text[]) with ordinality as g(term, n)
+        where exists (select 1 from search_page_vectors p where p.tsv @@ to_tsquery('english'::regconfig, g.term))
+      ), q as materialized (
+        select to_tsquery('english'::regconfig, replace(${every}, ${HELD}, held.alternatives)) as every,
+          to_tsquery('english'::regconfig, replace(${anyTerm}, ${HELD}, held.alternatives)) as any_term
+        from held
+      ), indexed as (
+        select coalesce(json_object_agg(space_id, revision_id), '{}'::json) as states
+        from search_index_state where space_id in (${spaces})
+      ), matching as (
+        select count(*) as total from search_page_vectors p, q where p.space_id in (${spaces}) and p.tsv @@ q.every
+      ), titled as materialized (
+        select p.space_id, p.page_id, ts_rank(p.tsv, q.any_term) as relevance, true as title_match
+        from search_page_vectors p, q
+        where p.space_id in (${spaces}) and p.title_tsv @@ q.every
+        order by relevance desc, p.page_id collate "C"
+        limit ${wanted}
+      ), best as (
+        select * from titled
+        union all
+        (select p.space_id, p.page_id, ts_rank(p.tsv, q.any_term) as relevance, false as title_match
+          from search_page_vectors p, q
+          where (select count(*) from titled) < ${wanted} and p.space_id in (${spaces}) and p.tsv @@ q.every
           order by relevance desc, p.page_id collate "C"
-          limit ${wanted}
-        )
-        select * from (
-          select * from titled
-          union all
-          (select p.space_id, p.page_id, ts_rank(p.tsv, r.q) as relevance, false as title_match
-            from search_page_vectors p, ${every} as e(q), ${anyTerm} as r(q)
-            where (select count(*) from titled) < ${wanted} and p.space_id in (${spaces}) and p.tsv @@ e.q
-            order by relevance desc, p.page_id collate "C"
-            limit ${wanted} + (select count(*) from titled))
-        ) best
-        order by title_match desc, relevance desc, page_id collate "C"`.execute(db),
-      sql<{ n: string | number }>`select count(*) as n from search_page_vectors p where p.space_id in (${spaces}) and p.tsv @@ ${every}`.execute(db),
-    ]);
-    const titleMatches = new Set(rows.filter((row) => row.title_match).map(keyOf));
-    const pages: RankedPage[] = rows
+          limit ${wanted} + (select count(*) from titled))
+      )
+      select best.*, matching.total, indexed.states
+      from indexed cross join matching left join best on true
+      order by best.title_match desc, best.relevance desc, best.page_id collate "C"`.execute(db);
+    const found = rows.filter((row): row is typeof row & { space_id: string; page_id: string } => row.page_id !== null && row.space_id !== null);
+    const titleMatches = new Set(found.filter((row) => row.title_match).map(keyOf));
+    const pages: RankedPage[] = found
       .filter((row) => row.title_match || !titleMatches.has(keyOf(row)))
       .slice(0, wanted)
       .map((row) => ({ space_id: row.space_id, page_id: row.page_id, relevance: Number(row.relevance), title_match: Boolean(row.title_match) }));
-    return { pages, total: Number(counted[0]?.n ?? 0) };
-  },
-
-  /**
-   * PostgreSQL: the query without the stems it guesses for the word being typed (its own
-   * prefixes, query.ts) that no page holds, each of which would cost a term to test and
-   * rank on every matching page. The GIN index says which are held (in any space); a
-   * guess held nowhere matches nothing, so leaving it out changes no match, and it
-   * changes no order either (ts_rank divides by the number of terms, the same on every
-   * page).
-   */
-  async indexedGuessesPostgres(db: Db, query: SearchQuery): Promise<SearchQuery> {
-    const isGuess = (group: QueryTerm[], term: QueryTerm) => !term.prefix && group.some((t) => t.prefix);
-    const guesses = [...new Set(query.flatMap((group) => group.filter((t) => isGuess(group, t)).map((t) => t.text)))];
-    if (guesses.length === 0) return query;
-    const { rows } = await sql<{ term: string }>`
-      select g.term from unnest(${guesses}::text[]) as g(term)
-      where exists (select 1 from search_page_vectors p where p.tsv @@ to_tsquery('english'::regconfig, g.term))`.execute(db);
-    const held = new Set(rows.map((r) => r.term));
-    return query.map((group) => group.filter((t) => !isGuess(group, t) || held.has(t.text)));
+    return { pages, total: Number(rows[0]?.total ?? 0), indexed: new Map(Object.entries(rows[0]?.states ?? {})) };
   },
 
   /**

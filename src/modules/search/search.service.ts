@@ -125,15 +125,6 @@ export async function indexSpace(ctx: Pick<Context, 'db' | 'clock'>, spaceId: st
   return null;
 }
 
-/** Brings the index of these spaces to their current revisions. */
-export async function ensureIndexed(ctx: Pick<Context, 'db' | 'clock'>, spaces: { id: string; revision_id: string | null }[]): Promise<void> {
-  const states = await searchRepository.states(ctx.db, spaces.map((s) => s.id));
-  for (const space of spaces) {
-    if (!space.revision_id || states.get(space.id) === space.revision_id) continue;
-    await indexSpace(ctx, space.id, states.get(space.id) ?? null, space.revision_id);
-  }
-}
-
 /** The 400 for a search text beyond the spec's 512 characters (the schema says so too). */
 function queryOf(text: string): SearchQuery {
   if (text.length > 512) throw badRequest('querystring/query must NOT have more than 512 characters');
@@ -147,14 +138,30 @@ function queryOf(text: string): SearchQuery {
  * earlier pages; a later page ranks a wider window again. The sections of a page are
  * read when it is first shown (searchRepository.readSections) into the same objects, so
  * the kept result keeps them too.
+ *
+ * The index is expected to be current, and the ranking says which revision each space's
+ * index reflected (in the same statement on PostgreSQL): a space whose index is behind is
+ * brought up to date (indexSpace) and the ranking made again, so a search always sees
+ * the spaces' current revisions without a statement of its own to ask.
  */
-async function rankedPages(ctx: Pick<Context, 'db' | 'caches'>, spaces: { id: string; revision_id: string | null }[], query: SearchQuery, wanted: number): Promise<RankedResult> {
+async function rankedPages(
+  ctx: Pick<Context, 'db' | 'caches' | 'clock'>,
+  spaces: { id: string; revision_id: string }[],
+  query: SearchQuery,
+  wanted: number,
+): Promise<RankedResult> {
   const key = JSON.stringify([[...spaces].sort((a, b) => (a.id < b.id ? -1 : 1)).map((s) => [s.id, s.revision_id]), query]);
   const kept = ctx.caches.searchResults.get(key) as { wanted: number; result: RankedResult } | undefined;
   if (kept && (kept.wanted >= wanted || kept.result.pages.length === kept.result.total)) {
-    return { pages: kept.result.pages.slice(0, wanted), total: kept.result.total };
+    return { ...kept.result, pages: kept.result.pages.slice(0, wanted) };
   }
-  const result = await searchRepository.rankPages(ctx.db, spaces.map((s) => s.id), query, wanted);
+  const rank = () => searchRepository.rankPages(ctx.db, spaces.map((s) => s.id), query, wanted);
+  let result = await rank();
+  const behind = spaces.filter((s) => result.indexed.get(s.id) !== s.revision_id);
+  if (behind.length > 0) {
+    for (const space of behind) await indexSpace(ctx, space.id, result.indexed.get(space.id) ?? null, space.revision_id);
+    result = await rank();
+  }
   ctx.caches.searchResults.set(key, { wanted, result });
   return result;
 }
@@ -164,12 +171,11 @@ export async function searchSpace(ctx: Context, spaceId: string, text: string, p
   const query = queryOf(text);
   const { space } = await loadSpace(ctx, spaceId);
   if (query.length === 0 || !space.revision_id) return { count: 0, items: [] };
-  await ensureIndexed(ctx, [space]);
   const start = offsetOf(page);
   // Only the pages up to this window are ranked in full: the best are what is shown.
-  const ranked = await rankedPages(ctx, [space], query, start + page.limit);
+  const ranked = await rankedPages(ctx, [{ id: space.id, revision_id: space.revision_id }], query, start + page.limit);
   const snapshot = await loadSnapshot(ctx.db, spaceId, space.revision_id);
-  // The index reflects the current revision (ensureIndexed), so every page is in it.
+  // The index reflects the current revision (rankedPages), so every page is in it.
   const hits = ranked.pages.slice(start).filter((p) => snapshot.byId.has(p.page_id));
   // The sections (and excerpts) of the pages shown only, not of the earlier pages of the window.
   await searchRepository.readSections(ctx.db, query, hits);
@@ -188,8 +194,7 @@ export async function searchOrganization(ctx: Context, organizationId: string, t
   const query = queryOf(text);
   const ids = await visibleSpaceIds(ctx, organizationId);
   if (query.length === 0 || ids.length === 0) return { count: 0, items: [] };
-  const spaces = (await searchRepository.liveSpaces(ctx.db, ids)).filter((s) => s.revision_id !== null);
-  await ensureIndexed(ctx, spaces);
+  const spaces = (await searchRepository.liveSpaces(ctx.db, ids)).filter((s): s is typeof s & { revision_id: string } => s.revision_id !== null);
   const result = await rankedPages(ctx, spaces, query, PAGES_PER_SPACE * spaces.length);
   const ranked = result.pages;
   const bySpace = new Map<string, RankedPage[]>();
@@ -235,7 +240,6 @@ export async function searchForVisitors(
   const query = parseSearchQuery(text.slice(0, 512));
   const live = spaces.filter((s): s is { id: string; revision_id: string } => s.revision_id !== null);
   if (query.length === 0 || live.length === 0) return { count: 0, results: [] };
-  await ensureIndexed(ctx, live);
   const ranked = await rankedPages(ctx, live, query, limit);
   await searchRepository.readSections(ctx.db, query, ranked.pages);
   const results: VisitorResult[] = [];
