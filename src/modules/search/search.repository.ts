@@ -94,6 +94,19 @@ function sectionsOfPage(text: string, matches: number[], outline: OutlineEntry[]
   return offset === text.length ? hits : [];
 }
 
+/** PostgreSQL: a section row holding a searched word as shown, its first matched word found by `find` (match.ts). */
+function sectionHit(row: SectionText & { rank: number | string | null }, find: ReturnType<typeof matchFinder>): SectionHit {
+  return {
+    section_id: row.section_id,
+    position: row.position,
+    title: row.section_title,
+    body: row.body,
+    rank: Number(row.rank),
+    // Where the first match is only matters to a text longer than an excerpt, cut around it.
+    match_at: row.body.length > EXCERPT_SIZE ? (find(row.body, 1)[0] ?? -1) : -1,
+  };
+}
+
 const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /** The tables holding a space's index: PostgreSQL sections and page vectors, SQLite page rows. */
@@ -223,12 +236,13 @@ export const searchRepository = {
 
   /**
    * The pages matching the query, best first (pages whose title matches, then the rest,
-   * each by relevance): the first `wanted` of them with their matching sections, and how
-   * many pages match in all.
+   * each by relevance): the first `wanted` of them, how many pages match in all, and the
+   * sections holding a searched word of the pages after the first `sectionsAfter` (those
+   * to be shown; SQLite's ranking finds every page's, PostgreSQL reads only those).
    */
-  async rankPages(db: Db, spaceIds: string[], query: SearchQuery, wanted: number): Promise<RankedResult> {
+  async rankPages(db: Db, spaceIds: string[], query: SearchQuery, wanted: number, sectionsAfter = 0): Promise<RankedResult> {
     if (spaceIds.length === 0 || query.length === 0 || wanted <= 0) return { pages: [], total: 0, indexed: await this.states(db, spaceIds) };
-    return isPostgres(db) ? this.rankPagesPostgres(db, spaceIds, query, wanted) : this.rankPagesSqlite(db, spaceIds, query, wanted);
+    return isPostgres(db) ? this.rankPagesPostgres(db, spaceIds, query, wanted, sectionsAfter) : this.rankPagesSqlite(db, spaceIds, query, wanted);
   },
 
   /**
@@ -330,10 +344,11 @@ export const searchRepository = {
    * PostgreSQL: a page matches when every searched word is in it, which the GIN index of
    * its stored tsvector (search_page_vectors) answers; only those pages are ranked
    * (ts_rank over the words any of them, weights A title, B heading, D text), and only the
-   * best `wanted` leave the database, with the number of matching pages. Sections are not
-   * read here: readSections reads them for the pages shown.
+   * best `wanted` leave the database, with the number of matching pages and, for those
+   * after the first `sectionsAfter`, their sections holding a searched word (as
+   * readSections reads them).
    */
-  async rankPagesPostgres(db: Db, spaceIds: string[], query: SearchQuery, wanted: number): Promise<RankedResult> {
+  async rankPagesPostgres(db: Db, spaceIds: string[], query: SearchQuery, wanted: number, sectionsAfter: number): Promise<RankedResult> {
     const spaces = sql.join(spaceIds);
     const { guesses, every, anyTerm } = guessedTsqueries(query);
     // One statement, one round trip. `held` keeps the guessed stems (the word being typed,
@@ -341,21 +356,25 @@ export const searchRepository = {
     // test and rank on every matching page (leaving it out changes no match, and no order:
     // ts_rank divides by the number of terms, the same on every page). The index state of
     // the searched spaces and the number of matching pages come with the ranking (a row of
-    // them alone when nothing matches).
+    // them alone when nothing matches), and the shown pages' sections with their page (a
+    // row per section; the sections are matched and ranked with every guess, as
+    // readSections does, so their scores do not depend on which statement read them).
     // Title matches come first. The best of them are found from the title's own index (a
     // title holding every word is part of a page holding them); only when they do not fill
-    // the window are the best of all matches ranked too (`ts_rank` over the words any of
-    // them, weights A title, B heading, D text), in the same statement: its one-time
-    // filter skips that scan otherwise. Title matches among those are left out in Node.
+    // the window are the best of the other matches ranked too, in the same statement: its
+    // one-time filter skips that scan otherwise.
     // Ties go by page id in byte order ("C"), a comparison of bytes, not of a collation.
-    const { rows } = await sql<{ space_id: string | null; page_id: string | null; relevance: number | null; title_match: boolean | null; total: string | number; states: Record<string, string> }>`
+    const { rows } = await sql<
+      SectionText & { n: number | null; relevance: number | null; title_match: boolean | null; rank: number | null; total: number | null; states: Record<string, string> | null; searched: string | null }
+    >`
       with held as (
         select coalesce(string_agg(' | ' || g.term, '' order by g.n), '') as alternatives
         from unnest(${guesses}::text[]) with ordinality as g(term, n)
         where exists (select 1 from search_page_vectors p where p.tsv @@ to_tsquery('english'::regconfig, g.term))
       ), q as materialized (
         select to_tsquery('english'::regconfig, replace(${every}, ${HELD}, held.alternatives)) as every,
-          to_tsquery('english'::regconfig, replace(${anyTerm}, ${HELD}, held.alternatives)) as any_term
+          to_tsquery('english'::regconfig, replace(${anyTerm}, ${HELD}, held.alternatives)) as any_term,
+          to_tsquery('english'::regconfig, ${anyTermTsquery(query)}) as all_terms
         from held
       ), indexed as (
         select coalesce(json_object_agg(space_id, revision_id), '{}'::json) as states
@@ -369,24 +388,46 @@ export const searchRepository = {
         order by relevance desc, p.page_id collate "C"
         limit ${wanted}
       ), best as (
-        select * from titled
-        union all
-        (select p.space_id, p.page_id, ts_rank(p.tsv, q.any_term) as relevance, false as title_match
-          from search_page_vectors p, q
-          where (select count(*) from titled) < ${wanted} and p.space_id in (${spaces}) and p.tsv @@ q.every
-          order by relevance desc, p.page_id collate "C"
-          limit ${wanted} + (select count(*) from titled))
+        select row_number() over (order by title_match desc, relevance desc, page_id collate "C") as n, *
+        from (
+          select * from titled
+          union all
+          (select p.space_id, p.page_id, ts_rank(p.tsv, q.any_term) as relevance, false as title_match
+            from search_page_vectors p, q
+            where (select count(*) from titled) < ${wanted} and p.space_id in (${spaces}) and p.tsv @@ q.every and not p.title_tsv @@ q.every
+            order by relevance desc, p.page_id collate "C"
+            limit ${wanted} - (select count(*) from titled))
+        ) pages
       )
-      select best.*, matching.total, indexed.states
-      from indexed cross join matching left join best on true
-      order by best.title_match desc, best.relevance desc, best.page_id collate "C"`.execute(db);
-    const found = rows.filter((row): row is typeof row & { space_id: string; page_id: string } => row.page_id !== null && row.space_id !== null);
-    const titleMatches = new Set(found.filter((row) => row.title_match).map(keyOf));
-    const pages: RankedPage[] = found
-      .filter((row) => row.title_match || !titleMatches.has(keyOf(row)))
-      .slice(0, wanted)
-      .map((row) => ({ space_id: row.space_id, page_id: row.page_id, relevance: Number(row.relevance), title_match: Boolean(row.title_match) }));
-    return { pages, total: Number(rows[0]?.total ?? 0), indexed: new Map(Object.entries(rows[0]?.states ?? {})) };
+      select best.n, best.space_id, best.page_id, best.relevance, best.title_match, s.position, s.section_id, s.section_title, s.body, s.rank,
+        -- Once, on the first row (the first page's, or the only one when nothing matches).
+        case when best.n is null or best.n = 1 then matching.total end as total,
+        case when best.n is null or best.n = 1 then indexed.states end as states,
+        case when best.n is null or best.n = 1 then q.all_terms::text end as searched
+      from indexed cross join matching cross join q left join best on true
+        left join lateral (
+          select s.position, s.section_id, s.section_title, s.body, ts_rank(ts_filter(s.tsv, '{b,d}'), q.all_terms) as rank
+          from search_sections s
+          where best.n > ${sectionsAfter} and s.space_id = best.space_id and s.page_id = best.page_id and ts_filter(s.tsv, '{b,d}') @@ q.all_terms
+        ) s on true
+      order by best.n, s.position`.execute(db);
+    const pages: RankedPage[] = [];
+    const first = rows[0];
+    let find: ReturnType<typeof matchFinder> | undefined;
+    for (const row of rows) {
+      if (row.n === null) continue;
+      let page = pages.at(-1);
+      if (page?.page_id !== row.page_id || page.space_id !== row.space_id) {
+        page = { space_id: row.space_id, page_id: row.page_id, relevance: Number(row.relevance), title_match: Boolean(row.title_match) };
+        if (row.n > sectionsAfter) page.sections = [];
+        pages.push(page);
+      }
+      if (row.position !== null) {
+        find ??= matchFinder(tsqueryTerms(first.searched!), POSTGRES_ENGLISH);
+        page.sections!.push(sectionHit(row, find));
+      }
+    }
+    return { pages, total: Number(first?.total ?? 0), indexed: new Map(Object.entries(first?.states ?? {})) };
   },
 
   /**
@@ -427,15 +468,7 @@ export const searchRepository = {
           order by s.position`.execute(db);
         for (const hit of hits) {
           find ??= matchFinder(tsqueryTerms(hit.searched), POSTGRES_ENGLISH);
-          sections.get(keyOf(hit))?.push({
-            section_id: hit.section_id,
-            position: hit.position,
-            title: hit.section_title,
-            body: hit.body,
-            rank: Number(hit.rank),
-            // Where the first match is only matters to a text longer than an excerpt, cut around it.
-            match_at: hit.body.length > EXCERPT_SIZE ? (find(hit.body, 1)[0] ?? -1) : -1,
-          });
+          sections.get(keyOf(hit))?.push(sectionHit(hit, find));
         }
       }
     } else {

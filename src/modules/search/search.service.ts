@@ -135,9 +135,10 @@ function queryOf(text: string): SearchQuery {
  * The best `wanted` pages of these spaces for the query, ranked once per window: a
  * result depends only on the revisions searched (their index never changes) and the
  * query, so it is kept (caches.searchResults) and serves repeats of the search and its
- * earlier pages; a later page ranks a wider window again. The sections of a page are
- * read when it is first shown (searchRepository.readSections) into the same objects, so
- * the kept result keeps them too.
+ * earlier pages; a later page ranks a wider window again. The sections of the pages after
+ * the first `sectionsAfter` (those about to be shown) come with the ranking; any other
+ * page's are read when it is first shown (searchRepository.readSections) into the same
+ * objects, so the kept result keeps them too.
  *
  * The index is expected to be current, and the ranking says which revision each space's
  * index reflected (in the same statement on PostgreSQL): a space whose index is behind is
@@ -149,13 +150,14 @@ async function rankedPages(
   spaces: { id: string; revision_id: string }[],
   query: SearchQuery,
   wanted: number,
+  sectionsAfter: number,
 ): Promise<RankedResult> {
   const key = JSON.stringify([[...spaces].sort((a, b) => (a.id < b.id ? -1 : 1)).map((s) => [s.id, s.revision_id]), query]);
   const kept = ctx.caches.searchResults.get(key) as { wanted: number; result: RankedResult } | undefined;
   if (kept && (kept.wanted >= wanted || kept.result.pages.length === kept.result.total)) {
     return { ...kept.result, pages: kept.result.pages.slice(0, wanted) };
   }
-  const rank = () => searchRepository.rankPages(ctx.db, spaces.map((s) => s.id), query, wanted);
+  const rank = () => searchRepository.rankPages(ctx.db, spaces.map((s) => s.id), query, wanted, sectionsAfter);
   let result = await rank();
   const behind = spaces.filter((s) => result.indexed.get(s.id) !== s.revision_id);
   if (behind.length > 0) {
@@ -173,11 +175,12 @@ export async function searchSpace(ctx: Context, spaceId: string, text: string, p
   if (query.length === 0 || !space.revision_id) return { count: 0, items: [] };
   const start = offsetOf(page);
   // Only the pages up to this window are ranked in full: the best are what is shown.
-  const ranked = await rankedPages(ctx, [{ id: space.id, revision_id: space.revision_id }], query, start + page.limit);
+  const ranked = await rankedPages(ctx, [{ id: space.id, revision_id: space.revision_id }], query, start + page.limit, start);
   const snapshot = await loadSnapshot(ctx.db, spaceId, space.revision_id);
   // The index reflects the current revision (rankedPages), so every page is in it.
   const hits = ranked.pages.slice(start).filter((p) => snapshot.byId.has(p.page_id));
-  // The sections (and excerpts) of the pages shown only, not of the earlier pages of the window.
+  // The sections (and excerpts) of the pages shown only, not of the earlier pages of the
+  // window: the ranking brought them, unless its result was kept from an earlier search.
   await searchRepository.readSections(ctx.db, query, hits);
   return {
     ...nextPage(start + hits.length, ranked.total),
@@ -195,7 +198,8 @@ export async function searchOrganization(ctx: Context, organizationId: string, t
   const ids = await visibleSpaceIds(ctx, organizationId);
   if (query.length === 0 || ids.length === 0) return { count: 0, items: [] };
   const spaces = (await searchRepository.liveSpaces(ctx.db, ids)).filter((s): s is typeof s & { revision_id: string } => s.revision_id !== null);
-  const result = await rankedPages(ctx, spaces, query, PAGES_PER_SPACE * spaces.length);
+  // Which spaces are shown is known after the ranking: their pages' sections are read after it.
+  const result = await rankedPages(ctx, spaces, query, PAGES_PER_SPACE * spaces.length, PAGES_PER_SPACE * spaces.length);
   const ranked = result.pages;
   const bySpace = new Map<string, RankedPage[]>();
   for (const hit of ranked) bySpace.set(hit.space_id, [...(bySpace.get(hit.space_id) ?? []), hit]);
@@ -240,7 +244,7 @@ export async function searchForVisitors(
   const query = parseSearchQuery(text.slice(0, 512));
   const live = spaces.filter((s): s is { id: string; revision_id: string } => s.revision_id !== null);
   if (query.length === 0 || live.length === 0) return { count: 0, results: [] };
-  const ranked = await rankedPages(ctx, live, query, limit);
+  const ranked = await rankedPages(ctx, live, query, limit, 0);
   await searchRepository.readSections(ctx.db, query, ranked.pages);
   const results: VisitorResult[] = [];
   for (const hit of ranked.pages) {
