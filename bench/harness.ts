@@ -13,6 +13,15 @@ import { ensureBuilt } from '../scripts/build.mjs';
 /** The repository root: children run from here so `--import tsx` and `src/` resolve. */
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
+/**
+ * The Node flags `npm start` gives the server (package.json's start script, their one
+ * place), so the bench measures the server as production runs it.
+ */
+export function startNodeFlags(): string[] {
+  const start: string = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start;
+  return start.split(/\s+/).filter((word) => word.startsWith('--'));
+}
+
 /** One HTTP request a scenario measures. */
 export interface ScenarioRequest {
   path: string;
@@ -136,6 +145,7 @@ export async function startQuire(options: QuireOptions): Promise<ServerProcess> 
   const entry = launch.source
     ? ['--import', 'tsx', 'src/server.ts']
     : [fileURLToPath(await ensureBuilt('server', (_level: number, msg: string) => process.stderr.write(`${msg}\n`)))];
+  const flags = [...startNodeFlags(), ...launch.nodeFlags];
   const port = await freePort();
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -152,7 +162,7 @@ export async function startQuire(options: QuireOptions): Promise<ServerProcess> 
   delete env.DATABASE_URL;
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   const child = track(
-    spawn(process.execPath, [...launch.nodeFlags, ...entry], {
+    spawn(process.execPath, [...flags, ...entry], {
       cwd: ROOT,
       env,
       stdio: ['ignore', 'pipe', 'pipe'],

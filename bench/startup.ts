@@ -9,7 +9,7 @@ import { bootstrap } from '../src/bootstrap.ts';
 import { loadConfig } from '../src/config.ts';
 import { systemClock } from '../src/lib/clock.ts';
 import { freePort } from '../test/process.ts';
-import { median, ROOT, tempDir } from './harness.ts';
+import { median, ROOT, startNodeFlags, tempDir } from './harness.ts';
 
 export interface Startup {
   runs: number;
@@ -74,7 +74,7 @@ export async function measureStartup(runs = 5, progress: (line: string) => void 
       const env: NodeJS.ProcessEnv = { ...process.env, NODE_ENV: 'production', DATA_DIR: dir, HOST: '127.0.0.1', PORT: String(port), LOG_LEVEL: 'warn' };
       delete env.DATABASE_URL;
       const started = performance.now();
-      const child = spawn(process.execPath, [path.join(ROOT, 'scripts', 'start.mjs')], { cwd: ROOT, env, stdio: 'ignore' });
+      const child = spawn(process.execPath, [...startNodeFlags(), path.join(ROOT, 'scripts', 'start.mjs')], { cwd: ROOT, env, stdio: 'ignore' });
       try {
         for (;;) {
           if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode} before answering`);
