@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_NAMED, REPEATS_BEFORE_NAMING, StatementNames } from '../src/db/server-prepared.ts';
-import { createTestApp, testDialect, type TestApp } from './app.ts';
+import { MAX_NAMED, nameRepeatedStatements, REPEATS_BEFORE_NAMING, StatementNames } from '../src/db/server-prepared.ts';
+import { createTestApp, onPostgres, testDialect, type TestApp } from './app.ts';
 import { createOrganization } from './factories.ts';
 
 describe('named statements (server-prepared repeated reads)', () => {
@@ -58,6 +59,39 @@ describe('named statements (server-prepared repeated reads)', () => {
       // Named on its REPEATS_BEFORE_NAMING-th run: that run and the later ones ran it.
       expect(Number(organizationRead?.count)).toBeGreaterThanOrEqual(4);
       expect(seen.prepared.every((p) => /^\s*(select|with)\b/i.test(p.statement))).toBe(true);
+    });
+
+    it('runs a named read again under a new name when a migration changed its columns', async () => {
+      const databaseUrl = process.env.DATABASE_URL as string;
+      const schema = `test_named_${process.pid}`;
+      await onPostgres(databaseUrl, `drop schema if exists ${schema} cascade; create schema ${schema}`);
+      // One connection, so the statement is prepared where the migration then bites.
+      const pool = new pg.Pool({ connectionString: databaseUrl, options: `-c search_path=${schema}`, max: 1 });
+      nameRepeatedStatements(pool);
+      const client = await pool.connect();
+      try {
+        await client.query('create table shelf (id int primary key, title text)', []);
+        await client.query("insert into shelf values (1, 'Atlas')", []);
+        const read = () => client.query('select * from shelf where id = $1', [1]);
+        for (let i = 0; i < REPEATS_BEFORE_NAMING; i++) expect((await read()).rows).toEqual([{ id: 1, title: 'Atlas' }]);
+        const prepared = await client.query("select count(*)::int as n from pg_prepared_statements where statement = 'select * from shelf where id = $1'", []);
+        expect(prepared.rows[0].n).toBe(1);
+
+        // Outside a transaction: run again at once, with the new column.
+        await client.query('alter table shelf add column colour text', []);
+        expect((await read()).rows).toEqual([{ id: 1, title: 'Atlas', colour: null }]);
+
+        // Inside one: that transaction fails (PostgreSQL aborted it), the next read runs.
+        await client.query('alter table shelf add column height int', []);
+        await client.query('begin', []);
+        await expect(read()).rejects.toThrow(/cached plan must not change result type/);
+        await client.query('rollback', []);
+        expect((await read()).rows).toEqual([{ id: 1, title: 'Atlas', colour: null, height: null }]);
+      } finally {
+        client.release();
+        await pool.end();
+        await onPostgres(databaseUrl, `drop schema if exists ${schema} cascade`);
+      }
     });
   });
 });

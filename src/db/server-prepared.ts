@@ -8,27 +8,33 @@ import type pg from 'pg';
  * prepareThreshold: a connection parses one once, and after five runs PostgreSQL may keep
  * a generic plan for it (plan_cache_mode auto) instead of planning again.
  *
- * Only reads are named: a statement text seen REPEATS_BEFORE_NAMING times in this process
+ * Only reads are named: a statement text seen REPEATS_BEFORE_NAMING times by the pool
  * (texts that differ only by their parameters' values are the same text; a list's length
- * changes the text), at most MAX_NAMED texts per process, so a connection's backend holds
- * a bounded set of plans. Writes and DDL stay unnamed: they are rarer, and a named
- * statement whose tables a migration later altered would fail ("cached plan must not
- * change result type").
+ * changes the text), at most MAX_NAMED texts per pool, so a connection's backend holds
+ * a bounded set of plans. Writes and DDL stay unnamed: they are rarer.
+ *
+ * A named read whose result's columns a migration changed since (`select *` of a table
+ * given a column, say, by a newer process upgrading the database) fails once on each
+ * connection: "cached plan must not change result type". Its text is then given a new
+ * name, which each connection parses afresh, and the read is run again at once when it
+ * was not inside a transaction (inside one, the transaction is already aborted: that one
+ * fails, the next runs).
  */
 
 /** Runs of one text after which it is named (pgjdbc's prepareThreshold default). */
 export const REPEATS_BEFORE_NAMING = 5;
-/** Named texts per process: each connection's backend keeps a plan for each it ran. */
+/** Named texts per pool: each connection's backend keeps a plan for each it ran. */
 export const MAX_NAMED = 256;
 /** Distinct texts counted before the counts start over (texts that never repeat enough). */
 const MAX_COUNTED = 10_000;
 
 const READ = /^\s*(select|with)\b/i;
 
-/** The statement texts a process names, shared by its pools (names must mean one text per connection). */
+/** The statement texts a pool names, shared by its connections (a name must mean one text on a connection). */
 export class StatementNames {
   readonly #names = new Map<string, string>();
   #counts = new Map<string, number>();
+  #issued = 0;
 
   /** The name to send this text under, or undefined: unnamed (not a read, not repeated enough, or the set is full). */
   nameOf(text: string): string | undefined {
@@ -41,7 +47,16 @@ export class StatementNames {
       return undefined;
     }
     this.#counts.delete(text);
-    const named = `quire_${this.#names.size}`;
+    return this.#name(text);
+  }
+
+  /** A new name for a text whose statement no longer fits the tables (the old one stays prepared where it was, unused). */
+  renamed(text: string): string {
+    return this.#name(text);
+  }
+
+  #name(text: string): string {
+    const named = `quire_${this.#issued++}`;
     this.#names.set(text, named);
     return named;
   }
@@ -53,6 +68,10 @@ export class StatementNames {
 
 type QueryFunction = (config: unknown, values?: unknown, callback?: unknown) => unknown;
 
+/** PostgreSQL's refusal to run a prepared statement whose result columns changed under it. */
+const isStalePlan = (error: unknown) =>
+  (error as { code?: string }).code === '0A000' && /cached plan must not change result type/.test((error as Error).message);
+
 /**
  * Makes the pool's clients send repeated reads as named statements. Kysely's driver calls
  * `client.query(text, values)`; that call becomes `client.query({ name, text, values })`,
@@ -62,9 +81,17 @@ export function nameRepeatedStatements(pool: pg.Pool, names = new StatementNames
   pool.on('connect', (client) => {
     const query = client.query.bind(client) as QueryFunction;
     (client as unknown as { query: QueryFunction }).query = (config, values, callback) => {
-      if (typeof config === 'string' && Array.isArray(values)) {
+      if (typeof config === 'string' && Array.isArray(values) && callback === undefined) {
         const name = names.nameOf(config);
-        if (name !== undefined) return query({ name, text: config, values }, callback);
+        if (name !== undefined) {
+          return (query({ name, text: config, values }) as Promise<unknown>).catch((error: unknown) => {
+            if (!isStalePlan(error)) throw error;
+            const renamed = names.renamed(config);
+            // 'I': not inside a transaction, nothing was aborted.
+            if (client.getTransactionStatus() !== 'I') throw error;
+            return query({ name: renamed, text: config, values });
+          });
+        }
       }
       return query(config, values, callback);
     };
