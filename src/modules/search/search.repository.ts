@@ -124,6 +124,13 @@ const PAGE_VECTOR = sql`setweight(to_tsvector('english'::regconfig, max(page_tit
 /** PostgreSQL: the title's own tsvector, from the same rows (which pages' titles match). */
 const TITLE_VECTOR = sql`to_tsvector('english'::regconfig, max(page_title))`;
 
+/**
+ * PostgreSQL: the heading and text of a search_sections row aliased `s` (its page's title,
+ * weight A, left out): a section is shown when this holds a searched word, and ranked
+ * among its page's by it, whichever statement reads it (rankPagesPostgres, readSections).
+ */
+const SECTION_VECTOR = sql`ts_filter(s.tsv, '{b,d}')`;
+
 /** Where the held guesses go in guessedTsqueries' texts (a word holds only letters and digits). */
 const HELD = '#held#';
 
@@ -406,9 +413,9 @@ export const searchRepository = {
         case when best.n is null or best.n = 1 then q.all_terms::text end as searched
       from indexed cross join matching cross join q left join best on true
         left join lateral (
-          select s.position, s.section_id, s.section_title, s.body, ts_rank(ts_filter(s.tsv, '{b,d}'), q.all_terms) as rank
+          select s.position, s.section_id, s.section_title, s.body, ts_rank(${SECTION_VECTOR}, q.all_terms) as rank
           from search_sections s
-          where best.n > ${sectionsAfter} and s.space_id = best.space_id and s.page_id = best.page_id and ts_filter(s.tsv, '{b,d}') @@ q.all_terms
+          where best.n > ${sectionsAfter} and s.space_id = best.space_id and s.page_id = best.page_id and ${SECTION_VECTOR} @@ q.all_terms
         ) s on true
       order by best.n, s.position`.execute(db);
     const pages: RankedPage[] = [];
@@ -460,11 +467,11 @@ export const searchRepository = {
         // parse and stem every shown text again, which cost ten times the rest of a search.
         const { rows: hits } = await sql<SectionText & { rank: number; searched: string }>`
           select s.space_id, s.page_id, s.position, s.section_id, s.section_title, s.body,
-            ts_rank(ts_filter(s.tsv, '{b,d}'), q.q) as rank, q.q::text as searched
+            ts_rank(${SECTION_VECTOR}, q.q) as rank, q.q::text as searched
           from search_sections s, to_tsquery('english'::regconfig, ${anyTermTsquery(query)}) as q(q)
           where s.space_id in (${sql.join([...new Set(chunk.map((p) => p.space_id))])})
             and s.page_id in (${sql.join([...new Set(chunk.map((p) => p.page_id))])})
-            and ts_filter(s.tsv, '{b,d}') @@ q.q
+            and ${SECTION_VECTOR} @@ q.q
           order by s.position`.execute(db);
         for (const hit of hits) {
           find ??= matchFinder(tsqueryTerms(hit.searched), POSTGRES_ENGLISH);
