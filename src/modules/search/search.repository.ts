@@ -125,11 +125,11 @@ const PAGE_VECTOR = sql`setweight(to_tsvector('english'::regconfig, max(page_tit
 const TITLE_VECTOR = sql`to_tsvector('english'::regconfig, max(page_title))`;
 
 /**
- * PostgreSQL: the heading and text of a search_sections row aliased `s` (its page's title,
- * weight A, left out): a section is shown when this holds a searched word, and ranked
+ * PostgreSQL: the heading (weight B) and text (D) of a search_sections row aliased `s`,
+ * stored (migration 0021): a section is shown when this holds a searched word, and ranked
  * among its page's by it, whichever statement reads it (rankPagesPostgres, readSections).
  */
-const SECTION_VECTOR = sql`ts_filter(s.tsv, '{b,d}')`;
+const SECTION_VECTOR = sql`s.tsv`;
 
 /** Where the held guesses go in guessedTsqueries' texts (a word holds only letters and digits). */
 const HELD = '#held#';
