@@ -21,6 +21,7 @@ import {
 import type { Database } from './types.ts';
 import { PostgresChangeFeed, SqliteChangeFeed, type ChangeFeed } from './change-feed.ts';
 import { nameRepeatedStatements } from './server-prepared.ts';
+import { boundedMemo } from '../lib/memo.ts';
 import { installPostgresChangeTriggers, installSqliteChangeTriggers } from './change-scopes.ts';
 
 export type Db = Kysely<Database>;
@@ -176,8 +177,14 @@ class QuireSqliteDialect extends SqliteDialect {
 export function onlyReads(query: CompiledQuery): boolean {
   if (query.query.kind === 'SelectQueryNode') return true;
   if (query.query.kind !== 'RawNode') return false;
-  return /^\s*(select|with)\b/i.test(query.sql) && !/\b(insert|update|delete|merge|truncate|pg_notify|nextval|setval|set_config|lock|copy|call|do)\b/i.test(query.sql);
+  return rawTextOnlyReads(query.sql);
 }
+
+/** onlyReads of a raw statement's text, kept: the same few texts come again and again (a search's is 3 KB to scan). */
+const rawTextOnlyReads = boundedMemo(
+  (text: string) => /^\s*(select|with)\b/i.test(text) && !/\b(insert|update|delete|merge|truncate|pg_notify|nextval|setval|set_config|lock|copy|call|do)\b/i.test(text),
+  1000,
+);
 
 /**
  * Kysely's PostgreSQL driver, plus read-your-writes for the change feed: a connection that

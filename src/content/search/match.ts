@@ -93,17 +93,19 @@ export function matchFinder(terms: IndexedTerm[], tokenizer: Tokenizer = FTS5_PO
     const indexed = tokenizer.index(folded);
     return indexed !== '' && (whole.has(indexed) || prefixes.some((p) => indexed.startsWith(p)));
   };
-  // Plain ASCII text (most documentation) is lower-cased whole, which keeps every offset,
-  // and only the tokens starting as a term does are visited: one pass of the regex engine
-  // instead of a match object, a fold and a slice per word. In ASCII a token is a run of
-  // [a-z0-9] (letters and digits are all \p{L} and \p{N} hold there).
+  // In plain ASCII text (most documentation) only the tokens starting as a term does are
+  // visited: one pass of the regex engine, case-insensitive (only the tokens visited are
+  // lower-cased, not the whole text), instead of a match object, a fold and a slice per
+  // word. In ASCII a token is a run of [a-z0-9] (letters and digits are all \p{L} and
+  // \p{N} hold there).
   const asciiStarts = [...starts, ...initials].filter((s) => /^[a-z0-9]+$/.test(s));
-  const candidates = new RegExp(`(?<![a-z0-9])(?:${asciiStarts.join('|') || '(?!)'})[a-z0-9]*`, 'g');
+  const candidates = new RegExp(`(?<![a-z0-9])(?:${asciiStarts.join('|') || '(?!)'})[a-z0-9]*`, 'gi');
   return (text, most = Infinity) => {
     const found: number[] = [];
     if (ASCII.test(text)) {
-      for (const token of text.toLowerCase().matchAll(candidates)) {
-        if (matches(token[0]) && found.push(token.index) >= most) break;
+      candidates.lastIndex = 0;
+      for (let token = candidates.exec(text); token !== null; token = candidates.exec(text)) {
+        if (matches(token[0].toLowerCase()) && found.push(token.index) >= most) break;
       }
       return found;
     }
