@@ -34,6 +34,11 @@ export interface Config {
    */
   /** Jobs this process runs at once (QUIRE_WORKERS); 0: a web-only process that runs none. */
   workers: number;
+  /**
+   * Server processes `npm start` runs on one port (QUIRE_PROCESSES, node:cluster): one
+   * Node process runs JavaScript on one core. Above 1 only on PostgreSQL.
+   */
+  processes: number;
   /** How often a worker looks for due jobs when nothing wakes it (a notification, a local enqueue). */
   jobsPollIntervalMs: number;
   /** How long a claimed job is held without renewal; a dead process's jobs run again after it. */
@@ -155,6 +160,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // SQLite has one connection: a file written through it while a write transaction waits
   // would queue behind that transaction. Beside SQLite, the folder store is the database's twin.
   if (fileStore === 'database' && !databaseUrl) throw new Error('FILE_STORE=database needs PostgreSQL (DATABASE_URL); on SQLite use fs or s3');
+  const processes = int(env, 'QUIRE_PROCESSES', 1);
+  if (processes < 1 || processes > 64) throw new Error(`QUIRE_PROCESSES must be between 1 and 64, got "${env.QUIRE_PROCESSES}"`);
+  // Each SQLite process drops every cached read on another's commit (docs/operations.md).
+  if (processes > 1 && !databaseUrl) throw new Error('QUIRE_PROCESSES above 1 needs PostgreSQL (DATABASE_URL): SQLite is for one server process');
   return {
     port,
     host: env.HOST || '0.0.0.0',
@@ -174,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     defaultPageSize: Math.min(1000, Math.max(1, int(env, 'DEFAULT_PAGE_SIZE', 100))),
     spacePurgeIntervalMs: int(env, 'SPACE_PURGE_INTERVAL_MS', 60 * 60 * 1000),
     workers: int(env, 'QUIRE_WORKERS', 4),
+    processes,
     jobsPollIntervalMs: Math.max(10, int(env, 'JOBS_POLL_INTERVAL_MS', 2000)),
     jobsLeaseMs: Math.max(100, int(env, 'JOBS_LEASE_MS', 60_000)),
     jobsShutdownGraceMs: int(env, 'JOBS_SHUTDOWN_GRACE_MS', 10_000),

@@ -1,16 +1,20 @@
+import cluster from 'node:cluster';
 import { buildApp, loggerOptions } from './app.ts';
 import { bootstrap } from './bootstrap.ts';
 import { loadConfig } from './config.ts';
 import { openDatabase } from './db/database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { systemClock } from './lib/clock.ts';
+import { runServerProcesses } from './server-processes.ts';
 
 /** How long open connections may keep a graceful shutdown waiting before they are cut. */
 const SHUTDOWN_CONNECTIONS_GRACE_MS = 10_000;
 
-/** Entry point: config -> database -> migrations -> app -> bootstrap -> listen; graceful close on SIGTERM. */
+/** Entry point: config -> database -> migrations -> app -> bootstrap -> listen; graceful close on SIGTERM. Or, for QUIRE_PROCESSES above 1, the processes that do. */
 async function main(): Promise<void> {
   const config = loadConfig();
+  // QUIRE_PROCESSES above 1: this process starts the servers (each runs this file again) and watches them.
+  if (config.processes > 1 && cluster.isPrimary) return runServerProcesses(config.processes, config.logLevel);
   const handle = openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   const applied = await migrateToLatest(handle.db);
   const app = await buildApp({ config, db: handle.db, dialect: handle.dialect, logger: loggerOptions(config.logLevel) });

@@ -83,6 +83,69 @@ describe('the server process', { timeout: 240_000 }, () => {
     expect(JSON.parse(cli.stdout).items).toHaveLength(1);
   });
 
+  /** The pids of the server processes that said they listen on 127.0.0.1, in order. */
+  const listeningPids = (server: RunningServer) =>
+    server.lines.flatMap((line) => (line.includes('Server listening at http://127.0.0.1') ? [JSON.parse(line).pid as number] : []));
+  async function until(what: string, done: () => boolean, timeoutMs = 120_000) {
+    for (const start = Date.now(); !done(); await new Promise((r) => setTimeout(r, 100))) {
+      if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    }
+  }
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  it.runIf(process.env.DATABASE_URL)('runs QUIRE_PROCESSES servers on one port, starts another when one dies, stops them all on SIGTERM', async () => {
+    const e = await environment();
+    const server = await start({ ...e.env, QUIRE_PROCESSES: '2' });
+    await until('two server processes', () => new Set(listeningPids(server)).size === 2);
+    const [first, second] = listeningPids(server);
+    expect(server.child.pid).not.toBe(first);
+    const token = fs.readFileSync(path.join(e.dataDir, 'admin-token'), 'utf8').trim();
+    // One bootstrap between them, and each answers (connections go to each in turn).
+    const answeredBy = new Set<number>();
+    for (let i = 0; i < 12; i++) {
+      const res = await fetch(`${server.url}/v1/orgs`, { headers: { authorization: `Bearer ${token}`, connection: 'close' } });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as any).count).toBe(1);
+    }
+    await until('request logs', () => server.lines.filter((l) => l.includes('"request completed"')).length >= 12);
+    for (const line of server.lines.filter((l) => l.includes('"request completed"'))) answeredBy.add(JSON.parse(line).pid);
+    expect([...answeredBy].sort()).toEqual([first, second].sort());
+
+    process.kill(first, 'SIGKILL');
+    await until('a replacement', () => listeningPids(server).length === 3);
+    const replacement = listeningPids(server)[2];
+    expect([first, second]).not.toContain(replacement);
+    expect(server.lines.some((l) => l.includes('a server process exited: starting another'))).toBe(true);
+    expect((await get(server, '/v1/')).status).toBe(200);
+
+    expect(await server.stop()).toBe(0);
+    expect(alive(second) || alive(replacement)).toBe(false);
+    expect(server.lines.filter((l) => l.includes('"msg":"closed"'))).toHaveLength(2);
+    for (const line of server.lines.filter((l) => l.trim() !== '')) expect(() => JSON.parse(line)).not.toThrow();
+  });
+
+  it.runIf(process.env.DATABASE_URL)('stops every server process and exits 1 when they cannot start (port taken)', async () => {
+    const e = await environment();
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => taken.close(resolve)));
+    const port = String((taken.address() as net.AddressInfo).port);
+    await expect(startServer({ ...e.env, PORT: port, QUIRE_PROCESSES: '2' })).rejects.toThrow(/exited \(1\) before listening[\s\S]*a server process failed to start/);
+  });
+
+  it.runIf(!process.env.DATABASE_URL)('refuses QUIRE_PROCESSES above 1 on SQLite, and values out of range', async () => {
+    const e = await environment();
+    await expect(startServer({ ...e.env, QUIRE_PROCESSES: '2' })).rejects.toThrow(/QUIRE_PROCESSES above 1 needs PostgreSQL/);
+    await expect(startServer({ ...e.env, QUIRE_PROCESSES: '0' })).rejects.toThrow(/QUIRE_PROCESSES must be between 1 and 64/);
+  });
+
   it('lets the CLI create users and revoke tokens while the server runs', async () => {
     const e = await environment();
     const server = await start({ ...e.env, AUTH_CACHE_TTL_MS: '300' });
