@@ -2,14 +2,11 @@ import type { Config } from '../../config.ts';
 import { appUrl } from '../../lib/urls.ts';
 import { excerpt, type SearchQuery } from '../../content/search/query.ts';
 import type { PageNode, RevisionSnapshot } from '../../content/store/types.ts';
-import type { RankedPage, SectionHit } from './search.repository.ts';
+import { SECTIONS_KEPT, type RankedPage, type SectionHit } from './search.repository.ts';
 import type { SearchPageResultWire } from './search.schemas.ts';
 
-/** Sections shown per page: the best ones. */
-export const MAX_SECTIONS = 5;
-
 /** A page's best sections (most matches, then document order), at most `max` (none while unread: searchRepository.readSections). */
-export function shownSections(page: RankedPage, max = MAX_SECTIONS): SectionHit[] {
+export function shownSections(page: RankedPage, max = SECTIONS_KEPT): SectionHit[] {
   return [...(page.sections ?? [])].sort((a, b) => b.rank - a.rank || a.position - b.position).slice(0, max);
 }
 

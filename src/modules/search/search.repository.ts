@@ -18,7 +18,7 @@ export interface SectionHit {
   match_at: number;
 }
 
-/** A matching page: its relevance, whether its title matches, and its sections holding a searched word. */
+/** A matching page: its relevance, whether its title matches, and its sections holding a searched word (the best SECTIONS_KEPT on PostgreSQL). */
 export interface RankedPage {
   space_id: string;
   page_id: string;
@@ -108,6 +108,13 @@ function sectionHit(row: SectionText & { rank: number | string | null }, find: R
 }
 
 const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
+
+/**
+ * The sections of a page a result keeps, its best (most searched words, then document
+ * order): the most it shows (search.presenter.ts). PostgreSQL reads no others; SQLite
+ * cuts them from the page's one row, all of them.
+ */
+export const SECTIONS_KEPT = 5;
 
 /** The tables holding a space's index: PostgreSQL sections and page vectors, SQLite page rows. */
 const indexTables = (db: Db) => (isPostgres(db) ? (['search_sections', 'search_page_vectors'] as const) : (['search_pages'] as const));
@@ -352,7 +359,7 @@ export const searchRepository = {
    * its stored tsvector (search_page_vectors) answers; only those pages are ranked
    * (ts_rank over the words any of them, weights A title, B heading, D text), and only the
    * best `wanted` leave the database, with the number of matching pages and, for those
-   * after the first `sectionsAfter`, their sections holding a searched word (as
+   * after the first `sectionsAfter`, their best sections holding a searched word (as
    * readSections reads them).
    */
   async rankPagesPostgres(db: Db, spaceIds: string[], query: SearchQuery, wanted: number, sectionsAfter: number): Promise<RankedResult> {
@@ -363,8 +370,8 @@ export const searchRepository = {
     // test and rank on every matching page (leaving it out changes no match, and no order:
     // ts_rank divides by the number of terms, the same on every page). The index state of
     // the searched spaces and the number of matching pages come with the ranking (a row of
-    // them alone when nothing matches), and the shown pages' sections with their page (a
-    // row per section; the sections are matched and ranked with every guess, as
+    // them alone when nothing matches), and the shown pages' best sections with their page
+    // (a row per section; the sections are matched and ranked with every guess, as
     // readSections does, so their scores do not depend on which statement read them).
     // Title matches come first. The best of them are found from the title's own index (a
     // title holding every word is part of a page holding them); only when they do not fill
@@ -416,6 +423,8 @@ export const searchRepository = {
           select s.position, s.section_id, s.section_title, s.body, ts_rank(${SECTION_VECTOR}, q.all_terms) as rank
           from search_sections s
           where best.n > ${sectionsAfter} and s.space_id = best.space_id and s.page_id = best.page_id and ${SECTION_VECTOR} @@ q.all_terms
+          order by rank desc, s.position
+          limit ${SECTIONS_KEPT}
         ) s on true
       order by best.n, s.position`.execute(db);
     const pages: RankedPage[] = [];
@@ -449,9 +458,9 @@ export const searchRepository = {
 
   /**
    * Reads the sections holding a searched word of the pages that have none read yet
-   * (RankedPage.sections), in place. PostgreSQL: their rows in search_sections whose
-   * heading or text holds any searched word, the first such word found by match.ts (as
-   * the `english` configuration finds it). SQLite: their page rows, cut into sections by
+   * (RankedPage.sections), in place. PostgreSQL: their best rows in search_sections
+   * (SECTIONS_KEPT) whose heading or text holds any searched word, the first such word
+   * found by match.ts (as the `english` configuration finds it). SQLite: their page rows, cut into sections by
    * their outline, the words found by match.ts (as rankPagesSqlite does).
    */
   async readSections(db: Db, query: SearchQuery, pages: RankedPage[]): Promise<void> {
@@ -466,13 +475,17 @@ export const searchRepository = {
         // them), from the query as the database parsed it (`searched`): ts_headline would
         // parse and stem every shown text again, which cost ten times the rest of a search.
         const { rows: hits } = await sql<SectionText & { rank: number; searched: string }>`
-          select s.space_id, s.page_id, s.position, s.section_id, s.section_title, s.body,
-            ts_rank(${SECTION_VECTOR}, q.q) as rank, q.q::text as searched
-          from search_sections s, to_tsquery('english'::regconfig, ${anyTermTsquery(query)}) as q(q)
-          where s.space_id in (${sql.join([...new Set(chunk.map((p) => p.space_id))])})
-            and s.page_id in (${sql.join([...new Set(chunk.map((p) => p.page_id))])})
-            and ${SECTION_VECTOR} @@ q.q
-          order by s.position`.execute(db);
+          select space_id, page_id, position, section_id, section_title, body, rank, searched from (
+            select s.space_id, s.page_id, s.position, s.section_id, s.section_title, s.body,
+              ts_rank(${SECTION_VECTOR}, q.q) as rank, q.q::text as searched,
+              row_number() over (partition by s.space_id, s.page_id order by ts_rank(${SECTION_VECTOR}, q.q) desc, s.position) as best
+            from search_sections s, to_tsquery('english'::regconfig, ${anyTermTsquery(query)}) as q(q)
+            where s.space_id in (${sql.join([...new Set(chunk.map((p) => p.space_id))])})
+              and s.page_id in (${sql.join([...new Set(chunk.map((p) => p.page_id))])})
+              and ${SECTION_VECTOR} @@ q.q
+          ) kept
+          where best <= ${SECTIONS_KEPT}
+          order by position`.execute(db);
         for (const hit of hits) {
           find ??= matchFinder(tsqueryTerms(hit.searched), POSTGRES_ENGLISH);
           sections.get(keyOf(hit))?.push(sectionHit(hit, find));

@@ -184,6 +184,29 @@ describe('search', () => {
     expect(seen.slice(3).every((i) => i.resultType === 'section' && i.score < 1)).toBe(true);
   });
 
+  it('shows a page\'s five best sections (most matches, then document order), however they were read', async () => {
+    const space = await newSpace('Moths');
+    // Seven sections holding the word: the last two twice, the others once.
+    const names = ['One', 'Two', 'Three', 'Four', 'Five', 'Six', 'Seven'];
+    const markdown = names.map((n) => `# ${n}\n\nA moth${n === 'Six' || n === 'Seven' ? ' and another moth' : ''} near lamp ${n.toLowerCase()}.\n`).join('\n');
+    let pageId = '';
+    await editSpaceContent(t.app.deps, space, admin.id, (e) => {
+      pageId = e.insertPage({ title: 'Night', markdown });
+    });
+    const best = ['six', 'seven', 'one', 'two', 'three'];
+    // Read with the ranking (a first page of results).
+    const res = await search(space, 'moth');
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.items[0].sections.map((s: any) => s.id)).toEqual(best);
+    // Read after it (the organization search reads the sections of the spaces it shows).
+    const across = await t.request('GET', `/v1/orgs/${org.id}/search`, { token: admin.token, query: { query: 'moth' } });
+    expect(across.status, across.text).toBe(200);
+    const pages = across.body.items.find((i: any) => i.id === space).pages;
+    expect(pages.map((p: any) => p.id)).toEqual([pageId]);
+    expect(pages[0].sections.map((s: any) => s.id)).toEqual(best);
+    expect(pages[0].sections).toEqual(res.body.items[0].sections.map((s: any) => ({ ...s })));
+  });
+
   it('shows the sections of the pages on a later page of results, and of each space in the organization search', async () => {
     const space = await newSpace('Beetles');
     const pageIds: string[] = [];
