@@ -10,7 +10,7 @@ import { pino } from 'pino';
  * that way.
  */
 
-/** Exit codes a server process's own failure to start ends with, and the launcher's. */
+/** The launcher's exit code when a server process could not start or did not stop cleanly. */
 const FAILED = 1;
 
 export function runServerProcesses(count: number, logLevel: string): void {
