@@ -18,6 +18,10 @@ describe('named statements (server-prepared repeated reads)', () => {
     const write = 'update organizations set title = $1 where id = $2';
     for (let i = 0; i < REPEATS_BEFORE_NAMING * 2; i++) expect(names.nameOf(write)).toBeUndefined();
     expect(names.nameOf('insert into x select 1')).toBeUndefined();
+    // A write behind a `with` or a `select` is no read either (the barrier's rule, textOnlyReads).
+    for (const hidden of ['with moved as (delete from x returning *) select * from moved', 'select pg_notify($1, $2)']) {
+      for (let i = 0; i < REPEATS_BEFORE_NAMING * 2; i++) expect(names.nameOf(hidden)).toBeUndefined();
+    }
 
     for (let n = 0; names.size < MAX_NAMED; n++) {
       for (let i = 0; i < REPEATS_BEFORE_NAMING; i++) names.nameOf(`select ${n} as n`);

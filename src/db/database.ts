@@ -20,8 +20,7 @@ import {
 } from 'kysely';
 import type { Database } from './types.ts';
 import { PostgresChangeFeed, SqliteChangeFeed, type ChangeFeed } from './change-feed.ts';
-import { nameRepeatedStatements } from './server-prepared.ts';
-import { boundedMemo } from '../lib/memo.ts';
+import { nameRepeatedStatements, textOnlyReads } from './server-prepared.ts';
 import { installPostgresChangeTriggers, installSqliteChangeTriggers } from './change-scopes.ts';
 
 export type Db = Kysely<Database>;
@@ -170,21 +169,14 @@ class QuireSqliteDialect extends SqliteDialect {
 
 /**
  * Whether a statement only reads, so it needs no barrier. Query-builder selects say so by
- * their kind; raw SQL (`sql\`…\``: search ranking, counts) by its text, conservatively: a
- * `select` or `with` naming no statement or function that writes or notifies. Anything
- * else counts as a write, which only costs a wait.
+ * their kind; raw SQL (`sql\`…\``: search ranking, counts) by its text (textOnlyReads).
+ * Anything else counts as a write, which only costs a wait.
  */
 export function onlyReads(query: CompiledQuery): boolean {
   if (query.query.kind === 'SelectQueryNode') return true;
   if (query.query.kind !== 'RawNode') return false;
-  return rawTextOnlyReads(query.sql);
+  return textOnlyReads(query.sql);
 }
-
-/** onlyReads of a raw statement's text, kept: the same few texts come again and again (a search's is 3 KB to scan). */
-const rawTextOnlyReads = boundedMemo(
-  (text: string) => /^\s*(select|with)\b/i.test(text) && !/\b(insert|update|delete|merge|truncate|pg_notify|nextval|setval|set_config|lock|copy|call|do)\b/i.test(text),
-  1000,
-);
 
 /**
  * Kysely's PostgreSQL driver, plus read-your-writes for the change feed: a connection that

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { boundedMemo } from '../lib/memo.ts';
 
 /*
  * PostgreSQL parses and plans every unnamed statement again each time it runs: for the
@@ -8,7 +9,7 @@ import type pg from 'pg';
  * prepareThreshold: a connection parses one once, and after five runs PostgreSQL may keep
  * a generic plan for it (plan_cache_mode auto) instead of planning again.
  *
- * Only reads are named: a statement text seen REPEATS_BEFORE_NAMING times by the pool
+ * Only reads are named (textOnlyReads): a statement text seen REPEATS_BEFORE_NAMING times by the pool
  * (texts that differ only by their parameters' values are the same text; a list's length
  * changes the text), at most MAX_NAMED texts per pool, so a connection's backend holds
  * a bounded set of plans. Writes and DDL stay unnamed: they are rarer.
@@ -28,7 +29,16 @@ export const MAX_NAMED = 256;
 /** Distinct texts counted before the counts start over (texts that never repeat enough). */
 const MAX_COUNTED = 10_000;
 
-const READ = /^\s*(select|with)\b/i;
+/**
+ * Whether a statement's text only reads, conservatively: a `select` or `with` naming no
+ * statement or function that writes or notifies. Kept per text: the same few texts come
+ * again and again (a search's is 3 KB to scan). Named statements and the change feed's
+ * barrier (database.ts, onlyReads) both go by it.
+ */
+export const textOnlyReads = boundedMemo(
+  (text: string) => /^\s*(select|with)\b/i.test(text) && !/\b(insert|update|delete|merge|truncate|pg_notify|nextval|setval|set_config|lock|copy|call|do)\b/i.test(text),
+  1000,
+);
 
 /** The statement texts a pool names, shared by its connections (a name must mean one text on a connection). */
 export class StatementNames {
@@ -39,7 +49,7 @@ export class StatementNames {
   /** The name to send this text under, or undefined: unnamed (not a read, not repeated enough, or the set is full). */
   nameOf(text: string): string | undefined {
     const name = this.#names.get(text);
-    if (name !== undefined || this.#names.size >= MAX_NAMED || !READ.test(text)) return name;
+    if (name !== undefined || this.#names.size >= MAX_NAMED || !textOnlyReads(text)) return name;
     const seen = (this.#counts.get(text) ?? 0) + 1;
     if (seen < REPEATS_BEFORE_NAMING) {
       if (this.#counts.size >= MAX_COUNTED) this.#counts = new Map();
