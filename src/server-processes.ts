@@ -19,9 +19,6 @@ export function runServerProcesses(count: number, logLevel: string): void {
   let stopping = false;
   let exitCode = 0;
 
-  const fork = () => cluster.fork().on('listening', function (this: Worker) {
-    listening.add(this);
-  });
   const stopAll = (signal: NodeJS.Signals) => {
     stopping = true;
     const workers = Object.values(cluster.workers ?? {});
@@ -30,6 +27,7 @@ export function runServerProcesses(count: number, logLevel: string): void {
     for (const worker of workers) worker?.process.kill(signal);
   };
 
+  cluster.on('listening', (worker) => listening.add(worker));
   cluster.on('exit', (worker, code, signal) => {
     const left = Object.keys(cluster.workers ?? {}).length;
     if (stopping) {
@@ -48,11 +46,11 @@ export function runServerProcesses(count: number, logLevel: string): void {
       return;
     }
     log.error({ worker: worker.process.pid, code, signal }, 'a server process exited: starting another');
-    fork();
+    cluster.fork();
   });
   process.on('SIGTERM', () => stopAll('SIGTERM'));
   process.on('SIGINT', () => stopAll('SIGINT'));
 
   log.info({ processes: count }, 'starting server processes');
-  for (let i = 0; i < count; i++) fork();
+  for (let i = 0; i < count; i++) cluster.fork();
 }
