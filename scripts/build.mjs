@@ -1,53 +1,203 @@
 #!/usr/bin/env node
 /*
- * `npm run build`: bundles the server and the CLI into dist/ with esbuild (see
- * docs/decisions/build.md). Quire's TypeScript and its pure-JavaScript dependencies become
- * a few files, so a start neither transpiles nor resolves hundreds of modules; packages
- * that load files beside themselves (native addons, PDFKit's fonts) stay in node_modules.
+ * `npm run build`: compiles the server into dist/ (see docs/decisions/build.md).
+ *
+ * - Quire's own code is transpiled file for file: src/a/b.ts becomes dist/a/b.js with the
+ *   same imports (`./x.ts` written `./x.js`). Nothing of ours is merged or re-packaged, so
+ *   the test suite can run against these very files (QUIRE_TEST_TARGET=dist).
+ * - CommonJS dependencies are never bundled: they stay bare imports and Node loads them as
+ *   it does under tsx and vitest. Re-packaging them (esbuild's CommonJS-to-ESM wrapping)
+ *   is what broke SAML and every outbound fetch in the built server before.
+ * - ESM-only dependencies are pre-bundled into dist/vendor/, one build with shared chunks
+ *   (so a package's module state exists once), as Vite pre-bundles dependencies: ESM to ESM
+ *   keeps their semantics, and one file instead of hundreds (TypeBox 373, Kysely 262) takes
+ *   about a second off every start. A package whose ESM entry wraps CommonJS files (pg,
+ *   for example) is found from the build's metafile and left to Node too.
+ *
  * Plain JavaScript so it runs without tsx.
  */
 import fs from 'node:fs';
+import { builtinModules } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const ENTRIES = ['src/server.ts', 'src/cli.ts', 'src/worker-main.ts'];
-/** Loaded from node_modules at run time: native code, files read beside the module, optional peers. */
-const EXTERNAL = ['better-sqlite3', 'pdfkit', 'fontkit', 'pg-native', '@fastify/swagger-ui', '@fastify/static'];
+/** The entry points users run: `npm start`, `npm run cli`, `npm run worker`. */
+export const ENTRIES = ['server', 'cli', 'worker-main'];
+const VENDOR = 'vendor';
+const BUILTINS = new Set(builtinModules);
+
+/** Every source file of the server (tests stay sources: they run against dist/, not in it). */
+function sourceFiles(root) {
+  return fs
+    .readdirSync(path.join(root, 'src'), { recursive: true })
+    .map((file) => String(file).split(path.sep).join('/'))
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.endsWith('.d.ts'))
+    .sort()
+    .map((file) => `src/${file}`);
+}
+
+/** The package a bare specifier names (`@scope/name/sub` -> `@scope/name`). */
+export function packageOf(specifier) {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+function isBuiltin(specifier) {
+  return specifier.startsWith('node:') || BUILTINS.has(specifier) || BUILTINS.has(specifier.split('/')[0]);
+}
+
+const typeOfFolder = new Map();
+/** How Node would load this file: 'esm' or 'cjs' (by extension, else the nearest package.json's type). */
+function moduleFormat(file) {
+  if (file.endsWith('.mjs')) return 'esm';
+  if (file.endsWith('.cjs') || file.endsWith('.node') || file.endsWith('.json')) return 'cjs';
+  const dir = path.dirname(file);
+  let format = typeOfFolder.get(dir);
+  if (format === undefined) {
+    const manifest = path.join(dir, 'package.json');
+    if (fs.existsSync(manifest)) format = JSON.parse(fs.readFileSync(manifest, 'utf8')).type === 'module' ? 'esm' : 'cjs';
+    else format = path.dirname(dir) === dir ? 'cjs' : moduleFormat(dir);
+    typeOfFolder.set(dir, format);
+  }
+  return format;
+}
+
+/** The file Node's ESM resolver picks for `specifier` imported from the project root. */
+function resolveFromRoot(root, specifier) {
+  const resolved = import.meta.resolve(specifier, pathToFileURL(path.join(root, 'package.json')).href);
+  return resolved.startsWith('file:') ? fileURLToPath(resolved) : undefined;
+}
+
+/** The file name a pre-bundled specifier gets in dist/vendor/ (`@shikijs/langs/bash` -> `@shikijs+langs+bash`). */
+export function vendorName(specifier) {
+  return specifier.replace(/\//g, '+');
+}
 
 /**
- * Builds into `outdir` (dist/ by default) and returns the files written. The build goes to
- * a temporary folder first and replaces `outdir` in one rename, so a process starting
- * meanwhile never loads half a build.
+ * Pass 1: Quire's files, one output per source. Relative imports are rewritten to `.js`;
+ * bare imports are recorded and left to `rewriteBareImport` (vendor path, or bare).
  */
-export async function buildServer({ outdir = path.join(ROOT, 'dist') } = {}) {
-  const temporary = `${outdir}.tmp-${process.pid}`;
-  fs.rmSync(temporary, { recursive: true, force: true });
+async function compileSources(root, outdir, rewriteBareImport) {
+  const bare = new Set();
+  const perFile = {
+    name: 'quire-per-file',
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, (args) => {
+        if (args.kind === 'entry-point') return undefined;
+        if (args.path.startsWith('.')) return { path: args.path.replace(/\.ts$/, '.js'), external: true };
+        if (isBuiltin(args.path)) return { path: args.path, external: true };
+        bare.add(args.path);
+        const importerOut = path.join(outdir, path.relative(path.join(root, 'src'), args.importer)).replace(/\.ts$/, '.js');
+        return { path: rewriteBareImport(args.path, path.dirname(importerOut)), external: true };
+      });
+    },
+  };
+  await build({
+    absWorkingDir: root,
+    entryPoints: sourceFiles(root),
+    outdir,
+    outbase: 'src',
+    bundle: true, // every import is external (plugin above): this only runs the plugin per import
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: true,
+    // No keepNames: it wraps every function in a __name() call made each time a closure is
+    // created, which made the server a third slower (docs/decisions/build.md).
+    logLevel: 'silent',
+    plugins: [perFile],
+    define: { QUIRE_BUILD_TIME: JSON.stringify(new Date().toISOString()) },
+  });
+  return bare;
+}
+
+/**
+ * Pass 2: the ESM-only dependencies, into dist/vendor/ with shared chunks. Bare imports of
+ * CommonJS packages (and of packages in `native`) inside them stay external. Answers the
+ * packages whose ESM files turned out to include CommonJS ones (they must be left to Node).
+ */
+async function prebundle(root, outdir, specifiers, native) {
+  const keepNative = {
+    name: 'quire-vendor-native',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if (args.kind === 'entry-point' || args.pluginData?.probing) return undefined;
+        if (isBuiltin(args.path)) return { path: args.path, external: true };
+        if (native.has(packageOf(args.path))) return { path: args.path, external: true };
+        const probe = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, pluginData: { probing: true } });
+        if (probe.errors.length > 0 || moduleFormat(probe.path) === 'cjs') return { path: args.path, external: true };
+        return undefined;
+      });
+    },
+  };
+  const entryPoints = Object.fromEntries([...specifiers].map((s) => [vendorName(s), s]));
   const result = await build({
-    absWorkingDir: ROOT,
-    entryPoints: ENTRIES,
-    outdir: temporary,
+    absWorkingDir: root,
+    entryPoints,
+    outdir: path.join(outdir, VENDOR),
     bundle: true,
     splitting: true,
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    external: EXTERNAL,
-    // Bundled CommonJS dependencies call require(): give the ESM bundle one.
-    banner: { js: "import { createRequire as __quireCreateRequire } from 'node:module'; const require = __quireCreateRequire(import.meta.url);" },
-    sourcemap: true,
-    // No keepNames: it wraps every function and class expression in a __name() call that
-    // defines a property each time a closure is made, which made the built server a third
-    // slower than the sources under tsx (docs/decisions/build.md). esbuild keeps names as
-    // written except where two would collide in the bundle (then `name2`).
+    mainFields: ['module', 'main'],
+    conditions: ['node', 'import'],
+    sourcemap: false,
     logLevel: 'silent',
     metafile: true,
     chunkNames: 'chunks/[name]-[hash]',
-    define: { QUIRE_BUILD_TIME: JSON.stringify(new Date().toISOString()) },
+    plugins: [keepNative],
   });
-  if (result.warnings.length > 0) {
-    for (const w of result.warnings) process.stderr.write(`${JSON.stringify({ level: 'warn', msg: 'build warning', text: w.text })}\n`);
+  // Left to Node: packages with CommonJS files inside, and packages that find files beside
+  // themselves (`new URL('./data/x', import.meta.url)`, createRequire): bundled, those paths
+  // would point into dist/vendor/.
+  const leaveToNode = new Set();
+  for (const [input, info] of Object.entries(result.metafile.inputs)) {
+    const match = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(input.split(path.sep).join('/'));
+    if (!match) continue;
+    if (info.format === 'cjs' || /\bimport\.meta\.(?:url|dirname|filename|resolve)\b|\b__dirname\b|\b__filename\b/.test(fs.readFileSync(path.join(root, input), 'utf8'))) {
+      leaveToNode.add(match[1]);
+    }
+  }
+  return leaveToNode;
+}
+
+/**
+ * Builds into `outdir` (dist/ by default) and returns the files written. The build goes to a
+ * temporary folder first and replaces `outdir` in one rename, so a process starting
+ * meanwhile never loads half a build.
+ */
+export async function buildServer({ outdir = path.join(ROOT, 'dist'), root = ROOT } = {}) {
+  const temporary = `${outdir}.tmp-${process.pid}`;
+  // Packages Node loads itself: CommonJS ones, and ESM ones found to wrap CommonJS files.
+  const native = new Set();
+  const esm = new Map();
+  const isVendored = (specifier) => {
+    if (native.has(packageOf(specifier))) return false;
+    if (!esm.has(specifier)) {
+      const file = resolveFromRoot(root, specifier);
+      esm.set(specifier, file !== undefined && file.includes(`${path.sep}node_modules${path.sep}`) && moduleFormat(file) === 'esm');
+    }
+    return esm.get(specifier);
+  };
+  for (let attempt = 0; ; attempt++) {
+    fs.rmSync(temporary, { recursive: true, force: true });
+    const vendored = new Set();
+    await compileSources(root, temporary, (specifier, importerDir) => {
+      if (!isVendored(specifier)) return specifier;
+      vendored.add(specifier);
+      const target = path.relative(importerDir, path.join(temporary, VENDOR, `${vendorName(specifier)}.js`)).split(path.sep).join('/');
+      return target.startsWith('.') ? target : `./${target}`;
+    });
+    const leaveToNode = await prebundle(root, temporary, vendored, native);
+    if (leaveToNode.size === 0) {
+      fs.writeFileSync(path.join(temporary, VENDOR, 'manifest.json'), `${JSON.stringify(Object.fromEntries([...vendored].sort().map((s) => [s, `${vendorName(s)}.js`])), null, 2)}\n`);
+      break;
+    }
+    if (attempt >= 5) throw new Error(`pre-bundling keeps finding packages to leave to Node: ${[...leaveToNode].join(', ')}`);
+    for (const name of leaveToNode) native.add(name);
   }
   // Renames only, so two processes building at once (two `npm start` on a stale tree) never
   // delete files the other just put in place: the old build is moved aside, then removed.
@@ -65,7 +215,7 @@ export async function buildServer({ outdir = path.join(ROOT, 'dist') } = {}) {
     fs.rmSync(temporary, { recursive: true, force: true });
   }
   fs.rmSync(previous, { recursive: true, force: true });
-  return Object.keys(result.metafile.outputs);
+  return fs.readdirSync(outdir, { recursive: true }).map(String);
 }
 
 /** Newest modification time under the given paths (files or folders), in ms. */
@@ -87,7 +237,7 @@ function newestMtime(paths) {
 
 /** Why dist/ must be built again, or undefined when it is up to date. */
 export function staleReason(root = ROOT) {
-  const built = path.join(root, 'dist', 'server.js');
+  const built = path.join(root, 'dist', VENDOR, 'manifest.json');
   if (!fs.existsSync(built)) return 'dist/ is missing';
   const builtAt = fs.statSync(built).mtimeMs;
   const inputs = ['src', 'package.json', 'package-lock.json', 'scripts/build.mjs'].map((p) => path.join(root, p));

@@ -9,9 +9,13 @@ import { newId } from '../src/lib/ids.ts';
 /*
  * Runs Quire in child processes, on a fresh SQLite folder or a fresh PostgreSQL schema:
  * from source through tsx (`npm run dev`, the default: tests see the code as it is, with
- * no build step per run), or as users do with `npm start` (`{ built: true }`: the
- * launcher builds dist/ when stale and runs the bundle).
+ * no build step per run), or as users do with `npm start` (`{ built: true }`, and every
+ * start when the suite runs against the build, QUIRE_TEST_TARGET=dist: the launcher
+ * builds dist/ when stale and runs it).
  */
+
+/** True when the suite runs against the built server (vitest.config.ts). */
+export const againstBuild = process.env.QUIRE_TEST_TARGET === 'dist';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -70,7 +74,8 @@ export function startServer(
   options: { built?: boolean; entry?: string; startTimeoutMs?: number } = {},
 ): Promise<RunningServer> {
   const { DATABASE_URL: _inherited, ...parentEnv } = process.env;
-  const args = options.built ? ['scripts/start.mjs'] : ['--import', 'tsx', options.entry ?? 'src/server.ts'];
+  const built = options.built ?? (againstBuild && options.entry === undefined);
+  const args = built ? startCommand() : ['--import', 'tsx', options.entry ?? 'src/server.ts'];
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: { ...parentEnv, ...env },
@@ -111,10 +116,19 @@ export function startServer(
   });
 }
 
+/** `npm start` as package.json says it (node's flags and the launcher), run as node directly. */
+function startCommand(): string[] {
+  const script: string = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
+  const words = script.split(/\s+/);
+  if (words[0] !== 'node') throw new Error(`unexpected start script: ${script}`);
+  return words.slice(1);
+}
+
 /** Runs `npm run --silent cli -- ...args` (as node, same thing) and returns its output. */
 export function runCli(env: Record<string, string>, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const { DATABASE_URL: _inherited, ...parentEnv } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], {
+  const entry = againstBuild ? ['scripts/cli.mjs'] : ['--import', 'tsx', 'src/cli.ts'];
+  const child = spawn(process.execPath, [...entry, ...args], {
     cwd: root,
     env: { ...parentEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
