@@ -76,9 +76,11 @@ export function loadHighlighter(): Promise<HighlighterCore> {
     });
     const known = new Map<string, keyof typeof LANGUAGES>();
     for (const info of bundledLanguagesInfo) {
-      if (!(info.id in LANGUAGES)) continue;
-      const id = info.id as keyof typeof LANGUAGES;
-      for (const name of [info.id, ...(info.aliases ?? [])]) known.set(name, id);
+      const all = [info.id, ...(info.aliases ?? [])];
+      // A key above is the grammar's id or one of its aliases: bash is shiki's `shellscript`.
+      const id = all.find((name): name is keyof typeof LANGUAGES => name in LANGUAGES);
+      if (!id) continue;
+      for (const name of all) known.set(name, id);
     }
     for (const [alias, id] of Object.entries(EXTRA_ALIASES)) known.set(alias, id as keyof typeof LANGUAGES);
     names = known;
