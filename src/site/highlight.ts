@@ -13,8 +13,12 @@ import { LruCache } from '../content/store/snapshot.ts';
  * so a block is tokenized once per process.
  */
 
-/** Grammars loaded, by shiki language id (their aliases, e.g. `sh`, `js`, `yml`, come with them). */
-const LANGUAGES = {
+/**
+ * Grammars loaded, by shiki language id or alias (the grammar's other names, e.g. `sh`,
+ * `js`, `yml`, come with it). Exported for the smoke suite (test/smoke), which checks on
+ * the built server that each one highlights.
+ */
+export const LANGUAGES = {
   bash: () => import('@shikijs/langs/bash'),
   c: () => import('@shikijs/langs/c'),
   cpp: () => import('@shikijs/langs/cpp'),
