@@ -13,8 +13,12 @@ import { LruCache } from '../content/store/snapshot.ts';
  * so a block is tokenized once per process.
  */
 
-/** Grammars loaded, by shiki language id (their aliases, e.g. `sh`, `js`, `yml`, come with them). */
-const LANGUAGES = {
+/**
+ * Grammars loaded, by shiki language id or alias (the grammar's other names, e.g. `sh`,
+ * `js`, `yml`, come with it). Exported for the smoke suite (test/smoke), which checks on
+ * the built server that each one highlights.
+ */
+export const LANGUAGES = {
   bash: () => import('@shikijs/langs/bash'),
   c: () => import('@shikijs/langs/c'),
   cpp: () => import('@shikijs/langs/cpp'),
@@ -76,9 +80,11 @@ export function loadHighlighter(): Promise<HighlighterCore> {
     });
     const known = new Map<string, keyof typeof LANGUAGES>();
     for (const info of bundledLanguagesInfo) {
-      if (!(info.id in LANGUAGES)) continue;
-      const id = info.id as keyof typeof LANGUAGES;
-      for (const name of [info.id, ...(info.aliases ?? [])]) known.set(name, id);
+      const all = [info.id, ...(info.aliases ?? [])];
+      // A key above is the grammar's id or one of its aliases: bash is shiki's `shellscript`.
+      const id = all.find((name): name is keyof typeof LANGUAGES => name in LANGUAGES);
+      if (!id) continue;
+      for (const name of all) known.set(name, id);
     }
     for (const [alias, id] of Object.entries(EXTRA_ALIASES)) known.set(alias, id as keyof typeof LANGUAGES);
     names = known;

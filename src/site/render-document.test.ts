@@ -59,6 +59,11 @@ describe('renderDocument', () => {
     expect((html.match(/class="line/g) ?? []).length).toBe(2);
     // Aliases documentation writes resolve; unknown languages stay plain and escaped.
     expect(renderDocument(doc(code({ syntax: 'console' }, [{ text: 'npm install' }]))).html).toContain('style="color:');
+    // Names that are a grammar's alias, not its shiki id (bash and sh are shiki's shellscript).
+    await prepareHighlighter([code({ syntax: 'bash' }, [])]);
+    for (const syntax of ['bash', 'sh', 'shell']) {
+      expect(renderDocument(doc(code({ syntax }, [{ text: 'echo "hi"' }]))).html, syntax).toContain('style="color:');
+    }
     const plain = renderDocument(doc(code({ syntax: 'klingon' }, [{ text: 'a < b' }]))).html;
     expect(plain).toContain('<span class="line">a &lt; b</span>');
     expect(plain).toContain('<pre class="shiki" tabindex="0">');
