@@ -1,5 +1,6 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type SQLite from 'better-sqlite3';
+import { postgresDriver } from './postgres-driver.ts';
 
 /**
  * Versions of the cache scopes of one database handle (change-scopes.ts), moved by the
@@ -137,7 +138,7 @@ export class PostgresChangeFeed extends ChangeFeed {
 
   async #connect(): Promise<void> {
     if (this.#closed) return;
-    const client = new pg.Client(this.config);
+    const client = new (postgresDriver().Client)(this.config);
     client.on('notification', (message) => {
       if (message.channel !== this.#channel) return;
       const payload = message.payload ?? '';

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
 import {
   CompiledQuery,
   Kysely,
@@ -19,6 +19,7 @@ import {
   type SqliteDialectConfig,
 } from 'kysely';
 import type { Database } from './types.ts';
+import { postgresDriver } from './postgres-driver.ts';
 import { PostgresChangeFeed, SqliteChangeFeed, type ChangeFeed } from './change-feed.ts';
 import { nameRepeatedStatements, textOnlyReads } from './server-prepared.ts';
 import { installPostgresChangeTriggers, installSqliteChangeTriggers } from './change-scopes.ts';
@@ -41,9 +42,6 @@ export interface DatabaseOptions {
   /** SQLite file name inside dataDir; ':memory:' for a throwaway database. */
   sqliteFile?: string;
 }
-
-// COUNT(*) and BIGINT arrive as strings from pg; numbers in this app stay far below 2^53.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number.parseInt(value, 10));
 
 const MAX_CACHED_STATEMENTS = 500;
 
@@ -249,7 +247,7 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
       connectionString: options.databaseUrl,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     };
-    const pool = new pg.Pool({ ...connection, max: 10 });
+    const pool = new (postgresDriver().Pool)({ ...connection, max: 10 });
     nameRepeatedStatements(pool);
     const feed = new PostgresChangeFeed(connection);
     const db = new Kysely<Database>({ dialect: new QuirePostgresDialect({ pool }, feed) });

@@ -1,9 +1,10 @@
 import os from 'node:os';
 import { sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../context.ts';
 import { newId } from '../lib/ids.ts';
+import { postgresDriver } from '../db/postgres-driver.ts';
 import {
   backoffFor,
   definedKinds,
@@ -170,7 +171,7 @@ export class JobWorker {
   private async listen(): Promise<void> {
     const url = this.deps.config.databaseUrl;
     if (!url || this.listener) return;
-    const client = new pg.Client({ connectionString: url });
+    const client = new (postgresDriver().Client)({ connectionString: url });
     this.listener = client;
     client.on('notification', this.wake);
     client.on('error', (error) => {
