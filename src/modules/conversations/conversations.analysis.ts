@@ -61,29 +61,62 @@ export function words(text: string): string[] {
 /** Porter stem of a word (the `stemmer` package), memoized: support vocabularies are small. */
 const stem = boundedMemo((word) => (word.length < 3 ? word : stemmer(word)), 100_000);
 
+/**
+ * Counts the stems of a text given in pieces (a long text is analyzed a slice at a time, the
+ * event loop free between slices), then gives its term vector.
+ */
+export class TermCounter {
+  private readonly counts = new Map<string, number>();
+  private readonly surfaces = new Map<string, Map<string, number>>();
+
+  add(text: string): void {
+    for (const word of words(text)) {
+      const s = stem(word);
+      this.counts.set(s, (this.counts.get(s) ?? 0) + 1);
+      const forms = this.surfaces.get(s) ?? new Map<string, number>();
+      forms.set(word, (forms.get(word) ?? 0) + 1);
+      this.surfaces.set(s, forms);
+    }
+  }
+
+  /** The unit-length term vector (sublinear term frequency) and its stems' words; empty when no word counted. */
+  result(): { terms: TermVector; words: WordMap } {
+    const terms: TermVector = {};
+    let norm = 0;
+    for (const [s, n] of this.counts) {
+      const weight = 1 + Math.log(n);
+      terms[s] = weight;
+      norm += weight * weight;
+    }
+    norm = Math.sqrt(norm);
+    for (const s of Object.keys(terms)) terms[s] = terms[s]! / norm;
+    const wordMap: WordMap = {};
+    for (const [s, forms] of this.surfaces) wordMap[s] = mostFrequent(forms);
+    return { terms, words: wordMap };
+  }
+}
+
 /** The unit-length term vector of a text (sublinear term frequency) and its stems' words. */
 export function analyze(text: string): { terms: TermVector; words: WordMap } {
-  const counts = new Map<string, number>();
-  const surfaces = new Map<string, Map<string, number>>();
-  for (const word of words(text)) {
-    const s = stem(word);
-    counts.set(s, (counts.get(s) ?? 0) + 1);
-    const forms = surfaces.get(s) ?? new Map<string, number>();
-    forms.set(word, (forms.get(word) ?? 0) + 1);
-    surfaces.set(s, forms);
+  const counter = new TermCounter();
+  counter.add(text);
+  return counter.result();
+}
+
+/** A text in slices of about `size` characters, each cut after a space so no word is split. */
+export function* slicesOf(text: string, size: number): Generator<string> {
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(text.length, start + size);
+    if (end < text.length) {
+      const space = text.lastIndexOf(' ', end);
+      const newline = text.lastIndexOf('\n', end);
+      const cut = Math.max(space, newline);
+      if (cut > start) end = cut + 1;
+    }
+    yield text.slice(start, end);
+    start = end;
   }
-  const terms: TermVector = {};
-  let norm = 0;
-  for (const [s, n] of counts) {
-    const weight = 1 + Math.log(n);
-    terms[s] = weight;
-    norm += weight * weight;
-  }
-  norm = Math.sqrt(norm);
-  for (const s of Object.keys(terms)) terms[s] = terms[s]! / norm;
-  const wordMap: WordMap = {};
-  for (const [s, forms] of surfaces) wordMap[s] = mostFrequent(forms);
-  return { terms, words: wordMap };
 }
 
 function mostFrequent(counts: Map<string, number>): string {
