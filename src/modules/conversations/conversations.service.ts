@@ -10,7 +10,6 @@ import { memberAccess } from '../organizations/organizations.service.ts';
 import {
   addEmbedding,
   addTerms,
-  analyze,
   distinctiveTerms,
   excerpt,
   firstSentence,
