@@ -207,7 +207,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     conversationsModelApiKey: env.CONVERSATIONS_MODEL_API_KEY || undefined,
     conversationsModelTimeoutMs: int(env, 'CONVERSATIONS_MODEL_TIMEOUT_MS', 30_000),
     conversationsClusterDelayMs: int(env, 'CONVERSATIONS_CLUSTER_DELAY_MS', 2_000),
-    conversationsIngestMaxBytes: Math.max(1024, int(env, 'CONVERSATIONS_INGEST_MAX_BYTES', 256 * 1024)),
+    conversationsIngestMaxBytes: Math.max(1024, int(env, 'CONVERSATIONS_INGEST_MAX_BYTES', 128 * 1024)),
     conversationsMaxMessages: Math.max(1, int(env, 'CONVERSATIONS_MAX_MESSAGES', 500)),
     conversationsMaxMessageBytes: Math.max(1, int(env, 'CONVERSATIONS_MAX_MESSAGE_BYTES', 100_000)),
     sessionTtlMs: Math.max(60_000, int(env, 'SESSION_TTL_MS', 12 * 60 * 60 * 1000)),
