@@ -78,6 +78,13 @@ export interface Config {
    * conversation would make a large ingest quadratic).
    */
   conversationsClusterDelayMs: number;
+  /**
+   * The ingest budget (docs/operations.md "Limits"): bytes of one ingest request's body,
+   * messages in one conversation, UTF-8 bytes of one message. Over any of them: 413.
+   */
+  conversationsIngestMaxBytes: number;
+  conversationsMaxMessages: number;
+  conversationsMaxMessageBytes: number;
   /** How long a browser session of the app lasts from sign-in (docs/decisions/sso.md). */
   sessionTtlMs: number;
   /** Clock difference tolerated on SAML time conditions (NotBefore, NotOnOrAfter). */
@@ -200,6 +207,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     conversationsModelApiKey: env.CONVERSATIONS_MODEL_API_KEY || undefined,
     conversationsModelTimeoutMs: int(env, 'CONVERSATIONS_MODEL_TIMEOUT_MS', 30_000),
     conversationsClusterDelayMs: int(env, 'CONVERSATIONS_CLUSTER_DELAY_MS', 2_000),
+    conversationsIngestMaxBytes: Math.max(1024, int(env, 'CONVERSATIONS_INGEST_MAX_BYTES', 128 * 1024)),
+    conversationsMaxMessages: Math.max(1, int(env, 'CONVERSATIONS_MAX_MESSAGES', 500)),
+    conversationsMaxMessageBytes: Math.max(1, int(env, 'CONVERSATIONS_MAX_MESSAGE_BYTES', 100_000)),
     sessionTtlMs: Math.max(60_000, int(env, 'SESSION_TTL_MS', 12 * 60 * 60 * 1000)),
     samlClockSkewMs: int(env, 'SAML_CLOCK_SKEW_MS', 60_000),
     translationProvider: translationProviderOf(env),

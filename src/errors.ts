@@ -22,6 +22,7 @@ export const unauthorized = (message = 'Authentication required: send "Authoriza
 export const forbidden = (message = 'You do not have permission to do this') => new HttpError(403, message);
 export const notFound = (what = 'Resource') => new HttpError(404, `${what} not found`);
 export const conflict = (message: string) => new HttpError(409, message);
+export const payloadTooLarge = (message: string) => new HttpError(413, message);
 
 /**
  * The HTTP form of an error a service let through: its own HttpError, or the status a

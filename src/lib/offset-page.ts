@@ -1,5 +1,5 @@
-import { badRequest } from '../errors.ts';
 import type { PageRequest } from '../db/keyset.ts';
+import { decodePageCursor, encodePageCursor } from './page-cursor.ts';
 
 /*
  * Offset cursors, for lists computed in memory or ranked (a search result, a link
@@ -10,18 +10,13 @@ import type { PageRequest } from '../db/keyset.ts';
 /** The offset a `page` cursor holds (0 without one); 400 for a cursor that is not one. */
 export function offsetOf(page: PageRequest): number {
   if (!page.page) return 0;
-  try {
-    const cursor = JSON.parse(Buffer.from(page.page, 'base64url').toString('utf8')) as { o?: unknown };
-    if (typeof cursor.o !== 'number' || !Number.isInteger(cursor.o) || cursor.o < 0) throw new Error('bad cursor');
-    return cursor.o;
-  } catch {
-    throw badRequest('querystring/page is not a page identifier of this list');
-  }
+  // A safe integer: the offset reaches SQL (search), where 1e300 is not a bigint.
+  return decodePageCursor(page.page, (c): c is { o: number } => Number.isSafeInteger(c.o) && c.o >= 0).o;
 }
 
 /** `next` for a list of `total` items read up to `end`, when more remain. */
 export function nextPage(end: number, total: number): { next?: { page: string } } {
-  return end < total ? { next: { page: Buffer.from(JSON.stringify({ o: end })).toString('base64url') } } : {};
+  return end < total ? { next: { page: encodePageCursor({ o: end }) } } : {};
 }
 
 /** One page of an in-memory list, from its offset cursor. */

@@ -26,7 +26,7 @@ export function nulPath(value: unknown, at: string, depth = 0): string | null {
 }
 
 /** Whether a string or object key anywhere in `value` holds a NUL; allocates nothing. */
-function holdsNul(value: unknown, depth = 0): boolean {
+export function holdsNul(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return value.includes('\u0000');
   if (value === null || typeof value !== 'object' || depth > 64 || Buffer.isBuffer(value)) return false;
   if (Array.isArray(value)) {

@@ -160,6 +160,21 @@ describe('renderDocument', () => {
     expect(html).toContain('<figcaption>A chart</figcaption>');
   });
 
+  it('describes an image by its caption when it has no alt text, and keeps an explicit alt (issue 29 item 5)', () => {
+    const captioned = md('<figure><img src="https://cdn.test/a.png" alt=""><figcaption><p>The <strong>architecture</strong> at a glance</p></figcaption></figure>\n');
+    expect(captioned).toContain('<img src="https://cdn.test/a.png" alt="The architecture at a glance" loading="lazy">');
+    expect(captioned).toContain('<figcaption>The <strong>architecture</strong> at a glance</figcaption>');
+    const both = md('<figure><img src="https://cdn.test/b.png" alt="Diagram"><figcaption><p>A caption</p></figcaption></figure>\n');
+    expect(both).toContain('alt="Diagram"');
+    // Neither: a decorative image keeps an empty alt.
+    expect(md('<figure><img src="https://cdn.test/c.png" alt=""></figure>\n')).toContain('alt=""');
+    const inline = renderDocument(
+      doc(paragraph(text('See '), { object: 'inline', type: 'inline-image', isVoid: true, data: { ref: { kind: 'url', url: 'https://cdn.test/d.png' }, caption: 'The save button' } })),
+      links,
+    ).html;
+    expect(inline).toContain('alt="The save button"');
+  });
+
   it('renders math, emoji, dividers, unknown nodes as nothing, and an empty document', () => {
     const html = renderDocument(
       doc(

@@ -20,6 +20,7 @@ import { markupOf } from '../content/markdown/types.ts';
 import { markdownToDocument } from '../content/markdown/parse.ts';
 import { readHtmlTable } from '../content/markdown/html-table.ts';
 import { PAGE_HEADING_OFFSET } from '../content/markdown/page.ts';
+import { imageDescription } from '../content/markdown/images.ts';
 import { documentAnchors, headingAnchor } from '../content/markdown/extract.ts';
 import type { SpecModel } from '../content/openapi/view.ts';
 import { renderOperationBlock, renderSchemasBlock, renderWebhookBlock } from './render-openapi.ts';
@@ -304,7 +305,7 @@ function img(ref: ImageRef | undefined, refDark: ImageRef | undefined, alt: stri
 
 function figure(image: ImageBlock, state: State): string {
   const width = Number.isFinite(image.data?.width) ? ` width="${Math.round(image.data.width as number)}"` : '';
-  const picture = img(image.data?.ref, image.data?.refDark, image.data?.alt ?? '', width, state);
+  const picture = img(image.data?.ref, image.data?.refDark, imageDescription(image), width, state);
   if (!picture) return '';
   const caption = (image.fragments ?? []).find((f) => f.fragment === 'caption')?.nodes?.[0]?.nodes;
   const figcaption = caption && plainText(caption).trim() !== '' ? `<figcaption>${inlines(caption, state)}</figcaption>` : '';
@@ -380,7 +381,7 @@ function inline(node: InlineContent, state: State): string {
     }
     case 'inline-image': {
       const cls = node.data?.size === 'line' ? ' class="inline-image line"' : ' class="inline-image"';
-      return img(node.data?.ref, node.data?.refDark, node.data?.alt ?? '', cls, state);
+      return img(node.data?.ref, node.data?.refDark, imageDescription(node), cls, state);
     }
     case 'inline-math':
       return `<code class="math">${escapeHtml(node.data?.formula ?? '')}</code>`;

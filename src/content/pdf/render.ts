@@ -13,6 +13,7 @@ import type {
   Text,
 } from '../markdown/types.ts';
 import { hrefFromRef } from '../markdown/refs.ts';
+import { imageDescription } from '../markdown/images.ts';
 
 /*
  * GitBook document JSON to PDF, on pdfkit (docs/decisions/pdf.md). pdfkit draws text,
@@ -495,8 +496,8 @@ class Renderer {
     if (caption) {
       const runs = caption.nodes.flatMap((p) => inlineRuns(p.nodes, this.inPdf)).map((r) => ({ ...r, italic: true }));
       this.runs(runs, frame, { size: SMALL, color: MUTED, align: 'center' });
-    } else if (!opened && block.data.alt) {
-      this.runs([{ text: `[${block.data.alt}]`, italic: true }], frame, { size: SMALL, color: MUTED });
+    } else if (!opened && imageDescription(block)) {
+      this.runs([{ text: `[${imageDescription(block)}]`, italic: true }], frame, { size: SMALL, color: MUTED });
     }
     if (opened || caption) doc.y += frame.gap;
   }

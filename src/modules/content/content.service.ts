@@ -5,6 +5,7 @@ import type { PageRequest } from '../../db/keyset.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
 import { isoNow } from '../../lib/clock.ts';
+import { decodePageCursor, encodePageCursor } from '../../lib/page-cursor.ts';
 import { reusable } from '../../lib/reusable.ts';
 import { reuseUnlessChanged, type Depend } from '../../db/read-cache.ts';
 import { writePageMarkdown, resolveVariables, type Document } from '../../content/markdown/index.ts';
@@ -188,18 +189,12 @@ export async function listFiles(ctx: Context, spaceId: string, options: ReadOpti
   return {
     items: items.map((f) => presentFile(f, url(f), { metadata: options.metadata !== false })),
     count: ordered.length,
-    ...(more ? { next: { page: Buffer.from(JSON.stringify({ f: items[items.length - 1].id })).toString('base64url') } } : {}),
+    ...(more ? { next: { page: encodePageCursor({ f: items[items.length - 1].id }) } } : {}),
   };
 }
 
 function decodeFileCursor(page: string): string {
-  try {
-    const cursor = JSON.parse(Buffer.from(page, 'base64url').toString('utf8')) as { f?: unknown };
-    if (typeof cursor.f === 'string') return cursor.f;
-  } catch {
-    // a 400 below
-  }
-  throw badRequest('querystring/page is not a page identifier of this list');
+  return decodePageCursor(page, (c): c is { f: string } => typeof c.f === 'string').f;
 }
 
 /** GET {S}/content/files/{fileId} */

@@ -2,6 +2,7 @@ import { agnes } from 'ml-hclust';
 import { stemmer } from 'stemmer';
 import { eng } from 'stopword';
 import { boundedMemo } from '../../lib/memo.ts';
+import { CONCEPTS } from './conversations.concepts.ts';
 
 /*
  * The offline pipeline of conversations (docs/decisions/conversations.md), free of I/O:
@@ -17,12 +18,12 @@ export type WordMap = Record<string, string>;
 /**
  * Minimum cosine similarity (TF-IDF) between an issue and a cluster's centroid for the
  * issue to join the cluster, and the average-linkage cut of new issues grouped together.
- * Chosen on paraphrased support questions (conversations.analysis.test.ts): the same
- * problem asked differently shares one or two distinctive stems ("password", "reset";
- * "domain", "dns"), 0.12 to 0.5 between two such questions and more to a centroid, while
- * different problems share only generic words, which IDF and the stop list keep under 0.09.
+ * Tuned with CONCEPT_WEIGHT on the tuning part of conversations.corpus.ts: the same problem
+ * asked in other words shares its concept ("~sso" for Okta, SAML, single sign-on), different
+ * problems share generic words and broad concepts ("~api", "~signin"); pairwise F1 is the
+ * same from 0.16 to 0.3 there, and 0.2 is the middle (docs/decisions/conversations.md).
  */
-export const TERMS_THRESHOLD = 0.12;
+export const TERMS_THRESHOLD = 0.2;
 /** The same for embeddings, whose cosines run higher for unrelated texts. */
 export const EMBEDDING_THRESHOLD = 0.75;
 /** Most new issues grouped by one agglomerative pass (its matrix grows with the square). */
@@ -45,45 +46,125 @@ const STOP = new Set([
   ).split(' '),
 ]);
 
-const TOKEN = /[\p{L}\p{N}]+/gu;
+const TOKEN = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
+
+/** Lower-cased tokens of a text, diacritics dropped, every one (stop words and numbers too). */
+function tokens(text: string): string[] {
+  return Array.from(text.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '').replace(/’/g, "'").matchAll(TOKEN), (m) => m[0]);
+}
+
+/** Whether a token is a word worth a term: not a stop word, a number or one letter. */
+const meaningful = (word: string) => word.length >= 2 && word.length <= 40 && !/^\d+$/.test(word) && !STOP.has(word.replace(/['-]/g, ''));
 
 /** Lower-cased words of a text, without stop words, numbers or one-letter tokens. */
 export function words(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.toLowerCase().normalize('NFKD').replace(/\p{M}/gu, '').matchAll(TOKEN)) {
-    const word = match[0];
-    if (word.length < 2 || word.length > 40 || /^\d+$/.test(word) || STOP.has(word)) continue;
-    out.push(word);
+  for (const token of tokens(text)) {
+    for (const word of token.split(/['-]/)) if (meaningful(word)) out.push(word);
   }
   return out;
 }
 
+/** A concept's term: `~` never starts a stem, so concepts and words cannot collide. */
+const conceptTerm = (concept: string) => `~${concept}`;
+
+/** Lexicon phrases by their tokens joined with spaces -> concept term; and the longest phrase. */
+const PHRASES = new Map<string, string>();
+let LONGEST_PHRASE = 1;
+for (const [concept, phrases] of Object.entries(CONCEPTS)) {
+  for (const phrase of phrases) {
+    const key = tokens(phrase);
+    if (key.length === 0) continue;
+    PHRASES.set(key.join(' '), conceptTerm(concept));
+    LONGEST_PHRASE = Math.max(LONGEST_PHRASE, key.length);
+  }
+}
+
+/**
+ * How much a concept counts against a word: more, since a concept stands for what several
+ * wordings share, and it is what two phrasings of one problem have in common. Tuned on the
+ * tuning part of conversations.corpus.ts.
+ */
+export const CONCEPT_WEIGHT = 2;
+
 /** Porter stem of a word (the `stemmer` package), memoized: support vocabularies are small. */
 const stem = boundedMemo((word) => (word.length < 3 ? word : stemmer(word)), 100_000);
 
+/**
+ * Counts the stems of a text given in pieces (a long text is analyzed a slice at a time, the
+ * event loop free between slices), then gives its term vector.
+ */
+export class TermCounter {
+  private readonly counts = new Map<string, number>();
+  private readonly surfaces = new Map<string, Map<string, number>>();
+
+  add(text: string): void {
+    const list = tokens(text);
+    for (let i = 0; i < list.length; ) {
+      // The longest lexicon phrase starting here, if any.
+      let matched = 0;
+      for (let length = Math.min(LONGEST_PHRASE, list.length - i); length >= 1 && !matched; length--) {
+        const phrase = length === 1 ? list[i]! : list.slice(i, i + length).join(' ');
+        const concept = PHRASES.get(phrase);
+        if (concept) {
+          this.count(concept, phrase);
+          matched = length;
+        }
+      }
+      if (matched) {
+        i += matched;
+        continue;
+      }
+      for (const word of list[i]!.split(/['-]/)) if (meaningful(word)) this.count(stem(word), word);
+      i++;
+    }
+  }
+
+  private count(term: string, surface: string): void {
+    this.counts.set(term, (this.counts.get(term) ?? 0) + 1);
+    const forms = this.surfaces.get(term) ?? new Map<string, number>();
+    forms.set(surface, (forms.get(surface) ?? 0) + 1);
+    this.surfaces.set(term, forms);
+  }
+
+  /** The unit-length term vector (sublinear term frequency) and its stems' words; empty when no word counted. */
+  result(): { terms: TermVector; words: WordMap } {
+    const terms: TermVector = {};
+    let norm = 0;
+    for (const [s, n] of this.counts) {
+      const weight = (1 + Math.log(n)) * (s.startsWith('~') ? CONCEPT_WEIGHT : 1);
+      terms[s] = weight;
+      norm += weight * weight;
+    }
+    norm = Math.sqrt(norm);
+    for (const s of Object.keys(terms)) terms[s] = terms[s]! / norm;
+    const wordMap: WordMap = {};
+    for (const [s, forms] of this.surfaces) wordMap[s] = mostFrequent(forms);
+    return { terms, words: wordMap };
+  }
+}
+
 /** The unit-length term vector of a text (sublinear term frequency) and its stems' words. */
 export function analyze(text: string): { terms: TermVector; words: WordMap } {
-  const counts = new Map<string, number>();
-  const surfaces = new Map<string, Map<string, number>>();
-  for (const word of words(text)) {
-    const s = stem(word);
-    counts.set(s, (counts.get(s) ?? 0) + 1);
-    const forms = surfaces.get(s) ?? new Map<string, number>();
-    forms.set(word, (forms.get(word) ?? 0) + 1);
-    surfaces.set(s, forms);
+  const counter = new TermCounter();
+  counter.add(text);
+  return counter.result();
+}
+
+/** A text in slices of about `size` characters, each cut after a space so no word is split. */
+export function* slicesOf(text: string, size: number): Generator<string> {
+  let start = 0;
+  while (start < text.length) {
+    let end = Math.min(text.length, start + size);
+    if (end < text.length) {
+      const space = text.lastIndexOf(' ', end);
+      const newline = text.lastIndexOf('\n', end);
+      const cut = Math.max(space, newline);
+      if (cut > start) end = cut + 1;
+    }
+    yield text.slice(start, end);
+    start = end;
   }
-  const terms: TermVector = {};
-  let norm = 0;
-  for (const [s, n] of counts) {
-    const weight = 1 + Math.log(n);
-    terms[s] = weight;
-    norm += weight * weight;
-  }
-  norm = Math.sqrt(norm);
-  for (const s of Object.keys(terms)) terms[s] = terms[s]! / norm;
-  const wordMap: WordMap = {};
-  for (const [s, forms] of surfaces) wordMap[s] = mostFrequent(forms);
-  return { terms, words: wordMap };
 }
 
 function mostFrequent(counts: Map<string, number>): string {
@@ -301,15 +382,15 @@ export function labelOf(centroid: TermVector, wordsOf: WordMap, idf: Idf): strin
 
 /** Icons (GitBook's icon names) for common kinds of problems, by stem; the first match wins. */
 const ICONS: [string[], string][] = [
-  [['password', 'login', 'log', 'sign', 'sso', 'saml', 'auth', 'authent', '2fa', 'mfa', 'account'], 'lock'],
-  [['bill', 'invoic', 'payment', 'pai', 'price', 'plan', 'subscript', 'refund', 'charg', 'card'], 'credit-card'],
-  [['api', 'endpoint', 'token', 'sdk', 'webhook', 'rate', 'limit', 'request'], 'code'],
-  [['domain', 'dns', 'ssl', 'certif', 'host', 'url', 'redirect'], 'globe'],
-  [['search', 'find'], 'magnifying-glass'],
-  [['export', 'pdf', 'download', 'import', 'upload', 'file'], 'file-export'],
-  [['integr', 'slack', 'github', 'gitlab', 'sync', 'git'], 'plug'],
+  [['~sso', '~signin', '~password', '~twofactor', 'password', 'login', 'log', 'sign', 'sso', 'saml', 'auth', 'authent', '2fa', 'mfa', 'account'], 'lock'],
+  [['~billing', 'bill', 'invoic', 'payment', 'pai', 'price', 'plan', 'subscript', 'refund', 'charg', 'card'], 'credit-card'],
+  [['~api', '~apitoken', '~ratelimit', '~webhook', 'api', 'endpoint', 'token', 'sdk', 'webhook', 'rate', 'limit', 'request'], 'code'],
+  [['~domain', 'domain', 'dns', 'ssl', 'certif', 'host', 'url', 'redirect'], 'globe'],
+  [['~search', 'search', 'find'], 'magnifying-glass'],
+  [['~pdf', '~import', 'export', 'pdf', 'download', 'import', 'upload', 'file'], 'file-export'],
+  [['~git', 'integr', 'slack', 'github', 'gitlab', 'sync', 'git'], 'plug'],
   [['error', 'crash', 'bug', 'fail', 'broken', 'slow', 'timeout'], 'triangle-exclamation'],
-  [['permiss', 'role', 'access', 'invit', 'member', 'team', 'user'], 'users'],
+  [['~access', 'permiss', 'role', 'access', 'invit', 'member', 'team', 'user'], 'users'],
 ];
 
 export function iconOf(terms: string[]): string {

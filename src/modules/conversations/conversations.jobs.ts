@@ -32,9 +32,9 @@ export async function requestConversationProcessing(trx: Executor, organizationI
  * Asks for a clustering run of the organization after issues were written. One lane per
  * organization, so two runs never place the same new problem in two new clusters. A run
  * reads every issue's terms (document frequencies), so requests are batched: at most one
- * run waits, and every request made meanwhile joins it. When the run found is already
- * running (it may have read the issues before ours were written), a follow-up run is
- * queued behind it in the same lane.
+ * run waits, and every request made meanwhile joins it. When the run found is no longer
+ * queued (running, or already finished: it may have read the issues before ours were
+ * written), a follow-up run is queued behind it in the same lane.
  */
 async function requestClustering(db: Executor, organizationId: string, delayMs: number): Promise<void> {
   const lane = `conversations.cluster:${organizationId}`;
@@ -42,8 +42,11 @@ async function requestClustering(db: Executor, organizationId: string, delayMs: 
   const runAt = new Date(Date.now() + delayMs);
   const first = await enqueueJob<ClusterIssuesJob>(db, { kind: CLUSTER_ISSUES_JOB, payload: { organizationId }, key: lane, dedupeKey: lane, runAt });
   if (first.created) return;
+  // Joining the run found is safe only while it has not started: a run still queued now
+  // reads the issues after ours were written. One running, or one that finished between
+  // the enqueue and this read (its state is then done), may have read them before.
   const found = await findJob(db, first.id);
-  if (found?.state !== 'running') return;
+  if (found?.state === 'queued') return;
   await enqueueJob<ClusterIssuesJob>(db, { kind: CLUSTER_ISSUES_JOB, payload: { organizationId }, key: lane, dedupeKey: `${lane}:after:${first.id}`, runAt });
 }
 

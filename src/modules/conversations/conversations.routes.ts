@@ -24,13 +24,16 @@ const O = '/v1/orgs/:organizationId';
 
 export const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(`${O}/conversations`, {
+    // The request's share of the ingest budget, refused (413) while the body streams in,
+    // before it is parsed (docs/operations.md "Limits").
+    bodyLimit: app.deps.config.conversationsIngestMaxBytes,
     schema: {
       operationId: 'ingestConversation',
       tags,
       summary: 'Ingest a support conversation (ingestConversations permission); the same id again updates it',
       params: OrganizationParams,
       body: IngestConversationBody,
-      response: { 204: Type.Null({ description: 'Ingested; processing follows' }), ...errorResponses(400, 401, 403, 404) },
+      response: { 204: Type.Null({ description: 'Ingested; processing follows' }), ...errorResponses(400, 401, 403, 404, 413) },
     },
     handler: async (request, reply) => {
       await conversations.ingestConversation(contextOf(request), request.params.organizationId, request.body);

@@ -3,14 +3,13 @@ import type { AppDeps, Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import { readUnlessChanged } from '../../db/read-cache.ts';
-import { badRequest, notFound } from '../../errors.ts';
+import { badRequest, notFound, payloadTooLarge } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { memberAccess } from '../organizations/organizations.service.ts';
 import {
   addEmbedding,
   addTerms,
-  analyze,
   distinctiveTerms,
   excerpt,
   firstSentence,
@@ -18,9 +17,10 @@ import {
   Idf,
   labelOf,
   placeIssues,
+  slicesOf,
+  TermCounter,
   weekStart,
   weighted,
-  words,
   type TermVector,
   type WordMap,
 } from './conversations.analysis.ts';
@@ -61,15 +61,39 @@ function sourceOf(metadata: IngestConversationInput['metadata']): string {
 }
 
 /**
+ * The per-conversation part of the ingest budget (the request's bytes are refused while the
+ * body streams in, by the route's bodyLimit): 413 naming the field, before anything is stored.
+ */
+function checkIngestBudget(config: Context['config'], input: IngestConversationInput): void {
+  const maxMessages = config.conversationsMaxMessages;
+  if (input.parts.length > maxMessages) {
+    throw payloadTooLarge(`body/parts: ${input.parts.length} messages, more than the ${maxMessages} a conversation may hold`);
+  }
+  const maxBytes = config.conversationsMaxMessageBytes;
+  input.parts.forEach((part, i) => {
+    // Characters are at most 4 bytes: only a long body needs counting.
+    if (part.body.length * 4 <= maxBytes) return;
+    const bytes = Buffer.byteLength(part.body);
+    if (bytes > maxBytes) throw payloadTooLarge(`body/parts/${i}/body: ${bytes} bytes, more than the ${maxBytes} a message may hold`);
+  });
+}
+
+/**
  * POST {O}/conversations: stores the conversation (replacing the one with the same id)
  * in one transaction, then asks for it to be processed. 204.
  */
 export async function ingestConversation(ctx: Context, organizationId: string, input: IngestConversationInput): Promise<void> {
+  checkIngestBudget(ctx.config, input);
   const createdAt = input.metadata?.createdAt ? new Date(input.metadata.createdAt) : undefined;
   if (createdAt && Number.isNaN(createdAt.getTime())) throw badRequest('body/metadata/createdAt must be a date-time');
   if (input.parts.every((part) => part.body.trim() === '')) throw badRequest('body/parts: every message body is empty');
   const subject = input.subject?.trim() ?? '';
-  const digest = createHash('sha256').update(JSON.stringify([subject, input.parts])).digest('hex');
+  const parts = JSON.stringify(input.parts.map((p) => ({ type: p.type, role: p.role, body: p.body })));
+  // sha256 of [subject, parts] as JSON, without writing the parts out a second time.
+  const digest = createHash('sha256').update(`[${JSON.stringify(subject)},`).update(parts).update(']').digest('hex');
+  // The request's work so far (parse, validation, the digest) ends here: other requests run
+  // before the write (a large conversation is the largest request a tenant may send).
+  await new Promise<void>((resolve) => setImmediate(resolve));
   await ctx.db.transaction().execute(async (trx) => {
     const access = await memberAccess({ ...ctx, db: trx }, organizationId);
     conversationPolicy.authorize('ingest', access, 'Only members allowed to ingest conversations (admins) can ingest them');
@@ -80,7 +104,7 @@ export async function ingestConversation(ctx: Context, organizationId: string, i
       subject,
       source: sourceOf(input.metadata),
       metadata: JSON.stringify(input.metadata ?? {}),
-      parts: JSON.stringify(input.parts.map((p) => ({ type: p.type, role: p.role, body: p.body }))),
+      parts,
       digest,
       created_at: (createdAt ?? ctx.clock.now()).toISOString(),
       ingested_at: now,
@@ -150,19 +174,50 @@ interface ExtractedIssue {
   embedding: number[] | null;
 }
 
-/** What the people asking wrote (the user messages), or every message when none is marked so. */
+/**
+ * How much of what was asked the offline analysis reads. A problem is stated in its first
+ * paragraphs; what follows in a long conversation (pasted logs, transcripts) adds no
+ * distinctive term but costs time on the event loop, which every tenant shares: tokenizing
+ * and stemming a 9 MB text held it for seconds. 20,000 characters take a few milliseconds.
+ */
+export const ANALYZED_CHARS = 20_000;
+
+/**
+ * What the people asking wrote (the user messages, or every message when none is marked
+ * so), its first ANALYZED_CHARS characters.
+ */
 function askedText(row: ConversationRow): string {
   const parts = JSON.parse(row.parts) as { role: string; body: string }[];
   const asked = parts.filter((p) => p.role === 'user' && p.body.trim());
-  return (asked.length > 0 ? asked : parts).map((p) => p.body.trim()).filter(Boolean).join('\n');
+  let text = '';
+  for (const part of asked.length > 0 ? asked : parts) {
+    const body = part.body.trim();
+    if (!body) continue;
+    text += (text ? '\n' : '') + body.slice(0, ANALYZED_CHARS - text.length);
+    if (text.length >= ANALYZED_CHARS) break;
+  }
+  return text;
+}
+
+/** Characters analyzed between two turns of the event loop (a few milliseconds of work). */
+const SLICE_CHARS = 2_000;
+
+/** The terms of a text, a slice at a time, letting other requests run between slices. */
+async function analyzeYielding(text: string): Promise<{ terms: TermVector; words: WordMap }> {
+  const counter = new TermCounter();
+  for (const slice of slicesOf(text, SLICE_CHARS)) {
+    counter.add(slice);
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return counter.result();
 }
 
 /** Offline extraction: one issue per conversation, titled by its subject or first question. */
-function extractOffline(row: ConversationRow): ExtractedIssue[] {
+async function extractOffline(row: ConversationRow): Promise<ExtractedIssue[]> {
   const asked = askedText(row);
-  const text = `${row.subject}\n${asked}`;
-  if (words(text).length === 0) return [];
-  const { terms, words: wordMap } = analyze(text);
+  const { terms, words: wordMap } = await analyzeYielding(`${row.subject}\n${asked}`);
+  // No meaningful word: no issue.
+  if (Object.keys(terms).length === 0) return [];
   return [
     {
       title: excerpt(row.subject || firstSentence(asked), 120),
@@ -190,11 +245,13 @@ async function extractWithModel(deps: AppDeps, row: ConversationRow): Promise<Ex
     .filter((i): i is { title: string; summary: string } => !!i && typeof (i as any).title === 'string' && typeof (i as any).summary === 'string')
     .filter((i) => i.title.trim() !== '')
     .slice(0, 3);
-  return issues.map((issue) => {
+  const extracted: ExtractedIssue[] = [];
+  for (const issue of issues) {
     // Terms still place issues when embeddings are off: a lone issue keeps the asked text's words.
-    const { terms, words: wordMap } = analyze(`${issue.title}\n${issue.summary}${issues.length === 1 ? `\n${asked}` : ''}`);
-    return { title: excerpt(issue.title.trim(), 120), summary: excerpt(issue.summary.trim(), 1000), terms, words: wordMap, embedding: null };
-  });
+    const { terms, words: wordMap } = await analyzeYielding(`${issue.title}\n${issue.summary}${issues.length === 1 ? `\n${asked}` : ''}`);
+    extracted.push({ title: excerpt(issue.title.trim(), 120), summary: excerpt(issue.summary.trim(), 1000), terms, words: wordMap, embedding: null });
+  }
+  return extracted;
 }
 
 /**
@@ -214,7 +271,7 @@ export async function processConversation(deps: AppDeps, organizationId: string,
       log.warn({ err: String(error), conversationId }, 'conversation model failed; using the offline extraction');
     }
   }
-  issues ??= extractOffline(row);
+  issues ??= await extractOffline(row);
   if (deps.config.conversationsEmbeddingsUrl && issues.length > 0) {
     try {
       const vectors = await embed(deps.config, issues.map((i) => `${i.title}\n${i.summary}`));

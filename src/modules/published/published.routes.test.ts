@@ -173,6 +173,13 @@ describe('published sites', () => {
             ],
           },
           { object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'file', file: file.id }, alt: 'Logo' }, fragments: [] },
+          {
+            object: 'block',
+            type: 'image',
+            isVoid: true,
+            data: { ref: { kind: 'url', url: 'https://cdn.example.com/flow.png' } },
+            fragments: [{ object: 'fragment', fragment: 'caption', nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [text('How a request flows')] }] }],
+          },
           { object: 'block', type: 'hint', data: { style: 'warning' }, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [text('Careful.')] }] },
         ],
       };
@@ -247,6 +254,12 @@ describe('published sites', () => {
       const blob = await t.app.inject({ method: 'GET', url: src.replace('http://quire.test', '') });
       expect(blob.statusCode).toBe(200);
       expect(blob.body).toBe('not really a png');
+    });
+
+    it('gives a captioned image without alt text its caption as alt text (issue 29 item 5)', async () => {
+      const res = await get(`/sites/${site.basename}/`);
+      // (Stored through the editor, a lone image with a caption is kept as an inline image with its caption.)
+      expect(res.text).toMatch(/<img src="https:\/\/cdn\.example\.com\/flow\.png" alt="How a request flows"/);
     });
 
     it('renders the sidebar, the space switcher and customizations', async () => {

@@ -84,10 +84,13 @@ function readCookies(header: string | undefined): Record<string, string> {
     let value = part.slice(eq + 1).trim();
     if (value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
     try {
-      cookies[name] = decodeURIComponent(value);
+      value = decodeURIComponent(value);
     } catch {
-      cookies[name] = value;
+      // kept as sent
     }
+    // A `%00` decodes to a NUL, which PostgreSQL text cannot hold (a share key is looked up
+    // in SQL): such a cookie was never one this server set, so it counts as absent.
+    if (!value.includes('\u0000')) cookies[name] = value;
   }
   return cookies;
 }

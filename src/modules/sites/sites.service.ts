@@ -7,6 +7,7 @@ import { claimPaths, parseCondition } from '../../content/conditions.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { assertWireShape } from '../../schemas/check.ts';
 import { isoNow } from '../../lib/clock.ts';
+import { decodePageCursor, encodePageCursor } from '../../lib/page-cursor.ts';
 import { newId } from '../../lib/ids.ts';
 import { organizationPolicy } from '../organizations/organizations.policy.ts';
 import { organizationsRepository } from '../organizations/organizations.repository.ts';
@@ -320,15 +321,10 @@ export async function moveSiteSpaceNextTo(
 export function pageOf<T extends { id: string }>(items: T[], request: PageRequest): Page<T> {
   let start = 0;
   if (request.page) {
-    let cursor: { i?: unknown; id?: unknown } | undefined;
-    try {
-      cursor = JSON.parse(Buffer.from(request.page, 'base64url').toString('utf8'));
-    } catch {
-      cursor = undefined;
-    }
-    if (!cursor || typeof cursor.i !== 'number' || typeof cursor.id !== 'string' || cursor.i < 0) {
-      throw badRequest('querystring/page is not a page identifier of this list');
-    }
+    const cursor = decodePageCursor(
+      request.page,
+      (c): c is { i: number; id: string } => Number.isSafeInteger(c.i) && c.i >= 0 && typeof c.id === 'string',
+    );
     const found = items.findIndex((item) => item.id === cursor.id);
     start = found >= 0 ? found + 1 : cursor.i + 1;
   }
@@ -336,7 +332,7 @@ export function pageOf<T extends { id: string }>(items: T[], request: PageReques
   const page: Page<T> = { items: slice, count: items.length };
   const last = slice[slice.length - 1];
   if (last && start + slice.length < items.length) {
-    page.next = { page: Buffer.from(JSON.stringify({ i: start + slice.length - 1, id: last.id })).toString('base64url') };
+    page.next = { page: encodePageCursor({ i: start + slice.length - 1, id: last.id }) };
   }
   return page;
 }

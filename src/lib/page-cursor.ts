@@ -1,0 +1,29 @@
+import { badRequest } from '../errors.ts';
+import { holdsNul } from '../plugins/input-sanitation.ts';
+
+/*
+ * The one encoding of every list's `page` cursor: base64url of a small JSON object. A
+ * cursor comes back from the client, so it is input like any other: what it decodes to is
+ * checked for the shape its list wrote and for NUL characters (PostgreSQL text cannot hold
+ * U+0000, and the request's NUL check sees only the base64 text) before any query sees it.
+ */
+
+const NOT_A_CURSOR = 'querystring/page is not a page identifier of this list';
+
+export function encodePageCursor(cursor: object): string {
+  return Buffer.from(JSON.stringify(cursor)).toString('base64url');
+}
+
+/** The cursor `page` holds when `isShape` accepts it; otherwise a 400 naming the parameter. */
+export function decodePageCursor<T>(page: string, isShape: (value: any) => value is T): T {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
+  } catch {
+    throw badRequest(NOT_A_CURSOR);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || holdsNul(value) || !isShape(value)) {
+    throw badRequest(NOT_A_CURSOR);
+  }
+  return value;
+}
