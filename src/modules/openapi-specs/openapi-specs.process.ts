@@ -142,20 +142,19 @@ type ValidationResult = { valid: boolean; errors: { message: string }[]; additio
  *   a schema that is only a reference are still followed, which the validator's own
  *   rules (path parameters, operation ids) need; none of those nests without end.
  * - The parser runs in a worker thread with a time and heap limit, so whatever it does
- *   never holds the server's event loop.
+ *   never holds the server's event loop. One worker is kept warm between specs.
  * The worker is plain JavaScript evaluated from this string, so it runs the same from
  * the sources (tests) and from the esbuild bundle; the parser is loaded in it only.
  */
 const VALIDATION_WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { validate } = require(workerData.parser);
-validate(workerData.document, {
-  resolve: { external: false },
-  validate: { errors: { colorize: false } },
-}).then(
-  (r) => parentPort.postMessage({ valid: r.valid, errors: r.valid ? [] : r.errors.map((e) => ({ message: String(e.message) })), additionalErrors: r.additionalErrors || 0 }),
-  (e) => parentPort.postMessage({ failed: 'the validator could not read the document: ' + String((e && e.message) || e) }),
-);
+parentPort.on('message', (document) => {
+  validate(document, { resolve: { external: false }, validate: { errors: { colorize: false } } }).then(
+    (r) => parentPort.postMessage({ valid: r.valid, errors: r.valid ? [] : r.errors.map((e) => ({ message: String(e.message) })), additionalErrors: r.additionalErrors || 0 }),
+    (e) => parentPort.postMessage({ failed: 'the validator could not read the document: ' + String((e && e.message) || e) }),
+  );
+});
 `;
 
 type SchemaPlace = 'outside' | 'root' | 'inside';
@@ -179,30 +178,56 @@ function withoutNestedSchemaRefs(document: unknown, entry: string): unknown {
   return copy(document, '', 'outside');
 }
 
+/** A worker that answered is kept this long for the next spec: loading the parser and compiling its schemas takes a second or more. */
+const WORKER_IDLE_MS = 60_000;
 let parserPath: string | undefined;
+let idle: { worker: Worker; timer: NodeJS.Timeout } | undefined;
+
+function takeWorker(): Worker {
+  if (idle) {
+    const { worker, timer } = idle;
+    idle = undefined;
+    clearTimeout(timer);
+    return worker;
+  }
+  parserPath ??= createRequire(import.meta.url).resolve('@readme/openapi-parser');
+  const worker = new Worker(VALIDATION_WORKER, { eval: true, workerData: { parser: parserPath }, resourceLimits: { maxOldGenerationSizeMb: VALIDATION_MEMORY_MB } });
+  // Never what keeps a process from exiting.
+  worker.unref();
+  return worker;
+}
+
+/** Keeps one answering worker for the next validation; others (two jobs at once) stop. */
+function releaseWorker(worker: Worker): void {
+  if (idle) return void worker.terminate();
+  const timer = setTimeout(() => {
+    if (idle?.worker === worker) idle = undefined;
+    void worker.terminate();
+  }, WORKER_IDLE_MS);
+  timer.unref();
+  idle = { worker, timer };
+}
 
 function validateInWorker(document: unknown): Promise<ValidationResult> {
-  parserPath ??= createRequire(import.meta.url).resolve('@readme/openapi-parser');
+  const worker = takeWorker();
   return new Promise((resolve) => {
-    const worker = new Worker(VALIDATION_WORKER, {
-      eval: true,
-      workerData: { parser: parserPath, document },
-      resourceLimits: { maxOldGenerationSizeMb: VALIDATION_MEMORY_MB },
-    });
     let settled = false;
-    const settle = (result: ValidationResult) => {
+    const settle = (result: ValidationResult, reusable: boolean) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      void worker.terminate();
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+      if (reusable) releaseWorker(worker);
+      else void worker.terminate();
       resolve(result);
     };
-    const timer = setTimeout(() => settle({ failed: `validating the spec took more than ${VALIDATION_TIMEOUT_MS / 1000} s` }), VALIDATION_TIMEOUT_MS);
-    worker.on('message', (message: ValidationResult) => settle(message));
-    worker.on('error', (error: NodeJS.ErrnoException) =>
-      settle({ failed: error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `validating the spec needs more than ${VALIDATION_MEMORY_MB} MB of memory` : `the validator failed: ${error.message}` }),
-    );
-    worker.on('exit', () => settle({ failed: 'the validator stopped before it answered' }));
+    const onMessage = (message: ValidationResult) => settle(message, true);
+    const onError = (error: NodeJS.ErrnoException) =>
+      settle({ failed: error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `validating the spec needs more than ${VALIDATION_MEMORY_MB} MB of memory` : `the validator failed: ${error.message}` }, false);
+    const onExit = () => settle({ failed: 'the validator stopped before it answered' }, false);
+    const timer = setTimeout(() => settle({ failed: `validating the spec took more than ${VALIDATION_TIMEOUT_MS / 1000} s` }, false), VALIDATION_TIMEOUT_MS);
+    worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+    worker.postMessage(document);
   });
 }
 
