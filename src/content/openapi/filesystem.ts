@@ -85,10 +85,21 @@ const ABSOLUTE_URL = /^[a-z][a-z0-9+.-]*:/i;
  */
 export function refTarget(fromFile: string, refFile: string): string {
   if (ABSOLUTE_URL.test(refFile)) return new URL(refFile).href;
-  if (ABSOLUTE_URL.test(fromFile)) return new URL(refFile, fromFile).href;
-  if (refFile.startsWith('/') || refFile.startsWith('\\')) {
+  if (ABSOLUTE_URL.test(fromFile)) {
+    // The URL parser would stop silently at the host's root and name another file.
+    if (!/^[/\\]/.test(refFile) && levelsAboveEntry(joinPath(new URL(fromFile).pathname.slice(1), refFile)) > 0) {
+      throw new SpecParseError(fromFile, `the reference "${refFile}" climbs above the root of ${new URL(fromFile).origin}`);
+    }
+    return new URL(refFile, fromFile).href;
+  }
+  if (/^[/\\]/.test(refFile)) {
     throw new SpecParseError(fromFile, `the reference "${refFile}" starts at the root of a host; write it relative to the file that names it (for example "../${refFile.replace(/^[/\\]+/, '')}")`);
   }
+  return joinPath(fromFile, refFile);
+}
+
+/** `refFile` seen from the folder of `fromFile`, as a normalized path; ".." above it stays leading. */
+function joinPath(fromFile: string, refFile: string): string {
   const out: string[] = [];
   for (const segment of [...fromFile.split('/').slice(0, -1), ...safeDecodeURI(refFile).split(/[/\\]/)]) {
     if (segment === '' || segment === '.') continue;
