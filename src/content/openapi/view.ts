@@ -96,7 +96,7 @@ export interface Expansion {
 }
 const expansionOf = (budget: ViewBudget = newViewBudget()): Expansion => ({ expanded: new Set(), budget });
 /** Values one generated example may hold: enough to show the shape, small enough to read. */
-export const MAX_EXAMPLE_VALUES = 500;
+export const MAX_EXAMPLE_VALUES = 200;
 
 /** A generated example within its own bound and what is left of the page's budget. */
 function exampleWithin(model: SpecModel, schema: unknown, budget: ViewBudget): unknown {
