@@ -24,3 +24,42 @@ export function publishedSiteUrl(
   if (site.hostname) return `${new URL(config.publicUrl).protocol}//${site.hostname}/`;
   return `${config.publicUrl}/sites/${encodeURIComponent(site.basename ?? site.id)}/`;
 }
+
+/** The schemes a user-supplied link may have; anything else (`javascript:`, `data:`, …) is dropped. */
+const LINK_SCHEMES = new Set(['http:', 'https:', 'mailto:', 'tel:']);
+/** A base to resolve relative links against; only its host matters (see below). */
+const RELATIVE_BASE = 'https://relative.quire.invalid/';
+
+export interface ParsedLink {
+  /** The link as it is emitted: what a browser's URL parser would read anyway (below). */
+  url: string;
+  /** "http:", "https:", "mailto:", "tel:", or "" for a link relative to this page or host. */
+  scheme: string;
+}
+
+/**
+ * The one check of every user-supplied link (documents, markdown, embeds, site
+ * customization, OpenAPI descriptions, PDFs). It reads the link as browsers do, with the
+ * WHATWG URL parser (`new URL`): that parser first drops leading and trailing C0 controls
+ * and spaces and every tab, CR and LF anywhere, so `java\tscript:` and `\x01javascript:`
+ * are `javascript:` links to a browser, whatever a pattern over the raw text says. The
+ * link is emitted with those characters already dropped, so what was checked is what the
+ * browser follows. Allowed: http(s), mailto, tel, and relative links on this host (a
+ * fragment, a path, a query). A scheme-relative link (`//host`, `\\host`) is refused, as
+ * before. Null when refused.
+ */
+export function parseLink(url: string | undefined | null): ParsedLink | null {
+  if (typeof url !== 'string') return null;
+  const cleaned = url.replace(/^[\u0000-\u0020]+|[\u0000-\u0020]+$/g, '').replace(/[\t\n\r]/g, '');
+  if (cleaned === '') return null;
+  let resolved: URL;
+  try {
+    resolved = new URL(cleaned, RELATIVE_BASE);
+  } catch {
+    return null;
+  }
+  if (!LINK_SCHEMES.has(resolved.protocol)) return null;
+  if (URL.canParse(cleaned)) return { url: cleaned, scheme: resolved.protocol };
+  // Relative: it must stay on this host (the base's), which "//evil.example" would leave.
+  return resolved.origin === new URL(RELATIVE_BASE).origin ? { url: cleaned, scheme: '' } : null;
+}

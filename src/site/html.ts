@@ -1,3 +1,5 @@
+import { parseLink } from '../lib/urls.ts';
+
 /*
  * The two helpers every piece of published HTML goes through. Escaping is five characters
  * (what escape-html does); a dependency for that would be heavier than the code.
@@ -10,19 +12,9 @@ export function escapeHtml(text: string): string {
   return /[&<>"']/.test(text) ? text.replace(/[&<>"']/g, (c) => ESCAPES[c]) : text;
 }
 
-/**
- * A URL safe to put in href/src: http(s), mailto, tel, a fragment or a path on this host.
- * Anything else (`javascript:`, `data:`, …) gives null, and the caller drops the link.
- */
+/** A URL safe to put in href/src (see parseLink), or null: the caller drops the link. */
 export function safeUrl(url: string | undefined | null): string | null {
-  if (typeof url !== 'string') return null;
-  const trimmed = url.trim();
-  if (trimmed === '') return null;
-  if (/^(https?:|mailto:|tel:)/i.test(trimmed)) return trimmed;
-  if (/^[#/?]/.test(trimmed) && !trimmed.startsWith('//')) return trimmed;
-  // A relative path without a scheme ("page.html", "docs/x").
-  if (!/^[a-z][a-z0-9+.-]*:/i.test(trimmed) && !trimmed.startsWith('//')) return trimmed;
-  return null;
+  return parseLink(url)?.url ?? null;
 }
 
 /** A CSS color from customization: hex only, so nothing can break out of the style sheet. */

@@ -22,7 +22,7 @@ import { readHtmlTable } from '../content/markdown/html-table.ts';
 import { PAGE_HEADING_OFFSET } from '../content/markdown/page.ts';
 import { imageDescription } from '../content/markdown/images.ts';
 import { documentAnchors, headingAnchor } from '../content/markdown/extract.ts';
-import type { SpecModel } from '../content/openapi/view.ts';
+import { newViewBudget, type SpecModel, type ViewBudget } from '../content/openapi/view.ts';
 import { renderOperationBlock, renderSchemasBlock, renderWebhookBlock } from './render-openapi.ts';
 
 /*
@@ -74,6 +74,8 @@ interface State {
   anchors: Map<Block, string>;
   /** Makes tab group names unique within a page. */
   counter: number;
+  /** What the page's OpenAPI blocks may expand, together. */
+  openapiBudget: ViewBudget;
 }
 
 const noLinks: RenderLinks = { page: () => null, space: () => null, file: () => null };
@@ -81,7 +83,7 @@ const noLinks: RenderLinks = { page: () => null, space: () => null, file: () => 
 /** Renders a document's blocks to HTML, and collects its outline. */
 export function renderDocument(document: Document | undefined, links: RenderLinks = noLinks): RenderedDocument {
   const anchors = document ? documentAnchors(document) : new Map<Block, string>();
-  const state: State = { links, outline: [], ids: new Set(anchors.values()), anchors, counter: 0 };
+  const state: State = { links, outline: [], ids: new Set(anchors.values()), anchors, counter: 0, openapiBudget: newViewBudget() };
   const html = document ? blocks(document.nodes ?? [], state) : '';
   return { html, outline: state.outline };
 }
@@ -192,7 +194,7 @@ function block(node: Block, state: State): string {
       return blocks(node.nodes, state);
     case 'openapi-operation': {
       const spec = node.data?.ref?.spec ?? '';
-      const options = { uid: `oa-${++state.counter}`, headless: (node.data as { headless?: boolean })?.headless };
+      const options = { uid: `oa-${++state.counter}`, headless: (node.data as { headless?: boolean })?.headless, budget: state.openapiBudget };
       return renderOperationBlock(state.links.openapi?.(spec) ?? null, spec, node.data?.path ?? '', node.data?.method ?? '', options);
     }
     case 'table':
@@ -203,9 +205,9 @@ function block(node: Block, state: State): string {
       // GitBook's openapi-schemas and openapi-webhook blocks (not written by the markdown engine).
       const other = node as unknown as { type: string; data?: { ref?: { spec?: string }; schemas?: string[]; title?: string; name?: string; method?: string; headless?: boolean } };
       const spec = other.data?.ref?.spec ?? '';
-      if (other.type === 'openapi-schemas') return renderSchemasBlock(state.links.openapi?.(spec) ?? null, spec, other.data?.schemas, other.data?.title);
+      if (other.type === 'openapi-schemas') return renderSchemasBlock(state.links.openapi?.(spec) ?? null, spec, other.data?.schemas, other.data?.title, state.openapiBudget);
       if (other.type === 'openapi-webhook') {
-        return renderWebhookBlock(state.links.openapi?.(spec) ?? null, spec, other.data?.name ?? '', other.data?.method ?? 'post', { uid: `oa-${++state.counter}`, headless: other.data?.headless });
+        return renderWebhookBlock(state.links.openapi?.(spec) ?? null, spec, other.data?.name ?? '', other.data?.method ?? 'post', { uid: `oa-${++state.counter}`, headless: other.data?.headless, budget: state.openapiBudget });
       }
       return '';
     }

@@ -6,10 +6,12 @@ import {
   operationView,
   pythonExample,
   schemaNames,
+  schemasExpansion,
   webhookView,
   type OperationView,
   type SchemaNode,
   type SpecModel,
+  type ViewBudget,
 } from '../content/openapi/view.ts';
 import { escapeHtml } from './html.ts';
 import { renderDocument } from './render-document.ts';
@@ -26,6 +28,8 @@ export interface OpenAPIRenderOptions {
   uid: string;
   /** Omit the title and description (the page shows them). */
   headless?: boolean;
+  /** The page's budget, shared by its OpenAPI blocks (a fresh one when absent). */
+  budget?: ViewBudget;
 }
 
 const LOCATIONS: [ParameterIn, string][] = [
@@ -75,6 +79,7 @@ function schemaChildren(node: SchemaNode): string {
     out += '</ol></div>';
   }
   if (target.truncated) out += `<div class="oa-truncated">${escapeHtml(target.refName ?? 'object')} (see above)</div>`;
+  if (target.omitted) out += `<div class="oa-truncated">${escapeHtml(target.refName ?? 'object')} (not shown: this page's API reference is too large)</div>`;
   return out;
 }
 
@@ -181,23 +186,24 @@ export function openapiMissing(what: string): string {
 
 export function renderOperationBlock(model: SpecModel | null, spec: string, path: string, method: string, options: OpenAPIRenderOptions): string {
   if (!model) return openapiMissing(`The OpenAPI spec "${spec}" is not available.`);
-  const op = operationView(model, path, method);
+  const op = operationView(model, path, method, options.budget);
   return op ? renderOperation(op, options) : openapiMissing(`${method.toUpperCase()} ${path} is not in the OpenAPI spec "${spec}".`);
 }
 
 export function renderWebhookBlock(model: SpecModel | null, spec: string, name: string, method: string, options: OpenAPIRenderOptions): string {
   if (!model) return openapiMissing(`The OpenAPI spec "${spec}" is not available.`);
-  const op = webhookView(model, name, method);
+  const op = webhookView(model, name, method, options.budget);
   return op ? renderOperation(op, options, 'webhook') : openapiMissing(`The webhook "${name}" is not in the OpenAPI spec "${spec}".`);
 }
 
 /** GitBook's openapi-schemas block, and the `models` page of a computed spec (every schema). */
-export function renderSchemasBlock(model: SpecModel | null, spec: string, names: string[] | undefined, title?: string): string {
+export function renderSchemasBlock(model: SpecModel | null, spec: string, names: string[] | undefined, title?: string, budget?: ViewBudget): string {
   if (!model) return openapiMissing(`The OpenAPI spec "${spec}" is not available.`);
   const list = names && names.length > 0 ? names : schemaNames(model);
+  const expansion = schemasExpansion(model, list, budget);
   let out = `<section class="openapi-schemas">${title ? `<h3>${escapeHtml(title)}</h3>` : ''}`;
   for (const name of list) {
-    const node = namedSchema(model, name);
+    const node = namedSchema(model, name, expansion);
     if (!node) {
       out += openapiMissing(`The schema "${name}" is not in the OpenAPI spec "${spec}".`);
       continue;

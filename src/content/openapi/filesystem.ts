@@ -30,6 +30,9 @@ export function formatOf(text: string): 'json' | 'yaml' {
   return /^\s*[{[]/.test(text) ? 'json' : 'yaml';
 }
 
+/** How many alias expansions one YAML file may make (yaml's own count, which multiplies nested aliases). */
+export const MAX_YAML_ALIASES = 1000;
+
 /** Parses a file's text; YAML is a superset of JSON, so one parser reads both. */
 export function parseSpecText(text: string, filename: string): unknown {
   const doc = parseYamlDocument(text, { uniqueKeys: false, prettyErrors: true });
@@ -38,7 +41,15 @@ export function parseSpecText(text: string, filename: string): unknown {
     const at = error.linePos?.[0];
     throw new SpecParseError(filename, error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, ''), at?.line, at?.col);
   }
-  const value = doc.toJS({ maxAliasCount: 1000 });
+  let value: unknown;
+  try {
+    // Aliases are budgeted: a "billion laughs" document (aliases of aliases) is refused
+    // with yaml's ReferenceError instead of growing without end; it is the spec's fault.
+    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (error) {
+    if (error instanceof ReferenceError) throw new SpecParseError(filename, `the document's YAML aliases expand too much (more than ${MAX_YAML_ALIASES} alias uses); write the values out or use $ref`);
+    throw error;
+  }
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
     throw new SpecParseError(filename, 'the document is not an object (an OpenAPI document starts with "openapi:" or "swagger:")');
   }
@@ -62,13 +73,55 @@ export function externalRefs(document: unknown): string[] {
   return [...found];
 }
 
-/** The virtual folder filenames are relative to; absolute URLs stay themselves. */
-const ROOT = 'https://spec.quire.invalid/root/';
+const ABSOLUTE_URL = /^[a-z][a-z0-9+.-]*:/i;
 
-/** The filename a `$ref`'s file part names, seen from `fromFile`. */
+/**
+ * The filename a `$ref`'s file part names, seen from `fromFile`. Relative names are joined
+ * as paths: ".." segments that climb above the entrypoint's folder stay as leading "../"
+ * (loadSpec resolves them against the real source URL, and refuses them above its root),
+ * never against a made-up host. Absolute URLs stay URLs. A root-relative reference
+ * ("/schemas/x.yaml") is refused: the filesystem a version stores names files relative
+ * to the entrypoint, and the entrypoint's own place on its host is not part of it.
+ */
 export function refTarget(fromFile: string, refFile: string): string {
-  const absolute = new URL(refFile, new URL(fromFile, ROOT)).href;
-  return absolute.startsWith(ROOT) ? decodeURI(absolute.slice(ROOT.length)) : absolute;
+  if (ABSOLUTE_URL.test(refFile)) return new URL(refFile).href;
+  if (ABSOLUTE_URL.test(fromFile)) {
+    // The URL parser would stop silently at the host's root and name another file.
+    if (!/^[/\\]/.test(refFile) && levelsAboveEntry(joinPath(new URL(fromFile).pathname.slice(1), refFile)) > 0) {
+      throw new SpecParseError(fromFile, `the reference "${refFile}" climbs above the root of ${new URL(fromFile).origin}`);
+    }
+    return new URL(refFile, fromFile).href;
+  }
+  if (/^[/\\]/.test(refFile)) {
+    throw new SpecParseError(fromFile, `the reference "${refFile}" starts at the root of a host; write it relative to the file that names it (for example "../${refFile.replace(/^[/\\]+/, '')}")`);
+  }
+  return joinPath(fromFile, refFile);
+}
+
+/** `refFile` seen from the folder of `fromFile`, as a normalized path; ".." above it stays leading. */
+function joinPath(fromFile: string, refFile: string): string {
+  const out: string[] = [];
+  for (const segment of [...fromFile.split('/').slice(0, -1), ...safeDecodeURI(refFile).split(/[/\\]/)]) {
+    if (segment === '' || segment === '.') continue;
+    if (segment === '..' && out.length > 0 && out[out.length - 1] !== '..') out.pop();
+    else out.push(segment);
+  }
+  return out.join('/');
+}
+
+/** How many leading "../" a filename has: how far above the entrypoint's folder it is. */
+export function levelsAboveEntry(filename: string): number {
+  let levels = 0;
+  while (filename.startsWith('../', levels * 3)) levels++;
+  return levels;
+}
+
+function safeDecodeURI(text: string): string {
+  try {
+    return decodeURI(text);
+  } catch {
+    return text;
+  }
 }
 
 /** A fetched file's name, from its URL and the entrypoint's URL. */
@@ -89,14 +142,21 @@ export function atPointer(document: unknown, pointer: string): unknown {
   return node;
 }
 
+/** One key of a JSON pointer, escaped (RFC 6901, then percent-encoded as in a URI fragment). */
+const pointerKey = (key: string) => encodeURIComponent(key.replace(/~/g, '~0').replace(/\//g, '~1'));
+
 /**
  * One document with every reference to another file inlined (references inside the
- * entrypoint stay `#/...`), which is what the validator and the renderer read. A cycle
- * through files is cut with an empty schema describing it.
+ * entrypoint stay `#/...`), which is what the validator and the renderer read. Each
+ * other-file target is inlined once, where it is first met; every later reference to it
+ * (a cycle included) becomes a `#/...` reference to that place. Inlining at every use
+ * would grow exponentially: a 2 KB spec whose files each refer twice to the next one
+ * expands to millions of nodes.
  */
 export function bundle(filesystem: Filesystem, entry: string): unknown {
-  const inline = (node: unknown, file: string, stack: string[]): unknown => {
-    if (Array.isArray(node)) return node.map((item) => inline(item, file, stack));
+  const placed = new Map<string, string>();
+  const inline = (node: unknown, file: string, at: string): unknown => {
+    if (Array.isArray(node)) return node.map((item, i) => inline(item, file, `${at}/${i}`));
     if (!node || typeof node !== 'object') return node;
     const ref = (node as Record<string, unknown>).$ref;
     if (typeof ref === 'string') {
@@ -105,14 +165,28 @@ export function bundle(filesystem: Filesystem, entry: string): unknown {
       const target = refFile ? refTarget(file, refFile) : file;
       if (target === entry) return { ...(node as object), $ref: `#${pointer}` };
       const key = `${target}#${pointer}`;
-      if (stack.includes(key)) return { description: `(circular reference to ${key})` };
+      const first = placed.get(key);
+      if (first !== undefined) return { $ref: `#${first}` };
       const value = atPointer(filesystem[target], pointer);
       if (value === undefined) throw new SpecParseError(file, `the reference "${ref}" points at nothing (${key})`);
-      return inline(value, target, [...stack, key]);
+      placed.set(key, at);
+      return inline(value, target, at);
     }
-    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, inline(v, file, stack)]));
+    return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, inline(v, file, `${at}/${pointerKey(k)}`)]));
   };
-  return inline(filesystem[entry], entry, []);
+  return inline(filesystem[entry], entry, '');
+}
+
+/** How many values (objects, arrays, scalars) a document holds, counting up to `limit` + 1. */
+export function countNodes(value: unknown, limit: number): number {
+  let count = 0;
+  const stack: unknown[] = [value];
+  while (stack.length > 0 && count <= limit) {
+    const node = stack.pop();
+    count++;
+    if (node && typeof node === 'object') for (const child of Array.isArray(node) ? node : Object.values(node)) stack.push(child);
+  }
+  return count;
 }
 
 /** sha256 over every file's name and text, in name order. */

@@ -17,6 +17,11 @@ describe('OpenAPI files', () => {
     expect(filenameOf('http://h/api/paths/a.yaml', 'http://h/api/openapi.yaml')).toBe('paths/a.yaml');
     expect(filenameOf('http://other/x.yaml', 'http://h/api/openapi.yaml')).toBe('http://other/x.yaml');
     expect(refTarget('paths/a.yaml', '../schemas/b.yaml')).toBe('schemas/b.yaml');
+    // Above the entrypoint's folder: kept as a path (fetched from the source's host), never a made-up host.
+    expect(refTarget('openapi.yaml', '../common/x.yaml')).toBe('../common/x.yaml');
+    expect(refTarget('http://h/a/b.yaml', '../x.yaml')).toBe('http://h/x.yaml');
+    expect(() => refTarget('http://h/a/b.yaml', '../../x.yaml')).toThrow(/climbs above the root of http:\/\/h/);
+    expect(() => refTarget('openapi.yaml', '/x.yaml')).toThrow(/relative to the file/);
     expect(externalRefs({ a: { $ref: 'b.yaml#/X' }, c: [{ $ref: '#/local' }] })).toEqual(['b.yaml']);
     const fs = {
       'openapi.yaml': { paths: { '/x': { $ref: 'p.yaml' } }, components: { schemas: { L: { type: 'string' } } } },
@@ -26,7 +31,8 @@ describe('OpenAPI files', () => {
     const bundled = bundle(fs, 'openapi.yaml') as any;
     const schema = bundled.paths['/x'].get.responses[200].content['application/json'].schema;
     expect(schema.properties.b).toEqual({ type: 'integer' });
-    expect(schema.properties.self.description).toMatch(/circular/);
+    // A target is inlined once; the cycle back to it is a reference to where it was inlined.
+    expect(schema.properties.self).toEqual({ $ref: '#/paths/~1x/get/responses/200/content/application~1json/schema' });
     expect(() => bundle({ 'o.yaml': { a: { $ref: 'o2.yaml#/nope' } }, 'o2.yaml': {} }, 'o.yaml')).toThrow(/points at nothing/);
   });
 

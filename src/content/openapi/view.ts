@@ -69,11 +69,43 @@ export interface SchemaNode {
   properties?: SchemaNode[];
   items?: SchemaNode;
   alternatives?: { kind: 'oneOf' | 'anyOf'; options: SchemaNode[] };
-  /** Stopped here: a cycle, or too deep. */
+  /** Stopped here: shown above (a `$ref` already expanded in this view, a cycle), or too deep. */
   truncated?: boolean;
+  /** Stopped here: the page's budget of schema nodes is spent. */
+  omitted?: boolean;
 }
 
 const MAX_DEPTH = 8;
+
+/**
+ * What one page may expand of its OpenAPI blocks: schema nodes and example values, in
+ * all. Each `$ref` is expanded once per view (an operation, a schemas block), so a view
+ * is never larger than the spec; the budget bounds what many views of one spec make
+ * together (a page of every operation).
+ */
+export interface ViewBudget {
+  nodes: number;
+}
+export const MAX_PAGE_NODES = 20_000;
+export const newViewBudget = (): ViewBudget => ({ nodes: MAX_PAGE_NODES });
+
+/** One view's walk: the references it has expanded, and the page's budget. */
+export interface Expansion {
+  expanded: Set<string>;
+  budget: ViewBudget;
+}
+const expansionOf = (budget: ViewBudget = newViewBudget()): Expansion => ({ expanded: new Set(), budget });
+/** Values one generated example may hold: enough to show the shape, small enough to read. */
+export const MAX_EXAMPLE_VALUES = 200;
+
+/** A generated example within its own bound and what is left of the page's budget. */
+function exampleWithin(model: SpecModel, schema: unknown, budget: ViewBudget): unknown {
+  const own = { nodes: Math.min(MAX_EXAMPLE_VALUES, budget.nodes) };
+  const start = own.nodes;
+  const example = exampleOf(model, schema, 0, [], own);
+  budget.nodes -= start - own.nodes;
+  return example;
+}
 
 function refName(ref: unknown): string | undefined {
   return typeof ref === 'string' ? ref.split('/').pop() : undefined;
@@ -87,15 +119,23 @@ function typeText(schema: Json): string {
   return text;
 }
 
-/** A schema as a tree readers expand: properties with their flags, items, alternatives. */
-export function schemaNode(model: SpecModel, schema: unknown, extra: { name?: string; required?: boolean } = {}, depth = 0, path: string[] = []): SchemaNode {
+/**
+ * A schema as a tree readers expand: properties with their flags, items, alternatives.
+ * A `$ref` is expanded where the view first meets it; later (and in a cycle) it is a
+ * truncated node that the page shows as "see above".
+ */
+export function schemaNode(model: SpecModel, schema: unknown, extra: { name?: string; required?: boolean } = {}, depth = 0, expansion: Expansion = expansionOf()): SchemaNode {
   const ref = schema && typeof schema === 'object' ? (schema as Json).$ref : undefined;
   const name = refName(ref);
-  if (ref && (path.includes(ref) || depth > MAX_DEPTH)) return { ...extra, type: name ?? 'object', refName: name, truncated: true };
-  const nextPath = ref ? [...path, ref] : path;
+  if (expansion.budget.nodes <= 0) return { ...extra, type: name ?? 'object', refName: name, omitted: true };
+  expansion.budget.nodes--;
+  if (typeof ref === 'string') {
+    if (expansion.expanded.has(ref) || depth > MAX_DEPTH) return { ...extra, type: name ?? 'object', refName: name, truncated: true };
+    expansion.expanded.add(ref);
+  }
   const resolved = deref(model, schema) as Json | undefined;
   if (!resolved || typeof resolved !== 'object') return { ...extra, type: 'any' };
-  const merged = mergeAllOf(model, resolved, nextPath);
+  const merged = mergeAllOf(model, resolved, new Set(), expansion.budget);
   const node: SchemaNode = { ...extra, type: typeText(merged) };
   if (name) node.refName = name;
   if (merged.title) node.title = String(merged.title);
@@ -110,27 +150,35 @@ export function schemaNode(model: SpecModel, schema: unknown, extra: { name?: st
   if (depth >= MAX_DEPTH) return { ...node, truncated: Boolean(merged.properties || merged.items) };
   if (merged.properties && typeof merged.properties === 'object') {
     const required = new Set<string>(Array.isArray(merged.required) ? merged.required : []);
-    node.properties = Object.entries(merged.properties as Json).map(([key, value]) => schemaNode(model, value, { name: key, required: required.has(key) }, depth + 1, nextPath));
+    node.properties = Object.entries(merged.properties as Json).map(([key, value]) => schemaNode(model, value, { name: key, required: required.has(key) }, depth + 1, expansion));
   }
   if (merged.items) {
-    node.items = schemaNode(model, merged.items, {}, depth + 1, nextPath);
+    node.items = schemaNode(model, merged.items, {}, depth + 1, expansion);
     node.type = `array of ${node.items.refName ?? node.items.type}`;
   }
   for (const kind of ['oneOf', 'anyOf'] as const) {
-    if (Array.isArray(merged[kind])) node.alternatives = { kind, options: merged[kind].map((option: unknown) => schemaNode(model, option, {}, depth + 1, nextPath)) };
+    if (Array.isArray(merged[kind])) node.alternatives = { kind, options: merged[kind].map((option: unknown) => schemaNode(model, option, {}, depth + 1, expansion)) };
   }
   return node;
 }
 
-/** `allOf` parts folded into one schema (properties and required lists joined). */
-function mergeAllOf(model: SpecModel, schema: Json, path: string[]): Json {
+/**
+ * `allOf` parts folded into one schema (properties and required lists joined). A part
+ * met twice in one fold is folded once (`folded`), and each part spends the budget.
+ */
+function mergeAllOf(model: SpecModel, schema: Json, folded: Set<string>, budget: ViewBudget): Json {
   if (!Array.isArray(schema.allOf)) return schema;
   const { allOf, ...rest } = schema;
   const out: Json = { ...rest, properties: { ...(rest.properties ?? {}) }, required: [...(rest.required ?? [])] };
   for (const part of allOf as unknown[]) {
     const ref = (part as Json)?.$ref;
-    if (ref && path.includes(ref)) continue;
-    const resolved = mergeAllOf(model, deref(model, part) ?? {}, ref ? [...path, ref] : path);
+    if (typeof ref === 'string') {
+      if (folded.has(ref)) continue;
+      folded.add(ref);
+    }
+    if (budget.nodes <= 0) break;
+    budget.nodes--;
+    const resolved = mergeAllOf(model, deref(model, part) ?? {}, folded, budget);
     Object.assign(out.properties, resolved.properties ?? {});
     out.required.push(...(resolved.required ?? []));
     for (const key of ['type', 'description', 'title', 'example'] as const) if (out[key] === undefined && resolved[key] !== undefined) out[key] = resolved[key];
@@ -139,13 +187,16 @@ function mergeAllOf(model: SpecModel, schema: Json, path: string[]): Json {
   return out;
 }
 
-/** An example value for a schema: its example, default or first enum value, else one made from its type. */
-export function exampleOf(model: SpecModel, schema: unknown, depth = 0, path: string[] = []): unknown {
+/**
+ * An example value for a schema: its example, default or first enum value, else one made
+ * from its type. Made values spend the budget: past it, objects and arrays stay empty.
+ */
+export function exampleOf(model: SpecModel, schema: unknown, depth = 0, path: string[] = [], budget: ViewBudget = newViewBudget()): unknown {
   const ref = schema && typeof schema === 'object' ? (schema as Json).$ref : undefined;
   if (ref && path.includes(ref)) return {};
   const resolved = deref(model, schema) as Json | undefined;
   if (!resolved || typeof resolved !== 'object' || depth > MAX_DEPTH) return null;
-  const s = mergeAllOf(model, resolved, ref ? [...path, ref] : path);
+  const s = mergeAllOf(model, resolved, new Set(ref ? [ref] : []), budget);
   const next = ref ? [...path, ref] : path;
   if (s.example !== undefined) return s.example;
   if (Array.isArray(s.examples) && s.examples.length > 0) return s.examples[0];
@@ -153,17 +204,23 @@ export function exampleOf(model: SpecModel, schema: unknown, depth = 0, path: st
   if (Array.isArray(s.enum) && s.enum.length > 0) return s.enum[0];
   if (s.const !== undefined) return s.const;
   const alternatives = s.oneOf ?? s.anyOf;
-  if (Array.isArray(alternatives) && alternatives.length > 0) return exampleOf(model, alternatives[0], depth + 1, next);
+  if (Array.isArray(alternatives) && alternatives.length > 0) return exampleOf(model, alternatives[0], depth + 1, next, budget);
   const type = Array.isArray(s.type) ? s.type.find((t: string) => t !== 'null') : s.type;
   if (type === 'object' || (!type && s.properties)) {
     const out: Json = {};
     for (const [key, value] of Object.entries((s.properties ?? {}) as Json)) {
       if ((deref(model, value) as Json | undefined)?.writeOnly) continue;
-      out[key] = exampleOf(model, value, depth + 1, next);
+      if (budget.nodes <= 0) break;
+      budget.nodes--;
+      out[key] = exampleOf(model, value, depth + 1, next, budget);
     }
     return out;
   }
-  if (type === 'array') return s.items ? [exampleOf(model, s.items, depth + 1, next)] : [];
+  if (type === 'array') {
+    if (!s.items || budget.nodes <= 0) return [];
+    budget.nodes--;
+    return [exampleOf(model, s.items, depth + 1, next, budget)];
+  }
   if (type === 'integer' || type === 'number') return s.minimum ?? 0;
   if (type === 'boolean') return true;
   if (type === 'string') {
@@ -224,15 +281,15 @@ export interface OperationView {
 }
 
 /** The operation at `path` and `method`, or null when the spec has none. */
-export function operationView(model: SpecModel, path: string, method: string): OperationView | null {
+export function operationView(model: SpecModel, path: string, method: string, budget: ViewBudget = newViewBudget()): OperationView | null {
   const item = deref(model, model.document.paths?.[path]) as Json | undefined;
-  return item ? operationOf(model, item, path, method) : null;
+  return item ? operationOf(model, item, path, method, budget) : null;
 }
 
 /** A webhook (OpenAPI 3.1 `webhooks`) shown like an operation; its "path" is its name. */
-export function webhookView(model: SpecModel, name: string, method: string): OperationView | null {
+export function webhookView(model: SpecModel, name: string, method: string, budget: ViewBudget = newViewBudget()): OperationView | null {
   const item = deref(model, model.document.webhooks?.[name]) as Json | undefined;
-  return item ? operationOf(model, item, name, method) : null;
+  return item ? operationOf(model, item, name, method, budget) : null;
 }
 
 /** Every operation of the spec, in document order. */
@@ -250,14 +307,25 @@ export function schemaNames(model: SpecModel): string[] {
   return Object.keys((model.swagger2 ? model.document.definitions : model.document.components?.schemas) ?? {});
 }
 
-export function namedSchema(model: SpecModel, name: string): SchemaNode | null {
-  const base = model.swagger2 ? '#/definitions/' : '#/components/schemas/';
-  const pointer = `${base}${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-  if (deref(model, { $ref: pointer }) === undefined) return null;
-  return schemaNode(model, { $ref: pointer }, { name });
+const schemaPointer = (model: SpecModel, name: string) => `${model.swagger2 ? '#/definitions/' : '#/components/schemas/'}${name.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+
+/**
+ * The walk of a schemas block: every schema it lists is shown at its own place, so inside
+ * another one it is "see above" rather than expanded again.
+ */
+export function schemasExpansion(model: SpecModel, names: string[], budget: ViewBudget = newViewBudget()): Expansion {
+  return { expanded: new Set(names.map((name) => schemaPointer(model, name))), budget };
 }
 
-function operationOf(model: SpecModel, item: Json, path: string, method: string): OperationView | null {
+export function namedSchema(model: SpecModel, name: string, expansion: Expansion = expansionOf()): SchemaNode | null {
+  const pointer = schemaPointer(model, name);
+  if (deref(model, { $ref: pointer }) === undefined) return null;
+  expansion.expanded.delete(pointer);
+  return schemaNode(model, { $ref: pointer }, { name }, 0, expansion);
+}
+
+function operationOf(model: SpecModel, item: Json, path: string, method: string, budget: ViewBudget): OperationView | null {
+  const expansion = expansionOf(budget);
   const m = method.toLowerCase();
   const op = item[m] as Json | undefined;
   if (!op || typeof op !== 'object') return null;
@@ -273,7 +341,7 @@ function operationOf(model: SpecModel, item: Json, path: string, method: string)
   for (const p of params.values()) {
     if (p.in === 'body') {
       const contentType = (op.consumes ?? model.document.consumes ?? ['application/json'])[0];
-      body = { contentType, required: Boolean(p.required), description: p.description, schema: schemaNode(model, p.schema), example: exampleOf(model, p.schema) };
+      body = { contentType, required: Boolean(p.required), description: p.description, schema: schemaNode(model, p.schema, {}, 0, expansion), example: exampleWithin(model, p.schema, budget) };
       continue;
     }
     // Swagger 2.0 keeps the schema's keywords on the parameter itself.
@@ -289,13 +357,13 @@ function operationOf(model: SpecModel, item: Json, path: string, method: string)
       required: Boolean(p.required) || p.in === 'path',
       deprecated: Boolean(p.deprecated),
       description: p.description,
-      schema: schemaNode(model, schema),
+      schema: schemaNode(model, schema, {}, 0, expansion),
       example: p.example ?? givenExample(model, schema),
     });
   }
   if (Object.keys(formFields).length > 0) {
     const schema = { type: 'object', properties: formFields, required: formRequired };
-    body = { contentType: (op.consumes ?? ['application/x-www-form-urlencoded'])[0], required: formRequired.length > 0, schema: schemaNode(model, schema), example: exampleOf(model, schema) };
+    body = { contentType: (op.consumes ?? ['application/x-www-form-urlencoded'])[0], required: formRequired.length > 0, schema: schemaNode(model, schema, {}, 0, expansion), example: exampleWithin(model, schema, budget) };
   }
   const requestBody = deref(model, op.requestBody) as Json | undefined;
   if (requestBody?.content) {
@@ -305,8 +373,8 @@ function operationOf(model: SpecModel, item: Json, path: string, method: string)
         contentType,
         required: Boolean(requestBody.required),
         description: requestBody.description,
-        schema: schemaNode(model, media?.schema),
-        example: mediaExample(model, media),
+        schema: schemaNode(model, media?.schema, {}, 0, expansion),
+        example: mediaExample(model, media, budget),
       };
     }
   }
@@ -317,14 +385,14 @@ function operationOf(model: SpecModel, item: Json, path: string, method: string)
     const view: ResponseView = { status, description: String(r.description ?? '') };
     if (model.swagger2 && r.schema) {
       view.contentType = (op.produces ?? model.document.produces ?? ['application/json'])[0];
-      view.schema = schemaNode(model, r.schema);
-      view.example = r.examples?.[view.contentType!] ?? exampleOf(model, r.schema);
+      view.schema = schemaNode(model, r.schema, {}, 0, expansion);
+      view.example = r.examples?.[view.contentType!] ?? exampleWithin(model, r.schema, budget);
     } else if (r.content) {
       const [contentType, media] = preferredMedia(r.content);
       if (contentType) {
         view.contentType = contentType;
-        if (media?.schema) view.schema = schemaNode(model, media.schema);
-        view.example = mediaExample(model, media);
+        if (media?.schema) view.schema = schemaNode(model, media.schema, {}, 0, expansion);
+        view.example = mediaExample(model, media, budget);
       }
     }
     responses.push(view);
@@ -369,12 +437,12 @@ function preferredMedia(content: Json): [string | undefined, Json | undefined] {
   return [type, type ? content[type] : undefined];
 }
 
-function mediaExample(model: SpecModel, media: Json | undefined): unknown {
+function mediaExample(model: SpecModel, media: Json | undefined, budget: ViewBudget): unknown {
   if (!media) return undefined;
   if (media.example !== undefined) return media.example;
   const first = media.examples ? (deref(model, Object.values(media.examples)[0]) as Json | undefined) : undefined;
   if (first?.value !== undefined) return first.value;
-  return media.schema ? exampleOf(model, media.schema) : undefined;
+  return media.schema ? exampleWithin(model, media.schema, budget) : undefined;
 }
 
 /* ---------------------------------------------------------------- code samples */

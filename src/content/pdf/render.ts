@@ -12,6 +12,7 @@ import type {
   TableRecord,
   Text,
 } from '../markdown/types.ts';
+import { parseLink } from '../../lib/urls.ts';
 import { hrefFromRef } from '../markdown/refs.ts';
 import { imageDescription } from '../markdown/images.ts';
 
@@ -707,9 +708,10 @@ function alignOf(align: 'start' | 'center' | 'end' | undefined): 'left' | 'cente
 
 const destination = (pageId: string) => `page-${pageId}`;
 
-/** Only web and mail links become link annotations. */
+/** Only web and mail links become link annotations, read by the one link check (parseLink). */
 function safeUrl(url: string): string | undefined {
-  return /^(https?:|mailto:)/i.test(url) ? url : undefined;
+  const link = parseLink(url);
+  return link && (link.scheme === 'http:' || link.scheme === 'https:' || link.scheme === 'mailto:') ? link.url : undefined;
 }
 
 /** Leading spaces (code indentation) as no-break spaces: pdfkit's line wrapper would drop them. */

@@ -1,4 +1,6 @@
-import { bundle, contentHash, externalRefs, filenameOf, formatOf, locate, parseSpecText, pointerOf, pointerPerLine, refTarget, SpecParseError, type Filesystem } from '../../content/openapi/filesystem.ts';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import { atPointer, bundle, contentHash, countNodes, externalRefs, filenameOf, formatOf, levelsAboveEntry, locate, parseSpecText, pointerOf, pointerPerLine, refTarget, SpecParseError, type Filesystem } from '../../content/openapi/filesystem.ts';
 import { OutboundError, redactUrl, type OutboundClient } from '../../lib/outbound/index.ts';
 
 /*
@@ -13,6 +15,11 @@ export const MAX_FILE_BYTES = 10 * 1024 * 1024;
 export const MAX_TOTAL_BYTES = 20 * 1024 * 1024;
 /** lastProcessedErrors keeps this many; lastProcessedErrorCount says how many there were. */
 export const MAX_REPORTED_ERRORS = 20;
+/** Values (objects, arrays, scalars) the bundled document may hold: what validation and rendering walk. */
+export const MAX_SPEC_NODES = 2_000_000;
+/** Validation runs in a worker thread, never on the event loop, within these bounds. */
+export const VALIDATION_TIMEOUT_MS = 30_000;
+export const VALIDATION_MEMORY_MB = 512;
 
 export type ProcessingErrorCode = 'FETCH_TIMEOUT' | 'FETCH_ERROR' | 'PARSE_ERROR';
 
@@ -93,7 +100,13 @@ async function load(outbound: OutboundClient, source: SpecSource, options: { tim
       if (name in filesystem) continue;
       if (!entryUrl) throw new SpecParseError(file, `the reference "${ref}" names another file, which an uploaded spec cannot reach; upload one self-contained document or give a source URL`);
       if (texts.length >= MAX_FILES) throw new SpecParseError(file, `the spec references more than ${MAX_FILES} files`);
-      const url = new URL(name, new URL('.', entryUrl)).href;
+      // "../" may climb within the source's host, never above its root (the URL parser
+      // would silently stop there and fetch another file than the one named).
+      const folder = new URL('.', entryUrl);
+      if (levelsAboveEntry(name) > folder.pathname.split('/').filter(Boolean).length) {
+        throw new SpecParseError(file, `the reference "${ref}" climbs above the root of ${folder.origin}; a reference may only name files of the spec's own host`);
+      }
+      const url = new URL(name, folder).href;
       // A reference carrying a secret would put it in file names and error messages, which are stored.
       if (redactUrl(url) !== url) throw new SpecParseError(file, `the reference to ${redactUrl(url)} carries credentials or a secret parameter; Quire stores file names and fetches them again, so serve the file without one`);
       const text = await fetchText(url, `${file} → "${ref}"`);
@@ -104,16 +117,118 @@ async function load(outbound: OutboundClient, source: SpecSource, options: { tim
   }
 
   const bundled = bundle(filesystem, entry);
-  // Loaded on first use: the parser and its schema validator are a few MB a web process
-  // that never processes a spec need not hold (idle RSS, bench startup).
-  const { validate } = await import('@readme/openapi-parser');
-  const result = await validate(structuredClone(bundled) as any, { resolve: { external: false }, validate: { errors: { colorize: false } } });
+  if (countNodes(bundled, MAX_SPEC_NODES) > MAX_SPEC_NODES) {
+    throw new SpecParseError(entry, `the spec holds more than ${MAX_SPEC_NODES.toLocaleString('en')} values once its files are bundled, more than Quire processes`);
+  }
+  const result = await validateInWorker(withoutNestedSchemaRefs(bundled, entry));
+  if ('failed' in result) return { ok: false, code: 'PARSE_ERROR', errors: [{ message: `${entry}: ${result.failed}`, code: 'PARSE_ERROR' }], errorCount: 1 };
   if (!result.valid) {
     const lines = pointerPerLine(bundled);
     const errors = result.errors.map((e) => ({ message: readableError(e.message, lines, entry, entryText), code: 'PARSE_ERROR' }));
-    return { ok: false, code: 'PARSE_ERROR', errors: errors.slice(0, MAX_REPORTED_ERRORS), errorCount: errors.length + (result.additionalErrors ?? 0) };
+    return { ok: false, code: 'PARSE_ERROR', errors: errors.slice(0, MAX_REPORTED_ERRORS), errorCount: errors.length + result.additionalErrors };
   }
   return { ok: true, entry, raw: entryText, format, filesystem, hash: contentHash(texts) };
+}
+
+type ValidationResult = { valid: boolean; errors: { message: string }[]; additionalErrors: number } | { failed: string };
+
+/*
+ * @readme/openapi-parser dereferences the document before Ajv validates it, and expands
+ * every `$ref` at every use: a schema referring twice to the next, 20 levels deep, is a
+ * million copies (seconds of CPU, GBs of memory). Two bounds:
+ * - The validator reads a copy whose `$ref`s nested inside schemas are left out (and
+ *   checked here to point at something): each schema is validated once, where it is
+ *   defined. References outside schemas (parameters, responses, bodies, path items) and
+ *   a schema that is only a reference are still followed, which the validator's own
+ *   rules (path parameters, operation ids) need; none of those nests without end.
+ * - The parser runs in a worker thread with a time and heap limit, so whatever it does
+ *   never holds the server's event loop. One worker is kept warm between specs.
+ * The worker is plain JavaScript evaluated from this string, so it runs the same from
+ * the sources (tests) and from the esbuild bundle; the parser is loaded in it only.
+ */
+const VALIDATION_WORKER = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { validate } = require(workerData.parser);
+parentPort.on('message', (document) => {
+  validate(document, { resolve: { external: false }, validate: { errors: { colorize: false } } }).then(
+    (r) => parentPort.postMessage({ valid: r.valid, errors: r.valid ? [] : r.errors.map((e) => ({ message: String(e.message) })), additionalErrors: r.additionalErrors || 0 }),
+    (e) => parentPort.postMessage({ failed: 'the validator could not read the document: ' + String((e && e.message) || e) }),
+  );
+});
+`;
+
+type SchemaPlace = 'outside' | 'root' | 'inside';
+
+/** A copy of the document for the validator: `$ref`s nested inside a schema left out (above). */
+function withoutNestedSchemaRefs(document: unknown, entry: string): unknown {
+  const copy = (node: unknown, key: string, place: SchemaPlace): unknown => {
+    if (Array.isArray(node)) return node.map((item) => copy(item, key, place === 'outside' ? 'outside' : 'inside'));
+    if (!node || typeof node !== 'object') return node;
+    const out: Record<string, unknown> = {};
+    for (const [k, value] of Object.entries(node)) {
+      if (k === '$ref' && typeof value === 'string') {
+        if (value.startsWith('#') && atPointer(document, value.slice(1)) === undefined) throw new SpecParseError(entry, `the reference "${value}" points at nothing`);
+        if (place === 'inside') continue;
+      }
+      const childPlace: SchemaPlace = place !== 'outside' ? 'inside' : k === 'schema' || key === 'schemas' || key === 'definitions' ? 'root' : 'outside';
+      out[k] = copy(value, k, childPlace);
+    }
+    return out;
+  };
+  return copy(document, '', 'outside');
+}
+
+/** A worker that answered is kept this long for the next spec: loading the parser and compiling its schemas takes a second or more. */
+const WORKER_IDLE_MS = 60_000;
+let parserPath: string | undefined;
+let idle: { worker: Worker; timer: NodeJS.Timeout } | undefined;
+
+function takeWorker(): Worker {
+  if (idle) {
+    const { worker, timer } = idle;
+    idle = undefined;
+    clearTimeout(timer);
+    return worker;
+  }
+  parserPath ??= createRequire(import.meta.url).resolve('@readme/openapi-parser');
+  const worker = new Worker(VALIDATION_WORKER, { eval: true, workerData: { parser: parserPath }, resourceLimits: { maxOldGenerationSizeMb: VALIDATION_MEMORY_MB } });
+  // Never what keeps a process from exiting.
+  worker.unref();
+  return worker;
+}
+
+/** Keeps one answering worker for the next validation; others (two jobs at once) stop. */
+function releaseWorker(worker: Worker): void {
+  if (idle) return void worker.terminate();
+  const timer = setTimeout(() => {
+    if (idle?.worker === worker) idle = undefined;
+    void worker.terminate();
+  }, WORKER_IDLE_MS);
+  timer.unref();
+  idle = { worker, timer };
+}
+
+function validateInWorker(document: unknown): Promise<ValidationResult> {
+  const worker = takeWorker();
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (result: ValidationResult, reusable: boolean) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      worker.off('message', onMessage).off('error', onError).off('exit', onExit);
+      if (reusable) releaseWorker(worker);
+      else void worker.terminate();
+      resolve(result);
+    };
+    const onMessage = (message: ValidationResult) => settle(message, true);
+    const onError = (error: NodeJS.ErrnoException) =>
+      settle({ failed: error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? `validating the spec needs more than ${VALIDATION_MEMORY_MB} MB of memory` : `the validator failed: ${error.message}` }, false);
+    const onExit = () => settle({ failed: 'the validator stopped before it answered' }, false);
+    const timer = setTimeout(() => settle({ failed: `validating the spec took more than ${VALIDATION_TIMEOUT_MS / 1000} s` }, false), VALIDATION_TIMEOUT_MS);
+    worker.on('message', onMessage).on('error', onError).on('exit', onExit);
+    worker.postMessage(document);
+  });
 }
 
 /**

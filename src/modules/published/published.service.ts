@@ -310,7 +310,8 @@ function absoluteUrl(url: string, origin: string): string | null {
 /** A page cover given by URL (file covers need signed, expiring URLs: not for social cards). */
 function coverUrl(node: PageNode, origin: string): string | null {
   const ref = node.entry.cover?.ref;
-  return ref?.kind === 'url' && safeUrl(ref.url) ? absoluteUrl(ref.url, origin) : null;
+  const url = ref?.kind === 'url' ? safeUrl(ref.url) : null;
+  return url ? absoluteUrl(url, origin) : null;
 }
 
 /** Indexable document pages of a tree, depth first (hidden and noIndex ones left out). */
