@@ -135,6 +135,12 @@ export async function seedObjects(
  */
 let pgTables: string[] | undefined;
 export async function fingerprint(t: TestApp): Promise<string> {
+  const digests = await tableDigests(t);
+  return createHash('sha256').update(Object.entries(digests).map(([name, digest]) => `${name}:${digest}`).sort().join('\n')).digest('hex');
+}
+
+/** A digest per table (what fingerprint() combines): comparing two says which tables changed. */
+export async function tableDigests(t: TestApp): Promise<Record<string, string>> {
   if (t.dialect === 'postgres') {
     // One round trip: a digest per table, computed by the server.
     pgTables ??= (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name not like 'kysely_%' order by table_name`.execute(t.db)).rows.map((r) => r.name);
@@ -142,10 +148,10 @@ export async function fingerprint(t: TestApp): Promise<string> {
       (table) => sql`select ${table}::text as name, (select md5(coalesce(string_agg((to_jsonb(x) - 'last_seen_at' - 'last_used_at')::text, '|' order by (to_jsonb(x) - 'last_seen_at' - 'last_used_at')::text), '')) from ${sql.table(table)} x) as digest`,
     );
     const rows = (await sql<{ name: string; digest: string }>`${sql.join(parts, sql` union all `)}`.execute(t.db)).rows;
-    return createHash('sha256').update(rows.map((r) => `${r.name}:${r.digest}`).sort().join('\n')).digest('hex');
+    return Object.fromEntries(rows.map((r) => [r.name, r.digest]));
   }
   const tables = (await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' order by name`.execute(t.db)).rows.map((r) => r.name);
-  const hash = createHash('sha256');
+  const digests: Record<string, string> = {};
   for (const table of tables) {
     const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(t.db)).rows;
     const lines = rows
@@ -154,9 +160,9 @@ export async function fingerprint(t: TestApp): Promise<string> {
         return JSON.stringify(rest, (_key, value) => (Buffer.isBuffer(value) ? value.toString('base64') : typeof value === 'bigint' ? String(value) : value));
       })
       .sort();
-    hash.update(`${table}\n${lines.join('\n')}\n`);
+    digests[table] = createHash('sha256').update(lines.join('\n')).digest('hex');
   }
-  return hash.digest('hex');
+  return digests;
 }
 
 /** A response is in GitBook's error shape: exactly `{"error":{"code":status,"message":string}}`. */

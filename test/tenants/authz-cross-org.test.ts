@@ -3,7 +3,7 @@ import { startSession } from '../../src/modules/sessions/sessions.service.ts';
 import { createMember, createUser, type TestUser } from '../factories.ts';
 import { generateIdpKeys } from '../saml-idp.ts';
 import { EXPECTED, expectedStatus, ROLES } from '../suites/authz.expected.ts';
-import { fingerprint, gitbookErrorProblem, minimal, resolveSchema as resolve, seedObjects, useSeededApp, type Schema } from '../suites/seed.ts';
+import { gitbookErrorProblem, minimal, resolveSchema as resolve, seedObjects, tableDigests, useSeededApp, type Schema } from '../suites/seed.ts';
 
 /*
  * Tenants cannot reach each other (issue 30). Organization A holds one of everything
@@ -168,12 +168,18 @@ function idBody(doc: Schema, raw: Schema | undefined, ids: Record<string, string
   return out;
 }
 
+/** The tables whose digest differs. */
+function changedTables(before: Record<string, string>, after: Record<string, string>): string[] {
+  return [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((table) => before[table] !== after[table]).sort();
+}
+
 interface Objects {
   ids: Record<string, string>;
   changeRequestIds: Record<string, string>;
 }
 
-describe('tenants: organization B against organization A', () => {
+// Slow on a loaded machine: every test gets the long timeout.
+describe('tenants: organization B against organization A', { timeout: 900_000 }, () => {
   const suite = useSeededApp();
   const state = {} as {
     b: Record<(typeof ROLES)[number], TestUser>;
@@ -313,7 +319,7 @@ describe('tenants: organization B against organization A', () => {
       const body = op.body ? minimal(doc, op.body, { parent: state.a.ids.collectionId, ...state.a.ids }) : undefined;
       const write = op.method !== 'GET';
       if (write) await t.runJobsUntilIdle();
-      const before = write ? await fingerprint(t) : '';
+      const before = write ? await tableDigests(t) : {};
       for (const [caller, token] of callers) {
         calls++;
         const res = await send(op.method, url, token, body);
@@ -329,9 +335,9 @@ describe('tenants: organization B against organization A', () => {
         }
         if (write && !own) {
           await t.runJobsUntilIdle();
-          const after = await fingerprint(t);
-          if (after !== before) {
-            problems.push(`changed: ${where}`);
+          const changed = changedTables(before, await tableDigests(t));
+          if (changed.length > 0) {
+            problems.push(`changed ${changed.join(',')}: ${where}`);
             break;
           }
         }
@@ -350,7 +356,7 @@ describe('tenants: organization B against organization A', () => {
     const { t } = suite;
     const write = method !== 'GET';
     if (write) await t.runJobsUntilIdle();
-    const before = write ? await fingerprint(t) : '';
+    const before = write ? await tableDigests(t) : {};
     const res = await send(method, url, token, body);
     const request = url + JSON.stringify(body ?? '');
     const where = `${label} ${method} ${url} ${body === undefined ? '' : JSON.stringify(body)}: ${res.statusCode} ${res.body.slice(0, 200)}`;
@@ -364,10 +370,33 @@ describe('tenants: organization B against organization A', () => {
     if (!write && res.statusCode < 300 && !options.listing) problems.push(`read: ${where}`);
     if (write) {
       await t.runJobsUntilIdle();
-      if ((await fingerprint(t)) !== before) problems.push(`changed: ${where}`);
+      const changed = changedTables(before, await tableDigests(t));
+      if (changed.length > 0) problems.push(`changed ${changed.join(',')}: ${where}`);
     }
     return res;
   }
+
+  it("every read of B's objects, by a member of both organizations, shows nothing of A", async () => {
+    // A query that forgets its organization (a member's spaces or teams, a search, a list
+    // filtered by user) would answer this caller with A's objects too.
+    const problems: string[] = [];
+    let calls = 0;
+    for (const op of operations()) {
+      if (op.method !== 'GET') continue;
+      const rule = EXPECTED[op.id];
+      if (rule === 'public' || rule === 'signedIn') continue;
+      const bIds = { ...(op.path.includes('/change-requests/{') ? state.bObjects.changeRequestIds : state.bObjects.ids), userId: state.dual.id };
+      const url = urlOf(op, state.bObjects, bIds, op.id.startsWith('search') ? { query: 'Hello' } : undefined);
+      calls++;
+      const res = await send('GET', url, state.dual.token, undefined);
+      if (res.statusCode >= 500) problems.push(`5xx: ${op.id} ${url}: ${res.body.slice(0, 200)}`);
+      const leaked = leakedIds(res.body, url);
+      if (leaked.length > 0) problems.push(`leaks ${leaked.join(',')}: ${op.id} ${url}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+    }
+    console.log(`tenants (${suite.t.dialect}) reads of B by a member of both: ${calls} calls, ${problems.length} problems`);
+    expect(calls).toBeGreaterThan(80);
+    expect(problems).toEqual([]);
+  }, 900_000);
 
   for (const who of ['B admin', 'admin of both'] as const) {
     it(`${who}: B's paths with one of A's ids in them`, async () => {
@@ -403,7 +432,8 @@ describe('tenants: organization B against organization A', () => {
         const query = Object.fromEntries(op.params.filter((p) => p.in === 'query' && p.name !== 'page' && ID_FIELDS[p.name]).map((p) => [p.name, state.a.ids[ID_FIELDS[p.name]]]));
         if (body === undefined && Object.keys(query).length === 0) continue;
         calls++;
-        const res = await crossWired(problems, op.id, op.method, urlOf(op, state.bObjects, undefined, query), token, body);
+        // A list filtered on A's object may answer 200 with nothing of A (crossWired checks the body).
+        const res = await crossWired(problems, op.id, op.method, urlOf(op, state.bObjects, undefined, query), token, body, { listing: op.method === 'GET' });
         // The same request naming B's own objects: what the refusal is measured against.
         const ownBody = op.body ? idBody(suite.doc, op.body, state.bObjects.ids) : undefined;
         const ownQuery = Object.fromEntries(Object.keys(query).map((k) => [k, state.bObjects.ids[ID_FIELDS[k]]]));
@@ -491,13 +521,14 @@ describe('tenants: organization B against organization A', () => {
       if (res.statusCode >= 300) problems.push(`control refused (the case proves nothing): ${c.name}: ${res.statusCode} ${res.body.slice(0, 200)}`);
     }
     expect(problems).toEqual([]);
-  });
+  }, 900_000);
 
   it("B's link listing says nothing of A's space: neither that it exists nor its organization", async () => {
     const { t } = suite;
-    const B = state.bObjects.ids;
     const A = state.a.ids;
-    const S = `/v1/spaces/${B.spaceId}`;
+    // A space of its own: the passes before may have given B's seeded space merge rules.
+    const linking = await t.request('POST', `/v1/orgs/${suite.seeded.other.id}/spaces`, { token: state.b.admin.token, body: { title: 'Linking' } });
+    const S = `/v1/spaces/${linking.body.id}`;
     const cr = await t.request('POST', `${S}/change-requests`, { token: state.b.admin.token, body: { subject: 'Links' } });
     const batch = await t.request('POST', `${S}/change-requests/${cr.body.id}/content`, {
       token: state.b.admin.token,
@@ -534,6 +565,36 @@ describe('tenants: organization B against organization A', () => {
     expect(after.status).toBe(200);
     expect(after.body.items[0].status).toBe('broken');
     expect(after.text).not.toContain(seeded.org.id);
+  });
+
+  it("a space transferred from A to B leaves nothing of A pointing at it: A's sites and translations", async () => {
+    const { t, seeded } = suite;
+    const token = state.dual.token;
+    const OA = `/v1/orgs/${seeded.org.id}`;
+    const space = (await t.request('POST', `${OA}/spaces`, { token, body: { title: 'Shared later' } })).body.id as string;
+    const site = (await t.request('POST', `${OA}/sites`, { token, body: { title: 'Site of A', spaces: [space] } })).body.id as string;
+    const translation = await t.request('POST', `${OA}/translations`, { token, body: { source: { space, language: 'en' }, language: 'fr' } });
+    expect(translation.status, translation.text).toBe(201);
+    await t.runJobsUntilIdle();
+    const moved = await t.request('POST', `/v1/spaces/${space}/transfer`, { token, body: { organization: seeded.other.id } });
+    if (moved.status === 200) {
+      // Moved: then A's admin (no member of B) sees nothing of it through A's site or translation.
+      const adminA = seeded.users.admin.token;
+      const siteSpaces = await t.request('GET', `${OA}/sites/${site}/site-spaces`, { token: adminA });
+      expect(siteSpaces.text).not.toContain(space);
+      const run = await t.request('POST', `${OA}/translations/${translation.body.id}/run`, { token: adminA });
+      expect(run.status).toBeGreaterThanOrEqual(400);
+    } else {
+      expect(moved.status, moved.text).toBe(409);
+      expect((await t.request('GET', `/v1/spaces/${space}`, { token })).body.organization).toBe(seeded.org.id);
+    }
+    // The same through a collection that holds a space on A's site.
+    const collection = (await t.request('POST', `${OA}/collections`, { token, body: { title: 'Moving shelf' } })).body.id as string;
+    const inside = (await t.request('POST', `${OA}/spaces`, { token, body: { title: 'On the shelf', parent: collection } })).body.id as string;
+    expect((await t.request('POST', `${OA}/sites/${site}/site-spaces`, { token, body: { spaceId: inside } })).status).toBe(201);
+    const shelf = await t.request('POST', `/v1/collections/${collection}/transfer`, { token, body: { organization: seeded.other.id } });
+    expect(shelf.status, shelf.text).toBe(409);
+    expect((await t.request('GET', `/v1/spaces/${inside}`, { token })).body.organization).toBe(seeded.org.id);
   });
 
   it('hidden routes: page by path, signed downloads, PDF exports, public specs, app area', async () => {
