@@ -252,3 +252,22 @@ export const EXPECTED: Record<string, string> = {
   // Its invite was deleted before (deleteOrganizationInviteById).
   joinOrganizationWithInvite: '404',
 };
+
+export const ROLES = ['guest', 'read', 'comment', 'edit', 'review', 'create', 'admin'] as const;
+export type Caller = 'none' | 'otherOrg' | (typeof ROLES)[number];
+
+/** What a rule of EXPECTED (see authz.expected.ts) says `caller` gets: a status, or '2xx'. */
+export function expectedStatus(rule: string, caller: Caller): Array<number | '2xx'> {
+  const [head = '', ...rest] = rule.split(' ');
+  const otherOrg = rest.find((p) => p.startsWith('otherOrg='));
+  const then = rest.find((p) => /^\d+$/.test(p));
+  if (/^\d+$/.test(head)) return caller === 'none' ? [401] : caller === 'otherOrg' ? [Number(head), 404] : [Number(head)];
+  if (head === 'public') return ['2xx'];
+  if (caller === 'none') return [401];
+  if (caller === 'otherOrg') return otherOrg ? [Number(otherOrg.slice('otherOrg='.length))] : head === 'signedIn' ? ['2xx'] : [404];
+  if (head === 'signedIn') return ['2xx'];
+  const from = ROLES.indexOf(head as (typeof ROLES)[number]);
+  if (from < 0) throw new Error(`unknown rule ${rule}`);
+  if (ROLES.indexOf(caller) < from) return [403, 404];
+  return then ? [Number(then)] : ['2xx'];
+}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EXPECTED } from './authz.expected.ts';
-import { fingerprint, gitbookErrorProblem, resolveSchema as resolve, useSeededApp, type Schema } from './seed.ts';
+import { EXPECTED, expectedStatus, ROLES, type Caller } from './authz.expected.ts';
+import { fingerprint, gitbookErrorProblem, minimal, resolveSchema as resolve, useSeededApp, type Schema } from './seed.ts';
 
 /*
  * The authorization matrix (issue 13): every operation of /v1/openapi.json × {no token, a
@@ -21,8 +21,6 @@ import { fingerprint, gitbookErrorProblem, resolveSchema as resolve, useSeededAp
  * writes every observed status, to review when a rule has to change.
  */
 
-const ROLES = ['guest', 'read', 'comment', 'edit', 'review', 'create', 'admin'] as const;
-type Caller = 'none' | 'otherOrg' | (typeof ROLES)[number];
 /** Deleted after every other operation, in this order: what they delete holds what the others aim at. */
 const LAST = [
   'deleteCommentInSpace',
@@ -44,57 +42,6 @@ const SKIP = new Set([
   'deleteOrganizationById',
   'deleteApiToken',
 ]);
-
-/** What a rule of EXPECTED (see authz.expected.ts) says `caller` gets: a status, or '2xx'. */
-function expectedStatus(rule: string, caller: Caller): Array<number | '2xx'> {
-  const [head = '', ...rest] = rule.split(' ');
-  const otherOrg = rest.find((p) => p.startsWith('otherOrg='));
-  const then = rest.find((p) => /^\d+$/.test(p));
-  if (/^\d+$/.test(head)) return caller === 'none' ? [401] : caller === 'otherOrg' ? [Number(head), 404] : [Number(head)];
-  if (head === 'public') return ['2xx'];
-  if (caller === 'none') return [401];
-  if (caller === 'otherOrg') return otherOrg ? [Number(otherOrg.slice('otherOrg='.length))] : head === 'signedIn' ? ['2xx'] : [404];
-  if (head === 'signedIn') return ['2xx'];
-  const from = ROLES.indexOf(head as (typeof ROLES)[number]);
-  if (from < 0) throw new Error(`unknown rule ${rule}`);
-  if (ROLES.indexOf(caller) < from) return [403, 404];
-  return then ? [Number(then)] : ['2xx'];
-}
-
-/** A minimal value of a schema: required fields only, simple values. */
-function minimal(doc: Schema, raw: Schema | undefined, ids: Record<string, string>, name = '', depth = 0): unknown {
-  const schema = resolve(doc, raw);
-  if (depth > 6) return undefined;
-  const branches = schema.anyOf ?? schema.oneOf;
-  if (branches) return minimal(doc, branches.find((b: Schema) => resolve(doc, b).type !== 'null') ?? branches[0], ids, name, depth + 1);
-  if (schema.enum) return schema.enum[0];
-  if (schema.const !== undefined) return schema.const;
-  switch (Array.isArray(schema.type) ? schema.type[0] : schema.type) {
-    case 'string':
-      if (ids[name]) return ids[name];
-      if (schema.format === 'email') return 'someone@acme.test';
-      if (schema.format === 'uri') return 'https://example.com/x';
-      if (schema.format === 'date-time') return '2030-01-01T00:00:00.000Z';
-      return 'Authz';
-    case 'integer':
-    case 'number':
-      return schema.minimum ?? 1;
-    case 'boolean':
-      return true;
-    case 'null':
-      return null;
-    case 'array':
-      return schema.minItems ? [minimal(doc, schema.items, ids, name, depth + 1)] : [];
-    default: {
-      const out: Record<string, unknown> = {};
-      const fields = [...(schema.required ?? [])];
-      // `minProperties: 1` with nothing required (a move, a partial update): its first field.
-      if (fields.length < (schema.minProperties ?? 0)) fields.push(...Object.keys(schema.properties ?? {}).filter((f) => !fields.includes(f)).slice(0, schema.minProperties - fields.length));
-      for (const field of fields) out[field] = minimal(doc, schema.properties?.[field], ids, field, depth + 1);
-      return out;
-    }
-  }
-}
 
 describe('authz: every operation × every kind of caller', () => {
   const suite = useSeededApp();

@@ -34,13 +34,29 @@ export async function seed(t: TestApp): Promise<Seed> {
     guest: await createMember(t, org.id, null),
     otherOrg: other.admin,
   };
-  const token = admin.token;
+  const { ids, changeRequestIds } = await seedObjects(t, org.id, users.admin.token, { guestId: users.guest.id, userId: users.read.id });
+  return { org, other, users, ids, changeRequestIds };
+}
+
+/**
+ * One of everything in an organization, made by its admin (`token`): collection, space with
+ * a page and a file, change requests, comments and replies, site with a section, a section
+ * group, a site space and a share link, team, invite, translation, glossary entry, OpenAPI
+ * spec. `members.guestId` is given read access to the space; `members.userId` is the user
+ * the paths' `{userId}` names. Returns path parameter name -> id.
+ */
+export async function seedObjects(
+  t: TestApp,
+  organizationId: string,
+  token: string,
+  members: { guestId: string; userId: string },
+): Promise<{ ids: Record<string, string>; changeRequestIds: Record<string, string> }> {
   const call = async (method: 'POST' | 'PUT' | 'GET', url: string, body?: unknown) => {
     const res = await t.request(method, url, { token, body, skipSchemaCheck: true });
     if (res.status >= 300) throw new Error(`seed ${method} ${url}: ${res.status} ${res.text}`);
     return res.body;
   };
-  const O = `/v1/orgs/${org.id}`;
+  const O = `/v1/orgs/${organizationId}`;
   const collection = await call('POST', `${O}/collections`, { title: 'Handbook' });
   const space = await call('POST', `${O}/spaces`, { title: 'Guide', parent: collection.id });
   // A page and a file, merged before the draft is opened, so the draft holds them too.
@@ -78,10 +94,9 @@ export async function seed(t: TestApp): Promise<Seed> {
   // The translation's first run (a job) writes to it: done before the suites take their digests.
   await t.runJobsUntilIdle();
   const specVersion = await call('GET', `${O}/openapi/pets/versions/latest`).catch(() => undefined);
-  const guestUser = users.guest;
-  await t.request('POST', `/v1/spaces/${space.id}/permissions`, { token, body: { role: 'read', users: [guestUser.id] }, skipSchemaCheck: true });
+  await t.request('POST', `/v1/spaces/${space.id}/permissions`, { token, body: { role: 'read', users: [members.guestId] }, skipSchemaCheck: true });
   const ids: Record<string, string> = {
-    organizationId: org.id,
+    organizationId: organizationId,
     collectionId: collection.id,
     spaceId: space.id,
     changeRequestId: cr.id,
@@ -91,7 +106,7 @@ export async function seed(t: TestApp): Promise<Seed> {
     siteSpaceId: siteSpaces?.items?.[0]?.id ?? 'none',
     siteSectionId: section?.id ?? 'none',
     teamId: team?.id ?? 'none',
-    userId: users.read.id,
+    userId: members.userId,
     pageId: pages?.pages?.[0]?.id ?? 'none',
     pagePath: pages?.pages?.[0]?.path ?? 'none',
     revisionId: pages?.id ?? 'none',
@@ -111,7 +126,7 @@ export async function seed(t: TestApp): Promise<Seed> {
     commentId: crComment?.id ?? 'none',
     commentReplyId: crReply?.id ?? 'none',
   };
-  return { org, other, users, ids, changeRequestIds };
+  return { ids, changeRequestIds };
 }
 
 /**
@@ -120,6 +135,12 @@ export async function seed(t: TestApp): Promise<Seed> {
  */
 let pgTables: string[] | undefined;
 export async function fingerprint(t: TestApp): Promise<string> {
+  const digests = await tableDigests(t);
+  return createHash('sha256').update(Object.entries(digests).map(([name, digest]) => `${name}:${digest}`).sort().join('\n')).digest('hex');
+}
+
+/** A digest per table (what fingerprint() combines): comparing two says which tables changed. */
+export async function tableDigests(t: TestApp): Promise<Record<string, string>> {
   if (t.dialect === 'postgres') {
     // One round trip: a digest per table, computed by the server.
     pgTables ??= (await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' and table_name not like 'kysely_%' order by table_name`.execute(t.db)).rows.map((r) => r.name);
@@ -127,10 +148,10 @@ export async function fingerprint(t: TestApp): Promise<string> {
       (table) => sql`select ${table}::text as name, (select md5(coalesce(string_agg((to_jsonb(x) - 'last_seen_at' - 'last_used_at')::text, '|' order by (to_jsonb(x) - 'last_seen_at' - 'last_used_at')::text), '')) from ${sql.table(table)} x) as digest`,
     );
     const rows = (await sql<{ name: string; digest: string }>`${sql.join(parts, sql` union all `)}`.execute(t.db)).rows;
-    return createHash('sha256').update(rows.map((r) => `${r.name}:${r.digest}`).sort().join('\n')).digest('hex');
+    return Object.fromEntries(rows.map((r) => [r.name, r.digest]));
   }
   const tables = (await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'kysely_%' order by name`.execute(t.db)).rows.map((r) => r.name);
-  const hash = createHash('sha256');
+  const digests: Record<string, string> = {};
   for (const table of tables) {
     const rows = (await sql<Record<string, unknown>>`select * from ${sql.table(table)}`.execute(t.db)).rows;
     const lines = rows
@@ -139,9 +160,9 @@ export async function fingerprint(t: TestApp): Promise<string> {
         return JSON.stringify(rest, (_key, value) => (Buffer.isBuffer(value) ? value.toString('base64') : typeof value === 'bigint' ? String(value) : value));
       })
       .sort();
-    hash.update(`${table}\n${lines.join('\n')}\n`);
+    digests[table] = createHash('sha256').update(lines.join('\n')).digest('hex');
   }
-  return hash.digest('hex');
+  return digests;
 }
 
 /** A response is in GitBook's error shape: exactly `{"error":{"code":status,"message":string}}`. */
@@ -186,4 +207,39 @@ export function useSeededApp(): { t: TestApp; seeded: Seed; doc: Schema } {
     await state.t?.close();
   });
   return state;
+}
+
+/** A minimal value of a schema: required fields only, simple values. */
+export function minimal(doc: Schema, raw: Schema | undefined, ids: Record<string, string>, name = '', depth = 0): unknown {
+  const schema = resolveSchema(doc, raw);
+  if (depth > 6) return undefined;
+  const branches = schema.anyOf ?? schema.oneOf;
+  if (branches) return minimal(doc, branches.find((b: Schema) => resolveSchema(doc, b).type !== 'null') ?? branches[0], ids, name, depth + 1);
+  if (schema.enum) return schema.enum[0];
+  if (schema.const !== undefined) return schema.const;
+  switch (Array.isArray(schema.type) ? schema.type[0] : schema.type) {
+    case 'string':
+      if (ids[name]) return ids[name];
+      if (schema.format === 'email') return 'someone@acme.test';
+      if (schema.format === 'uri') return 'https://example.com/x';
+      if (schema.format === 'date-time') return '2030-01-01T00:00:00.000Z';
+      return 'Authz';
+    case 'integer':
+    case 'number':
+      return schema.minimum ?? 1;
+    case 'boolean':
+      return true;
+    case 'null':
+      return null;
+    case 'array':
+      return schema.minItems ? [minimal(doc, schema.items, ids, name, depth + 1)] : [];
+    default: {
+      const out: Record<string, unknown> = {};
+      const fields = [...(schema.required ?? [])];
+      // `minProperties: 1` with nothing required (a move, a partial update): its first field.
+      if (fields.length < (schema.minProperties ?? 0)) fields.push(...Object.keys(schema.properties ?? {}).filter((f) => !fields.includes(f)).slice(0, schema.minProperties - fields.length));
+      for (const field of fields) out[field] = minimal(doc, schema.properties?.[field], ids, field, depth + 1);
+      return out;
+    }
+  }
 }

@@ -8,6 +8,7 @@ import { membersRepository } from '../members/members.repository.ts';
 import { organizationPolicy } from '../organizations/organizations.policy.ts';
 import { memberAccess } from '../organizations/organizations.service.ts';
 import { permissionsRepository } from '../permissions/permissions.repository.ts';
+import { assertMovableToAnotherOrganization } from '../spaces/spaces.service.ts';
 import { collectionAccessResolver, contentAccess, reachableByGrants } from '../permissions/permissions.service.ts';
 import { collectionPermissions, collectionPolicy, type ContentAccess } from './collections.policy.ts';
 import { presentCollection } from './collections.presenter.ts';
@@ -242,6 +243,7 @@ export async function transferCollection(ctx: Context, collectionId: string, org
     for (const id of [collection.organization_id, organizationId].sort()) await lockTree(trx, id);
     const ids = await collectionsRepository.subtree(trx, collectionId);
     const spaces = await collectionsRepository.spacesIn(trx, ids);
+    await assertMovableToAnotherOrganization(trx, spaces, 'A space of the collection');
     await permissionsRepository.deleteForTargets(trx, [...ids, ...spaces]);
     const now = isoNow(ctx.clock);
     await collectionsRepository.changeOrganization(trx, ids, organizationId, now);

@@ -102,9 +102,10 @@ async function computeListing(
   if (reading.baseRevisionId && reading.baseRevisionId !== reading.revisionId) {
     base = select(await loadRevisionLinks(ctx.db, reading.spaceId, reading.baseRevisionId, ctx.config.publicUrl));
   }
-  // Which other spaces still exist, and which specs the organization has.
-  depend(...[...foreignSpaces(occurrences), ...foreignSpaces(base)].map((id) => `space:${id}`), `openapi:${reading.organizationId}`);
-  const foreign = await linksRepository.liveSpaces(ctx.db, [...foreignSpaces(occurrences), ...foreignSpaces(base)]);
+  // Which other spaces of the organization still exist, and which specs it has; the space's
+  // own row says which organization that is (a transfer changes it, not the revision).
+  depend(`space:${reading.spaceId}`, ...[...foreignSpaces(occurrences), ...foreignSpaces(base)].map((id) => `space:${id}`), `openapi:${reading.organizationId}`);
+  const foreign = await linksRepository.liveSpaces(ctx.db, reading.organizationId, [...foreignSpaces(occurrences), ...foreignSpaces(base)]);
   const specs = await existingSpecSlugs(ctx.db, reading.organizationId, [...specSlugs(occurrences), ...specSlugs(base)]);
   const targets = targetsOf(occurrences, foreign, specs);
   const brokenInBase = new Set(targetsOf(base, foreign, specs).filter((t) => t.status === 'broken').map((t) => t.key));

@@ -159,6 +159,30 @@ export const spacesRepository = {
     return placements;
   },
 
+  /**
+   * What of their organization shows or feeds from these spaces: the first site that holds
+   * one of them (a site space) and the first translation reading or writing one.
+   */
+  async organizationUses(db: Db, spaceIds: string[]): Promise<{ site?: { title: string }; translation?: { id: string } }> {
+    if (spaceIds.length === 0) return {};
+    const site = await db
+      .selectFrom('site_spaces as ss')
+      .innerJoin('sites as site', 'site.id', 'ss.site_id')
+      .select('site.title')
+      .where('ss.space_id', 'in', spaceIds)
+      .orderBy('site.created_at')
+      .limit(1)
+      .executeTakeFirst();
+    const translation = await db
+      .selectFrom('translations')
+      .select('id')
+      .where((eb) => eb.or([eb('source_space_id', 'in', spaceIds), eb('result_space_id', 'in', spaceIds)]))
+      .orderBy('created_at')
+      .limit(1)
+      .executeTakeFirst();
+    return { ...(site ? { site } : {}), ...(translation ? { translation } : {}) };
+  },
+
   /** Spaces and collections directly under `parentId` (null: the organization root), in order. */
   async siblings(db: Db, organizationId: string, parentId: string | null): Promise<Sibling[]> {
     const under = (column: 'parent_id') => (parentId === null ? sql<boolean>`${sql.ref(column)} is null` : sql<boolean>`${sql.ref(column)} = ${parentId}`);

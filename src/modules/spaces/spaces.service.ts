@@ -366,6 +366,17 @@ export async function moveSpace(ctx: Context, spaceId: string, input: MoveSpaceI
 }
 
 /**
+ * A transfer moves spaces to another organization, but not what their old organization
+ * built on them: its sites would keep publishing them, its translations keep reading or
+ * writing them, across the two tenants. Refused until they are taken out of those.
+ */
+export async function assertMovableToAnotherOrganization(db: Context['db'], spaceIds: string[], what: string): Promise<void> {
+  const uses = await spacesRepository.organizationUses(db, spaceIds);
+  if (uses.site) throw conflict(`${what} is published on the site "${uses.site.title}" of its organization: remove it from the site first`);
+  if (uses.translation) throw conflict(`${what} is used by the translation ${uses.translation.id} of its organization: delete the translation first`);
+}
+
+/**
  * POST /v1/spaces/{spaceId}/transfer: to another organization, for admins of both. The
  * space lands at the new organization's root; grants naming the old organization's
  * members and teams are removed so no permission leaks across.
@@ -380,6 +391,7 @@ export async function transferSpace(ctx: Context, spaceId: string, organizationI
     const to = await memberAccess(tctx, organizationId);
     organizationPolicy.authorize('admin', to, 'Transferring a space needs the admin role in the target organization');
     if (organizationId === space.organization_id) throw conflict('The space already belongs to this organization');
+    await assertMovableToAnotherOrganization(trx, [space.id], 'The space');
     await permissionsRepository.deleteForTargets(trx, [space.id]);
     const changes: Partial<SpaceRow> = {
       organization_id: organizationId,
