@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { createMember, createOrganization, createUser, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createMember, createOrganization, createSpace, createUser, type TestOrganization, type TestUser } from '../../../test/factories.ts';
 import type { RevisionEditor } from '../../content/store/editor.ts';
 import { editSpaceContent } from '../content/content.service.ts';
 
@@ -47,12 +47,6 @@ describe('change requests', () => {
   const S = (spaceId: string) => `/v1/spaces/${spaceId}`;
   const CR = (spaceId: string, cr: string | number) => `/v1/spaces/${spaceId}/change-requests/${cr}`;
 
-  async function newSpace(body: Record<string, unknown> = {}) {
-    const res = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: admin.token, body: { title: 'Docs', ...body } });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    t.clock.advance(1000);
-    return res.body as { id: string; revision: string };
-  }
 
   /** Edits main directly (as the editor of the space would through another channel). */
   async function editMain(spaceId: string, edit: (e: RevisionEditor) => unknown) {
@@ -133,7 +127,7 @@ describe('change requests', () => {
 
   describe('POST {S}/change-requests (createChangeRequest)', () => {
     it('201 with Location, numbers 1, 2, 3 per space, starting at the space revision', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       const res = await t.request('POST', `${S(space.id)}/change-requests`, { token: editor.token, body: { subject: '  First  ' } });
       expect(res.status).toBe(201);
       expect(res.headers.location).toBe(`http://quire.test/v1/spaces/${space.id}/change-requests/${res.body.id}`);
@@ -160,12 +154,12 @@ describe('change requests', () => {
       const third = await open(space.id);
       expect(third.number).toBe(3);
       // Another space numbers from 1.
-      const other = await newSpace();
+      const other = await createSpace(t, { organization: org, title: 'Docs' });
       expect((await open(other.id)).number).toBe(1);
     });
 
     it('numbers are never reused: a merged or archived change request keeps its number', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       const one = await open(space.id);
       const two = await open(space.id);
       expect((await t.request('PATCH', CR(space.id, two.id), { token: editor.token, body: { status: 'archived' } })).status).toBe(200);
@@ -174,7 +168,7 @@ describe('change requests', () => {
     });
 
     it('10 concurrent creations get exactly the numbers 1..10', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       const results = await Promise.all(
         Array.from({ length: 10 }, (_, i) => t.request('POST', `${S(space.id)}/change-requests`, { token: editor.token, body: { subject: `CR ${i}` } })),
       );
@@ -183,7 +177,7 @@ describe('change requests', () => {
     });
 
     it('a template adds its pages to the change request, not to the space; unknown template 400', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       const cr = await open(space.id, editor.token, { subject: 'Templated', template: { id: 'api-docs' } });
       expect(cr.revision).not.toBe(cr.revisionInitial);
       expect((await crTree(space.id, cr.id)).map((p) => p.title)).toEqual(['Introduction', 'Authentication', 'Reference', 'Changelog']);
@@ -196,7 +190,7 @@ describe('change requests', () => {
     });
 
     it('subject at most 100 characters (400 beyond)', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       const ok = await t.request('POST', `${S(space.id)}/change-requests`, { token: editor.token, body: { subject: 's'.repeat(100) } });
       expect(ok.status).toBe(201);
       const long = await t.request('POST', `${S(space.id)}/change-requests`, { token: editor.token, body: { subject: 's'.repeat(101) } });
@@ -204,7 +198,7 @@ describe('change requests', () => {
     });
 
     it('401 without a token, 403 for a read member, 404 for an outsider and an unknown space', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       const url = `${S(space.id)}/change-requests`;
       expect((await t.request('POST', url, { body: {} })).status).toBe(401);
       expect((await t.request('POST', url, { token: reader.token, body: {} })).status).toBe(403);
@@ -225,8 +219,8 @@ describe('change requests', () => {
     let e: { id: string }; // other space, editor, open
 
     beforeAll(async () => {
-      space = await newSpace({ title: 'Lists' });
-      other = await newSpace({ title: 'Other' });
+      space = await createSpace(t, { organization: org, title: 'Docs', body: { title: 'Lists' } });
+      other = await createSpace(t, { organization: org, title: 'Docs', body: { title: 'Other' } });
       a = await open(space.id, editor.token, { subject: 'A' });
       b = await open(space.id, admin.token, { subject: 'B' });
       c = await open(space.id, editor.token, { subject: 'C' });
@@ -268,7 +262,7 @@ describe('change requests', () => {
     });
 
     it('space list: orderBy updatedAt (default) and createdAt, newest first; pagination', async () => {
-      const space2 = await newSpace({ title: 'Order' });
+      const space2 = await createSpace(t, { organization: org, title: 'Docs', body: { title: 'Order' } });
       const first = await open(space2.id, editor.token, { subject: 'first' });
       const second = await open(space2.id, editor.token, { subject: 'second' });
       // Touch the first: it becomes the most recently updated.
@@ -339,7 +333,7 @@ describe('change requests', () => {
 
   describe('GET and PATCH {CR}', () => {
     it('get by id and by number; 404 for unknown ids and numbers, and for another space’s number', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       const cr = await open(space.id, editor.token, { subject: 'Hello' });
       const byId = await getCR(space.id, cr.id, reader.token);
       const byNumber = await getCR(space.id, 1, reader.token);
@@ -347,7 +341,7 @@ describe('change requests', () => {
       expect(byId).toMatchObject({ id: cr.id, number: 1, subject: 'Hello' });
       expect((await get(CR(space.id, 2))).status).toBe(404);
       expect((await get(CR(space.id, 'nope'))).status).toBe(404);
-      const other = await newSpace();
+      const other = await createSpace(t, { organization: org, title: 'Docs' });
       expect((await get(CR(other.id, cr.id))).status).toBe(404);
       expect((await get(CR(other.id, 1))).status).toBe(404);
       expect((await t.request('GET', CR(space.id, cr.id))).status).toBe(401);
@@ -355,7 +349,7 @@ describe('change requests', () => {
     });
 
     it('patch subject, description (rich text), status draft/open/archived; 409 once merged', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       const cr = await open(space.id);
       const description = {
         object: 'document',
@@ -382,7 +376,7 @@ describe('change requests', () => {
     });
 
     it('patch: the creator (even without edit), the edit role; 403 for others; 401; 404', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       const cr = await open(space.id, editor.token);
       expect((await t.request('PATCH', CR(space.id, cr.id), { token: editor2.token, body: { subject: 'by Edna' } })).status).toBe(200);
       expect((await t.request('PATCH', CR(space.id, cr.id), { token: reader.token, body: { subject: 'by Rita' } })).status).toBe(403);
@@ -408,7 +402,7 @@ describe('change requests', () => {
 
   describe('POST {CR}/content (updateChangeRequestContent)', () => {
     it('insert_page: root append, at, into with at, front matter and a leading heading for the title; main untouched', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       let parent = '';
       let second = '';
       await editMain(space.id, (e) => {
@@ -454,7 +448,7 @@ describe('change requests', () => {
     });
 
     it('refs resolve links across the batch, whatever the order; compat=false answers the pages', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       const cr = await open(space.id);
       const res = await applyOk(
         space.id,
@@ -496,7 +490,7 @@ describe('change requests', () => {
     });
 
     it('update_page: document, metadata, moves with into/at and into null; compat=false says updated_page', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       let one = '';
       let two = '';
       let three = '';
@@ -546,7 +540,7 @@ describe('change requests', () => {
     });
 
     it('delete_page removes the page with its subpages; compat=false says deleted_page', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       let parent = '';
       await editMain(space.id, (e) => {
         parent = e.insertPage({ title: 'Parent', markdown: 'p\n', pages: [{ title: 'Child', markdown: 'c\n', pages: [{ title: 'Grandchild', markdown: 'g\n' }] }] });
@@ -561,7 +555,7 @@ describe('change requests', () => {
     });
 
     it('revert_page (whole page): added → removed, deleted → restored with subpages, modified → reset', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       let modified = '';
       let deleted = '';
       await editMain(space.id, (e) => {
@@ -608,7 +602,7 @@ describe('change requests', () => {
     });
 
     it('revert_page with block keys: only those blocks go back (modified, added, deleted at the end)', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       let page = '';
       await editMain(space.id, (e) => {
         page = e.insertPage({ title: 'Blocks', markdown: 'Alpha.\n\nBravo.\n\nCharlie.\n' });
@@ -635,7 +629,7 @@ describe('change requests', () => {
     // Block keys are stable across revisions (content/markdown/keys.ts): the removed block's key
     // still names it, and its neighbour keeps its own.
     it('revert_page by block key after a middle block was deleted restores it without losing its neighbour', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       let page = '';
       await editMain(space.id, (e) => {
         page = e.insertPage({ title: 'Blocks', markdown: 'Alpha.\n\nBravo.\n\nCharlie.\n' });
@@ -649,7 +643,7 @@ describe('change requests', () => {
 
     // GitBook's document schema makes a block's `data` optional: documents are completed on the way in.
     it('a document without block data (valid for GitBook) reads back as markdown', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       const cr = await open(space.id);
       const paragraph = { object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'No data.', marks: [] }] }] };
       const res = await applyOk(space.id, cr.id, [{ operation: 'insert_page', title: 'Doc', document: { document: { object: 'document', nodes: [paragraph] } } }], { compat: false });
@@ -665,7 +659,7 @@ describe('change requests', () => {
     });
 
     it('insert_files from base64: listed and readable in the change request; 1 MB limit; contentType required', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       const cr = await open(space.id);
       const bytes = Buffer.from('hello file');
       const res = await applyOk(
@@ -702,7 +696,7 @@ describe('change requests', () => {
     });
 
     it('more than 50 changes: 400, nothing applied; an empty batch: 400', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       const cr = await open(space.id);
       const change = (i: number) => ({ operation: 'insert_page', title: `P${i}`, document: { markdown: '' } });
       const tooMany = await apply(space.id, cr.id, Array.from({ length: 51 }, (_, i) => change(i)));
@@ -714,7 +708,7 @@ describe('change requests', () => {
     });
 
     it('an unknown page in the middle of a batch: 404 and nothing of the batch applied', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       let page = '';
       await editMain(space.id, (e) => {
         page = e.insertPage({ title: 'Existing', markdown: 'Existing.\n' });
@@ -742,7 +736,7 @@ describe('change requests', () => {
     });
 
     it('401, 403 (read member; a merged or archived change request is not edited), 404', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       const cr = await open(space.id);
       const change = [{ operation: 'insert_page', title: 'x', document: { markdown: '' } }];
       expect((await t.request('POST', `${CR(space.id, cr.id)}/content`, { body: { changes: change } })).status).toBe(401);
@@ -814,7 +808,7 @@ describe('change requests', () => {
     });
 
     it('refuses 127.0.0.1 with 400 by default, applying nothing', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       const cr = await open(space.id);
       const res = await apply(space.id, cr.id, [
         { operation: 'insert_page', title: 'Never', document: { markdown: '' } },
@@ -836,7 +830,7 @@ describe('change requests', () => {
 
   describe('content reads of a change request', () => {
     it('content (revision), pages, page by id and by path (markdown), files; 401/404', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       const cr = await open(space.id);
       const res = await applyOk(
         space.id,
@@ -876,7 +870,7 @@ describe('change requests', () => {
 
   describe('POST {CR}/merge and POST {CR}/update', () => {
     it('merge without conflict: the space gets the pages; revisionMerged, status merged, counters', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       const cr = await open(space.id);
       await open(space.id); // a second, still open
       const before = await get(S(space.id), admin.token);
@@ -917,7 +911,7 @@ describe('change requests', () => {
 
     // GitBook's RevisionTypeMerge requires `mergedFrom`: the change request the revision merged.
     it('the merge revision read from the space matches GitBook’s schema (mergedFrom)', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       const cr = await open(space.id);
       await applyOk(space.id, cr.id, [{ operation: 'insert_page', title: 'P', document: { markdown: 'p\n' } }]);
       expect((await merge(space.id, cr.id)).status).toBe(200);
@@ -928,7 +922,7 @@ describe('change requests', () => {
     });
 
     it('merge while main changed another page meanwhile: both kept; outdated true until merged', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       let a = '';
       let b = '';
       await editMain(space.id, (e) => {
@@ -947,7 +941,7 @@ describe('change requests', () => {
     });
 
     it('line-level auto-merge: the same page edited far apart on both sides keeps both edits', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       let page = '';
       await editMain(space.id, (e) => {
         page = e.insertPage({ title: 'Shared', markdown: 'First paragraph.\n\nMiddle paragraph.\n\nLast paragraph.\n' });
@@ -961,7 +955,7 @@ describe('change requests', () => {
     });
 
     it('conflict: the same line changed on both sides → 409 naming the page; nothing changes', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       let page = '';
       await editMain(space.id, (e) => {
         page = e.insertPage({ title: 'Contested', markdown: 'The line.\n' });
@@ -996,7 +990,7 @@ describe('change requests', () => {
     });
 
     it('update brings main’s changes into the change request; outdated true before, false after', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       let a = '';
       await editMain(space.id, (e) => {
         a = e.insertPage({ title: 'A', markdown: 'A body.\n' });
@@ -1036,7 +1030,7 @@ describe('change requests', () => {
     });
 
     it('merge needs the review role (403 for an editor, a read member), 401, 404; update needs edit', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       const cr = await open(space.id);
       expect((await merge(space.id, cr.id, editor.token)).status).toBe(403);
       expect((await merge(space.id, cr.id, reader.token)).status).toBe(403);
@@ -1052,7 +1046,7 @@ describe('change requests', () => {
     });
 
     it('a locked space refuses merges (403), edits and new change requests; reviews still go', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       const cr = await open(space.id);
       await applyOk(space.id, cr.id, [{ operation: 'insert_page', title: 'P', document: { markdown: 'p\n' } }]);
       const revision = await spaceRevision(space.id);
@@ -1081,7 +1075,7 @@ describe('change requests', () => {
     }
 
     it('require_specific_reviewers on the space: 409 until the listed user approves the current revision', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       const rules = { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [reviewer2.id] }] };
       const patched = await t.request('PATCH', S(space.id), { token: admin.token, body: { mergeRules: rules } });
       expect(patched.status, JSON.stringify(patched.body)).toBe(200);
@@ -1110,7 +1104,7 @@ describe('change requests', () => {
     });
 
     it('an update from main makes a new revision: the approval must be given again', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       await t.request('PATCH', S(space.id), { token: admin.token, body: { mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [reviewer2.id] }] } } });
       const cr = await open(space.id);
       await applyOk(space.id, cr.id, [{ operation: 'insert_page', title: 'P', document: { markdown: 'p\n' } }]);
@@ -1123,8 +1117,8 @@ describe('change requests', () => {
     });
 
     it('inherit: the organization’s rules apply to a space that inherits; a space with none ignores them', async () => {
-      const inheriting = await newSpace();
-      const free = await newSpace({ title: 'Free' });
+      const inheriting = await createSpace(t, { organization: org, title: 'Docs' });
+      const free = await createSpace(t, { organization: org, title: 'Docs', body: { title: 'Free' } });
       expect((await t.request('PATCH', S(free.id), { token: admin.token, body: { mergeRules: { type: 'none' } } })).status).toBe(200);
       const orgRules = { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [reviewer.id] }] };
       const patched = await t.request('PATCH', `/v1/orgs/${org.id}`, { token: admin.token, body: { mergeRules: orgRules } });
@@ -1153,7 +1147,7 @@ describe('change requests', () => {
 
   describe('reviews, requested reviewers, contributors', () => {
     it('submit approved / changes-requested (201, Location), list oldest first, get by id, outdated flags', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       const cr = await open(space.id);
       const first = await t.request('POST', `${CR(space.id, cr.id)}/reviews`, { token: reviewer.token, body: { status: 'changes-requested', comment: { markdown: 'Please fix.' } } });
       expect(first.status, JSON.stringify(first.body)).toBe(201);
@@ -1203,7 +1197,7 @@ describe('change requests', () => {
     });
 
     it('requested reviewers: add (non-member 400), list, remove (204, also when absent); review carries requestedBy', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       const cr = await open(space.id);
       const url = `${CR(space.id, cr.id)}/requested-reviewers`;
       const res = await t.request('POST', url, { token: editor.token, body: { users: [reviewer.id, reviewer2.id, reviewer.id], subject: 'Please look' } });
@@ -1243,7 +1237,7 @@ describe('change requests', () => {
     });
 
     it('contributors: the users who edited, with their counts', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       const cr = await open(space.id);
       const url = `${CR(space.id, cr.id)}/contributors`;
       expect((await get(url)).body.items).toEqual([]);
@@ -1264,7 +1258,7 @@ describe('change requests', () => {
 
   describe('public spaces', () => {
     it('an outsider sees a public space and its content, but not its change requests (404)', async () => {
-      const space = await newSpace({ visibility: 'public' });
+      const space = await createSpace(t, { organization: org, title: 'Docs', body: { visibility: 'public' } });
       const cr = await open(space.id);
       expect((await get(S(space.id), outsider.token)).status).toBe(200);
       expect((await get(`${S(space.id)}/content/pages`, outsider.token)).status).toBe(200);
@@ -1282,7 +1276,7 @@ describe('change requests', () => {
 
   describe('concurrency', () => {
     it('two change requests merged into one space at the same time: both succeed, no edit lost', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       let a = '';
       let b = '';
       await editMain(space.id, (e) => {
@@ -1319,7 +1313,7 @@ describe('change requests', () => {
     });
 
     it('batches on one change request at the same time: both applied, no edit lost', async () => {
-      const space = await newSpace();
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
       const cr = await open(space.id);
       const results = await Promise.all(
         ['X', 'Y', 'Z'].map((title) =>

@@ -1,7 +1,8 @@
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { createMember, createOrganization, createUser, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createRoleMatrix } from '../../../test/role-matrix.ts';
 import { editSpaceContent } from './content.service.ts';
 
 /** CRC-32 of PNG chunks. */
@@ -59,11 +60,7 @@ describe('content reads', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    org = await createOrganization(t);
-    admin = org.admin;
-    reader = await createMember(t, org.id, 'read');
-    guest = await createMember(t, org.id, null);
-    outsider = await createUser(t);
+    ({ org, admin, reader, guest, outsider } = await createRoleMatrix(t, { roles: ['read', 'guest'] }));
     const created = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: admin.token, body: { title: 'Docs' } });
     spaceId = created.body.id;
     firstRevision = created.body.revision;

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { createMember, createOrganization, createUser, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createRoleMatrix } from '../../../test/role-matrix.ts';
 import type { Document } from '../../content/markdown/types.ts';
 import { editSpaceContent } from '../content/content.service.ts';
 import { PDF_TTL_MS, sweepExpiredPdfs } from './pdf.service.ts';
@@ -115,12 +116,7 @@ describe('PDF exports', () => {
   beforeAll(async () => {
     t = await createTestApp();
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-pdf-'));
-    org = await createOrganization(t);
-    admin = org.admin;
-    reader = await createMember(t, org.id, 'read');
-    editor = await createMember(t, org.id, 'edit');
-    guest = await createMember(t, org.id, null);
-    outsider = await createUser(t);
+    ({ org, admin, reader, editor, guest, outsider } = await createRoleMatrix(t, { roles: ['read', 'edit', 'guest'] }));
     const created = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: admin.token, body: { title: 'Handbook' } });
     expect(created.status).toBe(201);
     spaceId = created.body.id;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { createMember, createOrganization, createUser, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createMember, createOrganization, createSpace, createUser, type TestOrganization, type TestUser } from '../../../test/factories.ts';
 import { editSpaceContent } from '../content/content.service.ts';
 import { indexRuns } from './search.service.ts';
 
@@ -26,11 +26,6 @@ describe('search', () => {
   const search = (id: string, query: string, token = admin.token, extra: Record<string, string | number> = {}) =>
     t.request('GET', `${S(id)}/search`, { token, query: { query, ...extra } });
 
-  async function newSpace(title: string, token = admin.token) {
-    const res = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token, body: { title } });
-    expect(res.status, res.text).toBe(201);
-    return res.body.id as string;
-  }
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -39,7 +34,7 @@ describe('search', () => {
     editor = await createMember(t, org.id, 'edit');
     reader = await createMember(t, org.id, null);
     outsider = await createUser(t);
-    spaceId = await newSpace('Handbook');
+    spaceId = (await createSpace(t, { organization: org, title: 'Handbook' })).id;
     await editSpaceContent(t.app.deps, spaceId, admin.id, (e) => {
       ids.intro = e.insertPage({ title: 'Introduction', markdown: 'Welcome. Read the installation page to start.\n' });
       ids.install = e.insertPage({
@@ -52,7 +47,7 @@ describe('search', () => {
     // The reader is a guest given read on the handbook only: the secret space is not theirs to see.
     const grant = await t.request('POST', `${S(spaceId)}/permissions`, { token: admin.token, body: { role: 'read', users: [reader.id] } });
     expect(grant.status, grant.text).toBe(204);
-    secretId = await newSpace('Secret');
+    secretId = (await createSpace(t, { organization: org, title: 'Secret' })).id;
     await editSpaceContent(t.app.deps, secretId, admin.id, (e) => {
       ids.secret = e.insertPage({ title: 'Installation secrets', markdown: 'The secret installation key.\n' });
     });
@@ -102,7 +97,7 @@ describe('search', () => {
   });
 
   it('shows the sections holding a searched word, best first, with the text around the match', async () => {
-    const space = await newSpace('Sections');
+    const space = (await createSpace(t, { organization: org, title: 'Sections' })).id;
     const filler = 'Plain words about nothing in particular. '.repeat(15);
     let pageId = '';
     await editSpaceContent(t.app.deps, space, admin.id, (e) => {
@@ -140,8 +135,8 @@ describe('search', () => {
   });
 
   it('searches one space only, however many matching pages other spaces hold', async () => {
-    const big = await newSpace('Many lemurs');
-    const small = await newSpace('Few lemurs');
+    const big = (await createSpace(t, { organization: org, title: 'Many lemurs' })).id;
+    const small = (await createSpace(t, { organization: org, title: 'Few lemurs' })).id;
     const bigIds: string[] = [];
     const smallIds: string[] = [];
     await editSpaceContent(t.app.deps, big, admin.id, (e) => {
@@ -161,7 +156,7 @@ describe('search', () => {
   });
 
   it('ranks title matches first across pages of results', async () => {
-    const space = await newSpace('Otters');
+    const space = (await createSpace(t, { organization: org, title: 'Otters' })).id;
     const titled: string[] = [];
     const untitled: string[] = [];
     await editSpaceContent(t.app.deps, space, admin.id, (e) => {
@@ -185,7 +180,7 @@ describe('search', () => {
   });
 
   it('shows a page\'s five best sections (most matches, then document order), however they were read', async () => {
-    const space = await newSpace('Moths');
+    const space = (await createSpace(t, { organization: org, title: 'Moths' })).id;
     // Seven sections holding the word: the last two twice, the others once.
     const names = ['One', 'Two', 'Three', 'Four', 'Five', 'Six', 'Seven'];
     const markdown = names.map((n) => `# ${n}\n\nA moth${n === 'Six' || n === 'Seven' ? ' and another moth' : ''} near lamp ${n.toLowerCase()}.\n`).join('\n');
@@ -208,7 +203,7 @@ describe('search', () => {
   });
 
   it('shows the sections of the pages on a later page of results, and of each space in the organization search', async () => {
-    const space = await newSpace('Beetles');
+    const space = (await createSpace(t, { organization: org, title: 'Beetles' })).id;
     const pageIds: string[] = [];
     await editSpaceContent(t.app.deps, space, admin.id, (e) => {
       for (let i = 0; i < 4; i++) pageIds.push(e.insertPage({ title: `Note ${i}`, markdown: `# Field ${i}\n\nA beetle seen in field ${i}.\n` }));
@@ -227,7 +222,7 @@ describe('search', () => {
       expect(item.sections).toEqual([expect.objectContaining({ id: `field-${n}`, title: `Field ${n}`, body: `A beetle seen in field ${n}.` })]);
     }
     // The same pages again, one space per page of the organization search.
-    const other = await newSpace('More beetles');
+    const other = (await createSpace(t, { organization: org, title: 'More beetles' })).id;
     await editSpaceContent(t.app.deps, other, admin.id, (e) => e.insertPage({ title: 'Stag', markdown: 'A stag beetle.\n' }));
     const spaces: any[] = [];
     page = undefined;
@@ -245,7 +240,7 @@ describe('search', () => {
   });
 
   it('matches the word being typed by its shorter forms that pages hold as words', async () => {
-    const space = await newSpace('Shorthand');
+    const space = (await createSpace(t, { organization: org, title: 'Shorthand' })).id;
     let inst = '';
     await editSpaceContent(t.app.deps, space, admin.id, (e) => {
       inst = e.insertPage({ title: 'Abbreviations', markdown: 'Write inst for short.\n' });
@@ -288,7 +283,7 @@ describe('search', () => {
   });
 
   it('follows merges and edits, re-indexing only the pages that changed', async () => {
-    const space = await newSpace('Merges');
+    const space = (await createSpace(t, { organization: org, title: 'Merges' })).id;
     await editSpaceContent(t.app.deps, space, admin.id, (e) => {
       ids.a = e.insertPage({ title: 'Alpha', markdown: 'First page.\n' });
       ids.b = e.insertPage({ title: 'Beta', markdown: 'Second page, soon gone.\n' });

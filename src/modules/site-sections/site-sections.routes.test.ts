@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { createMember, createOrganization, createUser, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createSite, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createRoleMatrix } from '../../../test/role-matrix.ts';
 
 describe('site sections and section groups', () => {
   let t: TestApp;
@@ -14,10 +15,6 @@ describe('site sections and section groups', () => {
   const O = () => `/v1/orgs/${org.id}`;
   const req = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT', url: string, body?: unknown, token = admin.token) => t.request(method, url, { token, body });
 
-  async function newSite(spaces: string[] = [spaceA]) {
-    const res = await req('POST', `${O()}/sites`, { title: 'Docs', spaces });
-    return `${O()}/sites/${res.body.id}`;
-  }
   async function addSection(SITE: string, body: Record<string, unknown>) {
     const res = await req('POST', `${SITE}/sections`, body);
     expect(res.status, res.text).toBe(201);
@@ -32,10 +29,7 @@ describe('site sections and section groups', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    org = await createOrganization(t);
-    admin = org.admin;
-    reader = await createMember(t, org.id, 'read');
-    outsider = await createUser(t);
+    ({ org, admin, reader, outsider } = await createRoleMatrix(t, { roles: ['read'] }));
     spaceA = (await req('POST', `${O()}/spaces`, { title: 'Guides' })).body.id;
     spaceB = (await req('POST', `${O()}/spaces`, { title: 'API' })).body.id;
   });
@@ -44,7 +38,7 @@ describe('site sections and section groups', () => {
   });
 
   it('the first section turns sections on: root site spaces move into a first section', async () => {
-    const SITE = await newSite([spaceA]);
+    const SITE = (await createSite(t, { organization: org, title: 'Docs', spaces: [spaceA] })).url;
     const section = await addSection(SITE, { spaceId: spaceB, title: 'Reference', icon: 'code' });
     expect(section).toMatchObject({ object: 'site-section', title: 'Reference', path: 'reference', icon: 'code', default: false, draft: false });
     expect(section.siteSpaces.map((s: any) => [s.space.id, s.default, s.section])).toEqual([[spaceB, true, section.id]]);
@@ -62,7 +56,7 @@ describe('site sections and section groups', () => {
   });
 
   it('create: 400 on limits, unknown space or group, null space; 401, 403, 404', async () => {
-    const SITE = await newSite();
+    const SITE = (await createSite(t, { organization: org, title: 'Docs', spaces: [spaceA] })).url;
     for (const body of [{}, { spaceId: 'nope' }, { spaceId: null }, { spaceId: spaceA, title: 'x' }, { spaceId: spaceA, title: 'x'.repeat(129) }, { spaceId: spaceA, icon: 'i'.repeat(51) }, { spaceId: spaceA, siteSectionGroupId: 'nope' }]) {
       expect((await req('POST', `${SITE}/sections`, body)).status, JSON.stringify(body)).toBe(400);
     }
@@ -74,7 +68,7 @@ describe('site sections and section groups', () => {
   });
 
   it('patch: every field read back; limits 400; path 409; condition checked against the adaptive schema', async () => {
-    const SITE = await newSite([]);
+    const SITE = (await createSite(t, { organization: org, title: 'Docs', spaces: [] })).url;
     const one = await addSection(SITE, { spaceId: spaceA });
     const two = await addSection(SITE, { spaceId: spaceB });
     const variant = (await req('POST', `${SITE}/site-spaces`, { spaceId: spaceB, sectionId: one.id })).body;
@@ -123,7 +117,7 @@ describe('site sections and section groups', () => {
   });
 
   it('delete: the section and its site spaces; 204 also when absent; the default moves on', async () => {
-    const SITE = await newSite([]);
+    const SITE = (await createSite(t, { organization: org, title: 'Docs', spaces: [] })).url;
     const one = await addSection(SITE, { spaceId: spaceA, title: 'One' });
     await addSection(SITE, { spaceId: spaceB, title: 'Two' });
     await req('PATCH', SITE, { defaultSiteSection: one.id });
@@ -135,7 +129,7 @@ describe('site sections and section groups', () => {
   });
 
   it('moves: deprecated section move, sortSiteStructure; 400 invalid positions, 404 unknown items', async () => {
-    const SITE = await newSite([]);
+    const SITE = (await createSite(t, { organization: org, title: 'Docs', spaces: [] })).url;
     const a = await addSection(SITE, { spaceId: spaceA, title: 'Alpha' });
     const b = await addSection(SITE, { spaceId: spaceA, title: 'Beta' });
     const c = await addSection(SITE, { spaceId: spaceA, title: 'Gamma' });
@@ -164,7 +158,7 @@ describe('site sections and section groups', () => {
   });
 
   it('groups: create with sections and parent, patch, add and remove a section, move, delete', async () => {
-    const SITE = await newSite([]);
+    const SITE = (await createSite(t, { organization: org, title: 'Docs', spaces: [] })).url;
     const a = await addSection(SITE, { spaceId: spaceA, title: 'Alpha' });
     const b = await addSection(SITE, { spaceId: spaceA, title: 'Beta' });
     const c = await addSection(SITE, { spaceId: spaceA, title: 'Gamma' });
@@ -209,7 +203,7 @@ describe('site sections and section groups', () => {
   });
 
   it('lists page in structure order', async () => {
-    const SITE = await newSite([]);
+    const SITE = (await createSite(t, { organization: org, title: 'Docs', spaces: [] })).url;
     for (const title of ['One', 'Two', 'Three']) await addSection(SITE, { spaceId: spaceA, title });
     const first = await req('GET', `${SITE}/sections?limit=2`);
     expect(first.body.items.map((s: any) => s.title)).toEqual(['One', 'Two']);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { createMember, createOrganization, createUser, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createSite, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createRoleMatrix } from '../../../test/role-matrix.ts';
 
 describe('site spaces', () => {
   let t: TestApp;
@@ -14,18 +15,11 @@ describe('site spaces', () => {
 
   const O = () => `/v1/orgs/${org.id}`;
   const req = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE' | 'PUT', url: string, body?: unknown, token = admin.token) => t.request(method, url, { token, body });
-  async function newSite(spaces: string[] = []) {
-    const res = await req('POST', `${O()}/sites`, { title: 'Docs', spaces });
-    return `${O()}/sites/${res.body.id}`;
-  }
   const paths = async (SITE: string) => (await req('GET', `${SITE}/site-spaces`)).body.items.map((s: any) => s.path);
 
   beforeAll(async () => {
     t = await createTestApp();
-    org = await createOrganization(t);
-    admin = org.admin;
-    reader = await createMember(t, org.id, 'read');
-    outsider = await createUser(t);
+    ({ org, admin, reader, outsider } = await createRoleMatrix(t, { roles: ['read'] }));
     spaceA = (await req('POST', `${O()}/spaces`, { title: 'Guides' })).body.id;
     spaceB = (await req('POST', `${O()}/spaces`, { title: 'API' })).body.id;
     spaceC = (await req('POST', `${O()}/spaces`, { title: 'Changelog' })).body.id;
@@ -35,7 +29,7 @@ describe('site spaces', () => {
   });
 
   it('add: at the root without sections, into the default section with them, or into a given section', async () => {
-    const SITE = await newSite();
+    const SITE = (await createSite(t, { organization: org, title: 'Docs', spaces: [] })).url;
     const root = await req('POST', `${SITE}/site-spaces`, { spaceId: spaceA });
     expect(root.status, root.text).toBe(201);
     expect(root.body).toMatchObject({ object: 'site-space', path: 'guides', title: 'Guides', default: true, draft: false });
@@ -57,7 +51,7 @@ describe('site spaces', () => {
   });
 
   it('patch: path (409 when taken), condition (null removes, absent keeps), spaceId', async () => {
-    const SITE = await newSite([spaceA, spaceB]);
+    const SITE = (await createSite(t, { organization: org, title: 'Docs', spaces: [spaceA, spaceB] })).url;
     const [a, b] = (await req('GET', `${SITE}/site-spaces`)).body.items;
     const url = `${SITE}/site-spaces/${a.id}`;
     const res = await req('PATCH', url, { path: 'start', condition: 'visitor.claims.plan == "pro"' });
@@ -81,7 +75,7 @@ describe('site spaces', () => {
   });
 
   it('list: structure order, default-only flag and its default, paging', async () => {
-    const SITE = await newSite([spaceA, spaceB, spaceC]);
+    const SITE = (await createSite(t, { organization: org, title: 'Docs', spaces: [spaceA, spaceB, spaceC] })).url;
     const all = await req('GET', `${SITE}/site-spaces`, undefined, reader.token);
     expect(all.body.items.map((s: any) => [s.path, s.default])).toEqual([
       ['guides', true],
@@ -100,7 +94,7 @@ describe('site spaces', () => {
   });
 
   it('move (deprecated) and sortSiteStructure; 400 positions, 404 unknown', async () => {
-    const SITE = await newSite([spaceA, spaceB, spaceC]);
+    const SITE = (await createSite(t, { organization: org, title: 'Docs', spaces: [spaceA, spaceB, spaceC] })).url;
     const [a, b, c] = (await req('GET', `${SITE}/site-spaces`)).body.items;
     const res = await req('POST', `${SITE}/site-spaces/${c.id}/move`, { position: { before: { type: 'site-space', siteSpace: a.id } } });
     expect(res.status).toBe(200);
@@ -123,7 +117,7 @@ describe('site spaces', () => {
   });
 
   it('move into another section: the path gets a suffix when taken there', async () => {
-    const SITE = await newSite([]);
+    const SITE = (await createSite(t, { organization: org, title: 'Docs', spaces: [] })).url;
     const one = (await req('POST', `${SITE}/sections`, { spaceId: spaceA, title: 'One' })).body;
     const two = (await req('POST', `${SITE}/sections`, { spaceId: spaceA, title: 'Two' })).body;
     const res = await req('POST', `${SITE}/site-spaces/${one.siteSpaces[0].id}/move`, { position: { after: { type: 'site-space', siteSpace: two.siteSpaces[0].id } } });
@@ -131,7 +125,7 @@ describe('site spaces', () => {
   });
 
   it('delete: 204, also when absent; the default moves to the next', async () => {
-    const SITE = await newSite([spaceA, spaceB]);
+    const SITE = (await createSite(t, { organization: org, title: 'Docs', spaces: [spaceA, spaceB] })).url;
     const [a] = (await req('GET', `${SITE}/site-spaces`)).body.items;
     expect((await req('DELETE', `${SITE}/site-spaces/${a.id}`)).status).toBe(204);
     expect((await req('DELETE', `${SITE}/site-spaces/${a.id}`)).status).toBe(204);

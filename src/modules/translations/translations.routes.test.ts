@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { createMember, createOrganization, createUser, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createOrganization, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createRoleMatrix } from '../../../test/role-matrix.ts';
 import { startProviderStandIn, type ProviderStandIn } from '../../../test/translation-providers.ts';
 import { documentToMarkdown } from '../../content/markdown/index.ts';
 import { editSpaceContent } from '../content/content.service.ts';
@@ -46,12 +47,7 @@ describe('translations', () => {
     providerSettings.attempts = 3;
     [libre, deepl, openai] = await Promise.all([startProviderStandIn('libretranslate'), startProviderStandIn('deepl'), startProviderStandIn('openai')]);
     t = await createTestApp({ translationProvider: 'libretranslate', translationApiUrl: libre.url, translationApiKey: 'libre-key', translationTimeoutMs: 5000 });
-    org = await createOrganization(t, { title: 'Acme' });
-    admin = org.admin;
-    creator = await createMember(t, org.id, 'create');
-    reader = await createMember(t, org.id, 'read');
-    guest = await createMember(t, org.id, null);
-    outsider = await createUser(t);
+    ({ org, admin, creator, reader, guest, outsider } = await createRoleMatrix(t, { title: 'Acme', roles: ['create', 'read', 'guest'] }));
     const space = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: admin.token, body: { title: 'Handbook' } });
     spaceId = space.body.id;
     await editSpaceContent(t.app.deps, spaceId, admin.id, (e) => {
