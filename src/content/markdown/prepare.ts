@@ -63,8 +63,12 @@ export function prepareMarkdown(markdown: string): Prepared {
   const place = (prefix: string, token: Token) => {
     tokens.push(token);
     // The blank lines around keep the quote markers but never the list marker (that would open an empty item).
+    // The one before holds only the containers opened before the line's last list marker:
+    // a `>` opened after it (`2. > {% code %}`) would start an empty quote in the item before.
     const blank = continuation(prefix).trimEnd();
-    out.push(blank, prefix + BLOCK_MARK + (tokens.length - 1) + BLOCK_MARK, blank);
+    const markers = [...prefix.matchAll(LIST_MARKER)];
+    const before = markers.length === 0 ? blank : continuation(prefix.slice(0, markers[markers.length - 1].index)).trimEnd();
+    out.push(before, prefix + BLOCK_MARK + (tokens.length - 1) + BLOCK_MARK, blank);
   };
 
   while (i < lines.length) {

@@ -1,0 +1,49 @@
+/*
+ * Regressions from GitBook content the engine was not tuned on (issue 31): constructs
+ * GitBook writes, in the containers it writes them in. Examples are made up; each case is
+ * read, written back byte for byte, and stable, and what is read validates against
+ * GitBook's JSONDocument as the dialect extends it (test/markdown-schema.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { documentSchemaErrors } from '../../../test/markdown-schema.ts';
+import { documentToMarkdown, markdownToDocument, normalizeMarkdown } from './index.ts';
+import type { Block } from './types.ts';
+
+/** Reads `markdown`, checks it validates and writes back as `written` (the source by default) and stays so. */
+function roundTrips(markdown: string, written = markdown): Block[] {
+  const document = markdownToDocument(markdown);
+  expect(documentSchemaErrors(document)).toBeNull();
+  const out = documentToMarkdown(document);
+  expect(out).toBe(written.endsWith('\n') ? written : written + '\n');
+  expect(normalizeMarkdown(out)).toBe(out);
+  return document.nodes;
+}
+
+const types = (blocks: Block[] | undefined): string[] => (blocks ?? []).map((b) => b.type);
+const childrenOf = (block: Block | undefined): Block[] => ((block as { nodes?: Block[] } | undefined)?.nodes ?? []);
+
+describe('containers GitBook writes beyond its published schema (dialect.ts)', () => {
+  it('keeps a table in a tab as a table', () => {
+    const [tabs] = roundTrips('{% tabs %}\n{% tab title="Flags" %}\n| Flag | Type | Default |\n| ---- | ---- | ------- |\n| `-v` | bool | false   |\n{% endtab %}\n{% endtabs %}');
+    expect(types(childrenOf(childrenOf(tabs)[0]))).toEqual(['table']);
+  });
+
+  it('keeps tabs in a step as tabs', () => {
+    const [stepper] = roundTrips('{% stepper %}\n{% step %}\n### Install\n\n{% tabs %}\n{% tab title="npm" %}\nRun it.\n{% endtab %}\n{% endtabs %}\n{% endstep %}\n{% endstepper %}');
+    expect(types(childrenOf(childrenOf(stepper)[0]))).toEqual(['heading-3', 'tabs']);
+  });
+
+  it('keeps a fenced code block in a hint and in a quote as code', () => {
+    const [hint] = roundTrips('{% hint style="info" %}\n```js\nlet a = 1;\n```\n{% endhint %}');
+    expect(types(childrenOf(hint))).toEqual(['code']);
+    const [quote] = roundTrips('> ```js\n> let a = 1;\n> ```');
+    expect(types(childrenOf(quote))).toEqual(['code']);
+  });
+
+  it('reads a tag that opens a quote on a list item\'s marker line into that item, not an empty quote in the item before', () => {
+    const [list] = roundTrips('1. a\n2. > ```js\n   > x\n   > ```', '1. a\n2. > ```js\n   > x\n   > ```');
+    expect(childrenOf(list).map((item) => types(childrenOf(item)))).toEqual([['paragraph'], ['blockquote']]);
+    const [other] = markdownToDocument('1. a\n2. > {% hint style="info" %}\n   > b\n   > {% endhint %}').nodes;
+    expect(childrenOf(other).map((item) => types(childrenOf(item)))).toEqual([['paragraph'], ['blockquote']]);
+  });
+});
