@@ -45,7 +45,7 @@ export const BLOCK_SAMPLES: Record<ModelledBlock, () => Block> = {
     }),
   drawing: () => block({ object: 'block', type: 'drawing', isVoid: true, data: { ref: { kind: 'file', file: 'drawing1' } } }),
   file: () => block({ object: 'block', type: 'file', isVoid: true, data: { ref: { kind: 'file', file: 'file1' } }, fragments: [{ object: 'fragment', fragment: 'caption', nodes: [plain('The file')] }] }),
-  embed: () => block({ object: 'block', type: 'embed', isVoid: true, data: { url: 'https://www.youtube.com/watch?v=abc' } }),
+  embed: () => block({ object: 'block', type: 'embed', isVoid: true, data: { url: 'https://www.youtube.com/watch?v=abc' }, fragments: [{ object: 'fragment', fragment: 'caption', nodes: [plain('The video')] }] }),
   'content-ref': () => block({ object: 'block', type: 'content-ref', isVoid: true, data: { ref: { kind: 'page', page: 'page1' } } }),
   expandable: () =>
     block({

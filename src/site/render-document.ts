@@ -136,7 +136,9 @@ function block(node: Block, state: State): string {
       return `<div class="math" data-formula="${escapeHtml(node.data?.formula ?? '')}"><code>${escapeHtml(node.data?.formula ?? '')}</code></div>\n`;
     case 'embed': {
       const url = safeUrl(node.data?.url);
-      return url ? `<div class="embed"><a href="${escapeHtml(url)}" rel="noopener">${escapeHtml(url)}</a></div>\n` : '';
+      const caption = (node.fragments ?? []).find((f: { fragment?: string }) => f.fragment === 'caption')?.nodes?.[0]?.nodes;
+      const text = caption && plainText(caption).trim() !== '' ? `<div class="embed-caption">${inlines(caption, state)}</div>` : '';
+      return url ? `<div class="embed"><a href="${escapeHtml(url)}" rel="noopener">${escapeHtml(url)}</a>${text}</div>\n` : text;
     }
     case 'file': {
       const file = node.data?.ref ? state.links.file(node.data.ref.file, node.data.ref.space) : null;

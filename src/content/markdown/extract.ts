@@ -225,6 +225,9 @@ function blockText(block: Block): string {
       return block.nodes.map(blockText).filter((t) => t !== '').join('\n');
     case 'image':
       return block.fragments.flatMap((f) => f.nodes.map(blockText)).join('\n');
+    case 'file':
+    case 'embed':
+      return (block.fragments ?? []).flatMap((f) => f.nodes.map(blockText)).join('\n');
     case 'list-ordered':
     case 'list-unordered':
     case 'list-tasks':

@@ -101,7 +101,7 @@ function replacement(block: Block): Block[] {
     case 'table':
       return tableParagraphs(block);
     case 'embed':
-      return [linkParagraph({ kind: 'url', url: block.data.url }, block.data.url)];
+      return [linkParagraph({ kind: 'url', url: block.data.url }, block.data.url), ...(block.fragments ?? []).flatMap((f) => f.nodes)];
     case 'content-ref':
       return [linkParagraph(block.data.ref, hrefFromRef(block.data.ref))];
     case 'drawing':

@@ -89,7 +89,8 @@ function normalizeBlock(block: Block): Block {
       const header = new Map(Object.keys(block.data.definition).map((id) => [headerFragment(id), block.data.definition[id].title]));
       return { ...block, fragments: fragments.filter((f) => !header.has(f.fragment) || (f.nodes.length === 1 && inlineText(f.nodes[0].nodes) === header.get(f.fragment))) };
     }
-    case 'file': {
+    case 'file':
+    case 'embed': {
       const { fragments, ...rest } = block;
       const caption = (fragments ?? []).find((f) => f.fragment === 'caption');
       const nodes = (caption?.nodes ?? []).map(paragraphOf).filter((p) => !isEmptyContent(p.nodes));

@@ -203,8 +203,9 @@ function takeUnknownTag(lines: string[], i: number, prefix: string, place: Place
   const tag = readLiquidTag(rest);
   if (!tag || tag.name.startsWith('end')) return 0;
   if (KNOWN_TAGS.has(tag.name) && !(tag.name in CHECKED_CONTAINERS && !containerSupported(lines, i, prefix, tag))) return 0;
-  const opens = new RegExp(`\\{%-?\\s*${tag.name}(?![\\w-])`, 'g');
-  const closes = new RegExp(`\\{%-?\\s*end${tag.name}\\s*-?%\\}`, 'g');
+  const name = tag.name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const opens = new RegExp(`\\{%-?\\s*${name}(?![\\w-])`, 'g');
+  const closes = new RegExp(`\\{%-?\\s*end${name}\\s*-?%\\}`, 'g');
   let depth = 0;
   let fence: { char: string; length: number } | null = null;
   for (let j = i; j < lines.length; j++) {

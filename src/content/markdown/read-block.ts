@@ -161,7 +161,7 @@ function buildTag(name: string, attrs: Record<string, string>, body: RootContent
       const data: EmbedBlock['data'] = { url };
       if (attrs.fullwidth === 'true') data.fullWidth = true;
       if (url !== attrs.url) data.written = attrs.url;
-      return [{ object: 'block', type: 'embed', isVoid: true, data }];
+      return withCaption({ object: 'block', type: 'embed', isVoid: true, data }, readBlocks(body, ctx));
     }
     case 'content-ref': {
       if (!attrs.url) return null;
@@ -173,12 +173,7 @@ function buildTag(name: string, attrs: Record<string, string>, body: RootContent
     }
     case 'file': {
       if (!attrs.src) return null;
-      const file: FileBlock = { object: 'block', type: 'file', isVoid: true, data: { ref: fileRefFromSrc(attrs.src) } };
-      // Its caption: the text between the tags (a paragraph; anything more stays as a paragraph after it).
-      const [first, ...rest] = readBlocks(body, ctx);
-      if (first?.type !== 'paragraph') return first ? [file, first, ...rest] : [file];
-      file.fragments = [{ object: 'fragment', fragment: 'caption', nodes: [first] }];
-      return [file, ...rest];
+      return withCaption({ object: 'block', type: 'file', isVoid: true, data: { ref: fileRefFromSrc(attrs.src) } }, readBlocks(body, ctx));
     }
     case 'openapi-operation':
       if (!attrs.spec || !attrs.path || !attrs.method) return null;
@@ -186,6 +181,14 @@ function buildTag(name: string, attrs: Record<string, string>, body: RootContent
     default:
       return null;
   }
+}
+
+/** A file's or an embed's caption: the text between its tags (a paragraph; anything more stays as blocks after it). */
+function withCaption(block: FileBlock | EmbedBlock, body: Block[]): Block[] {
+  const [first, ...rest] = body;
+  if (first?.type !== 'paragraph') return first ? [block, first, ...rest] : [block];
+  block.fragments = [{ object: 'fragment', fragment: 'caption', nodes: [first] }];
+  return [block, ...rest];
 }
 
 /** The text of the link a content-ref's body holds; null when it holds none. */

@@ -91,7 +91,7 @@ class InlineReader {
         // A URL typed as text (GFM's autolink literal) stays text: GitBook writes every link `[text](url)`
         // and keeps a bare `www.x.com` as the text it is.
         // (The literal keeps its backslashes raw: they are escapes of text.)
-        if (this.isLiteralAutolink(node)) return this.text(plainOf(node.children).replace(/\\([!-/:-@[-`{-~])/g, '$1'), marks, true);
+        if (this.isLiteralAutolink(node)) return this.text(this.literalAutolinkText(node), marks, true);
         return this.link(refFromHref(this.restore(node.url)), () => this.visitAll(node.children, marks), writtenDestination(node, this.ctx));
       case 'linkReference': {
         const definition = this.ctx.definitions.get(node.identifier);
@@ -112,6 +112,19 @@ class InlineReader {
       default:
         return;
     }
+  }
+
+  /**
+   * The text of a URL typed as text. GFM's literal autolink takes a backslash that escapes
+   * the character after it (`https://x/#/\\<NAME>` ends the URL at `\\`): that backslash is
+   * an escape, not text, or each round trip would add one.
+   */
+  private literalAutolinkText(node: PhrasingContent & { children: PhrasingContent[] }): string {
+    const value = plainOf(node.children).replace(/\\([!-/:-@[-`{-~])/g, '$1');
+    const end = node.position?.end.offset;
+    const after = end === undefined ? undefined : this.ctx.source?.[end];
+    const run = /\\+$/.exec(value)?.[0].length ?? 0;
+    return run % 2 === 1 && after !== undefined && /[!-/:-@[-`{-~]/.test(after) ? value.slice(0, -1) : value;
   }
 
   private isLiteralAutolink(node: PhrasingContent): boolean {

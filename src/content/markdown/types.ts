@@ -276,6 +276,8 @@ export interface EmbedBlock {
   isVoid: true;
   /** `written` (Quire's, in the schema's open `data`): the `url` attribute as GitBook's older export wrote it, escapes and all. */
   data: { url: string; fullWidth?: boolean; written?: string };
+  /** The text between `{% embed %}` and `{% endembed %}`, shown under the embed (Quire's, as a file block's caption; GitBook's schema lists no fragments here and ignores them). */
+  fragments?: Array<Fragment<'caption', ParagraphBlock>>;
 }
 
 /**

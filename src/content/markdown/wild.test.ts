@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { documentSchemaErrors } from '../../../test/markdown-schema.ts';
-import { documentToMarkdown, markdownToDocument, normalizeMarkdown } from './index.ts';
+import { documentToMarkdown, extractText, markdownToDocument, normalizeMarkdown } from './index.ts';
 import type { Block } from './types.ts';
 
 /** Reads `markdown`, checks it validates and writes back as `written` (the source by default) and stays so. */
@@ -45,5 +45,29 @@ describe('containers GitBook writes beyond its published schema (dialect.ts)', (
     expect(childrenOf(list).map((item) => types(childrenOf(item)))).toEqual([['paragraph'], ['blockquote']]);
     const [other] = markdownToDocument('1. a\n2. > {% hint style="info" %}\n   > b\n   > {% endhint %}').nodes;
     expect(childrenOf(other).map((item) => types(childrenOf(item)))).toEqual([['paragraph'], ['blockquote']]);
+  });
+});
+
+describe('constructs GitBook writes that were lost or shown as text', () => {
+  it('keeps an embed\'s caption, in the document, the markdown and the searchable text', () => {
+    const [embed] = roundTrips('{% embed url="https://www.youtube.com/watch?v=abc" %}\nCaption text\n{% endembed %}');
+    expect((embed as { fragments?: unknown[] }).fragments).toHaveLength(1);
+    expect(extractText(markdownToDocument('{% embed url="https://x.io/v" %}\nCaption text\n{% endembed %}'))[0].body).toContain('Caption text');
+    roundTrips('{% embed url="https://x.io/v" %}');
+  });
+
+  it('reads an escape after a URL typed as text once, not one more backslash each round trip', () => {
+    const [paragraph] = roundTrips('See https://x/#/\\<NAME> here');
+    expect(JSON.stringify(paragraph)).toContain('https://x/#/<NAME> here');
+  });
+
+  it('reads a code title holding bare quotes whole (`title="a "b""`)', () => {
+    const [code] = roundTrips('{% code title="a "b"" %}\n```js\nx\n```\n{% endcode %}', '{% code title="a &#x22;b&#x22;" %}\n```js\nx\n```\n{% endcode %}');
+    expect((code as { data: { title?: string } }).data.title).toBe('a "b"');
+  });
+
+  it('keeps an integration block (`{% @github-files/github-code-block %}`) verbatim, not as escaped text', () => {
+    const [block] = roundTrips('{% @github-files/github-code-block url="https://github.com/a/b/blob/main/x.js" %}\n\nText after.');
+    expect(block.type).toBe('integration');
   });
 });

@@ -111,8 +111,11 @@ function writeBlock(block: Block, ctx: Context): string {
       return writeExpandable(block, ctx);
     case 'math':
       return `$$\n${block.data.formula}\n$$`;
-    case 'embed':
-      return `{% embed url=${quoteAttribute(block.data.written !== undefined && unescapeMarkdown(block.data.written) === block.data.url ? block.data.written : block.data.url)}${block.data.fullWidth ? ' fullWidth="true"' : ''} %}`;
+    case 'embed': {
+      const tag = `embed url=${quoteAttribute(block.data.written !== undefined && unescapeMarkdown(block.data.written) === block.data.url ? block.data.written : block.data.url)}${block.data.fullWidth ? ' fullWidth="true"' : ''}`;
+      const caption = block.fragments?.find((f) => f.fragment === 'caption')?.nodes[0];
+      return caption ? wrapTag(tag, 'embed', writeParagraph(caption)) : `{% ${tag} %}`;
+    }
     case 'content-ref': {
       const href = hrefFromRef(block.data.ref);
       const label = block.data.text ?? contentRefLabel(href);
