@@ -95,6 +95,8 @@ export const BLOCK_SAMPLES: Record<ModelledBlock, () => Block> = {
 export const INLINE_SAMPLES: Record<string, () => InlineContent> = {
   link: () => ({ object: 'inline', type: 'link', isVoid: false, data: { ref: { kind: 'url', url: 'https://x.io/a' } }, nodes: [text(leaf('a link'))] }) as InlineContent,
   button: () => ({ object: 'inline', type: 'button', isVoid: true, data: { label: 'Go', kind: 'primary', ref: { kind: 'url', url: 'https://x.io/go' } } }) as InlineContent,
+  'action button': () => ({ object: 'inline', type: 'button', isVoid: true, data: { label: 'Ask', kind: 'secondary', action: { action: 'ask', query: 'How "so"?' } } }) as InlineContent,
+  'button without a link': () => ({ object: 'inline', type: 'button', isVoid: true, data: { label: 'Go', kind: 'primary' } }) as InlineContent,
   'inline-image': () => ({ object: 'inline', type: 'inline-image', isVoid: true, data: { ref: { kind: 'url', url: 'https://x.io/i.png' }, alt: 'icon', size: 'line' } }) as InlineContent,
   'inline-math': () => ({ object: 'inline', type: 'inline-math', isVoid: true, data: { formula: 'x^2' } }) as InlineContent,
   expression: () => ({ object: 'inline', type: 'expression', isVoid: true, data: { expression: 'space.vars.version' } }) as InlineContent,

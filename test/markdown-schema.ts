@@ -33,13 +33,15 @@ export function documentSchemaErrors(document: unknown): string | null {
       return swap({ ...object, nodes });
     }
     if (object.object === 'inline' && object.type === 'button') {
-      const data = object.data as { label?: unknown; kind?: unknown; ref?: unknown; icon?: unknown };
-      const refErrors = gitbookComponentErrors('ContentRef', data.ref);
-      if (refErrors) problems.push(refErrors);
+      const data = object.data as { label?: unknown; kind?: unknown; ref?: unknown; icon?: unknown; action?: unknown };
+      // A button links (a ContentRef) or acts (a DocumentAction); one GitBook wrote with neither is kept (dialect.ts).
+      if (data.ref !== undefined && data.action !== undefined) problems.push('button: both ref and action');
+      const halfErrors = data.ref !== undefined ? gitbookComponentErrors('ContentRef', data.ref) : data.action !== undefined ? gitbookComponentErrors('DocumentAction', data.action) : null;
+      if (halfErrors) problems.push(halfErrors);
       if (typeof data.label !== 'string' || (data.kind !== 'primary' && data.kind !== 'secondary')) problems.push(`button: bad label or kind ${JSON.stringify(data)}`);
       if (data.icon !== undefined && typeof data.icon !== 'string') problems.push('button: bad icon');
       const text = { object: 'text', leaves: [{ object: 'leaf', text: String(data.label), marks: [] }] };
-      return { object: 'inline', type: 'link', isVoid: false, data: { ref: data.ref }, nodes: [text] };
+      return data.ref !== undefined ? { object: 'inline', type: 'link', isVoid: false, data: { ref: data.ref }, nodes: [text] } : text;
     }
     return Object.fromEntries(Object.entries(object).map(([k, v]) => [k, swap(v)]));
   };

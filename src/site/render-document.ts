@@ -371,7 +371,9 @@ function inline(node: InlineContent, state: State): string {
       const target = refTarget(node.data?.ref, state);
       const label = escapeHtml(node.data?.label ?? '');
       const kind = node.data?.kind === 'secondary' ? 'secondary' : 'primary';
-      return target ? `<a class="button button-${kind}" href="${escapeHtml(target.url)}">${label}</a>` : label;
+      if (target) return `<a class="button button-${kind}" href="${escapeHtml(target.url)}">${label}</a>`;
+      // An action (ask, search, select) needs GitBook's app; a site shows the button's label as a button that does nothing.
+      return `<span class="button button-${kind}">${label}</span>`;
     }
     case 'link': {
       const body = inlines(node.nodes, state);

@@ -28,7 +28,7 @@ export function extractLinks(document: Document): DocumentLink[] {
         add(node.data.ref, 'link', node.key);
         break;
       case 'button':
-        add(node.data.ref, 'button', node.key);
+        if (node.data.ref) add(node.data.ref, 'button', node.key);
         break;
       case 'mention':
         add(node.data.ref, 'mention', node.key);

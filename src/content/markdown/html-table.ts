@@ -103,7 +103,7 @@ export function tableNeedsHtml(block: TableBlock): boolean {
   if (view.columnWidths && Object.keys(view.columnWidths).length > 0) return true;
   if (Object.values(definition).some((d) => d.type !== 'text')) return true;
   if (Object.keys(definition).some((id) => !view.columns.includes(id))) return true;
-  return block.fragments.some((f) => f.nodes.length !== 1);
+  return block.data.written !== 'gfm' && block.fragments.some((f) => f.nodes.length !== 1);
 }
 
 /** The table as GitBook writes it in HTML, on one line. */

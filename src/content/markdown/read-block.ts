@@ -405,18 +405,45 @@ function readTable(node: Table, ctx: BlockContext): TableBlock {
     if (!isPlainText(nodes)) fragments.push({ object: 'fragment', fragment: headerFragment(id), nodes: [paragraph(nodes)] });
   });
   const records: TableBlock['data']['records'] = {};
+  let paragraphCells = false;
   rows.forEach((row, r) => {
     const values: Record<string, string> = {};
     columns.forEach((id, c) => {
       const name = `r${r}${id}`;
       const cell = row.children[c];
-      fragments.push({ object: 'fragment', fragment: name, nodes: [paragraph(cell ? readInlines(unwrapCell(cell.children), ctx).nodes : [textNode([leaf('')])])] });
+      const paragraphs = cell ? cellParagraphs(cell.children) : null;
+      if (paragraphs) paragraphCells = true;
+      const nodes = paragraphs ? paragraphs.map((p) => paragraph(readInlines(p, ctx).nodes)) : [paragraph(cell ? readInlines(unwrapCell(cell.children), ctx).nodes : [textNode([leaf('')])])];
+      fragments.push({ object: 'fragment', fragment: name, nodes });
       values[id] = name;
     });
     records[`r${r}`] = { orderIndex: orderIndex(r), values };
   });
   const hideHeader = columns.length > 0 && columns.every((id) => definition[id].title === '');
-  return { object: 'block', type: 'table', isVoid: true, data: { view: { type: 'grid', columns, hideHeader }, records, definition }, fragments };
+  const data: TableBlock['data'] = { view: { type: 'grid', columns, hideHeader }, records, definition };
+  // GitBook's 2021 export wrote cells of several paragraphs in a pipe table (`| <p>a</p><p>b</p> |`): kept so.
+  if (paragraphCells) data.written = 'gfm';
+  return { object: 'block', type: 'table', isVoid: true, data, fragments };
+}
+
+const isHtmlTag = (node: PhrasingContent | undefined, tag: string) => node?.type === 'html' && node.value.trim().toLowerCase() === tag;
+
+/** A cell of two or more `<p>…</p>` (and nothing between them): the children of each; null otherwise. */
+function cellParagraphs(children: PhrasingContent[]): PhrasingContent[][] | null {
+  const paragraphs: PhrasingContent[][] = [];
+  let current: PhrasingContent[] | null = null;
+  for (const node of children) {
+    if (isHtmlTag(node, '<p>')) {
+      if (current) return null;
+      current = [];
+    } else if (isHtmlTag(node, '</p>')) {
+      if (!current) return null;
+      paragraphs.push(current);
+      current = null;
+    } else if (current) current.push(node);
+    else if (!(node.type === 'text' && node.value.trim() === '')) return null;
+  }
+  return !current && paragraphs.length > 1 ? paragraphs : null;
 }
 
 /** GitBook writes a cell holding a line break as `<p>…<br>…</p>`: the paragraph tags go. */

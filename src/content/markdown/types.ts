@@ -83,8 +83,16 @@ export interface InlineButton {
   type: 'button';
   key?: string;
   isVoid: true;
-  data: { label: string; kind: 'primary' | 'secondary'; icon?: string; ref: ContentRef };
+  /**
+   * A button links (`ref`, `<a href class="button …">`) or acts (`action`, GitBook's
+   * `<button type="button" class="button …" data-action="ask">`). One GitBook wrote with
+   * neither (`<a class="button primary">` without href) is kept as such, written back so.
+   */
+  data: { label: string; kind: 'primary' | 'secondary'; icon?: string; ref?: ContentRef; action?: ButtonAction };
 }
+
+/** GitBook's DocumentAction: what a button does when it does not link. */
+export type ButtonAction = { action: 'search' | 'ask'; query?: string } | { action: 'select'; slug: string };
 
 /**
  * A page mention, GitBook's `[Page title](page.md "mention")`. Sites show the target's current
@@ -516,6 +524,8 @@ export interface TableBlock {
     records: Record<string, TableRecord>;
     definition: Record<string, TableDefinition>;
     fullWidth?: boolean;
+    /** `gfm` (Quire's, in the open `data`): a pipe table with cells of several `<p>` paragraphs, as GitBook's 2021 export wrote them; written so again. */
+    written?: 'gfm';
   };
   /** One fragment per text cell; GitBook-written HTML cells may hold several paragraphs. */
   fragments: Array<Fragment<string, ParagraphBlock>>;

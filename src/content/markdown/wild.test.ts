@@ -71,3 +71,26 @@ describe('constructs GitBook writes that were lost or shown as text', () => {
     expect(block.type).toBe('integration');
   });
 });
+
+describe('buttons written as HTML', () => {
+  it('reads GitBook\'s action button (`<button … data-action="ask">`) as a button with its action, not escaped text', () => {
+    const markdown = '<button type="button" class="button primary" data-action="ask" data-query="How?">Ask</button>';
+    const [paragraph] = roundTrips(markdown);
+    expect(childrenOf(paragraph)[0]).toMatchObject({ type: 'button', data: { label: 'Ask', kind: 'primary', action: { action: 'ask', query: 'How?' } } });
+  });
+
+  it('keeps a button without href (`<a class="button primary">Go</a>`) as a button, markup and all', () => {
+    const [paragraph] = roundTrips('Text <a class="button primary">Go</a> more');
+    expect(childrenOf(paragraph)[1]).toMatchObject({ type: 'button', data: { label: 'Go', kind: 'primary' } });
+  });
+});
+
+describe('HTML in pipe-table cells (GitBook\'s 2021 export)', () => {
+  it('reads a cell of `<p>` paragraphs as paragraphs, and writes it back so', () => {
+    const markdown = '| Name                          | Value |\n| ----------------------------- | ----- |\n| <p><code>a</code></p><p>b</p> | c     |';
+    const [table] = roundTrips(markdown);
+    const cell = (table as { fragments: Array<{ fragment: string; nodes: unknown[] }> }).fragments.find((f) => f.fragment === 'r0c0')!;
+    expect(cell.nodes).toHaveLength(2);
+    expect(JSON.stringify(cell)).not.toContain('<p>');
+  });
+});

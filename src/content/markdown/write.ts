@@ -285,7 +285,10 @@ function writeTable(block: TableBlock): string {
   if (columns.length === 0) return '';
   const fragments = new Map(block.fragments.map((f) => [f.fragment, f.nodes]));
   const cell = (name: TableRecord['values'][string] | undefined): string => {
-    const nodes: InlineContent[] = (typeof name === 'string' && fragments.get(name)?.[0]?.nodes) || [];
+    const paragraphs = (typeof name === 'string' && fragments.get(name)) || [];
+    // Several paragraphs (a table read from GitBook's 2021 pipe tables): `<p>…</p><p>…</p>`.
+    if (paragraphs.length > 1) return paragraphs.map((p) => `<p>${writeInlines(p.nodes, { singleLine: true, inTable: true, html: true })}</p>`).join('');
+    const nodes: InlineContent[] = paragraphs[0]?.nodes ?? [];
     // GitBook writes a cell holding a line break as an HTML paragraph.
     const breaks = nodes.some((n) => n.object === 'text' && n.leaves.some((l) => l.text.includes('\n') && !l.marks.some((m) => m.type === 'code')));
     return breaks ? `<p>${writeInlines(nodes, { singleLine: true, inTable: true, html: true })}</p>` : writeInlines(nodes, { singleLine: true, inTable: true });
