@@ -74,7 +74,7 @@ export const DIALECT: Record<ModelledBlock, BlockModel> = {
     // No image block in a list item or a quote: an inline image whose caption is the figure's.
     formIn: { 'list-item': 'figure', blockquote: 'figure' },
   },
-  drawing: { form: 'html', syntax: '`<img class="gitbook-drawing">`', containers: only(['document', 'tabs-item', 'stepper-step', 'update', 'column'], ['expandable-body']) },
+  drawing: { form: 'html', syntax: '`<img class="gitbook-drawing">`', containers: only(['document', 'tabs-item', 'stepper-step', 'update', 'column'], ['expandable-body', 'list-item', 'hint']) },
   file: { form: 'tag', syntax: '`{% file src %}caption{% endfile %}`', containers: only(['document', 'expandable-body', 'tabs-item', 'stepper-step', 'update', 'column']) },
   embed: { form: 'tag', syntax: '`{% embed url %}caption{% endembed %}`', containers: only(['document', 'hint', 'tabs-item', 'stepper-step', 'update', 'column'], ['expandable-body']) },
   'content-ref': { form: 'tag', syntax: '`{% content-ref url %}[…](…){% endcontent-ref %}`', containers: only(['document', 'tabs-item', 'stepper-step', 'update', 'column'], ['expandable-body']) },

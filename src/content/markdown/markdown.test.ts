@@ -291,7 +291,7 @@ describe('documentToMarkdown', () => {
     ['a page with a bare parenthesis writes them all bare', 'About \\(24 hours\\) (and more)', 'About (24 hours) (and more)\n'],
     ['a summary keeps its trailing space', '<details><summary>Step 1 </summary>\n\nx\n\n</details>', '<details>\n\n<summary>Step 1 </summary>\n\nx\n\n</details>\n'],
     ['a number at a line start is a list marker only before a space', '197.5 SSV\n\n1\\. not a list', '197.5 SSV\n\n1\\. not a list\n'],
-    ['math', '$$x$$\n\ninline $$y$$', '$$\nx\n$$\n\ninline $$y$$\n'],
+    ['math: $$x$$ alone on its line is inline math, as GitBook writes it (its math block is three lines)', '$$x$$\n\ninline $$y$$\n\n$$\nz\n$$', '$$x$$\n\ninline $$y$$\n\n$$\nz\n$$\n'],
     ['expressions', '{{ space.vars.v }}', '<code class="expression">space.vars.v</code>\n'],
     ['links are written [text](url), typed URLs stay text', '<https://x.io> www.y.io a@b.io [https://z.io](https://z.io)', '[https://x.io](https://x.io) www.y.io a@b.io [https://z.io](https://z.io)\n'],
     ['quote', '> a\n>\n> b', '> a\n>\n> b\n'],

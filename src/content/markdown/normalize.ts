@@ -90,7 +90,8 @@ function normalizeBlock(block: Block): Block {
       const kept = fragments.filter((f) => !header.has(f.fragment) || (f.nodes.length === 1 && inlineText(f.nodes[0].nodes) === header.get(f.fragment)));
       // The pipe form of cells of several paragraphs stays only while such a cell is there.
       const { written, ...data } = block.data;
-      return { ...block, data: written === 'gfm' && kept.some((f) => f.nodes.length > 1) ? block.data : data, fragments: kept };
+      const keep = written === 'html' || (written === 'gfm' && kept.some((f) => f.nodes.length > 1));
+      return { ...block, data: keep ? block.data : data, fragments: kept };
     }
     case 'file':
     case 'embed': {

@@ -146,11 +146,8 @@ function takeBlockMath(lines: string[], i: number, prefix: string, place: Place)
     }
     return 0;
   }
-  const single = /^\$\$((?:[^$\\]|\\.|\$(?!\$))+)\$\$$/.exec(rest);
-  const alone = isBlank(lines[i - 1], prefix) && isBlank(lines[i + 1], prefix);
-  if (!single || !alone) return 0;
-  place(prefix, { kind: 'math', formula: single[1].trim(), raw: lines[i] });
-  return 1;
+  // `$$formula$$` alone on its line is inline math in a paragraph of its own (GitBook writes a math block over three lines).
+  return 0;
 }
 
 function isBlank(line: string | undefined, prefix: string): boolean {

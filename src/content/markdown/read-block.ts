@@ -29,6 +29,8 @@ export interface BlockContext extends InlineContext {
   headingOffset: number;
   /** Reads a snippet of inline markdown (summaries, captions, `<p>` bodies). */
   readInlineMarkdown: (markdown: string, options?: { keepTrailingSpaces?: boolean }) => InlineContent[];
+  /** Reads markdown into blocks (a list item's over-indented content). */
+  readMarkdown?: (markdown: string) => Block[];
 }
 
 type Item = { node: RootContent; token: Token | null };
@@ -365,7 +367,16 @@ function readList(node: List, ctx: BlockContext): Block {
 }
 
 function readListItem(item: ListItem, tasks: boolean, ctx: BlockContext, marker: number): ListItemBlock {
-  const nodes = readBlocks(item.children, ctx);
+  // Siblings are read together (a tag's placeholders pair up among them), over-indented content apart.
+  const nodes: Block[] = [];
+  let run: RootContent[] = [];
+  for (const child of item.children) {
+    if (isIndentedCode(child, ctx) && ctx.readMarkdown) {
+      nodes.push(...readBlocks(run, ctx), ...ctx.readMarkdown(restorePlaceholders(child.value, ctx.tokens)));
+      run = [];
+    } else run.push(child);
+  }
+  nodes.push(...readBlocks(run, ctx));
   const data: ListItemBlock['data'] = tasks ? { checked: item.checked === true } : {};
   // GitBook's older writing indents an item's content to 4 (`*   item`): kept when wider than `marker + 1`.
   const start = item.position?.start.column;
@@ -373,6 +384,16 @@ function readListItem(item: ListItem, tasks: boolean, ctx: BlockContext, marker:
   const line = item.children[0]?.position?.start.line === item.position?.start.line;
   if (!tasks && start !== undefined && content !== undefined && line && content - start > marker + 1 && content - start <= marker + 4) data.indent = content - start;
   return { object: 'block', type: 'list-item', data, nodes: nodes.length > 0 ? nodes : [emptyParagraph()] };
+}
+
+/**
+ * GitBook never writes indented code: in a list item, content indented deeper than the item's
+ * (an image under `1. Step` at 4 or more extra spaces) is the item's content, not code.
+ */
+function isIndentedCode(node: RootContent, ctx: BlockContext): node is Code {
+  const start = node.position?.start.offset;
+  if (node.type !== 'code' || start === undefined || ctx.source === undefined) return false;
+  return !/^[ \t]*(?:`{3,}|~{3,})/.test(ctx.source.slice(start, ctx.source.indexOf('\n', start) >>> 0));
 }
 
 function readCode(node: Code, ctx: BlockContext): CodeBlock {
@@ -477,7 +498,9 @@ function readHtmlBlock(node: Html, ctx: BlockContext): Block[] {
   if (/^<table[\s>]/i.test(html)) {
     // Only a table written back exactly as read becomes a table block; any other stays verbatim.
     const table = readHtmlTable(html, ctx);
-    if (table && tableNeedsHtml(table) && writeHtmlTable(table) === html) return [table];
+    // A table GFM could hold but GitBook wrote in HTML keeps that form (`written`).
+    if (table && !tableNeedsHtml(table)) table.data.written = 'html';
+    if (table && writeHtmlTable(table) === html) return [table];
   }
   const drawing = readDrawing(html);
   if (drawing) return [drawing];

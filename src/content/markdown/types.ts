@@ -524,8 +524,12 @@ export interface TableBlock {
     records: Record<string, TableRecord>;
     definition: Record<string, TableDefinition>;
     fullWidth?: boolean;
-    /** `gfm` (Quire's, in the open `data`): a pipe table with cells of several `<p>` paragraphs, as GitBook's 2021 export wrote them; written so again. */
-    written?: 'gfm';
+    /**
+     * The form GitBook wrote the table in where another would do (Quire's, in the open `data`):
+     * `gfm`, a pipe table with cells of several `<p>` paragraphs (GitBook's 2021 export);
+     * `html`, GitBook's one-line HTML table for a table a pipe table could hold.
+     */
+    written?: 'gfm' | 'html';
   };
   /** One fragment per text cell; GitBook-written HTML cells may hold several paragraphs. */
   fragments: Array<Fragment<string, ParagraphBlock>>;

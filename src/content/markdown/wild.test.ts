@@ -94,3 +94,30 @@ describe('HTML in pipe-table cells (GitBook\'s 2021 export)', () => {
     expect(JSON.stringify(cell)).not.toContain('<p>');
   });
 });
+
+describe('GitBook\'s older (2021) Git Sync output', () => {
+  it('keeps a drawing in a list item and in a hint (class="gitbook-drawing")', () => {
+    const [list] = roundTrips('* Item\n\n  <img src=".gitbook/assets/d.svg" alt="" class="gitbook-drawing">');
+    expect(types(childrenOf(childrenOf(list)[0]))).toEqual(['paragraph', 'drawing']);
+    roundTrips('{% hint style="info" %}\n<img src=".gitbook/assets/d.svg" alt="" class="gitbook-drawing">\n{% endhint %}');
+  });
+
+  it('reads `$$x$$` alone on its line as inline math, not a block', () => {
+    expect(types(roundTrips('See:\n\n$$x^2$$\n\nafter'))).toEqual(['paragraph', 'paragraph', 'paragraph']);
+    const [, math] = markdownToDocument('See:\n\n$$x^2$$').nodes;
+    expect(math).toMatchObject({ type: 'paragraph', nodes: [{ type: 'inline-math', data: { formula: 'x^2' } }] });
+  });
+
+  it('reads an image indented deeper than its list item\'s content as the item\'s image, not indented code', () => {
+    const [list] = roundTrips('* Item\n\n      ![shot](a.png)', '* Item\n\n  <img src="a.png" alt="shot">');
+    expect(types(childrenOf(childrenOf(list)[0]))).toEqual(['paragraph', 'paragraph']);
+    expect(JSON.stringify(list)).toContain('inline-image');
+  });
+
+  it('reads a simple HTML table (no cards, no widths) as a table, written back in HTML', () => {
+    const html = '<table><thead><tr><th>Name</th><th>Value</th></tr></thead><tbody><tr><td><code>a</code></td><td>b</td></tr></tbody></table>';
+    expect(types(roundTrips(html))).toEqual(['table']);
+    const [list] = roundTrips(`* Item\n\n  ${html}`);
+    expect(types(childrenOf(childrenOf(list)[0]))).toEqual(['paragraph', 'table']);
+  });
+});
