@@ -19,6 +19,7 @@ import { highlightLines } from './highlight.ts';
 import { markupOf } from '../content/markdown/types.ts';
 import { markdownToDocument } from '../content/markdown/parse.ts';
 import { readHtmlTable } from '../content/markdown/html-table.ts';
+import { readLiquidTag } from '../content/markdown/syntax.ts';
 import { PAGE_HEADING_OFFSET } from '../content/markdown/page.ts';
 import { documentAnchors, headingAnchor } from '../content/markdown/extract.ts';
 import type { SpecModel } from '../content/openapi/view.ts';
@@ -243,6 +244,10 @@ function markup(node: Extract<Block, { type: 'integration' }>, state: State): st
     if (kept) return table(kept, state);
     return `<div class="html-block">${sanitizeHtml(source, SANITIZE)}</div>\n`;
   }
+  // GitBook's integration block (`{% @github-files/github-code-block url="…" %}`) needs the integration: its URL is shown.
+  const integration = readLiquidTag(source);
+  const url = integration?.name.startsWith('@') ? safeUrl(integration.attrs.url) : null;
+  if (url) return `<div class="integration-block"><a href="${escapeHtml(url)}" rel="noopener">${escapeHtml(url)}</a></div>\n`;
   const inner = source.replace(/\{%-?[\s\S]*?-?%\}/g, '\n\n');
   return `<div class="tag-block">${blocks(markdownToDocument(inner, { headingOffset: PAGE_HEADING_OFFSET }).nodes, state)}</div>\n`;
 }
