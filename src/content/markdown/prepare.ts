@@ -132,7 +132,7 @@ function closesFence(rest: string, fence: { char: string; length: number }): boo
 
 type Place = (prefix: string, token: Token) => void;
 
-/** `$$` alone on a line up to the next `$$` line, or `$$formula$$` as a paragraph of its own. */
+/** `$$` alone on a line up to the next `$$` line. */
 function takeBlockMath(lines: string[], i: number, prefix: string, place: Place): number {
   const rest = lines[i].slice(prefix.length).trim();
   if (rest === '$$') {
@@ -148,10 +148,6 @@ function takeBlockMath(lines: string[], i: number, prefix: string, place: Place)
   }
   // `$$formula$$` alone on its line is inline math in a paragraph of its own (GitBook writes a math block over three lines).
   return 0;
-}
-
-function isBlank(line: string | undefined, prefix: string): boolean {
-  return line === undefined || stripPrefix(line, prefix).trim() === '';
 }
 
 function stripPrefix(line: string, prefix: string): string {
