@@ -19,6 +19,7 @@ import { highlightLines } from './highlight.ts';
 import { markupOf } from '../content/markdown/types.ts';
 import { markdownToDocument } from '../content/markdown/parse.ts';
 import { readHtmlTable } from '../content/markdown/html-table.ts';
+import { readLiquidTag } from '../content/markdown/syntax.ts';
 import { PAGE_HEADING_OFFSET } from '../content/markdown/page.ts';
 import { imageDescription } from '../content/markdown/images.ts';
 import { documentAnchors, headingAnchor } from '../content/markdown/extract.ts';
@@ -139,7 +140,9 @@ function block(node: Block, state: State): string {
       return `<div class="math" data-formula="${escapeHtml(node.data?.formula ?? '')}"><code>${escapeHtml(node.data?.formula ?? '')}</code></div>\n`;
     case 'embed': {
       const url = safeUrl(node.data?.url);
-      return url ? `<div class="embed"><a href="${escapeHtml(url)}" rel="noopener">${escapeHtml(url)}</a></div>\n` : '';
+      const caption = (node.fragments ?? []).find((f: { fragment?: string }) => f.fragment === 'caption')?.nodes?.[0]?.nodes;
+      const text = caption && plainText(caption).trim() !== '' ? `<div class="embed-caption">${inlines(caption, state)}</div>` : '';
+      return url ? `<div class="embed"><a href="${escapeHtml(url)}" rel="noopener">${escapeHtml(url)}</a>${text}</div>\n` : text;
     }
     case 'file': {
       const file = node.data?.ref ? state.links.file(node.data.ref.file, node.data.ref.space) : null;
@@ -244,6 +247,10 @@ function markup(node: Extract<Block, { type: 'integration' }>, state: State): st
     if (kept) return table(kept, state);
     return `<div class="html-block">${sanitizeHtml(source, SANITIZE)}</div>\n`;
   }
+  // GitBook's integration block (`{% @github-files/github-code-block url="…" %}`) needs the integration: its URL is shown.
+  const integration = readLiquidTag(source);
+  const url = integration?.name.startsWith('@') ? safeUrl(integration.attrs.url) : null;
+  if (url) return `<div class="integration-block"><a href="${escapeHtml(url)}" rel="noopener">${escapeHtml(url)}</a></div>\n`;
   const inner = source.replace(/\{%-?[\s\S]*?-?%\}/g, '\n\n');
   return `<div class="tag-block">${blocks(markdownToDocument(inner, { headingOffset: PAGE_HEADING_OFFSET }).nodes, state)}</div>\n`;
 }
@@ -372,7 +379,9 @@ function inline(node: InlineContent, state: State): string {
       const target = refTarget(node.data?.ref, state);
       const label = escapeHtml(node.data?.label ?? '');
       const kind = node.data?.kind === 'secondary' ? 'secondary' : 'primary';
-      return target ? `<a class="button button-${kind}" href="${escapeHtml(target.url)}">${label}</a>` : label;
+      if (target) return `<a class="button button-${kind}" href="${escapeHtml(target.url)}">${label}</a>`;
+      // An action (ask, search, select) needs GitBook's app; a site shows the button's label as a button that does nothing.
+      return `<span class="button button-${kind}">${label}</span>`;
     }
     case 'link': {
       const body = inlines(node.nodes, state);

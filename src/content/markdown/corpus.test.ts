@@ -2,9 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { documentToMarkdown, markdownToDocument, normalizeMarkdown } from './index.ts';
-import { gitbookComponentErrors } from '../../../test/gitbook-schema.ts';
+import { documentSchemaErrors } from '../../../test/markdown-schema.ts';
 
-const documentSchemaErrors = (document: unknown) => gitbookComponentErrors('JSONDocument', document);
 
 /*
  * Every page of the corpus (realistic GitBook pages mixing the constructs, several in the

@@ -28,7 +28,7 @@ export function extractLinks(document: Document): DocumentLink[] {
         add(node.data.ref, 'link', node.key);
         break;
       case 'button':
-        add(node.data.ref, 'button', node.key);
+        if (node.data.ref) add(node.data.ref, 'button', node.key);
         break;
       case 'mention':
         add(node.data.ref, 'mention', node.key);
@@ -225,6 +225,9 @@ function blockText(block: Block): string {
       return block.nodes.map(blockText).filter((t) => t !== '').join('\n');
     case 'image':
       return block.fragments.flatMap((f) => f.nodes.map(blockText)).join('\n');
+    case 'file':
+    case 'embed':
+      return (block.fragments ?? []).flatMap((f) => f.nodes.map(blockText)).join('\n');
     case 'list-ordered':
     case 'list-unordered':
     case 'list-tasks':

@@ -1,6 +1,6 @@
 /*
- * GitBook's schema limits which blocks each container may hold (a hint holds no code block, a
- * list item no image, a tab no table, ...), while markdown nests anything anywhere. Blocks a
+ * GitBook's dialect (dialect.ts) limits which blocks each container may hold (a list item
+ * holds no image block, a quote no hint, ...), while markdown nests anything anywhere. Blocks a
  * container may not hold are turned into blocks it may: their content is kept as paragraphs
  * or unwrapped, never dropped. The result is in the same form the markdown of the fitted
  * document reads back to, so the round trip stays stable.
@@ -8,29 +8,15 @@
 import { emptyParagraph, isEmptyContent, leaf, mark, textNode } from './leaves.ts';
 import { hrefFromRef } from './refs.ts';
 import { markupOf } from './types.ts';
-import type { Block, BlockType, ExpandableBlock, ContentRef, ImageBlock, InlineContent, ParagraphBlock, TableBlock, Text } from './types.ts';
+import { allows, type Container } from './dialect.ts';
+import type { Block, ExpandableBlock, ContentRef, ImageBlock, InlineContent, ParagraphBlock, TableBlock, Text } from './types.ts';
 
-export type Container = 'document' | 'list-item' | 'blockquote' | 'hint' | 'expandable-body' | 'tabs-item' | 'stepper-step' | 'update' | 'column';
-
-const ESSENTIALS: BlockType[] = ['paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-ordered', 'list-unordered', 'list-tasks', 'divider'];
-
-/** From the `nodes` schemas of JSONDocument, DocumentBlockListItem, DocumentBlockQuote, ... */
-const ALLOWED: Record<Container, ReadonlySet<BlockType>> = {
-  document: new Set([...ESSENTIALS, 'blockquote', 'hint', 'images', 'drawing', 'file', 'embed', 'code', 'math', 'expandable', 'tabs', 'table', 'openapi-operation', 'content-ref', 'stepper', 'integration', 'updates', 'columns', ...(['openapi-schemas', 'openapi-webhook'] as unknown as BlockType[])]),
-  'list-item': new Set([...ESSENTIALS, 'code', 'hint', 'blockquote', 'math', 'table']),
-  blockquote: new Set([...ESSENTIALS, 'blockquote']),
-  hint: new Set([...ESSENTIALS, 'embed', 'table', 'integration']),
-  'expandable-body': new Set([...ESSENTIALS, 'file', 'images', 'code', 'table', 'hint', 'blockquote', 'integration']),
-  'tabs-item': new Set([...ESSENTIALS, 'drawing', 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote', 'math', 'integration']),
-  update: new Set([...ESSENTIALS, 'drawing', 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote', 'math', 'integration', 'tabs', 'expandable']),
-  column: new Set([...ESSENTIALS, 'drawing', 'images', 'code', 'hint', 'content-ref', 'embed', 'file', 'integration', 'math', 'blockquote', 'table', 'expandable', 'stepper']),
-  'stepper-step': new Set([...ESSENTIALS, 'drawing', 'content-ref', 'code', 'embed', 'file', 'images', 'hint', 'blockquote', 'math', 'expandable', 'integration']),
-};
+export type { Container } from './dialect.ts';
 
 /** Fits `blocks` (and, recursively, their children) into `container`. */
 export function fitBlocks(blocks: Block[], container: Container): Block[] {
   return blocks.flatMap((block) => {
-    if (ALLOWED[container].has(block.type)) return [fitChildren(block)];
+    if (allows(container, block.type)) return [fitChildren(block)];
     const replaced = replacement(block);
     // A block with no replacement that the container refuses: a type no reading knows
     // (completeDocument turns this into InvalidDocument), instead of recursing forever.
@@ -115,7 +101,7 @@ function replacement(block: Block): Block[] {
     case 'table':
       return tableParagraphs(block);
     case 'embed':
-      return [linkParagraph({ kind: 'url', url: block.data.url }, block.data.url)];
+      return [linkParagraph({ kind: 'url', url: block.data.url }, block.data.url), ...(block.fragments ?? []).flatMap((f) => f.nodes)];
     case 'content-ref':
       return [linkParagraph(block.data.ref, hrefFromRef(block.data.ref))];
     case 'drawing':

@@ -71,9 +71,7 @@ function write(document: Document, file: string, title?: string): string {
  * Pages GitBook's own JSONDocument schema cannot hold as written (docs/decisions/markdown.md,
  * "What cannot round-trip"): their expected markdown records what Quire writes instead.
  */
-const SCHEMA_LIMITED: Record<string, string> = {
-  'blocks/tabs.md': 'a tab holds no stepper: the steps are kept as their content',
-};
+const SCHEMA_LIMITED: Record<string, string> = {};
 
 const canonical = (text: string) => text.replace(/(?:[ \t]|&#x20;)+$/gm, '').replace(/\s+$/, '');
 

@@ -99,11 +99,11 @@ export function readHtmlTable(html: string, ctx: InlineContext): TableBlock | nu
 /** Whether GFM cannot hold the table, so it is written as GitBook's HTML table. */
 export function tableNeedsHtml(block: TableBlock): boolean {
   const { view, definition, fullWidth } = block.data;
-  if (view.type === 'cards' || fullWidth) return true;
+  if (view.type === 'cards' || fullWidth || block.data.written === 'html') return true;
   if (view.columnWidths && Object.keys(view.columnWidths).length > 0) return true;
   if (Object.values(definition).some((d) => d.type !== 'text')) return true;
   if (Object.keys(definition).some((id) => !view.columns.includes(id))) return true;
-  return block.fragments.some((f) => f.nodes.length !== 1);
+  return block.data.written !== 'gfm' && block.fragments.some((f) => f.nodes.length !== 1);
 }
 
 /** The table as GitBook writes it in HTML, on one line. */

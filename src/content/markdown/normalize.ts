@@ -87,9 +87,14 @@ function normalizeBlock(block: Block): Block {
       const fragments = block.fragments.map((f) => ({ ...f, nodes: f.nodes.map(paragraphOf) }));
       // A column title's written form (see headerFragment) stays only while it says the title.
       const header = new Map(Object.keys(block.data.definition).map((id) => [headerFragment(id), block.data.definition[id].title]));
-      return { ...block, fragments: fragments.filter((f) => !header.has(f.fragment) || (f.nodes.length === 1 && inlineText(f.nodes[0].nodes) === header.get(f.fragment))) };
+      const kept = fragments.filter((f) => !header.has(f.fragment) || (f.nodes.length === 1 && inlineText(f.nodes[0].nodes) === header.get(f.fragment)));
+      // The pipe form of cells of several paragraphs stays only while such a cell is there.
+      const { written, ...data } = block.data;
+      const keep = written === 'html' || (written === 'gfm' && kept.some((f) => f.nodes.length > 1));
+      return { ...block, data: keep ? block.data : data, fragments: kept };
     }
-    case 'file': {
+    case 'file':
+    case 'embed': {
       const { fragments, ...rest } = block;
       const caption = (fragments ?? []).find((f) => f.fragment === 'caption');
       const nodes = (caption?.nodes ?? []).map(paragraphOf).filter((p) => !isEmptyContent(p.nodes));

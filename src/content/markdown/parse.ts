@@ -81,6 +81,7 @@ function readMarkdownBlocks(markdown: string, headingOffset: number) {
     definitions: definitionsOf(tree),
     headingOffset,
     readInlineMarkdown,
+    readMarkdown: (inner) => readMarkdownBlocks(inner, headingOffset),
     source: prepared.source,
   };
   return readBlocks(tree.children, ctx);

@@ -63,8 +63,12 @@ export function prepareMarkdown(markdown: string): Prepared {
   const place = (prefix: string, token: Token) => {
     tokens.push(token);
     // The blank lines around keep the quote markers but never the list marker (that would open an empty item).
+    // The one before holds only the containers opened before the line's last list marker:
+    // a `>` opened after it (`2. > {% code %}`) would start an empty quote in the item before.
     const blank = continuation(prefix).trimEnd();
-    out.push(blank, prefix + BLOCK_MARK + (tokens.length - 1) + BLOCK_MARK, blank);
+    const markers = [...prefix.matchAll(LIST_MARKER)];
+    const before = markers.length === 0 ? blank : continuation(prefix.slice(0, markers[markers.length - 1].index)).trimEnd();
+    out.push(before, prefix + BLOCK_MARK + (tokens.length - 1) + BLOCK_MARK, blank);
   };
 
   while (i < lines.length) {
@@ -128,7 +132,7 @@ function closesFence(rest: string, fence: { char: string; length: number }): boo
 
 type Place = (prefix: string, token: Token) => void;
 
-/** `$$` alone on a line up to the next `$$` line, or `$$formula$$` as a paragraph of its own. */
+/** `$$` alone on a line up to the next `$$` line. */
 function takeBlockMath(lines: string[], i: number, prefix: string, place: Place): number {
   const rest = lines[i].slice(prefix.length).trim();
   if (rest === '$$') {
@@ -142,15 +146,8 @@ function takeBlockMath(lines: string[], i: number, prefix: string, place: Place)
     }
     return 0;
   }
-  const single = /^\$\$((?:[^$\\]|\\.|\$(?!\$))+)\$\$$/.exec(rest);
-  const alone = isBlank(lines[i - 1], prefix) && isBlank(lines[i + 1], prefix);
-  if (!single || !alone) return 0;
-  place(prefix, { kind: 'math', formula: single[1].trim(), raw: lines[i] });
-  return 1;
-}
-
-function isBlank(line: string | undefined, prefix: string): boolean {
-  return line === undefined || stripPrefix(line, prefix).trim() === '';
+  // `$$formula$$` alone on its line is inline math in a paragraph of its own (GitBook writes a math block over three lines).
+  return 0;
 }
 
 function stripPrefix(line: string, prefix: string): string {
@@ -199,8 +196,9 @@ function takeUnknownTag(lines: string[], i: number, prefix: string, place: Place
   const tag = readLiquidTag(rest);
   if (!tag || tag.name.startsWith('end')) return 0;
   if (KNOWN_TAGS.has(tag.name) && !(tag.name in CHECKED_CONTAINERS && !containerSupported(lines, i, prefix, tag))) return 0;
-  const opens = new RegExp(`\\{%-?\\s*${tag.name}(?![\\w-])`, 'g');
-  const closes = new RegExp(`\\{%-?\\s*end${tag.name}\\s*-?%\\}`, 'g');
+  const name = tag.name.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const opens = new RegExp(`\\{%-?\\s*${name}(?![\\w-])`, 'g');
+  const closes = new RegExp(`\\{%-?\\s*end${name}\\s*-?%\\}`, 'g');
   let depth = 0;
   let fence: { char: string; length: number } | null = null;
   for (let j = i; j < lines.length; j++) {

@@ -29,6 +29,8 @@ export interface BlockContext extends InlineContext {
   headingOffset: number;
   /** Reads a snippet of inline markdown (summaries, captions, `<p>` bodies). */
   readInlineMarkdown: (markdown: string, options?: { keepTrailingSpaces?: boolean }) => InlineContent[];
+  /** Reads markdown into blocks (a list item's over-indented content). */
+  readMarkdown?: (markdown: string) => Block[];
 }
 
 type Item = { node: RootContent; token: Token | null };
@@ -161,7 +163,7 @@ function buildTag(name: string, attrs: Record<string, string>, body: RootContent
       const data: EmbedBlock['data'] = { url };
       if (attrs.fullwidth === 'true') data.fullWidth = true;
       if (url !== attrs.url) data.written = attrs.url;
-      return [{ object: 'block', type: 'embed', isVoid: true, data }];
+      return withCaption({ object: 'block', type: 'embed', isVoid: true, data }, readBlocks(body, ctx));
     }
     case 'content-ref': {
       if (!attrs.url) return null;
@@ -173,12 +175,7 @@ function buildTag(name: string, attrs: Record<string, string>, body: RootContent
     }
     case 'file': {
       if (!attrs.src) return null;
-      const file: FileBlock = { object: 'block', type: 'file', isVoid: true, data: { ref: fileRefFromSrc(attrs.src) } };
-      // Its caption: the text between the tags (a paragraph; anything more stays as a paragraph after it).
-      const [first, ...rest] = readBlocks(body, ctx);
-      if (first?.type !== 'paragraph') return first ? [file, first, ...rest] : [file];
-      file.fragments = [{ object: 'fragment', fragment: 'caption', nodes: [first] }];
-      return [file, ...rest];
+      return withCaption({ object: 'block', type: 'file', isVoid: true, data: { ref: fileRefFromSrc(attrs.src) } }, readBlocks(body, ctx));
     }
     case 'openapi-operation':
       if (!attrs.spec || !attrs.path || !attrs.method) return null;
@@ -186,6 +183,14 @@ function buildTag(name: string, attrs: Record<string, string>, body: RootContent
     default:
       return null;
   }
+}
+
+/** A file's or an embed's caption: the text between its tags (a paragraph; anything more stays as blocks after it). */
+function withCaption(block: FileBlock | EmbedBlock, body: Block[]): Block[] {
+  const [first, ...rest] = body;
+  if (first?.type !== 'paragraph') return first ? [block, first, ...rest] : [block];
+  block.fragments = [{ object: 'fragment', fragment: 'caption', nodes: [first] }];
+  return [block, ...rest];
 }
 
 /** The text of the link a content-ref's body holds; null when it holds none. */
@@ -362,7 +367,16 @@ function readList(node: List, ctx: BlockContext): Block {
 }
 
 function readListItem(item: ListItem, tasks: boolean, ctx: BlockContext, marker: number): ListItemBlock {
-  const nodes = readBlocks(item.children, ctx);
+  // Siblings are read together (a tag's placeholders pair up among them), over-indented content apart.
+  const nodes: Block[] = [];
+  let run: RootContent[] = [];
+  for (const child of item.children) {
+    if (isIndentedCode(child, ctx) && ctx.readMarkdown) {
+      nodes.push(...readBlocks(run, ctx), ...ctx.readMarkdown(restorePlaceholders(child.value, ctx.tokens)));
+      run = [];
+    } else run.push(child);
+  }
+  nodes.push(...readBlocks(run, ctx));
   const data: ListItemBlock['data'] = tasks ? { checked: item.checked === true } : {};
   // GitBook's older writing indents an item's content to 4 (`*   item`): kept when wider than `marker + 1`.
   const start = item.position?.start.column;
@@ -370,6 +384,16 @@ function readListItem(item: ListItem, tasks: boolean, ctx: BlockContext, marker:
   const line = item.children[0]?.position?.start.line === item.position?.start.line;
   if (!tasks && start !== undefined && content !== undefined && line && content - start > marker + 1 && content - start <= marker + 4) data.indent = content - start;
   return { object: 'block', type: 'list-item', data, nodes: nodes.length > 0 ? nodes : [emptyParagraph()] };
+}
+
+/**
+ * GitBook never writes indented code: in a list item, content indented deeper than the item's
+ * (an image under `1. Step` at 4 or more extra spaces) is the item's content, not code.
+ */
+function isIndentedCode(node: RootContent, ctx: BlockContext): node is Code {
+  const start = node.position?.start.offset;
+  if (node.type !== 'code' || start === undefined || ctx.source === undefined) return false;
+  return !/^[ \t]*(?:`{3,}|~{3,})/.test(ctx.source.slice(start, ctx.source.indexOf('\n', start) >>> 0));
 }
 
 function readCode(node: Code, ctx: BlockContext): CodeBlock {
@@ -402,18 +426,45 @@ function readTable(node: Table, ctx: BlockContext): TableBlock {
     if (!isPlainText(nodes)) fragments.push({ object: 'fragment', fragment: headerFragment(id), nodes: [paragraph(nodes)] });
   });
   const records: TableBlock['data']['records'] = {};
+  let paragraphCells = false;
   rows.forEach((row, r) => {
     const values: Record<string, string> = {};
     columns.forEach((id, c) => {
       const name = `r${r}${id}`;
       const cell = row.children[c];
-      fragments.push({ object: 'fragment', fragment: name, nodes: [paragraph(cell ? readInlines(unwrapCell(cell.children), ctx).nodes : [textNode([leaf('')])])] });
+      const paragraphs = cell ? cellParagraphs(cell.children) : null;
+      if (paragraphs) paragraphCells = true;
+      const nodes = paragraphs ? paragraphs.map((p) => paragraph(readInlines(p, ctx).nodes)) : [paragraph(cell ? readInlines(unwrapCell(cell.children), ctx).nodes : [textNode([leaf('')])])];
+      fragments.push({ object: 'fragment', fragment: name, nodes });
       values[id] = name;
     });
     records[`r${r}`] = { orderIndex: orderIndex(r), values };
   });
   const hideHeader = columns.length > 0 && columns.every((id) => definition[id].title === '');
-  return { object: 'block', type: 'table', isVoid: true, data: { view: { type: 'grid', columns, hideHeader }, records, definition }, fragments };
+  const data: TableBlock['data'] = { view: { type: 'grid', columns, hideHeader }, records, definition };
+  // GitBook's 2021 export wrote cells of several paragraphs in a pipe table (`| <p>a</p><p>b</p> |`): kept so.
+  if (paragraphCells) data.written = 'gfm';
+  return { object: 'block', type: 'table', isVoid: true, data, fragments };
+}
+
+const isHtmlTag = (node: PhrasingContent | undefined, tag: string) => node?.type === 'html' && node.value.trim().toLowerCase() === tag;
+
+/** A cell of two or more `<p>…</p>` (and nothing between them): the children of each; null otherwise. */
+function cellParagraphs(children: PhrasingContent[]): PhrasingContent[][] | null {
+  const paragraphs: PhrasingContent[][] = [];
+  let current: PhrasingContent[] | null = null;
+  for (const node of children) {
+    if (isHtmlTag(node, '<p>')) {
+      if (current) return null;
+      current = [];
+    } else if (isHtmlTag(node, '</p>')) {
+      if (!current) return null;
+      paragraphs.push(current);
+      current = null;
+    } else if (current) current.push(node);
+    else if (!(node.type === 'text' && node.value.trim() === '')) return null;
+  }
+  return !current && paragraphs.length > 1 ? paragraphs : null;
 }
 
 /** GitBook writes a cell holding a line break as `<p>…<br>…</p>`: the paragraph tags go. */
@@ -447,7 +498,9 @@ function readHtmlBlock(node: Html, ctx: BlockContext): Block[] {
   if (/^<table[\s>]/i.test(html)) {
     // Only a table written back exactly as read becomes a table block; any other stays verbatim.
     const table = readHtmlTable(html, ctx);
-    if (table && tableNeedsHtml(table) && writeHtmlTable(table) === html) return [table];
+    // A table GFM could hold but GitBook wrote in HTML keeps that form (`written`).
+    if (table && !tableNeedsHtml(table)) table.data.written = 'html';
+    if (table && writeHtmlTable(table) === html) return [table];
   }
   const drawing = readDrawing(html);
   if (drawing) return [drawing];

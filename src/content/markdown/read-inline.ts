@@ -13,7 +13,7 @@ import { restorePlaceholders } from './prepare.ts';
 import { destination, INLINE_PLACEHOLDER, readHtmlTag, unescapeMarkdown, type HtmlTag } from './syntax.ts';
 import { canonicalMarks, colorMark, leaf, mark, normalizeInlines, TEXT_COLORS, textNode } from './leaves.ts';
 import { imageRefFromSrc, refFromHref } from './refs.ts';
-import type { ContentRef, ImageRef, Inline, InlineButton, InlineContent, InlineImage, InlineLink, Mark, Text, TextColor } from './types.ts';
+import type { ButtonAction, ContentRef, ImageRef, Inline, InlineButton, InlineContent, InlineImage, InlineLink, Mark, Text, TextColor } from './types.ts';
 
 export interface InlineContext {
   tokens: Token[];
@@ -32,8 +32,8 @@ interface Sink {
   items: InlineContent[];
   link: ContentRef | null;
   id: string | null;
-  /** `<a class="button primary|secondary" data-icon>`: GitBook's button, not a link. */
-  button?: { kind: 'primary' | 'secondary'; icon: string | undefined };
+  /** `<a class="button primary|secondary" data-icon>` or `<button class="button …" data-action>`: GitBook's button, not a link. */
+  button?: { kind: 'primary' | 'secondary'; icon: string | undefined; action?: ButtonAction; tag: 'a' | 'button' };
   /** The destination as written, when it holds escapes. */
   href?: string;
 }
@@ -91,7 +91,7 @@ class InlineReader {
         // A URL typed as text (GFM's autolink literal) stays text: GitBook writes every link `[text](url)`
         // and keeps a bare `www.x.com` as the text it is.
         // (The literal keeps its backslashes raw: they are escapes of text.)
-        if (this.isLiteralAutolink(node)) return this.text(plainOf(node.children).replace(/\\([!-/:-@[-`{-~])/g, '$1'), marks, true);
+        if (this.isLiteralAutolink(node)) return this.text(this.literalAutolinkText(node), marks, true);
         return this.link(refFromHref(this.restore(node.url)), () => this.visitAll(node.children, marks), writtenDestination(node, this.ctx));
       case 'linkReference': {
         const definition = this.ctx.definitions.get(node.identifier);
@@ -112,6 +112,19 @@ class InlineReader {
       default:
         return;
     }
+  }
+
+  /**
+   * The text of a URL typed as text. GFM's literal autolink takes a backslash that escapes
+   * the character after it (`https://x/#/\\<NAME>` ends the URL at `\\`): that backslash is
+   * an escape, not text, or each round trip would add one.
+   */
+  private literalAutolinkText(node: PhrasingContent & { children: PhrasingContent[] }): string {
+    const value = plainOf(node.children).replace(/\\([!-/:-@[-`{-~])/g, '$1');
+    const end = node.position?.end.offset;
+    const after = end === undefined ? undefined : this.ctx.source?.[end];
+    const run = /\\+$/.exec(value)?.[0].length ?? 0;
+    return run % 2 === 1 && after !== undefined && /[!-/:-@[-`{-~]/.test(after) ? value.slice(0, -1) : value;
   }
 
   private isLiteralAutolink(node: PhrasingContent): boolean {
@@ -177,6 +190,15 @@ class InlineReader {
 
   private closeLink(): void {
     const sink = this.sinks.pop()!;
+    if (sink.button) {
+      const label = sink.items.map((item) => (item.object === 'text' ? item.leaves.map((l) => l.text).join('') : '')).join('').trim();
+      const data: InlineButton['data'] = { label, kind: sink.button.kind };
+      if (sink.link) data.ref = sink.link;
+      else if (sink.button.action) data.action = sink.button.action;
+      if (sink.button.icon) data.icon = sink.button.icon;
+      this.sink().items.push({ object: 'inline', type: 'button', isVoid: true, data });
+      return;
+    }
     if (!sink.link) {
       // An `<a id>` anchor with nothing inside names a heading; other link-less anchors just unwrap.
       if (sink.items.length === 0 && sink.id) this.anchorId = sink.id;
@@ -185,13 +207,6 @@ class InlineReader {
     }
     if (sink.items.length === 0 && sink.id) {
       this.anchorId = sink.id;
-      return;
-    }
-    if (sink.button) {
-      const label = sink.items.map((item) => (item.object === 'text' ? item.leaves.map((l) => l.text).join('') : '')).join('').trim();
-      const data: InlineButton['data'] = { label, kind: sink.button.kind, ref: sink.link };
-      if (sink.button.icon) data.icon = sink.button.icon;
-      this.sink().items.push({ object: 'inline', type: 'button', isVoid: true, data });
       return;
     }
     const nodes = normalizeInlines(sink.items.map(linkChild), { trim: false });
@@ -235,9 +250,13 @@ class InlineReader {
         if (this.darkSource !== undefined && /dark/i.test(tag.attrs.media ?? '')) this.darkSource = imageRefFromSrc(firstSrc(tag.attrs.srcset ?? ''));
         return this.darkSource !== undefined;
       case 'a': {
-        const classes = (tag.attrs.class ?? '').split(/\s+/);
-        const button = tag.attrs.href && classes.includes('button') ? { kind: classes.includes('secondary') ? ('secondary' as const) : ('primary' as const), icon: tag.attrs['data-icon'] || undefined } : undefined;
-        this.sinks.push({ items: [], link: tag.attrs.href ? refFromHref(tag.attrs.href) : null, id: tag.attrs.id || null, button });
+        this.sinks.push({ items: [], link: tag.attrs.href ? refFromHref(tag.attrs.href) : null, id: tag.attrs.id || tag.attrs.name || null, button: buttonOf(tag) });
+        return true;
+      }
+      case 'button': {
+        const button = buttonOf(tag);
+        if (!button) return false;
+        this.sinks.push({ items: [], link: null, id: null, button });
         return true;
       }
       case 'i':
@@ -274,8 +293,8 @@ class InlineReader {
       this.darkSource = undefined;
       return true;
     }
-    if (name === 'a') {
-      if (this.sinks.length <= 1) return true;
+    if (name === 'a' || name === 'button') {
+      if (this.sinks.length <= 1 || (name === 'button') !== (this.sink().button?.tag === 'button')) return name === 'a';
       this.closeLink();
       return true;
     }
@@ -293,6 +312,19 @@ class InlineReader {
     }
     return markForTag({ name, closing: true, attrs: {} }) !== undefined || name === 'i' || name === 'code';
   }
+}
+
+/** GitBook's button: `<a class="button primary|secondary">` or `<button class="button …" data-action data-query|data-slug>`. */
+function buttonOf(tag: HtmlTag): Sink['button'] {
+  const classes = (tag.attrs.class ?? '').split(/\s+/);
+  if (!classes.includes('button') || (tag.name !== 'a' && tag.name !== 'button')) return undefined;
+  const kind = classes.includes('secondary') ? ('secondary' as const) : ('primary' as const);
+  const button: NonNullable<Sink['button']> = { kind, icon: tag.attrs['data-icon'] || undefined, tag: tag.name };
+  const action = tag.attrs['data-action'];
+  if (action === 'search' || action === 'ask') button.action = tag.attrs['data-query'] !== undefined ? { action, query: tag.attrs['data-query'] } : { action };
+  else if (action === 'select' && tag.attrs['data-slug']) button.action = { action, slug: tag.attrs['data-slug'] };
+  else if (tag.name === 'button') return undefined;
+  return button;
 }
 
 /** The mark an inline HTML formatting tag stands for; undefined for tags that are not formatting. */

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { documentToMarkdown, markdownToDocument, type Block, type Document, type InlineContent, type Leaf, type Mark, type ParagraphBlock } from './index.ts';
 import { assignKeys, normalizeDocument } from './normalize.ts';
-import { gitbookComponentErrors } from '../../../test/gitbook-schema.ts';
+import { documentSchemaErrors } from '../../../test/markdown-schema.ts';
 
-const documentSchemaErrors = (document: unknown) => gitbookComponentErrors('JSONDocument', document);
 
 /*
  * Documents built in code, with text full of markdown-significant characters, marks on

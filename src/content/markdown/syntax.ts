@@ -32,7 +32,8 @@ export function readLiquidTag(text: string): LiquidTag | null {
       quote = ch;
     } else if (ch === '%' && text[i + 1] === '}') {
       const inner = text.slice(2, i).replace(/^-/, '').replace(/-$/, '').trim();
-      const name = /^[A-Za-z][\w-]*/.exec(inner)?.[0];
+      // `@integration/block` names GitBook's integration blocks (`{% @github-files/github-code-block url="…" %}`).
+      const name = /^(?:@[A-Za-z][\w.-]*\/[\w.-]+|[A-Za-z][\w-]*)/.exec(inner)?.[0];
       if (!name) return null;
       return { name, attrs: readAttributes(inner.slice(name.length)), raw: text.slice(0, i + 2) };
     }
@@ -40,14 +41,54 @@ export function readLiquidTag(text: string): LiquidTag | null {
   return null;
 }
 
-const ATTRIBUTE = /([A-Za-z_:][\w:.-]*)(?:\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`]+)))?/g;
+const NAME = /\s*([A-Za-z_:][\w:.-]*)/y;
+const EQUALS = /\s*=\s*/y;
+const UNQUOTED = /[^\s"'=<>`]+/y;
+/** What may follow a quoted value's closing quote: another attribute, or the end of the tag. */
+const AFTER_VALUE = /^(?:\s+[A-Za-z_:][\w:.-]*(?:\s*=|\s|$)|\s*\/?\s*$)/;
 
-/** Attributes of a tag body: `a="1" b='2' c=3 d` gives `{ a: '1', b: '2', c: '3', d: '' }`. */
+/**
+ * Attributes of a tag body: `a="1" b='2' c=3 d` gives `{ a: '1', b: '2', c: '3', d: '' }`.
+ * GitBook writes quotes inside a value bare (`title="a "b""`): a quoted value ends at the
+ * quote that another attribute or the end of the tag follows, not at the first one.
+ */
 export function readAttributes(source: string): Record<string, string> {
   const attrs: Record<string, string> = {};
-  for (const match of source.matchAll(ATTRIBUTE)) {
-    const name = match[1].toLowerCase();
-    if (!(name in attrs)) attrs[name] = decodeEntities(match[2] ?? match[3] ?? match[4] ?? '');
+  let i = 0;
+  while (i < source.length) {
+    NAME.lastIndex = i;
+    const name = NAME.exec(source);
+    if (!name) {
+      i++;
+      continue;
+    }
+    i = NAME.lastIndex;
+    let value = '';
+    EQUALS.lastIndex = i;
+    if (EQUALS.exec(source)) {
+      i = EQUALS.lastIndex;
+      const quote = source[i];
+      if (quote === '"' || quote === "'") {
+        let end = -1;
+        for (let k = source.indexOf(quote, i + 1); k >= 0; k = source.indexOf(quote, k + 1)) {
+          if (AFTER_VALUE.test(source.slice(k + 1))) {
+            end = k;
+            break;
+          }
+        }
+        if (end < 0) end = source.indexOf(quote, i + 1);
+        if (end < 0) end = source.length;
+        value = source.slice(i + 1, end);
+        i = end + 1;
+      } else {
+        UNQUOTED.lastIndex = i;
+        const bare = UNQUOTED.exec(source);
+        value = bare?.[0] ?? '';
+        i = bare ? UNQUOTED.lastIndex : i;
+      }
+    }
+    const key = name[1].toLowerCase();
+    if (!(key in attrs)) attrs[key] = decodeEntities(value);
   }
   return attrs;
 }

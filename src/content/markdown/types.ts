@@ -83,8 +83,16 @@ export interface InlineButton {
   type: 'button';
   key?: string;
   isVoid: true;
-  data: { label: string; kind: 'primary' | 'secondary'; icon?: string; ref: ContentRef };
+  /**
+   * A button links (`ref`, `<a href class="button …">`) or acts (`action`, GitBook's
+   * `<button type="button" class="button …" data-action="ask">`). One GitBook wrote with
+   * neither (`<a class="button primary">` without href) is kept as such, written back so.
+   */
+  data: { label: string; kind: 'primary' | 'secondary'; icon?: string; ref?: ContentRef; action?: ButtonAction };
 }
+
+/** GitBook's DocumentAction: what a button does when it does not link. */
+export type ButtonAction = { action: 'search' | 'ask'; query?: string } | { action: 'select'; slug: string };
 
 /**
  * A page mention, GitBook's `[Page title](page.md "mention")`. Sites show the target's current
@@ -276,6 +284,8 @@ export interface EmbedBlock {
   isVoid: true;
   /** `written` (Quire's, in the schema's open `data`): the `url` attribute as GitBook's older export wrote it, escapes and all. */
   data: { url: string; fullWidth?: boolean; written?: string };
+  /** The text between `{% embed %}` and `{% endembed %}`, shown under the embed (Quire's, as a file block's caption; GitBook's schema lists no fragments here and ignores them). */
+  fragments?: Array<Fragment<'caption', ParagraphBlock>>;
 }
 
 /**
@@ -514,6 +524,12 @@ export interface TableBlock {
     records: Record<string, TableRecord>;
     definition: Record<string, TableDefinition>;
     fullWidth?: boolean;
+    /**
+     * The form GitBook wrote the table in where another would do (Quire's, in the open `data`):
+     * `gfm`, a pipe table with cells of several `<p>` paragraphs (GitBook's 2021 export);
+     * `html`, GitBook's one-line HTML table for a table a pipe table could hold.
+     */
+    written?: 'gfm' | 'html';
   };
   /** One fragment per text cell; GitBook-written HTML cells may hold several paragraphs. */
   fragments: Array<Fragment<string, ParagraphBlock>>;

@@ -235,7 +235,12 @@ function renderInline(node: Inline, options: InlineWriteOptions): string {
     }
     case 'button': {
       const icon = node.data.icon ? ` data-icon=${quoteAttribute(node.data.icon)}` : '';
-      return `<a href=${quoteAttribute(hrefFromRef(node.data.ref))} class="button ${node.data.kind}"${icon}>${escapeText(node.data.label, { ...options, singleLine: true })}</a>`;
+      const label = escapeText(node.data.label, { ...options, singleLine: true });
+      const { ref, action } = node.data;
+      if (ref) return `<a href=${quoteAttribute(hrefFromRef(ref))} class="button ${node.data.kind}"${icon}>${label}</a>`;
+      if (!action) return `<a class="button ${node.data.kind}"${icon}>${label}</a>`;
+      const detail = action.action === 'select' ? ` data-slug=${quoteAttribute(action.slug)}` : action.query !== undefined ? ` data-query=${quoteAttribute(action.query)}` : '';
+      return `<button type="button" class="button ${node.data.kind}" data-action="${action.action}"${detail}${icon}>${label}</button>`;
     }
     case 'inline-math':
       return `$$${node.data.formula}$$`;

@@ -10,6 +10,7 @@ import { contentRefLabel, hrefFromRef, srcFromFileRef } from './refs.ts';
 import { quoteAttribute, unescapeMarkdown } from './syntax.ts';
 import { escapeText, imageMarkdown, imageSrc, withTextStyle, writeInlines } from './write-inline.ts';
 import { isEmptyContent } from './leaves.ts';
+import { formIn, type Container } from './dialect.ts';
 import type {
   Block, CodeBlock, Document, DrawingBlock, ExpandableBlock, HeadingBlock, ImageBlock, ImagesBlock, InlineContent, ListBlock,
   ListItemBlock, ParagraphBlock, TableBlock, TableRecord, TextAlignment,
@@ -24,7 +25,7 @@ export interface WriteOptions {
 
 interface Context {
   headingOffset: number;
-  /** In a container that holds no image block (list item, quote, hint): a captioned inline image alone is written as GitBook's `<figure>`. */
+  /** In a container that holds no image block (list item, quote): a captioned inline image alone is written as GitBook's `<figure>`. */
   inlineFigures?: boolean;
   bullet: '*' | '-';
   delimiter: '.' | ')';
@@ -71,6 +72,11 @@ function interruptsParagraph(block: Block): boolean {
   return first !== undefined && !(first.type === 'paragraph' && isEmptyContent(first.nodes));
 }
 
+/** The context of a container's children: an image alone in a paragraph is written as GitBook writes images there (dialect.ts). */
+function inContainer(ctx: Context, container: Container): Context {
+  return { ...ctx, inlineFigures: formIn(container, 'images') === 'figure' };
+}
+
 function writeBlock(block: Block, ctx: Context): string {
   switch (block.type) {
     case 'paragraph':
@@ -86,27 +92,30 @@ function writeBlock(block: Block, ctx: Context): string {
     case 'list-tasks':
       return writeList(block, ctx);
     case 'blockquote':
-      return prefixLines(writeBlocks(block.nodes, { ...ctx, inlineFigures: true }), '> ', '> ', '>');
+      return prefixLines(writeBlocks(block.nodes, inContainer(ctx, 'blockquote')), '> ', '> ', '>');
     case 'code':
       return writeCode(block);
     case 'hint':
-      return wrapTag(`hint style=${quoteAttribute(block.data.style)}${block.data.icon ? ` icon=${quoteAttribute(block.data.icon)}` : ''}`, 'hint', writeBlocks(block.nodes, { ...ctx, inlineFigures: true }));
+      return wrapTag(`hint style=${quoteAttribute(block.data.style)}${block.data.icon ? ` icon=${quoteAttribute(block.data.icon)}` : ''}`, 'hint', writeBlocks(block.nodes, inContainer(ctx, 'hint')));
     case 'tabs':
-      return wrapTag('tabs', 'tabs', block.nodes.map((tab) => wrapTag(`tab title=${quoteAttribute(tab.data.title ?? '')}${tab.data.icon ? ` icon=${quoteAttribute(tab.data.icon)}` : ''}`, 'tab', writeBlocks(tab.nodes, { ...ctx, inlineFigures: false }))).join('\n\n'));
+      return wrapTag('tabs', 'tabs', block.nodes.map((tab) => wrapTag(`tab title=${quoteAttribute(tab.data.title ?? '')}${tab.data.icon ? ` icon=${quoteAttribute(tab.data.icon)}` : ''}`, 'tab', writeBlocks(tab.nodes, inContainer(ctx, 'tabs-item')))).join('\n\n'));
     case 'stepper':
       // GitBook leaves a blank line between `{% endstep %}` and the next `{% step %}`.
-      return wrapTag('stepper', 'stepper', block.nodes.map((s) => wrapTag('step', 'step', writeBlocks(s.nodes, { ...ctx, inlineFigures: false }))).join('\n\n'));
+      return wrapTag('stepper', 'stepper', block.nodes.map((s) => wrapTag('step', 'step', writeBlocks(s.nodes, inContainer(ctx, 'stepper-step')))).join('\n\n'));
     case 'updates':
       // GitBook leaves a blank line after `{% updates %}` and between updates, none before `{% endupdates %}`.
-      return wrapTag(`updates${block.data.format ? ` format=${quoteAttribute(block.data.format)}` : ''}`, 'updates', '\n' + block.nodes.map((u) => wrapTag(`update date=${quoteAttribute(writeDate(u.data.date))}`, 'update', writeBlocks(u.nodes, { ...ctx, inlineFigures: false }))).join('\n\n'));
+      return wrapTag(`updates${block.data.format ? ` format=${quoteAttribute(block.data.format)}` : ''}`, 'updates', '\n' + block.nodes.map((u) => wrapTag(`update date=${quoteAttribute(writeDate(u.data.date))}`, 'update', writeBlocks(u.nodes, inContainer(ctx, 'update')))).join('\n\n'));
     case 'columns':
-      return wrapTag(`columns${block.data.fullWidth ? ' fullWidth="true"' : ''}`, 'columns', block.nodes.map((c) => wrapTag(`column${writeWidth(c.data.width)}`, 'column', writeBlocks(c.nodes, { ...ctx, inlineFigures: false }))).join('\n\n'));
+      return wrapTag(`columns${block.data.fullWidth ? ' fullWidth="true"' : ''}`, 'columns', block.nodes.map((c) => wrapTag(`column${writeWidth(c.data.width)}`, 'column', writeBlocks(c.nodes, inContainer(ctx, 'column')))).join('\n\n'));
     case 'expandable':
       return writeExpandable(block, ctx);
     case 'math':
       return `$$\n${block.data.formula}\n$$`;
-    case 'embed':
-      return `{% embed url=${quoteAttribute(block.data.written !== undefined && unescapeMarkdown(block.data.written) === block.data.url ? block.data.written : block.data.url)}${block.data.fullWidth ? ' fullWidth="true"' : ''} %}`;
+    case 'embed': {
+      const tag = `embed url=${quoteAttribute(block.data.written !== undefined && unescapeMarkdown(block.data.written) === block.data.url ? block.data.written : block.data.url)}${block.data.fullWidth ? ' fullWidth="true"' : ''}`;
+      const caption = block.fragments?.find((f) => f.fragment === 'caption')?.nodes[0];
+      return caption ? wrapTag(tag, 'embed', writeParagraph(caption)) : `{% ${tag} %}`;
+    }
     case 'content-ref': {
       const href = hrefFromRef(block.data.ref);
       const label = block.data.text ?? contentRefLabel(href);
@@ -131,7 +140,7 @@ function writeBlock(block: Block, ctx: Context): string {
     case 'stepper-step':
     case 'update':
     case 'column':
-      return writeBlocks(block.nodes, { ...ctx, inlineFigures: block.type === 'list-item' });
+      return writeBlocks(block.nodes, inContainer(ctx, block.type));
     case 'image':
       return writeImages({ object: 'block', type: 'images', isVoid: false, data: {}, nodes: [block] });
     case 'code-line':
@@ -205,7 +214,7 @@ function writeList(block: ListBlock, ctx: Context): string {
 }
 
 function writeListItem(item: ListItemBlock, marker: string, checked: boolean | undefined, ctx: Context): string {
-  let content = writeBlocks(item.nodes, { ...ctx, inlineFigures: true }, true);
+  let content = writeBlocks(item.nodes, inContainer(ctx, 'list-item'), true);
   // `* ***` would be one thematic break: a divider opening a `*` item is written `---`.
   if (marker === '*' && item.nodes[0]?.type === 'divider') content = '---' + content.slice(3);
   const width = item.data.indent !== undefined && item.data.indent > marker.length + 1 && item.data.indent <= marker.length + 4 ? item.data.indent : marker.length + 1;
@@ -241,7 +250,7 @@ function codeAttributes(data: CodeBlock['data']): string {
 function writeExpandable(block: ExpandableBlock, ctx: Context): string {
   const [title, body] = block.fragments;
   const summary = writeInlines(title.nodes[0]?.nodes ?? [], { singleLine: true, html: true, keepTrailingSpaces: true });
-  const content = writeBlocks(body.nodes, { ...ctx, inlineFigures: false });
+  const content = writeBlocks(body.nodes, inContainer(ctx, 'expandable-body'));
   return [block.data.defaultExpanded ? '<details open>' : '<details>', `<summary>${summary}</summary>`, ...(content === '' ? [] : [content]), '</details>'].join('\n\n');
 }
 
@@ -276,7 +285,10 @@ function writeTable(block: TableBlock): string {
   if (columns.length === 0) return '';
   const fragments = new Map(block.fragments.map((f) => [f.fragment, f.nodes]));
   const cell = (name: TableRecord['values'][string] | undefined): string => {
-    const nodes: InlineContent[] = (typeof name === 'string' && fragments.get(name)?.[0]?.nodes) || [];
+    const paragraphs = (typeof name === 'string' && fragments.get(name)) || [];
+    // Several paragraphs (a table read from GitBook's 2021 pipe tables): `<p>…</p><p>…</p>`.
+    if (paragraphs.length > 1) return paragraphs.map((p) => `<p>${writeInlines(p.nodes, { singleLine: true, inTable: true, html: true })}</p>`).join('');
+    const nodes: InlineContent[] = paragraphs[0]?.nodes ?? [];
     // GitBook writes a cell holding a line break as an HTML paragraph.
     const breaks = nodes.some((n) => n.object === 'text' && n.leaves.some((l) => l.text.includes('\n') && !l.marks.some((m) => m.type === 'code')));
     return breaks ? `<p>${writeInlines(nodes, { singleLine: true, inTable: true, html: true })}</p>` : writeInlines(nodes, { singleLine: true, inTable: true });

@@ -1,0 +1,123 @@
+/*
+ * Regressions from GitBook content the engine was not tuned on (issue 31): constructs
+ * GitBook writes, in the containers it writes them in. Examples are made up; each case is
+ * read, written back byte for byte, and stable, and what is read validates against
+ * GitBook's JSONDocument as the dialect extends it (test/markdown-schema.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { documentSchemaErrors } from '../../../test/markdown-schema.ts';
+import { documentToMarkdown, extractText, markdownToDocument, normalizeMarkdown } from './index.ts';
+import type { Block } from './types.ts';
+
+/** Reads `markdown`, checks it validates and writes back as `written` (the source by default) and stays so. */
+function roundTrips(markdown: string, written = markdown): Block[] {
+  const document = markdownToDocument(markdown);
+  expect(documentSchemaErrors(document)).toBeNull();
+  const out = documentToMarkdown(document);
+  expect(out).toBe(written.endsWith('\n') ? written : written + '\n');
+  expect(normalizeMarkdown(out)).toBe(out);
+  return document.nodes;
+}
+
+const types = (blocks: Block[] | undefined): string[] => (blocks ?? []).map((b) => b.type);
+const childrenOf = (block: Block | undefined): Block[] => ((block as { nodes?: Block[] } | undefined)?.nodes ?? []);
+
+describe('containers GitBook writes beyond its published schema (dialect.ts)', () => {
+  it('keeps a table in a tab as a table', () => {
+    const [tabs] = roundTrips('{% tabs %}\n{% tab title="Flags" %}\n| Flag | Type | Default |\n| ---- | ---- | ------- |\n| `-v` | bool | false   |\n{% endtab %}\n{% endtabs %}');
+    expect(types(childrenOf(childrenOf(tabs)[0]))).toEqual(['table']);
+  });
+
+  it('keeps tabs in a step as tabs', () => {
+    const [stepper] = roundTrips('{% stepper %}\n{% step %}\n### Install\n\n{% tabs %}\n{% tab title="npm" %}\nRun it.\n{% endtab %}\n{% endtabs %}\n{% endstep %}\n{% endstepper %}');
+    expect(types(childrenOf(childrenOf(stepper)[0]))).toEqual(['heading-3', 'tabs']);
+  });
+
+  it('keeps a fenced code block in a hint and in a quote as code', () => {
+    const [hint] = roundTrips('{% hint style="info" %}\n```js\nlet a = 1;\n```\n{% endhint %}');
+    expect(types(childrenOf(hint))).toEqual(['code']);
+    const [quote] = roundTrips('> ```js\n> let a = 1;\n> ```');
+    expect(types(childrenOf(quote))).toEqual(['code']);
+  });
+
+  it('reads a tag that opens a quote on a list item\'s marker line into that item, not an empty quote in the item before', () => {
+    const [list] = roundTrips('1. a\n2. > ```js\n   > x\n   > ```', '1. a\n2. > ```js\n   > x\n   > ```');
+    expect(childrenOf(list).map((item) => types(childrenOf(item)))).toEqual([['paragraph'], ['blockquote']]);
+    const [other] = markdownToDocument('1. a\n2. > {% hint style="info" %}\n   > b\n   > {% endhint %}').nodes;
+    expect(childrenOf(other).map((item) => types(childrenOf(item)))).toEqual([['paragraph'], ['blockquote']]);
+  });
+});
+
+describe('constructs GitBook writes that were lost or shown as text', () => {
+  it('keeps an embed\'s caption, in the document, the markdown and the searchable text', () => {
+    const [embed] = roundTrips('{% embed url="https://www.youtube.com/watch?v=abc" %}\nCaption text\n{% endembed %}');
+    expect((embed as { fragments?: unknown[] }).fragments).toHaveLength(1);
+    expect(extractText(markdownToDocument('{% embed url="https://x.io/v" %}\nCaption text\n{% endembed %}'))[0].body).toContain('Caption text');
+    roundTrips('{% embed url="https://x.io/v" %}');
+  });
+
+  it('reads an escape after a URL typed as text once, not one more backslash each round trip', () => {
+    const [paragraph] = roundTrips('See https://x/#/\\<NAME> here');
+    expect(JSON.stringify(paragraph)).toContain('https://x/#/<NAME> here');
+  });
+
+  it('reads a code title holding bare quotes whole (`title="a "b""`)', () => {
+    const [code] = roundTrips('{% code title="a "b"" %}\n```js\nx\n```\n{% endcode %}', '{% code title="a &#x22;b&#x22;" %}\n```js\nx\n```\n{% endcode %}');
+    expect((code as { data: { title?: string } }).data.title).toBe('a "b"');
+  });
+
+  it('keeps an integration block (`{% @github-files/github-code-block %}`) verbatim, not as escaped text', () => {
+    const [block] = roundTrips('{% @github-files/github-code-block url="https://github.com/a/b/blob/main/x.js" %}\n\nText after.');
+    expect(block.type).toBe('integration');
+  });
+});
+
+describe('buttons written as HTML', () => {
+  it('reads GitBook\'s action button (`<button … data-action="ask">`) as a button with its action, not escaped text', () => {
+    const markdown = '<button type="button" class="button primary" data-action="ask" data-query="How?">Ask</button>';
+    const [paragraph] = roundTrips(markdown);
+    expect(childrenOf(paragraph)[0]).toMatchObject({ type: 'button', data: { label: 'Ask', kind: 'primary', action: { action: 'ask', query: 'How?' } } });
+  });
+
+  it('keeps a button without href (`<a class="button primary">Go</a>`) as a button, markup and all', () => {
+    const [paragraph] = roundTrips('Text <a class="button primary">Go</a> more');
+    expect(childrenOf(paragraph)[1]).toMatchObject({ type: 'button', data: { label: 'Go', kind: 'primary' } });
+  });
+});
+
+describe('HTML in pipe-table cells (GitBook\'s 2021 export)', () => {
+  it('reads a cell of `<p>` paragraphs as paragraphs, and writes it back so', () => {
+    const markdown = '| Name                          | Value |\n| ----------------------------- | ----- |\n| <p><code>a</code></p><p>b</p> | c     |';
+    const [table] = roundTrips(markdown);
+    const cell = (table as { fragments: Array<{ fragment: string; nodes: unknown[] }> }).fragments.find((f) => f.fragment === 'r0c0')!;
+    expect(cell.nodes).toHaveLength(2);
+    expect(JSON.stringify(cell)).not.toContain('<p>');
+  });
+});
+
+describe('GitBook\'s older (2021) Git Sync output', () => {
+  it('keeps a drawing in a list item and in a hint (class="gitbook-drawing")', () => {
+    const [list] = roundTrips('* Item\n\n  <img src=".gitbook/assets/d.svg" alt="" class="gitbook-drawing">');
+    expect(types(childrenOf(childrenOf(list)[0]))).toEqual(['paragraph', 'drawing']);
+    roundTrips('{% hint style="info" %}\n<img src=".gitbook/assets/d.svg" alt="" class="gitbook-drawing">\n{% endhint %}');
+  });
+
+  it('reads `$$x$$` alone on its line as inline math, not a block', () => {
+    expect(types(roundTrips('See:\n\n$$x^2$$\n\nafter'))).toEqual(['paragraph', 'paragraph', 'paragraph']);
+    const [, math] = markdownToDocument('See:\n\n$$x^2$$').nodes;
+    expect(math).toMatchObject({ type: 'paragraph', nodes: [{ type: 'inline-math', data: { formula: 'x^2' } }] });
+  });
+
+  it('reads an image indented deeper than its list item\'s content as the item\'s image, not indented code', () => {
+    const [list] = roundTrips('* Item\n\n      ![shot](a.png)', '* Item\n\n  <img src="a.png" alt="shot">');
+    expect(types(childrenOf(childrenOf(list)[0]))).toEqual(['paragraph', 'paragraph']);
+    expect(JSON.stringify(list)).toContain('inline-image');
+  });
+
+  it('reads a simple HTML table (no cards, no widths) as a table, written back in HTML', () => {
+    const html = '<table><thead><tr><th>Name</th><th>Value</th></tr></thead><tbody><tr><td><code>a</code></td><td>b</td></tr></tbody></table>';
+    expect(types(roundTrips(html))).toEqual(['table']);
+    const [list] = roundTrips(`* Item\n\n  ${html}`);
+    expect(types(childrenOf(childrenOf(list)[0]))).toEqual(['paragraph', 'table']);
+  });
+});
