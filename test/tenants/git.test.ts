@@ -3,10 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BLOB_AREA } from '../../src/content/store/blobs.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
 import { runLog } from '../../src/modules/git-sync/git-sync.service.ts';
 import { createTestApp, type TestApp } from '../app.ts';
 import { createOrganization, type TestOrganization } from '../factories.ts';
 import { createRepository, git, startGitServer, type GitServer } from '../git-server.ts';
+import { appOnOlderSchema, upgradeDatabase } from '../upgrade.ts';
 
 /*
  * Issue 30: an organization that owns a git server aims at another organization on the
@@ -197,4 +199,37 @@ describe('git sync between tenants', () => {
       expect(res.body.error.message).toContain('body/ref');
     }
   }, 180_000);
+});
+
+describe('git URLs stored before (migration 0025)', () => {
+  const database = upgradeDatabase('quire-upgrade-git-urls');
+
+  it('strips credentials and token parameters from revisions, job rows, sync state and gitSync; a pending job keeps what git needs', async () => {
+    const { app, db, spaceId } = await appOnOlderSchema(database, '0021_section_vectors', 'Synced');
+    try {
+      const now = new Date().toISOString();
+      const { id: revisionId } = await db.selectFrom('revisions').select('id').where('space_id', '=', spaceId).executeTakeFirstOrThrow();
+      await db.updateTable('revisions').set({ git: JSON.stringify({ oid: 'a'.repeat(40), ref: 'refs/heads/main', url: `https://ci:commit-pa55@git.acme.test/c/?access_token=tok-1&c=${'a'.repeat(40)}` }) }).where('id', '=', revisionId).execute();
+      await db.updateTable('spaces').set({ git_sync: JSON.stringify({ installationId: spaceId, url: 'https://redacted@git.acme.test/tree?token=redacted' }) }).where('id', '=', spaceId).execute();
+      await db.insertInto('git_syncs').values({ space_id: spaceId, remote: 'https://git.acme.test/r.git?token=tok-2', ref: 'refs/heads/main', project_directory: '', created_at: now, updated_at: now }).execute();
+      const payload = (remote: string) => JSON.stringify({ direction: 'import', spaceId, remote, ref: 'refs/heads/main', repoTreeURL: 'https://t:tree-pa55@git.acme.test/tree', repoCommitURL: 'https://git.acme.test/c/?token=tok-3&c=' });
+      const job = (state: 'done' | 'queued', remote: string) => ({ kind: 'git-sync.import', payload: payload(remote), state, attempts: 0, max_attempts: 1, run_at: '2999-01-01T00:00:00.000Z', created_at: now, updated_at: now });
+      await db.insertInto('jobs').values([job('done', 'https://git.acme.test/r.git?token=tok-4'), job('queued', 'https://git.acme.test/r.git?token=tok-5')]).execute();
+
+      await migrateToLatest(db);
+      const revision = await db.selectFrom('revisions').select('git').where('id', '=', revisionId).executeTakeFirstOrThrow();
+      expect(JSON.parse(revision.git!).url).toBe(`https://git.acme.test/c/?c=${'a'.repeat(40)}`);
+      expect(JSON.parse((await db.selectFrom('spaces').select('git_sync').where('id', '=', spaceId).executeTakeFirstOrThrow()).git_sync!).url).toBe('https://git.acme.test/tree');
+      expect((await db.selectFrom('git_syncs').select('remote').where('space_id', '=', spaceId).executeTakeFirstOrThrow()).remote).toBe('https://git.acme.test/r.git');
+      const jobs = await db.selectFrom('jobs').select(['state', 'payload']).where('kind', '=', 'git-sync.import').orderBy('id').execute();
+      expect(JSON.parse(jobs[0].payload)).toMatchObject({ remote: 'https://git.acme.test/r.git', repoTreeURL: 'https://git.acme.test/tree', repoCommitURL: 'https://git.acme.test/c/?c=' });
+      expect(JSON.parse(jobs[1].payload)).toMatchObject({ remote: 'https://git.acme.test/r.git?token=tok-5', repoTreeURL: 'https://git.acme.test/tree', repoCommitURL: 'https://git.acme.test/c/?c=' });
+      for (const table of ['revisions', 'spaces', 'git_syncs', 'jobs'] as const) {
+        const rows = JSON.stringify(await db.selectFrom(table).selectAll().execute());
+        for (const secret of ['commit-pa55', 'tok-1', 'tree-pa55', 'tok-2', 'tok-3', 'tok-4', 'redacted']) expect(rows, table).not.toContain(secret);
+      }
+    } finally {
+      await app.close();
+    }
+  }, 120_000);
 });
