@@ -176,6 +176,15 @@ describe('git sync between tenants', () => {
     expect((await runLog(t.db, spaceId))[0]).toContain('success');
     expect(await pageTitles(victim, spaceId)).toEqual(['Big']);
     for (const bytes of parts.slice(0, 2)) expect(await t.app.deps.files.read(BLOB_AREA, sha256(bytes), MAX_FILE)).toEqual(bytes);
+
+    // An export reads the branch's .gitbook.yaml (the remote's text) within the same cap.
+    const pushed = repo.commit({ '.gitbook.yaml': Buffer.alloc(MAX_FILE + 1, 0x23) });
+    await sync(victim, spaceId, 'export', { url, ref: 'refs/heads/main', commitMessage: 'Export', force: true });
+    const exported = (await runLog(t.db, spaceId))[0];
+    expect(exported).toMatch(/export\s+failure/);
+    expect(exported).toContain('.gitbook.yaml');
+    expect(exported).toContain('GIT_SYNC_MAX_FILE_BYTES');
+    expect(git(repo.bare, 'rev-parse', 'main').trim()).toBe(pushed);
   }, 180_000);
 
   it('keys every cache folder by space, whatever repoCacheID says, and refuses branch names git would not take', async () => {

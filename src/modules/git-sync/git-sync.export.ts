@@ -13,7 +13,7 @@ import { listTree, objectSizes, readBlobs, runGit, writeBlobs } from '../../lib/
 import { newId } from '../../lib/ids.ts';
 import { spacesRepository } from '../spaces/spaces.repository.ts';
 import type { GitOperation } from './git-sync.jobs.ts';
-import { hashText, isStale, recordRun, touchGitSync, type RunOutcome } from './git-sync.import.ts';
+import { hashText, isStale, ReadBudget, recordRun, touchGitSync, type RunOutcome } from './git-sync.import.ts';
 import { gitSyncRepository } from './git-sync.repository.ts';
 import { fetchBranch, storedUrl, unsealRemote } from './git-sync.remote.ts';
 
@@ -55,7 +55,12 @@ async function exportOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
   const parentFiles = parent ? await listTree(dir, parent) : [];
   const parentOids = new Map(parentFiles.map((f) => [f.path, f.oid]));
   const configPath = gitbookConfigPath(op.projectDirectory);
-  const configText = parentOids.has(configPath) ? (await readBlobs(dir, [parentOids.get(configPath)!])).get(parentOids.get(configPath)!)?.toString('utf8') : undefined;
+  let configText: string | undefined;
+  if (parentOids.has(configPath)) {
+    // The branch's .gitbook.yaml is the remote's text: read within the import's caps.
+    await new ReadBudget(dir, ctx.config).take([{ path: configPath, oid: parentOids.get(configPath)! }]);
+    configText = (await readBlobs(dir, [parentOids.get(configPath)!])).get(parentOids.get(configPath)!)?.toString('utf8');
+  }
   const { root, summaryPath } = layoutConfig(configText, op.projectDirectory);
 
   const snapshot = await loadSnapshot(ctx.db, op.spaceId, space.revision_id);

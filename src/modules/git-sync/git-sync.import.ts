@@ -273,7 +273,7 @@ export async function touchGitSync(db: Parameters<typeof gitSyncRepository.space
  * before anything is read, so a small repository holding a huge compressible file is
  * refused without its bytes ever being inflated here.
  */
-class ReadBudget {
+export class ReadBudget {
   private readonly counted = new Set<string>();
   private total = 0;
 
@@ -288,7 +288,7 @@ class ReadBudget {
       const size = sizes.get(file.oid);
       if (size === undefined) continue; // reading it reports the missing object
       if (size > this.limits.gitSyncMaxFileBytes) {
-        throw new Error(`the file "${file.path}" is ${size} bytes, over the limit of ${this.limits.gitSyncMaxFileBytes} bytes per file (GIT_SYNC_MAX_FILE_BYTES); nothing was imported`);
+        throw new Error(`the file "${file.path}" is ${size} bytes, over the limit of ${this.limits.gitSyncMaxFileBytes} bytes per file (GIT_SYNC_MAX_FILE_BYTES)`);
       }
       if (!this.counted.has(file.oid)) {
         this.counted.add(file.oid);
@@ -296,7 +296,7 @@ class ReadBudget {
       }
     }
     if (this.total > this.limits.gitSyncMaxImportBytes) {
-      throw new Error(`the import reads ${this.total} bytes, over the limit of ${this.limits.gitSyncMaxImportBytes} bytes per import (GIT_SYNC_MAX_IMPORT_BYTES); nothing was imported`);
+      throw new Error(`the import reads ${this.total} bytes, over the limit of ${this.limits.gitSyncMaxImportBytes} bytes per import (GIT_SYNC_MAX_IMPORT_BYTES)`);
     }
   }
 }
