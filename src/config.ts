@@ -46,6 +46,10 @@ export interface Config {
   /** On shutdown, how long running jobs may take to finish before they are handed back. */
   jobsShutdownGraceMs: number;
   outboundAllowPrivate: boolean;
+  /** Git sync import: the largest file read from a repository (a page or an asset), in bytes. */
+  gitSyncMaxFileBytes: number;
+  /** Git sync import: the most bytes one import reads from a repository (pages and new assets together). */
+  gitSyncMaxImportBytes: number;
   /**
    * Where file bytes live (src/files): `fs` (a folder under DATA_DIR), `database` (the
    * PostgreSQL database itself) or `s3`. Unset: `fs` on SQLite, `database` on PostgreSQL.
@@ -196,6 +200,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobsShutdownGraceMs: int(env, 'JOBS_SHUTDOWN_GRACE_MS', 10_000),
     // FILE_FETCH_ALLOW_PRIVATE: the earlier name, still honoured.
     outboundAllowPrivate: env.OUTBOUND_ALLOW_PRIVATE === 'true' || env.FILE_FETCH_ALLOW_PRIVATE === 'true',
+    gitSyncMaxFileBytes: int(env, 'GIT_SYNC_MAX_FILE_BYTES', 100 * 1024 * 1024),
+    gitSyncMaxImportBytes: int(env, 'GIT_SYNC_MAX_IMPORT_BYTES', 1024 * 1024 * 1024),
     fileStore,
     s3: s3Of(env, fileStore === 's3'),
     downloadUrl: (env.DOWNLOAD_URL || publicUrl).replace(/\/+$/, ''),

@@ -1,3 +1,4 @@
+import { removeSpaceCache } from '../modules/git-sync/git-sync.remote.ts';
 import { purgeExpiredSpaces } from '../modules/spaces/spaces.service.ts';
 import { defineRecurringJob } from './queue.ts';
 
@@ -9,6 +10,8 @@ import { defineRecurringJob } from './queue.ts';
  */
 defineRecurringJob('space-purge', (config) => config.spacePurgeIntervalMs, async (ctx) => {
   const purged = await purgeExpiredSpaces(ctx);
+  // The git fetch cache of this machine (each machine has its own).
+  for (const spaceId of purged) await removeSpaceCache(ctx.config, spaceId);
   if (purged.length > 0) ctx.log.info({ purged }, 'space purge');
   return { purged: purged.length };
 });

@@ -27,7 +27,7 @@ export interface ReadLayoutInput {
   files: RepositoryFile[];
   /** repoProjectDirectory: where `.gitbook.yaml` (and by default the content) is. */
   projectDirectory?: string;
-  /** Blob bytes by repository path. */
+  /** Blob bytes by repository path (the text files: configuration, SUMMARY.md, pages). */
   read(paths: string[]): Promise<Map<string, Buffer>>;
 }
 
@@ -53,7 +53,6 @@ export interface LayoutAsset {
   oid: string;
   name: string;
   contentType: string;
-  bytes: Buffer;
 }
 
 export interface GitLayout {
@@ -229,14 +228,12 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
   const pages = slots.map((s) => toPage(s, root, true));
   slugs(pages);
 
-  const assetPaths = [...assets.keys()];
-  const bytes = await input.read(assetPaths);
-  const assetList: LayoutAsset[] = assetPaths.map((p) => ({
+  // Assets are listed, not read: the caller streams their bytes to where they go.
+  const assetList: LayoutAsset[] = [...assets.keys()].map((p) => ({
     path: p,
     oid: assets.get(p)!.oid,
     name: posix.basename(p),
     contentType: contentTypeOf(p),
-    bytes: bytes.get(p) ?? Buffer.alloc(0),
   }));
   return { root, summaryPath, readmePath, summary, pages, assets: assetList, redirects };
 }

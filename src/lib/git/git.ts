@@ -4,7 +4,7 @@ import fs from 'node:fs/promises';
 import { isIP } from 'node:net';
 import { refusalOf } from '../outbound/addresses.ts';
 import { OutboundError } from '../outbound/client.ts';
-import { redactUrl } from '../outbound/redact.ts';
+import { urlWithoutSecrets } from '../outbound/redact.ts';
 
 /*
  * The git command line, run for git sync (docs/decisions/git-sync.md). Git's own network
@@ -61,7 +61,7 @@ export async function prepareRemote(input: string, policy: GitPolicy): Promise<G
     if (why && !allowed(address)) throw new OutboundError('refused-address', `the host "${host}" resolves to ${why}, which is not reachable from here`);
   }
   const pins = isIP(host) ? [] : [`${host}:${port}:${addresses.map((a) => (isIP(a) === 6 ? `[${a}]` : a)).join(',')}`];
-  return { url: url.toString(), display: redactUrl(url), authorization, pins };
+  return { url: url.toString(), display: urlWithoutSecrets(url.toString()) ?? '', authorization, pins };
 }
 
 export class GitError extends Error {
@@ -83,8 +83,8 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
-/** Runs git; resolves with stdout as a Buffer, rejects with a GitError whose message has no secret. */
-export function runGit(args: string[], options: RunOptions): Promise<Buffer> {
+/** The environment of one git process: the outbound rules above, the remote's credentials and pins. */
+function gitEnvironment(options: Pick<RunOptions, 'cwd' | 'remote' | 'env'>): Record<string, string> {
   const config: [string, string][] = [
     ['http.followRedirects', 'false'],
     ['credential.helper', ''],
@@ -114,6 +114,12 @@ export function runGit(args: string[], options: RunOptions): Promise<Buffer> {
     env[`GIT_CONFIG_KEY_${i}`] = k;
     env[`GIT_CONFIG_VALUE_${i}`] = v;
   });
+  return env;
+}
+
+/** Runs git; resolves with stdout as a Buffer, rejects with a GitError whose message has no secret. */
+export function runGit(args: string[], options: RunOptions): Promise<Buffer> {
+  const env = gitEnvironment(options);
   return new Promise((resolve, reject) => {
     const child = spawn('git', args, { cwd: options.cwd, env, stdio: ['pipe', 'pipe', 'pipe'], signal: options.signal });
     const out: Buffer[] = [];
@@ -137,9 +143,31 @@ export function runGit(args: string[], options: RunOptions): Promise<Buffer> {
   });
 }
 
+/**
+ * The bytes of one blob as they come out of `git cat-file blob` (never collected whole);
+ * throws a GitError at the end when git failed. Stopping early kills git.
+ */
+export async function* streamBlob(dir: string, oid: string, signal?: AbortSignal): AsyncGenerator<Buffer> {
+  if (!/^[0-9a-f]{40,64}$/.test(oid)) throw new GitError(`not an object id: ${oid}`, null);
+  const child = spawn('git', ['cat-file', 'blob', oid], { cwd: dir, env: gitEnvironment({ cwd: dir }), stdio: ['ignore', 'pipe', 'pipe'], signal });
+  const err: Buffer[] = [];
+  child.stderr.on('data', (d: Buffer) => err.push(d));
+  const closed = new Promise<number | null>((resolve) => {
+    child.on('error', () => resolve(null));
+    child.on('close', (code) => resolve(code));
+  });
+  try {
+    for await (const chunk of child.stdout) yield chunk as Buffer;
+    const code = await closed;
+    if (code !== 0) throw new GitError(`git cat-file failed: ${scrub(Buffer.concat(err).toString('utf8'), undefined)}`, code);
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+  }
+}
+
 /** Git's error text without anything secret and without the URL's credentials. */
 function scrub(text: string, remote: GitRemote | undefined): string {
-  let clean = text.replace(/https?:\/\/[^\s'"]+/g, (u) => redactUrl(u)).replace(/Authorization:[^\n]*/gi, 'Authorization: [redacted]');
+  let clean = text.replace(/https?:\/\/[^\s'"]+/g, (u) => urlWithoutSecrets(u) ?? '[URL]').replace(/Authorization:[^\n]*/gi, 'Authorization: [redacted]');
   if (remote?.authorization) clean = clean.split(remote.authorization).join('[redacted]');
   return clean.trim().split('\n').slice(-4).join(' ').slice(0, 500);
 }
@@ -175,7 +203,20 @@ export async function listTree(dir: string, commit: string): Promise<TreeEntry[]
   return entries;
 }
 
-/** Reads many blobs in one `git cat-file --batch` process. */
+/** The size in bytes of each of these objects the repository has (absent: missing), by `git cat-file --batch-check`. */
+export async function objectSizes(dir: string, oids: string[]): Promise<Map<string, number>> {
+  const unique = [...new Set(oids)];
+  const sizes = new Map<string, number>();
+  if (unique.length === 0) return sizes;
+  const out = (await runGit(['cat-file', '--batch-check'], { cwd: dir, input: unique.join('\n') + '\n' })).toString('utf8');
+  for (const line of out.split('\n')) {
+    const [oid, type, size] = line.split(' ');
+    if (type && type !== 'missing') sizes.set(oid, Number(size));
+  }
+  return sizes;
+}
+
+/** Reads many blobs in one `git cat-file --batch` process, whole: small ones only (check objectSizes first). */
 export async function readBlobs(dir: string, oids: string[]): Promise<Map<string, Buffer>> {
   const result = new Map<string, Buffer>();
   const unique = [...new Set(oids)];

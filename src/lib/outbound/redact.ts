@@ -26,3 +26,23 @@ export function redactUrl(input: string | URL): string {
   }
   return url.toString();
 }
+
+/**
+ * `url` as it may be stored and served to readers: `user:password@` and capability
+ * parameters (with their values) removed, so nothing remains to redact. A URL with
+ * neither is returned exactly as given (no normalization). Not a URL: `undefined`.
+ */
+export function urlWithoutSecrets(input: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    return undefined;
+  }
+  const secretParams = [...url.searchParams.keys()].filter((name) => CAPABILITY_PARAMS.has(name.toLowerCase()));
+  if (!url.username && !url.password && secretParams.length === 0) return input;
+  url.username = '';
+  url.password = '';
+  for (const name of secretParams) url.searchParams.delete(name);
+  return url.toString();
+}

@@ -9,13 +9,13 @@ import type { Document } from '../../content/markdown/types.ts';
 import type { PageNode } from '../../content/store/types.ts';
 import type { JobContext } from '../../jobs/queue.ts';
 import { isoNow } from '../../lib/clock.ts';
-import { listTree, readBlobs, runGit, writeBlobs } from '../../lib/git/git.ts';
+import { listTree, objectSizes, readBlobs, runGit, writeBlobs } from '../../lib/git/git.ts';
 import { newId } from '../../lib/ids.ts';
 import { spacesRepository } from '../spaces/spaces.repository.ts';
 import type { GitOperation } from './git-sync.jobs.ts';
-import { hashText, isStale, recordRun, touchGitSync, type RunOutcome } from './git-sync.import.ts';
+import { hashText, isStale, ReadBudget, recordRun, touchGitSync, type RunOutcome } from './git-sync.import.ts';
 import { gitSyncRepository } from './git-sync.repository.ts';
-import { fetchBranch, unsealRemote } from './git-sync.remote.ts';
+import { fetchBranch, storedUrl, unsealRemote } from './git-sync.remote.ts';
 
 /*
  * An export (POST {S}/git/export, run as a job): the space's current revision written in
@@ -46,7 +46,7 @@ async function exportOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
   const space = await spacesRepository.findActive(ctx.db, op.spaceId);
   if (!space?.revision_id) throw new Error('the space has no content');
   const url = await unsealRemote(ctx.db, op.remote, op.sealed);
-  const fetched = await fetchBranch(ctx.config, { url, ref: op.ref, repoCacheID: op.repoCacheID, localRef: `refs/quire/${op.spaceId}/export`, signal: ctx.signal });
+  const fetched = await fetchBranch(ctx.config, ctx.db, { spaceId: op.spaceId, url, ref: op.ref, repoCacheID: op.repoCacheID, localRef: `refs/quire/${op.spaceId}/export`, signal: ctx.signal });
   const { dir, remote } = fetched;
   // A missing branch is created from the last synced commit when the cache has it (files the space does not own, like .gitbook.yaml, come along).
   const branchMissing = !fetched.commit;
@@ -55,7 +55,12 @@ async function exportOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
   const parentFiles = parent ? await listTree(dir, parent) : [];
   const parentOids = new Map(parentFiles.map((f) => [f.path, f.oid]));
   const configPath = gitbookConfigPath(op.projectDirectory);
-  const configText = parentOids.has(configPath) ? (await readBlobs(dir, [parentOids.get(configPath)!])).get(parentOids.get(configPath)!)?.toString('utf8') : undefined;
+  let configText: string | undefined;
+  if (parentOids.has(configPath)) {
+    // The branch's .gitbook.yaml is the remote's text: read within the import's caps.
+    await new ReadBudget(dir, ctx.config).take([{ path: configPath, oid: parentOids.get(configPath)! }]);
+    configText = (await readBlobs(dir, [parentOids.get(configPath)!])).get(parentOids.get(configPath)!)?.toString('utf8');
+  }
   const { root, summaryPath } = layoutConfig(configText, op.projectDirectory);
 
   const snapshot = await loadSnapshot(ctx.db, op.spaceId, space.revision_id);
@@ -156,7 +161,7 @@ async function exportOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
     }
     let revisionId = space.revision_id as string;
     if (!editor.unchanged) {
-      const git = { oid: commit, message: op.commitMessage ?? '', ref: op.ref, createdByGitBook: true, ...(op.repoCommitURL ? { url: op.repoCommitURL + commit } : {}) };
+      const git = { oid: commit, message: op.commitMessage ?? '', ref: op.ref, createdByGitBook: true, ...(op.repoCommitURL ? { url: storedUrl(op.repoCommitURL) + commit } : {}) };
       revisionId = await editor.commit(trx, { createdBy: op.userId, git });
       if (!(await spacesRepository.advanceRevision(trx, op.spaceId, space.revision_id, revisionId, now))) return undefined;
     }
@@ -177,7 +182,7 @@ function syncRow(
   const last = sync?.last_timestamp ?? null;
   return {
     space_id: op.spaceId,
-    remote: op.remote,
+    remote: storedUrl(op.remote),
     ref: op.ref,
     repo_cache_id: op.repoCacheID ?? null,
     project_directory: op.projectDirectory,
@@ -190,13 +195,5 @@ function syncRow(
 
 /** Which of these objects the repository has. */
 async function presentObjects(dir: string, oids: string[]): Promise<Set<string>> {
-  const unique = [...new Set(oids)];
-  if (unique.length === 0) return new Set();
-  const out = (await runGit(['cat-file', '--batch-check'], { cwd: dir, input: unique.join('\n') + '\n' })).toString('utf8');
-  const present = new Set<string>();
-  for (const line of out.split('\n')) {
-    const [oid, type] = line.split(' ');
-    if (type && type !== 'missing') present.add(oid);
-  }
-  return present;
+  return new Set((await objectSizes(dir, oids)).keys());
 }

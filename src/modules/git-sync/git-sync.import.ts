@@ -1,21 +1,23 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
-import { bindDocument, readGitLayout, type LayoutPage } from '../../content/git-layout/read.ts';
+import { bindDocument, readGitLayout, type LayoutAsset, type LayoutPage } from '../../content/git-layout/read.ts';
 import { pageSignature, planPaths, summaryOf } from '../../content/git-layout/write.ts';
 import { RevisionEditor, type NewPage } from '../../content/store/editor.ts';
 import { loadSnapshot } from '../../content/store/snapshot.ts';
 import { objectHash } from '../../content/store/store.repository.ts';
-import type { PageNode, RevisionSnapshot } from '../../content/store/types.ts';
+import { BLOB_AREA } from '../../content/store/blobs.ts';
+import type { FileEntry, PageNode, RevisionSnapshot } from '../../content/store/types.ts';
 import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
 import type { JobContext } from '../../jobs/queue.ts';
 import { isoNow } from '../../lib/clock.ts';
-import { detectRenames, listTree, readBlobs, runGit } from '../../lib/git/git.ts';
+import type { Config } from '../../config.ts';
+import { detectRenames, listTree, objectSizes, readBlobs, runGit, streamBlob } from '../../lib/git/git.ts';
 import { newId } from '../../lib/ids.ts';
 import { changeRequestsRepository } from '../change-requests/change-requests.repository.ts';
 import { spacesRepository } from '../spaces/spaces.repository.ts';
 import type { GitOperation } from './git-sync.jobs.ts';
 import { gitSyncRepository } from './git-sync.repository.ts';
-import { fetchBranch, unsealRemote } from './git-sync.remote.ts';
+import { fetchBranch, storedUrl, unsealRemote } from './git-sync.remote.ts';
 
 /*
  * An import (POST {S}/git/import, run as a job): fetch the branch into the local cache,
@@ -80,13 +82,13 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
   const sync = await gitSyncRepository.find(ctx.db, op.spaceId);
   if (isStale(op, sync?.last_timestamp)) return { status: 'skipped', error: `older than the last operation applied (${sync?.last_timestamp})` };
   const url = await unsealRemote(ctx.db, op.remote, op.sealed);
-  const fetched = await fetchBranch(ctx.config, { url, ref: op.ref, repoCacheID: op.repoCacheID, localRef: `refs/quire/${op.spaceId}/import`, signal: ctx.signal });
+  const fetched = await fetchBranch(ctx.config, ctx.db, { spaceId: op.spaceId, url, ref: op.ref, repoCacheID: op.repoCacheID, localRef: `refs/quire/${op.spaceId}/import`, signal: ctx.signal });
   if (!fetched.commit) throw new Error(`the branch ${op.ref} does not exist in the repository`);
   const { dir, commit } = fetched;
   const now = isoNow(ctx.clock);
   const syncRow = {
     space_id: op.spaceId,
-    remote: op.remote,
+    remote: storedUrl(op.remote),
     ref: op.ref,
     repo_cache_id: op.repoCacheID ?? null,
     project_directory: op.projectDirectory,
@@ -101,14 +103,18 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
   const message = (await runGit(['log', '-1', '--format=%B', commit], { cwd: dir })).toString('utf8').trim();
   const files = (await listTree(dir, commit)).filter((e) => e.type === 'blob').map((e) => ({ path: e.path, oid: e.oid }));
   const oidOf = new Map(files.map((f) => [f.path, f.oid]));
+  const budget = new ReadBudget(dir, ctx.config);
   const layout = await readGitLayout({
     files,
     projectDirectory: op.projectDirectory,
     read: async (paths) => {
-      const blobs = await readBlobs(dir, paths.map((p) => oidOf.get(p)!).filter(Boolean));
-      return new Map(paths.filter((p) => blobs.has(oidOf.get(p)!)).map((p) => [p, blobs.get(oidOf.get(p)!)!]));
+      const present = paths.filter((p) => oidOf.has(p));
+      await budget.take(present.map((p) => ({ path: p, oid: oidOf.get(p)! })));
+      const blobs = await readBlobs(dir, present.map((p) => oidOf.get(p)!));
+      return new Map(present.filter((p) => blobs.has(oidOf.get(p)!)).map((p) => [p, blobs.get(oidOf.get(p)!)!]));
     },
   });
+  const assetBlobs = await storeAssets(ctx, dir, layout.assets, budget, await knownFiles(ctx, op.spaceId, sync?.last_revision_id));
   let renames = new Map<string, string>();
   if (sync?.last_commit && sync.last_commit !== commit) renames = await detectRenames(dir, sync.last_commit, commit).catch(() => new Map());
 
@@ -117,7 +123,7 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
     message,
     ref: op.ref,
     createdByGitBook: false,
-    ...(op.repoCommitURL ? { url: op.repoCommitURL + commit } : {}),
+    ...(op.repoCommitURL ? { url: storedUrl(op.repoCommitURL) + commit } : {}),
   };
 
   return retryingTransaction(ctx.db, async (trx) => {
@@ -136,16 +142,18 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
     for (const file of editor.fileEntries().slice()) editor.removeFile(file.id);
     const usedFileIds = new Set<string>();
     for (const asset of layout.assets) {
-      const hash = createHash('sha256').update(asset.bytes).digest('hex');
-      const before = filesByPath.get(asset.path) ?? filesByHash.get(hash);
+      const blob = assetBlobs.get(asset.oid)!;
+      const before = filesByPath.get(asset.path) ?? filesByHash.get(blob.hash);
       const git = { oid: asset.oid, path: asset.path };
-      if (before && !usedFileIds.has(before.id) && before.hash === hash) {
+      if (before && !usedFileIds.has(before.id) && before.hash === blob.hash) {
         editor.putFileEntry({ ...before, git });
         fileIds.set(asset.path, before.id);
         usedFileIds.add(before.id);
       } else {
         const id = before && !usedFileIds.has(before.id) ? before.id : newId();
-        editor.addFile({ id, name: asset.name, contentType: asset.contentType, bytes: asset.bytes, git });
+        const stored = { hash: blob.hash, size: blob.size };
+        if (blob.head) editor.addFile({ id, name: asset.name, contentType: asset.contentType, bytes: blob.head, stored, git });
+        else editor.putFileEntry({ id, name: asset.name, contentType: asset.contentType, ...stored, ...(blob.dimensions ? { dimensions: blob.dimensions } : {}), git });
         fileIds.set(asset.path, id);
         usedFileIds.add(id);
       }
@@ -257,6 +265,98 @@ export async function touchGitSync(db: Parameters<typeof gitSyncRepository.space
   const stored = await gitSyncRepository.spaceGitSync(db, spaceId);
   if (!stored) return;
   await gitSyncRepository.setSpaceGitSync(db, spaceId, JSON.stringify({ ...JSON.parse(stored), updatedAt: at }));
+}
+
+/**
+ * What one import may read from the repository: no file over GIT_SYNC_MAX_FILE_BYTES and
+ * no more than GIT_SYNC_MAX_IMPORT_BYTES in all, checked by size (`cat-file --batch-check`)
+ * before anything is read, so a small repository holding a huge compressible file is
+ * refused without its bytes ever being inflated here.
+ */
+export class ReadBudget {
+  private readonly counted = new Set<string>();
+  private total = 0;
+
+  constructor(
+    private readonly dir: string,
+    private readonly limits: Pick<Config, 'gitSyncMaxFileBytes' | 'gitSyncMaxImportBytes'>,
+  ) {}
+
+  async take(files: { path: string; oid: string }[]): Promise<void> {
+    const sizes = await objectSizes(this.dir, files.map((f) => f.oid));
+    for (const file of files) {
+      const size = sizes.get(file.oid);
+      if (size === undefined) continue; // reading it reports the missing object
+      if (size > this.limits.gitSyncMaxFileBytes) {
+        throw new Error(`the file "${file.path}" is ${size} bytes, over the limit of ${this.limits.gitSyncMaxFileBytes} bytes per file (GIT_SYNC_MAX_FILE_BYTES)`);
+      }
+      if (!this.counted.has(file.oid)) {
+        this.counted.add(file.oid);
+        this.total += size;
+      }
+    }
+    if (this.total > this.limits.gitSyncMaxImportBytes) {
+      throw new Error(`the import reads ${this.total} bytes, over the limit of ${this.limits.gitSyncMaxImportBytes} bytes per import (GIT_SYNC_MAX_IMPORT_BYTES)`);
+    }
+  }
+}
+
+interface AssetBlob {
+  hash: string;
+  size: number;
+  /** The first bytes of an image streamed now (its dimensions are read from them). */
+  head?: Buffer;
+  dimensions?: FileEntry['dimensions'];
+}
+
+/** Image dimensions are read from this many first bytes (headers and EXIF come first). */
+const IMAGE_HEAD_BYTES = 512 * 1024;
+
+/**
+ * The stored bytes of every asset: a blob a file of the space already came from (same git
+ * object) is not read again; the others are checked against the budget all together,
+ * then streamed from git to the file store one at a time, never held whole. Runs before
+ * the revision's transaction (the file store is not part of it); a refusal stores nothing.
+ */
+async function storeAssets(ctx: JobContext, dir: string, assets: LayoutAsset[], budget: ReadBudget, known: Map<string, FileEntry>): Promise<Map<string, AssetBlob>> {
+  const blobs = new Map<string, AssetBlob>();
+  for (const asset of assets) {
+    const file = known.get(asset.oid);
+    if (file) blobs.set(asset.oid, { hash: file.hash, size: file.size, ...(file.dimensions ? { dimensions: file.dimensions } : {}) });
+  }
+  const unread = assets.filter((a) => !blobs.has(a.oid));
+  await budget.take(unread.map((a) => ({ path: a.path, oid: a.oid })));
+  for (const asset of unread) {
+    if (blobs.has(asset.oid)) continue;
+    const head: Buffer[] = [];
+    let headBytes = 0;
+    const wantHead = asset.contentType.startsWith('image/');
+    const chunks = async function* () {
+      for await (const chunk of streamBlob(dir, asset.oid, ctx.signal)) {
+        if (wantHead && headBytes < IMAGE_HEAD_BYTES) {
+          const part = Buffer.from(chunk.subarray(0, IMAGE_HEAD_BYTES - headBytes));
+          head.push(part);
+          headBytes += part.length;
+        }
+        yield chunk;
+      }
+    };
+    const stored = await ctx.files.put(BLOB_AREA, chunks());
+    blobs.set(asset.oid, { ...stored, head: Buffer.concat(head) });
+  }
+  return blobs;
+}
+
+/** Files of the space's current and last synced revisions, by the git object they were read from. */
+async function knownFiles(ctx: JobContext, spaceId: string, lastRevisionId: string | null | undefined): Promise<Map<string, FileEntry>> {
+  const known = new Map<string, FileEntry>();
+  const space = await spacesRepository.findActive(ctx.db, spaceId);
+  for (const revisionId of new Set([space?.revision_id, lastRevisionId])) {
+    if (!revisionId) continue;
+    const snapshot = await loadSnapshot(ctx.db, spaceId, revisionId).catch(() => null);
+    for (const file of snapshot?.files ?? []) if (file.git?.oid && !known.has(file.git.oid)) known.set(file.git.oid, file);
+  }
+  return known;
 }
 
 export function hashText(text: string): string {

@@ -1,9 +1,10 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../../db/database.ts';
 import { serverSecret } from '../../db/secrets.ts';
 import { ensureBareRepository, prepareRemote, runGit, type GitRemote } from '../../lib/git/git.ts';
-import { redactUrl } from '../../lib/outbound/redact.ts';
+import { urlWithoutSecrets } from '../../lib/outbound/redact.ts';
 import type { Config } from '../../config.ts';
 
 /*
@@ -11,38 +12,79 @@ import type { Config } from '../../config.ts';
  * cache of fetched repositories, fetching a branch into it.
  */
 
-/** The URL without credentials, and the credentials sealed (AES-256-GCM, server key) for the job payload. */
+/**
+ * A git URL (remote, browse URL, commit URL prefix) as it is stored anywhere (job
+ * payload, revision `git.url`, sync state, the space's gitSync, logs) and served: without
+ * credentials and token parameters. The one rule for every stored git URL.
+ */
+export function storedUrl(url: string): string {
+  return urlWithoutSecrets(url) ?? '';
+}
+
+/**
+ * The URL as the job payload stores it (urlWithoutSecrets: no credentials, no token
+ * parameters) and, when the URL carried any, the whole URL sealed (AES-256-GCM, server
+ * key) so the job can give it back to git.
+ */
 export async function sealRemote(db: Db, url: string): Promise<{ remote: string; sealed?: string }> {
-  const parsed = new URL(url);
-  if (!parsed.username && !parsed.password) return { remote: parsed.toString() };
-  const credentials = JSON.stringify({ u: parsed.username, p: parsed.password });
-  parsed.username = '';
-  parsed.password = '';
+  const remote = urlWithoutSecrets(url);
+  if (remote === undefined) throw new Error('the repository URL is not a URL');
+  if (remote === url) return { remote };
   const key = await serverSecret(db, 'git-sync-credentials');
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const body = Buffer.concat([cipher.update(credentials, 'utf8'), cipher.final()]);
-  return { remote: parsed.toString(), sealed: Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url') };
+  const body = Buffer.concat([cipher.update(JSON.stringify({ url }), 'utf8'), cipher.final()]);
+  return { remote, sealed: Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url') };
 }
 
-/** The URL to give git (credentials back in), from the job payload. */
+/** The URL to give git (credentials and parameters back in), from the job payload. */
 export async function unsealRemote(db: Db, remote: string, sealed: string | undefined): Promise<string> {
   if (!sealed) return remote;
   const key = await serverSecret(db, 'git-sync-credentials');
   const raw = Buffer.from(sealed, 'base64url');
   const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
   decipher.setAuthTag(raw.subarray(12, 28));
-  const { u, p } = JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')) as { u: string; p: string };
+  const opened = JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')) as { url: string } | { u: string; p: string };
+  if ('url' in opened) return opened.url;
+  // Payloads sealed before whole URLs were: the credentials only.
   const url = new URL(remote);
-  url.username = u;
-  url.password = p;
+  url.username = opened.u;
+  url.password = opened.p;
   return url.toString();
 }
 
-/** The cache folder of a repository: by repoCacheID when given, else by the remote URL. */
-export function cacheDirectory(config: Pick<Config, 'dataDir'>, repoCacheID: string | undefined, remote: string): string {
-  const key = createHash('sha256').update(repoCacheID ? `id:${repoCacheID}` : `url:${redactUrl(remote)}`).digest('hex').slice(0, 32);
-  return path.join(config.dataDir, 'git-cache', key);
+/**
+ * The cache folder of one space's fetches from one remote with one credential:
+ * `DATA_DIR/git-cache/<space>/<key>`, the key an HMAC (server key) of the whole URL git
+ * is given (credentials and parameters included) and repoCacheID. A fetch finds only
+ * objects this space fetched from this remote with this credential before: objects
+ * fetched for another space (another organization's private repository), or with another
+ * credential, are never in the folder to answer it. The request's text names nothing on
+ * disk (repoCacheID only varies the key), and the credential cannot be guessed back
+ * from the folder name.
+ */
+export async function cacheDirectory(
+  config: Pick<Config, 'dataDir'>,
+  db: Db,
+  input: { spaceId: string; url: string; repoCacheID?: string },
+): Promise<string> {
+  const key = createHmac('sha256', await serverSecret(db, 'git-sync-cache'))
+    .update(JSON.stringify([input.url, input.repoCacheID ?? null]))
+    .digest('hex')
+    .slice(0, 40);
+  return path.join(spaceCacheRoot(config, input.spaceId), key);
+}
+
+/** Removes every cache folder of a space (a purged space's fetched objects are not kept). */
+export async function removeSpaceCache(config: Pick<Config, 'dataDir'>, spaceId: string): Promise<void> {
+  await fs.rm(spaceCacheRoot(config, spaceId), { recursive: true, force: true });
+}
+
+/** Every cache folder of a space. */
+export function spaceCacheRoot(config: Pick<Config, 'dataDir'>, spaceId: string): string {
+  // Space ids are the app's own (base62); anything else must never become a path.
+  if (!/^[A-Za-z0-9]{1,64}$/.test(spaceId)) throw new Error('not a space id');
+  return path.join(config.dataDir, 'git-cache', spaceId);
 }
 
 export interface Fetched {
@@ -54,7 +96,7 @@ export interface Fetched {
 
 const busy = new Map<string, Promise<unknown>>();
 
-/** Runs `work` after every earlier work on the same cache folder in this process (spaces sharing a repoCacheID). */
+/** Runs `work` after every earlier work on the same cache folder in this process. */
 export function withCache<T>(dir: string, work: () => Promise<T>): Promise<T> {
   const before = busy.get(dir) ?? Promise.resolve();
   const run = before.then(work, work);
@@ -69,10 +111,11 @@ export function withCache<T>(dir: string, work: () => Promise<T>): Promise<T> {
 /** Fetches `ref` of the remote into the cache (only what is missing), under a ref of the space's own. */
 export async function fetchBranch(
   config: Pick<Config, 'dataDir' | 'outboundAllowPrivate'>,
-  input: { url: string; ref: string; repoCacheID?: string; localRef: string; signal?: AbortSignal },
+  db: Db,
+  input: { spaceId: string; url: string; ref: string; repoCacheID?: string; localRef: string; signal?: AbortSignal },
 ): Promise<Fetched> {
   const remote = await prepareRemote(input.url, { allowPrivate: config.outboundAllowPrivate });
-  const dir = cacheDirectory(config, input.repoCacheID, remote.url);
+  const dir = await cacheDirectory(config, db, input);
   return withCache(dir, () => fetchInto(dir, remote, input));
 }
 

@@ -1,12 +1,12 @@
 import type { Context } from '../../context.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
-import { redactUrl } from '../../lib/outbound/redact.ts';
+import { sealRemote, storedUrl } from './git-sync.remote.ts';
+import { urlWithoutSecrets } from '../../lib/outbound/redact.ts';
 import { loadSpace } from '../spaces/spaces.service.ts';
 import { gitSyncPolicy } from './git-sync.policy.ts';
 import { presentGitSync, presentRunLine } from './git-sync.presenter.ts';
 import { gitSyncRepository, type GitSyncRunRow } from './git-sync.repository.ts';
-import { sealRemote } from './git-sync.remote.ts';
 import type { ExportInput, GitSyncStateWire, ImportInput } from './git-sync.schemas.ts';
 import { requestGitOperation, type GitOperation } from './git-sync.jobs.ts';
 import type { Db } from '../../db/database.ts';
@@ -25,13 +25,24 @@ function checkInput(input: ImportInput | ExportInput): void {
     throw badRequest('body/url must be a URL');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw badRequest('body/url must be an http or https URL');
+  if (!isBranchRef(input.ref)) throw badRequest('body/ref must be a branch name git accepts (refs/heads/<name>: no "..", "//", "@{", part starting with "." or ending with ".lock", no "/" or "." at the end)');
   const dir = input.repoProjectDirectory ?? '';
   if (dir.split('/').some((part) => part === '..') || dir.startsWith('/')) throw badRequest('body/repoProjectDirectory must be a folder inside the repository');
   for (const field of ['repoTreeURL', 'repoCommitURL'] as const) {
     const value = input[field];
-    if (value !== undefined && value !== '' && !/^https?:\/\//i.test(value)) throw badRequest(`body/${field} must be an http or https URL`);
+    if (value !== undefined && value !== '' && !isHttpUrl(value)) throw badRequest(`body/${field} must be an http or https URL`);
   }
-  if (input.gitInfo?.url !== undefined && !/^https?:\/\//i.test(input.gitInfo.url)) throw badRequest('body/gitInfo/url must be an http or https URL');
+  if (input.gitInfo?.url !== undefined && !isHttpUrl(input.gitInfo.url)) throw badRequest('body/gitInfo/url must be an http or https URL');
+}
+
+/** git check-ref-format's rules beyond the schema's pattern (which refuses spaces, ~ ^ : ? * [ \\). */
+function isBranchRef(ref: string): boolean {
+  if (/\.\.|\/\/|@\{|[\x00-\x1f\x7f]/.test(ref) || ref.endsWith('/') || ref.endsWith('.')) return false;
+  return ref.split('/').every((part) => part !== '' && !part.startsWith('.') && !part.endsWith('.lock'));
+}
+
+function isHttpUrl(text: string): boolean {
+  return /^https?:\/\//i.test(text) && urlWithoutSecrets(text) !== undefined;
 }
 
 async function requestOperation(ctx: Context, spaceId: string, direction: 'import' | 'export', input: ImportInput | ExportInput): Promise<void> {
@@ -50,8 +61,8 @@ async function requestOperation(ctx: Context, spaceId: string, direction: 'impor
       ...(sealed ? { sealed } : {}),
       ref: input.ref,
       ...(input.repoCacheID ? { repoCacheID: input.repoCacheID } : {}),
-      ...(input.repoTreeURL ? { repoTreeURL: input.repoTreeURL } : {}),
-      ...(input.repoCommitURL ? { repoCommitURL: input.repoCommitURL } : {}),
+      ...(input.repoTreeURL ? { repoTreeURL: storedUrl(input.repoTreeURL) } : {}),
+      ...(input.repoCommitURL ? { repoCommitURL: storedUrl(input.repoCommitURL) } : {}),
       projectDirectory: input.repoProjectDirectory ?? '',
       ...(input.timestamp ? { timestamp: new Date(input.timestamp).toISOString() } : {}),
       force: input.force ?? false,
@@ -64,9 +75,9 @@ async function requestOperation(ctx: Context, spaceId: string, direction: 'impor
     const previous = before ? (JSON.parse(before) as GitSyncStateWire) : undefined;
     const gitSync = presentGitSync({
       spaceId,
-      remote: redactUrl(remote),
+      remote,
       provider: input.gitInfo?.provider ?? (previous?.integration !== 'git' ? previous?.installationProvider : undefined),
-      browseUrl: redactOptional(input.gitInfo?.url ?? input.repoTreeURL) ?? previous?.url,
+      browseUrl: (input.gitInfo?.url ?? input.repoTreeURL ? storedUrl(input.gitInfo?.url ?? input.repoTreeURL!) : undefined) ?? previous?.url,
       updatedAt: now,
     });
     await gitSyncRepository.setSpaceGitSync(trx, spaceId, JSON.stringify(gitSync));
@@ -105,9 +116,4 @@ export async function deleteLegacyInstallation(ctx: Context, spaceId: string): P
 export async function runLog(db: Db, spaceId: string, limit = 50): Promise<string[]> {
   const runs: GitSyncRunRow[] = await gitSyncRepository.listRuns(db, spaceId, limit);
   return runs.map(presentRunLine);
-}
-
-/** A URL as it may be stored and shown (no credentials), or undefined. */
-function redactOptional(url: string | undefined): string | undefined {
-  return url ? redactUrl(url) : undefined;
 }
