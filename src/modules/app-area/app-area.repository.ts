@@ -2,15 +2,18 @@ import type { Db } from '../../db/database.ts';
 
 /** Queries of the app area's own pages (account, sign-in); content comes through the modules' services. */
 export const appAreaRepository = {
-  /** Every organization with at least one SAML provider, with its providers (the sign-in page). */
-  async providersByOrganization(db: Db) {
+  /** An organization by ID or by its hostname (the organization sign-in page). */
+  async organizationByIdOrHostname(db: Db, key: string) {
     return db
-      .selectFrom('saml_providers as p')
-      .innerJoin('organizations as o', 'o.id', 'p.organization_id')
-      .select(['p.id', 'p.label', 'o.id as organization_id', 'o.title as organization_title'])
-      .orderBy('o.title')
-      .orderBy('p.created_at')
-      .execute();
+      .selectFrom('organizations')
+      .select(['id', 'title'])
+      .where((eb) => eb.or([eb('id', '=', key), eb('hostname', '=', key.toLowerCase())]))
+      .executeTakeFirst();
+  },
+
+  /** One organization's SAML providers, oldest first. */
+  async providersOf(db: Db, organizationId: string) {
+    return db.selectFrom('saml_providers').select(['id', 'label']).where('organization_id', '=', organizationId).orderBy('created_at').orderBy('id').execute();
   },
 
   async user(db: Db, userId: string) {

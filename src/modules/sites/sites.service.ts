@@ -1,6 +1,6 @@
 import slugify from '@sindresorhus/slugify';
 import { Ajv, type ValidateFunction } from 'ajv';
-import type { Context } from '../../context.ts';
+import { actorReaches, type Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { Page, PageRequest } from '../../db/keyset.ts';
 import { claimPaths, parseCondition } from '../../content/conditions.ts';
@@ -63,7 +63,9 @@ export async function loadSite(
   siteId: string,
   mode: { visitor?: boolean; shareKey?: string } = {},
 ): Promise<{ site: SiteView; access: SiteAccess }> {
-  const membership = await organizationsRepository.findActiveMembership(ctx.db, organizationId, ctx.actor.userId);
+  const membership = actorReaches(ctx.actor, organizationId)
+    ? await organizationsRepository.findActiveMembership(ctx.db, organizationId, ctx.actor.userId)
+    : undefined;
   if (!membership && !mode.visitor) throw notFound('Organization');
   const site = await sitesRepository.find(ctx.db, organizationId, siteId);
   if (!site) throw notFound('Site');
