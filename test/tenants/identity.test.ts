@@ -171,6 +171,32 @@ describe('tenants: identity across organizations', () => {
     });
   });
 
+  it("a victim the attacker added to their organization by email, signed in by the attacker's IdP, exposes nothing outside that organization", async () => {
+    // Inviting by email makes an existing user a member at once, so the attacker's IdP may sign them in ...
+    const victimToken = victim.admin.token;
+    const invited = await t.request('POST', `/v1/orgs/${attacker.id}/invites`, { token: attacker.admin.token, body: { emails: ['admin@victim.test'], role: 'read' } });
+    expect(invited.status).toBeLessThan(300);
+    const res = await signIn(attackerIdp, 'admin@victim.test');
+    expect(res.statusCode).toBe(303);
+    const cookie = `quire_session=${sessionCookieOf(res)}`;
+    // ... but the session is the attacker organization's: no other organization, no other token.
+    const account = await t.app.inject({ method: 'GET', url: '/app/account', headers: { cookie } });
+    expect(account.statusCode).toBe(200);
+    expect(account.body).not.toContain('Victim Corp');
+    expect((await t.app.inject({ method: 'GET', url: `/app/o/${victim.id}`, headers: { cookie } })).statusCode).toBe(404);
+    const csrf = /name="csrf" value="([^"]+)"/.exec(account.body)![1];
+    const tokenId = victim.admin.tokenId;
+    expect(account.body).not.toContain(tokenId);
+    const revoke = await t.app.inject({
+      method: 'POST',
+      url: `/app/account/tokens/${tokenId}/revoke`,
+      headers: { cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ csrf }).toString(),
+    });
+    expect(revoke.statusCode).toBe(404);
+    expect((await t.request('GET', `/v1/orgs/${victim.id}/members`, { token: victimToken })).status).toBe(200);
+  });
+
   it("refuses a response posted by a browser other than the one that started the sign-in (login CSRF)", async () => {
     // The attacker starts a sign-in in their own browser and has their IdP answer it ...
     const attackerBrowser = await startSignIn(attackerIdp);

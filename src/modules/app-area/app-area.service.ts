@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps, Context } from '../../context.ts';
+import { actorReaches, type AppDeps, type Context } from '../../context.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { getOrganization } from '../organizations/organizations.service.ts';
@@ -39,15 +39,18 @@ export async function organizationSignIn(deps: AppDeps, organizationKey: string)
 }
 
 export async function accountView(ctx: Context, session: BrowserSession, newToken?: string): Promise<AccountView> {
+  // A scoped session sees the account as its organization knows it: that membership and
+  // the tokens minted for it, nothing of the person's other organizations.
+  const scope = sessionScope(session.row);
   const [user, memberships, tokens] = await Promise.all([
     appAreaRepository.user(ctx.db, session.row.user_id),
     appAreaRepository.memberships(ctx.db, session.row.user_id),
-    appAreaRepository.activeTokens(ctx.db, session.row.user_id),
+    appAreaRepository.activeTokens(ctx.db, session.row.user_id, scope),
   ]);
   if (!user) throw notFound('User');
   return {
     user,
-    memberships,
+    memberships: memberships.filter((m) => actorReaches(ctx.actor, m.id)),
     tokens,
     newToken,
     mayCreateTokens: sessionMayCreateTokens(session.row, memberships),
@@ -68,7 +71,7 @@ export async function createToken(ctx: Context, session: BrowserSession, label: 
 
 /** Revokes one of the user's own tokens; 404 for anyone else's. */
 export async function revokeToken(ctx: Context, session: BrowserSession, tokenId: string): Promise<void> {
-  if (!(await appAreaRepository.revokeOwnToken(ctx.db, session.row.user_id, tokenId, isoNow(ctx.clock)))) throw notFound('API token');
+  if (!(await appAreaRepository.revokeOwnToken(ctx.db, session.row.user_id, tokenId, isoNow(ctx.clock), sessionScope(session.row)))) throw notFound('API token');
 }
 
 /** SSO enforcement: an organization with `sso` shows its content only to sessions of its own providers. */

@@ -19,6 +19,7 @@ import {
   PublishedSite,
   ShareKeyQuery,
   ShareLink,
+  SitePublishingAuth,
   ShareLinkList,
   ShareLinkParams,
   Site,
@@ -325,5 +326,27 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       await sites.deleteShareLink(contextOf(request), request.params.organizationId, request.params.siteId, request.params.shareLinkId);
       return reply.code(204).send(null);
     },
+  });
+
+  app.get('/v1/orgs/:organizationId/sites/:siteId/publishing/auth', {
+    schema: {
+      operationId: 'getSitePublishingAuthById',
+      tags,
+      summary: "The key visitor tokens of the site are signed with (whoever manages the site)",
+      params: SiteParams,
+      response: { 200: ref(SitePublishingAuth), ...errorResponses(400, 401, 403, 404) },
+    },
+    handler: (request) => sites.getPublishingAuth(contextOf(request), request.params.organizationId, request.params.siteId),
+  });
+
+  app.post('/v1/orgs/:organizationId/sites/:siteId/publishing/auth/regenerate', {
+    schema: {
+      operationId: 'regenerateSitePublishingAuthById',
+      tags,
+      summary: 'Replace the visitor-auth key; tokens signed with the old one stop working at once',
+      params: SiteParams,
+      response: { 200: ref(SitePublishingAuth), ...errorResponses(400, 401, 403, 404) },
+    },
+    handler: (request) => sites.regeneratePublishingAuth(contextOf(request), request.params.organizationId, request.params.siteId),
   });
 };

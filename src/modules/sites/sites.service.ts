@@ -2,6 +2,7 @@ import slugify from '@sindresorhus/slugify';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { actorReaches, type Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
+import { openSecret, sealSecret } from '../../db/secrets.ts';
 import type { Page, PageRequest } from '../../db/keyset.ts';
 import { claimPaths, parseCondition } from '../../content/conditions.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
@@ -416,7 +417,7 @@ export async function createSite(ctx: Context, organizationId: string, input: Cr
       now,
     });
     const id = row.id;
-    await sitesRepository.insert(trx, row);
+    await sitesRepository.insert(trx, { ...row, visitor_auth_key: await sealSecret(trx, VISITOR_KEY_PURPOSE, row.visitor_auth_key) });
     const paths: string[] = [];
     for (const [position, space] of spaces.entries()) {
       const path = uniquePath(pathFrom(space.title), paths);
@@ -745,5 +746,36 @@ export async function deleteShareLink(ctx: Context, organizationId: string, site
   await ctx.db.transaction().execute(async (trx) => {
     await loadSiteToManage({ ...ctx, db: trx }, organizationId, siteId);
     await sitesRepository.deleteShareLink(trx, siteId, shareLinkId);
+  });
+}
+
+/* ------------------------------------------------------------------------------------
+ * Visitor authentication (GitBook's site-publishing-auth): the key a site's owner signs
+ * visitor JWTs with. Stored sealed (sealSecret); read and rotated by whoever manages the site.
+ * ---------------------------------------------------------------------------------- */
+
+/** The server secret visitor-auth keys are sealed under. */
+export const VISITOR_KEY_PURPOSE = 'site-visitor-auth';
+
+/** A site's visitor-auth signing key in clear, from its stored (sealed) form. */
+export function visitorAuthKey(db: Db, stored: string): Promise<string> {
+  return openSecret(db, VISITOR_KEY_PURPOSE, stored);
+}
+
+const presentPublishingAuth = (privateKey: string) => ({ object: 'publishing-auth' as const, backend: 'custom' as const, privateKey });
+
+/** GET {SITE}/publishing/auth: the signing key, to whoever manages the site. */
+export async function getPublishingAuth(ctx: Context, organizationId: string, siteId: string) {
+  const { site } = await loadSiteToManage(ctx, organizationId, siteId);
+  return presentPublishingAuth(await visitorAuthKey(ctx.db, site.visitor_auth_key));
+}
+
+/** POST {SITE}/publishing/auth/regenerate: a new key; tokens signed with the old one stop working at once. */
+export async function regeneratePublishingAuth(ctx: Context, organizationId: string, siteId: string) {
+  return ctx.db.transaction().execute(async (trx) => {
+    await loadSiteToManage({ ...ctx, db: trx }, organizationId, siteId);
+    const key = newId(48);
+    await sitesRepository.update(trx, siteId, { visitor_auth_key: await sealSecret(trx, VISITOR_KEY_PURPOSE, key), updated_at: isoNow(ctx.clock) });
+    return presentPublishingAuth(key);
   });
 }
