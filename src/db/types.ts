@@ -193,7 +193,10 @@ export interface SitesTable {
   visibility: 'public' | 'unlisted' | 'share-link' | 'visitor-auth';
   published: number;
   basename: string | null;
+  /** A custom hostname proven to be the site's (served). */
   hostname: string | null;
+  /** A custom hostname set but not yet proven (not served; docs/security.md). */
+  pending_hostname: string | null;
   proxy: string | null;
   adaptive_content: number;
   agents_context: 'included' | 'excluded';

@@ -20,6 +20,7 @@ import {
   ShareKeyQuery,
   ShareLink,
   SitePublishingAuth,
+  HOSTNAME_PATTERN,
   ShareLinkList,
   ShareLinkParams,
   Site,
@@ -348,5 +349,19 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: ref(SitePublishingAuth), ...errorResponses(400, 401, 403, 404) },
     },
     handler: (request) => sites.regeneratePublishingAuth(contextOf(request), request.params.organizationId, request.params.siteId),
+  });
+
+  app.patch('/v1/custom-hostnames/:hostname', {
+    schema: {
+      operationId: 'dnsRevalidateCustomHostname',
+      tags,
+      summary: "Prove a site's pending custom hostname (DNS TXT record, or an installation admin) and serve it",
+      params: Type.Object({ hostname: Type.String({ minLength: 1, maxLength: 255, pattern: HOSTNAME_PATTERN }) }),
+      response: { 204: noContent('The hostname is proven and served'), ...errorResponses(400, 401, 404, 409) },
+    },
+    handler: async (request, reply) => {
+      await sites.verifyCustomHostname(contextOf(request), request.params.hostname);
+      return reply.code(204).send(null);
+    },
   });
 };
