@@ -44,7 +44,7 @@ export async function measureChangeRequestScaling(rounds = 30): Promise<ChangeRe
       caches: { memberships: new TtlCache(0), listings: new TtlCache(0), searchResults: new TtlCache(0) },
       files: createFileStore({ config, db: handle.db, dialect: 'sqlite' }),
       outbound: createOutboundClient({}),
-      actor: { userId: admin.userId, tokenId: 'bench' },
+      actor: { userId: admin.userId, tokenId: 'bench', organizationId: null },
       requestId: 'bench',
       log: pino({ level: 'silent' }),
     };

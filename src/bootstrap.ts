@@ -46,7 +46,8 @@ export async function bootstrap(db: Db, clock: Clock, config: Config, log: Fasti
       created_at: isoNow(clock),
     });
     if (!claimed) throw new BootstrapLost();
-    await usersRepository.insert(trx, admin);
+    // The operator's account: an installation admin (docs/security.md).
+    await usersRepository.insert(trx, { ...admin, installation_admin: 1 });
     const organization = await createOrganizationWithAdmin(
       trx,
       clock,

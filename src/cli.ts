@@ -18,6 +18,7 @@ import { JOBS_CHANNEL } from './jobs/queue.ts';
 import { runWorkerProcess } from './worker.ts';
 import { appUrl } from './lib/urls.ts';
 import { createLoginLink } from './modules/sessions/sessions.service.ts';
+import { verifyDomain } from './modules/organizations/organizations.service.ts';
 import { runLog as gitSyncRunLog } from './modules/git-sync/git-sync.service.ts';
 
 const USAGE = `Usage: npm run --silent cli -- <command> [options]
@@ -35,6 +36,12 @@ Commands:
       it works once, within 10 minutes. For installations without an identity provider.
   orgs list [--json]
       List organizations (id and title).
+  users admin --email E [--revoke]
+      Make the user an installation admin (or no longer one, with --revoke): may create
+      organizations whatever ORG_CREATION says, and verify custom hostnames (docs/security.md).
+  orgs verify-domain --org ID --domain D
+      Mark an email domain as verified by organization ID, once you have checked it owns it:
+      its identity providers may then create accounts on that domain (docs/security.md).
   migrate
       Apply pending database migrations.
   worker
@@ -129,6 +136,21 @@ async function tokensRevoke(db: Db, args: string[]): Promise<void> {
   if (!tokenId) throw new UsageError('tokens revoke needs a TOKEN_ID');
   if (!(await revokeToken(db, systemClock, tokenId))) throw new CommandError(`no active token has id ${tokenId}`);
   process.stdout.write(`revoked ${tokenId}\n`);
+}
+
+async function usersAdmin(db: Db, args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { email: { type: 'string' }, revoke: { type: 'boolean', default: false } } });
+  const email = required(values, 'email');
+  const user = await usersRepository.findByEmail(db, email);
+  if (!user) throw new CommandError(`no user has email ${email}`);
+  await usersRepository.setInstallationAdmin(db, user.id, !values.revoke);
+  process.stdout.write(`${user.email} is ${values.revoke ? 'no longer' : 'now'} an installation admin\n`);
+}
+
+async function orgsVerifyDomain(db: Db, args: string[]): Promise<void> {
+  const { values } = parseArgs({ args, options: { org: { type: 'string' }, domain: { type: 'string' } } });
+  const row = await verifyDomain(db, systemClock, required(values, 'org'), required(values, 'domain'), null);
+  process.stdout.write(`${row.domain} is verified by organization ${row.organization_id}\n`);
 }
 
 /** One-time sign-in links live this long (docs/decisions/sso.md). */
@@ -251,6 +273,12 @@ export async function runCli(argv: string[]): Promise<number> {
         return 0;
       case 'users login-link':
         await usersLoginLink(handle.db, config, rest);
+        return 0;
+      case 'users admin':
+        await usersAdmin(handle.db, rest);
+        return 0;
+      case 'orgs verify-domain':
+        await orgsVerifyDomain(handle.db, rest);
         return 0;
       case 'orgs list':
         await orgsList(handle.db, rest);

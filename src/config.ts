@@ -93,6 +93,17 @@ export interface Config {
   sessionTtlMs: number;
   /** Clock difference tolerated on SAML time conditions (NotBefore, NotOnOrAfter). */
   samlClockSkewMs: number;
+  /**
+   * Who may create organizations (POST /v1/orgs; docs/security.md): `anyone` signed in,
+   * `verified` (users whose email address is verified, and installation admins) or
+   * `admins` (installation admins only).
+   */
+  orgCreation: 'anyone' | 'verified' | 'admins';
+  /**
+   * The DNS server custom hostname proofs are looked up on (`host` or `host:port`);
+   * unset: the system's resolvers.
+   */
+  dnsServer: string | undefined;
   /** Machine translation provider (docs/decisions/translations.md); unset: runs fail saying so. */
   translationProvider: 'libretranslate' | 'deepl' | 'openai' | undefined;
   translationApiUrl: string | undefined;
@@ -218,6 +229,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     conversationsMaxMessageBytes: Math.max(1, int(env, 'CONVERSATIONS_MAX_MESSAGE_BYTES', 100_000)),
     sessionTtlMs: Math.max(60_000, int(env, 'SESSION_TTL_MS', 12 * 60 * 60 * 1000)),
     samlClockSkewMs: int(env, 'SAML_CLOCK_SKEW_MS', 60_000),
+    orgCreation: orgCreationOf(env),
+    dnsServer: env.DNS_SERVER || undefined,
     translationProvider: translationProviderOf(env),
     translationApiUrl: httpUrl(env, 'TRANSLATION_API_URL'),
     translationApiKey: env.TRANSLATION_API_KEY || undefined,
@@ -226,6 +239,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     openapiRefreshIntervalMs: int(env, 'OPENAPI_REFRESH_INTERVAL_MS', 60 * 60 * 1000),
     openapiFetchTimeoutMs: Math.max(100, int(env, 'OPENAPI_FETCH_TIMEOUT_MS', 30_000)),
   };
+}
+
+function orgCreationOf(env: NodeJS.ProcessEnv): Config['orgCreation'] {
+  const raw = env.ORG_CREATION || 'verified';
+  if (raw !== 'anyone' && raw !== 'verified' && raw !== 'admins') throw new Error(`ORG_CREATION must be anyone, verified or admins, got "${raw}"`);
+  return raw;
 }
 
 function translationProviderOf(env: NodeJS.ProcessEnv): Config['translationProvider'] {

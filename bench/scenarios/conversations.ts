@@ -67,7 +67,7 @@ export const conversationsSuite = defineSuite<ConversationsSeed>({
     const deps = createDeps({ config: loadConfig({ DATA_DIR: '/tmp' }), db, dialect, clock });
     const ctx: Context = {
       ...deps,
-      actor: { userId: admin.userId, tokenId: 'bench' },
+      actor: { userId: admin.userId, tokenId: 'bench', organizationId: null },
       requestId: 'bench',
       log: silentLog,
     };

@@ -21,6 +21,8 @@ import * as m0019 from './migrations/0019_drop_directory_version.ts';
 import * as m0020 from './migrations/0020_search_vectors_inline.ts';
 import * as m0015 from './migrations/0015_search_pages_postgres.ts';
 import * as m0021 from './migrations/0021_section_vectors.ts';
+import * as m0023 from './migrations/0023_tenant_identity.ts';
+import * as m0024 from './migrations/0024_site_hostname_proof.ts';
 import * as m0025 from './migrations/0025_git_urls_without_secrets.ts';
 
 // Listed by hand (not read from disk) so they work the same under tsx, bundlers and tests.
@@ -46,6 +48,8 @@ const migrations: Record<string, Migration> = {
   '0020_search_vectors_inline': m0020,
   '0015_search_pages_postgres': m0015,
   '0021_section_vectors': m0021,
+  '0023_tenant_identity': m0023,
+  '0024_site_hostname_proof': m0024,
   '0025_git_urls_without_secrets': m0025,
 };
 

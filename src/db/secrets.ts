@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { Db } from './database.ts';
 
 // Per database handle: tests open many databases in one process.
@@ -23,4 +23,29 @@ export async function serverSecret(db: Db, name: string): Promise<Buffer> {
   const secret = Buffer.from(row.value, 'base64url');
   secrets.set(name, secret);
   return secret;
+}
+
+const SEALED = 'sealed:';
+
+/**
+ * A secret Quire must read back (not just compare), sealed for storage: AES-256-GCM under
+ * the server secret named `purpose`, so a copy of one table opens nothing. Text form
+ * `sealed:<base64url iv|tag|body>`.
+ */
+export async function sealSecret(db: Db, purpose: string, plaintext: string): Promise<string> {
+  const key = await serverSecret(db, purpose);
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', key, iv);
+  const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
+  return SEALED + Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+}
+
+/** The plaintext of a value sealSecret made; a value stored before sealing (no prefix) is returned as it is. */
+export async function openSecret(db: Db, purpose: string, stored: string): Promise<string> {
+  if (!stored.startsWith(SEALED)) return stored;
+  const key = await serverSecret(db, purpose);
+  const raw = Buffer.from(stored.slice(SEALED.length), 'base64url');
+  const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+  decipher.setAuthTag(raw.subarray(12, 28));
+  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
 }

@@ -37,6 +37,8 @@ export interface UsersTable {
   email_verified: number;
   photo_url: string | null;
   created_at: string;
+  /** 1 for the installation's operators (bootstrap admin, `cli users admin`). */
+  installation_admin: number;
 }
 
 export interface ApiTokensTable {
@@ -47,6 +49,8 @@ export interface ApiTokensTable {
   label: string | null;
   created_at: string;
   revoked_at: string | null;
+  /** The one organization the token may act on (minted from a scoped session); null: unscoped. */
+  organization_id: string | null;
 }
 
 export interface MembersTable {
@@ -189,7 +193,10 @@ export interface SitesTable {
   visibility: 'public' | 'unlisted' | 'share-link' | 'visitor-auth';
   published: number;
   basename: string | null;
+  /** A custom hostname proven to be the site's (served). */
   hostname: string | null;
+  /** A custom hostname set but not yet proven (not served; docs/security.md). */
+  pending_hostname: string | null;
   proxy: string | null;
   adaptive_content: number;
   agents_context: 'included' | 'excluded';
@@ -513,6 +520,7 @@ export interface Database {
   saml_requests: SamlRequestsTable;
   saml_assertions: SamlAssertionsTable;
   sessions: SessionsTable;
+  verified_domains: VerifiedDomainsTable;
   login_links: LoginLinksTable;
   git_syncs: GitSyncsTable;
   git_sync_runs: GitSyncRunsTable;
@@ -589,6 +597,16 @@ export interface SamlRequestsTable {
   provider_id: string;
   created_at: string;
   expires_at: string;
+  /** sha256 of the nonce cookie of the browser that started the sign-in. */
+  browser_hash: string | null;
+}
+
+/** An email domain an organization has proven it owns (docs/security.md, "Tenant model"). */
+export interface VerifiedDomainsTable {
+  domain: string;
+  organization_id: string;
+  verified_at: string;
+  verified_by: string | null;
 }
 
 /** An assertion already accepted (replay refusal). */

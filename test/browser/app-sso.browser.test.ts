@@ -1,3 +1,4 @@
+import { verifyDomain } from '../../src/modules/organizations/organizations.service.ts';
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -74,6 +75,8 @@ describe('app area in a browser', () => {
       body: { label: 'Test IdP', entityID: 'http://idp.test', ssoURL: idpUrl, certificate: keys.certificate, defaultRole: 'read' },
     });
     provider = p.body;
+    // The IdP creates accounts only on a domain verified for the organization (docs/security.md).
+    await verifyDomain(t.db, t.clock, org.id, 'acme.test', null);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-proxy-server'],
@@ -91,6 +94,9 @@ describe('app area in a browser', () => {
     const page = await context.newPage();
     await page.goto(`${url}/app/s/${spaceId}`);
     expect(new URL(page.url()).pathname).toBe('/app/signin');
+    // The installation's page names no organization: the visitor gives theirs.
+    await page.fill('input[name=org]', org.id);
+    await page.getByRole('button', { name: 'Continue' }).click();
     await page.getByText('Sign in with Test IdP').click();
     await page.waitForURL(`${url}/app/s/${spaceId}`);
     expect(await page.locator('main.content').innerText()).toContain('Private handbook text.');

@@ -105,6 +105,8 @@ export const EXPECTED: Record<string, string> = {
   getSiteCustomizationById: 'read',
   getSiteSpaceCustomizationById: 'read',
   listSiteShareLinks: 'admin',
+  // The visitor-auth key: whoever manages the site (issue 30).
+  getSitePublishingAuthById: 'admin',
   listSiteSections: 'read',
   listSiteSectionGroups: 'read',
   listSiteSpaces: 'read',
@@ -195,6 +197,9 @@ export const EXPECTED: Record<string, string> = {
   updateSiteCustomizationById: 'admin',
   overrideSiteSpaceCustomizationById: 'admin',
   createSiteShareLink: 'admin',
+  regenerateSitePublishingAuthById: 'admin',
+  // The seed names no hostname: the placeholder fails the hostname pattern.
+  dnsRevalidateCustomHostname: '400',
   updateSiteShareLinkById: 'admin',
   addSectionToSite: 'admin',
   updateSiteSectionById: 'admin',

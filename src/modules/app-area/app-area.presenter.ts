@@ -80,21 +80,26 @@ export function messagePage(chrome: Chrome, heading: string, text: string): stri
   return layout(chrome, `<main class="app-main"><h1>${e(heading)}</h1><p>${e(text)}</p></main>`);
 }
 
-export function signInPage(
-  chrome: Chrome,
-  groups: { title: string; providers: { label: string; startURL: string }[] }[],
-): string {
-  const list = groups.length
-    ? groups
-        .map(
-          (g) =>
-            `<h2>${e(g.title)}</h2><ul class="provider-list">${g.providers
-              .map((p) => `<li><a href="${e(p.startURL)}">Sign in with ${e(p.label)}</a></li>`)
-              .join('')}</ul>`,
-        )
-        .join('')
-    : '<p class="muted">No organization has an identity provider yet. An administrator can print a one-time sign-in link with <code>npm run cli -- users login-link --email you@example.com</code>.</p>';
-  return layout(chrome, `<main class="app-main"><h1>Sign in to Quire</h1>${list}</main>`);
+/**
+ * The installation's sign-in page: it names no organization and no identity provider
+ * (tenant enumeration); a visitor gives their organization (its ID or hostname) and is
+ * sent to that organization's own sign-in page.
+ */
+export function signInPage(chrome: Chrome, to: string | null): string {
+  const form =
+    `<form method="get" action="${e(chrome.appBase)}/signin"><label>Organization <input name="org" required maxlength="255" placeholder="Organization ID or hostname" autocomplete="organization"></label>` +
+    (to ? `<input type="hidden" name="to" value="${e(to)}">` : '') +
+    `<button type="submit">Continue</button></form>` +
+    '<p class="muted">Without an identity provider, an administrator can print a one-time sign-in link with <code>npm run cli -- users login-link --email you@example.com</code>.</p>';
+  return layout(chrome, `<main class="app-main"><h1>Sign in to Quire</h1>${form}</main>`);
+}
+
+/** One organization's sign-in page: its identity providers. */
+export function organizationSignInPage(chrome: Chrome, organization: { title: string; providers: { label: string; startURL: string }[] }): string {
+  const list = organization.providers.length
+    ? `<ul class="provider-list">${organization.providers.map((p) => `<li><a href="${e(p.startURL)}">Sign in with ${e(p.label)}</a></li>`).join('')}</ul>`
+    : '<p class="muted">This organization has no identity provider yet. An administrator can print a one-time sign-in link with <code>npm run cli -- users login-link --email you@example.com</code>.</p>';
+  return layout(chrome, `<main class="app-main"><h1>Sign in to ${e(organization.title)}</h1>${list}</main>`);
 }
 
 export interface AccountView {

@@ -47,18 +47,28 @@ describe('app area', () => {
     });
   const csrfOf = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)![1];
 
-  it('sends a signed-out visitor to the sign-in page, which lists the providers', async () => {
+  it("sends a signed-out visitor to the sign-in page, which asks for the organization; the organization's page lists its providers", async () => {
     for (const path of ['/app/account', `/app/o/${org.id}`, `/app/s/${spaceId}`]) {
       const res = await get(path);
       expect(res.statusCode).toBe(303);
       expect(res.headers.location).toBe(`http://quire.test/app/signin?to=${encodeURIComponent(path)}`);
     }
+    // The installation's page names no organization or provider (issue 30, tenant enumeration).
     const signin = await get(`/app/signin?to=${encodeURIComponent(`/app/s/${spaceId}`)}`);
     expect(signin.statusCode).toBe(200);
-    expect(signin.body).toContain('Acme Docs');
-    expect(signin.body).toMatch(/Sign in with Acme IdP/);
-    expect(signin.body).toContain(`/start?to=${encodeURIComponent(`/app/s/${spaceId}`)}`);
+    expect(signin.body).not.toContain('Acme Docs');
+    expect(signin.body).not.toContain('Acme IdP');
+    expect(signin.body).toContain('name="org"');
     expect(signin.headers['content-security-policy']).toContain("form-action 'self'");
+    // Giving the organization leads to its own page, keeping where to land.
+    const chosen = await get(`/app/signin?org=${org.id}&to=${encodeURIComponent(`/app/s/${spaceId}`)}`);
+    expect(chosen.statusCode).toBe(303);
+    expect(chosen.headers.location).toBe(`http://quire.test/app/signin/${org.id}?to=${encodeURIComponent(`/app/s/${spaceId}`)}`);
+    const own = await get(String(chosen.headers.location).replace('http://quire.test', ''));
+    expect(own.statusCode).toBe(200);
+    expect(own.body).toContain('Acme Docs');
+    expect(own.body).toMatch(/Sign in with Acme IdP/);
+    expect(own.body).toContain(`/start?to=${encodeURIComponent(`/app/s/${spaceId}`)}`);
   });
 
   it('shows the account, creates a token shown once, revokes it; forms need the CSRF token', async () => {

@@ -21,6 +21,7 @@ import {
   messagePage,
   organizationPage,
   searchPage,
+  organizationSignInPage,
   signInPage,
   sitePage,
   spacePage,
@@ -37,6 +38,8 @@ import {
   RevisionPageParams,
   RevisionParams,
   SearchQuery,
+  SignInParams,
+  SignInQuery,
   SiteParams,
   SpaceParams,
   ToQuery,
@@ -108,15 +111,22 @@ export const appAreaRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/', { config: signedIn, schema: { hide: true } }, async (_request, reply) => reply.redirect(`${base()}/account`, 303));
 
-  app.get('/signin', { config: open, schema: { hide: true, querystring: ToQuery } }, async (request, reply) => {
-    const groups = await appArea.signInProviders(app.deps);
+  app.get('/signin', { config: open, schema: { hide: true, querystring: SignInQuery } }, async (request, reply) => {
+    const to = safeReturnTarget(config, request.query.to);
+    const organization = request.query.org?.trim();
+    if (organization) {
+      const target = `${base()}/signin/${encodeURIComponent(organization)}${to ? `?to=${encodeURIComponent(new URL(to).pathname)}` : ''}`;
+      return reply.redirect(target, 303);
+    }
+    return html(reply, 200, signInPage({ title: 'Sign in', appBase: base() }, to ? new URL(to).pathname : null));
+  });
+
+  app.get('/signin/:organization', { config: open, schema: { hide: true, params: SignInParams, querystring: ToQuery } }, async (request, reply) => {
+    const organization = await appArea.organizationSignIn(app.deps, request.params.organization);
     const to = safeReturnTarget(config, request.query.to);
     // The start URLs carry where to land after signing in.
-    const withTarget = groups.map((g) => ({
-      ...g,
-      providers: g.providers.map((p) => ({ ...p, startURL: to ? `${p.startURL}?to=${encodeURIComponent(new URL(to).pathname)}` : p.startURL })),
-    }));
-    return html(reply, 200, signInPage({ title: 'Sign in', appBase: base() }, withTarget));
+    const providers = organization.providers.map((p) => ({ ...p, startURL: to ? `${p.startURL}?to=${encodeURIComponent(new URL(to).pathname)}` : p.startURL }));
+    return html(reply, 200, organizationSignInPage({ title: `Sign in to ${organization.title}`, appBase: base() }, { title: organization.title, providers }));
   });
 
   app.get('/login', { config: open, schema: { hide: true, querystring: LinkQuery } }, async (request, reply) => {

@@ -3,6 +3,9 @@ import { Type } from 'typebox';
 const id = (description: string) => Type.String({ minLength: 1, maxLength: 64, pattern: '^[a-zA-Z0-9_-]+$', description });
 
 export const ToQuery = Type.Object({ to: Type.Optional(Type.String({ maxLength: 2000 })) });
+export const SignInQuery = Type.Object({ to: Type.Optional(Type.String({ maxLength: 2000 })), org: Type.Optional(Type.String({ maxLength: 255 })) });
+/** An organization's ID or hostname. */
+export const SignInParams = Type.Object({ organization: Type.String({ minLength: 1, maxLength: 255, pattern: '^[a-zA-Z0-9_.-]+$' }) });
 export const LinkQuery = Type.Object({ link: Type.String({ minLength: 1, maxLength: 200 }) });
 export const OrganizationParams = Type.Object({ organizationId: id('The organization') });
 export const SpaceParams = Type.Object({ spaceId: id('The space') });

@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps, Context } from '../../context.ts';
+import { actorReaches, type AppDeps, type Context } from '../../context.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { getOrganization } from '../organizations/organizations.service.ts';
@@ -16,7 +16,7 @@ import { loadSnapshot } from '../../content/store/snapshot.ts';
 import type { PageNode } from '../../content/store/types.ts';
 import { serviceUrls } from '../saml-providers/saml-providers.presenter.ts';
 import { issueToken } from '../users/users.service.ts';
-import type { BrowserSession } from '../sessions/sessions.service.ts';
+import { sessionScope, type BrowserSession } from '../sessions/sessions.service.ts';
 import { sessionMayCreateTokens, sessionMaySee } from './app-area.policy.ts';
 import { appAreaRepository } from './app-area.repository.ts';
 import type { AccountView, TreePage } from './app-area.presenter.ts';
@@ -27,31 +27,30 @@ import type { AccountView, TreePage } from './app-area.presenter.ts';
  * where the API would).
  */
 export function sessionContext(deps: AppDeps, session: BrowserSession, requestId: string, log: FastifyBaseLogger): Context {
-  return { ...deps, actor: { userId: session.row.user_id, tokenId: `session` }, requestId, log };
+  return { ...deps, actor: { userId: session.row.user_id, tokenId: `session`, organizationId: sessionScope(session.row) }, requestId, log };
 }
 
-/** The sign-in page's providers, grouped by organization. */
-export async function signInProviders(deps: AppDeps) {
-  const rows = await appAreaRepository.providersByOrganization(deps.db);
-  const groups = new Map<string, { title: string; providers: { label: string; startURL: string }[] }>();
-  for (const row of rows) {
-    const group = groups.get(row.organization_id) ?? { title: row.organization_title, providers: [] };
-    group.providers.push({ label: row.label, startURL: serviceUrls(deps.config, row.id).startURL });
-    groups.set(row.organization_id, group);
-  }
-  return [...groups.values()];
+/** An organization's sign-in page: its title and providers; 404 for an unknown organization. */
+export async function organizationSignIn(deps: AppDeps, organizationKey: string) {
+  const organization = await appAreaRepository.organizationByIdOrHostname(deps.db, organizationKey);
+  if (!organization) throw notFound('Organization');
+  const providers = await appAreaRepository.providersOf(deps.db, organization.id);
+  return { id: organization.id, title: organization.title, providers: providers.map((p) => ({ label: p.label, startURL: serviceUrls(deps.config, p.id).startURL })) };
 }
 
 export async function accountView(ctx: Context, session: BrowserSession, newToken?: string): Promise<AccountView> {
+  // A scoped session sees the account as its organization knows it: that membership and
+  // the tokens minted for it, nothing of the person's other organizations.
+  const scope = sessionScope(session.row);
   const [user, memberships, tokens] = await Promise.all([
     appAreaRepository.user(ctx.db, session.row.user_id),
     appAreaRepository.memberships(ctx.db, session.row.user_id),
-    appAreaRepository.activeTokens(ctx.db, session.row.user_id),
+    appAreaRepository.activeTokens(ctx.db, session.row.user_id, scope),
   ]);
   if (!user) throw notFound('User');
   return {
     user,
-    memberships,
+    memberships: memberships.filter((m) => actorReaches(ctx.actor, m.id)),
     tokens,
     newToken,
     mayCreateTokens: sessionMayCreateTokens(session.row, memberships),
@@ -65,13 +64,14 @@ export async function createToken(ctx: Context, session: BrowserSession, label: 
   if (!sessionMayCreateTokens(session.row, memberships)) {
     throw forbidden('An organization you belong to enforces SSO: sign in through its identity provider to create API tokens');
   }
-  const { token } = await issueToken(ctx.db, ctx.clock, session.row.user_id, label?.trim() ? label.trim().slice(0, 100) : 'app');
+  // A token is scoped as the session it came from: an SSO session's token acts on that organization only.
+  const { token } = await issueToken(ctx.db, ctx.clock, session.row.user_id, label?.trim() ? label.trim().slice(0, 100) : 'app', sessionScope(session.row));
   return token;
 }
 
 /** Revokes one of the user's own tokens; 404 for anyone else's. */
 export async function revokeToken(ctx: Context, session: BrowserSession, tokenId: string): Promise<void> {
-  if (!(await appAreaRepository.revokeOwnToken(ctx.db, session.row.user_id, tokenId, isoNow(ctx.clock)))) throw notFound('API token');
+  if (!(await appAreaRepository.revokeOwnToken(ctx.db, session.row.user_id, tokenId, isoNow(ctx.clock), sessionScope(session.row)))) throw notFound('API token');
 }
 
 /** SSO enforcement: an organization with `sso` shows its content only to sessions of its own providers. */

@@ -1,4 +1,4 @@
-import type { Context } from '../../context.ts';
+import { actorReaches, type Context } from '../../context.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import type { MembersTable, RoleName } from '../../db/types.ts';
 import { badRequest, notFound } from '../../errors.ts';
@@ -152,7 +152,10 @@ export async function deleteInviteLink(ctx: Context, organizationId: string, inv
  */
 export async function joinWithInvite(ctx: Context, organizationId: string, inviteId: string) {
   return ctx.db.transaction().execute(async (trx) => {
-    const organization = await organizationsRepository.findWithMembership(trx, organizationId, ctx.actor.userId);
+    // A caller scoped to another organization cannot join this one.
+    const organization = actorReaches(ctx.actor, organizationId)
+      ? await organizationsRepository.findWithMembership(trx, organizationId, ctx.actor.userId)
+      : undefined;
     if (!organization || organization.invite_links !== 1) throw notFound('Invite');
     const invite = await invitesRepository.find(trx, organizationId, inviteId);
     if (!invite) throw notFound('Invite');

@@ -1,5 +1,5 @@
 import { SignJWT } from 'jose';
-import type { Context } from '../../context.ts';
+import { actorReaches, type Context } from '../../context.ts';
 import { listSpacesOfMember } from '../spaces/spaces.service.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import { serverSecret } from '../../db/secrets.ts';
@@ -171,7 +171,10 @@ export async function ping(ctx: Context, organizationId: string) {
  */
 export async function joinOrganization(ctx: Context, organizationId: string): Promise<void> {
   await ctx.db.transaction().execute(async (trx) => {
-    const organization = await organizationsRepository.findWithMembership(trx, organizationId, ctx.actor.userId);
+    // A caller scoped to another organization cannot join this one.
+    const organization = actorReaches(ctx.actor, organizationId)
+      ? await organizationsRepository.findWithMembership(trx, organizationId, ctx.actor.userId)
+      : undefined;
     if (!organization) throw notFound('Organization');
     // Already a member (even a disabled one): nothing to do; disabling is not undone by joining.
     if (organization.member_user_id !== null) return;

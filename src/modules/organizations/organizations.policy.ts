@@ -49,3 +49,23 @@ export const organizationPolicy = definePolicy<
   // Organization-wide: guests (invited to some content only) do not read them.
   readAgentInstructions: member,
 });
+
+/** The caller's standing on the installation, for what is not inside one organization. */
+export interface InstallationStanding {
+  installationAdmin: boolean;
+  emailVerified: boolean;
+  /** The caller acts for one organization only (an SSO session or its tokens). */
+  scoped: boolean;
+}
+
+/**
+ * Who may create an organization, by ORG_CREATION (docs/security.md): a caller scoped to one
+ * organization never (its credential speaks for that organization only); installation
+ * admins always; `verified` adds users whose email address is verified; `anyone` adds all.
+ */
+export function mayCreateOrganization(setting: 'anyone' | 'verified' | 'admins', who: InstallationStanding): boolean {
+  if (who.scoped) return false;
+  if (who.installationAdmin) return true;
+  if (setting === 'anyone') return true;
+  return setting === 'verified' && who.emailVerified;
+}

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.ts';
 import { contains } from '../../db/like.ts';
 import { preparedQuery } from '../../db/prepared.ts';
 import { paginate, type PageRequest } from '../../db/keyset.ts';
-import type { AgentInstructionsTable, BootstrapTable, OrganizationsTable, RoleName } from '../../db/types.ts';
+import type { AgentInstructionsTable, BootstrapTable, OrganizationsTable, RoleName, VerifiedDomainsTable } from '../../db/types.ts';
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
 
@@ -181,5 +181,19 @@ export const organizationsRepository = {
       .where('user_id', 'in', userIds)
       .execute();
     return rows.map((r) => r.user_id);
+  },
+
+  /** The organization that verified an email domain, if any (one per domain). */
+  verifiedDomain(db: Db, domain: string): Promise<VerifiedDomainsTable | undefined> {
+    return db.selectFrom('verified_domains').selectAll().where('domain', '=', domain).executeTakeFirst();
+  },
+
+  /** Records a verified domain; a unique violation when another organization holds it. */
+  async insertVerifiedDomain(db: Db, row: VerifiedDomainsTable): Promise<void> {
+    await db.insertInto('verified_domains').values(row).execute();
+  },
+
+  listVerifiedDomains(db: Db, organizationId: string): Promise<VerifiedDomainsTable[]> {
+    return db.selectFrom('verified_domains').selectAll().where('organization_id', '=', organizationId).orderBy('domain').execute();
   },
 };

@@ -40,7 +40,7 @@ export const organizationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       tags,
       summary: 'Create an organization; the caller becomes its admin',
       body: CreateOrganizationBody,
-      response: { 201: ref(Organization), ...errorResponses(400, 401) },
+      response: { 201: ref(Organization), ...errorResponses(400, 401, 403) },
     },
     handler: async (request, reply) => {
       const organization = await organizations.createOrganization(contextOf(request), request.body);

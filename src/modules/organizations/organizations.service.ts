@@ -1,12 +1,13 @@
-import type { Context } from '../../context.ts';
+import { actorReaches, type Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
-import { badRequest, conflict, notFound } from '../../errors.ts';
+import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
+import { isUniqueViolation } from '../../db/errors.ts';
 import { isoNow, type Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { reusable } from '../../lib/reusable.ts';
 import { readUnlessChanged, reuseUnlessChanged } from '../../db/read-cache.ts';
 import type { PageRequest } from '../../db/keyset.ts';
-import { organizationPolicy, type OrganizationAccess } from './organizations.policy.ts';
+import { mayCreateOrganization, organizationPolicy, type OrganizationAccess } from './organizations.policy.ts';
 import { presentAgentInstructions, presentOrganization } from './organizations.presenter.ts';
 import { organizationsRepository, type OrganizationRow, type OrganizationWithAccess } from './organizations.repository.ts';
 import { membersRepository } from '../members/members.repository.ts';
@@ -28,7 +29,7 @@ export async function organizationAccess(
   ctx: Pick<Context, 'db' | 'actor' | 'caches'>,
   organizationId: string,
 ): Promise<{ organization: OrganizationRow; access: OrganizationAccess }> {
-  const row = await organizationsRepository.findWithMembership(ctx.db, organizationId, ctx.actor.userId);
+  const row = actorReaches(ctx.actor, organizationId) ? await organizationsRepository.findWithMembership(ctx.db, organizationId, ctx.actor.userId) : undefined;
   const access = row ? accessOf(row) : null;
   if (!row || !access) throw notFound('Organization');
   return { organization: row, access };
@@ -45,6 +46,7 @@ export async function memberAccess(
   organizationId: string,
 ): Promise<OrganizationAccess> {
   const userId = ctx.actor.userId;
+  if (!actorReaches(ctx.actor, organizationId)) throw notFound('Organization');
   const membership = await readUnlessChanged(ctx.db, ctx.caches.memberships, `${organizationId}\u0000${userId}`, async (depend) => {
     depend(`org:${organizationId}`);
     const row = await organizationsRepository.findActiveMembership(ctx.db, organizationId, userId);
@@ -57,7 +59,9 @@ export async function memberAccess(
 /** GET /v1/orgs */
 export async function listOrganizations(ctx: Context, page: PageRequest) {
   const result = await organizationsRepository.listForUser(ctx.db, ctx.actor.userId, page);
-  return { ...result, items: result.items.map((row) => presentOrganization(ctx.config, row, accessOf(row))) };
+  // A scoped caller sees its own organization only (the count stays the page query's).
+  const items = result.items.filter((row) => actorReaches(ctx.actor, row.id));
+  return { ...result, items: items.map((row) => presentOrganization(ctx.config, row, accessOf(row))) };
 }
 
 /** GET /v1/orgs/{organizationId} */
@@ -138,8 +142,23 @@ function normalizeDomains(domains: string[]): string[] {
   return [...new Set(domains.map((d) => d.trim().toLowerCase()))];
 }
 
-/** POST /v1/orgs: any user may found an organization and becomes its admin. */
+/** POST /v1/orgs: whoever ORG_CREATION allows founds an organization and becomes its admin. */
 export async function createOrganization(ctx: Context, input: NewOrganization) {
+  const caller = await usersRepository.findById(ctx.db, ctx.actor.userId);
+  const standing = {
+    installationAdmin: caller?.installation_admin === 1,
+    emailVerified: caller?.email_verified === 1,
+    scoped: ctx.actor.organizationId !== null,
+  };
+  if (!mayCreateOrganization(ctx.config.orgCreation, standing)) {
+    throw forbidden(
+      standing.scoped
+        ? 'This credential acts for one organization only and cannot create organizations'
+        : ctx.config.orgCreation === 'admins'
+          ? 'Only installation administrators can create organizations on this installation'
+          : 'Only users with a verified email address can create organizations on this installation',
+    );
+  }
   const row = await ctx.db
     .transaction()
     .execute((trx) => createOrganizationWithAdmin(trx, ctx.clock, input, ctx.actor.userId));
@@ -195,7 +214,7 @@ export async function listOrganizationsForEmailDomain(ctx: Context, emailDomain:
   const caller = await usersRepository.findById(ctx.db, ctx.actor.userId);
   const callersDomain = caller && caller.email_verified === 1 ? caller.email.slice(caller.email.lastIndexOf('@') + 1).toLowerCase() : null;
   const rows = await organizationsRepository.listByEmailDomain(ctx.db, domain, ctx.actor.userId);
-  const visible = callersDomain === domain ? rows : rows.filter((row) => accessOf(row) !== null);
+  const visible = (callersDomain === domain ? rows : rows.filter((row) => accessOf(row) !== null)).filter((row) => actorReaches(ctx.actor, row.id));
   return { organizations: visible.map((row) => presentOrganization(ctx.config, row, accessOf(row))) };
 }
 
@@ -224,4 +243,36 @@ export async function updateAgentInstructions(ctx: Context, organizationId: stri
     await organizationsRepository.upsertAgentInstructions(trx, row);
     return presentAgentInstructions(ctx.config, row);
   });
+}
+
+/** The domain part of an email address, lower-cased. */
+export function emailDomainOf(email: string): string {
+  return email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+}
+
+const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
+
+/**
+ * Marks an email domain as verified by an organization: its identity providers may then
+ * create accounts on that domain and sign in anyone there (docs/security.md, "Tenant model").
+ * Done by an installation admin (the CLI, `orgs verify-domain`), who has checked the proof
+ * out of band. One organization per domain: 409 when another holds it.
+ */
+export async function verifyDomain(db: Db, clock: Clock, organizationId: string, domainInput: string, verifiedBy: string | null) {
+  const domain = domainInput.trim().toLowerCase();
+  if (!DOMAIN.test(domain)) throw badRequest(`"${domainInput}" is not a domain name`);
+  if (!(await organizationsRepository.findById(db, organizationId))) throw notFound('Organization');
+  const held = await organizationsRepository.verifiedDomain(db, domain);
+  if (held) {
+    if (held.organization_id === organizationId) return held;
+    throw conflict(`the domain "${domain}" is verified by another organization`);
+  }
+  const row = { domain, organization_id: organizationId, verified_at: isoNow(clock), verified_by: verifiedBy };
+  try {
+    await organizationsRepository.insertVerifiedDomain(db, row);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`the domain "${domain}" is verified by another organization`);
+    throw error;
+  }
+  return row;
 }

@@ -1,4 +1,4 @@
-import type { Context } from '../../context.ts';
+import { actorReaches, type Context } from '../../context.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import type { DefaultLevel, RoleName } from '../../db/types.ts';
 import { badRequest, notFound } from '../../errors.ts';
@@ -27,7 +27,9 @@ export async function contentAccess(
   shareKey?: string,
 ): Promise<ContentAccess> {
   const userId = ctx.actor.userId;
-  const membership = await organizationsRepository.findActiveMembership(ctx.db, target.organization_id, userId);
+  const membership = actorReaches(ctx.actor, target.organization_id)
+    ? await organizationsRepository.findActiveMembership(ctx.db, target.organization_id, userId)
+    : undefined;
   // A collection's chain starts at itself; a space's at its parent collection.
   const chain = await permissionsRepository.collectionChain(ctx.db, kind === 'collection' ? target.id : target.parent_id);
   const above = kind === 'collection' ? chain.slice(1) : chain;

@@ -1,4 +1,5 @@
 import { jwtVerify } from 'jose';
+import { visitorAuthKey } from '../sites/sites.service.ts';
 import { conditionHolds } from '../../content/conditions.ts';
 import type { Db } from '../../db/database.ts';
 import { publishedRepository, type PublishedSiteRow } from './published.repository.ts';
@@ -66,7 +67,7 @@ export async function decideAccess(db: Db, site: PublishedSiteRow, given: Creden
     case 'visitor-auth': {
       const fromQuery = given.jwtQuery !== undefined;
       const token = fromQuery ? given.jwtQuery : given.visitorCookie;
-      const claims = token ? await verifyVisitorToken(site.visitor_auth_key, token) : null;
+      const claims = token ? await verifyVisitorToken(await visitorAuthKey(db, site.visitor_auth_key), token) : null;
       if (claims) {
         const exp = typeof claims.exp === 'number' ? claims.exp : undefined;
         const maxAge = exp === undefined ? undefined : Math.max(1, Math.floor(exp - Date.now() / 1000));
@@ -84,11 +85,14 @@ export async function decideAccess(db: Db, site: PublishedSiteRow, given: Creden
   }
 }
 
-/** The JWT's payload when it is signed HS256 with the site's key and not expired; else null. */
+/**
+ * The JWT's payload when it is signed HS256 with the site's key, carries `exp` and has not
+ * expired; else null. A token without `exp` would open the site for ever.
+ */
 export async function verifyVisitorToken(key: string, token: string): Promise<Claims | null> {
   if (token.length > MAX_CREDENTIAL_LENGTH) return null;
   try {
-    const { payload } = await jwtVerify(token, new TextEncoder().encode(key), { algorithms: ['HS256'] });
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(key), { algorithms: ['HS256'], requiredClaims: ['exp'] });
     return payload as Claims;
   } catch {
     // Bad signature, expired, malformed, wrong algorithm: all mean "not signed in".

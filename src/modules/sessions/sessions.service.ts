@@ -21,6 +21,15 @@ export interface NewSession {
 }
 
 /**
+ * The organization a session may act on: a SAML session acts for the organization whose
+ * identity provider vouched for the person, and for no other (docs/security.md, "Tenant
+ * model"); a login-link session (made by the operator's CLI) is unscoped.
+ */
+export function sessionScope(row: Pick<SessionRow, 'method' | 'organization_id'>): string | null {
+  return row.method === 'saml' ? row.organization_id : null;
+}
+
+/**
  * Starts a session: 256 random bits in the cookie, only their sha256 in the database,
  * so a copy of the database opens no session. Returns the id for the cookie.
  */

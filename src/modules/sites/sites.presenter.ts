@@ -121,7 +121,8 @@ export function presentSite(config: Pick<Config, 'publicUrl'>, row: SiteView, pe
     appliedType: row.type as SiteWire['type'],
     title: row.title,
     ...(favicon && ('icon' in favicon || 'emoji' in favicon) ? { icon: favicon as SiteWire['icon'] } : {}),
-    ...(row.hostname ? { hostname: row.hostname } : {}),
+    // The hostname the owner set, proven or not yet (only a proven one is served).
+    ...(row.pending_hostname || row.hostname ? { hostname: (row.pending_hostname ?? row.hostname) as string } : {}),
     ...(row.basename ? { basename: row.basename } : {}),
     ...(row.proxy ? { proxy: { origin: row.proxy, target: internal } } : {}),
     visibility: row.visibility,

@@ -87,6 +87,11 @@ export const sitesRepository = {
     return row !== undefined;
   },
 
+  /** Sites that set this hostname and have not proven it yet. */
+  sitesPendingHostname(db: Db, hostname: string) {
+    return db.selectFrom('sites').select(['id', 'organization_id']).where('pending_hostname', '=', hostname).orderBy('id').execute();
+  },
+
   listShareLinks(db: Db, siteId: string, search: string | undefined, page: PageRequest): Promise<Page<ShareLinkRow>> {
     let query = db.selectFrom('site_share_links').selectAll().where('site_id', '=', siteId);
     if (search) query = query.where((eb) => lowerContains(eb, 'name', search));

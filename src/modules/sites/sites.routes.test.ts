@@ -156,7 +156,8 @@ describe('sites', () => {
         adaptiveContent: { enabled: true },
         agentsContext: 'excluded',
       });
-      expect(await siteRow(site.id)).toMatchObject({ basename: 'renamed', hostname: 'docs.example.com', default_site_space_id: spaces[1].id });
+      // A hostname set is pending until proven (issue 30): kept, answered, not served.
+      expect(await siteRow(site.id)).toMatchObject({ basename: 'renamed', hostname: null, pending_hostname: 'docs.example.com', default_site_space_id: spaces[1].id });
       const list = (await t.request('GET', `${SITE(site.id)}/site-spaces`, { token: admin.token, query: { default: 'true' } })).body;
       expect(list.items.map((s: any) => s.id)).toEqual([spaces[1].id]);
       const cleared = await t.request('PATCH', SITE(site.id), { token: admin.token, body: { proxy: null, hostname: null, basename: null } });
@@ -188,6 +189,10 @@ describe('sites', () => {
       const taken = await t.request('PATCH', SITE(site.id), { token: admin.token, body: { basename: 'taken' } });
       expect(taken.status).toBe(409);
       expect((await t.request('PATCH', SITE(site.id), { token: admin.token, body: { basename: other.id } })).status).toBe(409);
+      // A pending hostname blocks nobody; a proven one (issue 30) answers 409 to others.
+      expect((await t.request('PATCH', SITE(site.id), { token: admin.token, body: { hostname: 'a.b.example.com' } })).status).toBe(200);
+      await t.db.updateTable('sites').set({ hostname: 'a.b.example.com', pending_hostname: null }).where('id', '=', other.id).execute();
+      expect((await t.request('PATCH', SITE(site.id), { token: admin.token, body: { hostname: 'c.b.example.com' } })).status).toBe(200);
       expect((await t.request('PATCH', SITE(site.id), { token: admin.token, body: { hostname: 'a.b.example.com' } })).status).toBe(409);
       expect((await siteRow(site.id))?.basename).toBeNull();
     });

@@ -19,6 +19,8 @@ import {
   PublishedSite,
   ShareKeyQuery,
   ShareLink,
+  SitePublishingAuth,
+  HOSTNAME_PATTERN,
   ShareLinkList,
   ShareLinkParams,
   Site,
@@ -323,6 +325,42 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: async (request, reply) => {
       await sites.deleteShareLink(contextOf(request), request.params.organizationId, request.params.siteId, request.params.shareLinkId);
+      return reply.code(204).send(null);
+    },
+  });
+
+  app.get('/v1/orgs/:organizationId/sites/:siteId/publishing/auth', {
+    schema: {
+      operationId: 'getSitePublishingAuthById',
+      tags,
+      summary: "The key visitor tokens of the site are signed with (whoever manages the site)",
+      params: SiteParams,
+      response: { 200: ref(SitePublishingAuth), ...errorResponses(400, 401, 403, 404) },
+    },
+    handler: (request) => sites.getPublishingAuth(contextOf(request), request.params.organizationId, request.params.siteId),
+  });
+
+  app.post('/v1/orgs/:organizationId/sites/:siteId/publishing/auth/regenerate', {
+    schema: {
+      operationId: 'regenerateSitePublishingAuthById',
+      tags,
+      summary: 'Replace the visitor-auth key; tokens signed with the old one stop working at once',
+      params: SiteParams,
+      response: { 200: ref(SitePublishingAuth), ...errorResponses(400, 401, 403, 404) },
+    },
+    handler: (request) => sites.regeneratePublishingAuth(contextOf(request), request.params.organizationId, request.params.siteId),
+  });
+
+  app.patch('/v1/custom-hostnames/:hostname', {
+    schema: {
+      operationId: 'dnsRevalidateCustomHostname',
+      tags,
+      summary: "Prove a site's pending custom hostname (DNS TXT record, or an installation admin) and serve it",
+      params: Type.Object({ hostname: Type.String({ minLength: 1, maxLength: 255, pattern: HOSTNAME_PATTERN }) }),
+      response: { 204: noContent('The hostname is proven and served'), ...errorResponses(400, 401, 404, 409) },
+    },
+    handler: async (request, reply) => {
+      await sites.verifyCustomHostname(contextOf(request), request.params.hostname);
       return reply.code(204).send(null);
     },
   });

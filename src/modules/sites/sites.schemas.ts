@@ -446,3 +446,17 @@ export const PublishedSite = component(
   ),
 );
 
+
+// ---- Visitor authentication (GitBook's site-publishing-auth) ----
+
+export const SitePublishingAuth = component(
+  'SitePublishingAuth',
+  Type.Object(
+    {
+      object: Type.Literal('publishing-auth'),
+      backend: Type.Literal('custom', { description: 'Visitors are authenticated by a JWT the owner signs (HS256, `exp` required)' }),
+      privateKey: Type.String({ description: "Private key used to sign visitor JWTs (the site's visitor-auth key)" }),
+    },
+    { description: "A site's visitor authentication: the key its owner signs visitor tokens with" },
+  ),
+);

@@ -1,10 +1,14 @@
 import slugify from '@sindresorhus/slugify';
 import { Ajv, type ValidateFunction } from 'ajv';
-import type { Context } from '../../context.ts';
+import { actorReaches, type Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
+import { openSecret, sealSecret, serverSecret } from '../../db/secrets.ts';
+import { createHmac } from 'node:crypto';
+import dns from 'node:dns/promises';
 import type { Page, PageRequest } from '../../db/keyset.ts';
 import { claimPaths, parseCondition } from '../../content/conditions.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
+import { usersRepository } from '../users/users.repository.ts';
 import { assertWireShape } from '../../schemas/check.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { decodePageCursor, encodePageCursor } from '../../lib/page-cursor.ts';
@@ -64,7 +68,9 @@ export async function loadSite(
   siteId: string,
   mode: { visitor?: boolean; shareKey?: string } = {},
 ): Promise<{ site: SiteView; access: SiteAccess }> {
-  const membership = await organizationsRepository.findActiveMembership(ctx.db, organizationId, ctx.actor.userId);
+  const membership = actorReaches(ctx.actor, organizationId)
+    ? await organizationsRepository.findActiveMembership(ctx.db, organizationId, ctx.actor.userId)
+    : undefined;
   if (!membership && !mode.visitor) throw notFound('Organization');
   const site = await sitesRepository.find(ctx.db, organizationId, siteId);
   if (!site) throw notFound('Site');
@@ -370,6 +376,7 @@ export function newSiteRow(fields: {
     published: 0,
     basename: null,
     hostname: null,
+    pending_hostname: null,
     proxy: null,
     adaptive_content: 0,
     agents_context: 'included',
@@ -410,7 +417,7 @@ export async function createSite(ctx: Context, organizationId: string, input: Cr
       now,
     });
     const id = row.id;
-    await sitesRepository.insert(trx, row);
+    await sitesRepository.insert(trx, { ...row, visitor_auth_key: await sealSecret(trx, VISITOR_KEY_PURPOSE, row.visitor_auth_key) });
     const paths: string[] = [];
     for (const [position, space] of spaces.entries()) {
       const path = uniquePath(pathFrom(space.title), paths);
@@ -450,13 +457,20 @@ export async function updateSite(ctx: Context, organizationId: string, siteId: s
     if (input.adaptiveContent !== undefined) changes.adaptive_content = input.adaptiveContent.enabled ? 1 : 0;
     if (input.agentsContext !== undefined) changes.agents_context = input.agentsContext;
     if (input.proxy !== undefined) changes.proxy = input.proxy;
-    for (const field of ['basename', 'hostname'] as const) {
-      const value = input[field];
-      if (value === undefined) continue;
-      if (value !== null && (await sitesRepository.addressTaken(trx, siteId, field, value))) {
-        throw conflict(`body/${field}: "${value}" is already used by another site`);
+    if (input.basename !== undefined) {
+      if (input.basename !== null && (await sitesRepository.addressTaken(trx, siteId, 'basename', input.basename))) {
+        throw conflict(`body/basename: "${input.basename}" is already used by another site`);
       }
-      changes[field] = value;
+      changes.basename = input.basename;
+    }
+    if (input.hostname !== undefined && input.hostname !== (site.pending_hostname ?? site.hostname)) {
+      // A new hostname is pending until proven (verifyCustomHostname); until then it is not
+      // served, and the proven one it replaces stops being served too.
+      if (input.hostname !== null && (await sitesRepository.addressTaken(trx, siteId, 'hostname', input.hostname))) {
+        throw conflict(`body/hostname: "${input.hostname}" is already used by another site`);
+      }
+      changes.hostname = null;
+      changes.pending_hostname = input.hostname;
     }
     if (input.defaultSiteSection !== undefined || input.defaultSiteSpace !== undefined) {
       const data = await loadStructure(tctx, siteId);
@@ -739,5 +753,95 @@ export async function deleteShareLink(ctx: Context, organizationId: string, site
   await ctx.db.transaction().execute(async (trx) => {
     await loadSiteToManage({ ...ctx, db: trx }, organizationId, siteId);
     await sitesRepository.deleteShareLink(trx, siteId, shareLinkId);
+  });
+}
+
+/* ------------------------------------------------------------------------------------
+ * Visitor authentication (GitBook's site-publishing-auth): the key a site's owner signs
+ * visitor JWTs with. Stored sealed (sealSecret); read and rotated by whoever manages the site.
+ * ---------------------------------------------------------------------------------- */
+
+/** The server secret visitor-auth keys are sealed under. */
+export const VISITOR_KEY_PURPOSE = 'site-visitor-auth';
+
+/** A site's visitor-auth signing key in clear, from its stored (sealed) form. */
+export function visitorAuthKey(db: Db, stored: string): Promise<string> {
+  return openSecret(db, VISITOR_KEY_PURPOSE, stored);
+}
+
+const presentPublishingAuth = (privateKey: string) => ({ object: 'publishing-auth' as const, backend: 'custom' as const, privateKey });
+
+/** GET {SITE}/publishing/auth: the signing key, to whoever manages the site. */
+export async function getPublishingAuth(ctx: Context, organizationId: string, siteId: string) {
+  const { site } = await loadSiteToManage(ctx, organizationId, siteId);
+  return presentPublishingAuth(await visitorAuthKey(ctx.db, site.visitor_auth_key));
+}
+
+/** POST {SITE}/publishing/auth/regenerate: a new key; tokens signed with the old one stop working at once. */
+export async function regeneratePublishingAuth(ctx: Context, organizationId: string, siteId: string) {
+  return ctx.db.transaction().execute(async (trx) => {
+    await loadSiteToManage({ ...ctx, db: trx }, organizationId, siteId);
+    const key = newId(48);
+    await sitesRepository.update(trx, siteId, { visitor_auth_key: await sealSecret(trx, VISITOR_KEY_PURPOSE, key), updated_at: isoNow(ctx.clock) });
+    return presentPublishingAuth(key);
+  });
+}
+
+/* ------------------------------------------------------------------------------------
+ * Custom hostnames are claimed with a proof (docs/security.md): a DNS TXT record
+ * `_quire-challenge.<hostname>` holding the site's challenge, or an installation admin.
+ * ---------------------------------------------------------------------------------- */
+
+/** The TXT record a site's owner publishes to prove a hostname: an HMAC, nothing stored. */
+export async function hostnameChallenge(db: Db, siteId: string, hostname: string): Promise<{ name: string; value: string }> {
+  const key = await serverSecret(db, 'custom-hostname-challenge');
+  const value = createHmac('sha256', key).update(`${siteId}\u0000${hostname}`).digest('base64url').slice(0, 32);
+  return { name: `_quire-challenge.${hostname}`, value: `quire-site-verification=${value}` };
+}
+
+/** The TXT strings of a name, on DNS_SERVER when set; none when the name has no TXT record. */
+async function txtRecords(config: Context['config'], name: string): Promise<string[]> {
+  const resolver = new dns.Resolver({ timeout: 3000, tries: 2 });
+  if (config.dnsServer) resolver.setServers([config.dnsServer]);
+  try {
+    return (await resolver.resolveTxt(name)).map((chunks) => chunks.join(''));
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * PATCH /v1/custom-hostnames/{hostname} (GitBook's dnsRevalidateCustomHostname): proves a
+ * hostname a site of the caller's is pending on, and serves it from then on. The proof is
+ * the TXT record of hostnameChallenge; an installation admin needs none. 409 naming the
+ * record to publish when it is missing; 404 when no site the caller manages claims it.
+ */
+export async function verifyCustomHostname(ctx: Context, hostnameInput: string): Promise<void> {
+  const hostname = hostnameInput.toLowerCase();
+  const candidates = await sitesRepository.sitesPendingHostname(ctx.db, hostname);
+  let managed: SiteView | undefined;
+  for (const candidate of candidates) {
+    try {
+      managed = (await loadSiteToManage(ctx, candidate.organization_id, candidate.id)).site;
+      break;
+    } catch {
+      // Not a site the caller manages: the next one, if any.
+    }
+  }
+  if (!managed) throw notFound('Custom hostname');
+  const caller = await usersRepository.findById(ctx.db, ctx.actor.userId);
+  const byAdmin = caller?.installation_admin === 1 && ctx.actor.organizationId === null;
+  if (!byAdmin) {
+    const challenge = await hostnameChallenge(ctx.db, managed.id, hostname);
+    if (!(await txtRecords(ctx.config, challenge.name)).includes(challenge.value)) {
+      throw conflict(`Publish a DNS TXT record ${challenge.name} with the value "${challenge.value}", then ask again`);
+    }
+  }
+  const siteId = managed.id;
+  await ctx.db.transaction().execute(async (trx) => {
+    if (await sitesRepository.addressTaken(trx, siteId, 'hostname', hostname)) {
+      throw conflict(`"${hostname}" is already served by another site`);
+    }
+    await sitesRepository.update(trx, siteId, { hostname, pending_hostname: null, updated_at: isoNow(ctx.clock) });
   });
 }

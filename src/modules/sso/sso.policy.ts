@@ -23,7 +23,14 @@ export function safeReturnTarget(config: Pick<Config, 'publicUrl'>, relayState: 
   return target.toString();
 }
 
-/** Who may sign in through a provider: anyone the IdP vouches for, except members an admin disabled. */
-export function mayJoinThroughSso(membership: { disabled: number } | undefined): boolean {
-  return !membership || membership.disabled === 0;
+/**
+ * Who an organization's identity provider may sign in (docs/security.md, "Tenant model"):
+ * people the organization may vouch for, and no one else. Its active members sign in; a
+ * person on an email domain the organization has verified is signed in and, when new,
+ * made a member (and their account created); a disabled member is refused; anyone else
+ * (another organization's people, an address on a domain it does not own) is refused.
+ */
+export function ssoVouches(input: { membership: { disabled: number } | undefined; domainVerifiedByOrganization: boolean }): 'member' | 'provision' | 'disabled' | 'stranger' {
+  if (input.membership) return input.membership.disabled === 0 ? 'member' : 'disabled';
+  return input.domainVerifiedByOrganization ? 'provision' : 'stranger';
 }

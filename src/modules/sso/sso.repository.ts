@@ -3,23 +3,24 @@ import type { MembersTable, RoleName } from '../../db/types.ts';
 
 /** Queries of the SAML sign-in flow. */
 export const ssoRepository = {
-  async insertRequest(db: Db, row: { id: string; provider_id: string; created_at: string; expires_at: string }): Promise<void> {
+  async insertRequest(db: Db, row: { id: string; provider_id: string; created_at: string; expires_at: string; browser_hash: string }): Promise<void> {
     await db.insertInto('saml_requests').values(row).execute();
   },
 
-  /** A request this provider was sent, when not yet answered nor expired. */
-  async findRequest(db: Db, providerId: string, id: string, now: string) {
+  /** A request this provider was sent from this browser, when not yet answered nor expired. */
+  async findRequest(db: Db, providerId: string, id: string, browserHash: string, now: string) {
     return db
       .selectFrom('saml_requests')
       .select(['id', 'created_at'])
       .where('id', '=', id)
       .where('provider_id', '=', providerId)
+      .where('browser_hash', '=', browserHash)
       .where('expires_at', '>', now)
       .executeTakeFirst();
   },
 
-  async deleteRequest(db: Db, providerId: string, id: string): Promise<void> {
-    await db.deleteFrom('saml_requests').where('id', '=', id).where('provider_id', '=', providerId).execute();
+  async deleteRequest(db: Db, providerId: string, id: string, browserHash: string): Promise<void> {
+    await db.deleteFrom('saml_requests').where('id', '=', id).where('provider_id', '=', providerId).where('browser_hash', '=', browserHash).execute();
   },
 
   /** Forgets requests and accepted assertions past their expiry (they can no longer be answered or replayed). */

@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { createMember, createOrganization, createTeam, type TestOrganization } from '../../../test/factories.ts';
 import { attr, buildResponse, decodeRedirect, generateIdpKeys, postBody, type ResponseOptions, type TestIdpKeys } from '../../../test/saml-idp.ts';
 import { sessionCookie } from '../sessions/sessions.presenter.ts';
+import { verifyDomain } from '../organizations/organizations.service.ts';
 
 const IDP_ENTITY = 'http://idp.test/metadata';
 const IDP_SSO = 'http://idp.test/sso';
@@ -27,6 +28,8 @@ describe('SAML sign-in (SP-initiated)', () => {
     });
     expect(created.status).toBe(201);
     provider = created.body;
+    // The organization's IdP creates accounts only on a domain it has verified (docs/security.md).
+    await verifyDomain(t.db, t.clock, org.id, 'acme.test', null);
   }, 180_000);
   afterAll(async () => {
     await t.close();
@@ -35,20 +38,26 @@ describe('SAML sign-in (SP-initiated)', () => {
   const startPath = () => new URL(provider.service.startURL).pathname;
   const acsPath = () => new URL(provider.service.acsURL).pathname;
 
+  /** The browser of these tests: the sign-in nonce cookie /start sets is sent back to the ACS. */
+  let browserCookie = '';
+
   /** GET the start URL; returns the AuthnRequest's id and the relay state. */
   async function start(to?: string) {
-    const res = await t.app.inject({ method: 'GET', url: startPath(), query: to ? { to } : {} });
+    const res = await t.app.inject({ method: 'GET', url: startPath(), query: to ? { to } : {}, headers: browserCookie ? { cookie: browserCookie } : {} });
     expect(res.statusCode).toBe(303);
+    const nonce = /quire_saml=([^;]+)/.exec(String(res.headers['set-cookie']))?.[1];
+    expect(nonce).toBeTruthy();
+    browserCookie = `quire_saml=${nonce}`;
     const { xml, relayState, url } = decodeRedirect(String(res.headers.location));
     expect(`${url.origin}${url.pathname}`).toBe(IDP_SSO);
     return { id: attr(xml, 'ID') as string, relayState, xml };
   }
 
-  async function post(responseXml: string, relayState?: string | null) {
+  async function post(responseXml: string, relayState?: string | null, cookie: string | null = browserCookie) {
     return t.app.inject({
       method: 'POST',
       url: acsPath(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...(cookie ? { cookie } : {}) },
       payload: postBody(responseXml, relayState),
     });
   }
@@ -89,7 +98,7 @@ describe('SAML sign-in (SP-initiated)', () => {
     const res = await post(responseFor(id, email), relayState);
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('http://quire.test/app/orgs/somewhere');
-    const cookie = String(res.headers['set-cookie']);
+    const cookie = String((res.headers['set-cookie'] as string[])[0]);
     expect(cookie).toMatch(/^quire_session=[\w-]{40,}; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Lax$/);
     const sessionId = /^quire_session=([^;]+)/.exec(cookie)![1];
 
@@ -189,7 +198,8 @@ describe('SAML sign-in (SP-initiated)', () => {
     expect((await post(xml)).statusCode).toBe(303);
     await expectRefused(xml, 400, /not started here/);
     // Reopen the request: only the accepted-assertion record stands in the way now.
-    await t.db.insertInto('saml_requests').values({ id, provider_id: provider.id, created_at: new Date().toISOString(), expires_at: '2999-01-01T00:00:00.000Z' }).execute();
+    const browserHash = createHash('sha256').update(browserCookie.slice('quire_saml='.length)).digest('hex');
+    await t.db.insertInto('saml_requests').values({ id, provider_id: provider.id, created_at: new Date().toISOString(), expires_at: '2999-01-01T00:00:00.000Z', browser_hash: browserHash }).execute();
     await expectRefused(xml, 400, /already used/);
   });
 

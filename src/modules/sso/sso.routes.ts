@@ -2,9 +2,9 @@ import formbody from '@fastify/formbody';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { appUrl } from '../../lib/urls.ts';
 import { sessionCookie } from '../sessions/sessions.presenter.ts';
-import { signInErrorPage } from './sso.presenter.ts';
+import { signInErrorPage, signInNonceCookie, signInNonceOf } from './sso.presenter.ts';
 import { AcsBody, ProviderParams, StartQuery } from './sso.schemas.ts';
-import { SignInRefused, completeSignIn, serviceMetadata, startSignIn } from './sso.service.ts';
+import { REQUEST_TTL_MS, SignInRefused, completeSignIn, newSignInNonce, serviceMetadata, startSignIn } from './sso.service.ts';
 
 /*
  * Quire's SAML service-provider endpoints (service.entityID, startURL, acsURL of a
@@ -48,8 +48,13 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { public: true },
     schema: { hide: true, params: ProviderParams, querystring: StartQuery },
     handler: async (request, reply) => {
-      const location = await startSignIn(app.deps, request.params.providerId, request.query.to);
-      return reply.header('cache-control', 'no-store').redirect(location, 303);
+      // The browser's nonce: kept when it has one (sign-ins started in two tabs both work).
+      const nonce = signInNonceOf(request.headers.cookie) ?? newSignInNonce();
+      const location = await startSignIn(app.deps, request.params.providerId, request.query.to, nonce);
+      return reply
+        .header('set-cookie', signInNonceCookie(app.deps.config, nonce, REQUEST_TTL_MS))
+        .header('cache-control', 'no-store')
+        .redirect(location, 303);
     },
   });
 
@@ -57,9 +62,12 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
     config: { public: true },
     schema: { hide: true, params: ProviderParams, body: AcsBody },
     handler: async (request, reply) => {
-      const signedIn = await completeSignIn(app.deps, request.params.providerId, request.body);
+      const signedIn = await completeSignIn(app.deps, request.params.providerId, request.body, signInNonceOf(request.headers.cookie));
       return reply
-        .header('set-cookie', sessionCookie(app.deps.config, signedIn.sessionId, app.deps.config.sessionTtlMs))
+        .header('set-cookie', [
+          sessionCookie(app.deps.config, signedIn.sessionId, app.deps.config.sessionTtlMs),
+          signInNonceCookie(app.deps.config, '', 0),
+        ])
         .header('cache-control', 'no-store')
         .redirect(signedIn.target, 303);
     },

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { DOMParser } from '@xmldom/xmldom';
 import type { CacheProvider, Profile, SAML } from '@node-saml/node-saml';
 import type { AppDeps } from '../../context.ts';
@@ -5,13 +6,21 @@ import type { Db } from '../../db/database.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { HttpError, notFound } from '../../errors.ts';
 import { appUrl } from '../../lib/urls.ts';
+import { hashToken } from '../../lib/tokens.ts';
 import { buildUserRow } from '../users/users.service.ts';
 import { usersRepository } from '../users/users.repository.ts';
 import { serviceUrls } from '../saml-providers/saml-providers.presenter.ts';
 import { samlProvidersRepository, type SamlProviderRow } from '../saml-providers/saml-providers.repository.ts';
 import { startSession } from '../sessions/sessions.service.ts';
-import { mayJoinThroughSso, safeReturnTarget } from './sso.policy.ts';
+import { safeReturnTarget, ssoVouches } from './sso.policy.ts';
+import { emailDomainOf } from '../organizations/organizations.service.ts';
+import { organizationsRepository } from '../organizations/organizations.repository.ts';
 import { ssoRepository } from './sso.repository.ts';
+
+/** A new sign-in nonce for a browser's cookie: 256 random bits; only its sha256 is stored. */
+export function newSignInNonce(): string {
+  return randomBytes(32).toString('base64url');
+}
 
 /** How long an AuthnRequest may be answered: a person signing in at their IdP, with MFA. */
 export const REQUEST_TTL_MS = 10 * 60 * 1000;
@@ -32,27 +41,35 @@ const refused = (reason: string, title: string, explanation: string) => new Sign
 
 /**
  * node-saml's store of the AuthnRequest ids Quire sent, kept in the database so that a
- * response is accepted by whichever server process receives it, and only once. Times
- * here are the system clock's, as in every time check node-saml makes.
+ * response is accepted by whichever server process receives it, and only once. Each id is
+ * bound to the browser that started the sign-in (the sha256 of its nonce cookie): a
+ * response is found only when posted by that browser, so nobody can sign a victim's
+ * browser into their own account with a response to a request they started (login CSRF).
+ * Times here are the system clock's, as in every time check node-saml makes.
  */
-function requestStore(db: Db, providerId: string): CacheProvider {
+function requestStore(db: Db, providerId: string, browserNonce: string | null): CacheProvider {
+  const browserHash = browserNonce ? hashToken(browserNonce) : null;
   return {
     async saveAsync(key, value) {
+      if (!browserHash) throw new Error('a sign-in is started by a browser with a nonce');
       const now = Date.now();
       await ssoRepository.insertRequest(db, {
         id: key,
         provider_id: providerId,
         created_at: new Date(now).toISOString(),
         expires_at: new Date(now + REQUEST_TTL_MS).toISOString(),
+        browser_hash: browserHash,
       });
       return { value, createdAt: now };
     },
     async getAsync(key) {
-      const row = await ssoRepository.findRequest(db, providerId, key, new Date().toISOString());
+      if (!browserHash) return null;
+      const row = await ssoRepository.findRequest(db, providerId, key, browserHash, new Date().toISOString());
       return row ? row.created_at : null;
     },
     async removeAsync(key) {
-      if (key) await ssoRepository.deleteRequest(db, providerId, key);
+      // Only the browser that started it consumes a request (node-saml also removes on a refusal).
+      if (key && browserHash) await ssoRepository.deleteRequest(db, providerId, key, browserHash);
       return key;
     },
   };
@@ -62,7 +79,7 @@ function requestStore(db: Db, providerId: string): CacheProvider {
  * node-saml configured for one provider: what Quire checks, in one place. The library
  * (with xml-crypto) is loaded on the first sign-in, not at start (idle RSS).
  */
-async function samlFor(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>, provider: SamlProviderRow): Promise<SAML> {
+async function samlFor(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>, provider: SamlProviderRow, browserNonce: string | null = null): Promise<SAML> {
   const { SAML, ValidateInResponseTo } = await import('@node-saml/node-saml');
   const service = serviceUrls(deps.config, provider.id);
   return new SAML({
@@ -79,7 +96,7 @@ async function samlFor(deps: Pick<AppDeps, 'db' | 'clock' | 'config'>, provider:
     acceptedClockSkewMs: deps.config.samlClockSkewMs,
     validateInResponseTo: ValidateInResponseTo.always,
     requestIdExpirationPeriodMs: REQUEST_TTL_MS,
-    cacheProvider: requestStore(deps.db, provider.id),
+    cacheProvider: requestStore(deps.db, provider.id, browserNonce),
     identifierFormat: 'urn:oasis:names:tc:SAML:1.1:nameid-format:emailAddress',
     disableRequestedAuthnContext: true,
     signatureAlgorithm: 'sha256',
@@ -102,12 +119,12 @@ export async function serviceMetadata(deps: AppDeps, providerId: string): Promis
  * GET service.startURL: records a new AuthnRequest and answers where to send the browser
  * (the IdP's SSO URL with SAMLRequest and RelayState, HTTP-Redirect binding).
  */
-export async function startSignIn(deps: AppDeps, providerId: string, returnTo: string | undefined): Promise<string> {
+export async function startSignIn(deps: AppDeps, providerId: string, returnTo: string | undefined, browserNonce: string): Promise<string> {
   const provider = await loadProvider(deps.db, providerId);
   // Expired requests and assertions go on the way; both tables stay small.
   await ssoRepository.sweep(deps.db, new Date().toISOString());
   const relayState = safeReturnTarget(deps.config, returnTo) ?? '';
-  return (await samlFor(deps, provider)).getAuthorizeUrlAsync(relayState, undefined, {});
+  return (await samlFor(deps, provider, browserNonce)).getAuthorizeUrlAsync(relayState, undefined, {});
 }
 
 /** Turns node-saml's error into what an administrator can act on. */
@@ -120,8 +137,8 @@ function explain(error: unknown, provider: SamlProviderRow, deps: Pick<AppDeps, 
     return refused(
       'in-response-to',
       'Sign-in not started here',
-      'The identity provider answered a sign-in request Quire did not make, one already answered, or one older than 10 minutes. ' +
-        'Start again from the Quire sign-in page; IdP-initiated sign-in is not accepted.',
+      'The identity provider answered a sign-in request Quire did not make, one this browser did not start, one already answered, or one older than 10 minutes. ' +
+        'Start again from the Quire sign-in page in this browser; IdP-initiated sign-in is not accepted.',
     );
   }
   if (/issuer/i.test(message)) {
@@ -231,19 +248,21 @@ export interface SignedIn {
  * POST service.acsURL: verifies the response (node-saml: signature against the provider's
  * certificate, issuer, audience, time conditions with SAML_CLOCK_SKEW_MS, InResponseTo of
  * a request Quire recorded; here: destination, recipient, replay), then in one transaction
- * records the assertion id, finds or creates the user, makes them a member and starts a
- * session. Any refusal throws SignInRefused before anything is written.
+ * records the assertion id, checks the organization may vouch for the person (ssoVouches),
+ * creates the account and membership for a verified domain, and starts a session scoped
+ * to the organization. Any refusal throws SignInRefused before anything is written.
  */
 export async function completeSignIn(
   deps: AppDeps,
   providerId: string,
   input: { SAMLResponse: string; RelayState?: string },
+  browserNonce: string | null,
 ): Promise<SignedIn> {
   const provider = await loadProvider(deps.db, providerId);
   const service = serviceUrls(deps.config, provider.id);
   let profile: Profile;
   try {
-    const result = await (await samlFor(deps, provider)).validatePostResponseAsync({ SAMLResponse: input.SAMLResponse });
+    const result = await (await samlFor(deps, provider, browserNonce)).validatePostResponseAsync({ SAMLResponse: input.SAMLResponse });
     if (!result.profile) throw new Error('no assertion');
     profile = result.profile;
   } catch (error) {
@@ -288,12 +307,10 @@ export async function completeSignIn(
       throw error;
     }
     let user = await usersRepository.findByEmail(trx, identity.email);
-    if (!user) {
-      user = buildUserRow(deps.clock, { email: identity.email, displayName: identity.displayName, emailVerified: true });
-      await usersRepository.insert(trx, user);
-    }
-    const membership = await ssoRepository.findMembership(trx, provider.organization_id, user.id);
-    if (!mayJoinThroughSso(membership)) {
+    const membership = user ? await ssoRepository.findMembership(trx, provider.organization_id, user.id) : undefined;
+    const verified = await organizationsRepository.verifiedDomain(trx, emailDomainOf(identity.email));
+    const standing = ssoVouches({ membership, domainVerifiedByOrganization: verified?.organization_id === provider.organization_id });
+    if (standing === 'disabled') {
       throw new SignInRefused(
         403,
         'disabled',
@@ -301,21 +318,37 @@ export async function completeSignIn(
         `${identity.email} is a disabled member of this organization. An administrator can enable the membership again.`,
       );
     }
-    if (!membership) {
+    if (standing === 'stranger') {
+      // The IdP is the organization's: it speaks for its members and its own domains only.
+      throw new SignInRefused(
+        403,
+        'not-vouched',
+        'Not a member of this organization',
+        `${identity.email} is not a member of this organization, and its domain is not one the organization has verified. ` +
+          'An administrator can invite this person, or have the domain verified by the installation administrator.',
+      );
+    }
+    if (standing === 'provision') {
+      if (!user) {
+        // Not marked verified: an address an IdP asserts proves nothing outside its organization.
+        user = buildUserRow(deps.clock, { email: identity.email, displayName: identity.displayName, emailVerified: false });
+        await usersRepository.insert(trx, user);
+      }
       await ssoRepository.insertMember(trx, provider.organization_id, user.id, provider.default_role, at);
       if (provider.default_team_id && (await ssoRepository.teamExists(trx, provider.organization_id, provider.default_team_id))) {
         await ssoRepository.addToTeam(trx, provider.organization_id, provider.default_team_id, user.id, at);
       }
     } else {
-      await ssoRepository.markSso(trx, provider.organization_id, user.id, at);
+      await ssoRepository.markSso(trx, provider.organization_id, (user as NonNullable<typeof user>).id, at);
     }
+    const signedInUser = user as NonNullable<typeof user>;
     const sessionId = await startSession(trx, deps.clock, deps.config.sessionTtlMs, {
-      userId: user.id,
+      userId: signedInUser.id,
       method: 'saml',
       providerId: provider.id,
       organizationId: provider.organization_id,
     });
-    return { sessionId, userId: user.id };
+    return { sessionId, userId: signedInUser.id };
   });
   return { ...result, target: safeReturnTarget(deps.config, input.RelayState) ?? appUrl(deps.config, '/account') };
 }

@@ -38,7 +38,7 @@ export const usersRepository = {
 
   async insertToken(
     db: Db,
-    row: { id: string; user_id: string; token_hash: string; label: string | null; created_at: string },
+    row: { id: string; user_id: string; token_hash: string; label: string | null; created_at: string; organization_id: string | null },
   ): Promise<void> {
     await db.insertInto('api_tokens').values({ ...row, revoked_at: null }).execute();
   },
@@ -46,7 +46,7 @@ export const usersRepository = {
   findActiveTokenByHash(db: Db, hash: string) {
     return db
       .selectFrom('api_tokens')
-      .select(['id', 'user_id'])
+      .select(['id', 'user_id', 'organization_id'])
       .where('token_hash', '=', hash)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
@@ -61,5 +61,9 @@ export const usersRepository = {
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  },
+
+  async setInstallationAdmin(db: Db, userId: string, admin: boolean): Promise<void> {
+    await db.updateTable('users').set({ installation_admin: admin ? 1 : 0 }).where('id', '=', userId).execute();
   },
 };

@@ -11,7 +11,7 @@ import { usersRepository, type UserRow } from './users.repository.ts';
 /** Resolves a token hash to its owner, or undefined when unknown or revoked. */
 export async function authenticateTokenHash(db: Db, hash: string): Promise<Actor | undefined> {
   const token = await usersRepository.findActiveTokenByHash(db, hash);
-  return token ? { userId: token.user_id, tokenId: token.id } : undefined;
+  return token ? { userId: token.user_id, tokenId: token.id, organizationId: token.organization_id } : undefined;
 }
 
 /** GET /v1/user */
@@ -54,18 +54,29 @@ export function buildUserRow(clock: Clock, input: NewUser): UserRow {
     email_verified: input.emailVerified ? 1 : 0,
     photo_url: null,
     created_at: isoNow(clock),
+    installation_admin: 0,
   };
 }
 
-/** Issues a new API token for a user; returns the token once, storing only its hash. */
-export function issueToken(db: Db, clock: Clock, userId: string, label: string | null = null) {
-  return issueGivenToken(db, clock, userId, newApiToken(), label);
+/**
+ * Issues a new API token for a user; returns the token once, storing only its hash. A
+ * token minted by a scoped caller (`organizationId`) is scoped the same way.
+ */
+export function issueToken(db: Db, clock: Clock, userId: string, label: string | null = null, organizationId: string | null = null) {
+  return issueGivenToken(db, clock, userId, newApiToken(), label, organizationId);
 }
 
 /** Issues a token whose value is given (BOOTSTRAP_ADMIN_TOKEN); only its hash is stored. */
-export async function issueGivenToken(db: Db, clock: Clock, userId: string, token: string, label: string | null) {
+export async function issueGivenToken(db: Db, clock: Clock, userId: string, token: string, label: string | null, organizationId: string | null = null) {
   const id = newId();
-  await usersRepository.insertToken(db, { id, user_id: userId, token_hash: hashToken(token), label, created_at: isoNow(clock) });
+  await usersRepository.insertToken(db, {
+    id,
+    user_id: userId,
+    token_hash: hashToken(token),
+    label,
+    created_at: isoNow(clock),
+    organization_id: organizationId,
+  });
   return { id, token };
 }
 
