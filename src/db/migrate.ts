@@ -21,6 +21,7 @@ import * as m0019 from './migrations/0019_drop_directory_version.ts';
 import * as m0020 from './migrations/0020_search_vectors_inline.ts';
 import * as m0015 from './migrations/0015_search_pages_postgres.ts';
 import * as m0021 from './migrations/0021_section_vectors.ts';
+import * as m0028 from './migrations/0028_git_summary_source.ts';
 
 // Listed by hand (not read from disk) so they work the same under tsx, bundlers and tests.
 const migrations: Record<string, Migration> = {
@@ -45,6 +46,7 @@ const migrations: Record<string, Migration> = {
   '0020_search_vectors_inline': m0020,
   '0015_search_pages_postgres': m0015,
   '0021_section_vectors': m0021,
+  '0028_git_summary_source': m0028,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
-import { bindDocument, readGitLayout, type LayoutPage } from '../../content/git-layout/read.ts';
+import { bindDocument, gitbookConfigPath, readGitLayout, type LayoutPage } from '../../content/git-layout/read.ts';
 import { pageSignature, planPaths, summaryOf } from '../../content/git-layout/write.ts';
 import { RevisionEditor, type NewPage } from '../../content/store/editor.ts';
 import { loadSnapshot } from '../../content/store/snapshot.ts';
-import { objectHash } from '../../content/store/store.repository.ts';
+import { objectHash, storeRepository } from '../../content/store/store.repository.ts';
 import type { PageNode, RevisionSnapshot } from '../../content/store/types.ts';
 import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
 import type { JobContext } from '../../jobs/queue.ts';
@@ -101,14 +101,24 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
   const message = (await runGit(['log', '-1', '--format=%B', commit], { cwd: dir })).toString('utf8').trim();
   const files = (await listTree(dir, commit)).filter((e) => e.type === 'blob').map((e) => ({ path: e.path, oid: e.oid }));
   const oidOf = new Map(files.map((f) => [f.path, f.oid]));
+  // The bytes of every text file the layout reads (pages, SUMMARY.md), kept with the revision below.
+  const read = new Map<string, Buffer>();
   const layout = await readGitLayout({
     files,
     projectDirectory: op.projectDirectory,
     read: async (paths) => {
       const blobs = await readBlobs(dir, paths.map((p) => oidOf.get(p)!).filter(Boolean));
-      return new Map(paths.filter((p) => blobs.has(oidOf.get(p)!)).map((p) => [p, blobs.get(oidOf.get(p)!)!]));
+      const found = new Map(paths.filter((p) => blobs.has(oidOf.get(p)!)).map((p) => [p, blobs.get(oidOf.get(p)!)!]));
+      for (const [p, bytes] of found) read.set(p, bytes);
+      return found;
     },
   });
+  const sources = new Map<string, SourceObject>();
+  for (const [p, bytes] of read) {
+    if (p === gitbookConfigPath(op.projectDirectory)) continue;
+    const source = sourceObject(bytes);
+    if (source) sources.set(p, source);
+  }
   let renames = new Map<string, string>();
   if (sync?.last_commit && sync.last_commit !== commit) renames = await detectRenames(dir, sync.last_commit, commit).catch(() => new Map());
 
@@ -171,6 +181,7 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
       }
       const docHash = document && document.nodes.length > 0 ? objectHash('document', JSON.stringify(document)) : undefined;
       const sig = pageSignature({ type: page.type, title: page.title, document: docHash, ...meta });
+      const source = page.git ? sources.get(page.git.path)?.hash : undefined;
       const changed = previousSig.get(id) !== sig || previousPath.get(id) !== page.git?.path;
       if (changed) pagesChanged++;
       const before = previous?.byId.get(id)?.entry;
@@ -182,13 +193,14 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
         ...meta,
         ...(document ? { document } : {}),
         ...(page.target ? { target: page.target } : {}),
-        ...(page.git ? { git: { ...page.git, sig } } : {}),
+        ...(page.git ? { git: { ...page.git, sig, ...(source ? { source } : {}) } } : {}),
         pages: page.children.map(toNewPage),
         // A page read again as it was keeps its dates; a changed one was updated now.
         ...(before ? { createdAt: before.createdAt, ...(changed ? {} : { updatedAt: before.updatedAt }) } : {}),
       };
     };
     for (const page of layout.pages) editor.insertPage(toNewPage(page));
+    await storeRepository.putObjects(trx, op.spaceId, [...sources.values()]);
     for (const id of previous?.byId.keys() ?? []) if (!editor.hasPage(id)) pagesChanged++;
 
     const next = await editor.commit(trx, { createdBy: op.userId, git: revisionGit });
@@ -228,6 +240,7 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
       last_commit: op.standalone ? (sync?.last_commit ?? null) : commit,
       last_revision_id: op.standalone ? (sync?.last_revision_id ?? null) : divergent ? (sync?.last_revision_id ?? null) : next,
       summary_sig: op.standalone || divergent ? (sync?.summary_sig ?? null) : summarySig,
+      summary_source: op.standalone || divergent ? (sync?.summary_source ?? null) : (sources.get(layout.summaryPath)?.hash ?? null),
       ...(op.standalone || divergent ? {} : { redirects: JSON.stringify(resolveRedirects(layout.redirects, layout.root, pageIdOf)) }),
     });
     await touchGitSync(trx, op.spaceId, at);
@@ -257,6 +270,24 @@ export async function touchGitSync(db: Parameters<typeof gitSyncRepository.space
   const stored = await gitSyncRepository.spaceGitSync(db, spaceId);
   if (!stored) return;
   await gitSyncRepository.setSpaceGitSync(db, spaceId, JSON.stringify({ ...JSON.parse(stored), updatedAt: at }));
+}
+
+export interface SourceObject {
+  hash: string;
+  kind: 'source';
+  body: string;
+}
+
+/**
+ * A file's text as read, as a content object: an untouched page (or SUMMARY.md) is
+ * exported as these bytes, not as markdown written again. Only bytes that are exactly their
+ * UTF-8 text can be kept as text; other files are written again when exported.
+ */
+export function sourceObject(bytes: Buffer): SourceObject | undefined {
+  const text = bytes.toString('utf8');
+  if (!Buffer.from(text, 'utf8').equals(bytes)) return undefined;
+  const body = JSON.stringify(text);
+  return { hash: objectHash('source', body), kind: 'source', body };
 }
 
 export function hashText(text: string): string {
