@@ -83,10 +83,11 @@ for (const [name, dir] of sources) {
   // The last commit of each markdown file: the first time git log (newest first) names it.
   const files = {};
   let current;
-  for (const line of git(dir, 'log', '--no-renames', '--format=@%cI\t%an\t%s', '--name-only', commit).toString().split('\n')) {
+  for (const line of git(dir, 'log', '--no-renames', '--format=@%cI\t%an\t%cn\t%s', '--name-only', commit).toString().split('\n')) {
     if (line.startsWith('@')) {
-      const [date, author, subject] = line.slice(1).split('\t');
-      current = { date, gitbook: /gitbook/i.test(author) || /^GitBook:/.test(subject ?? '') };
+      // GitBook's commits: committed by gitbook-bot / GitBook, or messages `GitBook: [#NN] ...` (to 2022) and `GITBOOK-NN: ...` (since).
+      const [date, author, committer, subject] = line.slice(1).split('\t');
+      current = { date, gitbook: /gitbook/i.test(author) || /gitbook/i.test(committer) || /^(?:GitBook: |GITBOOK-\d+: )/.test(subject ?? '') };
     } else if (line.endsWith('.md') && current && !files[line]) files[line] = current;
   }
   manifest.repositories.push({ repo: name, folder, commit, commitDate, half: halves.get(name), files });

@@ -164,6 +164,7 @@ async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, fil
   const content = await t.request('GET', `/v1/spaces/${space.body.id}/content`, { token });
   const flat = (pages: any[]): any[] => pages.flatMap((p) => [p, ...flat(p.pages ?? [])]);
   const pages = flat(content.body.pages ?? []).filter((p) => p.type === 'document');
+  log(`CONTENT ${repo.repo}: ${pages.length} pages`);
   const site = await t.request('POST', `/v1/orgs/${org.id}/sites`, { token, body: { title: repo.repo, spaces: [space.body.id] } });
   await t.request('PATCH', `/v1/orgs/${org.id}/sites/${site.body.id}`, { token, body: { basename: name } });
   log(`PUBLISH ${repo.repo} (${pages.length} pages)`);

@@ -22,8 +22,9 @@ import { fetchBranch, unsealRemote } from './git-sync.remote.ts';
  * An export (POST {S}/git/export, run as a job): the space's current revision written in
  * GitBook's layout on top of the branch's commit, as one commit pushed to `ref`. Pages whose
  * signature matches the one recorded with their blob keep that blob (byte for byte, no
- * markdown written); SUMMARY.md is written only when the tree's summary changed; nothing to
- * change makes no commit. The rewritten pages' new blobs are then recorded on them (a
+ * markdown written), or, when the cache lacks it, the text the import kept; SUMMARY.md is
+ * written when the tree's summary changed or the branch lacks it; nothing to change makes
+ * no commit. The rewritten pages' new blobs are then recorded on them (a
  * revision whose `git` says GitBook-side made it), so the next export keeps them too.
  */
 
