@@ -10,10 +10,8 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import sanitizeHtml from 'sanitize-html';
-import { decodeHTML } from 'entities';
-import { readPageMarkdown, writePageMarkdown } from '../src/content/markdown/index.ts';
 import { renderDocument } from '../src/site/render-document.ts';
+import { canonical, missingWords, RAW_MARKUP, roundTrip, visibleText } from './corpus-measure.ts';
 
 const folder = process.argv[2];
 if (!folder) {
@@ -28,27 +26,6 @@ function files(dir: string): string[] {
     return name.endsWith('.md') && name !== 'SUMMARY.md' ? [path] : [];
   });
 }
-
-const FRONT_MATTER = /^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/;
-
-function roundTrip(markdown: string) {
-  const front = FRONT_MATTER.exec(markdown)?.[0] ?? '';
-  const rest = markdown.slice(front.length);
-  const lead = /^\s*/.exec(rest)![0];
-  const { title, document } = readPageMarkdown(rest);
-  return { markdown: front + lead + writePageMarkdown(document, title), document };
-}
-
-/** Trailing whitespace of lines (GitBook's `&#x20;` is an encoded trailing space) and of the file does not count. */
-const canonical = (text: string) => text.replace(/(?:[ \t]|&#x20;)+$/gm, '').replace(/\s+$/, '');
-
-function visibleText(html: string): string {
-  const withoutCode = html.replace(/<pre[\s\S]*?<\/pre>/g, ' ').replace(/<code[\s\S]*?<\/code>/g, ' ');
-  return decodeHTML(sanitizeHtml(withoutCode, { allowedTags: [], allowedAttributes: {} }).replace(/&lt;/g, '&amp;lt;'));
-}
-
-const RAW_MARKUP = /<[a-z/][^>]*>|\{%|\\[\\`*_{}[\]()#+\-.!<>]/i;
-const words = (text: string) => new Set(text.toLowerCase().match(/[a-z0-9]{3,}/g) ?? []);
 
 let identical = 0;
 let stable = 0;
@@ -65,18 +42,7 @@ for (const path of all) {
   if (second.markdown === first.markdown) stable++;
   else console.log(`UNSTABLE ${relative(folder, path)}`);
   const text = visibleText(renderDocument(first.document).html);
-  // Source words: markup, URLs and code aside.
-  const sourceText = source
-    .replace(FRONT_MATTER, '')
-    .replace(/```[\s\S]*?```/g, ' ')
-    .replace(/`[^`]*`/g, ' ')
-    .replace(/\{%[\s\S]*?%\}/g, ' ')
-    .replace(/<pre[\s\S]*?<\/pre>/g, ' ')
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/\]\([^)]*\)/g, '] ')
-    .replace(/^#\s.*$/m, ' ');
-  const rendered = words(text);
-  const missing = [...words(decodeHTML(sourceText))].filter((w) => !rendered.has(w));
+  const missing = missingWords(source, text);
   if (missing.length > 0) console.log(`LOST ${relative(folder, path)}: ${missing.slice(0, 10).join(' ')}`);
   lostWords += missing.length;
   const raw = RAW_MARKUP.exec(text);

@@ -24,6 +24,7 @@ import * as m0021 from './migrations/0021_section_vectors.ts';
 import * as m0023 from './migrations/0023_tenant_identity.ts';
 import * as m0024 from './migrations/0024_site_hostname_proof.ts';
 import * as m0025 from './migrations/0025_git_urls_without_secrets.ts';
+import * as m0028 from './migrations/0028_git_summary_source.ts';
 
 // Listed by hand (not read from disk) so they work the same under tsx, bundlers and tests.
 const migrations: Record<string, Migration> = {
@@ -51,6 +52,7 @@ const migrations: Record<string, Migration> = {
   '0023_tenant_identity': m0023,
   '0024_site_hostname_proof': m0024,
   '0025_git_urls_without_secrets': m0025,
+  '0028_git_summary_source': m0028,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -175,7 +175,8 @@ export interface RevisionsTable {
 export interface ContentObjectsTable {
   space_id: string;
   hash: string;
-  kind: 'document' | 'tree' | 'files' | 'reusables';
+  /** `source`: a file's text as git sync read it (a JSON string), written back while its page is unchanged. */
+  kind: 'document' | 'tree' | 'files' | 'reusables' | 'source';
   body: string; // JSON
 }
 
@@ -649,6 +650,8 @@ export interface GitSyncsTable {
   last_commit: string | null;
   last_revision_id: string | null;
   summary_sig: string | null;
+  /** The content object (kind `source`) holding SUMMARY.md as the last import read it (migration 0028). */
+  summary_source?: string | null;
   /** `.gitbook.yaml` redirects, JSON: old URL path -> page id (resolved at the last import). */
   redirects?: string | null;
   created_at: string;

@@ -17,6 +17,7 @@ import sanitizeHtml from 'sanitize-html';
 import { escapeHtml, safeUrl } from './html.ts';
 import { highlightLines } from './highlight.ts';
 import { markupOf } from '../content/markdown/types.ts';
+import { decodeEntities } from '../content/markdown/syntax.ts';
 import { markdownToDocument } from '../content/markdown/parse.ts';
 import { readHtmlTable } from '../content/markdown/html-table.ts';
 import { readLiquidTag } from '../content/markdown/syntax.ts';
@@ -53,6 +54,30 @@ export interface RenderLinks {
   openapi?(spec: string): SpecModel | null;
   /** Title of a page, for mentions (which show the page's title). */
   pageTitle?(pageId: string, spaceId?: string): string | null;
+  /**
+   * A relative URL the document still holds as written (in HTML kept verbatim, or a link the
+   * import could not bind), read against the page's file in git: the published URL of the
+   * page or file it names; null when it names neither.
+   */
+  relative?(href: string): string | null;
+}
+
+/** A URL written relative to the page's file (not `#anchor`, `/path`, `//host` or `scheme:`). */
+const RELATIVE_URL = /^(?![a-z][a-z0-9+.-]*:|\/|#)./i;
+
+/** A URL as written, or where it points on the site when it is relative and names a page or file there. */
+function resolvedUrl(url: string, state: State): string {
+  return (RELATIVE_URL.test(url) && state.links.relative?.(url)) || url;
+}
+
+/** Relative `href`/`src` attributes of verbatim HTML, pointed where they lead on the site. */
+function resolveHtmlUrls(html: string, state: State): string {
+  if (!state.links.relative) return html;
+  return html.replace(/(\s(?:href|src)\s*=\s*)(?:"([^"]*)"|'([^']*)')/gi, (whole, lead: string, double?: string, single?: string) => {
+    const written = decodeEntities(double ?? single ?? '');
+    const url = RELATIVE_URL.test(written) ? state.links.relative!(written) : null;
+    return url ? `${lead}"${escapeHtml(url)}"` : whole;
+  });
 }
 
 export interface OutlineEntry {
@@ -245,7 +270,7 @@ function markup(node: Extract<Block, { type: 'integration' }>, state: State): st
     // hidden. Its cells become text and links, escaped as any table's.
     const kept = readHtmlTable(source, { tokens: [], definitions: new Map() });
     if (kept) return table(kept, state);
-    return `<div class="html-block">${sanitizeHtml(source, SANITIZE)}</div>\n`;
+    return `<div class="html-block">${sanitizeHtml(resolveHtmlUrls(source, state), SANITIZE)}</div>\n`;
   }
   // GitBook's integration block (`{% @github-files/github-code-block url="…" %}`) needs the integration: its URL is shown.
   const integration = readLiquidTag(source);
@@ -294,7 +319,7 @@ function code(node: CodeBlock, state: State): string {
 
 function imageUrl(ref: ImageRef | undefined, state: State): string | null {
   if (!ref) return null;
-  if (ref.kind === 'url') return safeUrl(ref.url);
+  if (ref.kind === 'url') return safeUrl(resolvedUrl(ref.url, state));
   if (ref.kind === 'file') return state.links.file(ref.file, ref.space)?.url ?? null;
   return null;
 }
@@ -447,7 +472,7 @@ function refTarget(ref: ContentRef | undefined, state: State): { url: string; la
   if (!ref) return null;
   switch (ref.kind) {
     case 'url': {
-      const url = safeUrl(ref.url);
+      const url = safeUrl(resolvedUrl(ref.url, state));
       return url ? { url, label: ref.url } : null;
     }
     case 'page': {

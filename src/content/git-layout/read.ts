@@ -11,7 +11,8 @@ import YAML from 'yaml';
 import { readPageMarkdown } from '../markdown/page.ts';
 import { mapRefs } from '../markdown/paths.ts';
 import { settleTables } from '../markdown/html-table.ts';
-import type { ContentRef, Document } from '../markdown/types.ts';
+import { markupOf, type ContentRef, type Document } from '../markdown/types.ts';
+import { decodeEntities } from '../markdown/syntax.ts';
 import { slugFromTitle } from '../store/editor.ts';
 import type { PageCover, PageMeta } from '../store/types.ts';
 import { metaFromFrontMatter, otherFrontMatter, splitFrontMatter } from './front-matter.ts';
@@ -161,8 +162,7 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
     } catch {
       // kept as written
     }
-    let full = posix.normalize(posix.join(posix.dirname(fromFile), target));
-    if (full.startsWith('..')) return null;
+    let full = clampedPath(posix.dirname(fromFile), target);
     if (target.endsWith('/') || full === '.') full = join(full, 'README.md');
     if (pagePaths.has(full)) return anchor ? { kind: 'anchor', page: GIT_REF + full, anchor } : { kind: 'page', page: GIT_REF + full };
     const file = byPath.get(full);
@@ -211,6 +211,8 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
       if (ref.kind === 'file' && !ref.space && /[/.]/.test(ref.file)) return resolve(ref.file, path) ?? ref;
       return ref;
     });
+    // Files named only inside markup kept verbatim (HTML, unknown `{% tags %}`) are assets too: the published page links them.
+    for (const markup of markupTexts(document.nodes)) for (const url of urlsInMarkup(markup)) resolve(url, path);
     const title = heading || slot.title || titleFromPath(path);
     const base = posix.basename(path).replace(MARKDOWN, '');
     const slugSource = /^readme$/i.test(base) ? (isRoot && path === readmePath ? title : posix.basename(posix.dirname(path))) : base;
@@ -236,6 +238,39 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
     contentType: contentTypeOf(p),
   }));
   return { root, summaryPath, readmePath, summary, pages, assets: assetList, redirects };
+}
+
+/** The markup of every verbatim block of a document. */
+function markupTexts(nodes: readonly unknown[]): string[] {
+  const out: string[] = [];
+  for (const node of nodes) {
+    if (!node || typeof node !== 'object') continue;
+    const block = node as { type?: string; data?: { integration?: string; url?: string }; nodes?: unknown[] };
+    if (block.type === 'integration' && block.data) {
+      const markup = markupOf(block as { data: { integration?: string; url?: string } });
+      if (markup !== null) out.push(markup);
+    }
+    if (Array.isArray(block.nodes)) out.push(...markupTexts(block.nodes));
+  }
+  return out;
+}
+
+/** URLs of `href`/`src` attributes and markdown links in verbatim markup. */
+export function urlsInMarkup(markup: string): string[] {
+  const urls: string[] = [];
+  for (const m of markup.matchAll(/\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')|\]\(\s*(?:<([^>]*)>|([^)\s]+))/gi)) urls.push(decodeEntities(m[1] ?? m[2] ?? m[3] ?? m[4] ?? ''));
+  return urls.filter(Boolean);
+}
+
+/**
+ * A relative path from a folder, as GitBook resolves it: like a URL, so `..` above the
+ * repository's top stays at the top (`../../.gitbook/assets/x.png` from `guides/` is
+ * `.gitbook/assets/x.png`).
+ */
+export function clampedPath(fromDir: string, target: string): string {
+  const full = posix.normalize(posix.join(fromDir || '.', target));
+  const clamped = full.replace(/^(?:\.\.(?:\/|$))+/, '');
+  return clamped === '' ? '.' : clamped;
 }
 
 /** The page tree of a folder tree (no SUMMARY.md): README.md is a folder's page, files and folders by name. */

@@ -49,8 +49,12 @@ export interface PageMeta {
   variables?: Variables;
   /** Link pages only. */
   target?: ContentRef;
-  /** Where the page's file is in git and its signature then (git sync; src/content/git-layout). */
-  git?: { oid: string; path: string; sig?: string; frontMatter?: Record<string, unknown> };
+  /**
+   * Where the page's file is in git and its signature then (git sync; src/content/git-layout);
+   * `source`: the content object holding the file's text as imported, exported as it was while
+   * the signature holds.
+   */
+  git?: { oid: string; path: string; sig?: string; frontMatter?: Record<string, unknown>; source?: string };
   /** Content computed from another source (GitBook's `builtin:openapi`), kept as given. */
   computed?: ComputedSource;
   /** Seed for the ids of computed content. */

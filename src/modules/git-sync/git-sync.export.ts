@@ -4,6 +4,7 @@ import { gitbookConfigPath, layoutConfig } from '../../content/git-layout/read.t
 import { pageFileText, pageSignature, planPaths, summaryOf } from '../../content/git-layout/write.ts';
 import { BLOB_AREA } from '../../content/store/blobs.ts';
 import { RevisionEditor } from '../../content/store/editor.ts';
+import { storeRepository } from '../../content/store/store.repository.ts';
 import { loadDocuments, loadSnapshot } from '../../content/store/snapshot.ts';
 import type { Document } from '../../content/markdown/types.ts';
 import type { PageNode } from '../../content/store/types.ts';
@@ -21,8 +22,9 @@ import { fetchBranch, storedUrl, unsealRemote } from './git-sync.remote.ts';
  * An export (POST {S}/git/export, run as a job): the space's current revision written in
  * GitBook's layout on top of the branch's commit, as one commit pushed to `ref`. Pages whose
  * signature matches the one recorded with their blob keep that blob (byte for byte, no
- * markdown written); SUMMARY.md is written only when the tree's summary changed; nothing to
- * change makes no commit. The rewritten pages' new blobs are then recorded on them (a
+ * markdown written), or, when the cache lacks it, the text the import kept; SUMMARY.md is
+ * written when the tree's summary changed or the branch lacks it; nothing to change makes
+ * no commit. The rewritten pages' new blobs are then recorded on them (a
  * revision whose `git` says GitBook-side made it), so the next export keeps them too.
  */
 
@@ -81,8 +83,28 @@ async function exportOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
     if (git && git.path === file && git.sig === pageSignature(node.entry) && present.has(git.oid)) wanted.set(file, git.oid);
     else rewrite.push(node);
   }
-  const documents = await loadDocuments<Document>(ctx.db, op.spaceId, rewrite.map((n) => n.entry.document).filter((h): h is string => !!h));
-  const texts = rewrite.map((node) => Buffer.from(pageFileText(node, node.entry.document ? documents.get(node.entry.document) : undefined, pageFiles, filePaths, (id) => snapshot.byId.get(id)?.entry.title), 'utf8'));
+  // A page unchanged since it was read (same signature, same file) is written as it was read, when its text was kept.
+  const keptSource = (node: PageNode) => {
+    const git = node.entry.git;
+    return git?.source && git.path === pageFiles.get(node.entry.id) && git.sig === pageSignature(node.entry) ? git.source : undefined;
+  };
+  const summaryText = summaryOf(snapshot.pages, pageFiles, summaryPath);
+  const summarySig = hashText(summaryText);
+  const summarySource = summarySig === sync?.summary_sig ? (sync?.summary_source ?? undefined) : undefined;
+  const sources = await storeRepository.getObjects(ctx.db, op.spaceId, [...rewrite.map(keptSource), summarySource].filter((h): h is string => !!h));
+  const sourceText = (hash: string | undefined) => (hash && sources.has(hash) ? (JSON.parse(sources.get(hash) as string) as string) : undefined);
+  const fromSource = new Set(rewrite.filter((node) => sourceText(keptSource(node)) !== undefined));
+  const documents = await loadDocuments<Document>(
+    ctx.db,
+    op.spaceId,
+    rewrite.filter((n) => !fromSource.has(n)).map((n) => n.entry.document).filter((h): h is string => !!h),
+  );
+  const texts = rewrite.map((node) =>
+    Buffer.from(
+      sourceText(keptSource(node)) ?? pageFileText(node, node.entry.document ? documents.get(node.entry.document) : undefined, pageFiles, filePaths, (id) => snapshot.byId.get(id)?.entry.title),
+      'utf8',
+    ),
+  );
   const fileBytes: Buffer[] = [];
   const newFiles: string[] = [];
   for (const file of snapshot.files) {
@@ -96,10 +118,10 @@ async function exportOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
     fileBytes.push(bytes);
     newFiles.push(target);
   }
-  const summaryText = summaryOf(snapshot.pages, pageFiles, summaryPath);
-  const summarySig = hashText(summaryText);
-  const writeSummary = summarySig !== sync?.summary_sig || (!parentOids.has(summaryPath) && !sync);
-  const oids = await writeBlobs(dir, [...texts, ...fileBytes, ...(writeSummary ? [Buffer.from(summaryText, 'utf8')] : [])]);
+  // SUMMARY.md is written when the table of contents changed, or when the branch lacks it (a new repository or branch):
+  // as it was read while unchanged, else as the tree says.
+  const writeSummary = summarySig !== sync?.summary_sig || !parentOids.has(summaryPath);
+  const oids = await writeBlobs(dir, [...texts, ...fileBytes, ...(writeSummary ? [Buffer.from(sourceText(summarySource) ?? summaryText, 'utf8')] : [])]);
   rewrite.forEach((node, i) => wanted.set(pageFiles.get(node.entry.id) as string, oids[i]));
   newFiles.forEach((p, i) => wanted.set(p, oids[texts.length + i]));
   if (writeSummary) wanted.set(summaryPath, oids[oids.length - 1]);
@@ -152,7 +174,8 @@ async function exportOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
     const editor = await RevisionEditor.open(trx, op.spaceId, space.revision_id, ctx.clock, ctx.files);
     for (const node of rewrite) {
       const p = pageFiles.get(node.entry.id) as string;
-      editor.updatePage(node.entry.id, { git: { oid: wanted.get(p) as string, path: p, sig: pageSignature(node.entry) } });
+      const source = fromSource.has(node) ? { source: node.entry.git?.source } : {};
+      editor.updatePage(node.entry.id, { git: { oid: wanted.get(p) as string, path: p, sig: pageSignature(node.entry), ...source } });
     }
     for (const file of snapshot.files) {
       const p = filePaths.get(file.id) as string;
@@ -179,6 +202,8 @@ function syncRow(
   now: string,
   state: { last_commit: string | null; last_revision_id: string | null; summary_sig: string },
 ) {
+  // SUMMARY.md's text as last imported stays the file's text while the summary it makes is unchanged.
+  const summarySource = state.summary_sig === sync?.summary_sig ? (sync?.summary_source ?? null) : null;
   const last = sync?.last_timestamp ?? null;
   return {
     space_id: op.spaceId,
@@ -189,6 +214,7 @@ function syncRow(
     last_timestamp: op.timestamp && (!last || op.timestamp > last) ? op.timestamp : last,
     created_at: sync?.created_at ?? now,
     updated_at: now,
+    summary_source: summarySource,
     ...state,
   };
 }

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
-import { bindDocument, readGitLayout, type LayoutAsset, type LayoutPage } from '../../content/git-layout/read.ts';
+import { bindDocument, gitbookConfigPath, readGitLayout, type LayoutAsset, type LayoutPage } from '../../content/git-layout/read.ts';
 import { pageSignature, planPaths, summaryOf } from '../../content/git-layout/write.ts';
 import { RevisionEditor, type NewPage } from '../../content/store/editor.ts';
 import { loadSnapshot } from '../../content/store/snapshot.ts';
-import { objectHash } from '../../content/store/store.repository.ts';
+import { objectHash, storeRepository } from '../../content/store/store.repository.ts';
 import { BLOB_AREA } from '../../content/store/blobs.ts';
 import type { FileEntry, PageNode, RevisionSnapshot } from '../../content/store/types.ts';
 import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
@@ -104,6 +104,8 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
   const files = (await listTree(dir, commit)).filter((e) => e.type === 'blob').map((e) => ({ path: e.path, oid: e.oid }));
   const oidOf = new Map(files.map((f) => [f.path, f.oid]));
   const budget = new ReadBudget(dir, ctx.config);
+  // The bytes of every text file the layout reads (pages, SUMMARY.md), kept with the revision below.
+  const read = new Map<string, Buffer>();
   const layout = await readGitLayout({
     files,
     projectDirectory: op.projectDirectory,
@@ -111,10 +113,18 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
       const present = paths.filter((p) => oidOf.has(p));
       await budget.take(present.map((p) => ({ path: p, oid: oidOf.get(p)! })));
       const blobs = await readBlobs(dir, present.map((p) => oidOf.get(p)!));
-      return new Map(present.filter((p) => blobs.has(oidOf.get(p)!)).map((p) => [p, blobs.get(oidOf.get(p)!)!]));
+      const found = new Map(present.filter((p) => blobs.has(oidOf.get(p)!)).map((p) => [p, blobs.get(oidOf.get(p)!)!]));
+      for (const [p, bytes] of found) read.set(p, bytes);
+      return found;
     },
   });
   const assetBlobs = await storeAssets(ctx, dir, layout.assets, budget, await knownFiles(ctx, op.spaceId, sync?.last_revision_id));
+  const sources = new Map<string, SourceObject>();
+  for (const [p, bytes] of read) {
+    if (p === gitbookConfigPath(op.projectDirectory)) continue;
+    const source = sourceObject(bytes);
+    if (source) sources.set(p, source);
+  }
   let renames = new Map<string, string>();
   if (sync?.last_commit && sync.last_commit !== commit) renames = await detectRenames(dir, sync.last_commit, commit).catch(() => new Map());
 
@@ -179,6 +189,7 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
       }
       const docHash = document && document.nodes.length > 0 ? objectHash('document', JSON.stringify(document)) : undefined;
       const sig = pageSignature({ type: page.type, title: page.title, document: docHash, ...meta });
+      const source = page.git ? sources.get(page.git.path)?.hash : undefined;
       const changed = previousSig.get(id) !== sig || previousPath.get(id) !== page.git?.path;
       if (changed) pagesChanged++;
       const before = previous?.byId.get(id)?.entry;
@@ -190,13 +201,14 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
         ...meta,
         ...(document ? { document } : {}),
         ...(page.target ? { target: page.target } : {}),
-        ...(page.git ? { git: { ...page.git, sig } } : {}),
+        ...(page.git ? { git: { ...page.git, sig, ...(source ? { source } : {}) } } : {}),
         pages: page.children.map(toNewPage),
         // A page read again as it was keeps its dates; a changed one was updated now.
         ...(before ? { createdAt: before.createdAt, ...(changed ? {} : { updatedAt: before.updatedAt }) } : {}),
       };
     };
     for (const page of layout.pages) editor.insertPage(toNewPage(page));
+    await storeRepository.putObjects(trx, op.spaceId, [...sources.values()]);
     for (const id of previous?.byId.keys() ?? []) if (!editor.hasPage(id)) pagesChanged++;
 
     const next = await editor.commit(trx, { createdBy: op.userId, git: revisionGit });
@@ -236,6 +248,7 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
       last_commit: op.standalone ? (sync?.last_commit ?? null) : commit,
       last_revision_id: op.standalone ? (sync?.last_revision_id ?? null) : divergent ? (sync?.last_revision_id ?? null) : next,
       summary_sig: op.standalone || divergent ? (sync?.summary_sig ?? null) : summarySig,
+      summary_source: op.standalone || divergent ? (sync?.summary_source ?? null) : (sources.get(layout.summaryPath)?.hash ?? null),
       ...(op.standalone || divergent ? {} : { redirects: JSON.stringify(resolveRedirects(layout.redirects, layout.root, pageIdOf)) }),
     });
     await touchGitSync(trx, op.spaceId, at);
@@ -357,6 +370,24 @@ async function knownFiles(ctx: JobContext, spaceId: string, lastRevisionId: stri
     for (const file of snapshot?.files ?? []) if (file.git?.oid && !known.has(file.git.oid)) known.set(file.git.oid, file);
   }
   return known;
+}
+
+export interface SourceObject {
+  hash: string;
+  kind: 'source';
+  body: string;
+}
+
+/**
+ * A file's text as read, as a content object: an untouched page (or SUMMARY.md) is
+ * exported as these bytes, not as markdown written again. Only bytes that are exactly their
+ * UTF-8 text can be kept as text; other files are written again when exported.
+ */
+export function sourceObject(bytes: Buffer): SourceObject | undefined {
+  const text = bytes.toString('utf8');
+  if (!Buffer.from(text, 'utf8').equals(bytes)) return undefined;
+  const body = JSON.stringify(text);
+  return { hash: objectHash('source', body), kind: 'source', body };
 }
 
 export function hashText(text: string): string {

@@ -1,3 +1,5 @@
+import { posix } from 'node:path';
+import { clampedPath } from '../../content/git-layout/read.ts';
 import type { AppDeps } from '../../context.ts';
 import { resolveVariables, type Document } from '../../content/markdown/index.ts';
 import { documentToMarkdown } from '../../content/markdown/write.ts';
@@ -565,6 +567,48 @@ function linksFor(structure: Structure, current: PlacedSiteSpace, snapshots: Map
   };
 }
 
+/** Pages and files of a revision by their path in git (git sync), for links written relative to a page's file. */
+const gitPathIndexes = new WeakMap<RevisionSnapshot, { pages: Map<string, PageNode>; files: Map<string, string> }>();
+
+function gitPathIndex(snapshot: RevisionSnapshot) {
+  let index = gitPathIndexes.get(snapshot);
+  if (!index) {
+    index = { pages: new Map(), files: new Map() };
+    for (const node of snapshot.byId.values()) if (node.entry.git?.path) index.pages.set(node.entry.git.path, node);
+    for (const file of snapshot.files) if (file.git?.path) index.files.set(file.git.path, file.id);
+    gitPathIndexes.set(snapshot, index);
+  }
+  return index;
+}
+
+/**
+ * Where a URL written relative to a page's file in git leads on the site (RenderLinks.relative):
+ * resolved as GitBook resolves it (like a URL, clamped at the repository's top; a folder is
+ * its README.md), to the page or file of the space with that path.
+ */
+function gitRelativeLinks(snapshot: RevisionSnapshot, fromFile: string, base: string, sign?: (fileId: string) => { url: string; name: string } | null) {
+  const dir = posix.dirname(fromFile) === '.' ? '' : posix.dirname(fromFile);
+  return (href: string): string | null => {
+    const { pages, files } = gitPathIndex(snapshot);
+    const hash = href.indexOf('#');
+    const anchor = hash >= 0 ? href.slice(hash + 1) : '';
+    let target = (hash >= 0 ? href.slice(0, hash) : href).replace(/\?.*$/, '').replace(/^<|>$/g, '');
+    try {
+      target = decodeURI(target);
+    } catch {
+      // kept as written
+    }
+    const full = clampedPath(dir, target || '.');
+    const candidates = target.endsWith('/') || full === '.' || target === '' ? [posix.join(full, 'README.md')] : [full, posix.join(full, 'README.md')];
+    for (const path of candidates) {
+      const page = pages.get(path);
+      if (page) return `${base}${page.path}${anchor ? `#${anchor}` : ''}`;
+    }
+    const fileId = files.get(full);
+    return fileId && sign ? (sign(fileId)?.url ?? null) : null;
+  };
+}
+
 /** A customization link target (`to`): a URL, or a page or space on this site. */
 function resolveRef(ref: unknown, structure: Structure, current: PlacedSiteSpace, snapshots: Map<string, RevisionSnapshot>): string | null {
   if (!isPlainObject(ref)) return null;
@@ -636,7 +680,8 @@ async function renderedMain(
       return { url, name: file.name };
     };
   }
-  const links: RenderLinks = { ...linksFor(structure, current, snapshots, sign), openapi: specs.model };
+  const gitPath = node?.entry.git?.path;
+  const links: RenderLinks = { ...linksFor(structure, current, snapshots, sign), openapi: specs.model, ...(gitPath ? { relative: gitRelativeLinks(snapshot, gitPath, current.base, sign) } : {}) };
   // The highlighter loads on the first page with code (cheap start-up); rendering is synchronous.
   if (document) await prepareHighlighter(document.nodes);
   const rendered = renderDocument(document, links);

@@ -1,0 +1,96 @@
+/*
+ * Builds the markdown corpus outside the repository from bare git directories (fetched
+ * snapshots of GitBook-written public repositories): each repository's HEAD tree is
+ * extracted to <out>/<owner+name>/, and <out>/manifest.json records, per repository, its
+ * commit, its half and, per markdown file, the date and author of the last commit that
+ * touched it. The half is decided by the repository's name alone (a seeded hash, sorted;
+ * the lower half is the tuning half), so the split is fixed before any page is read.
+ *
+ * Usage: node bench/corpus-prepare.mjs --out /work/corpus <owner/name>=<git dir> ...
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+export const SPLIT_SEED = 'quire-markdown-corpus-2026-11-27';
+
+/** Tuning or held-out, from the names alone: the half of the list sorted by seeded hash. */
+export function splitRepositories(names) {
+  const keyed = names.map((name) => ({ name, key: createHash('sha256').update(`${SPLIT_SEED}:${name}`).digest('hex') }));
+  keyed.sort((a, b) => (a.key < b.key ? -1 : 1));
+  const half = Math.ceil(keyed.length / 2);
+  return new Map(keyed.map((k, i) => [k.name, i < half ? 'tuning' : 'held-out']));
+}
+
+const args = process.argv.slice(2);
+const outAt = args.indexOf('--out');
+if (outAt < 0) {
+  console.error('usage: node bench/corpus-prepare.mjs --out <folder> <owner/name>=<git dir> ...');
+  process.exit(2);
+}
+const out = args[outAt + 1];
+const sources = args.filter((_, i) => i !== outAt && i !== outAt + 1).map((a) => a.split('='));
+const halves = splitRepositories(sources.map(([name]) => name));
+const git = (dir, ...a) => execFileSync('git', ['--git-dir', dir, ...a], { maxBuffer: 1 << 30 });
+/** Writes every blob of the commit's tree that the snapshot holds (its largest files may be absent). */
+function extractTree(dir, commit, target) {
+  const entries = git(dir, 'ls-tree', '-r', '-z', commit)
+    .toString()
+    .split('\0')
+    .filter(Boolean)
+    .map((line) => {
+      const [meta, path] = line.split('\t');
+      const [, type, oid] = meta.split(' ');
+      return { type, oid, path };
+    })
+    .filter((e) => e.type === 'blob');
+  const sizes = execFileSync('git', ['--git-dir', dir, 'cat-file', '--batch-check'], { input: entries.map((e) => e.oid).join('\n') + '\n', maxBuffer: 1 << 28 })
+    .toString()
+    .split('\n');
+  // Large files (images, videos) are written empty: a link to them still resolves, and their bytes are never measured.
+  const large = new Set(entries.filter((e, i) => (sizes[i].includes('missing') || Number(sizes[i].split(' ')[2]) > 256 * 1024) && !/\.(md|ya?ml)$/i.test(e.path)));
+  for (const entry of large) {
+    const file = join(target, entry.path);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, '');
+  }
+  const wanted = entries.filter((e, i) => !large.has(e) && !sizes[i].includes('missing'));
+  const batch = execFileSync('git', ['--git-dir', dir, 'cat-file', '--batch'], { input: wanted.map((e) => e.oid).join('\n') + '\n', maxBuffer: 1 << 30 });
+  let at = 0;
+  for (const entry of wanted) {
+    const end = batch.indexOf(10, at);
+    const header = batch.subarray(at, end).toString().split(' ');
+    at = end + 1;
+    if (header[1] === 'missing') continue;
+    const size = Number(header[2]);
+    const file = join(target, entry.path);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, batch.subarray(at, at + size));
+    at += size + 1;
+  }
+}
+
+const manifest = { seed: SPLIT_SEED, repositories: [] };
+for (const [name, dir] of sources) {
+  const folder = name.replace('/', '+');
+  const target = join(out, folder);
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(target, { recursive: true });
+  const commit = git(dir, 'rev-parse', 'HEAD').toString().trim();
+  const commitDate = git(dir, 'log', '-1', '--format=%cI', commit).toString().trim();
+  extractTree(dir, commit, target);
+  // The last commit of each markdown file: the first time git log (newest first) names it.
+  const files = {};
+  let current;
+  for (const line of git(dir, 'log', '--no-renames', '--format=@%cI\t%an\t%cn\t%s', '--name-only', commit).toString().split('\n')) {
+    if (line.startsWith('@')) {
+      // GitBook's commits: committed by gitbook-bot / GitBook, or messages `GitBook: [#NN] ...` (to 2022) and `GITBOOK-NN: ...` (since).
+      const [date, author, committer, subject] = line.slice(1).split('\t');
+      current = { date, gitbook: /gitbook/i.test(author) || /gitbook/i.test(committer) || /^(?:GitBook: |GITBOOK-\d+: )/.test(subject ?? '') };
+    } else if (line.endsWith('.md') && current && !files[line]) files[line] = current;
+  }
+  manifest.repositories.push({ repo: name, folder, commit, commitDate, half: halves.get(name), files });
+  console.log(`${name} ${commit} ${halves.get(name)}`);
+}
+writeFileSync(join(out, 'manifest.json'), JSON.stringify(manifest, null, 1));

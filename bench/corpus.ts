@@ -1,0 +1,267 @@
+/*
+ * The held-out measurement of GitBook-written markdown (issue 31). Reads a corpus made by
+ * bench/corpus-prepare.mjs (manifest.json: repositories, commits, halves, last commit of
+ * every page) and reports per half, for every page of every repository:
+ *
+ * - engine: byte-identical after one round trip (all pages, and pages GitBook wrote in the
+ *   last two years), stable on the second, pages losing visible words, pages whose rendered
+ *   text shows raw markup;
+ * - API, as a migrating team would: the repository served by a local git smart-HTTP server
+ *   (test/git-server.ts), imported by git sync (POST {S}/git/import), every page read back
+ *   as markdown through the content endpoint (byte-identical to the file?), the space
+ *   published and every page fetched from the site: raw markup in its visible text
+ *   (`<p>`, `<table`, `<button`, `{%`, escaped `\<`), words lost, and relative links and
+ *   images that are broken (an `href` still ending in `.md`, or a target not answering 200).
+ *
+ * Usage: npm run corpus -- --dir /work/corpus [--half held-out|tuning] [--repo owner/name]
+ *        [--sample N] [--engine-only] [--verbose]
+ * --sample N measures N pages of each repository, chosen by a seeded hash of their paths
+ * (the same pages every run); the whole repository is still imported.
+ */
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, posix, relative } from 'node:path';
+import { parseArgs } from 'node:util';
+import { layoutConfig } from '../src/content/git-layout/read.ts';
+import { renderDocument } from '../src/site/render-document.ts';
+import { createTestApp, type TestApp } from '../test/app.ts';
+import { createOrganization } from '../test/factories.ts';
+import { git, startGitServer, type GitServer } from '../test/git-server.ts';
+import { canonical, missingWords, roundTrip, visibleText } from './corpus-measure.ts';
+
+const { values: opts } = parseArgs({
+  options: {
+    dir: { type: 'string' },
+    half: { type: 'string' },
+    repo: { type: 'string', multiple: true },
+    sample: { type: 'string' },
+    'engine-only': { type: 'boolean' },
+    verbose: { type: 'boolean' },
+  },
+});
+if (!opts.dir) {
+  console.error('usage: npm run corpus -- --dir <corpus folder> [--repo owner/name] [--engine-only] [--verbose]');
+  process.exit(2);
+}
+const corpus = opts.dir;
+
+interface ManifestRepo {
+  repo: string;
+  folder: string;
+  commit: string;
+  commitDate: string;
+  half: 'tuning' | 'held-out';
+  files: Record<string, { date: string; gitbook: boolean }>;
+}
+const manifest = JSON.parse(readFileSync(join(corpus, 'manifest.json'), 'utf8')) as { seed: string; repositories: ManifestRepo[] };
+const TWO_YEARS_AGO = new Date(Date.now() - 2 * 365.25 * 24 * 3600 * 1000).toISOString();
+
+/** What GitBook shows as raw markup when it leaks into a published page's visible text. */
+const LEAKS: [string, RegExp][] = [
+  ['<p>', /<p>/i],
+  ['<table', /<table/i],
+  ['<button', /<button/i],
+  ['{%', /\{%/],
+  ['\\<', /\\</],
+];
+
+interface Tally {
+  pages: number;
+  identical: number;
+  recent: number;
+  recentIdentical: number;
+  stable: number;
+  lostWords: number;
+  raw: number;
+  apiPages: number;
+  apiIdentical: number;
+  published: number;
+  publishedRaw: number;
+  publishedLost: number;
+  linkPages: number;
+  links: number;
+  brokenLinks: number;
+  pagesWithBrokenLinks: number;
+  mdHrefs: number;
+}
+const emptyTally = (): Tally => ({ pages: 0, identical: 0, recent: 0, recentIdentical: 0, stable: 0, lostWords: 0, raw: 0, apiPages: 0, apiIdentical: 0, published: 0, publishedRaw: 0, publishedLost: 0, linkPages: 0, links: 0, brokenLinks: 0, pagesWithBrokenLinks: 0, mdHrefs: 0 });
+const add = (a: Tally, b: Tally) => Object.keys(a).forEach((k) => ((a as any)[k] += (b as any)[k]));
+const log = (line: string) => opts.verbose && console.log(line);
+
+function walk(dir: string, base = dir): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return walk(path, base);
+    return [relative(base, path)];
+  });
+}
+
+/** The repository's pages: markdown files under the content root, SUMMARY.md aside. */
+function pagesOf(repo: ManifestRepo): { root: string; files: string[] } {
+  const dir = join(corpus, repo.folder);
+  const config = existsSync(join(dir, '.gitbook.yaml')) ? readFileSync(join(dir, '.gitbook.yaml'), 'utf8') : undefined;
+  const { root, summaryPath } = layoutConfig(config, undefined);
+  const all = walk(dir)
+    .filter((f) => f.endsWith('.md') && f !== summaryPath && posix.basename(f) !== 'SUMMARY.md' && (!root || f.startsWith(root.replace(/\/?$/, '/'))))
+    .filter((f) => !f.split('/').some((part) => part.startsWith('.') && part !== '.gitbook'));
+  const sample = Number(opts.sample ?? 0);
+  if (!sample || all.length <= sample) return { root, files: all };
+  const key = (f: string) => createHash('sha256').update(`${manifest.seed}:${repo.repo}:${f}`).digest('hex');
+  return { root, files: all.sort((a, b) => (key(a) < key(b) ? -1 : 1)).slice(0, sample).sort() };
+}
+
+function measureEngine(repo: ManifestRepo, files: string[], tally: Tally) {
+  for (const file of files) {
+    const source = readFileSync(join(corpus, repo.folder, file), 'utf8');
+    log(`ENGINE ${repo.repo} ${file}`);
+    const first = roundTrip(source);
+    const second = roundTrip(first.markdown);
+    const identical = canonical(first.markdown) === canonical(source);
+    const meta = repo.files[file];
+    const recent = !!meta && meta.gitbook && meta.date >= TWO_YEARS_AGO;
+    tally.pages++;
+    if (identical) tally.identical++;
+    else log(`DIFFERS ${repo.repo} ${file}`);
+    if (recent) tally.recent++;
+    if (recent && identical) tally.recentIdentical++;
+    if (second.markdown === first.markdown) tally.stable++;
+    else log(`UNSTABLE ${repo.repo} ${file}`);
+    const text = visibleText(renderDocument(first.document).html);
+    const missing = missingWords(source, text);
+    if (missing.length > 0) {
+      tally.lostWords++;
+      log(`LOST ${repo.repo} ${file}: ${missing.slice(0, 8).join(' ')}`);
+    }
+    if (LEAKS.some(([, re]) => re.test(text))) {
+      tally.raw++;
+      log(`RAW ${repo.repo} ${file}`);
+    }
+  }
+}
+
+/** The main content of a published page. */
+const mainOf = (html: string) => /<main[\s\S]*?<\/main>/.exec(html)?.[0] ?? html;
+
+async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, files: string[], tally: Tally, index: number) {
+  const org = await createOrganization(t, { title: repo.repo });
+  const token = org.admin.token;
+  // The corpus folder as one commit on `main` of a bare repository the git server serves.
+  const name = `r${index}`;
+  const bare = join(server.root, `${name}.git`);
+  const work = join(server.root, `${name}-work`);
+  execFileSync('cp', ['-r', join(corpus, repo.folder), work]);
+  git(work, 'init', '--quiet', '-b', 'main');
+  git(work, 'add', '-A');
+  git(work, 'commit', '--quiet', '-m', `corpus ${repo.repo}`);
+  git(server.root, 'clone', '--quiet', '--bare', work, bare);
+  log(`IMPORT ${repo.repo}`);
+  const space = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token, body: { title: repo.repo } });
+  const imported = await t.request('POST', `/v1/spaces/${space.body.id}/git/import`, { token, body: { url: server.url(name), ref: 'refs/heads/main' } });
+  if (imported.status !== 204) throw new Error(`${repo.repo}: import answered ${imported.status} ${imported.text}`);
+  await t.runJobsUntilIdle();
+  log(`IMPORTED ${repo.repo}`);
+  // A measurement, not a conformance check: GitBook's response schema is not validated (slow on large revisions).
+  const content = await t.request('GET', `/v1/spaces/${space.body.id}/content`, { token, skipSchemaCheck: true });
+  const flat = (pages: any[]): any[] => pages.flatMap((p) => [p, ...flat(p.pages ?? [])]);
+  const pages = flat(content.body.pages ?? []).filter((p) => p.type === 'document');
+  log(`CONTENT ${repo.repo}: ${pages.length} pages`);
+  const site = await t.request('POST', `/v1/orgs/${org.id}/sites`, { token, body: { title: repo.repo, spaces: [space.body.id] } });
+  await t.request('PATCH', `/v1/orgs/${org.id}/sites/${site.body.id}`, { token, body: { basename: name } });
+  log(`PUBLISH ${repo.repo} (${pages.length} pages)`);
+  const published = await t.request('POST', `/v1/orgs/${org.id}/sites/${site.body.id}/publish`, { token });
+  if (published.status >= 300) throw new Error(`${repo.repo}: publish answered ${published.status}`);
+  const status = new Map<string, number>();
+  const get = async (url: string) => {
+    let code = status.get(url);
+    if (code === undefined) {
+      code = (await t.app.inject({ method: 'GET', url })).statusCode;
+      status.set(url, code);
+    }
+    return code;
+  };
+  const measured = new Set(files);
+  for (const page of pages) {
+    const file: string | undefined = page.git?.path;
+    if (!file || !measured.has(file)) continue;
+    const source = readFileSync(join(corpus, repo.folder, file), 'utf8');
+    tally.apiPages++;
+    const read = await t.request('GET', `/v1/spaces/${space.body.id}/content/page/${page.id}`, { token, query: { format: 'markdown' }, skipSchemaCheck: true });
+    if (read.status === 200 && canonical(read.body.markdown ?? '') === canonical(source)) tally.apiIdentical++;
+    else log(`API-DIFFERS ${repo.repo} ${file}`);
+    const pageUrl = `/sites/${name}/${page.path}`;
+    log(`PAGE ${pageUrl}`);
+    const res = await t.app.inject({ method: 'GET', url: pageUrl });
+    if (res.statusCode !== 200) {
+      log(`UNPUBLISHED ${repo.repo} ${file} ${res.statusCode}`);
+      continue;
+    }
+    tally.published++;
+    const main = mainOf(res.body);
+    const text = visibleText(main);
+    const leak = LEAKS.find(([, re]) => re.test(text));
+    if (leak) {
+      tally.publishedRaw++;
+      log(`PUBLISHED-RAW ${repo.repo} ${file}: ${leak[0]}`);
+    }
+    if (missingWords(source, text).length > 0) tally.publishedLost++;
+    let broken = 0;
+    let any = false;
+    for (const [, attr, value] of main.matchAll(/\s(href|src)="([^"]*)"/g)) {
+      const target = value.replace(/&amp;/g, '&');
+      if (/^(?:[a-z][a-z0-9+.-]*:|\/\/|#)/i.test(target) && !target.startsWith(t.config.publicUrl)) continue;
+      any = true;
+      tally.links++;
+      const resolved = new URL(target, `${t.config.publicUrl}${pageUrl}`);
+      // The page's own markdown alternate is the one `.md` address a page has.
+      const isMd = attr === 'href' && /\.md$/i.test(resolved.pathname) && resolved.pathname !== `${pageUrl}.md`;
+      if (isMd) tally.mdHrefs++;
+      if (isMd || (await get(resolved.pathname + resolved.search)) !== 200) {
+        broken++;
+        log(`BROKEN ${repo.repo} ${file}: ${target}`);
+      }
+    }
+    if (any) tally.linkPages++;
+    tally.brokenLinks += broken;
+    if (broken > 0) tally.pagesWithBrokenLinks++;
+  }
+}
+
+const pct = (n: number, d: number) => (d ? `${n} (${((100 * n) / d).toFixed(1)}%)` : '-');
+const row = (label: string, x: Tally) =>
+  `| ${label} | ${x.pages} | ${pct(x.identical, x.pages)} | ${pct(x.recentIdentical, x.recent)} | ${pct(x.stable, x.pages)} | ${x.lostWords} | ${x.raw} |` +
+  (opts['engine-only'] ? '' : ` ${pct(x.apiIdentical, x.apiPages)} | ${x.published} | ${x.publishedRaw} | ${x.publishedLost} | ${pct(x.pagesWithBrokenLinks, x.linkPages)} | ${x.brokenLinks}/${x.links} (${x.mdHrefs} .md) |`);
+
+const halves = { tuning: emptyTally(), 'held-out': emptyTally() };
+const lines: string[] = [];
+let t: TestApp | undefined;
+let server: GitServer | undefined;
+try {
+  if (!opts['engine-only']) {
+    t = await createTestApp({ outboundAllowPrivate: true });
+    server = await startGitServer();
+  }
+  let index = 0;
+  for (const repo of manifest.repositories) {
+    if (opts.repo && !opts.repo.includes(repo.repo)) continue;
+    if (opts.half && repo.half !== opts.half) continue;
+    const tally = emptyTally();
+    const { files } = pagesOf(repo);
+    measureEngine(repo, files, tally);
+    if (t && server) await measureApi(t, server, repo, files, tally, index++);
+    add(halves[repo.half], tally);
+    lines.push(row(`${repo.repo} (${repo.half})`, tally));
+    console.error(`measured ${repo.repo}: ${tally.pages} pages`);
+  }
+} finally {
+  await t?.close();
+  await server?.close();
+}
+const header =
+  '| corpus | pages | byte-identical (1 round trip) | GitBook-written in the last 2 years, identical | stable (2nd) | pages losing words | raw markup |' +
+  (opts['engine-only'] ? '' : ' API: markdown read back identical | published | published raw markup | published losing words | pages with broken links | broken links |');
+console.log(header);
+console.log(header.replace(/[^|]+/g, ' --- '));
+console.log(row('**held-out**', halves['held-out']));
+console.log(row('tuning', halves.tuning));
+for (const line of lines) console.log(line);

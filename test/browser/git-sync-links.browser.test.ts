@@ -1,0 +1,115 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../app.ts';
+import { createOrganization } from '../factories.ts';
+import { createRepository, startGitServer, type GitServer } from '../git-server.ts';
+import { freePort } from '../process.ts';
+import { CHROMIUM, CHROMIUM_FLAGS } from './reader-site.ts';
+
+/*
+ * A link checker over a published site (issue 31): a repository in GitBook's layout
+ * (test/fixtures/git-sync-links, our own text) is imported by git sync and published, and
+ * every page is opened in Chromium. Every link and image in a page's content that stays on
+ * the site answers 200, and no `href` ends in `.md`. The fixture holds each link form that
+ * used to break: card targets of a cards table, `<a>` inside `<pre><code>`, links and images
+ * in HTML table cells (all HTML kept verbatim), an `{% openapi %}` block's fallback link to
+ * its asset, images whose path climbs above the repository's top, and relative links on
+ * README pages (`./#anchor`, `../`, `./`).
+ */
+
+// Evaluated in the page, not in Node.
+declare const document: any;
+
+const FIXTURE = path.join(import.meta.dirname, '../fixtures/git-sync-links');
+
+function readFixture(dir = FIXTURE): Record<string, Buffer> {
+  const files: Record<string, Buffer> = {};
+  for (const name of fs.readdirSync(dir)) {
+    const full = path.join(dir, name);
+    if (fs.statSync(full).isDirectory()) for (const [p, bytes] of Object.entries(readFixture(full))) files[`${name}/${p}`] = bytes;
+    else files[name] = fs.readFileSync(full);
+  }
+  return files;
+}
+
+describe('links of a git-synced space, published', { timeout: 240_000 }, () => {
+  let t: TestApp;
+  let server: GitServer;
+  let browser: Browser;
+  let url: string;
+  const pages = new Map<string, string>(); // git path -> site path
+
+  beforeAll(async () => {
+    if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    t = await createTestApp({ publicUrl: url, downloadUrl: url, outboundAllowPrivate: true });
+    await t.app.listen({ port, host: '127.0.0.1' });
+    server = await startGitServer();
+    const org = await createOrganization(t);
+    const token = org.admin.token;
+    createRepository(server, 'harbour', readFixture());
+    const space = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token, body: { title: 'Harbour' } });
+    expect((await t.request('POST', `/v1/spaces/${space.body.id}/git/import`, { token, body: { url: server.url('harbour'), ref: 'refs/heads/main' } })).status).toBe(204);
+    await t.runJobsUntilIdle();
+    const content = await t.request('GET', `/v1/spaces/${space.body.id}/content`, { token });
+    const flat = (list: any[]): any[] => list.flatMap((p) => [p, ...flat(p.pages ?? [])]);
+    for (const page of flat(content.body.pages)) if (page.git?.path) pages.set(page.git.path, page.path);
+    const site = await t.request('POST', `/v1/orgs/${org.id}/sites`, { token, body: { title: 'Harbour', spaces: [space.body.id] } });
+    await t.request('PATCH', `/v1/orgs/${org.id}/sites/${site.body.id}`, { token, body: { basename: 'harbour' } });
+    expect((await t.request('POST', `/v1/orgs/${org.id}/sites/${site.body.id}/publish`, { token })).status).toBeLessThan(300);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    await server?.close();
+  });
+
+  it('every relative link and image of every page answers 200, and none ends in .md', async () => {
+    expect(pages.size).toBe(7);
+    const problems: string[] = [];
+    const status = new Map<string, number>();
+    const seen = new Map<string, string[]>(); // git path -> targets on its page
+    const context = await browser.newContext();
+    for (const [file, sitePath] of pages) {
+      const page = await context.newPage();
+      const response = await page.goto(`${url}/sites/harbour/${sitePath}`);
+      expect(response?.status(), file).toBe(200);
+      const targets: string[] = await page.evaluate(() => [
+        ...[...document.querySelectorAll('main a[href]')].map((a: any) => a.href),
+        ...[...document.querySelectorAll('main img[src]')].map((img: any) => img.src),
+      ]);
+      seen.set(file, targets);
+      for (const target of targets) {
+        if (!target.startsWith(url)) continue;
+        const bare = target.split('#')[0];
+        // The page's own markdown alternate is the one `.md` address a page has.
+        const own = bare === `${url}/sites/harbour/${sitePath}.md`;
+        if (/\.md$/i.test(new URL(bare).pathname) && !own) problems.push(`${file}: ${target} ends in .md`);
+        if (!status.has(bare)) status.set(bare, (await page.request.get(bare)).status());
+        if (status.get(bare) !== 200) problems.push(`${file}: ${target} answers ${status.get(bare)}`);
+      }
+      await page.close();
+    }
+    await context.close();
+    expect(problems, problems.join('\n')).toEqual([]);
+
+    const site = (file: string) => `${url}/sites/harbour/${pages.get(file)}`;
+    const on = (file: string) => seen.get(file) ?? [];
+    // Card targets, links in <pre><code> and in HTML table cells lead to the pages they name.
+    expect(on('README.md')).toEqual(expect.arrayContaining([site('guides/mooring.md'), site('guides/deep/anchoring.md'), `${site('guides/deep/README.md')}#depths`]));
+    expect(on('guides/mooring.md')).toEqual(expect.arrayContaining([site('guides/deep/anchoring.md'), site('guides/deep/README.md'), site('README.md'), `${site('reference/tide-api.md')}#tides`]));
+    // README pages: `./#anchor` stays on the page, `../` and `./` are the folder's and the parent's pages.
+    expect(on('guides/README.md')).toEqual(expect.arrayContaining([`${site('guides/README.md')}#the-list`, site('README.md'), site('guides/deep/README.md')]));
+    expect(on('guides/deep/anchoring.md')).toEqual(expect.arrayContaining([site('guides/deep/README.md'), site('guides/mooring.md')]));
+    expect(on('guides/deep/README.md')).toEqual(expect.arrayContaining([site('guides/README.md')]));
+    // Images (in markdown, in an HTML cell, above the top) and the OpenAPI fallback's asset are files of the space.
+    for (const file of ['README.md', 'guides/mooring.md', 'guides/deep/README.md', 'guides/deep/anchoring.md', 'reference/tide-api.md']) {
+      expect(on(file).some((target) => target.includes('/downloads/blobs/')), `${file} shows its file`).toBe(true);
+    }
+  });
+});
