@@ -5,6 +5,7 @@ import { createMember, createOrganization, createTeam, createUser } from './fact
 import { gitbookOperation, gitbookOperationIds } from './gitbook-schema.ts';
 import { generateIdpKeys } from './saml-idp.ts';
 import { editSpaceContent } from '../src/modules/content/content.service.ts';
+import { usersRepository } from '../src/modules/users/users.repository.ts';
 
 /*
  * Wire compatibility with GitBook's OpenAPI document: every operation Quire serves that
@@ -252,6 +253,12 @@ describe("conformance with GitBook's OpenAPI document", () => {
     await call('GET', `${SITE}/share-links`, 200);
     await call('PATCH', `${SITE}/share-links/${link.id}`, 200, { body: { active: false } });
     await call('GET', `${SITE}/published`, 200);
+    await call('GET', `${SITE}/publishing/auth`, 200);
+    await call('POST', `${SITE}/publishing/auth/regenerate`, 200);
+    // A custom hostname is pending until proven; an installation admin proves it without DNS (docs/security.md).
+    await call('PATCH', SITE, 200, { body: { hostname: 'docs.conformance.test' } });
+    await usersRepository.setInstallationAdmin(t.db, org.admin.id, true);
+    await call('PATCH', '/v1/custom-hostnames/docs.conformance.test', 204);
     await call('DELETE', `${SITE}/share-links/${link.id}`, 204);
     await call('DELETE', `${SITE}/site-spaces/${variant.id}`, 204);
     await call('DELETE', `${SITE}/section-groups/${group.id}`, 204);

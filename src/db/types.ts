@@ -37,8 +37,8 @@ export interface UsersTable {
   email_verified: number;
   photo_url: string | null;
   created_at: string;
-  /** 1 for the installation's operators (bootstrap admin, `cli users admin`). */
-  installation_admin: number;
+  /** 1 for the installation's operators (bootstrap admin, `cli users admin`); 0 by default, so rows written without it also fit a database not yet past migration 0023. */
+  installation_admin: Generated<number>;
 }
 
 export interface ApiTokensTable {

@@ -205,6 +205,8 @@ describe('the built server (npm start on dist/)', { timeout: 120_000 }, () => {
 
     const started = await fetch(local(service.startURL), { redirect: 'manual' });
     expect(started.status).toBe(303);
+    // The sign-in is bound to the browser that started it (its nonce cookie, docs/security.md).
+    const nonce = started.headers.get('set-cookie')!.split(';')[0];
     const request = decodeRedirect(started.headers.get('location')!);
     expect(request.url.toString()).toMatch(/^http:\/\/idp\.test\/sso\?/);
     const xml = buildResponse({
@@ -218,11 +220,11 @@ describe('the built server (npm start on dist/)', { timeout: 120_000 }, () => {
     const signedIn = await fetch(local(service.acsURL), {
       method: 'POST',
       redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: nonce },
       body: postBody(xml, '/app/account'),
     });
     expect(signedIn.status, await signedIn.clone().text()).toBe(303);
-    const cookie = /quire_session=[^;]+/.exec(signedIn.headers.get('set-cookie') ?? '')?.[0];
+    const cookie = /quire_session=[^;]+/.exec(signedIn.headers.getSetCookie().join('\n'))?.[0];
     expect(cookie).toBeDefined();
     const account = await fetch(`${server.url}/app/account`, { headers: { cookie: cookie! }, redirect: 'manual' });
     expect(account.status).toBe(200);

@@ -88,6 +88,7 @@ const HIDDEN: Record<string, string> = {
   'POST /sso/saml/:providerId/acs': "SAML assertions: the sso module's own suite (issue 30, SAML identity)",
   'GET /app': 'app area: "app area"',
   'GET /app/signin': 'app area sign-in form (no tenant data)',
+  'GET /app/signin/:organization': "one organization's providers, named by its id or hostname; test/tenants/identity.test.ts",
   'GET /app/login': 'app area login link (no tenant data)',
   'POST /app/signout': "app area: the caller's own session",
   'GET /app/account': "app area: the caller's own account",

@@ -331,8 +331,9 @@ export async function completeSignIn(
     if (standing === 'provision') {
       if (!user) {
         // Not marked verified: an address an IdP asserts proves nothing outside its organization.
-        user = buildUserRow(deps.clock, { email: identity.email, displayName: identity.displayName, emailVerified: false });
-        await usersRepository.insert(trx, user);
+        const row = buildUserRow(deps.clock, { email: identity.email, displayName: identity.displayName, emailVerified: false });
+        await usersRepository.insert(trx, row);
+        user = { ...row, installation_admin: 0 };
       }
       await ssoRepository.insertMember(trx, provider.organization_id, user.id, provider.default_role, at);
       if (provider.default_team_id && (await ssoRepository.teamExists(trx, provider.organization_id, provider.default_team_id))) {

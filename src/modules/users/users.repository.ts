@@ -1,7 +1,9 @@
+import type { Insertable, Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import type { UsersTable } from '../../db/types.ts';
 
-export type UserRow = UsersTable;
+export type UserRow = Selectable<UsersTable>;
+export type NewUserRow = Insertable<UsersTable>;
 
 /** Queries on users and their API tokens. */
 export const usersRepository = {
@@ -18,7 +20,7 @@ export const usersRepository = {
     return db.selectFrom('users').selectAll().where('email', 'in', emails).execute();
   },
 
-  async insert(db: Db, row: UserRow): Promise<void> {
+  async insert(db: Db, row: NewUserRow): Promise<void> {
     await db.insertInto('users').values(row).execute();
   },
 
@@ -40,13 +42,17 @@ export const usersRepository = {
     db: Db,
     row: { id: string; user_id: string; token_hash: string; label: string | null; created_at: string; organization_id: string | null },
   ): Promise<void> {
-    await db.insertInto('api_tokens').values({ ...row, revoked_at: null }).execute();
+    // An unscoped token leaves organization_id to its default (null), so tokens made by this
+    // code also go into databases not yet migrated past 0023 (the upgrade tests make them).
+    const { organization_id, ...unscoped } = row;
+    await db.insertInto('api_tokens').values({ ...unscoped, revoked_at: null, ...(organization_id ? { organization_id } : {}) }).execute();
   },
 
+  /** `selectAll`: a database not yet past migration 0023 has no organization_id (read as unscoped), and the upgrade tests authenticate on such schemas. */
   findActiveTokenByHash(db: Db, hash: string) {
     return db
       .selectFrom('api_tokens')
-      .select(['id', 'user_id', 'organization_id'])
+      .selectAll()
       .where('token_hash', '=', hash)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();

@@ -11,7 +11,7 @@ import { usersRepository, type UserRow } from './users.repository.ts';
 /** Resolves a token hash to its owner, or undefined when unknown or revoked. */
 export async function authenticateTokenHash(db: Db, hash: string): Promise<Actor | undefined> {
   const token = await usersRepository.findActiveTokenByHash(db, hash);
-  return token ? { userId: token.user_id, tokenId: token.id, organizationId: token.organization_id } : undefined;
+  return token ? { userId: token.user_id, tokenId: token.id, organizationId: token.organization_id ?? null } : undefined;
 }
 
 /** GET /v1/user */
@@ -40,7 +40,7 @@ export interface NewUser {
 }
 
 /** Validates and normalizes a new user's fields (emails are compared lower-cased). */
-export function buildUserRow(clock: Clock, input: NewUser): UserRow {
+export function buildUserRow(clock: Clock, input: NewUser): Omit<UserRow, 'installation_admin'> {
   const email = input.email.trim().toLowerCase();
   if (!EMAIL.test(email)) throw badRequest(`email "${input.email}" is not a valid email address`);
   const displayName = input.displayName.trim();
@@ -54,7 +54,6 @@ export function buildUserRow(clock: Clock, input: NewUser): UserRow {
     email_verified: input.emailVerified ? 1 : 0,
     photo_url: null,
     created_at: isoNow(clock),
-    installation_admin: 0,
   };
 }
 
