@@ -1,5 +1,5 @@
 import { badRequest } from '../errors.ts';
-import { holdsNul } from '../plugins/input-sanitation.ts';
+import { holdsNul } from './nul.ts';
 
 /*
  * The one encoding of every list's `page` cursor: base64url of a small JSON object. A
