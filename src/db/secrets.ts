@@ -28,24 +28,34 @@ export async function serverSecret(db: Db, name: string): Promise<Buffer> {
 const SEALED = 'sealed:';
 
 /**
- * A secret Quire must read back (not just compare), sealed for storage: AES-256-GCM under
- * the server secret named `purpose`, so a copy of one table opens nothing. Text form
- * `sealed:<base64url iv|tag|body>`.
+ * AES-256-GCM under the server secret named `purpose`, so a copy of one table opens
+ * nothing: base64url of iv | tag | body. The one cipher for every secret Quire must read
+ * back (sealSecret's stored values, git sync's job payloads).
  */
-export async function sealSecret(db: Db, purpose: string, plaintext: string): Promise<string> {
+export async function sealWithServerKey(db: Db, purpose: string, plaintext: string): Promise<string> {
   const key = await serverSecret(db, purpose);
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', key, iv);
   const body = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  return SEALED + Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+}
+
+/** The plaintext of what sealWithServerKey made under the same purpose. */
+export async function openWithServerKey(db: Db, purpose: string, sealed: string): Promise<string> {
+  const key = await serverSecret(db, purpose);
+  const raw = Buffer.from(sealed, 'base64url');
+  const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
+  decipher.setAuthTag(raw.subarray(12, 28));
+  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+}
+
+/** A secret sealed for a column: text form `sealed:<sealWithServerKey>`. */
+export async function sealSecret(db: Db, purpose: string, plaintext: string): Promise<string> {
+  return SEALED + (await sealWithServerKey(db, purpose, plaintext));
 }
 
 /** The plaintext of a value sealSecret made; a value stored before sealing (no prefix) is returned as it is. */
 export async function openSecret(db: Db, purpose: string, stored: string): Promise<string> {
   if (!stored.startsWith(SEALED)) return stored;
-  const key = await serverSecret(db, purpose);
-  const raw = Buffer.from(stored.slice(SEALED.length), 'base64url');
-  const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
-  decipher.setAuthTag(raw.subarray(12, 28));
-  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+  return openWithServerKey(db, purpose, stored.slice(SEALED.length));
 }

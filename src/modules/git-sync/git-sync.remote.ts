@@ -1,8 +1,8 @@
-import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Db } from '../../db/database.ts';
-import { serverSecret } from '../../db/secrets.ts';
+import { openWithServerKey, sealWithServerKey, serverSecret } from '../../db/secrets.ts';
 import { ensureBareRepository, prepareRemote, runGit, type GitRemote } from '../../lib/git/git.ts';
 import { urlWithoutSecrets } from '../../lib/outbound/redact.ts';
 import type { Config } from '../../config.ts';
@@ -11,6 +11,9 @@ import type { Config } from '../../config.ts';
  * The remote side of a sync run: credentials kept out of the database in clear, the local
  * cache of fetched repositories, fetching a branch into it.
  */
+
+/** The server secret git sync seals credentials under (job payloads). */
+const CREDENTIALS_KEY = 'git-sync-credentials';
 
 /**
  * A git URL (remote, browse URL, commit URL prefix) as it is stored anywhere (job
@@ -30,21 +33,13 @@ export async function sealRemote(db: Db, url: string): Promise<{ remote: string;
   const remote = urlWithoutSecrets(url);
   if (remote === undefined) throw new Error('the repository URL is not a URL');
   if (remote === url) return { remote };
-  const key = await serverSecret(db, 'git-sync-credentials');
-  const iv = randomBytes(12);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const body = Buffer.concat([cipher.update(JSON.stringify({ url }), 'utf8'), cipher.final()]);
-  return { remote, sealed: Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url') };
+  return { remote, sealed: await sealWithServerKey(db, CREDENTIALS_KEY, JSON.stringify({ url })) };
 }
 
 /** The URL to give git (credentials and parameters back in), from the job payload. */
 export async function unsealRemote(db: Db, remote: string, sealed: string | undefined): Promise<string> {
   if (!sealed) return remote;
-  const key = await serverSecret(db, 'git-sync-credentials');
-  const raw = Buffer.from(sealed, 'base64url');
-  const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, 12));
-  decipher.setAuthTag(raw.subarray(12, 28));
-  const opened = JSON.parse(Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8')) as { url: string } | { u: string; p: string };
+  const opened = JSON.parse(await openWithServerKey(db, CREDENTIALS_KEY, sealed)) as { url: string } | { u: string; p: string };
   if ('url' in opened) return opened.url;
   // Payloads sealed before whole URLs were: the credentials only.
   const url = new URL(remote);
