@@ -1,6 +1,7 @@
-import { createRequire } from 'node:module';
 import type pg from 'pg';
+import { loadOnUse } from '../lib/load-on-use.ts';
 
+const loadPg = loadOnUse<typeof pg>('pg');
 let driver: typeof pg | undefined;
 
 /**
@@ -9,7 +10,7 @@ let driver: typeof pg | undefined;
  */
 export function postgresDriver(): typeof pg {
   if (!driver) {
-    driver = createRequire(import.meta.url)('pg') as typeof pg;
+    driver = loadPg();
     // COUNT(*) and BIGINT arrive as strings from pg; numbers in this app stay far below 2^53.
     driver.types.setTypeParser(driver.types.builtins.INT8, (value) => Number.parseInt(value, 10));
   }

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, onResponseHookHandler } from 'fastify';
-import { Counter, Gauge, Registry, collectDefaultMetrics, type Metric } from 'prom-client';
+import { createRequire } from 'node:module';
+import type { Counter, Gauge, Metric, Registry } from 'prom-client';
 import { changeFeedOf, poolStats } from '../db/database.ts';
 import { unauthorized } from '../errors.ts';
 import type { TtlCache } from '../lib/ttl-cache.ts';
@@ -14,7 +15,6 @@ export type MetricReading = number | { labels: Record<string, string>; value: nu
  * building several apps in one process do not mix their figures.
  */
 export interface Metrics {
-  registry: Registry;
   /**
    * A gauge read at each scrape: e.g. a job queue's depth
    * (`app.metrics.registerGauge('quire_jobs_queued', 'Jobs waiting', () => queue.depth())`).
@@ -32,17 +32,23 @@ declare module 'fastify' {
   }
 }
 
+type PromClient = typeof import('prom-client');
+
+/**
+ * prom-client is loaded at the first scrape, not at start: it and its dependencies cost
+ * about 45 ms of a cold start (docs/performance.md, "Start"), and nothing reads them before
+ * Prometheus asks. Request durations are plain counters (below) from the first request.
+ */
+const loadPromClient = (): PromClient => createRequire(import.meta.url)('prom-client') as PromClient;
+
 function apply(metric: Gauge | Counter, reading: MetricReading): void {
   metric.reset();
-  if (typeof reading === 'number') {
-    if (metric instanceof Gauge) metric.set(reading);
-    else metric.inc(reading);
-    return;
-  }
-  for (const { labels, value } of reading) {
-    if (metric instanceof Gauge) metric.set(labels, value);
-    else metric.inc(labels, value);
-  }
+  const set = (value: number, labels?: Record<string, string>) => {
+    if ('set' in metric) labels ? metric.set(labels, value) : metric.set(value);
+    else labels ? metric.inc(labels, value) : metric.inc(value);
+  };
+  if (typeof reading === 'number') return set(reading);
+  for (const { labels, value } of reading) set(value, labels);
 }
 
 const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -68,7 +74,8 @@ class RequestDurations {
   private readonly series: DurationSeries[] = [];
   private readonly name = 'http_request_duration_seconds';
 
-  constructor(registry: Registry) {
+  /** prom-client reads the histogram through this metric object, registered at the first scrape. */
+  metric(): Metric {
     const help = 'Time from receiving a request to sending its response, by route and status';
     // prom-client reads a metric through get() (name, help, type, values): the shape its
     // own Histogram gives, so its text format and content negotiation stay prom-client's.
@@ -86,7 +93,7 @@ class RequestDurations {
         }
       },
     };
-    registry.registerMetric(metric as unknown as Metric);
+    return metric as unknown as Metric;
   }
 
   /**
@@ -146,17 +153,30 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest();
  * off the public network, docs/operations.md).
  */
 export function registerMetrics(app: FastifyInstance): void {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  // Metrics are declared at start and made into prom-client objects at the first scrape.
+  const declared: ((prom: PromClient, registry: Registry) => void)[] = [];
+  let registry: Registry | undefined;
+  const registryNow = (): Registry => {
+    if (registry) return registry;
+    const prom = loadPromClient();
+    const made = new prom.Registry();
+    prom.collectDefaultMetrics({ register: made });
+    made.registerMetric(durations.metric());
+    for (const declare of declared) declare(prom, made);
+    return (registry = made);
+  };
+  const declare = (make: (prom: PromClient, registry: Registry) => void) => {
+    declared.push(make);
+    if (registry) make(loadPromClient(), registry);
+  };
 
   const caches = new Map<string, TtlCache<unknown>>();
   const metrics: Metrics = {
-    registry,
     registerGauge(name, help, read, labelNames = []) {
-      new Gauge({ name, help, labelNames, registers: [registry], async collect() { apply(this, await read()); } });
+      declare((prom, registers) => new prom.Gauge({ name, help, labelNames, registers: [registers], async collect() { apply(this, await read()); } }));
     },
     registerCounter(name, help, read, labelNames = []) {
-      new Counter({ name, help, labelNames, registers: [registry], collect() { apply(this, read()); } });
+      declare((prom, registers) => new prom.Counter({ name, help, labelNames, registers: [registers], collect() { apply(this, read()); } }));
     },
     registerCache(name, cache) {
       caches.set(name, cache);
@@ -164,7 +184,7 @@ export function registerMetrics(app: FastifyInstance): void {
   };
   app.decorate('metrics', metrics);
 
-  const durations = new RequestDurations(registry);
+  const durations = new RequestDurations();
   // One series per route pattern and status, whatever the ids. Each route observes through
   // its own hook (its pattern known when it is added), so a request pays no lookup of it.
   app.addHook('onRoute', (route) => {
@@ -233,8 +253,9 @@ export function registerMetrics(app: FastifyInstance): void {
         const match = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '');
         if (!match || !timingSafeEqual(sha256(match[1]), expected)) throw unauthorized('GET /metrics needs the METRICS_TOKEN as bearer token');
       }
-      const text = await registry.metrics();
-      return reply.type(registry.contentType).send(text);
+      const scraped = registryNow();
+      const text = await scraped.metrics();
+      return reply.type(scraped.contentType).send(text);
     },
   });
 }

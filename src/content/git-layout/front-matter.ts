@@ -2,8 +2,11 @@
  * The YAML front matter of a page file: GitBook keeps the page metadata there
  * (`description`, `icon`, `cover`, `coverY`, `layout`, `hidden`).
  */
-import YAML from 'yaml';
+import { loadOnUse } from '../../lib/load-on-use.ts';
 import type { PageCover, PageLayout, PageMeta } from '../store/types.ts';
+
+/** YAML is parsed only by some requests: loaded on first use (lib/load-on-use.ts). */
+const yaml = loadOnUse<typeof import('yaml')>('yaml');
 
 const FRONT = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/;
 
@@ -13,7 +16,7 @@ export function splitFrontMatter(text: string): { data: Record<string, unknown>;
   if (!match) return { data: {}, body: text };
   let data: unknown;
   try {
-    data = YAML.parse(match[1]);
+    data = yaml().parse(match[1]);
   } catch {
     // Not YAML: GitBook would show it as text; keep it in the body.
     return { data: {}, body: text };
@@ -89,5 +92,5 @@ export function frontMatterOf(meta: Partial<PageMeta>, coverPath: (ref: NonNulla
   if (meta.hidden) data.hidden = true;
   for (const [key, value] of Object.entries(meta.git?.frontMatter ?? {})) if (!KNOWN_KEYS.has(key)) data[key] = value;
   if (Object.keys(data).length === 0) return '';
-  return `---\n${YAML.stringify(data, { lineWidth: 0 })}---\n\n`;
+  return `---\n${yaml().stringify(data, { lineWidth: 0 })}---\n\n`;
 }

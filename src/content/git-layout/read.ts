@@ -7,7 +7,7 @@
  * links as references. No I/O of its own: the caller lists the tree and reads blobs.
  */
 import { posix } from 'node:path';
-import YAML from 'yaml';
+import { loadOnUse } from '../../lib/load-on-use.ts';
 import { readPageMarkdown } from '../markdown/page.ts';
 import { mapRefs } from '../markdown/paths.ts';
 import { settleTables } from '../markdown/html-table.ts';
@@ -17,6 +17,9 @@ import { slugFromTitle } from '../store/editor.ts';
 import type { PageCover, PageMeta } from '../store/types.ts';
 import { metaFromFrontMatter, otherFrontMatter, splitFrontMatter } from './front-matter.ts';
 import { parseSummary, type SummaryEntry } from './summary.ts';
+
+/** YAML is parsed only by some requests: loaded on first use (lib/load-on-use.ts). */
+const yaml = loadOnUse<typeof import('yaml')>('yaml');
 
 export interface RepositoryFile {
   /** Path from the repository's top. */
@@ -85,7 +88,7 @@ export function layoutConfig(configText: string | undefined, projectDirectory: s
   let config: Record<string, unknown> = {};
   if (configText !== undefined) {
     try {
-      const parsed = YAML.parse(configText);
+      const parsed = yaml().parse(configText);
       if (parsed && typeof parsed === 'object') config = parsed as Record<string, unknown>;
     } catch {
       // A broken .gitbook.yaml is ignored, as GitBook does: defaults apply.

@@ -1,5 +1,8 @@
 import { createHash } from 'node:crypto';
-import { LineCounter, parseDocument as parseYamlDocument } from 'yaml';
+import { loadOnUse } from '../../lib/load-on-use.ts';
+
+/** YAML is parsed only by some requests: loaded on first use (lib/load-on-use.ts). */
+const yaml = loadOnUse<typeof import('yaml')>('yaml');
 
 /*
  * An OpenAPI spec's files, free of HTTP: parsing one file's text (YAML or JSON), finding
@@ -35,7 +38,7 @@ export const MAX_YAML_ALIASES = 1000;
 
 /** Parses a file's text; YAML is a superset of JSON, so one parser reads both. */
 export function parseSpecText(text: string, filename: string): unknown {
-  const doc = parseYamlDocument(text, { uniqueKeys: false, prettyErrors: true });
+  const doc = yaml().parseDocument(text, { uniqueKeys: false, prettyErrors: true });
   const error = doc.errors[0];
   if (error) {
     const at = error.linePos?.[0];
@@ -218,8 +221,8 @@ export function pointerPerLine(value: unknown): string[][] {
 
 /** Where (1-based line and column) a path of keys is in a YAML or JSON text, if it is there. */
 export function locate(text: string, path: string[]): { line: number; column: number } | undefined {
-  const lineCounter = new LineCounter();
-  const doc = parseYamlDocument(text, { lineCounter, uniqueKeys: false });
+  const lineCounter = new (yaml().LineCounter)();
+  const doc = yaml().parseDocument(text, { lineCounter, uniqueKeys: false });
   const keys = path.map((k) => (/^\d+$/.test(k) ? Number(k) : k));
   for (let n = keys.length; n >= 0; n--) {
     const node = doc.getIn(keys.slice(0, n), true) as { range?: [number, number, number] } | undefined;

@@ -1,4 +1,4 @@
-import { parse as parseYaml } from 'yaml';
+import { loadOnUse } from '../../lib/load-on-use.ts';
 import type { Context } from '../../context.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
@@ -22,6 +22,9 @@ import type { ContentChangeInput } from './change-requests.schemas.ts';
 import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
 import { loadChangeRequest } from './change-requests.service.ts';
 
+/** YAML is parsed only by some requests: loaded on first use (lib/load-on-use.ts). */
+const yaml = loadOnUse<typeof import('yaml')>('yaml');
+
 type DocumentInput = { markdown: string } | { document: { object: 'document'; nodes: unknown[] } };
 type PageFields = { title?: string; slug?: string; emoji?: string; icon?: string; description?: string; hidden?: boolean; noIndex?: boolean; noRobotsIndex?: boolean };
 
@@ -34,7 +37,7 @@ function frontMatter(markdown: string, where: string): { fields: PageFields; bod
   if (!match) return { fields: {}, body: markdown };
   let data: unknown;
   try {
-    data = parseYaml(match[1]);
+    data = yaml().parse(match[1]);
   } catch (error) {
     throw badRequest(`${where}/document/markdown: the front matter is not valid YAML (${(error as Error).message.split('\n')[0]})`);
   }

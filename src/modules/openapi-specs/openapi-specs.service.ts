@@ -8,7 +8,7 @@ import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { redactUrl } from '../../lib/outbound/index.ts';
-import { stringify as toYaml } from 'yaml';
+import { loadOnUse } from '../../lib/load-on-use.ts';
 import { memberAccess } from '../organizations/organizations.service.ts';
 import type { OrganizationAccess } from '../organizations/organizations.policy.ts';
 import { requestSpecProcessing } from './openapi-specs.jobs.ts';
@@ -17,6 +17,9 @@ import { presentContent, presentSpec, presentVersion } from './openapi-specs.pre
 import { loadSpec, type SpecSource } from './openapi-specs.process.ts';
 import { openapiSpecsRepository as repo, type SpecRow, type VersionHead } from './openapi-specs.repository.ts';
 import type { SpecSourceInput } from './openapi-specs.schemas.ts';
+
+/** YAML is parsed only by some requests: loaded on first use (lib/load-on-use.ts). */
+const yaml = loadOnUse<typeof import('yaml')>('yaml');
 
 /** What background processing logs to. */
 export interface JobLogger {
@@ -214,7 +217,7 @@ export async function publicDocument(deps: Pick<AppDeps, 'db'>, organizationId: 
   if (!version) throw notFound('OpenAPI spec');
   const filesystem = JSON.parse(version.filesystem) as Record<string, unknown>;
   const document = bundle(filesystem, Object.keys(filesystem)[0]!);
-  const body = format === 'json' ? JSON.stringify(document, null, 2) : toYaml(document, { aliasDuplicateObjects: false });
+  const body = format === 'json' ? JSON.stringify(document, null, 2) : yaml().stringify(document, { aliasDuplicateObjects: false });
   const answer = { body, etag: `"${version.content_hash.slice(0, 32)}-${format}"` };
   publicDocuments.set(key, answer);
   return answer;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DOMParser } from '@xmldom/xmldom';
+import type { DOMParser as XmlParser } from '@xmldom/xmldom';
 import type { CacheProvider, Profile, SAML } from '@node-saml/node-saml';
 import type { AppDeps } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
@@ -16,6 +16,10 @@ import { safeReturnTarget, ssoVouches } from './sso.policy.ts';
 import { emailDomainOf } from '../organizations/organizations.service.ts';
 import { organizationsRepository } from '../organizations/organizations.repository.ts';
 import { ssoRepository } from './sso.repository.ts';
+import { loadOnUse } from '../../lib/load-on-use.ts';
+
+/** xmldom reads SAML assertions only: loaded at the first sign-in (lib/load-on-use.ts). */
+const xmldom = loadOnUse<{ DOMParser: typeof XmlParser }>('@xmldom/xmldom');
 
 /** A new sign-in nonce for a browser's cookie: 256 random bits; only its sha256 is stored. */
 export function newSignInNonce(): string {
@@ -182,7 +186,7 @@ const elementsNS = (node: Document | Element, localName: string) =>
 
 /** Facts of the verified assertion that node-saml leaves to its caller. */
 function assertionFacts(assertionXml: string) {
-  const doc = new DOMParser().parseFromString(assertionXml, 'text/xml');
+  const doc = new (xmldom().DOMParser)().parseFromString(assertionXml, 'text/xml');
   const assertion = elementsNS(doc, 'Assertion')[0];
   const confirmations = elementsNS(doc, 'SubjectConfirmationData');
   const conditions = elementsNS(doc, 'Conditions')[0];
@@ -202,7 +206,7 @@ function assertionFacts(assertionXml: string) {
 /** The Response element's Destination and Issuer (outside the assertion, possibly unsigned). */
 function responseEnvelope(samlResponse: string): { destination: string | null; issuer: string | null } {
   const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
-  const root = new DOMParser().parseFromString(xml, 'text/xml').documentElement;
+  const root = new (xmldom().DOMParser)().parseFromString(xml, 'text/xml').documentElement;
   const issuer = root ? Array.from(root.childNodes).find((n) => (n as Element).localName === 'Issuer') : undefined;
   return { destination: root?.getAttribute('Destination') || null, issuer: issuer?.textContent?.trim() ?? null };
 }
