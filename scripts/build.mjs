@@ -2,17 +2,20 @@
 /*
  * `npm run build`: compiles the server into dist/ (see docs/decisions/build.md).
  *
- * - Quire's own code is transpiled file for file: src/a/b.ts becomes dist/a/b.js with the
- *   same imports (`./x.ts` written `./x.js`). Nothing of ours is merged or re-packaged, so
- *   the test suite can run against these very files (QUIRE_TEST_TARGET=dist).
- * - CommonJS dependencies are never bundled: they stay bare imports and Node loads them as
+ * - Quire's own code is transpiled file for file to CommonJS: src/a/b.ts becomes
+ *   dist/a/b.js with the same imports (`./x.ts` required as `./x.js`). Nothing of ours is
+ *   merged, so the test suite can run against these very files (QUIRE_TEST_TARGET=dist).
+ *   CommonJS rather than ESM because Node 20 loads a graph of 360 ES modules about 0.3 s
+ *   slower (asynchronous resolution, and cjs-module-lexer over every CommonJS dependency
+ *   an ES module imports); Node 22's compile cache would be the other way out.
+ * - CommonJS dependencies are never bundled: they stay bare requires and Node loads them as
  *   it does under tsx and vitest. Re-packaging them (esbuild's CommonJS-to-ESM wrapping)
  *   is what broke SAML and every outbound fetch in the built server before.
- * - ESM-only dependencies are pre-bundled into dist/vendor/, one build with shared chunks
- *   (so a package's module state exists once), as Vite pre-bundles dependencies: ESM to ESM
- *   keeps their semantics, and one file instead of hundreds (TypeBox 373, Kysely 262) takes
- *   about a second off every start. A package whose ESM entry wraps CommonJS files (pg,
- *   for example) is found from the build's metafile and left to Node too.
+ * - ESM-only dependencies are pre-bundled into dist/vendor/ (Node 20 cannot require ES
+ *   modules), as Vite pre-bundles dependencies: one CommonJS bundle per family of packages
+ *   (so a package's module state exists once) and, per specifier, a small file exporting
+ *   its names. A package whose ESM entry wraps CommonJS files (pg, for example) is found
+ *   from the build's metafile and left to Node.
  *
  * Plain JavaScript so it runs without tsx.
  */
@@ -100,7 +103,10 @@ async function compileSources(root, outdir, rewriteBareImport) {
     outdir,
     outbase: 'src',
     bundle: true, // every import is external (plugin above): this only runs the plugin per import
-    format: 'esm',
+    format: 'cjs',
+    // The few files that find things beside themselves (createRequire, package.json) read
+    // import.meta.url; in CommonJS it is made from __filename.
+    banner: { js: 'var __import_meta_url = require("node:url").pathToFileURL(__filename).href;' },
     platform: 'node',
     target: 'node20',
     sourcemap: true,
@@ -108,15 +114,21 @@ async function compileSources(root, outdir, rewriteBareImport) {
     // created, which made the server a third slower (docs/decisions/build.md).
     logLevel: 'silent',
     plugins: [perFile],
-    define: { QUIRE_BUILD_TIME: JSON.stringify(new Date().toISOString()) },
+    define: { QUIRE_BUILD_TIME: JSON.stringify(new Date().toISOString()), 'import.meta.url': '__import_meta_url' },
   });
   return bare;
 }
 
+/** Packages bundled together because they share code (shiki's parts), by package name. */
+const FAMILIES = { shiki: /^(?:shiki|@shikijs\/)/ };
+const familyOf = (specifier) => Object.keys(FAMILIES).find((family) => FAMILIES[family].test(specifier)) ?? 'common';
+
 /**
- * Pass 2: the ESM-only dependencies, into dist/vendor/ with shared chunks. Bare imports of
- * CommonJS packages (and of packages in `native`) inside them stay external. Answers the
- * packages whose ESM files turned out to include CommonJS ones (they must be left to Node).
+ * Pass 2: the ESM-only dependencies, into dist/vendor/. First an ESM build (not written)
+ * whose metafile says which packages hold CommonJS files or find files beside themselves
+ * (those are answered, to be left to Node) and what each specifier exports; then one
+ * CommonJS bundle per family and a file per specifier re-exporting its names. Bare
+ * imports of CommonJS packages (and of packages in `native`) inside them stay external.
  */
 async function prebundle(root, outdir, specifiers, native) {
   const keepNative = {
@@ -133,23 +145,18 @@ async function prebundle(root, outdir, specifiers, native) {
     },
   };
   const entryPoints = Object.fromEntries([...specifiers].map((s) => [vendorName(s), s]));
-  const result = await build({
+  const shared = {
     absWorkingDir: root,
-    entryPoints,
-    outdir: path.join(outdir, VENDOR),
     bundle: true,
-    splitting: true,
-    format: 'esm',
     platform: 'node',
     target: 'node20',
     mainFields: ['module', 'main'],
     conditions: ['node', 'import'],
     sourcemap: false,
     logLevel: 'silent',
-    metafile: true,
-    chunkNames: 'chunks/[name]-[hash]',
     plugins: [keepNative],
-  });
+  };
+  const result = await build({ ...shared, entryPoints, outdir: path.join(outdir, VENDOR), splitting: true, format: 'esm', metafile: true, write: false });
   // Left to Node: packages with CommonJS files inside, and packages that find files beside
   // themselves (`new URL('./data/x', import.meta.url)`, createRequire): bundled, those paths
   // would point into dist/vendor/.
@@ -160,6 +167,45 @@ async function prebundle(root, outdir, specifiers, native) {
     if (info.format === 'cjs' || /\bimport\.meta\.(?:url|dirname|filename|resolve)\b|\b__dirname\b|\b__filename\b/.test(fs.readFileSync(path.join(root, input), 'utf8'))) {
       leaveToNode.add(match[1]);
     }
+  }
+  if (leaveToNode.size > 0) return leaveToNode;
+
+  const exportsOf = new Map();
+  for (const [file, info] of Object.entries(result.metafile.outputs)) {
+    const entry = Object.entries(entryPoints).find(([name]) => file.endsWith(`${VENDOR}/${name}.js`));
+    if (entry) exportsOf.set(entry[1], info.exports);
+  }
+  const families = new Map();
+  for (const specifier of [...specifiers].sort()) {
+    const family = familyOf(specifier);
+    if (!families.has(family)) families.set(family, []);
+    families.get(family).push(specifier);
+  }
+  for (const [family, members] of families) {
+    await build({
+      ...shared,
+      stdin: { contents: members.map((s, i) => `export * as v${i} from ${JSON.stringify(s)};`).join('\n'), resolveDir: root, loader: 'js' },
+      outfile: path.join(outdir, VENDOR, `${family}.bundle.js`),
+      format: 'cjs',
+    });
+    members.forEach((specifier, i) => {
+      // Our code is compiled as Node-mode ESM, so a default import of this file is its
+      // module.exports: that is the package's default export when it has one, carrying
+      // the named exports; the `0 && …` line lets cjs-module-lexer see the names (the
+      // tests import this file from ESM).
+      const names = exportsOf.get(specifier).filter((name) => name !== 'default' && /^[A-Za-z_$][\w$]*$/.test(name));
+      fs.writeFileSync(
+        path.join(outdir, VENDOR, `${vendorName(specifier)}.js`),
+        [
+          `const ns = require('./${family}.bundle.js').v${i};`,
+          `const out = 'default' in ns ? ns.default : {};`,
+          `for (const name of Object.keys(ns)) if (name !== 'default' && !(name in out) && Object.isExtensible(out)) Object.defineProperty(out, name, { enumerable: true, get: () => ns[name] });`,
+          `module.exports = out;`,
+          `0 && (module.exports = { ${names.join(', ')} });`,
+          '',
+        ].join('\n'),
+      );
+    });
   }
   return leaveToNode;
 }
@@ -184,6 +230,9 @@ export async function buildServer({ outdir = path.join(ROOT, 'dist'), root = ROO
   };
   for (let attempt = 0; ; attempt++) {
     fs.rmSync(temporary, { recursive: true, force: true });
+    fs.mkdirSync(temporary, { recursive: true });
+    // dist/ is CommonJS, whatever the project's package.json says.
+    fs.writeFileSync(path.join(temporary, 'package.json'), '{ "type": "commonjs" }\n');
     const vendored = new Set();
     await compileSources(root, temporary, (specifier, importerDir) => {
       if (!isVendored(specifier)) return specifier;

@@ -1,9 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, onResponseHookHandler } from 'fastify';
-import { createRequire } from 'node:module';
 import type { Counter, Gauge, Metric, Registry } from 'prom-client';
 import { changeFeedOf, poolStats } from '../db/database.ts';
 import { unauthorized } from '../errors.ts';
+import { loadOnUse } from '../lib/load-on-use.ts';
 import type { TtlCache } from '../lib/ttl-cache.ts';
 import { hooksOf } from './route-hooks.ts';
 
@@ -39,7 +39,7 @@ type PromClient = typeof import('prom-client');
  * about 45 ms of a cold start (docs/performance.md, "Start"), and nothing reads them before
  * Prometheus asks. Request durations are plain counters (below) from the first request.
  */
-const loadPromClient = (): PromClient => createRequire(import.meta.url)('prom-client') as PromClient;
+const loadPromClient = loadOnUse<PromClient>('prom-client');
 
 function apply(metric: Gauge | Counter, reading: MetricReading): void {
   metric.reset();

@@ -7,11 +7,15 @@ import { sql } from 'kysely';
 /** Set by scripts/build.mjs in the built server (dist/); absent when running from source. */
 declare const QUIRE_BUILD_TIME: string | undefined;
 
-/** Quire's package.json: the nearest one above this module, from src/ and from dist/ alike. */
+/**
+ * Quire's package.json: the nearest one above this module that names a version, from src/
+ * and from dist/ alike (dist/ has its own, which only says its files are CommonJS).
+ */
 function readPackageJson(): { version: string } {
   for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, 'package.json');
-    if (existsSync(candidate)) return JSON.parse(readFileSync(candidate, 'utf8')) as { version: string };
+    const manifest = existsSync(candidate) ? (JSON.parse(readFileSync(candidate, 'utf8')) as { version?: string }) : {};
+    if (typeof manifest.version === 'string') return { version: manifest.version };
     if (path.dirname(dir) === dir) throw new Error('package.json not found above the server');
   }
 }
