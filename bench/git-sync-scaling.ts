@@ -11,7 +11,7 @@ import { ManualClock } from '../src/lib/clock.ts';
 import { editSpaceContent } from '../src/modules/content/content.service.ts';
 import { runExport } from '../src/modules/git-sync/git-sync.export.ts';
 import { runImport } from '../src/modules/git-sync/git-sync.import.ts';
-import type { GitOperation } from '../src/modules/git-sync/git-sync.jobs.ts';
+import type { GitOperation } from '../src/modules/git-sync/git-sync.job-kinds.ts';
 import { loadSnapshot } from '../src/content/store/snapshot.ts';
 import { spacesRepository } from '../src/modules/spaces/spaces.repository.ts';
 import { createRepository, startGitServer } from '../test/git-server.ts';

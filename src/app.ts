@@ -45,7 +45,9 @@ import { sitesRoutes } from './modules/sites/sites.routes.ts';
 import { siteSectionsRoutes } from './modules/site-sections/site-sections.routes.ts';
 import { siteSpacesRoutes } from './modules/site-spaces/site-spaces.routes.ts';
 import { publishedRoutes } from './modules/published/published.routes.ts';
-import './jobs/definitions.ts';
+import { appJobs } from './composition.ts';
+import type { JobHandler } from './jobs/queue.ts';
+import { JobRegistry } from './jobs/registry.ts';
 import { JobWorker } from './jobs/worker.ts';
 import { conversationsRoutes } from './modules/conversations/conversations.routes.ts';
 import { gitSyncRoutes } from './modules/git-sync/git-sync.routes.ts';
@@ -64,6 +66,18 @@ export interface BuildAppOptions {
   logger?: FastifyServerOptions['logger'];
   /** A file store to use instead of the configured one (the caller closes it). */
   files?: FileStore;
+  /** The job kinds this app's worker works (default: the app's own, src/composition.ts; tests add theirs). */
+  jobs?: readonly JobHandler[];
+}
+
+// Declared here, not in context.ts, so that context (which jobs import) imports no job code.
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The job kinds this app was composed with (what its worker, or a drain, runs). */
+    jobRegistry: JobRegistry;
+    /** This process's job worker; null when QUIRE_WORKERS=0. */
+    jobs: JobWorker | null;
+  }
 }
 
 // Request ids: a random prefix per process and a counter; unique across processes
@@ -105,10 +119,10 @@ export function createDeps(options: Pick<BuildAppOptions, 'config' | 'db' | 'dia
   };
 }
 
-/** A job worker for these dependencies, with the configured slots, poll, lease and grace. */
-export function createWorker(deps: AppDeps, log: FastifyBaseLogger, concurrency = deps.config.workers): JobWorker {
+/** A job worker for these dependencies and job kinds, with the configured slots, poll, lease and grace. */
+export function createWorker(deps: AppDeps, registry: JobRegistry, log: FastifyBaseLogger, concurrency = deps.config.workers): JobWorker {
   const { config } = deps;
-  return new JobWorker(deps, {
+  return new JobWorker(deps, registry, {
     concurrency,
     pollIntervalMs: config.jobsPollIntervalMs,
     leaseMs: config.jobsLeaseMs,
@@ -234,7 +248,9 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
 
   // Every server process works jobs too, unless it is web-only; closing the app stops
   // claiming and lets running jobs finish (or hands them back) before the database closes.
-  const worker = config.workers > 0 ? createWorker(deps, app.log) : null;
+  const jobRegistry = new JobRegistry(options.jobs ?? appJobs);
+  app.decorate('jobRegistry', jobRegistry);
+  const worker = config.workers > 0 ? createWorker(deps, jobRegistry, app.log) : null;
   app.decorate('jobs', worker);
   if (worker) app.addHook('onClose', async () => worker.stop());
 

@@ -15,6 +15,7 @@ import { PostgresAdapter, sql } from 'kysely';
 import type { JobState } from './db/types.ts';
 import { jobsRepository } from './jobs/jobs.repository.ts';
 import { JOBS_CHANNEL } from './jobs/queue.ts';
+import { appJobs } from './composition.ts';
 import { runWorkerProcess } from './worker.ts';
 import { appUrl } from './lib/urls.ts';
 import { createLoginLink } from './modules/sessions/sessions.service.ts';
@@ -249,7 +250,7 @@ export async function runCli(argv: string[]): Promise<number> {
   }
   if (group === 'worker') {
     // Runs until SIGTERM/SIGINT, which exits the process.
-    await runWorkerProcess();
+    await runWorkerProcess(appJobs);
     return new Promise<number>(() => {});
   }
   const config = loadConfig();

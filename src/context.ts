@@ -6,7 +6,6 @@ import type { OutboundClient } from './lib/outbound/client.ts';
 import type { Clock } from './lib/clock.ts';
 import type { TtlCache } from './lib/ttl-cache.ts';
 import { unauthorized } from './errors.ts';
-import type { JobWorker } from './jobs/worker.ts';
 
 /** Who is calling: the owner of the bearer token. */
 export interface Actor {
@@ -68,8 +67,6 @@ export interface Context extends AppDeps {
 declare module 'fastify' {
   interface FastifyInstance {
     deps: AppDeps;
-    /** This process's job worker; null when QUIRE_WORKERS=0. */
-    jobs: JobWorker | null;
   }
   interface FastifyRequest {
     actor: Actor | null;

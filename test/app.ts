@@ -4,7 +4,9 @@ import path from 'node:path';
 import type { FastifyInstance, FastifyServerOptions, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { buildApp } from '../src/app.ts';
+import type { JobHandler } from '../src/jobs/queue.ts';
 import { drainJobs } from '../src/jobs/worker.ts';
+import { appJobs } from '../src/composition.ts';
 import { loadConfig, type Config } from '../src/config.ts';
 import { openDatabase, type Db, type DialectName } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
@@ -67,7 +69,10 @@ export async function onPostgres(databaseUrl: string, statement: string): Promis
  * schema dropped on close. Every 2xx response of an operation GitBook documents is
  * validated against GitBook's response schema; a mismatch fails the test.
  */
-export async function createTestApp(overrides: Partial<Config> = {}, appOptions: { logger?: FastifyServerOptions['logger'] } = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<Config> = {},
+  appOptions: { logger?: FastifyServerOptions['logger']; /** Job kinds beside the app's own. */ jobs?: readonly JobHandler[] } = {},
+): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-test-'));
   const databaseUrl = process.env.DATABASE_URL;
   const pgSchema = databaseUrl ? `test_${newId(12).toLowerCase()}` : undefined;
@@ -83,7 +88,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, appOptions:
   const handle = openDatabase({ databaseUrl, dataDir, pgSchema });
   await migrateToLatest(handle.db);
   const clock = new ManualClock();
-  const app = await buildApp({ config, db: handle.db, dialect: handle.dialect, clock, logger: appOptions.logger ?? false });
+  const app = await buildApp({ config, db: handle.db, dialect: handle.dialect, clock, logger: appOptions.logger ?? false, jobs: [...appJobs, ...(appOptions.jobs ?? [])] });
 
   return {
     app,
@@ -115,7 +120,7 @@ export async function createTestApp(overrides: Partial<Config> = {}, appOptions:
     },
     async runJobsUntilIdle() {
       if (app.jobs) await app.jobs.runUntilIdle();
-      else await drainJobs(app.deps, app.log);
+      else await drainJobs(app.deps, app.jobRegistry, app.log);
     },
     async close() {
       await app.close();

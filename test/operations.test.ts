@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, testDialect, type TestApp } from './app.ts';
 import { createUser } from './factories.ts';
-import { defineJob, enqueueJob } from '../src/jobs/queue.ts';
+import { Type } from 'typebox';
+import { defineJob } from '../src/jobs/queue.ts';
 
-defineJob('metrics.test.noop', { run: async () => undefined });
+const noopJob = defineJob('metrics.test.noop', { payload: Type.Object({}) });
 
 /** The value of one sample line of a Prometheus text exposition, or undefined. */
 function sample(text: string, series: string): number | undefined {
@@ -14,15 +15,15 @@ function sample(text: string, series: string): number | undefined {
 describe('operations: metrics, liveness, API reference', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({}, { jobs: [noopJob.handledBy(() => undefined)] });
   });
   afterAll(async () => {
     await t.close();
   });
 
   it('GET /metrics reports the job queue by state (its depth and failures)', async () => {
-    await enqueueJob(t.db, { kind: 'metrics.test.noop', payload: {} });
-    await enqueueJob(t.db, { kind: 'metrics.test.noop', payload: {} });
+    await noopJob.enqueue(t.db, {});
+    await noopJob.enqueue(t.db, {});
     // The app's own recurring jobs may be enqueued meanwhile: the scrape lies between two counts.
     const jobs = async () => Number((await t.db.selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('count')).executeTakeFirstOrThrow()).count);
     const before = await jobs();

@@ -6,7 +6,8 @@ import { ManualClock } from '../../src/lib/clock.ts';
 import { PostgresAdapter } from 'kysely';
 import { createDeps } from '../../src/app.ts';
 import { drainJobs } from '../../src/jobs/worker.ts';
-import '../../src/jobs/definitions.ts';
+import { appJobs } from '../../src/composition.ts';
+import { JobRegistry } from '../../src/jobs/registry.ts';
 import { ingestConversation } from '../../src/modules/conversations/conversations.service.ts';
 import { defineSuite } from '../harness.ts';
 import { seedAdmin } from './content.ts';
@@ -88,7 +89,7 @@ export const conversationsSuite = defineSuite<ConversationsSeed>({
     }
     const ingested = performance.now();
     // The clustering run waits CONVERSATIONS_CLUSTER_DELAY_MS for company: wait for it too.
-    await drainJobs(deps, silentLog, { waitForDueWithinMs: 60_000 });
+    await drainJobs(deps, new JobRegistry(appJobs), silentLog, { waitForDueWithinMs: 60_000 });
     await deps.outbound.close();
     await deps.files.close();
     const done = performance.now();

@@ -5,17 +5,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../context.ts';
 import { newId } from '../lib/ids.ts';
 import { postgresDriver } from '../db/postgres-driver.ts';
-import {
-  backoffFor,
-  definedKinds,
-  definedRecurringJobs,
-  jobDefinition,
-  jobEvents,
-  JOBS_CHANNEL,
-  enqueueJob,
-  recurringKind,
-  type JobRow,
-} from './queue.ts';
+import { backoffFor, jobEvents, JOBS_CHANNEL, recurringKind, type JobRow } from './queue.ts';
+import type { JobRegistry } from './registry.ts';
 
 /*
  * A worker: claims due jobs from the jobs table, runs them under a lease it keeps
@@ -44,6 +35,14 @@ interface Running {
 
 const MAX_ERROR_LENGTH = 4000;
 
+function parsePayload(text: string): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(text) };
+  } catch {
+    return { ok: false };
+  }
+}
+
 function errorText(error: unknown): string {
   const text = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
   return text.length > MAX_ERROR_LENGTH ? text.slice(0, MAX_ERROR_LENGTH) : text;
@@ -65,6 +64,8 @@ export class JobWorker {
 
   constructor(
     private readonly deps: AppDeps,
+    /** The kinds this process works (the app's composition). */
+    private readonly registry: JobRegistry,
     private readonly options: WorkerOptions,
   ) {}
 
@@ -124,12 +125,13 @@ export class JobWorker {
 
   /** Milliseconds until the next queued job is due, when that is within `withinMs`. */
   private async nextDueWithin(withinMs: number): Promise<number | undefined> {
-    if (withinMs <= 0) return undefined;
+    const kinds = this.registry.kinds();
+    if (withinMs <= 0 || kinds.length === 0) return undefined;
     const next = await this.deps.db
       .selectFrom('jobs')
       .select('run_at')
       .where('state', '=', 'queued')
-      .where('kind', 'in', definedKinds())
+      .where('kind', 'in', kinds)
       .orderBy('run_at')
       .limit(1)
       .executeTakeFirst();
@@ -160,7 +162,7 @@ export class JobWorker {
   /** The poll interval, or shorter when a recurring job's period is shorter. */
   private pollDelay(): number {
     let delay = this.options.pollIntervalMs;
-    for (const job of definedRecurringJobs()) {
+    for (const job of this.registry.recurring()) {
       const interval = job.intervalMs(this.deps.config);
       if (interval > 0) delay = Math.min(delay, interval);
     }
@@ -193,7 +195,7 @@ export class JobWorker {
   /** For each recurring job whose period this process has not seen: claim the period; the winner enqueues it. */
   private async enqueueRecurring(): Promise<void> {
     const now = Date.now();
-    for (const job of definedRecurringJobs()) {
+    for (const job of this.registry.recurring()) {
       const interval = job.intervalMs(this.deps.config);
       if (interval <= 0) continue;
       const period = Math.floor(now / interval);
@@ -205,7 +207,7 @@ export class JobWorker {
           .onConflict((oc) => oc.columns(['name', 'period']).doNothing())
           .returning('name')
           .executeTakeFirst();
-        if (claimed) await enqueueJob(trx, { kind: recurringKind(job.name), payload: { period }, dedupeKey: recurringKind(job.name) });
+        if (claimed) await job.handler.job.enqueue(trx, { period }, { dedupeKey: recurringKind(job.name) });
       });
       this.seenPeriods.set(job.name, period);
     }
@@ -248,7 +250,7 @@ export class JobWorker {
   private kindsWithRoom(): string[] {
     const counts = new Map<string, number>();
     for (const r of this.running.values()) counts.set(r.job.kind, (counts.get(r.job.kind) ?? 0) + 1);
-    return definedKinds().filter((kind) => (counts.get(kind) ?? 0) < (jobDefinition(kind)?.concurrency ?? Infinity));
+    return this.registry.kinds().filter((kind) => (counts.get(kind) ?? 0) < (this.registry.handler(kind)?.job.options.concurrency ?? Infinity));
   }
 
   /**
@@ -312,18 +314,27 @@ export class JobWorker {
 
   private async execute(job: JobRow, token: string, controller: AbortController): Promise<void> {
     const log = this.options.log.child({ jobId: job.id, kind: job.kind, attempt: job.attempts });
-    const definition = jobDefinition(job.kind)!;
+    const handler = this.registry.handler(job.kind)!;
     if (job.attempts > job.max_attempts) {
       // Its last allowed run ended with its process (the lease ran out): do not run it again.
       await this.fail(job, token, `the process running attempt ${job.max_attempts} stopped before it finished (lease expired)`);
       log.error('job failed: its worker stopped during the last attempt');
       return;
     }
+    // A payload not of its kind (written by other code, or by a version with another
+    // shape) would fail the same way on every attempt: it fails at once, with the reason.
+    const payload = parsePayload(job.payload);
+    const problem = payload.ok ? handler.job.payloadProblem(payload.value) : 'it is not JSON';
+    if (!payload.ok || problem !== undefined) {
+      await this.fail(job, token, `the payload is not one of job kind "${job.kind}": ${problem}`);
+      log.error({ problem }, 'job failed: its payload does not match its kind');
+      return;
+    }
     const renew = setInterval(() => void this.renew(job.id, token).catch(() => {}), Math.max(50, Math.floor(this.options.leaseMs / 3)));
     renew.unref();
     try {
       const { db, dialect, config, clock, caches, files, outbound } = this.deps;
-      const result = await definition.run(JSON.parse(job.payload), {
+      const result = await handler.run(payload.value, {
         db,
         dialect,
         config,
@@ -347,7 +358,7 @@ export class JobWorker {
       clearInterval(renew);
       if (controller.signal.aborted) return;
       if (job.attempts < job.max_attempts) {
-        const delay = backoffFor(definition, job.attempts);
+        const delay = backoffFor(handler.job.options, job.attempts);
         await this.finish(job.id, token, {
           state: 'queued',
           run_at: new Date(Date.now() + delay).toISOString(),
@@ -417,7 +428,12 @@ export class JobWorker {
  * Runs every job due now in this process until none is left (tests; the app's own worker
  * may run beside it: jobs are claimed, so none runs twice).
  */
-export async function drainJobs(deps: AppDeps, log: FastifyBaseLogger, options: { waitForDueWithinMs?: number } = {}): Promise<void> {
-  const worker = new JobWorker(deps, { concurrency: 4, pollIntervalMs: 1000, leaseMs: 60_000, shutdownGraceMs: 0, log });
+export async function drainJobs(
+  deps: AppDeps,
+  registry: JobRegistry,
+  log: FastifyBaseLogger,
+  options: { waitForDueWithinMs?: number } = {},
+): Promise<void> {
+  const worker = new JobWorker(deps, registry, { concurrency: 4, pollIntervalMs: 1000, leaseMs: 60_000, shutdownGraceMs: 0, log });
   await worker.runUntilIdle(options);
 }

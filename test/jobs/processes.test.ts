@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/db/database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { enqueueJob, findJob, waitForJob } from '../../src/jobs/queue.ts';
+import { findJob, waitForJob } from '../../src/jobs/queue.ts';
 import { freshEnvironment, runCli, startServer, type Environment, type RunningServer } from '../process.ts';
-import { createEffectsTable, effects } from './fixture.ts';
+import { countJob, createEffectsTable, effects, failJob, slowJob } from './fixture.ts';
 
 /*
- * The job queue across real server processes (test/jobs/server.ts: src/server.ts plus the
+ * The job queue across real server processes (test/jobs/server.ts: src/serve.ts with the
  * test job kinds) on one PostgreSQL: each job runs once, a killed worker's job is finished
  * by the other after its lease, recurring jobs run once per period, and a PDF export asked
  * of both servers at once is made once. PostgreSQL only: two processes on one SQLite file
@@ -65,7 +65,7 @@ describe.skipIf(!process.env.DATABASE_URL)('jobs across two server processes', {
 
   it('200 jobs enqueued at once each run exactly once, spread over both processes', async () => {
     await db().transaction().execute(async (trx) => {
-      for (let n = 0; n < 200; n++) await enqueueJob(trx, { kind: 'test.count', payload: { n, ms: 5 } });
+      for (let n = 0; n < 200; n++) await countJob.enqueue(trx, { n, ms: 5 });
     });
     await until(async () => {
       const row = await db().selectFrom('jobs').select((eb) => eb.fn.countAll<number>().as('n')).where('kind', '=', 'test.count').where('state', '=', 'done').executeTakeFirstOrThrow();
@@ -125,7 +125,7 @@ describe.skipIf(!process.env.DATABASE_URL)('jobs across two server processes', {
   });
 
   it('operators see a failed job with its error, queue it again, and cancel it (cli -- jobs)', async () => {
-    const { id } = await enqueueJob(db(), { kind: 'test.fail', payload: { label: 'cli' } });
+    const { id } = await failJob.enqueue(db(), { label: 'cli' });
     expect(await waitForJob(db(), id, 20_000)).toMatchObject({ state: 'failed', attempts: 3 });
     const listed = await runCli(e.env, ['jobs', 'list', '--state', 'failed', '--json']);
     expect(listed.code, listed.stderr).toBe(0);
@@ -147,7 +147,7 @@ describe.skipIf(!process.env.DATABASE_URL)('jobs across two server processes', {
   });
 
   it('a job whose process is killed (SIGKILL) mid-run is finished by the other process after the lease', async () => {
-    const { id } = await enqueueJob(db(), { kind: 'test.slow', payload: { label: 'kill', ms: 3000 } });
+    const { id } = await slowJob.enqueue(db(), { label: 'kill', ms: 3000 });
     await until(async () => (await effects(db(), 'slow-start:kill')).length === 1);
     const claimed = await findJob(db(), id);
     const holder = Number(claimed!.locked_by!.split(':')[1]);

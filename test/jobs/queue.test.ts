@@ -1,23 +1,27 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../app.ts';
-import { enqueueJob, findJob, jobEvents, waitForJob } from '../../src/jobs/queue.ts';
+import { Type } from 'typebox';
+import { defineJob, findJob, jobEvents, waitForJob } from '../../src/jobs/queue.ts';
+import { JobRegistry } from '../../src/jobs/registry.ts';
 import { JobWorker } from '../../src/jobs/worker.ts';
-import { createEffectsTable, effects } from './fixture.ts';
+import { countJob, createEffectsTable, effects, failJob, laneJob, slowJob, testJobs } from './fixture.ts';
 
 /*
  * The job queue in one process, on SQLite and (DATABASE_URL) PostgreSQL: transactional
  * enqueue, retries with backoff then `failed`, per-key lanes, dedupe keys, recurring jobs
  * with two workers, leases that ran out, graceful hand-back. Workers are made here with
  * short leases and polls; the app's own worker is off (workers: 0) so nothing else claims.
- * Multi-process behaviour: test/jobs/processes.test.ts.
+ * Typed kinds: a payload is checked against its kind's schema when claimed; the app is
+ * composed with its kinds (here the app's and ./fixture.ts's). Multi-process behaviour:
+ * test/jobs/processes.test.ts.
  */
 
 let t: TestApp;
 const workers: JobWorker[] = [];
 
 function worker(options: { concurrency?: number; leaseMs?: number; shutdownGraceMs?: number } = {}): JobWorker {
-  const w = new JobWorker(t.app.deps, {
+  const w = new JobWorker(t.app.deps, t.app.jobRegistry, {
     concurrency: options.concurrency ?? 4,
     pollIntervalMs: 50,
     leaseMs: options.leaseMs ?? 2000,
@@ -37,7 +41,7 @@ async function until(condition: () => Promise<boolean>, timeoutMs = 10_000): Pro
 }
 
 beforeAll(async () => {
-  t = await createTestApp({ workers: 0 });
+  t = await createTestApp({ workers: 0 }, { jobs: testJobs });
   await createEffectsTable(t.db);
 }, 400_000);
 
@@ -50,11 +54,11 @@ describe('background jobs', () => {
   it('a job enqueued in a transaction that rolls back never exists nor runs; one that commits runs once', async () => {
     await expect(
       t.db.transaction().execute(async (trx) => {
-        await enqueueJob(trx, { kind: 'test.count', payload: { n: 1 } });
+        await countJob.enqueue(trx, { n: 1 });
         throw new Error('the write failed');
       }),
     ).rejects.toThrow('the write failed');
-    const committed = await t.db.transaction().execute((trx) => enqueueJob(trx, { kind: 'test.count', payload: { n: 2 } }));
+    const committed = await t.db.transaction().execute((trx) => countJob.enqueue(trx, { n: 2 }));
     expect(committed.created).toBe(true);
     await t.runJobsUntilIdle();
     expect((await effects(t.db, 'count:')).map((e) => e.label)).toEqual(['count:2']);
@@ -63,14 +67,79 @@ describe('background jobs', () => {
     ]);
   });
 
-  it('an unknown kind is refused at enqueue', async () => {
-    await expect(enqueueJob(t.db, { kind: 'test.nope', payload: {} })).rejects.toThrow('unknown job kind "test.nope"');
+  it('a payload is typed by its kind at enqueue', () => {
+    // Compiled, never run: `tsc --noEmit` fails if these type-check.
+    const typed = () => {
+      // @ts-expect-error n is a number
+      void countJob.enqueue(t.db, { n: 'one' });
+      // @ts-expect-error label is missing
+      void failJob.enqueue(t.db, {});
+    };
+    expect(typeof typed).toBe('function');
+  });
+
+  it('a claimed payload that is not of its kind fails at once with the reason, and its handler never runs', async () => {
+    const now = new Date().toISOString();
+    const row = { state: 'queued' as const, attempts: 0, max_attempts: 5, run_at: now, created_at: now, updated_at: now };
+    const inserted = await t.db
+      .insertInto('jobs')
+      .values([
+        { ...row, kind: countJob.kind, payload: JSON.stringify({ n: 'forty' }) },
+        { ...row, kind: countJob.kind, payload: '{not json' },
+      ])
+      .returning('id')
+      .execute();
+    const [wrong, garbled] = inserted.map((r) => Number(r.id));
+    await t.runJobsUntilIdle();
+    const failed = await findJob(t.db, wrong);
+    expect(failed).toMatchObject({ state: 'failed', attempts: 1, lock_token: null });
+    expect(failed!.last_error).toBe('the payload is not one of job kind "test.count": /n must be integer');
+    const notJson = await findJob(t.db, garbled);
+    expect(notJson).toMatchObject({ state: 'failed', attempts: 1 });
+    expect(notJson!.last_error).toBe('the payload is not one of job kind "test.count": it is not JSON');
+    expect((await effects(t.db, 'count:forty')).length).toBe(0);
+  });
+
+  it('a kind the process was not composed with is left queued for a process that knows it', async () => {
+    const elsewhere = defineJob('test.elsewhere', { payload: Type.Object({ n: Type.Integer() }) });
+    const { id } = await elsewhere.enqueue(t.db, { n: 1 });
+    await t.runJobsUntilIdle();
+    expect(await findJob(t.db, id)).toMatchObject({ state: 'queued', attempts: 0 });
+    // A worker composed with it runs it.
+    let ran = 0;
+    const w = new JobWorker(t.app.deps, new JobRegistry([elsewhere.handledBy(() => void ran++)]), {
+      concurrency: 1,
+      pollIntervalMs: 50,
+      leaseMs: 2000,
+      shutdownGraceMs: 0,
+      log: t.app.log,
+    });
+    await w.runUntilIdle();
+    expect(await findJob(t.db, id)).toMatchObject({ state: 'done', attempts: 1 });
+    expect(ran).toBe(1);
+  });
+
+  it('a composition that handles a kind twice is refused', () => {
+    expect(() => new JobRegistry([...testJobs, countJob.handledBy(() => undefined)])).toThrow('job kind "test.count" is handled twice');
+  });
+
+  it('waitFor answers the typed result of a done job and the error of a failed one', async () => {
+    const done = await countJob.enqueue(t.db, { n: 40 });
+    await t.runJobsUntilIdle();
+    expect(await countJob.waitFor(t.db, done.id, 1000)).toEqual({ id: done.id, state: 'done', result: undefined });
+    const w = worker();
+    w.start();
+    const broken = await failJob.enqueue(t.db, { label: 'waited' });
+    const outcome = await failJob.waitFor(t.db, broken.id, 10_000);
+    expect(outcome).toMatchObject({ id: broken.id, state: 'failed' });
+    expect(outcome!.state === 'failed' && outcome!.error).toContain('waited broke on attempt 3');
+    await w.stop();
   });
 
   it('a failing job is retried with exponential backoff, then ends failed with its last error', async () => {
     const w = worker();
     w.start();
-    const { id } = await enqueueJob(t.db, { kind: 'test.fail', payload: { label: 'broken' } });
+    const { id } = await failJob.enqueue(t.db, { label: 'broken' });
     const job = await waitForJob(t.db, id, 10_000);
     expect(job).toMatchObject({ state: 'failed', attempts: 3, max_attempts: 3, lock_token: null, locked_by: null });
     expect(job!.last_error).toContain('broken broke on attempt 3');
@@ -88,7 +157,7 @@ describe('background jobs', () => {
     const b = worker();
     await t.db.transaction().execute(async (trx) => {
       for (let n = 0; n < 6; n++) {
-        for (const key of ['x', 'y']) await enqueueJob(trx, { kind: 'test.lane', payload: { key, n, ms: 25 }, key: `lane-${key}` });
+        for (const key of ['x', 'y']) await laneJob.enqueue(trx, { key, n, ms: 25 }, { key: `lane-${key}` });
       }
     });
     a.start();
@@ -104,11 +173,11 @@ describe('background jobs', () => {
   });
 
   it('a dedupe key allows one unfinished job: a second enqueue returns it; once done, a new one is made', async () => {
-    const first = await enqueueJob(t.db, { kind: 'test.count', payload: { n: 10 }, dedupeKey: 'only-one' });
-    const second = await enqueueJob(t.db, { kind: 'test.count', payload: { n: 11 }, dedupeKey: 'only-one' });
+    const first = await countJob.enqueue(t.db, { n: 10 }, { dedupeKey: 'only-one' });
+    const second = await countJob.enqueue(t.db, { n: 11 }, { dedupeKey: 'only-one' });
     expect(second).toEqual({ id: first.id, created: false });
     await t.runJobsUntilIdle();
-    const third = await enqueueJob(t.db, { kind: 'test.count', payload: { n: 12 }, dedupeKey: 'only-one' });
+    const third = await countJob.enqueue(t.db, { n: 12 }, { dedupeKey: 'only-one' });
     expect(third.created).toBe(true);
     expect(third.id).not.toBe(first.id);
     await t.runJobsUntilIdle();
@@ -118,10 +187,10 @@ describe('background jobs', () => {
   it('a job whose worker died runs again once its lease ran out; one that died on its last attempt ends failed', async () => {
     const past = new Date(Date.now() - 1000).toISOString();
     const dead = { state: 'running' as const, locked_by: 'gone:1', lock_token: 'stale', locked_until: past };
-    const retried = await enqueueJob(t.db, { kind: 'test.count', payload: { n: 30 } });
-    const last = await enqueueJob(t.db, { kind: 'test.count', payload: { n: 31 }, maxAttempts: 1 });
+    const retried = await countJob.enqueue(t.db, { n: 30 });
+    const last = await countJob.enqueue(t.db, { n: 31 }, { maxAttempts: 1 });
     await t.db.updateTable('jobs').set({ ...dead, attempts: 1 }).where('id', 'in', [retried.id, last.id]).execute();
-    const live = await enqueueJob(t.db, { kind: 'test.count', payload: { n: 32 } });
+    const live = await countJob.enqueue(t.db, { n: 32 });
     await t.db.updateTable('jobs').set({ ...dead, attempts: 1, locked_until: new Date(Date.now() + 60_000).toISOString() }).where('id', '=', live.id).execute();
     await t.runJobsUntilIdle();
     expect(await findJob(t.db, retried.id)).toMatchObject({ state: 'done', attempts: 2 });
@@ -137,11 +206,11 @@ describe('background jobs', () => {
     // Regression: a wake with no free slot ended the claim loop synchronously and left the
     // worker believing a claim was under way, so it never claimed again (seen at stop 11).
     const w = worker({ concurrency: 1 });
-    const busy = await enqueueJob(t.db, { kind: 'test.slow', payload: { label: 'busy', ms: 400 } });
+    const busy = await slowJob.enqueue(t.db, { label: 'busy', ms: 400 });
     // (Its effects are removed at the end: other tests count every slow-start and slow-end.)
     w.start();
     await until(async () => (await effects(t.db, 'slow-start:busy')).length === 1);
-    const next = await enqueueJob(t.db, { kind: 'test.count', payload: { n: 77 } });
+    const next = await countJob.enqueue(t.db, { n: 77 });
     jobEvents.emit('wake');
     expect(await waitForJob(t.db, next.id, 10_000)).toMatchObject({ state: 'done', attempts: 1 });
     expect(await findJob(t.db, busy.id)).toMatchObject({ state: 'done' });
@@ -151,8 +220,8 @@ describe('background jobs', () => {
 
   it('graceful stop lets a short job finish and hands a long one back (queued, attempt not counted)', async () => {
     const w = worker({ shutdownGraceMs: 300 });
-    const short = await enqueueJob(t.db, { kind: 'test.slow', payload: { label: 'short', ms: 100 } });
-    const long = await enqueueJob(t.db, { kind: 'test.slow', payload: { label: 'long', ms: 3000 } });
+    const short = await slowJob.enqueue(t.db, { label: 'short', ms: 100 });
+    const long = await slowJob.enqueue(t.db, { label: 'long', ms: 3000 });
     w.start();
     await until(async () => (await effects(t.db, 'slow-start:')).length === 2);
     await w.stop();

@@ -3,7 +3,7 @@ import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { createOrganization, type TestOrganization } from '../../../test/factories.ts';
 
 /*
- * The race of requestClustering (conversations.jobs.ts): a clustering request joins the
+ * The race of requestClustering (conversations.job-kinds.ts): a clustering request joins the
  * run it finds under the organization's dedupe key. When that run finishes between the
  * enqueue (which found it running) and the read of its state, the request must still queue
  * a follow-up run, or the issue it wrote stays unclustered. The interleaving is forced by
@@ -25,7 +25,7 @@ vi.mock('../../jobs/queue.ts', async (importOriginal) => {
   };
 });
 
-const { CLUSTER_ISSUES_JOB } = await import('./conversations.jobs.ts');
+const { clusterIssuesJob } = await import('./conversations.job-kinds.ts');
 
 describe('requestClustering: a run that finishes while the request reads it', () => {
   let t: TestApp;
@@ -54,7 +54,7 @@ describe('requestClustering: a run that finishes while the request reads it', ()
     const running = await t.db
       .insertInto('jobs')
       .values({
-        kind: CLUSTER_ISSUES_JOB,
+        kind: clusterIssuesJob.kind,
         payload: JSON.stringify({ organizationId: org.id }),
         state: 'running',
         lane_key: lane,

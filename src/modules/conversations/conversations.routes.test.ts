@@ -506,13 +506,13 @@ describe('conversations clustering runs, batched', () => {
     const clusterRuns = () => t.db.selectFrom('jobs').select(['state', 'run_at', 'created_at']).where('kind', '=', 'conversations.cluster').execute();
     // What is due now: the twelve processing jobs. Each asks for clustering; the first
     // request makes a run due `delayMs` later and the eleven others join it.
-    await drainJobs(t.app.deps, t.app.log);
+    await drainJobs(t.app.deps, t.app.jobRegistry, t.app.log);
     const waiting = await clusterRuns();
     expect(waiting.map((r) => r.state)).toEqual(['queued']);
     expect(Date.parse(waiting[0]!.run_at) - Date.parse(waiting[0]!.created_at)).toBeGreaterThanOrEqual(delayMs);
     expect((await t.request('GET', `/v1/orgs/${o.id}/conversations-clusters`, { token: o.admin.token })).body.count).toBe(0);
 
-    await drainJobs(t.app.deps, t.app.log, { waitForDueWithinMs: 2 * delayMs });
+    await drainJobs(t.app.deps, t.app.jobRegistry, t.app.log, { waitForDueWithinMs: 2 * delayMs });
     expect((await clusterRuns()).map((r) => r.state)).toEqual(['done']);
     const clusters = await t.request('GET', `/v1/orgs/${o.id}/conversations-clusters`, { token: o.admin.token });
     expect(clusters.body.count).toBe(3);

@@ -24,7 +24,7 @@ import {
   type TermVector,
   type WordMap,
 } from './conversations.analysis.ts';
-import { requestConversationProcessing } from './conversations.jobs.ts';
+import { requestConversationProcessing } from './conversations.job-kinds.ts';
 import { chatJson, embed } from './conversations.model.ts';
 import { conversationPolicy } from './conversations.policy.ts';
 import { presentCluster, presentConversation, presentConversationWithParts, presentIssueWithConversation } from './conversations.presenter.ts';

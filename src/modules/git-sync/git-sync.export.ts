@@ -13,7 +13,7 @@ import { isoNow } from '../../lib/clock.ts';
 import { listTree, objectSizes, readBlobs, runGit, writeBlobs } from '../../lib/git/git.ts';
 import { newId } from '../../lib/ids.ts';
 import { spacesRepository } from '../spaces/spaces.repository.ts';
-import type { GitOperation } from './git-sync.jobs.ts';
+import type { GitOperation } from './git-sync.job-kinds.ts';
 import { hashText, isStale, ReadBudget, recordRun, touchGitSync, type RunOutcome } from './git-sync.import.ts';
 import { gitSyncRepository } from './git-sync.repository.ts';
 import { fetchBranch, storedUrl, unsealRemote } from './git-sync.remote.ts';

@@ -15,7 +15,7 @@ import { detectRenames, listTree, objectSizes, readBlobs, runGit, streamBlob } f
 import { newId } from '../../lib/ids.ts';
 import { changeRequestsRepository } from '../change-requests/change-requests.repository.ts';
 import { spacesRepository } from '../spaces/spaces.repository.ts';
-import type { GitOperation } from './git-sync.jobs.ts';
+import type { GitOperation } from './git-sync.job-kinds.ts';
 import { gitSyncRepository } from './git-sync.repository.ts';
 import { fetchBranch, storedUrl, unsealRemote } from './git-sync.remote.ts';
 

@@ -8,12 +8,12 @@ import { gitSyncPolicy } from './git-sync.policy.ts';
 import { presentGitSync, presentRunLine } from './git-sync.presenter.ts';
 import { gitSyncRepository, type GitSyncRunRow } from './git-sync.repository.ts';
 import type { ExportInput, GitSyncStateWire, ImportInput } from './git-sync.schemas.ts';
-import { requestGitOperation, type GitOperation } from './git-sync.jobs.ts';
+import { requestGitOperation, type GitOperation } from './git-sync.job-kinds.ts';
 import type { Db } from '../../db/database.ts';
 
 /*
  * Git sync (spec 4.8; docs/decisions/git-sync.md). Requests only check and enqueue: the
- * work runs as a job in the space's lane (git-sync.jobs.ts), one operation at a time in
+ * work runs as a job in the space's lane (git-sync.job-kinds.ts), one operation at a time in
  * enqueue order, by git-sync.import.ts and git-sync.export.ts.
  */
 

@@ -11,7 +11,7 @@ import { redactUrl } from '../../lib/outbound/index.ts';
 import { loadOnUse } from '../../lib/load-on-use.ts';
 import { memberAccess } from '../organizations/organizations.service.ts';
 import type { OrganizationAccess } from '../organizations/organizations.policy.ts';
-import { requestSpecProcessing } from './openapi-specs.jobs.ts';
+import { requestSpecProcessing } from './openapi-specs.job-kinds.ts';
 import { openapiSpecPolicy } from './openapi-specs.policy.ts';
 import { presentContent, presentSpec, presentVersion } from './openapi-specs.presenter.ts';
 import { loadSpec, type SpecSource } from './openapi-specs.process.ts';

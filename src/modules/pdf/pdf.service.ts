@@ -6,7 +6,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { AppDeps, Context } from '../../context.ts';
 import { HttpError, notFound } from '../../errors.ts';
-import { enqueueJob, waitForJob } from '../../jobs/queue.ts';
 import { resolveVariables, type Document } from '../../content/markdown/index.ts';
 import { renderPdf, type PdfPage } from '../../content/pdf/render.ts';
 import { readBlob } from '../../content/store/blobs.ts';
@@ -15,6 +14,7 @@ import { loadDocuments, loadSnapshot } from '../../content/store/snapshot.ts';
 import type { PageNode, RevisionSnapshot } from '../../content/store/types.ts';
 import { loadChangeRequest } from '../change-requests/change-requests.service.ts';
 import { loadSpace } from '../spaces/spaces.service.ts';
+import { pdfExportJob, type PdfExportJob } from './pdf.job-kinds.ts';
 import { pdfPolicy } from './pdf.policy.ts';
 import { pdfFileName, presentPdfUrl } from './pdf.presenter.ts';
 import { pdfRepository, type PdfExportRow } from './pdf.repository.ts';
@@ -26,7 +26,7 @@ import type { PdfQueryInput, PdfUrlWire } from './pdf.schemas.ts';
  * change request's head) for a page selection, written once to the file store (area `exports`) and
  * served by a public route under an unguessable id until it expires. The same revision
  * and selection reuse a live file (its expiry moves to an hour from the new request).
- * The file is made by a background job (kind PDF_EXPORT_JOB, pdf.jobs.ts) that the request
+ * The file is made by a background job (pdfExportJob, pdf.job-kinds.ts) that the request
  * enqueues and waits for; requests for the same file in any process share one job (its
  * dedupe key), so it is made once.
  */
@@ -34,19 +34,8 @@ import type { PdfQueryInput, PdfUrlWire } from './pdf.schemas.ts';
 /** How long a download URL works (GitBook: "The URL will work for 1h"). */
 export const PDF_TTL_MS = 60 * 60 * 1000;
 
-/** The job kind that makes an export. */
-export const PDF_EXPORT_JOB = 'pdf.export';
-
 /** How long a request waits for its export to be made before answering 503 (ask again). */
 export const PDF_WAIT_MS = 60_000;
-
-/** What the export job is given: the source and GitBook's page selection. */
-export interface PdfExportJob {
-  spaceId: string;
-  revisionId: string;
-  title: string;
-  query: PdfQueryInput;
-}
 
 const IMAGE_TYPES = new Set(['image/png', 'image/jpeg', 'image/jpg', 'image/pjpeg']);
 
@@ -92,15 +81,11 @@ async function exportRevision(ctx: Context, source: Source, query: PdfQueryInput
   }
 
   const payload: PdfExportJob = { ...source, query: { ...(query.page !== undefined ? { page: query.page } : {}), ...(query.only !== undefined ? { only: query.only } : {}) } };
-  const { id } = await enqueueJob(ctx.db, {
-    kind: PDF_EXPORT_JOB,
-    payload,
-    dedupeKey: `pdf-export:${source.spaceId}:${source.revisionId}:${selection}`,
-  });
-  const job = await waitForJob(ctx.db, id, PDF_WAIT_MS);
-  if (!job) throw new HttpError(503, 'The PDF is still being made; ask again in a moment', { 'retry-after': '5' });
-  if (job.state !== 'done' || !job.result) throw new Error(`PDF export job ${id} ended ${job.state}: ${job.last_error ?? 'no result'}`);
-  return presentPdfUrl(ctx.config, (JSON.parse(job.result) as { exportId: string }).exportId);
+  const { id } = await pdfExportJob.enqueue(ctx.db, payload, { dedupeKey: `pdf-export:${source.spaceId}:${source.revisionId}:${selection}` });
+  const outcome = await pdfExportJob.waitFor(ctx.db, id, PDF_WAIT_MS);
+  if (!outcome) throw new HttpError(503, 'The PDF is still being made; ask again in a moment', { 'retry-after': '5' });
+  if (outcome.state !== 'done') throw new Error(`PDF export job ${id} ended ${outcome.state}: ${outcome.error ?? 'no result'}`);
+  return presentPdfUrl(ctx.config, outcome.result.exportId);
 }
 
 /**

@@ -411,7 +411,7 @@ export async function transferSpace(ctx: Context, spaceId: string, organizationI
 
 /**
  * Removes for good every space deleted more than 7 days ago, with its history, grants
- * and the blobs no other space references. Runs on a schedule (src/jobs/space-purge.ts);
+ * and the blobs no other space references. Runs on a schedule (spaces.jobs.ts);
  * each space in its own transaction, so a failure leaves the others done.
  */
 export async function purgeExpiredSpaces(deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'files'>): Promise<string[]> {

@@ -8,7 +8,7 @@ import { memberAccess } from '../organizations/organizations.service.ts';
 import type { OrganizationAccess } from '../organizations/organizations.policy.ts';
 import { contentAccess } from '../permissions/permissions.service.ts';
 import { spacesRepository } from '../spaces/spaces.repository.ts';
-import { requestTranslationRun } from './translations.jobs.ts';
+import { requestTranslationRun } from './translations.job-kinds.ts';
 import { translationPolicy } from './translations.policy.ts';
 import { presentGlossaryEntry, presentTranslation } from './translations.presenter.ts';
 import { translationsRepository as repo, type TranslationRow } from './translations.repository.ts';
