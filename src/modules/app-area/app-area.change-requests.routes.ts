@@ -72,9 +72,22 @@ export async function changeRequestPages(parent: FastifyInstance, helpers: AppPa
       if (status >= 400 && status < 500 && status !== 404) return showChangeRequest(request, reply, params.spaceId, params.number, status, (error as Error).message);
       throw error;
     }
-    const back = (request.body as { back?: string } | undefined)?.back;
-    const target = back && (back === here || back.startsWith(`${here}/`) || back.startsWith(`${here}?`)) ? back : `${here}${anchor}`;
-    return reply.redirect(target, 303);
+    return reply.redirect(backTo((request.body as { back?: string } | undefined)?.back, here) ?? `${here}${anchor}`, 303);
+  };
+
+  /** `back` as an absolute URL when it is this change request or one of its pages; never elsewhere. */
+  const backTo = (back: string | undefined, here: string): string | undefined => {
+    if (!back) return undefined;
+    let target: URL;
+    try {
+      target = new URL(back, here);
+    } catch {
+      return undefined;
+    }
+    const own = new URL(here);
+    if (target.origin !== own.origin) return undefined;
+    if (target.pathname !== own.pathname && !target.pathname.startsWith(`${own.pathname}/pages/`)) return undefined;
+    return target.href;
   };
 
   app.get('/s/:spaceId/change-requests', { config: signedIn, schema: { hide: true, params: SpaceParams, querystring: ChangeRequestListQuery } }, async (request, reply) => {

@@ -249,7 +249,8 @@ export function spacePage(
   page: { id: string; title: string; description?: string; html: string } | null,
 ): string {
   const revision = space.revisionId ? `<p class="muted">At revision ${e(space.revisionId)}</p>` : searchForm(`${chrome.appBase}/s/${space.id}/search`);
-  const nav = `<aside class="sidebar"><nav class="page-tree" aria-label="Pages"><p><strong>${e(space.title)}</strong></p>${revision}${tree(chrome.appBase, space.id, pages, page?.id, space.revisionId)}</nav></aside>`;
+  const changeRequests = space.revisionId ? '' : `<p><a href="${e(chrome.appBase)}/s/${e(space.id)}/change-requests">Change requests</a></p>`;
+  const nav = `<aside class="sidebar"><nav class="page-tree" aria-label="Pages"><p><strong>${e(space.title)}</strong></p>${revision}${changeRequests}${tree(chrome.appBase, space.id, pages, page?.id, space.revisionId)}</nav></aside>`;
   const main = page
     ? `<main class="content"><h1>${e(page.title)}</h1>${page.description ? `<p class="page-description">${e(page.description)}</p>` : ''}${page.html}</main>`
     : '<main class="content"><p class="muted">This space has no page.</p></main>';
