@@ -126,6 +126,7 @@ describe('change requests in the app, in a browser', () => {
     const commented = page.locator('.block', { hasText: 'never planes' });
     expect(await commented.locator('.comment').innerText()).toContain('Trains only within Europe?');
     const nodeId = await commented.getAttribute('data-node');
+    await page.screenshot({ path: `${SHOTS}/cr-blocks-light.png`, fullPage: true });
     const stored = (await t.request('GET', `/v1/spaces/${spaceId}/change-requests/${number}/comments`, { token: org.admin.token })).body.items;
     expect(stored[0].target).toMatchObject({ page: { id: welcomeId }, node: { id: nodeId } });
 

@@ -75,6 +75,8 @@ const CR_CSS = `<style>
 .cr-form label{display:flex;flex-direction:column;gap:.25rem;font-weight:600;font-size:.9rem}
 .cr-form input[type=text],.cr-form input[type=number],.cr-form textarea,.cr-form select,.cr-inline select,.cr-inline input[type=text]{padding:.45rem .6rem;border:1px solid var(--border);border-radius:6px;background:var(--bg);color:var(--fg);font:inherit;font-weight:400;max-width:100%;box-sizing:border-box}
 .cr-form textarea{min-height:6rem;resize:vertical}
+.cr-form>button,.cr-form>.app-button{align-self:flex-start}
+.change>h3 .comment-link{font-weight:400;font-size:.85rem;margin-left:.35rem}
 .cr-inline{display:flex;flex-wrap:wrap;gap:.4rem;align-items:center;margin:.4rem 0}
 .cr-inline form{margin:0;display:inline}
 .app-button.small{padding:.2rem .55rem;font-size:.85rem}
@@ -241,8 +243,8 @@ export function changeRequestFullPage(chrome: Chrome, view: ChangeRequestPageVie
       ? why.length
         ? `<p><strong>Cannot merge yet:</strong></p><ul data-merge-blockers>${why.map((w) => `<li>${e(w)}</li>`).join('')}</ul>`
         : `<form method="post" action="${base}/merge">${csrf}<button class="app-button" type="submit">Merge</button></form>`
-      : `<p class="muted" data-merge-blockers>Merging needs the review role on the space${why.length ? `; also: ${e(why.join('; '))}` : ''}.</p>`;
-    mergeBox = `<section class="cr-box" aria-label="Merge">${outdated}${mergeControl}</section>`;
+      : `<div data-merge-blockers><p class="muted">Merging needs the review role on the space.</p>${why.length ? `<p>Before it can merge:</p><ul>${why.map((w) => `<li>${e(w)}</li>`).join('')}</ul>` : ''}</div>`;
+    mergeBox = `<section class="cr-box" id="merge" aria-label="Merge">${outdated}${mergeControl}</section>`;
   }
 
   const changes = view.changes.length
@@ -250,8 +252,10 @@ export function changeRequestFullPage(chrome: Chrome, view: ChangeRequestPageVie
         .map((d) => {
           const title = d.previousTitle ? `${e(d.previousTitle)} → ${e(d.title)}` : e(d.title);
           const link = d.status === 'removed' ? title : `<a href="${base}/pages/${e(d.id)}">${title}</a>`;
-          const comment = d.status === 'removed' ? '' : ` <a class="muted" href="${base}/pages/${e(d.id)}">Comment on blocks</a>`;
-          return `<section class="change" data-page="${e(d.id)}"><h3>${link} <span class="badge">${e(d.status)}</span>${comment}</h3>${diffTable(d)}</section>`;
+          const comment = d.status === 'removed' ? '' : ` <a class="comment-link" href="${base}/pages/${e(d.id)}">Comment on blocks</a>`;
+          // diffTable's "only the title or place changed" does not fit a page that is new and empty.
+          const body = d.status === 'added' && d.hunks?.length === 0 ? '<p class="muted" style="padding:.6rem .8rem;margin:0">New page, empty so far.</p>' : diffTable(d);
+          return `<section class="change" data-page="${e(d.id)}"><h3>${link} <span class="badge">${e(d.status)}</span>${comment}</h3>${body}</section>`;
         })
         .join('')
     : '<p class="muted">This change request changes nothing yet.</p>';
@@ -297,7 +301,7 @@ export function changeRequestFullPage(chrome: Chrome, view: ChangeRequestPageVie
     `${CR_CSS}<main class="app-main"><p><a href="${chrome.appBase}/s/${e(view.space.id)}">← ${e(view.space.title)}</a> · <a href="${chrome.appBase}/s/${e(view.space.id)}/change-requests">Change requests</a></p>
 ${errorBox(error)}<h1>#${cr.number} ${e(cr.subject || 'Untitled change request')} <span class="badge ${e(cr.status)}">${e(cr.status)}</span></h1>
 <p class="muted">Opened by ${e(cr.createdBy)} ${e(when(cr.createdAt))}</p>${description}${details}<div class="cr-inline">${statusButtons}</div>
-${mergeBox}<h2>Changes</h2>${changes}<h2>Pages</h2>${addForm}${tree}<h2>Reviews</h2>${requested}${reviews}${reviewForm}${askForm}<h2>Comments</h2>${general.join('') || '<p class="muted">No comment.</p>'}${commentForm}</main>`,
+${mergeBox}<h2>Changes</h2>${changes}<h2 id="pages">Pages</h2>${addForm}${tree}<h2>Reviews</h2>${requested}${reviews}${reviewForm}${askForm}<h2>Comments</h2>${general.join('') || '<p class="muted">No comment.</p>'}${commentForm}</main>`,
   );
 }
 
