@@ -70,7 +70,8 @@ describe('change requests in the app, in a browser', () => {
     (await t.request('GET', `/v1/spaces/${spaceId}/change-requests/${number}/content/pages`, { token: org.admin.token })).body.pages as { id: string; title: string; emoji?: string }[];
   const numberOf = (page: Page) => /change-requests\/(\d+)/.exec(page.url())![1];
 
-  it('opens a change request, edits the tree, comments on a block; a second member approves and merges', async () => {
+  // Generous timeouts: a few dozen page loads on a shared machine.
+  it('opens a change request, edits the tree, comments on a block; a second member approves and merges', { timeout: 120_000 }, async () => {
     const page = await signedIn(editor);
     await page.goto(`${url}/app/s/${spaceId}`);
     await page.getByRole('link', { name: 'Change requests' }).click();
@@ -119,7 +120,7 @@ describe('change requests in the app, in a browser', () => {
     await page.reload();
     await page.locator(`section.change[data-page="${welcomeId}"]`).getByRole('link', { name: 'Comment on blocks' }).click();
     const block = page.locator('.block', { hasText: 'never planes' });
-    await block.getByRole('link', { name: 'Comment on this block' }).click();
+    await block.getByRole('link', { name: /^Comment on block \d+$/ }).click();
     await page.getByRole('textbox', { name: 'Comment on this block' }).fill('Trains only within Europe?');
     await page.locator('#comment-form').getByRole('button', { name: 'Comment', exact: true }).click();
     await page.waitForURL(new RegExp(`/pages/${welcomeId}$`));
@@ -156,7 +157,7 @@ describe('change requests in the app, in a browser', () => {
     expect(main.map((p: { title: string }) => p.title)).toEqual(['Rail travel', 'Welcome']);
   });
 
-  it('a read member sees no edit, review, merge or comment control, and a forged POST answers 403', async () => {
+  it('a read member sees no edit, review, merge or comment control, and a forged POST answers 403', { timeout: 60_000 }, async () => {
     const cr = (await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: editor.token, body: { subject: 'Quiet change' } })).body;
     const page = await signedIn(reader);
     await page.goto(`${url}/app/s/${spaceId}/change-requests/${cr.number}`);
@@ -188,7 +189,7 @@ describe('change requests in the app, in a browser', () => {
     expect(await phoneDark.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 
-  it('shows an outdated change request with its conflict; the update from main is refused with the page named', async () => {
+  it('shows an outdated change request with its conflict; the update from main is refused with the page named', { timeout: 60_000 }, async () => {
     const mine = (await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: editor.token, body: { subject: 'Reword welcome' } })).body;
     const edit = (number: number, token: string, markdown: string) =>
       t.request('POST', `/v1/spaces/${spaceId}/change-requests/${number}/content`, { token, body: { changes: [{ operation: 'update_page', page: welcomeId, document: { markdown } }] } });

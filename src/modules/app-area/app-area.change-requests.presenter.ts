@@ -68,6 +68,8 @@ const REACTIONS = ['👍', '❤️', '🎉', '👀'];
 
 const CR_CSS = `<style>
 .cr-head{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
+.badge.open{color:color-mix(in srgb,var(--success) 70%,var(--fg))}
+.comment a,.cr-description a{text-decoration:underline}
 .cr-error{border:1px solid var(--danger);border-radius:8px;padding:.75rem 1rem;margin:1rem 0;overflow-wrap:anywhere}
 .cr-warn{border:1px solid var(--warning);border-radius:8px;padding:.75rem 1rem;margin:1rem 0}
 .cr-box{border:1px solid var(--border);border-radius:8px;padding:.75rem 1rem;margin:1rem 0}
@@ -252,7 +254,7 @@ export function changeRequestFullPage(chrome: Chrome, view: ChangeRequestPageVie
         .map((d) => {
           const title = d.previousTitle ? `${e(d.previousTitle)} → ${e(d.title)}` : e(d.title);
           const link = d.status === 'removed' ? title : `<a href="${base}/pages/${e(d.id)}">${title}</a>`;
-          const comment = d.status === 'removed' ? '' : ` <a class="comment-link" href="${base}/pages/${e(d.id)}">Comment on blocks</a>`;
+          const comment = d.status === 'removed' ? '' : ` <a class="comment-link" href="${base}/pages/${e(d.id)}" aria-label="Comment on blocks of ${e(d.title)}">Comment on blocks</a>`;
           // diffTable's "only the title or place changed" does not fit a page that is new and empty.
           const body = d.status === 'added' && d.hunks?.length === 0 ? '<p class="muted" style="padding:.6rem .8rem;margin:0">New page, empty so far.</p>' : diffTable(d);
           return `<section class="change" data-page="${e(d.id)}"><h3>${link} <span class="badge">${e(d.status)}</span>${comment}</h3>${body}</section>`;
@@ -312,10 +314,10 @@ export function changeRequestPageOfPage(chrome: Chrome, view: CrPageView, commen
   const csrf = csrfField(chrome);
   const pageComments = view.comments.filter((c) => !c.nodeId);
   const blocks = view.blocks
-    .map((b) => {
+    .map((b, index) => {
       const onBlock = view.comments.filter((c) => c.nodeId && c.nodeId === b.nodeId);
       const commenting = commentOn !== undefined && commentOn === b.nodeId;
-      const link = view.can.comment && b.nodeId ? `<a href="${pageUrl}?comment=${e(encodeURIComponent(b.nodeId))}#block-${e(b.nodeId)}" aria-label="Comment on this block">Comment</a>` : '';
+      const link = view.can.comment && b.nodeId ? `<a href="${pageUrl}?comment=${e(encodeURIComponent(b.nodeId))}#block-${e(b.nodeId)}" aria-label="Comment on block ${index + 1}">Comment</a>` : '';
       const form = commenting
         ? `<form class="cr-form" id="comment-form" method="post" action="${base}/comments">${csrf}<input type="hidden" name="page" value="${e(view.page.id)}"><input type="hidden" name="node" value="${e(b.nodeId)}"><input type="hidden" name="back" value="${pageUrl}">` +
           `<label>Comment on this block<textarea name="text" required maxlength="50000" rows="3" autofocus></textarea></label><div class="cr-inline"><button class="app-button" type="submit">Comment</button><a href="${pageUrl}#block-${e(b.nodeId)}">Cancel</a></div></form>`

@@ -8,6 +8,7 @@ import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { threeWayMerge } from '../../content/merge/index.ts';
 import { RevisionEditor } from '../../content/store/editor.ts';
+import { derivedCache } from '../../content/store/snapshot.ts';
 import { findTemplate, SPACE_TEMPLATES } from '../../content/templates.ts';
 import { memberAccess } from '../organizations/organizations.service.ts';
 import { loadSpace, visibleSpaceIds } from '../spaces/spaces.service.ts';
@@ -363,6 +364,10 @@ export async function updateFromMainConflicts(ctx: Context, spaceId: string, idO
   const { space, cr } = await loadChangeRequest(ctx, spaceId, idOrNumber);
   const main = space.revision_id as string;
   if (main === cr.revision_merged_ancestor) return [];
+  // Revisions never change: the outcome of these three is kept (the page is viewed more than it changes).
+  const key = `update-conflicts\u0000${spaceId}\u0000${cr.revision_merged_ancestor}\u0000${cr.revision_id}\u0000${main}`;
+  const known = derivedCache.get(key) as { pageId: string; title: string; detail: string }[] | undefined;
+  if (known) return known;
   let found: { pageId: string; title: string; detail: string }[] = [];
   try {
     await ctx.db.transaction().execute(async (trx) => {
@@ -373,5 +378,6 @@ export async function updateFromMainConflicts(ctx: Context, spaceId: string, idO
   } catch (error) {
     if (!(error instanceof PreviewDone)) throw error;
   }
+  derivedCache.set(key, found);
   return found;
 }
