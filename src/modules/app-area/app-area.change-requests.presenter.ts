@@ -39,6 +39,7 @@ export interface ChangeRequestPageView {
     outdated: boolean;
     createdBy: string;
     createdAt: string;
+    merged?: { by: string; at: string };
     descriptionMarkdown: string;
     /** Rendered by the site's document renderer (escaped there). */
     descriptionHtml: string;
@@ -302,7 +303,7 @@ export function changeRequestFullPage(chrome: Chrome, view: ChangeRequestPageVie
     chrome,
     `${CR_CSS}<main class="app-main"><p><a href="${chrome.appBase}/s/${e(view.space.id)}">← ${e(view.space.title)}</a> · <a href="${chrome.appBase}/s/${e(view.space.id)}/change-requests">Change requests</a></p>
 ${errorBox(error)}<h1>#${cr.number} ${e(cr.subject || 'Untitled change request')} <span class="badge ${e(cr.status)}">${e(cr.status)}</span></h1>
-<p class="muted">Opened by ${e(cr.createdBy)} ${e(when(cr.createdAt))}</p>${description}${details}<div class="cr-inline">${statusButtons}</div>
+<p class="muted">Opened by ${e(cr.createdBy)} ${e(when(cr.createdAt))}${cr.merged ? ` · merged by ${e(cr.merged.by)} ${e(when(cr.merged.at))}` : ''}</p>${description}${details}<div class="cr-inline">${statusButtons}</div>
 ${mergeBox}<h2>Changes</h2>${changes}<h2 id="pages">Pages</h2>${addForm}${tree}<h2>Reviews</h2>${requested}${reviews}${reviewForm}${askForm}<h2>Comments</h2>${general.join('') || '<p class="muted">No comment.</p>'}${commentForm}</main>`,
   );
 }

@@ -240,6 +240,9 @@ describe('app area: change requests', () => {
     expect((await post(`${url}/merge`, reviewer, {})).statusCode).toBe(303);
     expect((await api(`/change-requests/${number}`)).body.status).toBe('merged');
     expect((await api('/content/pages')).body.pages.map((p: Tree) => p.title)).toContain('Shipped');
+    const merged = await get(url, reader);
+    expect(merged.body).toContain('merged by Rev Reviewer');
+    expect(merged.body).not.toContain('data-merge-blockers');
     await t.request('PATCH', S(), { token: org.admin.token, body: { mergeRules: { type: 'inherit' } } });
   });
 

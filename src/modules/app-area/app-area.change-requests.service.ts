@@ -48,6 +48,8 @@ type Presented = {
   description?: Document;
   createdBy?: { id?: string; displayName?: string };
   createdAt: string;
+  mergedBy?: { displayName?: string };
+  mergedAt?: string;
   updatedAt?: string;
 };
 
@@ -167,6 +169,7 @@ export async function changeRequestPageView(ctx: Context, session: BrowserSessio
       outdated: presented.outdated === true,
       createdBy: presented.createdBy?.displayName ?? '',
       createdAt: presented.createdAt,
+      ...(presented.mergedAt ? { merged: { by: presented.mergedBy?.displayName ?? '', at: presented.mergedAt } } : {}),
       descriptionMarkdown: plain(description),
       descriptionHtml: description?.nodes?.length ? renderDocument(description as never).html : '',
     },
