@@ -280,4 +280,20 @@ describe('app area: change requests', () => {
     expect((await api(`/change-requests/${number}`)).body.outdated).toBe(false);
     expect((await get(url, reader)).body).not.toContain('Update from main');
   });
+
+  it("holds the organization's SSO enforcement on every change-request page and form", async () => {
+    const strict = await createOrganization(t, { title: 'Strict Co' });
+    const member = await createMember(t, strict.id, 'edit');
+    const space = (await t.request('POST', `/v1/orgs/${strict.id}/spaces`, { token: strict.admin.token, body: { title: 'Secret' } })).body.id;
+    const cr = (await t.request('POST', `/v1/spaces/${space}/change-requests`, { token: strict.admin.token, body: { subject: 'Hidden plan' } })).body;
+    await t.db.updateTable('organizations').set({ sso: 1 }).where('id', '=', strict.id).execute();
+    for (const path of [`/app/s/${space}/change-requests`, `/app/s/${space}/change-requests/${cr.number}`]) {
+      const res = await get(path, member);
+      expect(res.statusCode, path).toBe(403);
+      expect(res.body).not.toContain('Hidden plan');
+    }
+    const refused = await post(`/app/s/${space}/change-requests/${cr.number}/pages`, member, { title: 'Sneaky' });
+    expect(refused.statusCode).toBe(403);
+    expect((await t.request('GET', `/v1/spaces/${space}/change-requests/${cr.number}/content/pages`, { token: strict.admin.token })).body.pages).toEqual([]);
+  });
 });
