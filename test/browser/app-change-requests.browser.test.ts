@@ -123,7 +123,7 @@ describe('change requests in the app, in a browser', () => {
     await block.getByRole('link', { name: /^Comment on block \d+$/ }).click();
     await page.getByRole('textbox', { name: 'Comment on this block' }).fill('Trains only within Europe?');
     await page.locator('#comment-form').getByRole('button', { name: 'Comment', exact: true }).click();
-    await page.waitForURL(new RegExp(`/pages/${welcomeId}$`));
+    await page.waitForURL(new RegExp(`/pages/${welcomeId}#block-`));
     const commented = page.locator('.block', { hasText: 'never planes' });
     expect(await commented.locator('.comment').innerText()).toContain('Trains only within Europe?');
     const nodeId = await commented.getAttribute('data-node');

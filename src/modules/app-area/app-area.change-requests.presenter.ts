@@ -71,6 +71,7 @@ const CR_CSS = `<style>
 .cr-head{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 .badge.open{color:color-mix(in srgb,var(--success) 70%,var(--fg))}
 .comment a,.cr-description a{text-decoration:underline}
+h2[id],.block,.comment,.cr-box{scroll-margin-top:4.5rem}
 .cr-error{border:1px solid var(--danger);border-radius:8px;padding:.75rem 1rem;margin:1rem 0;overflow-wrap:anywhere}
 .cr-warn{border:1px solid var(--warning);border-radius:8px;padding:.75rem 1rem;margin:1rem 0}
 .cr-box{border:1px solid var(--border);border-radius:8px;padding:.75rem 1rem;margin:1rem 0}

@@ -168,7 +168,7 @@ describe('app area: change requests', () => {
 
     const onBlock = await post(`${url}/comments`, commenter, { text: 'Is "changed" right?', page: welcomeId, node: nodes[1], back: pageUrl });
     expect(onBlock.statusCode).toBe(303);
-    expect(onBlock.headers.location).toBe(`http://quire.test${pageUrl}`);
+    expect(onBlock.headers.location).toBe(`http://quire.test${pageUrl}#block-${nodes[1]}`);
     const general = await post(`${url}/comments`, commenter, { text: 'Looks good overall', back: 'https://evil.test/' });
     expect(general.headers.location).toBe(`http://quire.test${url}`);
     const comments = (await api(`/change-requests/${number}/comments?order=asc`)).body.items;
@@ -178,7 +178,9 @@ describe('app area: change requests', () => {
     const blockComment = onNode.id;
     expect((await get(pageUrl, reader)).body).toContain('Is &quot;changed&quot; right?');
 
-    expect((await post(`${url}/comments/${blockComment}/replies`, editor, { text: 'Yes.' })).statusCode).toBe(303);
+    const replied = await post(`${url}/comments/${blockComment}/replies`, editor, { text: 'Yes.' });
+    expect(replied.statusCode).toBe(303);
+    expect(replied.headers.location).toBe(`http://quire.test${url}#comment-${blockComment}`);
     expect((await post(`${url}/comments/${blockComment}`, reviewer, { react: '👍' })).statusCode).toBe(303);
     expect((await post(`${url}/comments/${blockComment}`, commenter, { resolved: 'true' })).statusCode).toBe(303);
     const after = (await api(`/change-requests/${number}/comments/${blockComment}`)).body;

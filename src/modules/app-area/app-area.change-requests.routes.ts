@@ -72,7 +72,8 @@ export async function changeRequestPages(parent: FastifyInstance, helpers: AppPa
       if (status >= 400 && status < 500 && status !== 404) return showChangeRequest(request, reply, params.spaceId, params.number, status, (error as Error).message);
       throw error;
     }
-    return reply.redirect(backTo((request.body as { back?: string } | undefined)?.back, here) ?? `${here}${anchor}`, 303);
+    const back = backTo((request.body as { back?: string } | undefined)?.back, here);
+    return reply.redirect(back ? (back.includes('#') ? back : `${back}${anchor}`) : `${here}${anchor}`, 303);
   };
 
   /** `back` as an absolute URL when it is this change request or one of its pages; never elsewhere. */
@@ -146,6 +147,7 @@ export async function changeRequestPages(parent: FastifyInstance, helpers: AppPa
     const { text, page, node } = request.body;
     return act(request, reply, request.params, () =>
       crs.comment(ctxOf(request), session(request), request.params.spaceId, request.params.number, { text, ...(page ? { page } : {}), ...(node ? { node } : {}) }),
+      node ? `#block-${encodeURIComponent(node)}` : '',
     );
   });
 
@@ -158,12 +160,14 @@ export async function changeRequestPages(parent: FastifyInstance, helpers: AppPa
     };
     return act(request, reply, request.params, () =>
       crs.updateCommentFromApp(ctxOf(request), session(request), request.params.spaceId, request.params.number, request.params.commentId, change),
+      `#comment-${request.params.commentId}`,
     );
   });
 
   app.post('/s/:spaceId/change-requests/:number/comments/:commentId/replies', { config: signedIn, schema: { hide: true, params: CommentParams, body: ReplyForm } }, async (request, reply) =>
     act(request, reply, request.params, () =>
       crs.reply(ctxOf(request), session(request), request.params.spaceId, request.params.number, request.params.commentId, request.body.text),
+      `#comment-${request.params.commentId}`,
     ),
   );
 
