@@ -75,6 +75,7 @@ describe('change requests in the app, in a browser', () => {
     const page = await signedIn(editor);
     await page.goto(`${url}/app/s/${spaceId}`);
     await page.getByRole('link', { name: 'Change requests' }).click();
+    await page.screenshot({ path: `${SHOTS}/cr-list-light.png`, fullPage: true });
     await page.getByLabel('Subject of the new change request').fill('Travel policy');
     await page.getByRole('button', { name: 'New change request' }).click();
     await page.waitForURL(/change-requests\/\d+$/);
@@ -104,6 +105,10 @@ describe('change requests in the app, in a browser', () => {
     await page.waitForLoadState();
     expect((await pagesOf(number)).map((p) => p.title)).toEqual(['Rail travel', 'Welcome']);
     await page.screenshot({ path: `${SHOTS}/cr-tree-light.png`, fullPage: true });
+    const dark = await signedIn(editor, { dark: true });
+    await dark.goto(`${page.url().split('#')[0]}#pages`);
+    await dark.getByText('Edit Welcome').click();
+    await dark.screenshot({ path: `${SHOTS}/cr-tree-dark.png` });
     await page.getByRole('button', { name: 'Delete: Scratch' }).click();
     await page.waitForLoadState();
     const tree = await pagesOf(number);

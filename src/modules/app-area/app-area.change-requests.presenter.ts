@@ -115,13 +115,15 @@ function errorBox(error: string | undefined): string {
 
 export function changeRequestListPage(chrome: Chrome, view: ChangeRequestListView): string {
   const base = `${chrome.appBase}/s/${e(view.space.id)}/change-requests`;
-  const tab = (label: string, status: string, who?: string) => {
-    const current = view.filter.status === status && (view.filter.who ?? '') === (who ?? '');
-    return `<li><a href="${base}?status=${status}${who ? `&amp;who=${who}` : ''}"${current ? ' aria-current="page"' : ''}>${e(label)}</a></li>`;
-  };
+  // Two independent filters: each row keeps the other's choice.
+  const href = (status: string, who: string | undefined) => `${base}?status=${status}${who ? `&amp;who=${who}` : ''}`;
+  const statusTab = (label: string, status: string) =>
+    `<li><a href="${href(status, view.filter.who)}"${view.filter.status === status ? ' aria-current="page"' : ''}>${e(label)}</a></li>`;
+  const whoTab = (label: string, who: 'mine' | 'review' | undefined) =>
+    `<li><a href="${href(view.filter.status, who)}"${view.filter.who === who ? ' aria-current="page"' : ''}>${e(label)}</a></li>`;
   const tabs =
-    `<ul class="cr-tabs" aria-label="Status">${tab('Open', 'open')}${tab('Draft', 'draft')}${tab('Merged', 'merged')}${tab('Archived', 'archived')}</ul>` +
-    `<ul class="cr-tabs" aria-label="Whose">${tab('All open', 'open')}${tab('Opened by me', view.filter.status, 'mine')}${tab('Review requested of me', view.filter.status, 'review')}</ul>`;
+    `<ul class="cr-tabs" aria-label="Status">${statusTab('Open', 'open')}${statusTab('Draft', 'draft')}${statusTab('Merged', 'merged')}${statusTab('Archived', 'archived')}</ul>` +
+    `<ul class="cr-tabs" aria-label="Whose">${whoTab('Everyone’s', undefined)}${whoTab('Opened by me', 'mine')}${whoTab('Review requested of me', 'review')}</ul>`;
   const create = view.mayCreate
     ? `<form class="app-form" method="post" action="${base}">${csrfField(chrome)}<input type="text" name="subject" maxlength="100" required aria-label="Subject of the new change request" placeholder="Subject"><button class="app-button" type="submit">New change request</button></form>`
     : '';

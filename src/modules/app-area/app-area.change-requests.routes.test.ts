@@ -72,7 +72,11 @@ describe('app area: change requests', () => {
     expect(list.statusCode).toBe(200);
     expect(list.body).toContain(`href="http://quire.test${url}">Fix &lt;typos&gt;</a>`);
     expect(list.body).toContain('New change request');
-    expect((await get(`/app/s/${spaceId}/change-requests?who=mine`, editor)).body).toContain('Fix &lt;typos&gt;');
+    const mine = (await get(`/app/s/${spaceId}/change-requests?who=mine`, editor)).body;
+    expect(mine).toContain('Fix &lt;typos&gt;');
+    // The filters combine: the status tabs keep "mine", the whose tabs keep the status.
+    expect(mine).toContain('?status=open&amp;who=mine" aria-current="page">Opened by me');
+    expect(mine).toContain('?status=merged&amp;who=mine">Merged');
     expect((await get(`/app/s/${spaceId}/change-requests?who=mine`, reviewer)).body).not.toContain('Fix &lt;typos&gt;');
     expect((await get(`/app/s/${spaceId}/change-requests?status=merged`, editor)).body).not.toContain('Fix &lt;typos&gt;');
     expect((await get(`/app/s/${spaceId}/change-requests?status=bogus`, editor)).statusCode).toBe(400);
