@@ -182,17 +182,9 @@ export function sitePage(chrome: Chrome, org: { id: string }, site: { title: str
   );
 }
 
-export interface ChangeRequestView {
-  space: { id: string; title: string };
-  changeRequest: { number: number; subject: string; status: string; createdBy: string; createdAt: string };
-  reviews: { status: string; reviewer: string; at: string }[];
-  comments: { author: string; at: string; text: string; status: string }[];
-  changes: PageDiff[];
-}
+export const when = (iso: string) => (iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : '');
 
-const when = (iso: string) => (iso ? `${iso.slice(0, 16).replace('T', ' ')} UTC` : '');
-
-function diffTable(diff: PageDiff): string {
+export function diffTable(diff: PageDiff): string {
   if (!diff.hunks) return '<p class="muted" style="padding:.6rem .8rem;margin:0">Not shown: too many changed pages.</p>';
   if (diff.hunks.length === 0) return '<p class="muted" style="padding:.6rem .8rem;margin:0">Only the title or the place in the tree changed.</p>';
   const rows = diff.hunks.flatMap((hunk) => {
@@ -205,34 +197,6 @@ function diffTable(diff: PageDiff): string {
     return [`<tr class="hunk"><td colspan="3">Lines ${hunk.oldStart} → ${hunk.newStart}</td></tr>`, ...lines];
   });
   return `<table class="diff" aria-label="Changes to ${e(diff.title)}"><tbody>${rows.join('')}</tbody></table>`;
-}
-
-export function changeRequestPage(chrome: Chrome, view: ChangeRequestView): string {
-  const cr = view.changeRequest;
-  const reviews = view.reviews.length
-    ? `<ul>${view.reviews.map((r) => `<li>${e(r.reviewer)}: <strong>${e(r.status)}</strong> <span class="muted">${e(when(r.at))}</span></li>`).join('')}</ul>`
-    : '<p class="muted">No review yet.</p>';
-  const comments = view.comments.length
-    ? view.comments
-        .map((c) => `<div class="comment"><p><strong>${e(c.author)}</strong> <span class="muted">${e(when(c.at))}${c.status === 'resolved' ? ' · resolved' : ''}</span></p><div class="text">${e(c.text)}</div></div>`)
-        .join('')
-    : '<p class="muted">No comment.</p>';
-  const changes = view.changes.length
-    ? view.changes
-        .map((d) => {
-          const title = d.previousTitle ? `${e(d.previousTitle)} → ${e(d.title)}` : e(d.title);
-          const link = d.status === 'removed' ? title : `<a href="${e(chrome.appBase)}/s/${e(view.space.id)}/pages/${e(d.id)}">${title}</a>`;
-          return `<section class="change" data-page="${e(d.id)}"><h3>${link} <span class="badge">${e(d.status)}</span></h3>${diffTable(d)}</section>`;
-        })
-        .join('')
-    : '<p class="muted">This change request changes nothing yet.</p>';
-  return layout(
-    chrome,
-    `<main class="app-main"><p><a href="${e(chrome.appBase)}/s/${e(view.space.id)}">← ${e(view.space.title)}</a></p>
-<h1>#${cr.number} ${e(cr.subject || 'Untitled change request')} <span class="badge ${e(cr.status)}">${e(cr.status)}</span></h1>
-<p class="muted">Opened by ${e(cr.createdBy)} ${e(when(cr.createdAt))}</p>
-<h2>Changes</h2>${changes}<h2>Reviews</h2>${reviews}<h2>Comments</h2>${comments}</main>`,
-  );
 }
 
 export function searchPage(chrome: Chrome, view: SearchView): string {
@@ -285,7 +249,8 @@ export function spacePage(
   page: { id: string; title: string; description?: string; html: string } | null,
 ): string {
   const revision = space.revisionId ? `<p class="muted">At revision ${e(space.revisionId)}</p>` : searchForm(`${chrome.appBase}/s/${space.id}/search`);
-  const nav = `<aside class="sidebar"><nav class="page-tree" aria-label="Pages"><p><strong>${e(space.title)}</strong></p>${revision}${tree(chrome.appBase, space.id, pages, page?.id, space.revisionId)}</nav></aside>`;
+  const changeRequests = space.revisionId ? '' : `<p><a href="${e(chrome.appBase)}/s/${e(space.id)}/change-requests">Change requests</a></p>`;
+  const nav = `<aside class="sidebar"><nav class="page-tree" aria-label="Pages"><p><strong>${e(space.title)}</strong></p>${revision}${changeRequests}${tree(chrome.appBase, space.id, pages, page?.id, space.revisionId)}</nav></aside>`;
   const main = page
     ? `<main class="content"><h1>${e(page.title)}</h1>${page.description ? `<p class="page-description">${e(page.description)}</p>` : ''}${page.html}</main>`
     : '<main class="content"><p class="muted">This space has no page.</p></main>';

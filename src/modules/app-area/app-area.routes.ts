@@ -16,7 +16,6 @@ import { safeReturnTarget } from '../sso/sso.policy.ts';
 import {
   accountPage,
   APP_CSP,
-  changeRequestPage,
   collectionPage,
   messagePage,
   organizationPage,
@@ -28,7 +27,6 @@ import {
   type Chrome,
 } from './app-area.presenter.ts';
 import {
-  ChangeRequestParams,
   CollectionParams,
   CreateTokenForm,
   FormBody,
@@ -46,6 +44,7 @@ import {
   TokenParams,
 } from './app-area.schemas.ts';
 import * as appArea from './app-area.service.ts';
+import { changeRequestPages } from './app-area.change-requests.routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -209,8 +208,6 @@ export const appAreaRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return html(reply, 200, spacePage(chromeOf(request, view.page?.title ?? view.space.title), view.space, view.pages, view.page));
   });
 
-  app.get('/s/:spaceId/change-requests/:number', { config: signedIn, schema: { hide: true, params: ChangeRequestParams } }, async (request, reply) => {
-    const view = await appArea.changeRequestView(ctxOf(request), request.browserSession as BrowserSession, request.params.spaceId, request.params.number);
-    return html(reply, 200, changeRequestPage(chromeOf(request, `#${view.changeRequest.number} ${view.changeRequest.subject}`), view));
-  });
+  // Change requests from start to merge: app-area.change-requests.routes.ts.
+  await changeRequestPages(app, { base, html, chromeOf, ctxOf });
 };

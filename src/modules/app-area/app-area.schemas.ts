@@ -23,3 +23,31 @@ export const RevisionPageParams = Type.Object({ spaceId: id('The space'), revisi
 export const CollectionParams = Type.Object({ organizationId: id('The organization'), collectionId: id('The collection') });
 export const SiteParams = Type.Object({ organizationId: id('The organization'), siteId: id('The site') });
 export const SearchQuery = Type.Object({ q: Type.Optional(Type.String({ maxLength: 512 })) });
+
+// Change requests in the app (app-area.change-requests.routes.ts). Forms carry `csrf` and
+// may carry `back` (a page of the same change request to return to).
+const form = <T extends Record<string, import('typebox').TSchema>>(fields: T) =>
+  Type.Object({ csrf: Type.Optional(Type.String({ maxLength: 200 })), back: Type.Optional(Type.String({ maxLength: 2000 })), ...fields }, { additionalProperties: true });
+const crStatus = Type.Union([Type.Literal('open'), Type.Literal('draft'), Type.Literal('merged'), Type.Literal('archived')]);
+export const ChangeRequestListQuery = Type.Object({
+  status: Type.Optional(crStatus),
+  who: Type.Optional(Type.Union([Type.Literal('mine'), Type.Literal('review')])),
+});
+export const NewChangeRequestForm = form({ subject: Type.String({ maxLength: 100 }) });
+export const CrPageParams = Type.Object({ spaceId: id('The space'), number: Type.String({ pattern: '^[0-9]{1,9}$' }), pageId: id('The page') });
+export const CrPageQuery = Type.Object({ comment: Type.Optional(Type.String({ maxLength: 64 })) });
+export const CommentParams = Type.Object({ spaceId: id('The space'), number: Type.String({ pattern: '^[0-9]{1,9}$' }), commentId: id('The comment') });
+export const DetailsForm = form({ subject: Type.Optional(Type.String({ maxLength: 100 })), description: Type.Optional(Type.String({ maxLength: 100_000 })) });
+export const StatusForm = form({ status: Type.Union([Type.Literal('open'), Type.Literal('draft'), Type.Literal('archived')]) });
+export const ReviewersForm = form({ users: Type.Optional(Type.Union([id('A member'), Type.Array(id('A member'), { maxItems: 100 })])) });
+export const ReviewForm = form({ status: Type.Union([Type.Literal('approved'), Type.Literal('changes-requested')]), comment: Type.Optional(Type.String({ maxLength: 100_000 })) });
+export const CommentForm = form({ text: Type.String({ minLength: 1, maxLength: 50_000 }), page: Type.Optional(Type.String({ maxLength: 64 })), node: Type.Optional(Type.String({ maxLength: 64 })) });
+export const ReplyForm = form({ text: Type.String({ minLength: 1, maxLength: 50_000 }) });
+export const CommentUpdateForm = form({
+  resolved: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false')])),
+  react: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
+  unreact: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
+});
+export const AddPageForm = form({ title: Type.String({ maxLength: 255 }), parent: Type.Optional(Type.String({ maxLength: 64 })), at: Type.Optional(Type.String({ maxLength: 6, pattern: '^[0-9]*$' })) });
+export const EditPageForm = form({ title: Type.Optional(Type.String({ maxLength: 255 })), emoji: Type.Optional(Type.String({ maxLength: 50 })), description: Type.Optional(Type.String({ maxLength: 1000 })) });
+export const MoveForm = form({ direction: Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Literal('indent'), Type.Literal('outdent')]) });

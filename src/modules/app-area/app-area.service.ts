@@ -7,8 +7,6 @@ import { getCollection, listCollections } from '../collections/collections.servi
 import { getSpace, listSpaces } from '../spaces/spaces.service.ts';
 import { getPage, listPages } from '../content/content.service.ts';
 import { getSite } from '../sites/sites.service.ts';
-import { getChangeRequest, listReviews, loadChangeRequest } from '../change-requests/change-requests.service.ts';
-import { listComments } from '../comments/comments.service.ts';
 import { searchOrganization, searchSpace } from '../search/search.service.ts';
 import { pageDiff, type PageDiff } from './app-area.diff.ts';
 import { renderDocument } from '../../site/render-document.ts';
@@ -106,7 +104,7 @@ function firstPage(pages: TreePage[]): TreePage | undefined {
   return undefined;
 }
 
-async function enforceSpaceSso(ctx: Context, session: BrowserSession, spaceId: string): Promise<void> {
+export async function enforceSpaceSso(ctx: Context, session: BrowserSession, spaceId: string): Promise<void> {
   const owner = await appAreaRepository.spaceOrganization(ctx.db, spaceId);
   if (owner) await enforceSso(ctx, session, owner.organization_id);
 }
@@ -157,7 +155,7 @@ async function pageMarkdown(ctx: Context, spaceId: string, revisionId: string, n
  * line diff of the page's GitBook markdown. The caller has checked access to the change
  * request, whose revisions these are.
  */
-async function changedPages(ctx: Context, spaceId: string, fromRevision: string, toRevision: string): Promise<PageDiff[]> {
+export async function changedPages(ctx: Context, spaceId: string, fromRevision: string, toRevision: string): Promise<PageDiff[]> {
   const [before, after] = await Promise.all([loadSnapshot(ctx.db, spaceId, fromRevision), loadSnapshot(ctx.db, spaceId, toRevision)]);
   const ids = [...new Set([...after.byId.keys(), ...before.byId.keys()])];
   const diffs: PageDiff[] = [];
@@ -177,33 +175,6 @@ async function changedPages(ctx: Context, spaceId: string, fromRevision: string,
     diffed++;
   }
   return diffs;
-}
-
-/** A change request (the `urls.app` of one): subject, status, reviews, comments and the changed pages. */
-export async function changeRequestView(ctx: Context, session: BrowserSession, spaceId: string, number: string) {
-  const { space, cr } = await loadChangeRequest(ctx, spaceId, number);
-  await enforceSpaceSso(ctx, session, spaceId);
-  const [presented, reviews, comments, changes] = await Promise.all([
-    getChangeRequest(ctx, spaceId, number) as Promise<{ number: number; subject?: string; status: string; createdBy?: { displayName?: string }; createdAt: string }>,
-    listReviews(ctx, spaceId, number, { limit: 100 }) as Promise<{ items: { status: string; reviewer?: { displayName?: string }; createdAt?: string }[] }>,
-    listComments(ctx, { spaceId, changeRequestId: cr.id }, { order: 'asc', format: 'markdown' }, { limit: 100 }) as Promise<{
-      items: { id: string; body?: { markdown?: string }; postedBy?: { displayName?: string }; postedAt?: string; status?: string }[];
-    }>,
-    changedPages(ctx, spaceId, cr.revision_merged_ancestor, cr.revision_id),
-  ]);
-  return {
-    space: { id: space.id, title: space.title },
-    changeRequest: {
-      number: presented.number,
-      subject: presented.subject ?? '',
-      status: presented.status,
-      createdBy: presented.createdBy?.displayName ?? '',
-      createdAt: presented.createdAt,
-    },
-    reviews: reviews.items.map((r) => ({ status: r.status, reviewer: r.reviewer?.displayName ?? '', at: r.createdAt ?? '' })),
-    comments: comments.items.map((c) => ({ author: c.postedBy?.displayName ?? '', at: c.postedAt ?? '', text: c.body?.markdown ?? '', status: c.status ?? 'open' })),
-    changes,
-  };
 }
 
 /** A collection (its `urls.app`): the spaces in it the member can see. */

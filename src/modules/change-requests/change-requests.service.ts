@@ -8,6 +8,7 @@ import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { threeWayMerge } from '../../content/merge/index.ts';
 import { RevisionEditor } from '../../content/store/editor.ts';
+import { derivedCache } from '../../content/store/snapshot.ts';
 import { findTemplate, SPACE_TEMPLATES } from '../../content/templates.ts';
 import { memberAccess } from '../organizations/organizations.service.ts';
 import { loadSpace, visibleSpaceIds } from '../spaces/spaces.service.ts';
@@ -338,3 +339,45 @@ export async function readContent<T>(
   return read(cr.revision_id);
 }
 
+
+/**
+ * Why the change request cannot merge yet, as sentences (the app says it before a merge is
+ * tried): the approvals of the current revision the merge rules still wait for. Empty when
+ * the rules are met; roles and conflicts are decided by the merge itself.
+ */
+export async function mergeBlockers(ctx: Context, spaceId: string, idOrNumber: string): Promise<string[]> {
+  const { space, cr } = await loadChangeRequest(ctx, spaceId, idOrNumber);
+  const missing = await missingApprovals(ctx.db, cr, space.merge_rules);
+  if (missing.length === 0) return [];
+  const users = await usersOf(ctx.db, missing);
+  const names = missing.map((id) => users.get(id)?.display_name ?? id);
+  return [`Needs ${missing.length === 1 ? 'the approval' : `${missing.length} approvals`} of the current revision by ${names.join(', ')} (merge rules)`];
+}
+
+class PreviewDone extends Error {}
+
+/**
+ * The pages an update from main would conflict on, tried and rolled back: the same
+ * three-way merge as updateFromMain, in a transaction that never commits.
+ */
+export async function updateFromMainConflicts(ctx: Context, spaceId: string, idOrNumber: string): Promise<{ pageId: string; title: string; detail: string }[]> {
+  const { space, cr } = await loadChangeRequest(ctx, spaceId, idOrNumber);
+  const main = space.revision_id as string;
+  if (main === cr.revision_merged_ancestor) return [];
+  // Revisions never change: the outcome of these three is kept (the page is viewed more than it changes).
+  const key = `update-conflicts\u0000${spaceId}\u0000${cr.revision_merged_ancestor}\u0000${cr.revision_id}\u0000${main}`;
+  const known = derivedCache.get(key) as { pageId: string; title: string; detail: string }[] | undefined;
+  if (known) return known;
+  let found: { pageId: string; title: string; detail: string }[] = [];
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      const outcome = await threeWayMerge(trx, spaceId, { base: cr.revision_merged_ancestor, ours: cr.revision_id, theirs: main }, ctx.clock, ctx.files);
+      if (!outcome.ok) found = outcome.conflicts.map((c) => ({ pageId: c.pageId, title: c.title, detail: c.detail }));
+      throw new PreviewDone();
+    });
+  } catch (error) {
+    if (!(error instanceof PreviewDone)) throw error;
+  }
+  derivedCache.set(key, found);
+  return found;
+}

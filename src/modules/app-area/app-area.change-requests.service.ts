@@ -1,0 +1,383 @@
+import type { Context } from '../../context.ts';
+import { badRequest, notFound } from '../../errors.ts';
+import { documentToMarkdown, markdownToDocument, type Document } from '../../content/markdown/index.ts';
+import { loadSnapshot } from '../../content/store/snapshot.ts';
+import { renderDocument } from '../../site/render-document.ts';
+import { applyContentChanges } from '../change-requests/change-requests.batch.ts';
+import { changeRequestPolicy } from '../change-requests/change-requests.policy.ts';
+import {
+  createChangeRequest,
+  getChangeRequest,
+  listRequestedReviewers,
+  listReviews,
+  listSpaceChangeRequests,
+  loadChangeRequest,
+  mergeBlockers,
+  mergeChangeRequest,
+  readContent,
+  requestReviewers,
+  submitReview,
+  updateChangeRequest,
+  updateFromMain,
+  updateFromMainConflicts,
+} from '../change-requests/change-requests.service.ts';
+import type { ContentChangeInput } from '../change-requests/change-requests.schemas.ts';
+import { commentPolicy } from '../comments/comments.policy.ts';
+import { listComments, listReplies, postComment, postReply, updateComment } from '../comments/comments.service.ts';
+import { getPage, listPages } from '../content/content.service.ts';
+import { listMembers } from '../members/members.service.ts';
+import { loadSpace } from '../spaces/spaces.service.ts';
+import type { BrowserSession } from '../sessions/sessions.service.ts';
+import { changedPages, enforceSpaceSso } from './app-area.service.ts';
+import type { TreePage } from './app-area.presenter.ts';
+import type { ChangeRequestListView, ChangeRequestPageView, CommentView, CrPageView, MoveDirection } from './app-area.change-requests.presenter.ts';
+
+/*
+ * Change requests in the app, from start to merge (issue 32): every read and write goes
+ * through the change-request, comment and content services the API uses, as the
+ * session's user, so the app can do exactly what that member's API token could. What a
+ * member may do decides which controls are shown; the services decide again on each POST.
+ */
+
+type Presented = {
+  id: string;
+  number: number;
+  subject?: string;
+  status: string;
+  outdated?: boolean;
+  description?: Document;
+  createdBy?: { id?: string; displayName?: string };
+  createdAt: string;
+  mergedBy?: { displayName?: string };
+  mergedAt?: string;
+  updatedAt?: string;
+};
+
+export type ListFilter = { status: 'open' | 'draft' | 'merged' | 'archived'; who?: 'mine' | 'review' };
+
+/** A space's change requests with the app's filters: status, opened by me, my review requested. */
+export async function changeRequestListView(ctx: Context, session: BrowserSession, spaceId: string, filter: ListFilter): Promise<ChangeRequestListView> {
+  const list = (await listSpaceChangeRequests(
+    ctx,
+    spaceId,
+    {
+      status: filter.status,
+      ...(filter.who === 'mine' ? { creator: ctx.actor.userId } : {}),
+      ...(filter.who === 'review' ? { requestedReviewer: ctx.actor.userId } : {}),
+    },
+    { limit: 100 },
+  )) as { items: Presented[] };
+  await enforceSpaceSso(ctx, session, spaceId);
+  const { space, access } = await loadSpace(ctx, spaceId);
+  return {
+    space: { id: space.id, title: space.title },
+    filter,
+    mayCreate: changeRequestPolicy.can('create', { space: access, isCreator: true }),
+    items: list.items.map((cr) => ({
+      number: cr.number,
+      subject: cr.subject ?? '',
+      status: cr.status,
+      author: cr.createdBy?.displayName ?? '',
+      updatedAt: cr.updatedAt ?? cr.createdAt,
+    })),
+  };
+}
+
+/** Opens a change request from the app; its number, to go to. */
+export async function openChangeRequest(ctx: Context, session: BrowserSession, spaceId: string, subject: string): Promise<number> {
+  await enforceSpaceSso(ctx, session, spaceId);
+  const created = (await createChangeRequest(ctx, spaceId, { subject: subject.trim().slice(0, 100) })) as Presented;
+  return created.number;
+}
+
+const plain = (document: Document | undefined) => (document ? documentToMarkdown(document) : '');
+
+type CommentWire = {
+  id: string;
+  body?: { markdown?: string };
+  postedBy?: { displayName?: string };
+  postedAt?: string;
+  status?: string;
+  target?: { page?: { id: string }; node?: { id: string } };
+  reactions?: { emoji: string; count: number; users: { user: { id: string } }[] }[];
+  replies?: number;
+};
+
+async function commentsOf(ctx: Context, spaceId: string, crId: string): Promise<CommentView[]> {
+  const ref = { spaceId, changeRequestId: crId };
+  const list = (await listComments(ctx, ref, { order: 'asc', format: 'markdown' }, { limit: 100 })) as { items: CommentWire[] };
+  return Promise.all(
+    list.items.map(async (c) => {
+      const replies = c.replies
+        ? ((await listReplies(ctx, ref, c.id, { limit: 100 }, 'markdown')) as { items: CommentWire[] }).items.map((r) => ({
+            author: r.postedBy?.displayName ?? '',
+            at: r.postedAt ?? '',
+            text: r.body?.markdown ?? '',
+          }))
+        : [];
+      return {
+        id: c.id,
+        author: c.postedBy?.displayName ?? '',
+        at: c.postedAt ?? '',
+        text: c.body?.markdown ?? '',
+        status: c.status ?? 'open',
+        ...(c.target?.page ? { pageId: c.target.page.id } : {}),
+        ...(c.target?.node ? { nodeId: c.target.node.id } : {}),
+        reactions: (c.reactions ?? []).map((r) => ({ emoji: r.emoji, count: r.count, mine: r.users.some((u) => u.user.id === ctx.actor.userId) })),
+        replies,
+      };
+    }),
+  );
+}
+
+/**
+ * A change request's page: subject, description (rendered), status, the diff, reviews and
+ * requested reviewers, comments with replies and reactions, the page tree at its head, why
+ * it cannot merge yet, the pages that conflict with main when it is outdated, and which
+ * controls this member gets.
+ */
+export async function changeRequestPageView(ctx: Context, session: BrowserSession, spaceId: string, number: string): Promise<ChangeRequestPageView> {
+  const { space, cr, access } = await loadChangeRequest(ctx, spaceId, number);
+  await enforceSpaceSso(ctx, session, spaceId);
+  const presented = (await getChangeRequest(ctx, spaceId, number)) as Presented;
+  const pending = cr.status === 'open' || cr.status === 'draft';
+  const can = {
+    update: changeRequestPolicy.can('update', access) && cr.status !== 'merged',
+    edit: changeRequestPolicy.can('edit', access) && pending,
+    review: changeRequestPolicy.can('review', access) && pending,
+    merge: changeRequestPolicy.can('merge', access) && pending,
+    requestReview: changeRequestPolicy.can('requestReview', access) && pending,
+    comment: commentPolicy.can('reply', { space: access.space, isAuthor: true }),
+  };
+  const [reviews, requested, comments, changes, tree, blockers, conflicts, members] = await Promise.all([
+    listReviews(ctx, spaceId, number, { limit: 100 }) as Promise<{ items: { status: string; outdated?: boolean; reviewer?: { displayName?: string }; createdAt?: string }[] }>,
+    listRequestedReviewers(ctx, spaceId, number, { limit: 100 }) as Promise<{ items: { user?: { id: string; displayName?: string } }[] }>,
+    commentsOf(ctx, spaceId, cr.id),
+    changedPages(ctx, spaceId, cr.revision_merged_ancestor, cr.revision_id),
+    readContent(ctx, spaceId, number, (revisionId) => listPages(ctx, spaceId, { revisionId })) as Promise<{ pages: TreePage[] }>,
+    pending ? mergeBlockers(ctx, spaceId, number) : Promise.resolve([]),
+    pending && presented.outdated ? updateFromMainConflicts(ctx, spaceId, number) : Promise.resolve([]),
+    can.requestReview ? reviewerChoices(ctx, space.organization_id) : Promise.resolve([]),
+  ]);
+  const description = presented.description;
+  return {
+    space: { id: space.id, title: space.title },
+    changeRequest: {
+      number: presented.number,
+      subject: presented.subject ?? '',
+      status: presented.status,
+      outdated: presented.outdated === true,
+      createdBy: presented.createdBy?.displayName ?? '',
+      createdAt: presented.createdAt,
+      ...(presented.mergedAt ? { merged: { by: presented.mergedBy?.displayName ?? '', at: presented.mergedAt } } : {}),
+      descriptionMarkdown: plain(description),
+      descriptionHtml: description?.nodes?.length ? renderDocument(description as never).html : '',
+    },
+    can,
+    reviews: reviews.items.map((r) => ({ status: r.status, outdated: r.outdated === true, reviewer: r.reviewer?.displayName ?? '', at: r.createdAt ?? '' })),
+    requestedReviewers: requested.items.map((r) => r.user?.displayName ?? ''),
+    members,
+    comments,
+    changes,
+    pages: tree.pages,
+    mergeBlockers: blockers,
+    conflicts,
+  };
+}
+
+/** Members of the organization to ask for a review; empty when the member may not list them (a guest). */
+async function reviewerChoices(ctx: Context, organizationId: string) {
+  try {
+    const list = (await listMembers(ctx, organizationId, {}, { limit: 100 })) as { items: { id: string; role: string | null; user: { displayName: string } }[] };
+    return list.items.filter((m) => m.id !== ctx.actor.userId).map((m) => ({ id: m.id, name: m.user.displayName, role: m.role ?? 'guest' }));
+  } catch (error) {
+    if ((error as { statusCode?: number }).statusCode === 403) return [];
+    throw error;
+  }
+}
+
+/** One page of a change request at its head, block by block, with the comments on each block. */
+export async function changeRequestPageOfView(ctx: Context, session: BrowserSession, spaceId: string, number: string, pageId: string): Promise<CrPageView> {
+  const { space, cr, access } = await loadChangeRequest(ctx, spaceId, number);
+  await enforceSpaceSso(ctx, session, spaceId);
+  const page = (await getPage(ctx, spaceId, pageId, { revisionId: cr.revision_id, format: 'document' })) as {
+    id: string;
+    title: string;
+    emoji?: string;
+    description?: string;
+    document?: Document;
+  };
+  const appBase = `${ctx.config.publicUrl}/app`;
+  const links = {
+    page: (target: string, targetSpace?: string) => `${appBase}/s/${encodeURIComponent(targetSpace ?? spaceId)}/change-requests/${cr.number}/pages/${encodeURIComponent(target)}`,
+    space: (target: string) => `${appBase}/s/${encodeURIComponent(target)}`,
+    file: () => null,
+  };
+  const comments = (await commentsOf(ctx, spaceId, cr.id)).filter((c) => c.pageId === page.id);
+  const blocks = (page.document?.nodes ?? []).map((node) => {
+    const key = (node as { key?: string }).key ?? '';
+    return { nodeId: key, html: renderDocument({ object: 'document', data: {}, nodes: [node] } as never, links).html };
+  });
+  return {
+    space: { id: space.id, title: space.title },
+    changeRequest: { number: cr.number, subject: cr.subject, status: cr.status },
+    page: { id: page.id, title: page.title, emoji: page.emoji, description: page.description },
+    blocks,
+    comments,
+    can: { comment: commentPolicy.can('reply', { space: access.space, isAuthor: true }) },
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// Actions: each one a service call of the API's, after the app's SSO check.
+
+export async function saveDetails(ctx: Context, session: BrowserSession, spaceId: string, number: string, subject: string, descriptionMarkdown: string) {
+  await enforceSpaceSso(ctx, session, spaceId);
+  const document = markdownToDocument(descriptionMarkdown.replace(/\r\n/g, '\n'));
+  await updateChangeRequest(ctx, spaceId, number, { subject: subject.slice(0, 100), description: { object: 'document', nodes: document.nodes } });
+}
+
+export async function setStatus(ctx: Context, session: BrowserSession, spaceId: string, number: string, status: 'open' | 'draft' | 'archived') {
+  await enforceSpaceSso(ctx, session, spaceId);
+  await updateChangeRequest(ctx, spaceId, number, { status });
+}
+
+export async function askReviewers(ctx: Context, session: BrowserSession, spaceId: string, number: string, users: string[]) {
+  await enforceSpaceSso(ctx, session, spaceId);
+  if (users.length === 0) throw badRequest('Choose at least one member to ask for a review');
+  await requestReviewers(ctx, spaceId, number, { users });
+}
+
+export async function review(ctx: Context, session: BrowserSession, spaceId: string, number: string, status: 'approved' | 'changes-requested', comment: string) {
+  await enforceSpaceSso(ctx, session, spaceId);
+  await submitReview(ctx, spaceId, number, { status, ...(comment.trim() ? { comment: { markdown: comment } } : {}) });
+}
+
+export async function merge(ctx: Context, session: BrowserSession, spaceId: string, number: string) {
+  await enforceSpaceSso(ctx, session, spaceId);
+  await mergeChangeRequest(ctx, spaceId, number);
+}
+
+export async function takeMain(ctx: Context, session: BrowserSession, spaceId: string, number: string) {
+  await enforceSpaceSso(ctx, session, spaceId);
+  await updateFromMain(ctx, spaceId, number);
+}
+
+async function crId(ctx: Context, spaceId: string, number: string) {
+  return (await loadChangeRequest(ctx, spaceId, number)).cr.id;
+}
+
+/** A comment on the change request, on one of its pages, or on one block (node) of a page. */
+export async function comment(ctx: Context, session: BrowserSession, spaceId: string, number: string, input: { text: string; page?: string; node?: string }) {
+  await enforceSpaceSso(ctx, session, spaceId);
+  const ref = { spaceId, changeRequestId: await crId(ctx, spaceId, number) };
+  await postComment(ctx, ref, { body: { markdown: input.text }, ...(input.page ? { page: input.page } : {}), ...(input.node ? { node: input.node } : {}) });
+}
+
+export async function reply(ctx: Context, session: BrowserSession, spaceId: string, number: string, commentId: string, text: string) {
+  await enforceSpaceSso(ctx, session, spaceId);
+  await postReply(ctx, { spaceId, changeRequestId: await crId(ctx, spaceId, number) }, commentId, { body: { markdown: text } });
+}
+
+/** Resolves or reopens, or toggles the member's reaction with one emoji. */
+export async function updateCommentFromApp(
+  ctx: Context,
+  session: BrowserSession,
+  spaceId: string,
+  number: string,
+  commentId: string,
+  change: { resolved?: boolean; react?: string; unreact?: string },
+) {
+  await enforceSpaceSso(ctx, session, spaceId);
+  await updateComment(ctx, { spaceId, changeRequestId: await crId(ctx, spaceId, number) }, commentId, {
+    ...(change.resolved !== undefined ? { resolved: change.resolved } : {}),
+    ...(change.react ? { addedReactions: [change.react] } : {}),
+    ...(change.unreact ? { removedReactions: [change.unreact] } : {}),
+  });
+}
+
+// ---------------------------------------------------------------------------------------
+// The page tree inside a change request, through the content batch (insert/update/delete_page).
+
+async function content(ctx: Context, session: BrowserSession, spaceId: string, number: string, changes: ContentChangeInput[]) {
+  await enforceSpaceSso(ctx, session, spaceId);
+  await applyContentChanges(ctx, spaceId, number, changes, true);
+}
+
+export async function addPage(ctx: Context, session: BrowserSession, spaceId: string, number: string, input: { title: string; parent?: string; at?: number }) {
+  const title = input.title.trim();
+  if (!title) throw badRequest('A page needs a title');
+  await content(ctx, session, spaceId, number, [
+    {
+      operation: 'insert_page',
+      title: title.slice(0, 255),
+      document: { markdown: '' },
+      ...(input.parent ? { into: input.parent } : {}),
+      ...(input.at !== undefined ? { at: input.at } : {}),
+    },
+  ]);
+}
+
+export async function editPage(
+  ctx: Context,
+  session: BrowserSession,
+  spaceId: string,
+  number: string,
+  pageId: string,
+  input: { title?: string; emoji?: string; description?: string },
+) {
+  if (input.title !== undefined && !input.title.trim()) throw badRequest('A page needs a title');
+  await content(ctx, session, spaceId, number, [
+    {
+      operation: 'update_page',
+      page: pageId,
+      ...(input.title !== undefined ? { title: input.title.trim().slice(0, 255) } : {}),
+      ...(input.emoji !== undefined ? { emoji: input.emoji.trim() } : {}),
+      ...(input.description !== undefined ? { description: input.description.trim().slice(0, 1000) } : {}),
+    },
+  ]);
+}
+
+export async function deletePage(ctx: Context, session: BrowserSession, spaceId: string, number: string, pageId: string) {
+  await content(ctx, session, spaceId, number, [{ operation: 'delete_page', page: pageId }]);
+}
+
+/**
+ * Moves a page one step: up or down among its siblings, indent (into the page above, as its
+ * last child) or outdent (after its parent). The tree is read at the change request's head;
+ * the batch decides again (a page moved meanwhile moves from where it is).
+ */
+export async function movePage(ctx: Context, session: BrowserSession, spaceId: string, number: string, pageId: string, direction: MoveDirection) {
+  const { cr } = await loadChangeRequest(ctx, spaceId, number);
+  const snapshot = await loadSnapshot(ctx.db, spaceId, cr.revision_id);
+  const place = locate(snapshot.pages, pageId);
+  if (!place) throw notFound('Page');
+  const index = place.siblings.findIndex((n) => n.entry.id === pageId);
+  let change: ContentChangeInput;
+  if (direction === 'up' || direction === 'down') {
+    const at = direction === 'up' ? index - 1 : index + 1;
+    if (at < 0 || at >= place.siblings.length) throw badRequest(`The page is already the ${direction === 'up' ? 'first' : 'last'} at its level`);
+    change = { operation: 'update_page', page: pageId, at };
+  } else if (direction === 'indent') {
+    const above = place.siblings[index - 1];
+    if (!above || above.entry.type === 'link') throw badRequest('There is no page above to move it into');
+    change = { operation: 'update_page', page: pageId, into: above.entry.id, at: above.children.length };
+  } else {
+    if (!place.parent) throw badRequest('The page is already at the top level');
+    const parentId = place.parent.entry.id;
+    const grand = locate(snapshot.pages, parentId)!;
+    const parentIndex = grand.siblings.findIndex((n) => n.entry.id === parentId);
+    change = { operation: 'update_page', page: pageId, into: grand.parent ? grand.parent.entry.id : null, at: parentIndex + 1 };
+  }
+  await content(ctx, session, spaceId, number, [change]);
+}
+
+type SnapshotNode = Awaited<ReturnType<typeof loadSnapshot>>['pages'][number];
+function locate(nodes: SnapshotNode[], id: string, parent: SnapshotNode | null = null): { siblings: SnapshotNode[]; parent: SnapshotNode | null } | undefined {
+  for (const node of nodes) if (node.entry.id === id) return { siblings: nodes, parent };
+  for (const node of nodes) {
+    const found = locate(node.children, id, node);
+    if (found) return found;
+  }
+  return undefined;
+}
