@@ -17,6 +17,7 @@ import { fileUrlSigner } from '../content/content.service.ts';
 import { decideAccess, visibleTo, type Claims, type CookieToSet, type Credentials } from './published.policy.ts';
 import { searchForVisitors } from '../search/search.service.ts';
 import { siteStructure } from '../../site/structure.ts';
+import { ownCustomization, parseCustomization } from '../sites/site-customization.ts';
 import {
   renderErrorPage,
   renderMain,
@@ -96,32 +97,17 @@ function siteBase(deps: Deps, mount: Mount): string {
 // Parsed customization JSON by its text: the same text always parses to the same object.
 const parsedJson = new LruCache<Record<string, unknown>>(256);
 
-/** A JSON object column (customization); `{}` when empty or not an object. Treat as read-only. */
+/** A customization column's object (site-customization's parse, kept by text). Treat as read-only. */
 function parseJson(text: string | null | undefined): Record<string, unknown> {
   if (!text || text === '{}') return {};
   const cached = parsedJson.get(text);
   if (cached) return cached;
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    value = {};
-  }
-  const object = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+  const object = parseCustomization(text);
   parsedJson.set(text, object);
   return object;
 }
 
 const isPlainObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
-
-/** The site's customization with a site space's overrides on top (objects merged, the rest replaced). */
-export function mergeCustomization(base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(over)) {
-    out[key] = isPlainObject(value) && isPlainObject(out[key]) ? mergeCustomization(out[key] as Record<string, unknown>, value) : value;
-  }
-  return out;
-}
 
 /** Variables of a page: the space's, then the page's (as content reads evaluate them). */
 function variablesOf(snapshot: RevisionSnapshot, node: PageNode): Record<string, string> {
@@ -628,10 +614,17 @@ function resolveRef(ref: unknown, structure: Structure, current: PlacedSiteSpace
   }
 }
 
+/**
+ * What the reader renders with: what the owner set for the site and this site space, by
+ * the API's one merge rule (the API serves it with the defaults under it). Unset fields
+ * take the rendering fallbacks of docs/decisions/published-sites.md.
+ */
+export function readerCustomization(site: Pick<PublishedSiteRow, 'customization'>, siteSpace: Pick<PublishedSiteSpaceRow, 'customization'>): Record<string, unknown> {
+  return ownCustomization(parseJson(site.customization), parseJson(siteSpace.customization));
+}
+
 function customizationOf(site: PublishedSiteRow, current: PlacedSiteSpace): Record<string, unknown> {
-  const own = parseJson(current.row.customization);
-  const siteLevel = parseJson(site.customization);
-  return Object.keys(own).length === 0 ? siteLevel : mergeCustomization(siteLevel, own);
+  return readerCustomization(site, current.row);
 }
 
 /** Every `to` of the header, footer and announcement, for preloading the spaces they name. */
