@@ -109,7 +109,7 @@ const robots: Resource = async (_deps, visit) => text(TEXT, robotsTxt(visit), vi
 const sitemap: Resource = async (deps, visit) => text('application/xml; charset=utf-8', await sitemapXml(deps, visit), visit);
 const llms = (full: boolean): Resource => async (deps, visit) => text(TEXT, await llmsTxt(deps, visit, full), visit);
 
-/** Files of a site beside its pages (none is a slug: slugs hold no `.`). */
+/** Files of a site beside its pages, each its own route (none is a slug: slugs hold no `.`). */
 const SITE_FILES: Record<string, Resource> = { 'robots.txt': robots, 'sitemap.xml': sitemap, 'llms.txt': llms(false), 'llms-full.txt': llms(true) };
 
 export const publishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -201,17 +201,12 @@ export const publishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return reply.header('content-encoding', encoding).send(compressed);
   }
 
-  /** Serves `path` of the site at `mount`: a site file, the search page, or a page. */
-  function servePath(request: FastifyRequest, reply: FastifyReply, mount: Mount, path: string) {
-    const file = SITE_FILES[path];
-    if (file) return serve(request, reply, mount, path, file);
-    if (path === SEARCH_PATH) {
-      const query = request.query as Record<string, unknown>;
-      const text = typeof query.q === 'string' ? query.q.slice(0, 512) : '';
-      const dropdown = query.format === 'json';
-      return serve(request, reply, mount, `${path}\u0000${text}\u0000${dropdown ? 'j' : ''}`, search(text, dropdown));
-    }
-    return serve(request, reply, mount, path, page(path));
+  /** The search page of the site at `mount`: `?q=` the text, `?format=json` the dropdown's results. */
+  function serveSearch(request: FastifyRequest, reply: FastifyReply, mount: Mount) {
+    const query = request.query as Record<string, unknown>;
+    const text = typeof query.q === 'string' ? query.q.slice(0, 512) : '';
+    const dropdown = query.format === 'json';
+    return serve(request, reply, mount, `${SEARCH_PATH}\u0000${text}\u0000${dropdown ? 'j' : ''}`, search(text, dropdown));
   }
 
   // Robots of PUBLIC_URL's own host: the API is not for crawlers; sites say for themselves.
@@ -227,17 +222,31 @@ export const publishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // a page (bench published.page); params are strings by construction, and the two
   // credential parameters are checked by credentialParam.
   const siteRoute = { config: { public: true }, schema: { hide: true } } as const;
-  app.get<{ Params: SiteParams }>('/sites/:site', siteRoute, (request, reply) => servePath(request, reply, { kind: 'path', key: request.params.site }, ''));
-  app.get<{ Params: SiteParams }>('/sites/:site/*', siteRoute, (request, reply) =>
-    servePath(request, reply, { kind: 'path', key: request.params.site }, request.params['*'] ?? ''),
-  );
+  const bySite = (request: FastifyRequest<{ Params: SiteParams }>): Mount => ({ kind: 'path', key: request.params.site });
+  for (const [file, resource] of Object.entries(SITE_FILES)) {
+    app.get<{ Params: SiteParams }>(`/sites/:site/${file}`, siteRoute, (request, reply) => serve(request, reply, bySite(request), file, resource));
+  }
+  app.get<{ Params: SiteParams }>(`/sites/:site/${SEARCH_PATH}`, siteRoute, (request, reply) => serveSearch(request, reply, bySite(request)));
+  app.get<{ Params: SiteParams }>('/sites/:site', siteRoute, (request, reply) => serve(request, reply, bySite(request), '', page('')));
+  app.get<{ Params: SiteParams }>('/sites/:site/*', siteRoute, (request, reply) => {
+    const path = request.params['*'] ?? '';
+    return serve(request, reply, bySite(request), path, page(path));
+  });
 
-  // Custom hostnames: any other GET, when the Host is a site's.
-  const byHost = (request: FastifyRequest, reply: FastifyReply, path: string) => {
+  // Custom hostnames: the same resources at the root of any other host that is a site's.
+  const byHost = (request: FastifyRequest, reply: FastifyReply, answer: (mount: Mount) => unknown) => {
     const hostname = request.hostname.toLowerCase();
     if (!hostname || hostname === apiHostname) return reply.callNotFound();
-    return servePath(request, reply, { kind: 'host', hostname }, path);
+    return answer({ kind: 'host', hostname });
   };
-  app.get('/', siteRoute, (request, reply) => byHost(request, reply, ''));
-  app.get<{ Params: HostParams }>('/*', siteRoute, (request, reply) => byHost(request, reply, request.params['*'] ?? ''));
+  for (const [file, resource] of Object.entries(SITE_FILES)) {
+    if (file === 'robots.txt') continue; // above: PUBLIC_URL's own robots.txt shares the path
+    app.get(`/${file}`, siteRoute, (request, reply) => byHost(request, reply, (mount) => serve(request, reply, mount, file, resource)));
+  }
+  app.get(`/${SEARCH_PATH}`, siteRoute, (request, reply) => byHost(request, reply, (mount) => serveSearch(request, reply, mount)));
+  app.get('/', siteRoute, (request, reply) => byHost(request, reply, (mount) => serve(request, reply, mount, '', page(''))));
+  app.get<{ Params: HostParams }>('/*', siteRoute, (request, reply) => {
+    const path = request.params['*'] ?? '';
+    return byHost(request, reply, (mount) => serve(request, reply, mount, path, page(path)));
+  });
 };
