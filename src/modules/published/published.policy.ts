@@ -1,5 +1,5 @@
 import { jwtVerify } from 'jose';
-import { visitorAuthKey } from '../sites/sites.service.ts';
+import { visitorAuthKey } from '../sites/site-visitor-key.ts';
 import { conditionHolds } from '../../content/conditions.ts';
 import type { Db } from '../../db/database.ts';
 import { publishedRepository, type PublishedSiteRow } from './published.repository.ts';

@@ -1,115 +1,116 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { createHash } from 'node:crypto';
-import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { THEME_SCRIPT_HASHES } from '../../site/theme-toggle.ts';
 import { SHARE_COOKIE, VISITOR_COOKIE, type CookieToSet } from './published.policy.ts';
 import { credentialParam, type HostParams, type SiteParams } from './published.schemas.ts';
 import { publishedRepository } from './published.repository.ts';
-import { SEARCH_PATH, servePublished, type Mount, type PublishedOutcome } from './published.service.ts';
+import {
+  errorPage,
+  llmsTxt,
+  missingPage,
+  openSite,
+  readPage,
+  robotsTxt,
+  searchSite,
+  sitemapXml,
+  SEARCH_PATH,
+  type Mount,
+  type SiteFile,
+  type SiteVisit,
+} from './published.service.ts';
+import { BROTLI, cookieHeader, CSP, encodeBody, etagMatches, preferredEncoding, readCookies, withoutCredentials, type EncodedBody } from './published.http.ts';
 import { reuseUnlessChanged, type Depend } from '../../db/read-cache.ts';
 import { TtlCache } from '../../lib/ttl-cache.ts';
 import { LruCache } from '../../content/store/snapshot.ts';
+import type { AppDeps } from '../../context.ts';
 
 /*
  * Published sites as HTML (docs/decisions/published-sites.md):
  * - PUBLIC_URL/sites/<site id or basename>/<path>;
  * - <custom hostname>/<path>, for a request whose Host is a published site's hostname.
- *   That is a catch-all GET route: API routes, being more specific, always win, and on
+ *   Those are catch-all GET routes: API routes, being more specific, always win, and on
  *   PUBLIC_URL's own host (or an unknown one) the catch-all answers the app's usual 404.
- * Public routes (no API token); visitors are let in by the site's visibility.
+ * One route per resource of a site (pages and their markdown, the search page, robots.txt,
+ * sitemap.xml, llms.txt, llms-full.txt), each asking the reader service
+ * (published.service.ts) and turning its domain answer into HTTP here. Public routes (no
+ * API token); visitors are let in by the site's visibility.
  */
 
-// The page's scripts are the two site scripts, allowed by hash; images come from anywhere;
-// the instant search and copy-as-markdown fetch from the site itself.
-const CSP = [
-  "default-src 'none'",
-  "img-src * data:",
-  "style-src 'unsafe-inline'",
-  `script-src ${THEME_SCRIPT_HASHES}`,
-  "connect-src 'self'",
-  "base-uri 'none'",
-  // The search box submits to the site itself.
-  "form-action 'self'",
-  "frame-ancestors 'self'",
-].join('; ');
+/** What a visit answers over HTTP (kept as is for visitors without credentials, see below). */
+type Outcome =
+  | { kind: 'body'; status: number; contentType: string; body: string; noindex: boolean; private: boolean; cookies: CookieToSet[]; cookiePath: string; lastModified?: string }
+  /** `location: null`: the same URL without the credentials (they are now cookies). */
+  | { kind: 'redirect'; location: string | null; cookies: CookieToSet[]; cookiePath: string }
+  /** Not a site of this server (custom hostnames): the app's ordinary 404. */
+  | { kind: 'none' };
 
-/** A response body as bytes, its ETag, and its compressed forms (made on first need). */
-interface EncodedBody {
-  identity: Buffer;
-  etag: string;
-  br?: Buffer;
-  gzip?: Buffer;
+/** What a resource of an open site answers, before cookies. */
+type Answer = Omit<Extract<Outcome, { kind: 'body' }>, 'cookies' | 'cookiePath'> | { kind: 'redirect'; location: string };
+
+type Deps = AppDeps;
+/** One resource of a site: the answer it gives a visitor of the open site. */
+type Resource = (deps: Deps, visit: SiteVisit, depend: Depend) => Promise<Answer>;
+
+const HTML = 'text/html; charset=utf-8';
+const TEXT = 'text/plain; charset=utf-8';
+
+const html = (status: number, body: string, noindex: boolean, restricted: boolean, lastModified?: string): Answer => ({
+  kind: 'body',
+  status,
+  contentType: HTML,
+  body,
+  noindex,
+  private: restricted,
+  ...(lastModified ? { lastModified } : {}),
+});
+const text = (contentType: string, file: SiteFile, visit: SiteVisit, noindex = !file.listed): Answer => ({
+  kind: 'body',
+  status: 200,
+  contentType,
+  body: file.text,
+  noindex,
+  private: visit.restricted,
+});
+
+/** The 404 of a page the visitor does not find (in the site's layout). */
+async function missing(deps: Deps, visit: SiteVisit): Promise<Answer> {
+  return html(404, await missingPage(deps, visit), true, true);
 }
 
-// Brotli's default (11) is for static files; 5 compresses pages nearly as well, far faster.
-const BROTLI = { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } };
-
-function encodeBody(text: string): EncodedBody {
-  const identity = Buffer.from(text);
-  return { identity, etag: `W/"${createHash('sha1').update(identity).digest('base64url')}"` };
-}
-
-/** If-None-Match holds this ETag (or `*`). */
-function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  if (header.trim() === '*') return true;
-  const bare = etag.replace(/^W\//, '');
-  return header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === bare);
-}
-
-/** br, else gzip, when the client accepts it (q=0 refuses) and the body is worth it. */
-function preferredEncoding(header: string | undefined, size: number): 'br' | 'gzip' | 'identity' {
-  if (!header || size < 1024) return 'identity';
-  const accepted = new Set<string>();
-  for (const part of header.toLowerCase().split(',')) {
-    const [name, ...params] = part.trim().split(';');
-    if (params.some((p) => /^\s*q=0(\.0*)?\s*$/.test(p))) continue;
-    accepted.add(name.trim());
-  }
-  if (accepted.has('br')) return 'br';
-  if (accepted.has('gzip') || accepted.has('*')) return 'gzip';
-  return 'identity';
-}
-
-/** Cookies of the request, by name (the first of a name wins). */
-function readCookies(header: string | undefined): Record<string, string> {
-  const cookies: Record<string, string> = {};
-  if (!header) return cookies;
-  for (const part of header.split(';')) {
-    const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    const name = part.slice(0, eq).trim();
-    if (name in cookies) continue;
-    let value = part.slice(eq + 1).trim();
-    if (value.startsWith('"') && value.endsWith('"')) value = value.slice(1, -1);
-    try {
-      value = decodeURIComponent(value);
-    } catch {
-      // kept as sent
+function page(path: string): Resource {
+  return async (deps, visit, depend) => {
+    const answer = await readPage(deps, visit, path, depend);
+    switch (answer.kind) {
+      case 'page':
+        return html(200, answer.html, answer.noindex, visit.restricted, answer.lastModified);
+      case 'markdown':
+        return text('text/markdown; charset=utf-8', { text: answer.markdown, listed: true }, visit, answer.noindex);
+      case 'moved':
+        return { kind: 'redirect', location: answer.location };
+      case 'missing':
+        return missing(deps, visit);
     }
-    // A `%00` decodes to a NUL, which PostgreSQL text cannot hold (a share key is looked up
-    // in SQL): such a cookie was never one this server set, so it counts as absent.
-    if (!value.includes('\u0000')) cookies[name] = value;
-  }
-  return cookies;
+  };
 }
 
-function cookieHeader(cookie: CookieToSet, path: string, secure: boolean): string {
-  let header = `${cookie.name}=${encodeURIComponent(cookie.value)}; Path=${path || '/'}; HttpOnly; SameSite=Lax`;
-  if (secure) header += '; Secure';
-  if (cookie.maxAge !== undefined) header += `; Max-Age=${cookie.maxAge}`;
-  return header;
+function search(query: string, dropdown: boolean): Resource {
+  return async (deps, visit) => {
+    const answer = await searchSite(deps, visit, query, dropdown);
+    if (answer.kind === 'missing') return missing(deps, visit);
+    if (answer.kind === 'dropdown') {
+      const body = JSON.stringify({ query: answer.query, count: answer.count, html: answer.html });
+      return text('application/json; charset=utf-8', { text: body, listed: false }, visit);
+    }
+    return html(200, answer.html, true, visit.restricted);
+  };
 }
 
-/** The request URL without the credential parameters (they became cookies). */
-function withoutCredentials(url: string): string {
-  const parsed = new URL(url, 'http://localhost');
-  parsed.searchParams.delete('share');
-  parsed.searchParams.delete('shareKey');
-  parsed.searchParams.delete('jwt_token');
-  return parsed.pathname + parsed.search;
-}
+const robots: Resource = async (_deps, visit) => text(TEXT, robotsTxt(visit), visit);
+const sitemap: Resource = async (deps, visit) => text('application/xml; charset=utf-8', await sitemapXml(deps, visit), visit);
+const llms = (full: boolean): Resource => async (deps, visit) => text(TEXT, await llmsTxt(deps, visit, full), visit);
+
+/** Files of a site beside its pages, each its own route (none is a slug: slugs hold no `.`). */
+const SITE_FILES: Record<string, Resource> = { 'robots.txt': robots, 'sitemap.xml': sitemap, 'llms.txt': llms(false), 'llms-full.txt': llms(true) };
 
 export const publishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const { deps } = app;
@@ -118,9 +119,9 @@ export const publishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const secureCookies = publicUrl.protocol === 'https:';
 
   // Visits without credentials see what the database says, nothing else: their outcome is
-  // reused while what it depends on is unchanged (servePublished declares it), its HTML
+  // reused while what it depends on is unchanged (the reader declares it), its body
   // encoded to bytes once.
-  const anonymous = new TtlCache<PublishedOutcome>(60_000, 2_000);
+  const anonymous = new TtlCache<Outcome>(60_000, 2_000);
   app.metrics?.registerCache('published', anonymous as TtlCache<unknown>);
   const encoded = new WeakMap<object, EncodedBody>();
   // Outcomes are not reused across visitors with credentials (nor while the change feed is
@@ -135,7 +136,26 @@ export const publishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return fresh;
   };
 
-  async function serve(request: FastifyRequest, reply: FastifyReply, mount: Mount, path: string) {
+  /** Opens the site for the visitor, then answers `resource` of it. */
+  async function visit(mount: Mount, credentials: Parameters<typeof openSite>[2], resource: Resource, depend: Depend): Promise<Outcome> {
+    const opened = await openSite(deps, mount, credentials, depend);
+    if (opened.kind === 'unknown-host') return { kind: 'none' };
+    const cookiePath = mount.kind === 'host' ? '/' : opened.kind === 'open' ? opened.visit.base.replace(/\/$/, '') : opened.base.replace(/\/$/, '');
+    switch (opened.kind) {
+      case 'hidden':
+      case 'sign-in': {
+        const body = errorPage(opened.kind);
+        const status = opened.kind === 'hidden' ? 404 : 401;
+        return { kind: 'body', status, contentType: HTML, body, noindex: true, private: true, cookies: opened.forget ? [opened.forget] : [], cookiePath };
+      }
+      case 'remember':
+        return { kind: 'redirect', location: null, cookies: [opened.credential], cookiePath };
+      case 'open':
+        return { ...(await resource(deps, opened.visit, depend)), cookies: [], cookiePath };
+    }
+  }
+
+  async function serve(request: FastifyRequest, reply: FastifyReply, mount: Mount, key: string, resource: Resource) {
     const query = request.query as Record<string, unknown>;
     const cookies = readCookies(request.headers.cookie);
     const credentials = {
@@ -146,33 +166,32 @@ export const publishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
       visitorCookie: cookies[VISITOR_COOKIE],
     };
     const hasCredentials = Object.values(credentials).some((value) => value !== undefined);
-    const search = path === SEARCH_PATH && typeof query.q === 'string' ? query.q.slice(0, 512) : undefined;
-    const searchJson = path === SEARCH_PATH && query.format === 'json';
-    const visit = (depend?: Depend) => servePublished(deps, { mount, path, credentials, search, searchJson }, depend);
-    const key = `${mount.kind === 'path' ? mount.key : `host:${mount.hostname}`}\u0000${path}\u0000${search ?? ''}\u0000${searchJson ? 'j' : ''}`;
-    const outcome = hasCredentials ? await visit() : await reuseUnlessChanged(deps.db, anonymous as TtlCache<unknown>, key, visit);
+    const answer = (depend: Depend) => visit(mount, credentials, resource, depend);
+    const cacheKey = `${mount.kind === 'path' ? mount.key : `host:${mount.hostname}`}\u0000${key}`;
+    const outcome = hasCredentials ? await answer(() => {}) : await reuseUnlessChanged(deps.db, anonymous as TtlCache<unknown>, cacheKey, answer);
     if (outcome.kind === 'none') return reply.callNotFound();
     const secure = secureCookies || request.protocol === 'https';
     if (outcome.cookies.length > 0) {
       reply.header('set-cookie', outcome.cookies.map((c) => cookieHeader(c, outcome.cookiePath, secure)));
     }
     if (outcome.kind === 'redirect') {
-      const location = outcome.cleanQuery ? withoutCredentials(request.url) : (outcome.location ?? '/');
+      const location = outcome.location === null ? withoutCredentials(request.url) : outcome.location;
       return reply.code(302).header('cache-control', 'no-store').header('location', location).send();
     }
+    const isHtml = outcome.contentType === HTML;
     reply
       .code(outcome.status)
-      .header('content-type', outcome.kind === 'html' ? 'text/html; charset=utf-8' : outcome.contentType)
+      .header('content-type', outcome.contentType)
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', outcome.private ? 'same-origin' : 'strict-origin-when-cross-origin')
       .header('cache-control', outcome.private || outcome.status !== 200 ? 'private, no-store' : 'public, max-age=60');
-    if (outcome.kind === 'html') reply.header('content-security-policy', CSP);
+    if (isHtml) reply.header('content-security-policy', CSP);
     if (outcome.noindex) reply.header('x-robots-tag', 'noindex');
     let body = encoded.get(outcome);
-    if (!body) encoded.set(outcome, (body = encodedOnce(outcome.kind === 'html' ? outcome.html : outcome.body)));
+    if (!body) encoded.set(outcome, (body = encodedOnce(outcome.body)));
     // Revalidation: the ETag names the bytes; a match answers 304 without a body.
     reply.header('etag', body.etag).header('vary', 'accept-encoding');
-    if (outcome.kind === 'html' && outcome.lastModified) reply.header('last-modified', outcome.lastModified);
+    if (isHtml && outcome.lastModified) reply.header('last-modified', outcome.lastModified);
     if (outcome.status === 200 && etagMatches(request.headers['if-none-match'], body.etag)) return reply.code(304).send();
     const encoding = preferredEncoding(request.headers['accept-encoding'], body.identity.length);
     if (encoding === 'identity') return reply.send(body.identity);
@@ -182,31 +201,52 @@ export const publishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return reply.header('content-encoding', encoding).send(compressed);
   }
 
+  /** The search page of the site at `mount`: `?q=` the text, `?format=json` the dropdown's results. */
+  function serveSearch(request: FastifyRequest, reply: FastifyReply, mount: Mount) {
+    const query = request.query as Record<string, unknown>;
+    const text = typeof query.q === 'string' ? query.q.slice(0, 512) : '';
+    const dropdown = query.format === 'json';
+    return serve(request, reply, mount, `${SEARCH_PATH}\u0000${text}\u0000${dropdown ? 'j' : ''}`, search(text, dropdown));
+  }
+
   // Robots of PUBLIC_URL's own host: the API is not for crawlers; sites say for themselves.
   app.get('/robots.txt', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
     const hostname = request.hostname.toLowerCase();
     if (hostname && hostname !== apiHostname && (await publishedRepository.siteByHostname(deps.db, hostname))) {
-      return serve(request, reply, { kind: 'host', hostname }, 'robots.txt');
+      return serve(request, reply, { kind: 'host', hostname }, 'robots.txt', robots);
     }
-    return reply.header('content-type', 'text/plain; charset=utf-8').header('cache-control', 'public, max-age=3600').send('User-agent: *\nDisallow: /v1/\n');
+    return reply.header('content-type', TEXT).header('cache-control', 'public, max-age=3600').send('User-agent: *\nDisallow: /v1/\n');
   });
 
   // No schema validation on these routes: it cost more than the rest of Fastify's work on
   // a page (bench published.page); params are strings by construction, and the two
   // credential parameters are checked by credentialParam.
   const siteRoute = { config: { public: true }, schema: { hide: true } } as const;
-  app.get<{ Params: SiteParams }>('/sites/:site', siteRoute, (request, reply) => serve(request, reply, { kind: 'path', key: request.params.site }, ''));
-  app.get<{ Params: SiteParams }>('/sites/:site/*', siteRoute, (request, reply) =>
-    serve(request, reply, { kind: 'path', key: request.params.site }, request.params['*'] ?? ''),
-  );
+  const bySite = (request: FastifyRequest<{ Params: SiteParams }>): Mount => ({ kind: 'path', key: request.params.site });
+  for (const [file, resource] of Object.entries(SITE_FILES)) {
+    app.get<{ Params: SiteParams }>(`/sites/:site/${file}`, siteRoute, (request, reply) => serve(request, reply, bySite(request), file, resource));
+  }
+  app.get<{ Params: SiteParams }>(`/sites/:site/${SEARCH_PATH}`, siteRoute, (request, reply) => serveSearch(request, reply, bySite(request)));
+  app.get<{ Params: SiteParams }>('/sites/:site', siteRoute, (request, reply) => serve(request, reply, bySite(request), '', page('')));
+  app.get<{ Params: SiteParams }>('/sites/:site/*', siteRoute, (request, reply) => {
+    const path = request.params['*'] ?? '';
+    return serve(request, reply, bySite(request), path, page(path));
+  });
 
-  // Custom hostnames: any other GET, when the Host is a site's.
-  const hostRoute = { config: { public: true }, schema: { hide: true } } as const;
-  const byHost = (request: FastifyRequest, reply: FastifyReply, path: string) => {
+  // Custom hostnames: the same resources at the root of any other host that is a site's.
+  const byHost = (request: FastifyRequest, reply: FastifyReply, answer: (mount: Mount) => unknown) => {
     const hostname = request.hostname.toLowerCase();
     if (!hostname || hostname === apiHostname) return reply.callNotFound();
-    return serve(request, reply, { kind: 'host', hostname }, path);
+    return answer({ kind: 'host', hostname });
   };
-  app.get('/', hostRoute, (request, reply) => byHost(request, reply, ''));
-  app.get<{ Params: HostParams }>('/*', hostRoute, (request, reply) => byHost(request, reply, request.params['*'] ?? ''));
+  for (const [file, resource] of Object.entries(SITE_FILES)) {
+    if (file === 'robots.txt') continue; // above: PUBLIC_URL's own robots.txt shares the path
+    app.get(`/${file}`, siteRoute, (request, reply) => byHost(request, reply, (mount) => serve(request, reply, mount, file, resource)));
+  }
+  app.get(`/${SEARCH_PATH}`, siteRoute, (request, reply) => byHost(request, reply, (mount) => serveSearch(request, reply, mount)));
+  app.get('/', siteRoute, (request, reply) => byHost(request, reply, (mount) => serve(request, reply, mount, '', page(''))));
+  app.get<{ Params: HostParams }>('/*', siteRoute, (request, reply) => {
+    const path = request.params['*'] ?? '';
+    return byHost(request, reply, (mount) => serve(request, reply, mount, path, page(path)));
+  });
 };

@@ -3,23 +3,10 @@ import type { PageRequest } from '../../db/keyset.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
+import { conditionValue } from '../sites/site-conditions.ts';
+import { pageOf, pathFrom, SiteStructure, uniquePath } from '../sites/site-structure.ts';
 import type { SiteRow } from '../sites/sites.repository.ts';
-import {
-  conditionValue,
-  loadSite,
-  loadSiteToManage,
-  loadStructure,
-  moveIntoGroup,
-  moveLevelItem,
-  pageOf,
-  pathFrom,
-  presentData,
-  touchSite,
-  uniquePath,
-  type StructureData,
-} from '../sites/sites.service.ts';
-import { siteSpacesRepository } from '../site-spaces/site-spaces.repository.ts';
-import { containerSiteSpaces, levelItems } from './site-sections.presenter.ts';
+import { loadSite, loadSiteToManage, touchSite } from '../sites/sites.service.ts';
 import { siteSectionsRepository, type GroupRow, type SectionRow } from './site-sections.repository.ts';
 import type {
   AddGroupInput,
@@ -29,27 +16,30 @@ import type {
   UpdateGroupInput,
   UpdateSectionInput,
 } from './site-sections.schemas.ts';
+import { siteSpacesRepository } from '../site-spaces/site-spaces.repository.ts';
 
-function presentedSection(ctx: Pick<Context, 'config'>, site: SiteRow, data: StructureData, id: string) {
-  const wire = presentData(ctx, site, data).sections.find((s) => s.id === id);
+/* Sections and section groups of a site. Changes go through the site's SiteStructure. */
+
+function presentedSection(ctx: Pick<Context, 'config'>, site: SiteRow, structure: SiteStructure, id: string) {
+  const wire = structure.present(ctx, site).sections.find((s) => s.id === id);
   if (!wire) throw notFound('Section');
   return wire;
 }
 
-function presentedGroup(ctx: Pick<Context, 'config'>, site: SiteRow, data: StructureData, id: string) {
-  const wire = presentData(ctx, site, data).groups.find((g) => g.id === id);
+function presentedGroup(ctx: Pick<Context, 'config'>, site: SiteRow, structure: SiteStructure, id: string) {
+  const wire = structure.present(ctx, site).groups.find((g) => g.id === id);
   if (!wire) throw notFound('Section group');
   return wire;
 }
 
-function findSection(data: StructureData, id: string): SectionRow {
-  const row = data.sections.find((s) => s.id === id);
+function findSection(structure: SiteStructure, id: string): SectionRow {
+  const row = structure.section(id);
   if (!row) throw notFound('Section');
   return row;
 }
 
-function findGroup(data: StructureData, id: string): GroupRow {
-  const row = data.groups.find((g) => g.id === id);
+function findGroup(structure: SiteStructure, id: string): GroupRow {
+  const row = structure.group(id);
   if (!row) throw notFound('Section group');
   return row;
 }
@@ -65,7 +55,7 @@ function sectionTitle(title: string): string {
 /** GET {SITE}/sections: in structure order (depth-first through groups). */
 export async function listSections(ctx: Context, organizationId: string, siteId: string, shareKey: string | undefined, page: PageRequest) {
   const { site } = await loadSite(ctx, organizationId, siteId, { visitor: true, shareKey });
-  return pageOf(presentData(ctx, site, await loadStructure(ctx, siteId)).sections, page);
+  return pageOf((await SiteStructure.load(ctx, siteId)).present(ctx, site).sections, page);
 }
 
 /**
@@ -81,17 +71,17 @@ export async function addSection(ctx: Context, organizationId: string, siteId: s
     if (input.spaceId === null) throw badRequest('body/spaceId: creating a new space here is not supported; create the space, then add it');
     const space = await siteSpacesRepository.findLiveSpace(trx, organizationId, input.spaceId);
     if (!space) throw badRequest(`body/spaceId: "${input.spaceId}" is not a space of this organization`);
-    let data = await loadStructure(tctx, siteId);
+    const structure = await SiteStructure.load(tctx, siteId);
     const group = input.siteSectionGroupId ?? null;
-    if (group !== null && !data.groups.some((g) => g.id === group)) throw badRequest(`body/siteSectionGroupId: section group "${group}" is not in this site`);
+    if (group !== null && !structure.group(group)) throw badRequest(`body/siteSectionGroupId: section group "${group}" is not in this site`);
     const now = isoNow(ctx.clock);
 
-    const root = containerSiteSpaces(data.siteSpaces, null);
-    if (data.sections.length === 0 && root.length > 0) {
+    const root = structure.containerSiteSpaces(null);
+    if (structure.sections.length === 0 && root.length > 0) {
       const first = root.find((s) => s.id === site.default_site_space_id) ?? root[0];
-      const firstTitle = first.title ?? data.spaces.get(first.space_id)?.title ?? site.title;
+      const firstTitle = first.title ?? structure.spaces.get(first.space_id)?.title ?? site.title;
       const id = newId();
-      await siteSectionsRepository.insertSection(trx, {
+      structure.addSection({
         id,
         site_id: siteId,
         title: sectionTitle(firstTitle),
@@ -104,8 +94,7 @@ export async function addSection(ctx: Context, organizationId: string, siteId: s
         created_at: now,
         default_site_space_id: site.default_site_space_id,
       });
-      await siteSpacesRepository.moveRootInto(trx, siteId, id);
-      data = await loadStructure(tctx, siteId);
+      structure.moveRootInto(id);
     }
 
     const title = sectionTitle(input.title ?? space.title);
@@ -115,15 +104,15 @@ export async function addSection(ctx: Context, organizationId: string, siteId: s
       title,
       description: null,
       icon: input.icon ?? null,
-      path: uniquePath(pathFrom(title), data.sections.map((s) => s.path)),
+      path: uniquePath(pathFrom(title), structure.sections.map((s) => s.path)),
       condition: null,
       section_group_id: group,
-      position: levelItems(data.groups, data.sections, group).length,
+      position: structure.levelItems(group).length,
       created_at: now,
       default_site_space_id: null,
     };
-    await siteSectionsRepository.insertSection(trx, section);
-    await siteSpacesRepository.insert(trx, {
+    structure.addSection(section);
+    await structure.addSiteSpace(tctx, {
       id: newId(),
       site_id: siteId,
       section_id: section.id,
@@ -135,8 +124,9 @@ export async function addSection(ctx: Context, organizationId: string, siteId: s
       position: 0,
       created_at: now,
     });
+    await structure.save(trx);
     await touchSite(ctx, trx, siteId);
-    return presentedSection(ctx, site, await loadStructure(tctx, siteId), section.id);
+    return presentedSection(ctx, site, structure, section.id);
   });
 }
 
@@ -145,18 +135,18 @@ export async function updateSection(ctx: Context, organizationId: string, siteId
   return ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
     const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const data = await loadStructure(tctx, siteId);
-    const row = findSection(data, sectionId);
-    const changes: Partial<SectionRow> = {};
+    const structure = await SiteStructure.load(tctx, siteId);
+    const row = findSection(structure, sectionId);
+    const changes: Parameters<SiteStructure['updateSection']>[1] = {};
     if (input.title !== undefined) changes.title = input.title.trim().length >= 2 ? input.title.trim() : input.title;
     if (input.path !== undefined && input.path !== row.path) {
-      if (data.sections.some((s) => s.id !== sectionId && s.path === input.path)) {
+      if (structure.sections.some((s) => s.id !== sectionId && s.path === input.path)) {
         throw conflict(`body/path: another section of this site has the path "${input.path}"`);
       }
       changes.path = input.path;
     }
     if (input.defaultSiteSpace !== undefined) {
-      if (!data.siteSpaces.some((s) => s.id === input.defaultSiteSpace && s.section_id === sectionId)) {
+      if (!structure.containerSiteSpaces(sectionId).some((s) => s.id === input.defaultSiteSpace)) {
         throw badRequest(`body/defaultSiteSpace: site space "${input.defaultSiteSpace}" is not in this section`);
       }
       changes.default_site_space_id = input.defaultSiteSpace;
@@ -164,25 +154,25 @@ export async function updateSection(ctx: Context, organizationId: string, siteId
     if (input.condition !== undefined) changes.condition = conditionValue(site, input.condition, 'condition');
     if (input.icon !== undefined) changes.icon = input.icon;
     if (input.description !== undefined) changes.description = input.description;
-    if (Object.keys(changes).length > 0) {
-      await siteSectionsRepository.updateSection(trx, siteId, sectionId, changes);
-      Object.assign(row, changes);
-    }
+    structure.updateSection(sectionId, changes);
     if (input.siteSectionGroupId !== undefined && input.siteSectionGroupId !== row.section_group_id) {
-      await moveIntoGroup(trx, siteId, data, { kind: 'section', id: sectionId }, input.siteSectionGroupId);
+      structure.moveIntoGroup({ kind: 'section', id: sectionId }, input.siteSectionGroupId);
     }
+    await structure.save(trx);
     await touchSite(ctx, trx, siteId);
-    return presentedSection(ctx, site, data, sectionId);
+    return presentedSection(ctx, site, structure, sectionId);
   });
 }
 
 /** DELETE {SITE}/sections/{id}: the section and its site spaces; 204 also when absent. */
 export async function deleteSection(ctx: Context, organizationId: string, siteId: string, sectionId: string) {
   await ctx.db.transaction().execute(async (trx) => {
-    const { site } = await loadSiteToManage({ ...ctx, db: trx }, organizationId, siteId);
-    await siteSpacesRepository.deleteInSection(trx, siteId, sectionId);
+    const tctx = { ...ctx, db: trx };
+    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
+    const structure = await SiteStructure.load(tctx, siteId);
     // An absent section (no site spaces either) changes nothing: the site keeps its updatedAt.
-    if (!(await siteSectionsRepository.deleteSection(trx, siteId, sectionId))) return;
+    if (!structure.removeSection(sectionId)) return;
+    await structure.save(trx);
     if (site.default_site_section_id === sectionId) await siteSectionsRepository.clearSiteDefaultSection(trx, siteId);
     await touchSite(ctx, trx, siteId);
   });
@@ -193,12 +183,13 @@ export async function moveSection(ctx: Context, organizationId: string, siteId: 
   return ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
     const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const data = await loadStructure(tctx, siteId);
-    findSection(data, sectionId);
+    const structure = await SiteStructure.load(tctx, siteId);
+    findSection(structure, sectionId);
     const pointer = (p?: { siteSection: string }) => (p ? { kind: 'section' as const, id: p.siteSection } : undefined);
-    await moveLevelItem(trx, siteId, data, { kind: 'section', id: sectionId }, input.position && { before: pointer(input.position.before), after: pointer(input.position.after) });
+    structure.moveLevelItem({ kind: 'section', id: sectionId }, input.position && { before: pointer(input.position.before), after: pointer(input.position.after) });
+    await structure.save(trx);
     await touchSite(ctx, trx, siteId);
-    return presentedSection(ctx, site, data, sectionId);
+    return presentedSection(ctx, site, structure, sectionId);
   });
 }
 
@@ -207,7 +198,7 @@ export async function moveSection(ctx: Context, organizationId: string, siteId: 
 /** GET {SITE}/section-groups: in structure order. */
 export async function listGroups(ctx: Context, organizationId: string, siteId: string, page: PageRequest) {
   const { site } = await loadSite(ctx, organizationId, siteId);
-  return pageOf(presentData(ctx, site, await loadStructure(ctx, siteId)).groups, page);
+  return pageOf((await SiteStructure.load(ctx, siteId)).present(ctx, site).groups, page);
 }
 
 /** POST {SITE}/section-groups: at the end of `parent` (or the site root), holding `sections` in that order. */
@@ -215,11 +206,11 @@ export async function addGroup(ctx: Context, organizationId: string, siteId: str
   return ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
     const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const data = await loadStructure(tctx, siteId);
+    const structure = await SiteStructure.load(tctx, siteId);
     const parent = input.parent ?? null;
-    if (parent !== null && !data.groups.some((g) => g.id === parent)) throw badRequest(`body/parent: section group "${parent}" is not in this site`);
+    if (parent !== null && !structure.group(parent)) throw badRequest(`body/parent: section group "${parent}" is not in this site`);
     const sections = [...new Set(input.sections ?? [])];
-    const unknown = sections.filter((id) => !data.sections.some((s) => s.id === id));
+    const unknown = sections.filter((id) => !structure.section(id));
     if (unknown.length > 0) throw badRequest(`body/sections: ${unknown.map((id) => `"${id}"`).join(', ')} ${unknown.length === 1 ? 'is not a section' : 'are not sections'} of this site`);
     const row: GroupRow = {
       id: newId(),
@@ -227,14 +218,14 @@ export async function addGroup(ctx: Context, organizationId: string, siteId: str
       title: input.title.trim() || input.title,
       icon: input.icon ?? null,
       parent_group_id: parent,
-      position: levelItems(data.groups, data.sections, parent).length,
+      position: structure.levelItems(parent).length,
       created_at: isoNow(ctx.clock),
     };
-    await siteSectionsRepository.insertGroup(trx, row);
-    data.groups.push(row);
-    for (const id of sections) await moveIntoGroup(trx, siteId, data, { kind: 'section', id }, row.id);
+    structure.addGroup(row);
+    for (const id of sections) structure.moveIntoGroup({ kind: 'section', id }, row.id);
+    await structure.save(trx);
     await touchSite(ctx, trx, siteId);
-    return presentedGroup(ctx, site, data, row.id);
+    return presentedGroup(ctx, site, structure, row.id);
   });
 }
 
@@ -243,17 +234,17 @@ export async function updateGroup(ctx: Context, organizationId: string, siteId: 
   return ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
     const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const data = await loadStructure(tctx, siteId);
-    const row = findGroup(data, groupId);
+    const structure = await SiteStructure.load(tctx, siteId);
+    findGroup(structure, groupId);
     const changes: Partial<GroupRow> = {};
     if (input.title !== undefined) changes.title = input.title.trim() || input.title;
     if (input.icon !== undefined) changes.icon = input.icon;
     if (Object.keys(changes).length > 0) {
-      await siteSectionsRepository.updateGroup(trx, siteId, groupId, changes);
-      Object.assign(row, changes);
+      structure.updateGroup(groupId, changes);
+      await structure.save(trx);
       await touchSite(ctx, trx, siteId);
     }
-    return presentedGroup(ctx, site, data, groupId);
+    return presentedGroup(ctx, site, structure, groupId);
   });
 }
 
@@ -262,18 +253,9 @@ export async function deleteGroup(ctx: Context, organizationId: string, siteId: 
   await ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
     await loadSiteToManage(tctx, organizationId, siteId);
-    const data = await loadStructure(tctx, siteId);
-    const group = data.groups.find((g) => g.id === groupId);
-    if (!group) return;
-    const children = levelItems(data.groups, data.sections, groupId);
-    // Each child takes the group's place, in order, in the group's parent level.
-    let after: { kind: 'section' | 'group'; id: string } = { kind: 'group', id: groupId };
-    for (const child of children) {
-      const item = { kind: child.kind, id: child.row.id };
-      await moveLevelItem(trx, siteId, data, item, { after });
-      after = item;
-    }
-    await siteSectionsRepository.deleteGroup(trx, siteId, groupId);
+    const structure = await SiteStructure.load(tctx, siteId);
+    if (!structure.removeGroup(groupId)) return;
+    await structure.save(trx);
     await touchSite(ctx, trx, siteId);
   });
 }
@@ -283,12 +265,13 @@ export async function addSectionToGroup(ctx: Context, organizationId: string, si
   return ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
     const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const data = await loadStructure(tctx, siteId);
-    findGroup(data, groupId);
-    if (!data.sections.some((s) => s.id === sectionId)) throw badRequest(`body/sectionId: section "${sectionId}" is not in this site`);
-    await moveIntoGroup(trx, siteId, data, { kind: 'section', id: sectionId }, groupId);
+    const structure = await SiteStructure.load(tctx, siteId);
+    findGroup(structure, groupId);
+    if (!structure.section(sectionId)) throw badRequest(`body/sectionId: section "${sectionId}" is not in this site`);
+    structure.moveIntoGroup({ kind: 'section', id: sectionId }, groupId);
+    await structure.save(trx);
     await touchSite(ctx, trx, siteId);
-    return presentedGroup(ctx, site, data, groupId);
+    return presentedGroup(ctx, site, structure, groupId);
   });
 }
 
@@ -297,10 +280,11 @@ export async function removeSectionFromGroup(ctx: Context, organizationId: strin
   await ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
     await loadSiteToManage(tctx, organizationId, siteId);
-    const data = await loadStructure(tctx, siteId);
-    const section = data.sections.find((s) => s.id === sectionId);
+    const structure = await SiteStructure.load(tctx, siteId);
+    const section = structure.section(sectionId);
     if (!section || section.section_group_id !== groupId) return;
-    await moveLevelItem(trx, siteId, data, { kind: 'section', id: sectionId }, { after: { kind: 'group', id: groupId } });
+    structure.moveLevelItem({ kind: 'section', id: sectionId }, { after: { kind: 'group', id: groupId } });
+    await structure.save(trx);
     await touchSite(ctx, trx, siteId);
   });
 }
@@ -310,12 +294,13 @@ export async function moveGroup(ctx: Context, organizationId: string, siteId: st
   return ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
     const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const data = await loadStructure(tctx, siteId);
-    findGroup(data, groupId);
+    const structure = await SiteStructure.load(tctx, siteId);
+    findGroup(structure, groupId);
     const pointer = (p?: { type: 'site-section' | 'site-section-group'; id: string }) =>
       p ? { kind: p.type === 'site-section' ? ('section' as const) : ('group' as const), id: p.id } : undefined;
-    await moveLevelItem(trx, siteId, data, { kind: 'group', id: groupId }, input.position && { before: pointer(input.position.before), after: pointer(input.position.after) });
+    structure.moveLevelItem({ kind: 'group', id: groupId }, input.position && { before: pointer(input.position.before), after: pointer(input.position.after) });
+    await structure.save(trx);
     await touchSite(ctx, trx, siteId);
-    return presentedGroup(ctx, site, data, groupId);
+    return presentedGroup(ctx, site, structure, groupId);
   });
 }

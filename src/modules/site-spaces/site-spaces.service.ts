@@ -3,44 +3,33 @@ import type { PageRequest } from '../../db/keyset.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { siteSectionsRepository } from '../site-sections/site-sections.repository.ts';
-import {
-  conditionValue,
-  defaultSection,
-  loadSite,
-  loadSiteToManage,
-  loadStructure,
-  moveSiteSpaceNextTo,
-  pageOf,
-  pathFrom,
-  presentData,
-  putSiteSpace,
-  siteSpacePaths,
-  touchSite,
-  type StructureData,
-} from '../sites/sites.service.ts';
+import { conditionValue } from '../sites/site-conditions.ts';
+import { pageOf, pathFrom, SiteStructure, uniquePath } from '../sites/site-structure.ts';
 import type { SiteRow } from '../sites/sites.repository.ts';
+import { loadSite, loadSiteToManage, touchSite } from '../sites/sites.service.ts';
 import { siteSpacesRepository, type SiteSpaceRow } from './site-spaces.repository.ts';
 import type { AddSiteSpaceInput, MoveSiteSpaceInput, UpdateSiteSpaceInput } from './site-spaces.schemas.ts';
-import { uniquePath } from '../sites/sites.service.ts';
+
+/* Site spaces: a space shown on a site, in a section or at its root. Changes go through the site's SiteStructure. */
 
 /** The presented site space, after a change. */
-function presented(ctx: Pick<Context, 'config'>, site: SiteRow, data: StructureData, siteSpaceId: string) {
-  const wire = presentData(ctx, site, data).siteSpaces.find((s) => s.id === siteSpaceId);
+function presented(ctx: Pick<Context, 'config'>, site: SiteRow, structure: SiteStructure, siteSpaceId: string) {
+  const wire = structure.present(ctx, site).siteSpaces.find((s) => s.id === siteSpaceId);
   if (!wire) throw notFound('Site space');
   return wire;
 }
 
-function findRow(data: StructureData, siteSpaceId: string): SiteSpaceRow {
-  const row = data.siteSpaces.find((s) => s.id === siteSpaceId);
-  if (!row || !data.spaces.has(row.space_id)) throw notFound('Site space');
+/** A site space whose space is live; 404 otherwise. */
+function findRow(structure: SiteStructure, siteSpaceId: string): SiteSpaceRow {
+  const row = structure.liveSiteSpace(siteSpaceId);
+  if (!row) throw notFound('Site space');
   return row;
 }
 
 /** GET {SITE}/site-spaces: in structure order; `default` keeps only (or leaves out) the defaults. */
 export async function listSiteSpaces(ctx: Context, organizationId: string, siteId: string, query: { shareKey?: string; default?: boolean }, page: PageRequest) {
   const { site } = await loadSite(ctx, organizationId, siteId, { visitor: true, shareKey: query.shareKey });
-  let items = presentData(ctx, site, await loadStructure(ctx, siteId)).siteSpaces;
+  let items = (await SiteStructure.load(ctx, siteId)).present(ctx, site).siteSpaces;
   if (query.default !== undefined) items = items.filter((s) => s.default === query.default);
   return pageOf(items, page);
 }
@@ -56,31 +45,29 @@ export async function addSiteSpace(ctx: Context, organizationId: string, siteId:
     if (input.spaceId === null) throw badRequest('body/spaceId: creating a new space here is not supported; create the space, then add it');
     const space = await siteSpacesRepository.findLiveSpace(trx, organizationId, input.spaceId);
     if (!space) throw badRequest(`body/spaceId: "${input.spaceId}" is not a space of this organization`);
-    const data = await loadStructure(tctx, siteId);
+    const structure = await SiteStructure.load(tctx, siteId);
     let sectionId: string | null = null;
     if (input.sectionId !== undefined) {
-      if (!data.sections.some((s) => s.id === input.sectionId)) throw badRequest(`body/sectionId: section "${input.sectionId}" is not in this site`);
+      if (!structure.section(input.sectionId)) throw badRequest(`body/sectionId: section "${input.sectionId}" is not in this site`);
       sectionId = input.sectionId;
-    } else sectionId = defaultSection(site, data)?.id ?? null;
+    } else sectionId = structure.defaultSection(site)?.id ?? null;
     const title = input.title?.trim() || null;
     const row: SiteSpaceRow = {
       id: newId(),
       site_id: siteId,
       section_id: sectionId,
       space_id: space.id,
-      path: uniquePath(pathFrom(title ?? space.title), siteSpacePaths(data, sectionId)),
+      path: uniquePath(pathFrom(title ?? space.title), structure.siteSpacePaths(sectionId)),
       title,
       condition: null,
       customization: '{}',
-      position: data.siteSpaces.filter((s) => s.section_id === sectionId).length,
+      position: structure.containerSiteSpaces(sectionId).length,
       created_at: isoNow(ctx.clock),
     };
-    await siteSpacesRepository.insert(trx, row);
-    data.siteSpaces.push(row);
-    await putSiteSpace(trx, siteId, data, row.id, sectionId);
-    if (!data.spaces.has(space.id)) data.spaces = (await loadStructure(tctx, siteId)).spaces;
+    await structure.addSiteSpace(tctx, row);
+    await structure.save(trx);
     await touchSite(ctx, trx, siteId);
-    return presented(ctx, site, data, row.id);
+    return presented(ctx, site, structure, row.id);
   });
 }
 
@@ -89,11 +76,11 @@ export async function updateSiteSpace(ctx: Context, organizationId: string, site
   return ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
     const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    let data = await loadStructure(tctx, siteId);
-    const row = findRow(data, siteSpaceId);
-    const changes: Partial<SiteSpaceRow> = {};
+    const structure = await SiteStructure.load(tctx, siteId);
+    const row = findRow(structure, siteSpaceId);
+    const changes: Parameters<SiteStructure['updateSiteSpace']>[2] = {};
     if (input.path !== undefined && input.path !== row.path) {
-      if (siteSpacePaths(data, row.section_id, row.id).includes(input.path)) {
+      if (structure.siteSpacePaths(row.section_id, row.id).includes(input.path)) {
         throw conflict(`body/path: another site space of this ${row.section_id ? 'section' : 'site'} has the path "${input.path}"`);
       }
       changes.path = input.path;
@@ -105,22 +92,23 @@ export async function updateSiteSpace(ctx: Context, organizationId: string, site
       changes.space_id = space.id;
     }
     if (Object.keys(changes).length > 0) {
-      await siteSpacesRepository.update(trx, siteId, siteSpaceId, changes);
+      await structure.updateSiteSpace(tctx, siteSpaceId, changes);
+      await structure.save(trx);
       await touchSite(ctx, trx, siteId);
-      if (changes.space_id) data = await loadStructure(tctx, siteId);
-      else Object.assign(row, changes);
     }
-    return presented(ctx, site, data, siteSpaceId);
+    return presented(ctx, site, structure, siteSpaceId);
   });
 }
 
 /** DELETE {SITE}/site-spaces/{id}: 204 also when absent. */
 export async function deleteSiteSpace(ctx: Context, organizationId: string, siteId: string, siteSpaceId: string) {
   await ctx.db.transaction().execute(async (trx) => {
-    const { site } = await loadSiteToManage({ ...ctx, db: trx }, organizationId, siteId);
+    const tctx = { ...ctx, db: trx };
+    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
+    const structure = await SiteStructure.load(tctx, siteId);
     // An absent site space changes nothing: the site keeps its updatedAt.
-    if (!(await siteSpacesRepository.delete(trx, siteId, siteSpaceId))) return;
-    await siteSectionsRepository.clearDefaultSiteSpace(trx, siteId, siteSpaceId);
+    if (!structure.removeSiteSpace(siteSpaceId)) return;
+    await structure.save(trx);
     if (site.default_site_space_id === siteSpaceId) await siteSpacesRepository.clearSiteDefault(trx, siteId);
     await touchSite(ctx, trx, siteId);
   });
@@ -131,11 +119,12 @@ export async function moveSiteSpace(ctx: Context, organizationId: string, siteId
   return ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
     const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const data = await loadStructure(tctx, siteId);
-    findRow(data, siteSpaceId);
+    const structure = await SiteStructure.load(tctx, siteId);
+    findRow(structure, siteSpaceId);
     const position = input.position && { before: input.position.before?.siteSpace, after: input.position.after?.siteSpace };
-    await moveSiteSpaceNextTo(trx, siteId, data, siteSpaceId, position);
+    structure.moveSiteSpaceNextTo(siteSpaceId, position);
+    await structure.save(trx);
     await touchSite(ctx, trx, siteId);
-    return presented(ctx, site, data, siteSpaceId);
+    return presented(ctx, site, structure, siteSpaceId);
   });
 }

@@ -1,7 +1,7 @@
 import type { Config } from '../../config.ts';
 import { apiUrl, appUrl, publishedSiteUrl } from '../../lib/urls.ts';
 import type { ShareLinkRow, SiteView } from './sites.repository.ts';
-import type { CustomizationWire, ShareLinkWire, SitePermissionsWire, SiteWire } from './sites.schemas.ts';
+import type { ShareLinkWire, SitePermissionsWire, SiteWire } from './sites.schemas.ts';
 
 // ---- Published URLs: the one place they are built (the published site imports these) ----
 
@@ -20,76 +20,6 @@ export function sectionUrl(baseUrl: string, section: { path: string }): string {
 /** A site space's published URL: `<site URL><section path>/<path>/`, or `<site URL><path>/` at the root. */
 export function siteSpaceUrl(baseUrl: string, section: { path: string } | null, siteSpace: { path: string }): string {
   return section ? `${baseUrl}${section.path}/${siteSpace.path}/` : `${baseUrl}${siteSpace.path}/`;
-}
-
-// ---- Customization ----
-
-/** What a site's customization is before anyone sets anything (docs/decisions/sites.md). */
-export const DEFAULT_CUSTOMIZATION: CustomizationWire = {
-  styling: {
-    theme: 'clean',
-    primaryColor: { light: '#346DDB', dark: '#346DDB' },
-    infoColor: { light: '#787878', dark: '#787878' },
-    successColor: { light: '#02B47D', dark: '#02B47D' },
-    warningColor: { light: '#FE9A00', dark: '#FE9A00' },
-    dangerColor: { light: '#FB2C36', dark: '#FB2C36' },
-    corners: 'rounded',
-    depth: 'subtle',
-    links: 'default',
-    font: 'Inter',
-    monospaceFont: 'IBMPlexMono',
-    background: 'plain',
-    icons: 'regular',
-    codeTheme: {
-      default: { light: 'default-light', dark: 'default-dark' },
-      openapi: { light: 'default-light', dark: 'default-dark' },
-    },
-    sidebar: { background: 'default', list: 'default' },
-    search: 'prominent',
-  },
-  internationalization: { locale: 'en' },
-  favicon: {},
-  header: { preset: 'default', links: [] },
-  footer: { groups: [] },
-  themes: { default: 'light', toggeable: true },
-  pdf: { enabled: true },
-  feedback: { enabled: false },
-  ai: { mode: 'none' },
-  advancedCustomization: { enabled: true },
-  git: { showEditLink: false },
-  pagination: { enabled: true },
-  trademark: { enabled: false },
-  pageActions: { items: ['markdown'], externalAI: false, markdown: true, mcp: false },
-  externalLinks: { target: 'self' },
-  privacyPolicy: {},
-  socialPreview: {},
-  socialAccounts: [],
-  insights: { trackingCookie: true },
-};
-
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/**
- * `over` laid on `base`: plain objects merge key by key, anything else (arrays included)
- * replaces. A null in `over` removes the key (site-space overrides reset that way).
- * Unions (favicon, fonts, content references) replace whole.
- */
-export function mergeCustomization(base: Record<string, unknown>, over: Record<string, unknown>, depth = 0): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(over)) {
-    if (value === undefined) continue;
-    if (value === null) delete out[key];
-    else if (isPlainObject(value) && isPlainObject(out[key]) && depth < 2 && !WHOLE.has(key)) {
-      out[key] = mergeCustomization(out[key] as Record<string, unknown>, value, depth + 1);
-    } else out[key] = value;
-  }
-  return out;
-}
-const WHOLE = new Set(['favicon', 'font', 'monospaceFont', 'primaryLink', 'logo', 'tint', 'link']);
-
-/** A stored customization (JSON) with the defaults filled in. */
-export function presentCustomization(stored: string): CustomizationWire {
-  return mergeCustomization(DEFAULT_CUSTOMIZATION as unknown as Record<string, unknown>, JSON.parse(stored)) as unknown as CustomizationWire;
 }
 
 // ---- Site ----

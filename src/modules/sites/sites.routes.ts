@@ -34,6 +34,11 @@ import {
   UpdateShareLinkBody,
   UpdateSiteBody,
 } from './sites.schemas.ts';
+import * as shareLinks from './share-links.service.ts';
+import * as adaptive from './site-adaptive.service.ts';
+import * as customization from './site-customization.service.ts';
+import * as publishing from './site-publishing.service.ts';
+import * as structure from './site-structure.service.ts';
 import * as sites from './sites.service.ts';
 
 const tags = ['sites'];
@@ -136,7 +141,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: ShareKeyQuery,
       response: { 200: ref(PublishedSite), ...errorResponses(400, 401, 403, 404) },
     },
-    handler: (request) => sites.getPublished(contextOf(request), request.params.organizationId, request.params.siteId, request.query.shareKey),
+    handler: (request) => structure.getPublished(contextOf(request), request.params.organizationId, request.params.siteId, request.query.shareKey),
   });
 
   app.get('/v1/orgs/:organizationId/sites/:siteId/structure', {
@@ -148,7 +153,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: ShareKeyQuery,
       response: { 200: ref(SiteStructure), ...errorResponses(400, 401, 403, 404) },
     },
-    handler: (request) => sites.getStructure(contextOf(request), request.params.organizationId, request.params.siteId, request.query.shareKey),
+    handler: (request) => structure.getStructure(contextOf(request), request.params.organizationId, request.params.siteId, request.query.shareKey),
   });
 
   app.patch('/v1/orgs/:organizationId/sites/:siteId/structure/sort', {
@@ -163,7 +168,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
         ...errorResponses(400, 401, 403, 404),
       },
     },
-    handler: (request) => sites.sortStructure(contextOf(request), request.params.organizationId, request.params.siteId, request.body),
+    handler: (request) => structure.sortStructure(contextOf(request), request.params.organizationId, request.params.siteId, request.body),
   });
 
   app.get('/v1/orgs/:organizationId/sites/:siteId/adaptive-schema', {
@@ -174,7 +179,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: SiteParams,
       response: { 200: ref(AdaptiveSchema), ...errorResponses(400, 401, 403, 404) },
     },
-    handler: (request) => sites.getAdaptiveSchema(contextOf(request), request.params.organizationId, request.params.siteId),
+    handler: (request) => adaptive.getAdaptiveSchema(contextOf(request), request.params.organizationId, request.params.siteId),
   });
 
   app.put('/v1/orgs/:organizationId/sites/:siteId/adaptive-schema', {
@@ -187,7 +192,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: ref(AdaptiveSchema), ...errorResponses(400, 401, 403, 404) },
     },
     handler: (request) =>
-      sites.updateAdaptiveSchema(contextOf(request), request.params.organizationId, request.params.siteId, request.body.jsonSchema as Record<string, unknown>),
+      adaptive.updateAdaptiveSchema(contextOf(request), request.params.organizationId, request.params.siteId, request.body.jsonSchema as Record<string, unknown>),
   });
 
   app.get('/v1/orgs/:organizationId/sites/:siteId/adaptive-schema/template-conditions', {
@@ -198,7 +203,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: SiteParams,
       response: { 200: TemplateConditions, ...errorResponses(400, 401, 403, 404) },
     },
-    handler: (request) => sites.listTemplateConditions(contextOf(request), request.params.organizationId, request.params.siteId),
+    handler: (request) => adaptive.listTemplateConditions(contextOf(request), request.params.organizationId, request.params.siteId),
   });
 
   app.get('/v1/orgs/:organizationId/sites/:siteId/customization', {
@@ -210,7 +215,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: Unmasked,
       response: { 200: ref(Customization), ...errorResponses(400, 401, 403, 404) },
     },
-    handler: (request) => sites.getCustomization(contextOf(request), request.params.organizationId, request.params.siteId),
+    handler: (request) => customization.getCustomization(contextOf(request), request.params.organizationId, request.params.siteId),
   });
 
   app.put('/v1/orgs/:organizationId/sites/:siteId/customization', {
@@ -223,7 +228,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: ref(Customization), ...errorResponses(400, 401, 403, 404) },
     },
     handler: (request) =>
-      sites.updateCustomization(contextOf(request), request.params.organizationId, request.params.siteId, request.body as Record<string, unknown>),
+      customization.updateCustomization(contextOf(request), request.params.organizationId, request.params.siteId, request.body as Record<string, unknown>),
   });
 
   app.get('/v1/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/customization', {
@@ -236,7 +241,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: ref(SiteSpaceCustomization), ...errorResponses(400, 401, 403, 404) },
     },
     handler: (request) =>
-      sites.getSiteSpaceCustomization(contextOf(request), request.params.organizationId, request.params.siteId, request.params.siteSpaceId),
+      customization.getSiteSpaceCustomization(contextOf(request), request.params.organizationId, request.params.siteId, request.params.siteSpaceId),
   });
 
   app.patch('/v1/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/customization', {
@@ -249,7 +254,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: ref(SiteSpaceCustomization), ...errorResponses(400, 401, 403, 404) },
     },
     handler: (request) =>
-      sites.overrideSiteSpaceCustomization(
+      customization.overrideSiteSpaceCustomization(
         contextOf(request),
         request.params.organizationId,
         request.params.siteId,
@@ -267,7 +272,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 204: noContent('The site space follows the site customization'), ...errorResponses(400, 401, 403, 404) },
     },
     handler: async (request, reply) => {
-      await sites.deleteSiteSpaceCustomization(contextOf(request), request.params.organizationId, request.params.siteId, request.params.siteSpaceId);
+      await customization.deleteSiteSpaceCustomization(contextOf(request), request.params.organizationId, request.params.siteId, request.params.siteSpaceId);
       return reply.code(204).send(null);
     },
   });
@@ -283,7 +288,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: (request) => {
       const { page, limit, search } = request.query;
-      return sites.listShareLinks(contextOf(request), request.params.organizationId, request.params.siteId, search, pageRequest(request, { page, limit }));
+      return shareLinks.listShareLinks(contextOf(request), request.params.organizationId, request.params.siteId, search, pageRequest(request, { page, limit }));
     },
   });
 
@@ -297,7 +302,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 201: ref(ShareLink), ...errorResponses(400, 401, 403, 404) },
     },
     handler: async (request, reply) => {
-      const link = await sites.createShareLink(contextOf(request), request.params.organizationId, request.params.siteId, request.body.name);
+      const link = await shareLinks.createShareLink(contextOf(request), request.params.organizationId, request.params.siteId, request.body.name);
       return reply.code(201).send(link);
     },
   });
@@ -312,7 +317,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: ref(ShareLink), ...errorResponses(400, 401, 403, 404) },
     },
     handler: (request) =>
-      sites.updateShareLink(contextOf(request), request.params.organizationId, request.params.siteId, request.params.shareLinkId, request.body),
+      shareLinks.updateShareLink(contextOf(request), request.params.organizationId, request.params.siteId, request.params.shareLinkId, request.body),
   });
 
   app.delete('/v1/orgs/:organizationId/sites/:siteId/share-links/:shareLinkId', {
@@ -324,7 +329,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 204: noContent('The share link is gone'), ...errorResponses(400, 401, 403, 404) },
     },
     handler: async (request, reply) => {
-      await sites.deleteShareLink(contextOf(request), request.params.organizationId, request.params.siteId, request.params.shareLinkId);
+      await shareLinks.deleteShareLink(contextOf(request), request.params.organizationId, request.params.siteId, request.params.shareLinkId);
       return reply.code(204).send(null);
     },
   });
@@ -337,7 +342,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: SiteParams,
       response: { 200: ref(SitePublishingAuth), ...errorResponses(400, 401, 403, 404) },
     },
-    handler: (request) => sites.getPublishingAuth(contextOf(request), request.params.organizationId, request.params.siteId),
+    handler: (request) => publishing.getPublishingAuth(contextOf(request), request.params.organizationId, request.params.siteId),
   });
 
   app.post('/v1/orgs/:organizationId/sites/:siteId/publishing/auth/regenerate', {
@@ -348,7 +353,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: SiteParams,
       response: { 200: ref(SitePublishingAuth), ...errorResponses(400, 401, 403, 404) },
     },
-    handler: (request) => sites.regeneratePublishingAuth(contextOf(request), request.params.organizationId, request.params.siteId),
+    handler: (request) => publishing.regeneratePublishingAuth(contextOf(request), request.params.organizationId, request.params.siteId),
   });
 
   app.patch('/v1/custom-hostnames/:hostname', {
@@ -360,7 +365,7 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 204: noContent('The hostname is proven and served'), ...errorResponses(400, 401, 404, 409) },
     },
     handler: async (request, reply) => {
-      await sites.verifyCustomHostname(contextOf(request), request.params.hostname);
+      await publishing.verifyCustomHostname(contextOf(request), request.params.hostname);
       return reply.code(204).send(null);
     },
   });

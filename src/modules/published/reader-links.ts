@@ -1,0 +1,130 @@
+import { posix } from 'node:path';
+import { clampedPath } from '../../content/git-layout/read.ts';
+import type { AppDeps } from '../../context.ts';
+import { loadSnapshot } from '../../content/store/snapshot.ts';
+import type { ContentRef, PageNode, RevisionSnapshot } from '../../content/store/types.ts';
+import { type RenderLinks } from '../../site/render-document.ts';
+import { safeUrl } from '../../site/html.ts';
+import type { PlacedSiteSpace, Structure } from './reader-structure.ts';
+
+/* Where links of a page and of the customization lead on a published site, for one visitor's structure. */
+
+type Deps = Pick<AppDeps, 'db' | 'config' | 'clock' | 'caches' | 'files'>;
+const isPlainObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** Spaces a document's page and anchor references name (other than its own). */
+function referencedSpaces(value: unknown, own: string, into: Set<string>): void {
+  if (Array.isArray(value)) {
+    for (const item of value) referencedSpaces(item, own, into);
+  } else if (isPlainObject(value)) {
+    if ((value.kind === 'page' || value.kind === 'anchor') && typeof value.space === 'string' && value.space !== own) into.add(value.space);
+    for (const child of Object.values(value)) if (child && typeof child === 'object') referencedSpaces(child, own, into);
+  }
+}
+
+/** Snapshots of the site spaces that references name (the current one included). */
+export async function snapshotsFor(
+  deps: Deps,
+  structure: Structure,
+  current: PlacedSiteSpace,
+  snapshot: RevisionSnapshot,
+  refs: unknown[],
+): Promise<Map<string, RevisionSnapshot>> {
+  const snapshots = new Map<string, RevisionSnapshot>([[current.row.space_id, snapshot]]);
+  const spaces = new Set<string>();
+  referencedSpaces(refs, current.row.space_id, spaces);
+  for (const spaceId of spaces) {
+    const placed = structure.siteSpaces.find((s) => s.row.space_id === spaceId);
+    if (placed?.row.revision_id) snapshots.set(spaceId, await loadSnapshot(deps.db, spaceId, placed.row.revision_id));
+  }
+  return snapshots;
+}
+
+/** The site space showing a space: the current one when it does, else the first. */
+function placedFor(structure: Structure, current: PlacedSiteSpace, spaceId: string | undefined): PlacedSiteSpace | undefined {
+  if (!spaceId || spaceId === current.row.space_id) return current;
+  return structure.siteSpaces.find((s) => s.row.space_id === spaceId);
+}
+
+export function linksFor(structure: Structure, current: PlacedSiteSpace, snapshots: Map<string, RevisionSnapshot>, sign?: (fileId: string) => { url: string; name: string } | null): RenderLinks {
+  return {
+    page(pageId, spaceId) {
+      const placed = placedFor(structure, current, spaceId);
+      if (!placed) return null;
+      const node = snapshots.get(placed.row.space_id)?.byId.get(pageId);
+      return node ? `${placed.base}${node.path}` : null;
+    },
+    pageTitle(pageId, spaceId) {
+      const placed = placedFor(structure, current, spaceId);
+      return (placed && snapshots.get(placed.row.space_id)?.byId.get(pageId)?.entry.title) || null;
+    },
+    space(spaceId) {
+      return placedFor(structure, current, spaceId)?.base ?? null;
+    },
+    file(fileId, spaceId) {
+      if (spaceId && spaceId !== current.row.space_id) return null;
+      return sign ? sign(fileId) : null;
+    },
+  };
+}
+
+/** Pages and files of a revision by their path in git (git sync), for links written relative to a page's file. */
+const gitPathIndexes = new WeakMap<RevisionSnapshot, { pages: Map<string, PageNode>; files: Map<string, string> }>();
+
+function gitPathIndex(snapshot: RevisionSnapshot) {
+  let index = gitPathIndexes.get(snapshot);
+  if (!index) {
+    index = { pages: new Map(), files: new Map() };
+    for (const node of snapshot.byId.values()) if (node.entry.git?.path) index.pages.set(node.entry.git.path, node);
+    for (const file of snapshot.files) if (file.git?.path) index.files.set(file.git.path, file.id);
+    gitPathIndexes.set(snapshot, index);
+  }
+  return index;
+}
+
+/**
+ * Where a URL written relative to a page's file in git leads on the site (RenderLinks.relative):
+ * resolved as GitBook resolves it (like a URL, clamped at the repository's top; a folder is
+ * its README.md), to the page or file of the space with that path.
+ */
+export function gitRelativeLinks(snapshot: RevisionSnapshot, fromFile: string, base: string, sign?: (fileId: string) => { url: string; name: string } | null) {
+  const dir = posix.dirname(fromFile) === '.' ? '' : posix.dirname(fromFile);
+  return (href: string): string | null => {
+    const { pages, files } = gitPathIndex(snapshot);
+    const hash = href.indexOf('#');
+    const anchor = hash >= 0 ? href.slice(hash + 1) : '';
+    let target = (hash >= 0 ? href.slice(0, hash) : href).replace(/\?.*$/, '').replace(/^<|>$/g, '');
+    try {
+      target = decodeURI(target);
+    } catch {
+      // kept as written
+    }
+    const full = clampedPath(dir, target || '.');
+    const candidates = target.endsWith('/') || full === '.' || target === '' ? [posix.join(full, 'README.md')] : [full, posix.join(full, 'README.md')];
+    for (const path of candidates) {
+      const page = pages.get(path);
+      if (page) return `${base}${page.path}${anchor ? `#${anchor}` : ''}`;
+    }
+    const fileId = files.get(full);
+    return fileId && sign ? (sign(fileId)?.url ?? null) : null;
+  };
+}
+
+/** A customization link target (`to`): a URL, or a page or space on this site. */
+export function resolveRef(ref: unknown, structure: Structure, current: PlacedSiteSpace, snapshots: Map<string, RevisionSnapshot>): string | null {
+  if (!isPlainObject(ref)) return null;
+  const r = ref as ContentRef;
+  const links = linksFor(structure, current, snapshots);
+  switch (r.kind) {
+    case 'url':
+      return safeUrl(r.url);
+    case 'page':
+      return links.page(r.page, r.space);
+    case 'anchor':
+      return r.page ? (links.page(r.page, r.space) ?? '') + `#${encodeURIComponent(r.anchor)}` : `#${encodeURIComponent(r.anchor)}`;
+    case 'space':
+      return links.space(r.space);
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,143 @@
+import type { AppDeps } from '../../context.ts';
+import { visibleTo, type Claims } from './published.policy.ts';
+import { siteStructure } from '../../site/structure.ts';
+import {
+  publishedRepository,
+  type PublishedGroupRow,
+  type PublishedSectionRow,
+  type PublishedSiteRow,
+  type PublishedSiteSpaceRow,
+} from './published.repository.ts';
+
+/*
+ * A published site as one visitor sees it: its sections and site spaces whose conditions
+ * hold for the visitor, placed at their URLs, in the API's order (src/site/structure.ts),
+ * and the resolution of a URL path to a site space and a page path. Rows are read on
+ * every visit (they change).
+ */
+
+type Deps = Pick<AppDeps, 'db' | 'config' | 'clock' | 'caches' | 'files'>;
+
+/** How the site was reached: under PUBLIC_URL/sites/<key>/ or at its own hostname. */
+/** The site's search page: a path no slug can take (slugs hold no `~`). */
+export const SEARCH_PATH = '~search';
+
+/** How the site was reached: under PUBLIC_URL/sites/<key>/ or at its own hostname. */
+export type Mount = { kind: 'path'; key: string } | { kind: 'host'; hostname: string };
+
+/** A site space as navigation sees it: where it is, and whether this visitor sees it. */
+export interface PlacedSiteSpace {
+  row: PublishedSiteSpaceRow;
+  section: PublishedSectionRow | null;
+  /** Published base URL (path) of the site space, with a trailing slash. */
+  base: string;
+  title: string;
+}
+
+/** The base path of a site as reached: /sites/<key>/ (under PUBLIC_URL's path) or /. */
+export function siteBase(deps: Deps, mount: Mount): string {
+  if (mount.kind === 'host') return '/';
+  const prefix = new URL(deps.config.publicUrl).pathname.replace(/\/+$/, '');
+  return `${prefix}/sites/${encodeURIComponent(mount.key)}/`;
+}
+
+/** Scheme and host of a site as reached (for canonical URLs, sitemaps, social cards). */
+export function siteOrigin(deps: Deps, mount: Mount): string {
+  const publicUrl = new URL(deps.config.publicUrl);
+  return mount.kind === 'host' ? `${publicUrl.protocol}//${mount.hostname}` : publicUrl.origin;
+}
+
+export interface Structure {
+  base: string;
+  hasSections: boolean;
+  /** Sections this visitor sees, in order. */
+  sections: PublishedSectionRow[];
+  /** The top-level group of each grouped section (its menu in the header). */
+  topGroupOf: Map<string, PublishedGroupRow>;
+  /** The section whose path may be omitted (the site's default, else the first). */
+  defaultSectionId: string | null;
+  /** Site spaces this visitor sees, placed, in order. */
+  siteSpaces: PlacedSiteSpace[];
+  /** Default site space id of each section ('' for the site root). */
+  defaultSiteSpaceOf: Map<string, string>;
+  /** Identifies the link layout: part of the rendered-HTML cache key. */
+  layoutKey: string;
+}
+
+export async function loadStructure(deps: Deps, site: PublishedSiteRow, base: string, claims: Claims): Promise<Structure> {
+  const [allSections, allSiteSpaces] = await Promise.all([
+    publishedRepository.sections(deps.db, site.id),
+    publishedRepository.siteSpaces(deps.db, site.id),
+  ]);
+  // Groups only order sections inside them: a site without grouped sections needs no read.
+  const groups = allSections.some((s) => s.section_group_id) ? await publishedRepository.groups(deps.db, site.id) : [];
+  // The API's model (order, defaults): canonical, the same for every visitor.
+  const model = siteStructure({
+    defaultSectionId: site.default_site_section_id,
+    defaultRootSiteSpaceId: site.default_site_space_id,
+    groups,
+    sections: allSections,
+    siteSpaces: allSiteSpaces,
+  });
+  const defaultSection = model.defaultSection ?? null;
+  const defaultSiteSpaceOf = new Map<string, string>();
+  for (const s of model.sections) if (s.defaultSiteSpace) defaultSiteSpaceOf.set(s.row.id, s.defaultSiteSpace.id);
+  if (model.defaultRootSiteSpace) defaultSiteSpaceOf.set('', model.defaultRootSiteSpace.id);
+
+  // What this visitor sees: sections and site spaces whose condition holds.
+  const sections = model.sections.filter((s) => visibleTo(s.row.condition, claims));
+  const topGroupOf = new Map<string, PublishedGroupRow>();
+  for (const s of sections) if (s.groups.length > 0) topGroupOf.set(s.row.id, s.groups[0]);
+  const seen = new Set(sections.map((s) => s.row.id));
+  const siteSpaces: PlacedSiteSpace[] = [];
+  for (const { row, section, isDefault } of model.placed) {
+    if (section && !seen.has(section.id)) continue;
+    if (!visibleTo(row.condition, claims)) continue;
+    let spaceBase = base;
+    if (section && section.id !== defaultSection?.id) spaceBase += `${encodeURIComponent(section.path)}/`;
+    if (!isDefault) spaceBase += `${encodeURIComponent(row.path)}/`;
+    siteSpaces.push({ row, section, base: spaceBase, title: row.title || row.space_title });
+  }
+  const layoutKey = siteSpaces.map((s) => `${s.row.space_id}=${s.base}`).join('\n');
+  return {
+    base,
+    hasSections: model.hasSections,
+    sections: sections.map((s) => s.row),
+    topGroupOf,
+    defaultSectionId: defaultSection?.id ?? null,
+    siteSpaces,
+    defaultSiteSpaceOf,
+    layoutKey,
+  };
+}
+
+/**
+ * `<section path>/<site space path>/<page path>`: the section's path may be left out for
+ * the default section, the site space's for its section's default; a section or site
+ * space the visitor does not see does not match (its path is read as a page path).
+ */
+export function resolvePath(structure: Structure, path: string): { current: PlacedSiteSpace; pagePath: string } | null {
+  let rest = path.split('/').filter((s) => s !== '');
+  let sectionId = '';
+  if (structure.hasSections) {
+    const named = rest.length > 0 ? structure.sections.find((s) => s.path === rest[0]) : undefined;
+    if (named) {
+      sectionId = named.id;
+      rest = rest.slice(1);
+    } else {
+      const fallback = structure.sections.find((s) => s.id === structure.defaultSectionId && hasSpaces(structure, s.id)) ?? structure.sections.find((s) => hasSpaces(structure, s.id));
+      if (!fallback) return null;
+      sectionId = fallback.id;
+    }
+  }
+  const candidates = structure.siteSpaces.filter((s) => (s.row.section_id ?? '') === sectionId);
+  if (candidates.length === 0) return null;
+  const named = rest.length > 0 ? candidates.find((s) => s.row.path === rest[0]) : undefined;
+  if (named) return { current: named, pagePath: rest.slice(1).join('/') };
+  const preferred = candidates.find((s) => s.row.id === structure.defaultSiteSpaceOf.get(sectionId)) ?? candidates[0];
+  return { current: preferred, pagePath: rest.join('/') };
+}
+
+function hasSpaces(structure: Structure, sectionId: string): boolean {
+  return structure.siteSpaces.some((s) => s.row.section_id === sectionId);
+}

@@ -1,0 +1,49 @@
+import type { Context } from '../../context.ts';
+import type { PageRequest } from '../../db/keyset.ts';
+import { notFound } from '../../errors.ts';
+import { isoNow } from '../../lib/clock.ts';
+import { newId } from '../../lib/ids.ts';
+import { presentShareLink } from './sites.presenter.ts';
+import { sitesRepository } from './sites.repository.ts';
+import { loadSiteToManage } from './sites.service.ts';
+
+/* Share links of a site: keys that open a `share-link` site to visitors. */
+
+/** GET {SITE}/share-links: whoever manages the site (the keys are secrets). */
+export async function listShareLinks(ctx: Context, organizationId: string, siteId: string, search: string | undefined, page: PageRequest) {
+  const { site } = await loadSiteToManage(ctx, organizationId, siteId);
+  const result = await sitesRepository.listShareLinks(ctx.db, siteId, search, page);
+  return { ...result, items: result.items.map((row) => presentShareLink(ctx.config, site, row)) };
+}
+
+/** POST {SITE}/share-links: a new active link with a random key. */
+export async function createShareLink(ctx: Context, organizationId: string, siteId: string, name: string) {
+  return ctx.db.transaction().execute(async (trx) => {
+    const { site } = await loadSiteToManage({ ...ctx, db: trx }, organizationId, siteId);
+    const row = { id: newId(), site_id: siteId, name, key: newId(32), active: 1, created_at: isoNow(ctx.clock) };
+    await sitesRepository.insertShareLink(trx, row);
+    return presentShareLink(ctx.config, site, row);
+  });
+}
+
+/** PATCH {SITE}/share-links/{id}: rename, turn on or off. */
+export async function updateShareLink(ctx: Context, organizationId: string, siteId: string, shareLinkId: string, input: { name?: string; active?: boolean }) {
+  return ctx.db.transaction().execute(async (trx) => {
+    const { site } = await loadSiteToManage({ ...ctx, db: trx }, organizationId, siteId);
+    const row = await sitesRepository.findShareLink(trx, siteId, shareLinkId);
+    if (!row) throw notFound('Share link');
+    const changes: Partial<typeof row> = {};
+    if (input.name !== undefined) changes.name = input.name;
+    if (input.active !== undefined) changes.active = input.active ? 1 : 0;
+    if (Object.keys(changes).length > 0) await sitesRepository.updateShareLink(trx, siteId, shareLinkId, changes);
+    return presentShareLink(ctx.config, site, { ...row, ...changes });
+  });
+}
+
+/** DELETE {SITE}/share-links/{id}: 204 also when absent. */
+export async function deleteShareLink(ctx: Context, organizationId: string, siteId: string, shareLinkId: string) {
+  await ctx.db.transaction().execute(async (trx) => {
+    await loadSiteToManage({ ...ctx, db: trx }, organizationId, siteId);
+    await sitesRepository.deleteShareLink(trx, siteId, shareLinkId);
+  });
+}
