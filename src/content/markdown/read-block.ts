@@ -31,6 +31,8 @@ export interface BlockContext extends InlineContext {
   readInlineMarkdown: (markdown: string, options?: { keepTrailingSpaces?: boolean }) => InlineContent[];
   /** Reads markdown into blocks (a list item's over-indented content). */
   readMarkdown?: (markdown: string) => Block[];
+  /** Lines of `source` the pre-pass added around placeholders (0-based): not the writer's blank lines. */
+  addedLines?: Set<number>;
 }
 
 type Item = { node: RootContent; token: Token | null };
@@ -44,16 +46,27 @@ export function readBlocks(children: RootContent[], ctx: BlockContext): Block[] 
   const items: Item[] = children.map((node) => ({ node, token: tokenOf(node, ctx) }));
   const out: Block[] = [];
   let i = 0;
+  let previousEnd: number | undefined;
   while (i < items.length) {
     const { node, token } = items[i];
-    if (token) {
-      i += readToken(items, i, token, ctx, out);
-    } else {
-      out.push(...readNode(node, ctx));
-      i++;
-    }
+    const start = node.position?.start.line;
+    if (out.length > 0 && previousEnd !== undefined && start !== undefined) out.push(...emptyParagraphsBetween(previousEnd, start, ctx));
+    const used = token ? readToken(items, i, token, ctx, out) : (out.push(...readNode(node, ctx)), 1);
+    i += used;
+    previousEnd = items[i - 1].node.position?.end.line;
   }
   return out;
+}
+
+/**
+ * GitBook writes an empty paragraph as nothing between two blank-line separators, so each
+ * one adds two blank lines to the one between blocks: 3 blank lines hold one, 5 hold two.
+ */
+function emptyParagraphsBetween(endLine: number, startLine: number, ctx: BlockContext): Block[] {
+  let blank = 0;
+  // Positions are 1-based: the lines strictly between are endLine .. startLine - 2, 0-based.
+  for (let line = endLine; line < startLine - 1; line++) if (!ctx.addedLines?.has(line)) blank++;
+  return Array.from({ length: Math.max(0, Math.floor((blank - 1) / 2)) }, () => emptyParagraph());
 }
 
 function tokenOf(node: RootContent, ctx: BlockContext): Token | null {

@@ -121,3 +121,23 @@ describe('GitBook\'s older (2021) Git Sync output', () => {
     expect(types(childrenOf(childrenOf(list)[0]))).toEqual(['paragraph', 'table']);
   });
 });
+
+describe('blank lines GitBook writes (tuning half of the held-out corpus)', () => {
+  it('reads each two extra blank lines between blocks as an empty paragraph, in every container', () => {
+    const [, empty] = roundTrips('Before.\n\n\n\nAfter.');
+    expect(empty).toMatchObject({ type: 'paragraph', nodes: [{ object: 'text', leaves: [{ text: '' }] }] });
+    expect(types(roundTrips('One.\n\n\n\n\n\n# Two'))).toEqual(['paragraph', 'paragraph', 'paragraph', 'heading-1']);
+    const [hint] = roundTrips('{% hint style="info" %}\nA.\n\n\n\nB.\n{% endhint %}\n\n\n\n{% hint style="info" %}\nC.\n{% endhint %}');
+    expect(types(childrenOf(hint))).toEqual(['paragraph', 'paragraph', 'paragraph']);
+    const [list] = roundTrips('* Item.\n\n\n\n  More.');
+    expect(types(childrenOf(childrenOf(list)[0]))).toEqual(['paragraph', 'paragraph', 'paragraph']);
+    roundTrips('> A.\n>\n>\n>\n> B.');
+  });
+
+  it('drops empty paragraphs at a container\'s ends, where markdown cannot write them, and keeps one blank line for two', () => {
+    const document = markdownToDocument('A.\n\nB.');
+    const empty = { object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: '', marks: [] }] }] } as Block;
+    expect(documentToMarkdown({ ...document, nodes: [empty, ...document.nodes, empty] })).toBe('A.\n\nB.\n');
+    expect(types(markdownToDocument('A.\n\n\nB.').nodes)).toEqual(['paragraph', 'paragraph']);
+  });
+});

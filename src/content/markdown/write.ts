@@ -52,14 +52,21 @@ function writeBlocks(blocks: Block[], ctx: Context, tight = false): string {
   let previous: Block | null = null;
   let bullet: Context['bullet'] = '*';
   let delimiter: Context['delimiter'] = '.';
+  // Empty paragraphs between blocks: GitBook writes each as nothing between two separators.
+  let empties = 0;
   for (const block of blocks) {
+    if (block.type === 'paragraph' && isEmptyContent(block.nodes) && !block.data.align) {
+      if (previous) empties++;
+      continue;
+    }
     if (isBulletList(block)) bullet = isBulletList(previous) && bullet === '*' ? '-' : '*';
     if (block.type === 'list-ordered') delimiter = previous?.type === 'list-ordered' && delimiter === '.' ? ')' : '.';
     const text = writeBlock(block, { ...ctx, bullet, delimiter });
     if (text === '') continue;
-    if (previous) out += tight && previous.type === 'paragraph' && interruptsParagraph(block) ? '\n' : '\n\n';
+    if (previous) out += empties > 0 ? '\n\n'.repeat(empties + 1) : tight && previous.type === 'paragraph' && interruptsParagraph(block) ? '\n' : '\n\n';
     out += text;
     previous = block;
+    empties = 0;
   }
   return out;
 }
