@@ -17,7 +17,7 @@ import { orderIndex } from './order.ts';
 import { headerFragment } from './normalize.ts';
 import type {
   Block, CodeBlock, ContentRefBlock, DrawingBlock, EmbedBlock, ExpandableBlock, FileBlock, HeadingBlock, HintStyle, ImageBlock, ImageRef, ImagesBlock, InlineContent,
-  ListItemBlock, ParagraphBlock, StepperStepBlock, TableBlock, TabsItemBlock, TextAlignment, UpdateBlock, ColumnBlock,
+  ListItemBlock, OpenAPIOperationBlock, ParagraphBlock, StepperStepBlock, TableBlock, TabsItemBlock, TextAlignment, UpdateBlock, ColumnBlock,
 } from './types.ts';
 import { markupBlock } from './types.ts';
 import { readHtmlTable, tableNeedsHtml, writeHtmlTable } from './html-table.ts';
@@ -190,9 +190,14 @@ function buildTag(name: string, attrs: Record<string, string>, body: RootContent
       if (!attrs.src) return null;
       return withCaption({ object: 'block', type: 'file', isVoid: true, data: { ref: fileRefFromSrc(attrs.src) } }, readBlocks(body, ctx));
     }
-    case 'openapi-operation':
+    case 'openapi-operation': {
       if (!attrs.spec || !attrs.path || !attrs.method) return null;
-      return [{ object: 'block', type: 'openapi-operation', isVoid: true, data: { ref: { kind: 'openapi', spec: attrs.spec }, path: attrs.path, method: attrs.method.toLowerCase() } }];
+      const data: OpenAPIOperationBlock['data'] = { ref: { kind: 'openapi', spec: attrs.spec }, path: attrs.path, method: attrs.method.toLowerCase() };
+      // GitBook's export puts a link to the spec inside (`[OpenAPI name](signed URL)`, `[Broken link](broken-reference)`): kept as written.
+      const fallback = fallbackLink(body, ctx);
+      if (fallback !== null) data.fallback = fallback;
+      return [{ object: 'block', type: 'openapi-operation', isVoid: true, data }];
+    }
     default:
       return null;
   }
@@ -253,6 +258,17 @@ function collect<T extends TabsItemBlock | StepperStepBlock | UpdateBlock | Colu
     }
   }
   return result;
+}
+
+/** The markdown of a tag body that is one link alone on its line; null otherwise. */
+function fallbackLink(body: RootContent[], ctx: BlockContext): string | null {
+  const [only] = body;
+  if (body.length !== 1 || only.type !== 'paragraph' || only.children.length !== 1 || only.children[0].type !== 'link') return null;
+  const start = only.position?.start.offset;
+  const end = only.position?.end.offset;
+  if (start === undefined || end === undefined || ctx.source === undefined) return null;
+  const text = restorePlaceholders(ctx.source.slice(start, end), ctx.tokens);
+  return text.includes('\n') ? null : text;
 }
 
 function applyCodeAttributes(blocks: Block[], attrs: Record<string, string>): Block[] {

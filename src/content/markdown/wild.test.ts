@@ -141,3 +141,34 @@ describe('blank lines GitBook writes (tuning half of the held-out corpus)', () =
     expect(types(markdownToDocument('A.\n\n\nB.').nodes)).toEqual(['paragraph', 'paragraph']);
   });
 });
+
+describe('GitBook\'s escaping and spacing today (tuning half of the held-out corpus)', () => {
+  it('writes `|` bare in text, escaped in table cells and where a line looks like a delimiter row', () => {
+    roundTrips('Plans: [Pro | Team](https://example.test/p) and red | green.');
+    roundTrips('| Flag    | Values |\n| ------- | ------ |\n| `--out` | a \\| b |');
+    const [paragraph] = roundTrips('Header a | b\\\n\\| --- \\| --- \\|');
+    expect(paragraph.type).toBe('paragraph');
+  });
+
+  it('escapes `&` before a letter or `#` in text (`Q\\&A`), and leaves it bare elsewhere', () => {
+    const [paragraph] = roundTrips('Q\\&A, drag\\&drop, \\&#x41; and 1 & 2');
+    expect(JSON.stringify(paragraph)).toContain('Q&A, drag&drop, &#x41; and 1 & 2');
+  });
+
+  it('keeps the link GitBook writes inside an OpenAPI operation block', () => {
+    const [operation] = roundTrips('{% openapi-operation spec="pets" path="/pets" method="get" %}\n[OpenAPI pets](https://files.example.test/pets.yaml?sig=a\\&b)\n{% endopenapi-operation %}');
+    expect(operation).toMatchObject({ type: 'openapi-operation', data: { ref: { spec: 'pets' }, path: '/pets', method: 'get' } });
+    roundTrips('{% openapi-operation spec="pets" path="/pets" method="get" %}\n[Broken link](broken-reference)\n{% endopenapi-operation %}');
+    roundTrips('{% openapi-operation spec="pets" path="/pets" method="get" %}\n{% endopenapi-operation %}');
+  });
+
+  it('keeps a U+FEFF ending a heading before its anchor (not whitespace, though JavaScript\'s `\\s` says so)', () => {
+    const [heading] = roundTrips('## Setup\uFEFF <a href="#setup" id="setup"></a>');
+    expect(JSON.stringify(heading)).toContain('Setup\uFEFF');
+  });
+
+  it('spreads a list item of several blocks, not one of a paragraph and its nested list', () => {
+    const [list] = roundTrips('1. Pick one.\n\n   Choices:\n\n   * A\n   * B\n2. Then this.\n   * C\n3. Done.');
+    expect(types(childrenOf(childrenOf(list)[0]))).toEqual(['paragraph', 'paragraph', 'list-unordered']);
+  });
+});
