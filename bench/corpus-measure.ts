@@ -6,7 +6,7 @@
  */
 import sanitizeHtml from 'sanitize-html';
 import { decodeHTML } from 'entities';
-import { readPageMarkdown, writePageMarkdown } from '../src/content/markdown/index.ts';
+import { pageBody, readPageMarkdown, writePageMarkdown } from '../src/content/markdown/index.ts';
 
 export const FRONT_MATTER = /^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/;
 
@@ -18,6 +18,12 @@ export function roundTrip(markdown: string) {
   const { title, document } = readPageMarkdown(rest);
   return { markdown: front + lead + writePageMarkdown(document, title), document };
 }
+
+/**
+ * What the engine owns of a page file: the body after front matter (page metadata, git
+ * sync's) and the `# Title` line (the page title). The API's `format=markdown` returns this.
+ */
+export const engineOwned = (markdown: string) => pageBody(markdown.replace(FRONT_MATTER, ''));
 
 /** Trailing whitespace of lines (GitBook's `&#x20;` is an encoded trailing space) and of the file does not count. */
 export const canonical = (text: string) => text.replace(/(?:[ \t]|&#x20;)+$/gm, '').replace(/\s+$/, '');

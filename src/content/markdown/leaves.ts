@@ -135,7 +135,9 @@ function toLeaves(chars: Char[]): Leaf[] {
 }
 
 const isCode = (c: Char) => hasMark(c.marks, 'code');
-const isBlank = (c: Char) => /\s/.test(c.ch) && !isCode(c);
+/** Unicode whitespace; JavaScript's `\s` also matches U+FEFF, a format character GitBook keeps (`## Title\uFEFF <a id>`). */
+const WHITESPACE = /(?!\uFEFF)\s/;
+const isBlank = (c: Char) => WHITESPACE.test(c.ch) && !isCode(c);
 
 function trimStart(chars: Char[]): void {
   // Leading line breaks stay (GitBook's `<p><br>Caption`, a paragraph of only `\`); spaces go.
@@ -160,8 +162,8 @@ function unmarkEdgeWhitespace(chars: Char[], type: Mark['type']): void {
     }
     let end = i;
     while (end < chars.length && hasMark(chars[end].marks, type)) end++;
-    for (let k = i; k < end && /\s/.test(chars[k].ch); k++) chars[k] = unmark(chars[k], type);
-    for (let k = end - 1; k >= i && /\s/.test(chars[k].ch); k--) chars[k] = unmark(chars[k], type);
+    for (let k = i; k < end && WHITESPACE.test(chars[k].ch); k++) chars[k] = unmark(chars[k], type);
+    for (let k = end - 1; k >= i && WHITESPACE.test(chars[k].ch); k--) chars[k] = unmark(chars[k], type);
     i = end;
   }
 }

@@ -13,10 +13,20 @@ export function normalizeDocument(document: Document): Document {
   return { object: 'document', data, nodes: normalizeBlocks(fitBlocks(document.nodes, 'document'), false) };
 }
 
-/** Normalizes a list of sibling blocks; `required` keeps at least one (an empty paragraph). */
+const isEmptyParagraph = (b: Block) => b.type === 'paragraph' && isEmptyContent(b.nodes) && b.data.align === undefined;
+
+/**
+ * Normalizes a list of sibling blocks; `required` keeps at least one (an empty paragraph).
+ * Empty paragraphs between blocks stay (GitBook writes each as two more blank lines); at
+ * either end of a container markdown cannot write them, so they go.
+ */
 function normalizeBlocks(blocks: Block[], required: boolean): Block[] {
-  const out = blocks.map(normalizeBlock).filter((b) => !(b.type === 'paragraph' && isEmptyContent(b.nodes)));
-  return required && out.length === 0 ? [emptyParagraph()] : out;
+  const out = blocks.map(normalizeBlock);
+  const first = out.findIndex((b) => !isEmptyParagraph(b));
+  if (first < 0) return required ? [emptyParagraph()] : [];
+  let last = out.length - 1;
+  while (isEmptyParagraph(out[last])) last--;
+  return out.slice(first, last + 1).map((b) => (isEmptyParagraph(b) ? emptyParagraph() : b));
 }
 
 function inlines(nodes: InlineContent[], keepLeadingSpaces = false): InlineContent[] {

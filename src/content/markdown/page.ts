@@ -21,10 +21,16 @@ export interface PageMarkdown {
   document: Document;
 }
 
+/** The part of a page file (front matter already split off) the document is read from: what follows the `# Title` line. */
+export function pageBody(markdown: string): string {
+  const match = TITLE_LINE.exec(markdown);
+  return match ? markdown.slice(match[0].length) : markdown;
+}
+
 /** Reads a page body (front matter already split off): its `# Title` and its document. */
 export function readPageMarkdown(markdown: string): PageMarkdown {
   const match = TITLE_LINE.exec(markdown);
-  const body = match ? markdown.slice(match[0].length) : markdown;
+  const body = pageBody(markdown);
   const document = assignKeys(markdownToDocument(body, { headingOffset: PAGE_HEADING_OFFSET }));
   if (!match) return { document };
   const heading = markdownToDocument('# ' + match[1]).nodes[0];

@@ -83,6 +83,7 @@ function readMarkdownBlocks(markdown: string, headingOffset: number) {
     readInlineMarkdown,
     readMarkdown: (inner) => readMarkdownBlocks(inner, headingOffset),
     source: prepared.source,
+    addedLines: prepared.addedLines,
   };
   return readBlocks(tree.children, ctx);
 }

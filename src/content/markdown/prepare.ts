@@ -31,6 +31,8 @@ export interface Prepared {
   /** The markdown remark parses: the input with placeholders for every token. */
   source: string;
   tokens: Token[];
+  /** Lines of `source` (0-based) that are the blank lines put around placeholders, not the input's. */
+  addedLines: Set<number>;
 }
 
 /** The `{% %}` tags this library understands; other tags stay text. */
@@ -57,6 +59,7 @@ export function prepareMarkdown(markdown: string): Prepared {
   const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
   const tokens: Token[] = [];
   const out: string[] = [];
+  const addedLines = new Set<number>();
   let i = skipFrontMatter(lines, out);
   let fence: { char: string; length: number } | null = null;
 
@@ -68,6 +71,7 @@ export function prepareMarkdown(markdown: string): Prepared {
     const blank = continuation(prefix).trimEnd();
     const markers = [...prefix.matchAll(LIST_MARKER)];
     const before = markers.length === 0 ? blank : continuation(prefix.slice(0, markers[markers.length - 1].index)).trimEnd();
+    addedLines.add(out.length).add(out.length + 2);
     out.push(before, prefix + BLOCK_MARK + (tokens.length - 1) + BLOCK_MARK, blank);
   };
 
@@ -108,7 +112,7 @@ export function prepareMarkdown(markdown: string): Prepared {
     out.push(prefix + replaceInlineTokens(rest, tokens));
     i++;
   }
-  return { source: out.join('\n'), tokens };
+  return { source: out.join('\n'), tokens, addedLines };
 }
 
 /** Puts back the source text of every placeholder in `text` (for code, URLs and raw HTML). */

@@ -17,7 +17,7 @@ import { orderIndex } from './order.ts';
 import { headerFragment } from './normalize.ts';
 import type {
   Block, CodeBlock, ContentRefBlock, DrawingBlock, EmbedBlock, ExpandableBlock, FileBlock, HeadingBlock, HintStyle, ImageBlock, ImageRef, ImagesBlock, InlineContent,
-  ListItemBlock, ParagraphBlock, StepperStepBlock, TableBlock, TabsItemBlock, TextAlignment, UpdateBlock, ColumnBlock,
+  ListItemBlock, OpenAPIOperationBlock, ParagraphBlock, StepperStepBlock, TableBlock, TabsItemBlock, TextAlignment, UpdateBlock, ColumnBlock,
 } from './types.ts';
 import { markupBlock } from './types.ts';
 import { readHtmlTable, tableNeedsHtml, writeHtmlTable } from './html-table.ts';
@@ -31,6 +31,8 @@ export interface BlockContext extends InlineContext {
   readInlineMarkdown: (markdown: string, options?: { keepTrailingSpaces?: boolean }) => InlineContent[];
   /** Reads markdown into blocks (a list item's over-indented content). */
   readMarkdown?: (markdown: string) => Block[];
+  /** Lines of `source` the pre-pass added around placeholders (0-based): not the writer's blank lines. */
+  addedLines?: Set<number>;
 }
 
 type Item = { node: RootContent; token: Token | null };
@@ -44,16 +46,27 @@ export function readBlocks(children: RootContent[], ctx: BlockContext): Block[] 
   const items: Item[] = children.map((node) => ({ node, token: tokenOf(node, ctx) }));
   const out: Block[] = [];
   let i = 0;
+  let previousEnd: number | undefined;
   while (i < items.length) {
     const { node, token } = items[i];
-    if (token) {
-      i += readToken(items, i, token, ctx, out);
-    } else {
-      out.push(...readNode(node, ctx));
-      i++;
-    }
+    const start = node.position?.start.line;
+    if (out.length > 0 && previousEnd !== undefined && start !== undefined) out.push(...emptyParagraphsBetween(previousEnd, start, ctx));
+    const used = token ? readToken(items, i, token, ctx, out) : (out.push(...readNode(node, ctx)), 1);
+    i += used;
+    previousEnd = items[i - 1].node.position?.end.line;
   }
   return out;
+}
+
+/**
+ * GitBook writes an empty paragraph as nothing between two blank-line separators, so each
+ * one adds two blank lines to the one between blocks: 3 blank lines hold one, 5 hold two.
+ */
+function emptyParagraphsBetween(endLine: number, startLine: number, ctx: BlockContext): Block[] {
+  let blank = 0;
+  // Positions are 1-based: the lines strictly between are endLine .. startLine - 2, 0-based.
+  for (let line = endLine; line < startLine - 1; line++) if (!ctx.addedLines?.has(line)) blank++;
+  return Array.from({ length: Math.max(0, Math.floor((blank - 1) / 2)) }, () => emptyParagraph());
 }
 
 function tokenOf(node: RootContent, ctx: BlockContext): Token | null {
@@ -177,9 +190,14 @@ function buildTag(name: string, attrs: Record<string, string>, body: RootContent
       if (!attrs.src) return null;
       return withCaption({ object: 'block', type: 'file', isVoid: true, data: { ref: fileRefFromSrc(attrs.src) } }, readBlocks(body, ctx));
     }
-    case 'openapi-operation':
+    case 'openapi-operation': {
       if (!attrs.spec || !attrs.path || !attrs.method) return null;
-      return [{ object: 'block', type: 'openapi-operation', isVoid: true, data: { ref: { kind: 'openapi', spec: attrs.spec }, path: attrs.path, method: attrs.method.toLowerCase() } }];
+      const data: OpenAPIOperationBlock['data'] = { ref: { kind: 'openapi', spec: attrs.spec }, path: attrs.path, method: attrs.method.toLowerCase() };
+      // GitBook's export puts a link to the spec inside (`[OpenAPI name](signed URL)`, `[Broken link](broken-reference)`): kept as written.
+      const fallback = fallbackLink(body, ctx);
+      if (fallback !== null) data.fallback = fallback;
+      return [{ object: 'block', type: 'openapi-operation', isVoid: true, data }];
+    }
     default:
       return null;
   }
@@ -240,6 +258,17 @@ function collect<T extends TabsItemBlock | StepperStepBlock | UpdateBlock | Colu
     }
   }
   return result;
+}
+
+/** The markdown of a tag body that is one link alone on its line; null otherwise. */
+function fallbackLink(body: RootContent[], ctx: BlockContext): string | null {
+  const [only] = body;
+  if (body.length !== 1 || only.type !== 'paragraph' || only.children.length !== 1 || only.children[0].type !== 'link') return null;
+  const start = only.position?.start.offset;
+  const end = only.position?.end.offset;
+  if (start === undefined || end === undefined || ctx.source === undefined) return null;
+  const text = restorePlaceholders(ctx.source.slice(start, end), ctx.tokens);
+  return text.includes('\n') ? null : text;
 }
 
 function applyCodeAttributes(blocks: Block[], attrs: Record<string, string>): Block[] {

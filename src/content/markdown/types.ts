@@ -473,7 +473,8 @@ export interface OpenAPIOperationBlock {
   type: 'openapi-operation';
   key?: string;
   isVoid: true;
-  data: { ref: ContentRefOpenAPI; path: string; method: string };
+  /** `fallback`: the link GitBook's export writes inside the tag, as written (Quire's; GitBook ignores it). */
+  data: { ref: ContentRefOpenAPI; path: string; method: string; fallback?: string };
 }
 
 export interface TableTextDefinition {

@@ -121,3 +121,54 @@ describe('GitBook\'s older (2021) Git Sync output', () => {
     expect(types(childrenOf(childrenOf(list)[0]))).toEqual(['paragraph', 'table']);
   });
 });
+
+describe('blank lines GitBook writes (tuning half of the held-out corpus)', () => {
+  it('reads each two extra blank lines between blocks as an empty paragraph, in every container', () => {
+    const [, empty] = roundTrips('Before.\n\n\n\nAfter.');
+    expect(empty).toMatchObject({ type: 'paragraph', nodes: [{ object: 'text', leaves: [{ text: '' }] }] });
+    expect(types(roundTrips('One.\n\n\n\n\n\n# Two'))).toEqual(['paragraph', 'paragraph', 'paragraph', 'heading-1']);
+    const [hint] = roundTrips('{% hint style="info" %}\nA.\n\n\n\nB.\n{% endhint %}\n\n\n\n{% hint style="info" %}\nC.\n{% endhint %}');
+    expect(types(childrenOf(hint))).toEqual(['paragraph', 'paragraph', 'paragraph']);
+    const [list] = roundTrips('* Item.\n\n\n\n  More.');
+    expect(types(childrenOf(childrenOf(list)[0]))).toEqual(['paragraph', 'paragraph', 'paragraph']);
+    roundTrips('> A.\n>\n>\n>\n> B.');
+  });
+
+  it('drops empty paragraphs at a container\'s ends, where markdown cannot write them, and keeps one blank line for two', () => {
+    const document = markdownToDocument('A.\n\nB.');
+    const empty = { object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: '', marks: [] }] }] } as Block;
+    expect(documentToMarkdown({ ...document, nodes: [empty, ...document.nodes, empty] })).toBe('A.\n\nB.\n');
+    expect(types(markdownToDocument('A.\n\n\nB.').nodes)).toEqual(['paragraph', 'paragraph']);
+  });
+});
+
+describe('GitBook\'s escaping and spacing today (tuning half of the held-out corpus)', () => {
+  it('writes `|` bare in text, escaped in table cells and where a line looks like a delimiter row', () => {
+    roundTrips('Plans: [Pro | Team](https://example.test/p) and red | green.');
+    roundTrips('| Flag    | Values |\n| ------- | ------ |\n| `--out` | a \\| b |');
+    const [paragraph] = roundTrips('Header a | b\\\n\\| --- \\| --- \\|');
+    expect(paragraph.type).toBe('paragraph');
+  });
+
+  it('escapes `&` before a letter or `#` in text (`Q\\&A`), and leaves it bare elsewhere', () => {
+    const [paragraph] = roundTrips('Q\\&A, drag\\&drop, \\&#x41; and 1 & 2');
+    expect(JSON.stringify(paragraph)).toContain('Q&A, drag&drop, &#x41; and 1 & 2');
+  });
+
+  it('keeps the link GitBook writes inside an OpenAPI operation block', () => {
+    const [operation] = roundTrips('{% openapi-operation spec="pets" path="/pets" method="get" %}\n[OpenAPI pets](https://files.example.test/pets.yaml?sig=a\\&b)\n{% endopenapi-operation %}');
+    expect(operation).toMatchObject({ type: 'openapi-operation', data: { ref: { spec: 'pets' }, path: '/pets', method: 'get' } });
+    roundTrips('{% openapi-operation spec="pets" path="/pets" method="get" %}\n[Broken link](broken-reference)\n{% endopenapi-operation %}');
+    roundTrips('{% openapi-operation spec="pets" path="/pets" method="get" %}\n{% endopenapi-operation %}');
+  });
+
+  it('keeps a U+FEFF ending a heading before its anchor (not whitespace, though JavaScript\'s `\\s` says so)', () => {
+    const [heading] = roundTrips('## Setup\uFEFF <a href="#setup" id="setup"></a>');
+    expect(JSON.stringify(heading)).toContain('Setup\uFEFF');
+  });
+
+  it('spreads a list item of several blocks, not one of a paragraph and its nested list', () => {
+    const [list] = roundTrips('1. Pick one.\n\n   Choices:\n\n   * A\n   * B\n2. Then this.\n   * C\n3. Done.');
+    expect(types(childrenOf(childrenOf(list)[0]))).toEqual(['paragraph', 'paragraph', 'list-unordered']);
+  });
+});

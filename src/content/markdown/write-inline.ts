@@ -294,7 +294,21 @@ export function escapeText(text: string, options: InlineWriteOptions): string {
   // `****` is GitBook's empty bold, which it writes bare: pending, decided by reading it back.
   const emptyBold = new Set<number>();
   if (options.keepPending) for (const m of text.matchAll(/(?<!\*)\*{4}(?!\*)/g)) for (let k = 0; k < 4; k++) emptyBold.add([...text.slice(0, m.index)].length + k);
+  // A line of text shaped like a table's delimiter row (`| --- |`) keeps its pipes escaped: bare, it would turn the line above into a table.
+  const delimiterLike = new Set<number>();
+  if (text.includes('|')) {
+    let at = 0;
+    for (const line of text.split('\n')) {
+      const length = [...line].length;
+      if (/^[\s|:-]*$/.test(line) && line.includes('-')) for (let k = 0; k < length; k++) delimiterLike.add(at + k);
+      at += length + 1;
+    }
+  }
   chars.forEach((ch, i) => {
+    if (ch === '|') {
+      out += escapePipe(options, delimiterLike.has(i));
+      return;
+    }
     const prev = chars[i - 1];
     const next = chars[i + 1];
     // Only `&` (an entity) and `{` (a variable expression) look further ahead; building the
@@ -306,6 +320,14 @@ export function escapeText(text: string, options: InlineWriteOptions): string {
 }
 
 
+
+/**
+ * GitBook escapes `|` in table cells, in HTML text and in its older export (with every
+ * parenthesis); in today's markdown text it writes it bare (`[A | B](url)`, `a | b`).
+ */
+function escapePipe(options: InlineWriteOptions, delimiterLike: boolean): string {
+  return options.inTable || options.html || textStyle.escapeParentheses || delimiterLike ? '\\|' : '|';
+}
 
 /** `{{ space.vars.x }}` would read back as an expression, so its brace is escaped in text. */
 function isVariableExpression(rest: string): boolean {
@@ -326,7 +348,6 @@ function escapeChar(ch: string, prev: string | undefined, next: string | undefin
     case '*':
     case '`':
     case '~':
-    case '|':
       return '\\' + ch;
     case '_':
       // GitBook escapes every underscore of markdown text, inside words too (`MY\_VAR`); in
@@ -336,6 +357,8 @@ function escapeChar(ch: string, prev: string | undefined, next: string | undefin
     case '<':
       return next === undefined || /[A-Za-z/!?]/.test(next) ? '\\<' : ch;
     case '&':
+      // In markdown text GitBook escapes `&` before a letter or `#` (what could start an entity: `Q\&A`); in HTML only a whole entity.
+      if (!options.html && next !== undefined && /[#A-Za-z]/.test(next)) return '\\&';
       return /^&(#\d+|#x[0-9a-f]+|\w+);/i.test(rest) ? '\\&' : ch;
     case '$':
       if (prev === '$' || next === '$') return '\\$';

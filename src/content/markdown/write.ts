@@ -52,14 +52,21 @@ function writeBlocks(blocks: Block[], ctx: Context, tight = false): string {
   let previous: Block | null = null;
   let bullet: Context['bullet'] = '*';
   let delimiter: Context['delimiter'] = '.';
+  // Empty paragraphs between blocks: GitBook writes each as nothing between two separators.
+  let empties = 0;
   for (const block of blocks) {
+    if (block.type === 'paragraph' && isEmptyContent(block.nodes) && !block.data.align) {
+      if (previous) empties++;
+      continue;
+    }
     if (isBulletList(block)) bullet = isBulletList(previous) && bullet === '*' ? '-' : '*';
     if (block.type === 'list-ordered') delimiter = previous?.type === 'list-ordered' && delimiter === '.' ? ')' : '.';
     const text = writeBlock(block, { ...ctx, bullet, delimiter });
     if (text === '') continue;
-    if (previous) out += tight && previous.type === 'paragraph' && interruptsParagraph(block) ? '\n' : '\n\n';
+    if (previous) out += empties > 0 ? '\n\n'.repeat(empties + 1) : tight && previous.type === 'paragraph' && interruptsParagraph(block) ? '\n' : '\n\n';
     out += text;
     previous = block;
+    empties = 0;
   }
   return out;
 }
@@ -128,8 +135,8 @@ function writeBlock(block: Block, ctx: Context): string {
     case 'drawing':
       return writeDrawing(block);
     case 'openapi-operation': {
-      const { ref, path, method } = block.data;
-      return wrapTag(`openapi-operation spec=${quoteAttribute(ref.spec)} path=${quoteAttribute(path)} method=${quoteAttribute(method)}`, 'openapi-operation', '');
+      const { ref, path, method, fallback } = block.data;
+      return wrapTag(`openapi-operation spec=${quoteAttribute(ref.spec)} path=${quoteAttribute(path)} method=${quoteAttribute(method)}`, 'openapi-operation', fallback ?? '');
     }
     case 'images':
       return writeImages(block);
@@ -205,16 +212,28 @@ function writeHeading(block: HeadingBlock, ctx: Context): string {
 
 function writeList(block: ListBlock, ctx: Context): string {
   const start = block.type === 'list-ordered' ? (block.data.start ?? 1) : 1;
-  return block.nodes
-    .map((item, i) => {
-      const marker = block.type === 'list-ordered' ? `${start + i}${ctx.delimiter}` : ctx.bullet;
-      return writeListItem(item, marker, block.type === 'list-tasks' ? item.data.checked === true : undefined, ctx);
-    })
-    .join('\n');
+  let out = '';
+  block.nodes.forEach((item, i) => {
+    const marker = block.type === 'list-ordered' ? `${start + i}${ctx.delimiter}` : ctx.bullet;
+    if (i > 0) out += '\n';
+    out += writeListItem(item, marker, block.type === 'list-tasks' ? item.data.checked === true : undefined, ctx);
+  });
+  return out;
+}
+
+/**
+ * GitBook writes an item's blocks apart by blank lines ("spread"), a list nested under the
+ * item's paragraph on the next line only when the item is just that paragraph and that list.
+ */
+function isSpread(item: ListItemBlock): boolean {
+  const [first, second, ...rest] = item.nodes;
+  if (!second) return false;
+  const nested = second.type === 'list-unordered' || second.type === 'list-ordered' || second.type === 'list-tasks';
+  return !(rest.length === 0 && first.type === 'paragraph' && nested);
 }
 
 function writeListItem(item: ListItemBlock, marker: string, checked: boolean | undefined, ctx: Context): string {
-  let content = writeBlocks(item.nodes, inContainer(ctx, 'list-item'), true);
+  let content = writeBlocks(item.nodes, inContainer(ctx, 'list-item'), !isSpread(item));
   // `* ***` would be one thematic break: a divider opening a `*` item is written `---`.
   if (marker === '*' && item.nodes[0]?.type === 'divider') content = '---' + content.slice(3);
   const width = item.data.indent !== undefined && item.data.indent > marker.length + 1 && item.data.indent <= marker.length + 4 ? item.data.indent : marker.length + 1;
