@@ -46,6 +46,7 @@ import {
   TokenParams,
 } from './app-area.schemas.ts';
 import * as appArea from './app-area.service.ts';
+import { appAreaEditorRoutes, editAction } from './app-area.editor.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -189,7 +190,8 @@ export const appAreaRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/s/:spaceId/pages/:pageId', { config: signedIn, schema: { hide: true, params: PageParams } }, async (request, reply) => {
     const view = await appArea.spaceView(ctxOf(request), request.browserSession as BrowserSession, request.params.spaceId, request.params.pageId);
-    return html(reply, 200, spacePage(chromeOf(request, view.page?.title ?? view.space.title), view.space, view.pages, view.page));
+    const edit = await editAction(ctxOf(request), request.browserSession as BrowserSession, request.params.spaceId, view.page?.id);
+    return html(reply, 200, spacePage(chromeOf(request, view.page?.title ?? view.space.title), view.space, view.pages, view.page, edit));
   });
 
   app.get('/s/:spaceId/search', { config: signedIn, schema: { hide: true, params: SpaceParams, querystring: SearchQuery } }, async (request, reply) => {
@@ -213,4 +215,7 @@ export const appAreaRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const view = await appArea.changeRequestView(ctxOf(request), request.browserSession as BrowserSession, request.params.spaceId, request.params.number);
     return html(reply, 200, changeRequestPage(chromeOf(request, `#${view.changeRequest.number} ${view.changeRequest.subject}`), view));
   });
+
+  // The editor (issue 32): Edit button target, editor page, its bundle, markdown paste.
+  await app.register(appAreaEditorRoutes);
 };
