@@ -163,6 +163,7 @@ async function start(root: HTMLElement): Promise<void> {
   };
 
   const insertKind = async (kind: Kind) => {
+    root.dataset.busy = 'true';
     try {
       const node = await kind.make(insertContext);
       view.focus();
@@ -170,6 +171,8 @@ async function start(root: HTMLElement): Promise<void> {
       if (!insertNode(view.state, node, view.dispatch)) say(`${kind.label} cannot stand here`);
     } catch (error) {
       say(error instanceof Error ? error.message : String(error));
+    } finally {
+      root.dataset.busy = 'false';
     }
   };
 
@@ -380,7 +383,16 @@ async function start(root: HTMLElement): Promise<void> {
     if (!view.state.doc.eq(saved)) event.preventDefault();
   });
   root.dataset.ready = 'true';
-  (window as unknown as { quireEditor: unknown }).quireEditor = { view, save, fromProseMirror, toProseMirror, schema };
+  /** For tests and the console: the cursor in an empty paragraph at the end of the page. */
+  const focusEnd = () => {
+    const doc = view.state.doc;
+    const last = doc.lastChild;
+    const tr = view.state.tr;
+    if (!(last?.type === n.paragraph && last.content.size === 0)) tr.insert(doc.content.size, n.paragraph!.create());
+    view.dispatch(tr.setSelection(TextSelection.create(tr.doc, tr.doc.content.size - 1)).scrollIntoView());
+    view.focus();
+  };
+  (window as unknown as { quireEditor: unknown }).quireEditor = { view, save, focusEnd, document: () => fromProseMirror(view.state.doc) };
   view.focus();
 }
 

@@ -110,62 +110,59 @@ export function cellAt(state: EditorState): CellAt | null {
 
 const emptyCell = () => n.table_cell!.create(null, n.paragraph!.create());
 
-/** Rebuilds the table with `edit` applied to its rows (row 0 is the header). */
-function rebuildTable(state: EditorState, at: CellAt, rows: PMNode[]): Transaction {
-  const table = at.table.type.create(at.table.attrs, rows);
-  return state.tr.replaceWith(at.tablePos, at.tablePos + at.table.nodeSize, table);
-}
-
-function rowsOf(table: PMNode): PMNode[] {
-  const rows: PMNode[] = [];
-  table.forEach((row) => rows.push(row));
+/** Start positions of the table's rows, and of each row's cells, in the document. */
+function layoutOf(at: CellAt): Array<{ pos: number; node: PMNode; cells: Array<{ pos: number; node: PMNode }> }> {
+  const rows: Array<{ pos: number; node: PMNode; cells: Array<{ pos: number; node: PMNode }> }> = [];
+  at.table.forEach((row, rowOffset) => {
+    const pos = at.tablePos + 1 + rowOffset;
+    const cells: Array<{ pos: number; node: PMNode }> = [];
+    row.forEach((cell, cellOffset) => cells.push({ pos: pos + 1 + cellOffset, node: cell }));
+    rows.push({ pos, node: row, cells });
+  });
   return rows;
 }
 
-function cellsOf(row: PMNode): PMNode[] {
-  const cells: PMNode[] = [];
-  row.forEach((cell) => cells.push(cell));
-  return cells;
-}
-
+// Edits in place, row by row from the end, so the cursor stays where it was.
 export const tableCommands = {
   addRow(state: EditorState, dispatch: (tr: Transaction) => void): boolean {
     const at = cellAt(state);
     if (!at) return false;
-    const rows = rowsOf(at.table);
-    const width = rows[0]!.childCount;
-    rows.splice(at.row + 1, 0, n.table_row!.create(null, Array.from({ length: width }, emptyCell)));
-    dispatch(rebuildTable(state, at, rows));
+    const rows = layoutOf(at);
+    const row = rows[at.row]!;
+    const width = rows[0]!.cells.length;
+    dispatch(state.tr.insert(row.pos + row.node.nodeSize, n.table_row!.create(null, Array.from({ length: width }, emptyCell))));
     return true;
   },
   removeRow(state: EditorState, dispatch: (tr: Transaction) => void): boolean {
     const at = cellAt(state);
     if (!at || at.row === 0) return false;
-    const rows = rowsOf(at.table);
-    rows.splice(at.row, 1);
-    dispatch(rebuildTable(state, at, rows));
+    const row = layoutOf(at)[at.row]!;
+    dispatch(state.tr.delete(row.pos, row.pos + row.node.nodeSize));
     return true;
   },
   addColumn(state: EditorState, dispatch: (tr: Transaction) => void): boolean {
     const at = cellAt(state);
     if (!at) return false;
-    const rows = rowsOf(at.table).map((row, r) => {
-      const cells = cellsOf(row);
-      cells.splice(at.column + 1, 0, r === 0 ? n.table_header_cell!.create(null, schema.text(`Column ${cells.length + 1}`)) : emptyCell());
-      return row.type.create(row.attrs, cells);
-    });
-    dispatch(rebuildTable(state, at, rows));
+    const tr = state.tr;
+    const rows = layoutOf(at);
+    const width = rows[0]!.cells.length;
+    for (let r = rows.length - 1; r >= 0; r--) {
+      const cell = rows[r]!.cells[at.column]!;
+      tr.insert(cell.pos + cell.node.nodeSize, r === 0 ? n.table_header_cell!.create(null, schema.text(`Column ${width + 1}`)) : emptyCell());
+    }
+    dispatch(tr);
     return true;
   },
   removeColumn(state: EditorState, dispatch: (tr: Transaction) => void): boolean {
     const at = cellAt(state);
     if (!at || at.table.child(0).childCount <= 1) return false;
-    const rows = rowsOf(at.table).map((row) => {
-      const cells = cellsOf(row);
-      cells.splice(at.column, 1);
-      return row.type.create(row.attrs, cells);
-    });
-    dispatch(rebuildTable(state, at, rows));
+    const tr = state.tr;
+    const rows = layoutOf(at);
+    for (let r = rows.length - 1; r >= 0; r--) {
+      const cell = rows[r]!.cells[at.column]!;
+      tr.delete(cell.pos, cell.pos + cell.node.nodeSize);
+    }
+    dispatch(tr);
     return true;
   },
   align(state: EditorState, dispatch: (tr: Transaction) => void, align: 'left' | 'center' | 'right'): boolean {
