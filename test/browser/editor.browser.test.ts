@@ -167,8 +167,8 @@ describe('the block editor in a browser', { timeout: 300_000 }, () => {
       file: async (d) => d.locator('input[type=file]').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('notes') }),
       embed: async (d) => d.locator('input[name=url]').fill('https://www.youtube.com/watch?v=abc'),
       math: async (d) => d.locator('input[name=formula]').fill('a^2+b^2=c^2'),
-      'content-ref': async (d) => d.locator('select[name=page]').selectOption(otherPageId),
-      mention: async (d) => d.locator('select[name=page]').selectOption(otherPageId),
+      'content-ref': async (d) => void (await d.locator('select[name=page]').selectOption(otherPageId)),
+      mention: async (d) => void (await d.locator('select[name=page]').selectOption(otherPageId)),
       emoji: async (d) => d.locator('input[name=emoji]').fill('😀'),
       button: async (d) => {
         await d.locator('input[name=label]').fill('Go');
