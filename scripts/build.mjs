@@ -13,6 +13,9 @@
  *   keeps their semantics, and one file instead of hundreds (TypeBox 373, Kysely 262) takes
  *   about a second off every start. A package whose ESM entry wraps CommonJS files (pg,
  *   for example) is found from the build's metafile and left to Node too.
+ * - The editor's browser code (src/editor/client/) is bundled for the browser into
+ *   dist/public/editor-<hash>.{js,css} with a manifest (src/editor/assets.ts,
+ *   docs/decisions/editor.md).
  *
  * Plain JavaScript so it runs without tsx.
  */

@@ -230,7 +230,7 @@ async function start(root: HTMLElement): Promise<void> {
   button('Keyboard key (Ctrl+Shift+K)', '⌨', command(toggleMark(m.keyboard!)), m.keyboard);
   button(
     'Link',
-    '🔗',
+    'Link',
     async () => {
       if (markActive(view.state, m.link!)) return command(toggleMark(m.link!))();
       const { from, to } = view.state.selection;
