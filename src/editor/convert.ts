@@ -54,26 +54,55 @@ export function toProseMirror(document: Document | Json, schema: Schema = editor
 class Reader {
   constructor(private readonly schema: Schema) {}
 
+  /**
+   * Whether blocks inside the one being read are compared one by one. Off at first: the
+   * outermost block's comparison covers everything in it, so a page is compared about once.
+   * On only when that comparison fails, to keep opaque no more than the block that differs.
+   */
+  private verifyChildren = false;
+
   /** Blocks standing in `container`; each one the container may not hold is kept opaque. */
   blocks(blocks: unknown[], container: Container): PMNode[] {
     return blocks.map((block) => {
-      const node = this.block(block);
+      const node = this.verifyChildren ? this.block(block) : (this.tryMap(block) ?? this.opaqueBlock(block));
       return node.type.isInGroup(groupOf(container)) ? node : this.opaqueBlock(block);
     });
   }
 
   /** One block, mapped exactly or kept opaque. */
   block(block: unknown): PMNode {
-    let node: PMNode;
+    const outer = this.verifyChildren;
     try {
-      node = this.mapBlock(block);
+      this.verifyChildren = false;
+      const fast = this.tryMap(block);
+      const original = canonical(block);
+      if (fast && this.cameBack(fast, original)) return fast;
+      this.verifyChildren = true;
+      const careful = this.tryMap(block);
+      return careful && this.cameBack(careful, original) ? careful : this.opaqueBlock(block);
+    } finally {
+      this.verifyChildren = outer;
+    }
+  }
+
+  private tryMap(block: unknown): PMNode | null {
+    try {
+      const node = this.mapBlock(block);
       node.check();
+      return node;
     } catch (error) {
-      if (error instanceof Unmapped || error instanceof RangeError || error instanceof TypeError) return this.opaqueBlock(block);
+      if (error instanceof Unmapped || error instanceof RangeError || error instanceof TypeError) return null;
       throw error;
     }
-    const back = new Writer({ newId: () => fail('no new ids when checking') }).block(node);
-    return canonical(back) === canonical(block) ? node : this.opaqueBlock(block);
+  }
+
+  private cameBack(node: PMNode, original: string): boolean {
+    try {
+      return canonical(new Writer({ newId: () => fail('no new ids when checking') }).block(node)) === original;
+    } catch (error) {
+      if (error instanceof Unmapped) return false;
+      throw error;
+    }
   }
 
   opaqueBlock(block: unknown): PMNode {

@@ -94,7 +94,7 @@ export function nodeViews(ctx: ViewContext): Record<string, NodeViewConstructor>
       preview.append(img);
     }),
     file: figure('file', (preview, node) => {
-      preview.append(el('span', 'figure-label', `📎 ${refLabel(dataOf(node).ref as Ref, ctx)}`));
+      preview.append(el('span', 'figure-label', `File: ${refLabel(dataOf(node).ref as Ref, ctx)}`));
     }),
     embed: figure('embed', (preview, node) => {
       preview.append(el('span', 'figure-label', `▶ Embed: ${String(dataOf(node).url ?? '')}`));
