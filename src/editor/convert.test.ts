@@ -125,6 +125,17 @@ describe('editor document conversion', () => {
     expect(opaqueIn(document)).toHaveLength(2);
   });
 
+  it('keeps opaque only the inner block that does not come back, not the block around it', () => {
+    const twiceBold = paragraph(text(leaf('twice', [{ object: 'mark', type: 'bold' }, { object: 'mark', type: 'bold' }])));
+    const hint = { object: 'block', type: 'hint', data: { style: 'info' }, nodes: [paragraph(text(leaf('Fine.'))), twiceBold] } as unknown as Block;
+    const document = doc(hint);
+    expect(roundTrip(document)).toEqual(document);
+    const pm = toProseMirror(document);
+    expect(pm.child(0).type.name).toBe('hint');
+    expect(pm.child(0).child(0).type.name).toBe('paragraph');
+    expect(pm.child(0).child(1).type.name).toBe('opaque_block');
+  });
+
   it('survives JSON form (what is stored and sent) both ways', () => {
     const document = doc(...Object.values(BLOCK_SAMPLES).map((sample) => sample()));
     const json = JSON.parse(JSON.stringify(toProseMirrorJSON(document)));
