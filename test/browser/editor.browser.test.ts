@@ -281,6 +281,8 @@ describe('the block editor in a browser', { timeout: 300_000 }, () => {
         const page = await signedIn(writer, { width, colorScheme, bypassCSP: true });
         await page.goto(editorUrl);
         await ready(page);
+        // A measurement, not a test: navigation to an editable page.
+        console.log(`editor ready in ${await page.locator('#quire-editor').getAttribute('data-ready-ms')} ms (${width} px, ${colorScheme}, ${(await page.evaluate(() => window.quireEditor.view.state.doc.childCount))} blocks)`);
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow, `${width} ${colorScheme}`).toBeLessThanOrEqual(0);
         await page.screenshot({ path: path.join(SHOTS, `editor-${width < 800 ? 'phone' : 'desktop'}-${colorScheme}.png`) });

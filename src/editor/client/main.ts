@@ -382,6 +382,8 @@ async function start(root: HTMLElement): Promise<void> {
   addEventListener('beforeunload', (event) => {
     if (!view.state.doc.eq(saved)) event.preventDefault();
   });
+  // Milliseconds from navigation to an editable page (docs/decisions/editor.md).
+  root.dataset.readyMs = String(Math.round(performance.now()));
   root.dataset.ready = 'true';
   /** For tests and the console: the cursor in an empty paragraph at the end of the page. */
   const focusEnd = () => {
