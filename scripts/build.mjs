@@ -16,6 +16,9 @@
  *   (so a package's module state exists once) and, per specifier, a small file exporting
  *   its names. A package whose ESM entry wraps CommonJS files (pg, for example) is found
  *   from the build's metafile and left to Node.
+ * - The editor's browser code (src/editor/client/) is bundled for the browser into
+ *   dist/public/editor-<hash>.{js,css} with a manifest (src/editor/assets.ts,
+ *   docs/decisions/editor.md).
  *
  * Plain JavaScript so it runs without tsx.
  */
@@ -31,12 +34,16 @@ export const ENTRIES = ['server', 'cli', 'worker-main'];
 const VENDOR = 'vendor';
 const BUILTINS = new Set(builtinModules);
 
-/** Every source file of the server (tests stay sources: they run against dist/, not in it). */
+/**
+ * Every source file of the server (tests stay sources: they run against dist/, not in it).
+ * The browser code (src/editor/client/) is not the server's: it is bundled for the browser
+ * into dist/public/ (below).
+ */
 function sourceFiles(root) {
   return fs
     .readdirSync(path.join(root, 'src'), { recursive: true })
     .map((file) => String(file).split(path.sep).join('/'))
-    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.endsWith('.d.ts'))
+    .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts') && !file.endsWith('.d.ts') && !file.startsWith('editor/client/'))
     .sort()
     .map((file) => `src/${file}`);
 }
@@ -248,6 +255,10 @@ export async function buildServer({ outdir = path.join(ROOT, 'dist'), root = ROO
     if (attempt >= 5) throw new Error(`pre-bundling keeps finding packages to leave to Node: ${[...leaveToNode].join(', ')}`);
     for (const name of leaveToNode) native.add(name);
   }
+  // The editor's browser bundle, hashed, into dist/public/ (built by the compiled
+  // src/editor/assets.ts, so the build and the dev server bundle it the same way).
+  const { bundleEditorClient } = await import(pathToFileURL(path.join(temporary, 'editor', 'assets.js')).href);
+  await bundleEditorClient(root, path.join(temporary, 'public'));
   // Renames only, so two processes building at once (two `npm start` on a stale tree) never
   // delete files the other just put in place: the old build is moved aside, then removed.
   const previous = `${outdir}.old-${process.pid}`;

@@ -8,6 +8,7 @@ import { tokenScope } from '../db/change-scopes.ts';
 import type { Actor } from '../context.ts';
 import { authenticateTokenHash } from '../modules/users/users.service.ts';
 import { hooksOf } from './route-hooks.ts';
+import { browserSessionActor } from '../modules/app-area/app-area.api-session.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -32,7 +33,8 @@ export function requestTokenHash(request: FastifyRequest): string | null {
 }
 
 /**
- * Reads `Authorization: Bearer <token>` into `request.actor`, or answers 401. In two steps,
+ * Reads `Authorization: Bearer <token>` into `request.actor` (or, without one, the app's
+ * session cookie with its CSRF header: app-area.api-session.ts), or answers 401. In two steps,
  * so the rate limiter runs between them (docs/operations.md):
  * 1. onRequest (before the limiter): a token verified in the last few seconds is known
  *    from memory, so the limiter can count the request against the token;
@@ -61,7 +63,15 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
   const verify: preParsingHookHandler = (request, _reply, payload, done) => {
     if (request.actor) return done(null, payload);
     const hash = requestTokenHash(request);
-    if (!hash) return done(unauthorized());
+    if (!hash) {
+      // The app's own scripts: the session cookie with its CSRF header, same origin only.
+      browserSessionActor(app.deps, request).then((actor) => {
+        if (!actor) return done(unauthorized());
+        request.actor = actor;
+        done(null, payload);
+      }, (error: Error) => done(error));
+      return;
+    }
     const now = Date.now();
     if (invalid.get(hash, now)) return done(unauthorized('The API token is invalid or has been revoked'));
     // onRequest has just looked in the cache: read, and keep a valid token for reuse.

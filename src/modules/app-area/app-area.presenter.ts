@@ -50,6 +50,7 @@ const APP_CSS = `
 .results{list-style:none;padding:0}.results li{margin:.9rem 0}.results .excerpt{color:var(--muted);margin:.2rem 0 0}
 .search-form{display:flex;gap:.5rem;flex-wrap:wrap;margin:1rem 0}
 .site-header .header-links{display:flex;gap:.75rem}
+.edit-action{float:right;margin:.25rem 0 0 1rem}
 .search-form input[type=search]{flex:1;min-width:12rem;padding:.45rem .6rem;border:1px solid var(--border);border-radius:6px;background:var(--bg);color:var(--fg);font:inherit}
 `;
 
@@ -247,12 +248,14 @@ export function spacePage(
   space: { id: string; title: string; revisionId?: string },
   pages: TreePage[],
   page: { id: string; title: string; description?: string; html: string } | null,
+  /** Actions shown above the page (the Edit button), already HTML. */
+  actions = '',
 ): string {
   const revision = space.revisionId ? `<p class="muted">At revision ${e(space.revisionId)}</p>` : searchForm(`${chrome.appBase}/s/${space.id}/search`);
   const changeRequests = space.revisionId ? '' : `<p><a href="${e(chrome.appBase)}/s/${e(space.id)}/change-requests">Change requests</a></p>`;
   const nav = `<aside class="sidebar"><nav class="page-tree" aria-label="Pages"><p><strong>${e(space.title)}</strong></p>${revision}${changeRequests}${tree(chrome.appBase, space.id, pages, page?.id, space.revisionId)}</nav></aside>`;
   const main = page
-    ? `<main class="content"><h1>${e(page.title)}</h1>${page.description ? `<p class="page-description">${e(page.description)}</p>` : ''}${page.html}</main>`
+    ? `<main class="content">${actions}<h1>${e(page.title)}</h1>${page.description ? `<p class="page-description">${e(page.description)}</p>` : ''}${page.html}</main>`
     : '<main class="content"><p class="muted">This space has no page.</p></main>';
   return layout(chrome, `<div class="layout">${nav}${main}</div>`);
 }

@@ -45,6 +45,7 @@ import {
 } from './app-area.schemas.ts';
 import * as appArea from './app-area.service.ts';
 import { changeRequestPages } from './app-area.change-requests.routes.ts';
+import { appAreaEditorRoutes, editAction } from './app-area.editor.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -188,7 +189,8 @@ export const appAreaRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/s/:spaceId/pages/:pageId', { config: signedIn, schema: { hide: true, params: PageParams } }, async (request, reply) => {
     const view = await appArea.spaceView(ctxOf(request), request.browserSession as BrowserSession, request.params.spaceId, request.params.pageId);
-    return html(reply, 200, spacePage(chromeOf(request, view.page?.title ?? view.space.title), view.space, view.pages, view.page));
+    const edit = await editAction(ctxOf(request), request.browserSession as BrowserSession, request.params.spaceId, view.page?.id);
+    return html(reply, 200, spacePage(chromeOf(request, view.page?.title ?? view.space.title), view.space, view.pages, view.page, edit));
   });
 
   app.get('/s/:spaceId/search', { config: signedIn, schema: { hide: true, params: SpaceParams, querystring: SearchQuery } }, async (request, reply) => {
@@ -210,4 +212,7 @@ export const appAreaRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   // Change requests from start to merge: app-area.change-requests.routes.ts.
   await changeRequestPages(app, { base, html, chromeOf, ctxOf });
+
+  // The editor (issue 32): Edit button target, editor page, its bundle, markdown paste.
+  await app.register(appAreaEditorRoutes);
 };

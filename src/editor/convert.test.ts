@@ -1,0 +1,184 @@
+/*
+ * GitBook JSON -> ProseMirror -> GitBook JSON is the identity: every block kind in every
+ * container the dialect allows, every inline and mark, the engine's reading of its fixture
+ * pages (keys and all), and content the editor does not know (kept opaque). Edits made
+ * through ProseMirror transactions come back as GitBook JSON.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isDeepStrictEqual } from 'node:util';
+import { describe, expect, it } from 'vitest';
+import { EditorState } from 'prosemirror-state';
+import { markdownToDocument } from '../content/markdown/index.ts';
+import type { Block, Document, InlineContent } from '../content/markdown/types.ts';
+import { BLOCK_SAMPLES, INLINE_SAMPLES, MARK_SAMPLES, inContainer, leaf, matrix, paragraph, text } from '../../test/markdown-samples.ts';
+import { canonical, fromProseMirror, fromProseMirrorJSON, toProseMirror, toProseMirrorJSON } from './convert.ts';
+import { schema } from './schema.ts';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const doc = (...nodes: Block[]): Document => ({ object: 'document', data: {}, nodes });
+const roundTrip = (document: Document) => fromProseMirror(toProseMirror(document));
+
+/** Names of the opaque nodes of a converted document: content the editor shows read-only. */
+function opaqueIn(document: Document): string[] {
+  const found: string[] = [];
+  toProseMirror(document).descendants((node) => {
+    if (node.type.name.startsWith('opaque')) found.push(JSON.stringify(node.attrs.json).slice(0, 80));
+    node.marks.forEach((mark) => mark.type.name === 'opaque_mark' && found.push('mark'));
+  });
+  return found;
+}
+
+describe('editor document conversion', () => {
+  it.each(Object.keys(BLOCK_SAMPLES))('round-trips the %s block, editable', (kind) => {
+    const document = doc(BLOCK_SAMPLES[kind as keyof typeof BLOCK_SAMPLES]());
+    expect(roundTrip(document)).toEqual(document);
+    expect(opaqueIn(document)).toEqual([]);
+  });
+
+  it('round-trips every block kind in every container the dialect allows, editable', () => {
+    const failures: string[] = [];
+    for (const { kind, container } of matrix()) {
+      const document = doc(...inContainer(container, [BLOCK_SAMPLES[kind]()]));
+      if (!isDeepStrictEqual(roundTrip(document), document)) failures.push(`${kind} in ${container}: changed`);
+      else if (opaqueIn(document).length > 0) failures.push(`${kind} in ${container}: opaque`);
+    }
+    expect(failures).toEqual([]);
+    expect(matrix().length).toBeGreaterThan(100);
+  });
+
+  it.each(Object.keys(INLINE_SAMPLES))('round-trips the %s inline', (kind) => {
+    const document = doc(paragraph(text(leaf('Before ')), INLINE_SAMPLES[kind]!(), text(leaf(' after.'))));
+    expect(roundTrip(document)).toEqual(document);
+    expect(opaqueIn(document)).toEqual([]);
+  });
+
+  it('round-trips mentions, emoji and a link holding an inline image', () => {
+    const mention = { object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'page', page: 'p1' }, text: 'Setup' } } as InlineContent;
+    const emoji = { object: 'inline', type: 'emoji', isVoid: true, data: { code: '1f600' } } as InlineContent;
+    const image = { object: 'inline', type: 'inline-image', isVoid: true, data: { ref: { kind: 'url', url: 'https://x.io/i.png' }, alt: 'i' } };
+    const link = { object: 'inline', type: 'link', isVoid: false, data: { ref: { kind: 'page', page: 'p2' } }, nodes: [text(leaf('see ')), image, text(leaf('here', [{ object: 'mark', type: 'bold' }]))] } as InlineContent;
+    const document = doc(paragraph(text(leaf('A ')), mention, emoji, link, text(leaf('.'))));
+    expect(roundTrip(document)).toEqual(document);
+    expect(opaqueIn(document)).toEqual([]);
+  });
+
+  it.each(Object.keys(MARK_SAMPLES))('round-trips the %s mark', (kind) => {
+    const document = doc(paragraph(text(leaf('plain '), leaf('marked', [MARK_SAMPLES[kind]!()]), leaf(' plain'))));
+    expect(roundTrip(document)).toEqual(document);
+    expect(opaqueIn(document)).toEqual([]);
+  });
+
+  it('round-trips the engine reading of its fixture pages exactly, keys included', () => {
+    const dir = join(here, '../content/markdown/fixtures');
+    const files = readdirSync(dir).filter((name) => name.endsWith('.md'));
+    expect(files.length).toBeGreaterThan(20);
+    for (const file of files) {
+      const document = markdownToDocument(readFileSync(join(dir, file), 'utf8'));
+      expect(roundTrip(document), file).toEqual(document);
+    }
+  });
+
+  it('round-trips the GitBook-written fixture space as the engine reads it, all editable but cards tables', () => {
+    const dir = join(here, '../../test/fixtures/markdown-expected');
+    const files = (readdirSync(dir, { recursive: true }) as string[]).filter((name) => name.endsWith('.json'));
+    expect(files.length).toBeGreaterThan(5);
+    const opaque: string[] = [];
+    for (const file of files) {
+      const stored = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { document?: Document };
+      const document = (stored.document ?? stored) as Document;
+      expect(roundTrip(document), file).toEqual(document);
+      toProseMirror(document).descendants((node) => {
+        if (node.type.name === 'opaque_block') opaque.push(`${node.attrs.json.type} ${node.attrs.json.data?.view?.type}`);
+        else if (node.type.name.startsWith('opaque') || node.marks.some((mark) => mark.type.name === 'opaque_mark')) opaque.push(node.type.name);
+      });
+    }
+    // Card tables (cells linking to pages) are kept read-only: the editor edits grid tables.
+    expect(opaque).toEqual(['table cards', 'table cards', 'table cards']);
+  });
+
+  it('keeps unknown blocks, inlines, marks and keys as they were', () => {
+    const unknownBlock = { object: 'block', type: 'reusable-content', key: 'rc', isVoid: true, data: { ref: { kind: 'reusable-content', reusableContent: 'r1' } } } as unknown as Block;
+    const unknownInline = { object: 'inline', type: 'annotation', isVoid: false, data: { note: 'n' }, nodes: [text(leaf('annotated'))] } as unknown as InlineContent;
+    const unknownMark = { object: 'mark', type: 'highlight', data: { tone: 'x' } } as never;
+    const extraKeys = { object: 'block', type: 'hint', key: 'h1', data: { style: 'danger', icon: 'bolt', future: { deep: [1, 2] } }, extra: 'kept', nodes: [paragraph(text(leaf('Danger')))] } as unknown as Block;
+    // A hint in a quote: the dialect does not allow it there, so it stays as it is, read-only.
+    const misplaced = { object: 'block', type: 'blockquote', data: {}, nodes: [paragraph(text(leaf('q'))), { object: 'block', type: 'hint', data: { style: 'info' }, nodes: [paragraph(text(leaf('h')))] }] } as unknown as Block;
+    const document = doc(unknownBlock, paragraph(text(leaf('x')), unknownInline, text(leaf('y', [unknownMark]))), extraKeys, misplaced);
+    expect(roundTrip(document)).toEqual(document);
+    const pm = toProseMirror(document);
+    expect(pm.child(0).type.name).toBe('opaque_block');
+    expect(pm.child(2).type.name).toBe('hint');
+    expect(pm.child(3).type.name).toBe('blockquote');
+    expect(pm.child(3).child(1).type.name).toBe('opaque_block');
+    expect(opaqueIn(document)).toHaveLength(4);
+  });
+
+  it('keeps blocks whose shape it does not map exactly (a cards table, an expandable with three fragments)', () => {
+    const cards = { ...(BLOCK_SAMPLES.table() as unknown as { data: object }), key: 't' } as unknown as { data: { view: object } };
+    cards.data = { ...cards.data, view: { type: 'cards', columns: ['c0'], cardSize: 'medium' } };
+    const expandable = BLOCK_SAMPLES.expandable() as unknown as { fragments: object[] };
+    expandable.fragments.push({ object: 'fragment', fragment: 'extra', nodes: [] });
+    const document = doc(cards as unknown as Block, expandable as unknown as Block);
+    expect(roundTrip(document)).toEqual(document);
+    expect(opaqueIn(document)).toHaveLength(2);
+  });
+
+  it('keeps opaque only the inner block that does not come back, not the block around it', () => {
+    const twiceBold = paragraph(text(leaf('twice', [{ object: 'mark', type: 'bold' }, { object: 'mark', type: 'bold' }])));
+    const hint = { object: 'block', type: 'hint', data: { style: 'info' }, nodes: [paragraph(text(leaf('Fine.'))), twiceBold] } as unknown as Block;
+    const document = doc(hint);
+    expect(roundTrip(document)).toEqual(document);
+    const pm = toProseMirror(document);
+    expect(pm.child(0).type.name).toBe('hint');
+    expect(pm.child(0).child(0).type.name).toBe('paragraph');
+    expect(pm.child(0).child(1).type.name).toBe('opaque_block');
+  });
+
+  it('survives JSON form (what is stored and sent) both ways', () => {
+    const document = doc(...Object.values(BLOCK_SAMPLES).map((sample) => sample()));
+    const json = JSON.parse(JSON.stringify(toProseMirrorJSON(document)));
+    expect(fromProseMirrorJSON(json)).toEqual(document);
+  });
+
+  it('an empty page is one empty paragraph in the editor and no blocks back', () => {
+    const pm = toProseMirror(doc());
+    expect(pm.childCount).toBe(1);
+    expect(fromProseMirror(pm)).toEqual(doc());
+  });
+
+  it('brings edits back: typed text, a split block keeps its key once, a new table row gets ids', () => {
+    const document = markdownToDocument('Hello world\n\n| a | b |\n| - | - |\n| 1 | 2 |\n');
+    let state = EditorState.create({ doc: toProseMirror(document) });
+    // Type at the end of "Hello", then split the paragraph after "Hello".
+    state = state.apply(state.tr.insertText(' there', 6));
+    state = state.apply(state.tr.split(6));
+    let n = 0;
+    const edited = fromProseMirror(state.doc, { newId: () => `new${n++}` });
+    const [first, second] = edited.nodes as Array<{ key?: string; nodes: Array<{ leaves: Array<{ text: string }> }> }>;
+    expect(first!.key).toBe('b0');
+    expect(first!.nodes[0]!.leaves[0]!.text).toBe('Hello');
+    expect(second!.key).toBeUndefined();
+    expect(second!.nodes[0]!.leaves[0]!.text).toBe(' there world');
+
+    // A new row after the first: a record with a fresh id, an order index after the first, cells with fragments.
+    const table = state.doc.child(2);
+    expect(table.type.name).toBe('table');
+    let tablePos = 0;
+    state.doc.forEach((child, offset) => {
+      if (child === table) tablePos = offset;
+    });
+    const row = schema.nodes.table_row!.create(null, [0, 1].map(() => schema.nodes.table_cell!.create(null, schema.nodes.paragraph!.create(null, schema.text('new')))));
+    state = state.apply(state.tr.insert(tablePos + table.nodeSize - 1, row));
+    const withRow = fromProseMirror(state.doc, { newId: () => `new${n++}` });
+    const tableBlock = withRow.nodes[2] as unknown as { data: { records: Record<string, { orderIndex: string; values: Record<string, string> }> }; fragments: Array<{ fragment: string }> };
+    const records = Object.entries(tableBlock.data.records).sort(([, a], [, b]) => (a.orderIndex < b.orderIndex ? -1 : 1));
+    expect(records).toHaveLength(2);
+    expect(records[0]![0]).toBe('r0');
+    expect(records[1]![0]).toMatch(/^new/);
+    for (const name of Object.values(records[1]![1].values)) expect(tableBlock.fragments.some((f) => f.fragment === name)).toBe(true);
+    // Read back by the engine: the new row is there.
+    expect(canonical(roundTrip(withRow))).toBe(canonical(withRow));
+  });
+});

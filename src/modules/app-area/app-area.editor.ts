@@ -1,0 +1,125 @@
+/*
+ * Editing in the app (issue 32): the Edit button's target (the member's open change request
+ * on the space, or a new one), the editor page for one page of a change request, the
+ * editor's bundle under /app/assets/, and the markdown reading the editor's paste uses.
+ * The editor itself saves through the API (`/v1/.../change-requests/:cr/content`) with the
+ * session cookie and its CSRF header (app-area.api-session.ts), as any API client would.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { Context } from '../../context.ts';
+import { badRequest, forbidden, notFound } from '../../errors.ts';
+import { appUrl } from '../../lib/urls.ts';
+import { editorAssets } from '../../editor/assets.ts';
+import { markdownToDocument } from '../../content/markdown/index.ts';
+import { changeRequestPolicy } from '../change-requests/change-requests.policy.ts';
+import { createChangeRequest, listSpaceChangeRequests, loadChangeRequest } from '../change-requests/change-requests.service.ts';
+import { loadSpace } from '../spaces/spaces.service.ts';
+import { getPage } from '../content/content.service.ts';
+import { csrfToken, type BrowserSession } from '../sessions/sessions.service.ts';
+import { sessionContext } from './app-area.service.ts';
+import { sessionMaySee } from './app-area.policy.ts';
+import { appAreaRepository } from './app-area.repository.ts';
+import { EDITOR_CSP, editorPage, editButton } from './app-area.editor.presenter.ts';
+import { layout, type Chrome } from './app-area.presenter.ts';
+import { API_CSRF_HEADER } from './app-area.api-session.ts';
+
+/** The largest markdown the editor's paste reads (a long page; the API takes 1 MB per page). */
+const PASTE_MARKDOWN_LIMIT = 200_000;
+
+const EditParams = Type.Object({ spaceId: Type.String({ minLength: 1, maxLength: 64 }), pageId: Type.String({ minLength: 1, maxLength: 64 }) });
+const EditorParams = Type.Object({ ...EditParams.properties, number: Type.String({ pattern: '^[0-9]{1,9}$' }) });
+const AssetParams = Type.Object({ file: Type.String({ pattern: '^[A-Za-z0-9_-]+\\.(js|css)$', maxLength: 100 }) });
+const MarkdownBody = Type.Object({ csrf: Type.String({ maxLength: 200 }), markdown: Type.String({ maxLength: PASTE_MARKDOWN_LIMIT }) });
+
+async function enforceSso(ctx: Context, session: BrowserSession, spaceId: string): Promise<void> {
+  const owner = await appAreaRepository.spaceOrganization(ctx.db, spaceId);
+  if (!owner) return;
+  const organization = await appAreaRepository.organizationSso(ctx.db, owner.organization_id);
+  if (organization && !sessionMaySee(session.row, organization)) throw forbidden('This organization requires signing in through its identity provider');
+}
+
+/** Whether the session's user may edit the space (open and edit change requests on it). */
+export async function mayEditSpace(ctx: Context, spaceId: string): Promise<boolean> {
+  const { access } = await loadSpace(ctx, spaceId);
+  return changeRequestPolicy.can('create', { space: access, isCreator: true });
+}
+
+/** The Edit button of a page in the app, or nothing for a member who may not edit. */
+export async function editAction(ctx: Context, session: BrowserSession, spaceId: string, pageId: string | undefined): Promise<string> {
+  if (!pageId || !(await mayEditSpace(ctx, spaceId))) return '';
+  return editButton(appUrl(ctx.config, ''), spaceId, pageId, csrfToken(session));
+}
+
+/**
+ * The change request the Edit button opens: the member's own newest open one on the space,
+ * or a new one named after the page.
+ */
+export async function changeRequestToEdit(ctx: Context, session: BrowserSession, spaceId: string, pageId: string): Promise<number> {
+  await enforceSso(ctx, session, spaceId);
+  const page = (await getPage(ctx, spaceId, pageId, {})) as { title: string };
+  const mine = await listSpaceChangeRequests(ctx, spaceId, { status: 'open', creator: ctx.actor.userId, orderBy: 'updatedAt' } as never, { limit: 1 });
+  const open = mine.items[0] as { number: number } | undefined;
+  if (open) return open.number;
+  const created = (await createChangeRequest(ctx, spaceId, { subject: `Edit ${page.title}`.slice(0, 100) })) as { number: number };
+  return created.number;
+}
+
+export const appAreaEditorRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const base = () => appUrl(app.deps.config, '');
+  const ctxOf = (request: { browserSession: BrowserSession | null; id: string; log: Context['log'] }) =>
+    sessionContext(app.deps, request.browserSession as BrowserSession, request.id, request.log);
+
+  // The bundle: content-hashed names, so cached for a year; compressed once, not per request.
+  app.get('/assets/:file', { config: { public: true, signedOut: true }, schema: { hide: true, params: AssetParams } }, async (request, reply) => {
+    const assets = await editorAssets();
+    const file = assets.files.get(request.params.file);
+    if (!file) throw notFound('Asset');
+    const accepts = String(request.headers['accept-encoding'] ?? '');
+    const [encoding, body] = /\bbr\b/.test(accepts) ? ['br', file.brotli] : /\bgzip\b/.test(accepts) ? ['gzip', file.gzip] : [null, file.body];
+    reply.header('cache-control', 'public, max-age=31536000, immutable').header('x-content-type-options', 'nosniff').header('vary', 'accept-encoding').type(file.type);
+    if (encoding) reply.header('content-encoding', encoding);
+    return reply.send(body);
+  });
+
+  app.post('/s/:spaceId/pages/:pageId/edit', { config: { public: true }, schema: { hide: true, params: EditParams } }, async (request, reply) => {
+    const { spaceId, pageId } = request.params;
+    const number = await changeRequestToEdit(ctxOf(request), request.browserSession as BrowserSession, spaceId, pageId);
+    return reply.redirect(`${base()}/s/${encodeURIComponent(spaceId)}/change-requests/${number}/pages/${encodeURIComponent(pageId)}/edit`, 303);
+  });
+
+  app.get('/s/:spaceId/change-requests/:number/pages/:pageId/edit', { config: { public: true }, schema: { hide: true, params: EditorParams } }, async (request, reply) => {
+    const { spaceId, number, pageId } = request.params;
+    const session = request.browserSession as BrowserSession;
+    const ctx = ctxOf(request);
+    await enforceSso(ctx, session, spaceId);
+    const { cr, access } = await loadChangeRequest(ctx, spaceId, number);
+    if (!changeRequestPolicy.can('edit', access)) throw forbidden('Editing needs the edit role on this space');
+    if (cr.status !== 'open' && cr.status !== 'draft') throw badRequest(`This change request is ${cr.status}: it can no longer be edited`);
+    const page = (await getPage(ctx, spaceId, pageId, { revisionId: cr.revision_id })) as { id: string; title: string; type?: string };
+    const assets = await editorAssets();
+    const chrome: Chrome = { title: `Edit ${page.title}`, appBase: base(), who: 'Account', csrf: csrfToken(session) };
+    const body = editorPage({
+      assets: { script: `${base()}/assets/${assets.script}`, style: `${base()}/assets/${assets.style}` },
+      config: {
+        apiBase: `${app.deps.config.publicUrl}/v1`,
+        appBase: base(),
+        spaceId,
+        changeRequestId: cr.id,
+        changeRequestNumber: cr.number,
+        changeRequestSubject: cr.subject,
+        pageId: page.id,
+        pageTitle: page.title,
+        csrfHeader: API_CSRF_HEADER,
+        csrf: csrfToken(session),
+      },
+    });
+    return reply.code(200).header('content-security-policy', EDITOR_CSP).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(layout(chrome, body));
+  });
+
+  // The editor's paste of markdown: read by the markdown engine, as the API reads a page.
+  app.post('/markdown', { config: { public: true }, schema: { hide: true, body: MarkdownBody } }, async (request, reply) => {
+    const document = markdownToDocument(request.body.markdown);
+    return reply.header('cache-control', 'no-store').send({ document });
+  });
+};
