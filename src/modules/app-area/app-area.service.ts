@@ -1,5 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { actorReaches, type AppDeps, type Context } from '../../context.ts';
+import type { AppDeps, Context } from '../../context.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { getOrganization } from '../organizations/organizations.service.ts';
@@ -7,7 +7,8 @@ import { getCollection, listCollections } from '../collections/collections.servi
 import { getSpace, listSpaces } from '../spaces/spaces.service.ts';
 import { getPage, listPages } from '../content/content.service.ts';
 import { getSite } from '../sites/sites.service.ts';
-import { getChangeRequest, listReviews, loadChangeRequest } from '../change-requests/change-requests.service.ts';
+import { getChangeRequest, listReviews } from '../change-requests/change-requests.service.ts';
+import { actorReaches, loadChangeRequest } from '../../access/index.ts';
 import { listComments } from '../comments/comments.service.ts';
 import { searchOrganization, searchSpace } from '../search/search.service.ts';
 import { pageDiff, type PageDiff } from './app-area.diff.ts';

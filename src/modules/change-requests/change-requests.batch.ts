@@ -20,7 +20,7 @@ import { presentChangeRequest } from './change-requests.presenter.ts';
 import { changeRequestsRepository } from './change-requests.repository.ts';
 import type { ContentChangeInput } from './change-requests.schemas.ts';
 import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
-import { loadChangeRequest } from './change-requests.service.ts';
+import { loadChangeRequest } from '../../access/index.ts';
 
 type DocumentInput = { markdown: string } | { document: { object: 'document'; nodes: unknown[] } };
 type PageFields = { title?: string; slug?: string; emoji?: string; icon?: string; description?: string; hidden?: boolean; noIndex?: boolean; noRobotsIndex?: boolean };

@@ -9,7 +9,7 @@ import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { redactUrl } from '../../lib/outbound/index.ts';
 import { stringify as toYaml } from 'yaml';
-import { memberAccess } from '../organizations/organizations.service.ts';
+import { memberAccess } from '../../access/index.ts';
 import type { OrganizationAccess } from '../organizations/organizations.policy.ts';
 import { requestSpecProcessing } from './openapi-specs.jobs.ts';
 import { openapiSpecPolicy } from './openapi-specs.policy.ts';
