@@ -3,7 +3,7 @@ import type { Db } from '../db/database.ts';
 import { paginate, type Page, type PageRequest } from '../db/keyset.ts';
 import { preparedQuery } from '../db/prepared.ts';
 import type { ChangeRequestsTable, CollectionsTable, ContentPermissionsTable, Database, DefaultLevel, OrganizationsTable, RoleName, SpacesTable } from '../db/types.ts';
-import { ROLES } from '../policies/index.ts';
+import { ROLE_RANK, ROLES } from '../policies/index.ts';
 import type { AccessTarget } from './effective-role.ts';
 
 /*
@@ -76,7 +76,7 @@ function heldBy(eb: ExpressionBuilder<Database & { g: ContentPermissionsTable },
 
 /** Role name -> rank (ROLE_RANK), in SQL; 0 for anything else, null included. */
 function rankOf(column: string) {
-  const cases = ROLES.map((role, i) => sql`when ${sql.lit(role)} then ${sql.lit(i + 1)}`);
+  const cases = ROLES.map((role) => sql`when ${sql.lit(role)} then ${sql.lit(ROLE_RANK[role])}`);
   return sql<number>`(case ${sql.ref(column)} ${sql.join(cases, sql` `)} else 0 end)`;
 }
 

@@ -1,4 +1,6 @@
-import { actorReaches, type Context } from '../context.ts';
+import type { Db } from '../db/database.ts';
+import { actorReaches, type Actor } from './actor.ts';
+import type { TtlCache } from '../lib/ttl-cache.ts';
 import { readUnlessChanged, type Depend } from '../db/read-cache.ts';
 import type { CollectionsTable, RoleName, SpacesTable } from '../db/types.ts';
 import { notFound } from '../errors.ts';
@@ -14,8 +16,10 @@ import { accessFrom, type AccessTarget, type ContentAccess, type ContentFacts } 
 
 export { actorReaches };
 
-type AccessContext = Pick<Context, 'db' | 'actor'>;
-type CachedContext = Pick<Context, 'db' | 'actor' | 'caches'>;
+/** What the loaders need of a service Context (context.ts): structurally, so access/ imports nothing of the app. */
+type DbContext = { db: Db };
+type AccessContext = DbContext & { actor: Actor };
+type CachedContext = AccessContext & { caches: { memberships: TtlCache<unknown>; listings: TtlCache<unknown> } };
 
 /** The caller's standing in an organization (organizations.policy.ts decides on it). */
 export interface OrganizationAccess {
@@ -101,7 +105,7 @@ export interface AccessResolver {
  * by team) and the organization's collections are read once, then each target's role is
  * effectiveRole of what applies to it (for lists).
  */
-export async function accessResolver(ctx: Pick<Context, 'db'>, organizationId: string, userId: string): Promise<AccessResolver> {
+export async function accessResolver(ctx: DbContext, organizationId: string, userId: string): Promise<AccessResolver> {
   const [membership, all, grants] = await Promise.all([
     accessRepository.findActiveMembership(ctx.db, organizationId, userId),
     accessRepository.orgCollections(ctx.db, organizationId),
@@ -147,7 +151,7 @@ export type ContentScope = { all: true } | { all: false; spaceIds: string[]; col
  * their effective role is not null (granted, or inside a granted collection), with the
  * spaces inside those.
  */
-export async function contentScope(ctx: Pick<Context, 'db'>, organizationId: string, userId: string, orgRole: RoleName | null): Promise<ContentScope> {
+export async function contentScope(ctx: DbContext, organizationId: string, userId: string, orgRole: RoleName | null): Promise<ContentScope> {
   if (orgRole !== null) return { all: true };
   const [resolver, grants, collections] = await Promise.all([
     accessResolver(ctx, organizationId, userId),
@@ -261,7 +265,7 @@ export const seesChangeRequests = (a: ChangeRequestAccess) => spacePolicy.can('a
  * A change request of a space the caller may see, with their standing towards it; 404
  * when the space or the change request is not there for them.
  */
-export async function loadChangeRequest(ctx: Pick<Context, 'db' | 'actor' | 'caches'>, spaceId: string, idOrNumber: string): Promise<{ space: SpacesTable; cr: ChangeRequestView; access: ChangeRequestAccess }> {
+export async function loadChangeRequest(ctx: CachedContext, spaceId: string, idOrNumber: string): Promise<{ space: SpacesTable; cr: ChangeRequestView; access: ChangeRequestAccess }> {
   const { space, access: spaceAccess } = await loadSpace(ctx, spaceId);
   const cr = await accessRepository.findChangeRequest(ctx.db, spaceId, idOrNumber);
   const access: ChangeRequestAccess = { space: spaceAccess, isCreator: cr?.created_by === ctx.actor.userId };
