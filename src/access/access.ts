@@ -97,6 +97,10 @@ export async function contentAccess(ctx: AccessContext, target: AccessTarget, ki
 export interface AccessResolver {
   collection(collectionId: string): ContentAccess;
   space(space: AccessTarget, shareKey?: string): ContentAccess;
+  /** Every collection of the organization. */
+  collectionIds: string[];
+  /** Every space or collection on which the user holds a grant (directly or by team). */
+  grantedIds: string[];
 }
 
 /**
@@ -138,6 +142,8 @@ export async function accessResolver(ctx: DbContext, organizationId: string, use
     space(space, shareKey) {
       return accessFrom(factsOf(space.id, space.parent_id), space, shareKey);
     },
+    collectionIds: all.map((c) => c.id),
+    grantedIds: [...granted.keys()],
   };
 }
 
@@ -153,15 +159,13 @@ export type ContentScope = { all: true } | { all: false; spaceIds: string[]; col
  */
 export async function contentScope(ctx: DbContext, organizationId: string, userId: string, orgRole: RoleName | null): Promise<ContentScope> {
   if (orgRole !== null) return { all: true };
-  const [resolver, grants, collections] = await Promise.all([
-    accessResolver(ctx, organizationId, userId),
-    accessRepository.rolesInOrganization(ctx.db, organizationId, userId),
-    accessRepository.orgCollections(ctx.db, organizationId),
-  ]);
-  const collectionIds = collections.map((c) => c.id).filter((id) => resolver.collection(id).role !== null);
-  const collectionSet = new Set(collections.map((c) => c.id));
-  const spaceIds = [...new Set(grants.map((g) => g.target_id).filter((id) => !collectionSet.has(id)))];
-  return { all: false, spaceIds, collectionIds };
+  const resolver = await accessResolver(ctx, organizationId, userId);
+  const collections = new Set(resolver.collectionIds);
+  return {
+    all: false,
+    spaceIds: resolver.grantedIds.filter((id) => !collections.has(id)),
+    collectionIds: resolver.collectionIds.filter((id) => resolver.collection(id).role !== null),
+  };
 }
 
 /** Ids of the organization's live spaces the caller can access (for lists over many spaces): 404 for non-members. */
