@@ -47,6 +47,9 @@ describe('access layer', () => {
     expect(rows.get(inInner)?.access.role).toBe('edit');
     expect(rows.get(granted)?.access.role).toBe('read');
     expect(rows.get(inInner)?.row.parent_id).toBe(inner);
+    // One id takes the indexed one-target path: the same answer.
+    const one = await requireAccess(ctxOf(m.guest.id), { permission: 'space.read', ids: [inInner] });
+    expect(one.get(inInner)?.access).toEqual(rows.get(inInner)?.access);
     const collections = await requireAccess(ctxOf(m.guest.id), { permission: 'collection.read', ids: [outer, inner] });
     expect(collections.get(inner)?.access).toMatchObject({ member: true, orgRole: null, role: 'edit' });
   });

@@ -187,7 +187,8 @@ type TargetRowOf<P extends AccessPermission> = P extends 'space.read' ? SpacesTa
 
 /**
  * Immich's `requireAccess`: the rows of `ids` the caller may act on for `permission`, each
- * with their access, read with a fixed number of queries whatever the number of ids. Any id
+ * with their access, read with a fixed number of queries whatever the number of ids (one
+ * id: contentAccess's indexed reads; several: accessResolver per organization). Any id
  * that is missing or unseen is a 404: `what` when given, else `Space` / `Collection` for one
  * id (as the one-at-a-time loaders answer) and the first missing id named among several.
  */
@@ -198,9 +199,14 @@ export async function requireAccess<P extends AccessPermission>(
   const kind = request.permission === 'space.read' ? 'space' : 'collection';
   const ids = [...new Set(request.ids)];
   const rows = (await accessRepository.findTargets(ctx.db, kind, ids)) as TargetRowOf<P>[];
-  const resolvers = new Map<string, AccessResolver | null>();
   const allowed = new Map<string, { row: TargetRowOf<P>; access: ContentAccess }>();
-  for (const row of rows) {
+  // One target: its own chain and grants (indexed reads), not the whole organization's.
+  if (rows.length === 1) {
+    const access = await contentAccess(ctx, rows[0], kind, request.shareKey);
+    if (access.role !== null) allowed.set(rows[0].id, { row: rows[0], access });
+  }
+  const resolvers = new Map<string, AccessResolver | null>();
+  for (const row of rows.length > 1 ? rows : []) {
     const organizationId = row.organization_id;
     if (!resolvers.has(organizationId)) {
       // A scoped caller's memberships elsewhere count as if they did not exist.
