@@ -100,7 +100,8 @@ export function analyse(src = SRC) {
     const text = fs.readFileSync(path.join(src, file), 'utf8');
     for (const match of text.matchAll(/import\s+(?:type\s+)?\{([^}]*)\}\s+from\s+['"]([^'"]+)['"]/g)) {
       const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), match[2]));
-      if (unitOf(target) === unitOf(file)) continue;
+      // src/access is where the loaders belong (docs/architecture.md, "Authorization").
+      if (unitOf(target) === unitOf(file) || unitOf(target) === 'access') continue;
       const names = match[1].split(',').map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/)[0]).filter((n) => ACCESS_LOADERS.test(n) && ACCESS_LOADERS.exec(n)[0] === n);
       for (const name of names) accessLoaderImports.push({ from: file, to: target, name });
     }

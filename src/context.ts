@@ -6,27 +6,10 @@ import type { OutboundClient } from './lib/outbound/client.ts';
 import type { Clock } from './lib/clock.ts';
 import type { TtlCache } from './lib/ttl-cache.ts';
 import { unauthorized } from './errors.ts';
+import type { Actor } from './access/actor.ts';
 
-/** Who is calling: the owner of the bearer token. */
-export interface Actor {
-  userId: string;
-  tokenId: string;
-  /**
-   * The one organization this caller may act on, when its credential came through that
-   * organization's identity provider (a SAML session, or a token minted from one); null
-   * for an unscoped credential. docs/security.md, "Tenant model".
-   */
-  organizationId: string | null;
-}
-
-/**
- * Whether the caller may act on an organization at all: a scoped caller reaches its own
- * organization only, and its memberships elsewhere count as if they did not exist. The one
- * place this rule lives; every membership read of the caller goes through it.
- */
-export function actorReaches(actor: Pick<Actor, 'organizationId'>, organizationId: string): boolean {
-  return actor.organizationId === null || actor.organizationId === organizationId;
-}
+// The caller and the one rule on which organizations it reaches live with the access layer.
+export { actorReaches, type Actor } from './access/actor.ts';
 
 /**
  * In-process caches shared by the requests of one app. What they hold is reused while the

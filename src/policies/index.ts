@@ -10,7 +10,12 @@ import { forbidden } from '../errors.ts';
 /** Organization roles from least to most powerful (GitBook: reader < ... < admin). */
 export const ROLES: readonly RoleName[] = ['read', 'comment', 'edit', 'review', 'create', 'admin'];
 
-const RANK: Record<RoleName, number> = { read: 1, comment: 2, edit: 3, review: 4, create: 5, admin: 6 };
+/**
+ * Each role's rank (1 read .. 6 admin; 0 stands for no role): the one table every
+ * comparison of roles reads, in TypeScript here and in SQL (src/access/access.repository.ts).
+ */
+export const ROLE_RANK: Readonly<Record<RoleName, number>> = Object.fromEntries(ROLES.map((role, i) => [role, i + 1])) as Record<RoleName, number>;
+const RANK = ROLE_RANK;
 
 /** True when `role` grants at least what `minimum` grants; guests (null) hold no role. */
 export function atLeast(role: RoleName | null | undefined, minimum: RoleName): boolean {

@@ -9,7 +9,7 @@ import { memberPolicy } from '../modules/members/members.policy.ts';
 import { openapiSpecPolicy } from '../modules/openapi-specs/openapi-specs.policy.ts';
 import { organizationPolicy, type OrganizationAccess } from '../modules/organizations/organizations.policy.ts';
 import { pdfPolicy } from '../modules/pdf/pdf.policy.ts';
-import { effectiveRole, spacePolicy, type ContentAccess } from '../modules/permissions/permissions.policy.ts';
+import { effectiveRole, spacePolicy, type ContentAccess } from '../access/index.ts';
 import { samlProviderPolicy } from '../modules/saml-providers/saml-providers.policy.ts';
 import { sitePolicy, type SiteAccess } from '../modules/sites/sites.policy.ts';
 import { teamMembershipPolicy, teamPolicy, type TeamAccess } from '../modules/teams/teams.policy.ts';

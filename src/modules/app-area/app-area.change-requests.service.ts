@@ -11,7 +11,6 @@ import {
   listRequestedReviewers,
   listReviews,
   listSpaceChangeRequests,
-  loadChangeRequest,
   mergeBlockers,
   mergeChangeRequest,
   readContent,
@@ -26,7 +25,7 @@ import { commentPolicy } from '../comments/comments.policy.ts';
 import { listComments, listReplies, postComment, postReply, updateComment } from '../comments/comments.service.ts';
 import { getPage, listPages } from '../content/content.service.ts';
 import { listMembers } from '../members/members.service.ts';
-import { loadSpace } from '../spaces/spaces.service.ts';
+import { loadChangeRequest, loadSpace } from '../../access/index.ts';
 import type { BrowserSession } from '../sessions/sessions.service.ts';
 import { changedPages, enforceSpaceSso } from './app-area.service.ts';
 import type { TreePage } from './app-area.presenter.ts';

@@ -1,7 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
-import { actorReaches, type AppDeps, type Context } from '../../context.ts';
+import type { AppDeps, Context } from '../../context.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
+import { actorReaches } from '../../access/index.ts';
 import { getOrganization } from '../organizations/organizations.service.ts';
 import { getCollection, listCollections } from '../collections/collections.service.ts';
 import { getSpace, listSpaces } from '../spaces/spaces.service.ts';

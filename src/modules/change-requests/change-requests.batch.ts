@@ -20,7 +20,7 @@ import { presentChangeRequest } from './change-requests.presenter.ts';
 import { changeRequestsRepository } from './change-requests.repository.ts';
 import type { ContentChangeInput } from './change-requests.schemas.ts';
 import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
-import { loadChangeRequest } from './change-requests.service.ts';
+import { loadChangeRequest } from '../../access/index.ts';
 
 /** YAML is parsed only by some requests: loaded on first use (lib/load-on-use.ts). */
 const yaml = loadOnUse<typeof import('yaml')>('yaml');

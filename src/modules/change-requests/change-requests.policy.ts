@@ -1,11 +1,8 @@
 import { atLeast, definePolicy } from '../../policies/index.ts';
-import { spacePolicy, type ContentAccess } from '../permissions/permissions.policy.ts';
+import { seesChangeRequests, spacePolicy, type ChangeRequestAccess } from '../../access/index.ts';
 
-/** The caller's standing towards one change request: their access to its space, and whether they opened it. */
-export interface ChangeRequestAccess {
-  space: ContentAccess;
-  isCreator: boolean;
-}
+/** The caller's standing towards one change request (the access layer loads it: loadChangeRequest). */
+export type { ChangeRequestAccess };
 
 /**
  * Change-request rules (docs/decisions/change-requests.md). Change requests are the
@@ -15,7 +12,7 @@ export interface ChangeRequestAccess {
  * editors propose); the creator may always retitle, describe and archive their own.
  */
 export const changeRequestPolicy = definePolicy<ChangeRequestAccess, 'view' | 'create' | 'edit' | 'update' | 'review' | 'merge' | 'requestReview'>({
-  view: (a) => spacePolicy.can('access', a.space),
+  view: seesChangeRequests,
   create: (a) => spacePolicy.can('edit', a.space),
   edit: (a) => spacePolicy.can('edit', a.space),
   update: (a) => spacePolicy.can('access', a.space) && (a.isCreator || atLeast(a.space.role, 'edit')),

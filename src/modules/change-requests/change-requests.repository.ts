@@ -1,15 +1,15 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { paginate, type Page, type PageRequest } from '../../db/keyset.ts';
 import type {
   ChangeRequestContributorsTable,
-  Database,
   ChangeRequestReviewersTable,
   ChangeRequestReviewsTable,
   ChangeRequestsTable,
   UsersTable,
 } from '../../db/types.ts';
 import type { ChangeRequestFilters } from './change-requests.schemas.ts';
+import { accessRepository, openComments, type ChangeRequestView } from '../../access/access.repository.ts';
 
 export type ChangeRequestRow = ChangeRequestsTable;
 export type ReviewRow = ChangeRequestReviewsTable;
@@ -17,17 +17,7 @@ export type ReviewerRow = ChangeRequestReviewersTable;
 export type ContributorRow = ChangeRequestContributorsTable;
 export type UserRef = Pick<UsersTable, 'id' | 'display_name' | 'email' | 'photo_url'>;
 
-/** A change request with what its wire object needs from other tables. */
-export type ChangeRequestView = ChangeRequestRow & { space_revision_id: string | null; organization_id: string; comments?: number | string | null };
-
-// Open comments of the change request, counted per row by the database (index comments_change_request).
-const openComments = (eb: ExpressionBuilder<Database & { cr: ChangeRequestsTable }, 'cr'>) =>
-  eb
-    .selectFrom('comments as oc')
-    .select((sub) => sub.fn.countAll<number>().as('n'))
-    .whereRef('oc.change_request_id', '=', 'cr.id')
-    .where('oc.status', '=', 'open')
-    .as('comments');
+export type { ChangeRequestView };
 
 /** Queries on change requests, their reviews, requested reviewers and contributors. */
 export const changeRequestsRepository = {
@@ -57,18 +47,8 @@ export const changeRequestsRepository = {
   },
 
   /** A change request of the space by id or by number. */
-  find(db: Db, spaceId: string, idOrNumber: string): Promise<ChangeRequestView | undefined> {
-    let query = db
-      .selectFrom('change_requests as cr')
-      .innerJoin('spaces as s', 's.id', 'cr.space_id')
-      .selectAll('cr')
-      .select(['s.revision_id as space_revision_id', 's.organization_id', openComments])
-      .where('cr.space_id', '=', spaceId);
-    query = /^\d{1,9}$/.test(idOrNumber)
-      ? query.where((eb) => eb.or([eb('cr.number', '=', Number(idOrNumber)), eb('cr.id', '=', idOrNumber)]))
-      : query.where('cr.id', '=', idOrNumber);
-    return query.executeTakeFirst();
-  },
+  /** A change request of the space by id or number (the access layer's query, which loadChangeRequest runs). */
+  find: accessRepository.findChangeRequest,
 
   /** A page of change requests of a space, or of several spaces (an organization's visible ones), filtered in SQL. */
   list(db: Db, scope: { spaceIds: string[] }, filters: ChangeRequestFilters, page: PageRequest): Promise<Page<ChangeRequestView>> {

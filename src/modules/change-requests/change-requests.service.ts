@@ -10,10 +10,9 @@ import { threeWayMerge } from '../../content/merge/index.ts';
 import { RevisionEditor } from '../../content/store/editor.ts';
 import { derivedCache } from '../../content/store/snapshot.ts';
 import { findTemplate, SPACE_TEMPLATES } from '../../content/templates.ts';
-import { memberAccess } from '../organizations/organizations.service.ts';
-import { loadSpace, visibleSpaceIds } from '../spaces/spaces.service.ts';
+import { loadChangeRequest, loadSpace, memberAccess, visibleSpaceIds } from '../../access/index.ts';
 import { spacesRepository } from '../spaces/spaces.repository.ts';
-import { changeRequestPolicy, type ChangeRequestAccess } from './change-requests.policy.ts';
+import { changeRequestPolicy } from './change-requests.policy.ts';
 import {
   presentChangeRequest,
   presentContributor,
@@ -28,18 +27,6 @@ const usersOf = (db: Db, ids: (string | null | undefined)[]): Promise<Users> => 
 
 async function present(ctx: Pick<Context, 'db' | 'config'>, row: ChangeRequestView) {
   return presentChangeRequest(ctx.config, row, await usersOf(ctx.db, [row.created_by, row.merged_by]));
-}
-
-/**
- * A change request of a space the caller may see, with their standing towards it; 404
- * when the space or the change request is not there for them.
- */
-export async function loadChangeRequest(ctx: Context, spaceId: string, idOrNumber: string) {
-  const { space, access: spaceAccess } = await loadSpace(ctx, spaceId);
-  const cr = await changeRequestsRepository.find(ctx.db, spaceId, idOrNumber);
-  const access: ChangeRequestAccess = { space: spaceAccess, isCreator: cr?.created_by === ctx.actor.userId };
-  if (!changeRequestPolicy.can('view', access) || !cr) throw notFound('Change request');
-  return { space, cr, access };
 }
 
 const pending = (cr: ChangeRequestRow) => cr.status === 'open' || cr.status === 'draft';

@@ -6,10 +6,9 @@ import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { membersRepository } from '../members/members.repository.ts';
 import { organizationPolicy } from '../organizations/organizations.policy.ts';
-import { memberAccess } from '../organizations/organizations.service.ts';
+import { accessRepository, accessResolver, contentAccess, memberAccess, reachableCollections, requireAccess } from '../../access/index.ts';
 import { permissionsRepository } from '../permissions/permissions.repository.ts';
 import { assertMovableToAnotherOrganization } from '../spaces/spaces.service.ts';
-import { collectionAccessResolver, contentAccess, reachableByGrants } from '../permissions/permissions.service.ts';
 import { collectionPermissions, collectionPolicy, type ContentAccess } from './collections.policy.ts';
 import { presentCollection } from './collections.presenter.ts';
 import { collectionsRepository, type CollectionRow, type Sibling } from './collections.repository.ts';
@@ -23,10 +22,7 @@ function present(ctx: Pick<Context, 'config'>, row: CollectionRow, access: Conte
 
 /** The collection with the caller's access; 404 when absent or when the caller has no role on it. */
 async function loadCollection(ctx: Ctx, collectionId: string, what = 'Collection') {
-  const collection = await collectionsRepository.find(ctx.db, collectionId);
-  if (!collection) throw notFound(what);
-  const access = await contentAccess(ctx, collection, 'collection');
-  if (access.role === null) throw notFound(what);
+  const { row: collection, access } = (await requireAccess(ctx, { permission: 'collection.read', ids: [collectionId], what })).get(collectionId)!;
   return { collection, access };
 }
 
@@ -96,12 +92,12 @@ export async function createCollection(ctx: Context, organizationId: string, inp
  */
 export async function listCollections(ctx: Context, organizationId: string, nested: boolean, page: PageRequest) {
   const access = await memberAccess(ctx, organizationId);
-  const visible = access.role === null ? (await reachableByGrants(ctx, organizationId)).collections : undefined;
-  const [result, accessOf] = await Promise.all([
+  const visible = await reachableCollections(ctx, organizationId, access.role);
+  const [result, resolver] = await Promise.all([
     collectionsRepository.list(ctx.db, organizationId, { visible, nested }, page),
-    collectionAccessResolver(ctx, organizationId),
+    accessResolver(ctx, organizationId, access.userId),
   ]);
-  return { ...result, items: result.items.map((row) => present(ctx, row, accessOf(row.id))) };
+  return { ...result, items: result.items.map((row) => present(ctx, row, resolver.collection(row.id))) };
 }
 
 /** GET /v1/collections/{collectionId}: anyone with a role on it. */
@@ -201,7 +197,7 @@ export async function moveCollection(ctx: Context, collectionId: string, input: 
 
     if (parentId !== null) {
       if (parentId === collectionId) throw badRequest('body/parent: a collection cannot be moved into itself');
-      const chain = await permissionsRepository.collectionChain(trx, parentId);
+      const chain = await accessRepository.collectionChain(trx, parentId);
       if (chain.length === 0 || (await collectionsRepository.find(trx, parentId))?.organization_id !== orgId) throw notFound('Parent collection');
       if (chain.some((c) => c.id === collectionId)) throw badRequest('body/parent: a collection cannot be moved into one of its sub-collections');
     }

@@ -1,5 +1,5 @@
 import { definePolicy } from '../../policies/index.ts';
-import { spacePolicy, type ContentAccess } from '../permissions/permissions.policy.ts';
+import { spacePolicy, type ContentAccess } from '../../access/index.ts';
 
 /** The caller's standing towards one comment or reply: their access to its space, and whether they wrote it. */
 export interface CommentAccess {

@@ -10,10 +10,8 @@ import { documentToMarkdown, extractLinks, markdownToDocument, type Document, ty
 import { childrenOf } from '../../content/markdown/extract.ts';
 import { completeDocument, InvalidDocument } from '../../content/markdown/complete.ts';
 import { loadDocument, loadSnapshot } from '../../content/store/snapshot.ts';
-import type { ContentAccess } from '../permissions/permissions.policy.ts';
-import { loadChangeRequest } from '../change-requests/change-requests.service.ts';
+import { loadChangeRequest, loadSpace, type ContentAccess } from '../../access/index.ts';
 import { presentMember } from '../members/members.presenter.ts';
-import { loadSpace } from '../spaces/spaces.service.ts';
 import { commentPolicy, type CommentAccess } from './comments.policy.ts';
 import { presentComment, presentReply, type Users } from './comments.presenter.ts';
 import { commentsRepository, type CommentBase, type CommentRow, type ReplyRow } from './comments.repository.ts';

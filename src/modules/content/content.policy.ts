@@ -3,4 +3,4 @@
  * space may read every revision of it. loadSpace (spaces.service.ts) applies it, so the
  * content module has no rules of its own yet; editing rules come with change requests.
  */
-export { spacePolicy as contentPolicy } from '../permissions/permissions.policy.ts';
+export { spacePolicy as contentPolicy } from '../../access/index.ts';

@@ -6,7 +6,7 @@ import { readUnlessChanged } from '../../db/read-cache.ts';
 import { badRequest, notFound, payloadTooLarge } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { memberAccess } from '../organizations/organizations.service.ts';
+import { memberAccess } from '../../access/index.ts';
 import {
   addEmbedding,
   addTerms,

@@ -1,4 +1,4 @@
-import { spacePolicy } from '../permissions/permissions.policy.ts';
+import { spacePolicy } from '../../access/index.ts';
 
 /**
  * Git sync rules: triggering an import or export follows the space's `triggerGitSync`

@@ -3,7 +3,7 @@ import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { sealRemote, storedUrl } from './git-sync.remote.ts';
 import { urlWithoutSecrets } from '../../lib/outbound/redact.ts';
-import { loadSpace } from '../spaces/spaces.service.ts';
+import { loadSpace } from '../../access/index.ts';
 import { gitSyncPolicy } from './git-sync.policy.ts';
 import { presentGitSync, presentRunLine } from './git-sync.presenter.ts';
 import { gitSyncRepository, type GitSyncRunRow } from './git-sync.repository.ts';

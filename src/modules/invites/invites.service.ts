@@ -1,10 +1,10 @@
-import { actorReaches, type Context } from '../../context.ts';
+import type { Context } from '../../context.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import type { MembersTable, RoleName } from '../../db/types.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { memberAccess, organizationAccess } from '../organizations/organizations.service.ts';
+import { actorReaches, memberAccess, organizationAccess } from '../../access/index.ts';
 import { organizationsRepository } from '../organizations/organizations.repository.ts';
 import { usersRepository } from '../users/users.repository.ts';
 import { buildUserRow } from '../users/users.service.ts';

@@ -1,5 +1,5 @@
 import { SignJWT } from 'jose';
-import { actorReaches, type Context } from '../../context.ts';
+import type { Context } from '../../context.ts';
 import { listSpacesOfMember } from '../spaces/spaces.service.ts';
 import type { PageRequest } from '../../db/keyset.ts';
 import { serverSecret } from '../../db/secrets.ts';
@@ -9,7 +9,7 @@ import { reusable } from '../../lib/reusable.ts';
 import { readUnlessChanged } from '../../db/read-cache.ts';
 import { organizationPolicy, type OrganizationAccess } from '../organizations/organizations.policy.ts';
 import { organizationsRepository } from '../organizations/organizations.repository.ts';
-import { memberAccess } from '../organizations/organizations.service.ts';
+import { actorReaches, memberAccess } from '../../access/index.ts';
 import { presentTeam } from '../teams/teams.presenter.ts';
 import { teamPermissions } from '../teams/teams.policy.ts';
 import { teamsRepository } from '../teams/teams.repository.ts';

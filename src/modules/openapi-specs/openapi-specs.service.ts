@@ -9,7 +9,7 @@ import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { redactUrl } from '../../lib/outbound/index.ts';
 import { loadOnUse } from '../../lib/load-on-use.ts';
-import { memberAccess } from '../organizations/organizations.service.ts';
+import { memberAccess } from '../../access/index.ts';
 import type { OrganizationAccess } from '../organizations/organizations.policy.ts';
 import { requestSpecProcessing } from './openapi-specs.job-kinds.ts';
 import { openapiSpecPolicy } from './openapi-specs.policy.ts';

@@ -1,14 +1,8 @@
-import type { RoleName } from '../../db/types.ts';
+import type { OrganizationAccess } from '../../access/access.ts';
 import { atLeast, definePolicy } from '../../policies/index.ts';
 
-/** The caller's standing in one organization. Non-members never get this far (404). */
-export interface OrganizationAccess {
-  organizationId: string;
-  userId: string;
-  /** null for guests: members invited to some content only. */
-  role: RoleName | null;
-  ownsTeam?: boolean;
-}
+/** The caller's standing in one organization, as the access layer loads it (src/access); non-members never get this far (404). */
+export type { OrganizationAccess };
 
 const member = (a: OrganizationAccess) => a.role !== null;
 

@@ -1,76 +1,21 @@
-import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { contains } from '../../db/like.ts';
-import { preparedQuery } from '../../db/prepared.ts';
+import { accessRepository, CALLER_MEMBERSHIP, ownsTeam, type OrganizationWithAccess } from '../../access/access.repository.ts';
 import { paginate, type PageRequest } from '../../db/keyset.ts';
-import type { AgentInstructionsTable, BootstrapTable, OrganizationsTable, RoleName, VerifiedDomainsTable } from '../../db/types.ts';
+import type { AgentInstructionsTable, BootstrapTable, OrganizationsTable, VerifiedDomainsTable } from '../../db/types.ts';
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
 
-/** An organization with the caller's membership in it (null fields when not a member). */
-export type OrganizationWithAccess = OrganizationRow & {
-  member_role: RoleName | null;
-  member_user_id: string | null;
-  member_disabled: number | null;
-  /** 1 when the caller owns at least one team of the organization. */
-  owns_team: number;
-};
-
-const CALLER_MEMBERSHIP = ['m.role as member_role', 'm.user_id as member_user_id', 'm.disabled as member_disabled'] as const;
-
-/** 1 when `userId` owns a team of the organization `o`, else 0 (for the ownTeam permission). */
-function ownsTeam(eb: ExpressionBuilder<any, any>, userId: string) {
-  return eb
-    .case()
-    .when(
-      eb.exists(
-        eb
-          .selectFrom('team_members as owned')
-          .select('owned.team_id')
-          .whereRef('owned.organization_id', '=', 'o.id')
-          .where('owned.user_id', '=', userId)
-          .where('owned.role', '=', 'owner'),
-      ),
-    )
-    .then(1)
-    .else(0)
-    .end()
-    .as('owns_team');
-}
-
-// Runs first on every org-scoped request: compiled once, only its parameters bound per call.
-const findWithMembership = preparedQuery((db: Db, p: { organizationId: string; userId: string }) =>
-  db
-    .selectFrom('organizations as o')
-    .leftJoin('members as m', (join) => join.onRef('m.organization_id', '=', 'o.id').on('m.user_id', '=', p.userId))
-    .selectAll('o')
-    .select(CALLER_MEMBERSHIP)
-    .select((eb) => ownsTeam(eb, p.userId))
-    .where('o.id', '=', p.organizationId),
-);
-
-const findActiveMembership = preparedQuery((db: Db, p: { organizationId: string; userId: string }) =>
-  db
-    .selectFrom('members')
-    .select('role')
-    .where('organization_id', '=', p.organizationId)
-    .where('user_id', '=', p.userId)
-    .where('disabled', '=', 0),
-);
+export type { OrganizationWithAccess };
 
 /** Queries on organizations and their agent instructions. */
 export const organizationsRepository = {
-  /** One query: the organization and the caller's membership, for every org-scoped request. */
-  async findWithMembership(db: Db, organizationId: string, userId: string): Promise<OrganizationWithAccess | undefined> {
-    const [row] = await findWithMembership(db, { organizationId, userId });
-    return row;
-  },
+  /** The organization and the caller's membership (the access layer's query). */
+  findWithMembership: accessRepository.findWithMembership,
 
-  /** The user's role when they are an active member of the organization (one primary-key read). */
-  async findActiveMembership(db: Db, organizationId: string, userId: string): Promise<{ role: RoleName | null } | undefined> {
-    const [row] = await findActiveMembership(db, { organizationId, userId });
-    return row;
-  },
+  /** The user's role when they are an active member of the organization (the access layer's query). */
+  findActiveMembership: accessRepository.findActiveMembership,
 
   findById(db: Db, organizationId: string): Promise<OrganizationRow | undefined> {
     return db.selectFrom('organizations').selectAll().where('id', '=', organizationId).executeTakeFirst();

@@ -1,60 +1,27 @@
-import { actorReaches, type Context } from '../../context.ts';
+import type { Context } from '../../context.ts';
+import { actorReaches, memberAccess, organizationAccess, organizationAccessOf as accessOf } from '../../access/index.ts';
 import type { Db } from '../../db/database.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { isoNow, type Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { reusable } from '../../lib/reusable.ts';
-import { readUnlessChanged, reuseUnlessChanged } from '../../db/read-cache.ts';
+import { reuseUnlessChanged } from '../../db/read-cache.ts';
 import type { PageRequest } from '../../db/keyset.ts';
-import { mayCreateOrganization, organizationPolicy, type OrganizationAccess } from './organizations.policy.ts';
+import { mayCreateOrganization, organizationPolicy } from './organizations.policy.ts';
 import { presentAgentInstructions, presentOrganization } from './organizations.presenter.ts';
-import { organizationsRepository, type OrganizationRow, type OrganizationWithAccess } from './organizations.repository.ts';
+import { organizationsRepository, type OrganizationRow } from './organizations.repository.ts';
 import { membersRepository } from '../members/members.repository.ts';
 import { usersRepository } from '../users/users.repository.ts';
 import type { UpdateOrganizationInput } from './organizations.schemas.ts';
 
 const EMPTY_DOCUMENT = JSON.stringify({ object: 'document', data: {}, nodes: [] });
 
-function accessOf(row: OrganizationWithAccess): OrganizationAccess | null {
-  if (row.member_user_id === null || row.member_disabled === 1) return null;
-  return { organizationId: row.id, userId: row.member_user_id, role: row.member_role, ownsTeam: Number(row.owns_team) === 1 };
-}
-
-/**
- * Loads an organization with the caller's standing in it. Anyone who is not an active
- * member gets 404: an organization you do not belong to is invisible.
+/*
+ * The loaders of the caller's standing in an organization live in the access layer; they
+ * are re-exported here only for the sites modules until they import src/access (issue 33).
  */
-export async function organizationAccess(
-  ctx: Pick<Context, 'db' | 'actor' | 'caches'>,
-  organizationId: string,
-): Promise<{ organization: OrganizationRow; access: OrganizationAccess }> {
-  const row = actorReaches(ctx.actor, organizationId) ? await organizationsRepository.findWithMembership(ctx.db, organizationId, ctx.actor.userId) : undefined;
-  const access = row ? accessOf(row) : null;
-  if (!row || !access) throw notFound('Organization');
-  return { organization: row, access };
-}
-
-/**
- * The caller's standing in an organization, without the organization's row: the check in
- * front of every read of what an organization holds. Outside a transaction it is reused
- * while the organization's members are unchanged (the change feed); inside one, writes
- * always see the database. 404 for anyone who is not an active member.
- */
-export async function memberAccess(
-  ctx: Pick<Context, 'db' | 'actor' | 'caches'>,
-  organizationId: string,
-): Promise<OrganizationAccess> {
-  const userId = ctx.actor.userId;
-  if (!actorReaches(ctx.actor, organizationId)) throw notFound('Organization');
-  const membership = await readUnlessChanged(ctx.db, ctx.caches.memberships, `${organizationId}\u0000${userId}`, async (depend) => {
-    depend(`org:${organizationId}`);
-    const row = await organizationsRepository.findActiveMembership(ctx.db, organizationId, userId);
-    return row ? { role: row.role } : null;
-  });
-  if (!membership) throw notFound('Organization');
-  return { organizationId, userId, role: membership.role };
-}
+export { memberAccess, organizationAccess } from '../../access/index.ts';
 
 /** GET /v1/orgs */
 export async function listOrganizations(ctx: Context, page: PageRequest) {

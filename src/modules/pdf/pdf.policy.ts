@@ -1,5 +1,5 @@
 import { definePolicy } from '../../policies/index.ts';
-import { spacePolicy, type ContentAccess } from '../permissions/permissions.policy.ts';
+import { spacePolicy, type ContentAccess } from '../../access/index.ts';
 
 /*
  * PDF exports (docs/decisions/pdf.md). A space's PDF is a read of its content: whoever

@@ -1,135 +1,21 @@
-import { actorReaches, type Context } from '../../context.ts';
+import type { Context } from '../../context.ts';
 import type { PageRequest } from '../../db/keyset.ts';
-import type { DefaultLevel, RoleName } from '../../db/types.ts';
+import type { RoleName } from '../../db/types.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
-import { ROLES } from '../../policies/index.ts';
+import { accessRepository, contentAccess, effectiveDefaultLevel, roleOfRank, roleRank } from '../../access/index.ts';
 import { organizationsRepository } from '../organizations/organizations.repository.ts';
 import { teamPermissions } from '../teams/teams.policy.ts';
 import { presentTeam } from '../teams/teams.presenter.ts';
-import { collectionPolicy, effectiveDefaultLevel, effectiveRole, spacePolicy, type ContentAccess, type RoleInputs } from './permissions.policy.ts';
+import { collectionPolicy, spacePolicy } from './permissions.policy.ts';
 import { presentUserPermission } from './permissions.presenter.ts';
-import { grantsRepository, permissionsRepository, type GrantRow, type TargetRow } from './permissions.repository.ts';
+import { grantsRepository, type GrantRow } from './permissions.repository.ts';
 
-/** The fields of a space or collection that decide who may see it (spaces also carry visibility, share key, edit mode). */
-export type AccessTarget = TargetRow;
-
-/**
- * The caller's standing towards a space or collection (permissions.policy.ts): their
- * membership, grants to them and their teams on the target and the collections above it,
- * the applicable defaultLevel, and the visibility. A few indexed queries; inside a
- * transaction they read current facts.
+/*
+ * The content access loaders (contentAccess, accessResolver) live in the access layer;
+ * re-exported here only for the sites modules until they import src/access (issue 33).
  */
-export async function contentAccess(
-  ctx: Pick<Context, 'db' | 'actor'>,
-  target: AccessTarget,
-  kind: 'space' | 'collection',
-  shareKey?: string,
-): Promise<ContentAccess> {
-  const userId = ctx.actor.userId;
-  const membership = actorReaches(ctx.actor, target.organization_id)
-    ? await organizationsRepository.findActiveMembership(ctx.db, target.organization_id, userId)
-    : undefined;
-  // A collection's chain starts at itself; a space's at its parent collection.
-  const chain = await permissionsRepository.collectionChain(ctx.db, kind === 'collection' ? target.id : target.parent_id);
-  const above = kind === 'collection' ? chain.slice(1) : chain;
-  const grants = membership
-    ? await permissionsRepository.rolesOn(ctx.db, target.organization_id, userId, [target.id, ...above.map((c) => c.id)])
-    : [];
-  const role = effectiveRole({
-    member: membership !== undefined,
-    orgRole: membership?.role ?? null,
-    grants: grants.map((g) => g.role),
-    defaultLevels: [target.default_level, ...above.map((c) => c.default_level)],
-    visibility: target.visibility,
-    shareKeyValid: shareKey !== undefined && target.share_key !== undefined && shareKey === target.share_key,
-  });
-  return {
-    organizationId: target.organization_id,
-    userId,
-    member: membership !== undefined,
-    orgRole: membership?.role ?? null,
-    role,
-    locked: target.edit_mode === 'locked',
-  };
-}
-
-/**
- * Ids of the spaces and collections of an organization that a guest (or a member whose
- * organization role alone would not show them) reaches through grants: granted targets
- * and everything inside a granted collection. Used to filter lists in SQL.
- */
-export async function reachableByGrants(
-  ctx: Pick<Context, 'db' | 'actor'>,
-  organizationId: string,
-  userId: string = ctx.actor.userId,
-): Promise<{ spaces: string[]; collections: string[] }> {
-  const [spaces, granted, all] = await Promise.all([
-    permissionsRepository.grantedTargets(ctx.db, organizationId, userId, 'space'),
-    permissionsRepository.grantedTargets(ctx.db, organizationId, userId, 'collection'),
-    permissionsRepository.orgCollections(ctx.db, organizationId),
-  ]);
-  const children = new Map<string | null, string[]>();
-  for (const c of all) children.set(c.parent_id, [...(children.get(c.parent_id) ?? []), c.id]);
-  const collections = new Set<string>();
-  const stack = [...granted];
-  while (stack.length > 0) {
-    const id = stack.pop() as string;
-    if (collections.has(id)) continue;
-    collections.add(id);
-    stack.push(...(children.get(id) ?? []));
-  }
-  return { spaces, collections: [...collections] };
-}
-
-/**
- * Effective access to many spaces and collections of one organization for one user, with
- * a fixed number of queries: their membership, every grant they hold there (directly or
- * by team) and the organization's collections are read once, then each target's role is
- * worked out in memory with the same rules as contentAccess (for lists).
- */
-export async function accessResolver(ctx: Pick<Context, 'db'>, organizationId: string, userId: string) {
-  const [membership, all, grants] = await Promise.all([
-    organizationsRepository.findActiveMembership(ctx.db, organizationId, userId),
-    permissionsRepository.orgCollections(ctx.db, organizationId),
-    grantsRepository.rolesOfKind(ctx.db, organizationId, userId),
-  ]);
-  const byId = new Map(all.map((c) => [c.id, c]));
-  const granted = new Map<string, RoleName[]>();
-  for (const g of grants) granted.set(g.target_id, [...(granted.get(g.target_id) ?? []), g.role]);
-  const member = membership !== undefined;
-  const orgRole = membership?.role ?? null;
-
-  /** The role on a target from its own grants and level, and the collections from `parentId` up. */
-  const resolve = (targetId: string, ownLevel: DefaultLevel, parentId: string | null, extra: Partial<Pick<RoleInputs, 'visibility'>> = {}, locked = false): ContentAccess => {
-    const roles = [...(granted.get(targetId) ?? [])];
-    const levels: DefaultLevel[] = [ownLevel];
-    let current = parentId ? byId.get(parentId) : undefined;
-    for (let depth = 0; current && depth < 64; depth++) {
-      roles.push(...(granted.get(current.id) ?? []));
-      levels.push(current.default_level);
-      current = current.parent_id ? byId.get(current.parent_id) : undefined;
-    }
-    const role = effectiveRole({ member, orgRole, grants: member ? roles : [], defaultLevels: levels, ...extra });
-    return { organizationId, userId, member, orgRole, role, locked };
-  };
-
-  return {
-    collection(collectionId: string): ContentAccess {
-      const collection = byId.get(collectionId);
-      return resolve(collectionId, collection?.default_level ?? null, collection?.parent_id ?? null);
-    },
-    space(space: AccessTarget): ContentAccess {
-      return resolve(space.id, space.default_level, space.parent_id, { visibility: space.visibility }, space.edit_mode === 'locked');
-    },
-  };
-}
-
-/** Access to each collection of an organization for the caller (see accessResolver). */
-export async function collectionAccessResolver(ctx: Pick<Context, 'db' | 'actor'>, organizationId: string): Promise<(collectionId: string) => ContentAccess> {
-  const resolver = await accessResolver(ctx, organizationId, ctx.actor.userId);
-  return (collectionId) => resolver.collection(collectionId);
-}
+export { contentAccess } from '../../access/index.ts';
 
 /* ------------------------------------------------------------------------------------
  * Grant management: GitBook's space-permissions and collection-permissions operations.
@@ -143,7 +29,7 @@ const TARGET_NAME: Record<TargetKind, string> = { space: 'Space', collection: 'C
 
 /** The target with the caller's access, after the admin check; 404 when unseen, 403 when not admin. */
 async function adminTarget(ctx: Pick<Context, 'db' | 'actor'>, kind: TargetKind, id: string) {
-  const target = await grantsRepository.findTarget(ctx.db, kind, id);
+  const target = await accessRepository.findTarget(ctx.db, kind, id);
   if (!target) throw notFound(TARGET_NAME[kind]);
   const access = await contentAccess(ctx, target, kind);
   if (access.role === null) throw notFound(TARGET_NAME[kind]);
@@ -261,17 +147,17 @@ export async function listTeamPermissions(ctx: Context, kind: TargetKind, id: st
  */
 export async function listAccessAggregate(ctx: Context, kind: TargetKind, id: string, role: RoleName | undefined, page: PageRequest) {
   const { target } = await adminTarget(ctx, kind, id);
-  const chain = await permissionsRepository.collectionChain(ctx.db, kind === 'collection' ? target.id : target.parent_id);
+  const chain = await accessRepository.collectionChain(ctx.db, kind === 'collection' ? target.id : target.parent_id);
   const above = kind === 'collection' ? chain.slice(1) : chain;
   const defaultLevel = effectiveDefaultLevel([target.default_level, ...above.map((c) => c.default_level)]);
-  const rank = (r: RoleName | null) => (r === null ? 0 : ROLES.indexOf(r) + 1);
-  const result = await grantsRepository.listAccess(
+  const result = await accessRepository.listAccess(
     ctx.db,
     target.organization_id,
     [target.id, ...above.map((c) => c.id)],
-    rank(defaultLevel),
-    role === undefined ? undefined : rank(role),
+    roleRank(defaultLevel),
+    role === undefined ? undefined : roleRank(role),
     page,
   );
-  return { ...result, items: result.items.map((row) => presentUserPermission(ctx.config, row, ROLES[Number(row.rank) - 1])) };
+  // listAccess keeps members with a rank above 0, so every row has a role.
+  return { ...result, items: result.items.map((row) => presentUserPermission(ctx.config, row, roleOfRank(Number(row.rank)) as RoleName)) };
 }

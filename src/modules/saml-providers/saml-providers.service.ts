@@ -6,7 +6,7 @@ import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import type { OrganizationAccess } from '../organizations/organizations.policy.ts';
-import { memberAccess } from '../organizations/organizations.service.ts';
+import { memberAccess } from '../../access/index.ts';
 import { teamPermissions } from '../teams/teams.policy.ts';
 import { presentTeam } from '../teams/teams.presenter.ts';
 import { samlProviderPolicy } from './saml-providers.policy.ts';

@@ -3,4 +3,4 @@
  * space, visibleSpaceIds for an organization, both applying spacePolicy). Search adds no
  * rule of its own; this file names the one it follows, as every module has its policy.
  */
-export { spacePolicy as searchPolicy } from '../permissions/permissions.policy.ts';
+export { spacePolicy as searchPolicy } from '../../access/index.ts';

@@ -9,7 +9,7 @@ import { changedPages } from '../../content/merge/index.ts';
 import { excerpt, parseSearchQuery, type SearchQuery } from '../../content/search/query.ts';
 import { loadDocuments, loadSnapshot, loadTrees } from '../../content/store/snapshot.ts';
 import type { PageEntry, RevisionTrees } from '../../content/store/types.ts';
-import { loadSpace, visibleSpaceIds } from '../spaces/spaces.service.ts';
+import { loadSpace, visibleSpaceIds } from '../../access/index.ts';
 import { presentPageResult, shownSections } from './search.presenter.ts';
 import { searchRepository, type RankedPage, type RankedResult, type SectionRow } from './search.repository.ts';
 

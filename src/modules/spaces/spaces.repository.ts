@@ -1,8 +1,9 @@
-import { sql, type ExpressionBuilder } from 'kysely';
+import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { paginate, type Page, type PageRequest } from '../../db/keyset.ts';
-import { preparedQuery } from '../../db/prepared.ts';
-import type { Database, SpacesTable } from '../../db/types.ts';
+import { accessRepository, spaceInScope as inScope } from '../../access/access.repository.ts';
+import type { ContentScope } from '../../access/access.ts';
+import type { SpacesTable } from '../../db/types.ts';
 import { NO_COUNTS, type SpaceCounts } from './spaces.presenter.ts';
 
 export type SpaceRow = SpacesTable;
@@ -18,9 +19,8 @@ export interface PublishedPlacement {
 }
 
 /** Who may list what: everything of the organization, or only what grants and visibility open. */
-export type SpaceListScope =
-  | { all: true }
-  | { all: false; spaceIds: string[]; collectionIds: string[] };
+/** Which spaces a list shows (the access layer's list filter). */
+export type SpaceListScope = ContentScope;
 
 /** A space or collection placed among siblings. */
 export interface Sibling {
@@ -29,26 +29,12 @@ export interface Sibling {
   position: number;
 }
 
-/** What a scope short of everything opens: public and unlisted spaces, granted ones, and those in granted collections. */
-function inScope(eb: ExpressionBuilder<Database, 'spaces'>, scope: { spaceIds: string[]; collectionIds: string[] }) {
-  return eb.or([
-    eb('visibility', 'in', ['public', 'unlisted']),
-    ...(scope.spaceIds.length > 0 ? [eb('id', 'in', scope.spaceIds)] : []),
-    ...(scope.collectionIds.length > 0 ? [eb('parent_id', 'in', scope.collectionIds)] : []),
-  ]);
-}
-
-// The hot read of every space-scoped request: compiled once, only the id bound per call.
-const findActive = preparedQuery((db: Db, p: { id: string }) =>
-  db.selectFrom('spaces').selectAll().where('id', '=', p.id).where('deleted_at', 'is', null),
-);
-
 /** Queries on spaces. */
 export const spacesRepository = {
   /** A space that is not deleted. */
-  async findActive(db: Db, spaceId: string): Promise<SpaceRow | undefined> {
-    const [row] = await findActive(db, { id: spaceId });
-    return row;
+  findActive(db: Db, spaceId: string): Promise<SpaceRow | undefined> {
+    // The access layer's hot read (compiled once), so a space is read one way.
+    return accessRepository.findLiveSpace(db, spaceId);
   },
 
   /** A space whatever its state (restore reads deleted ones). */
@@ -98,13 +84,6 @@ export const spacesRepository = {
       ],
       page,
     );
-  },
-
-  /** Ids of the organization's live spaces in scope (same filter as list). */
-  async ids(db: Db, organizationId: string, scope: SpaceListScope): Promise<string[]> {
-    let query = db.selectFrom('spaces').select('id').where('organization_id', '=', organizationId).where('deleted_at', 'is', null);
-    if (!scope.all) query = query.where((eb) => inScope(eb, scope));
-    return (await query.execute()).map((r) => r.id);
   },
 
   /** What the Space object counts of other modules' rows: change requests by status, open comments. */
@@ -217,15 +196,6 @@ export const spacesRepository = {
       .set({ position: sibling.position })
       .where('id', '=', sibling.id)
       .execute();
-  },
-
-  /** The fields of a collection that decide access to what it holds. */
-  findCollection(db: Db, collectionId: string) {
-    return db
-      .selectFrom('collections')
-      .select(['id', 'organization_id', 'parent_id', 'default_level'])
-      .where('id', '=', collectionId)
-      .executeTakeFirst();
   },
 
   /** Does the organization hold this collection? */

@@ -1,7 +1,7 @@
 import type { AppDeps, Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import type { PageRequest } from '../../db/keyset.ts';
-import { readUnlessChanged, type Depend } from '../../db/read-cache.ts';
+import { readUnlessChanged } from '../../db/read-cache.ts';
 import { reusable } from '../../lib/reusable.ts';
 import type { RoleName } from '../../db/types.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
@@ -10,15 +10,13 @@ import { newId } from '../../lib/ids.ts';
 import { RevisionEditor } from '../../content/store/editor.ts';
 import { removeBlobs } from '../../content/store/blobs.ts';
 import { storeRepository } from '../../content/store/store.repository.ts';
+import { accessFrom, accessResolver as sharedAccessResolver, collectionPolicy, contentAccess, contentScope, loadSpace, memberAccess, requireAccess, type ContentAccess } from '../../access/index.ts';
 import { normalizeMergeRules } from '../organizations/organizations.service.ts';
 import { organizationPolicy } from '../organizations/organizations.policy.ts';
-import { memberAccess } from '../organizations/organizations.service.ts';
-import { collectionPolicy, type ContentAccess } from '../permissions/permissions.policy.ts';
-import { accessResolver as sharedAccessResolver, contentAccess, reachableByGrants } from '../permissions/permissions.service.ts';
 import { permissionsRepository } from '../permissions/permissions.repository.ts';
 import { spacePermissions, spacePolicy } from './spaces.policy.ts';
 import { presentSpace, type SpaceCounts } from './spaces.presenter.ts';
-import { spacesRepository, type PublishedPlacement, type Sibling, type SpaceListScope, type SpaceRow } from './spaces.repository.ts';
+import { spacesRepository, type PublishedPlacement, type Sibling, type SpaceRow } from './spaces.repository.ts';
 import { siteSpaceUrl, siteUrl } from '../sites/sites.presenter.ts';
 import type { ContentPositionInput, CreateSpaceInput, MoveSpaceInput, UpdateSpaceInput } from './spaces.schemas.ts';
 
@@ -49,30 +47,11 @@ async function presentOne(ctx: Pick<Context, 'config' | 'db'>, row: SpaceRow, ac
   return present(ctx, row, access, counts.get(row.id), placements.get(row.id));
 }
 
-/**
- * A live space and the caller's standing towards it; 404 when it does not exist, is
- * deleted, or the caller may not see it. Outside transactions on SQLite the result is
- * reused while neither the space nor the organization's permissions change
- * (content reads are the hottest path).
+/*
+ * loadSpace lives in the access layer; re-exported here only for the sites modules until
+ * they import src/access (issue 33).
  */
-export async function loadSpace(
-  ctx: Pick<Context, 'db' | 'actor' | 'caches'>,
-  spaceId: string,
-  shareKey?: string,
-  /** Given by a cached read that calls this: it reads, declaring its scopes there. */
-  within?: Depend,
-): Promise<{ space: SpaceRow; access: ContentAccess }> {
-  const read = async (depend: Depend) => {
-    depend(`space:${spaceId}`);
-    const space = await spacesRepository.findActive(ctx.db, spaceId);
-    if (!space) return null;
-    depend(`org:${space.organization_id}`);
-    return { space, access: await contentAccess(ctx, space, 'space', shareKey) };
-  };
-  const loaded = within ? await read(within) : await readUnlessChanged(ctx.db, ctx.caches.listings, `space\u0000${spaceId}\u0000${ctx.actor.userId}\u0000${shareKey ?? ''}`, read);
-  if (!loaded || loaded.access.role === null) throw notFound('Space');
-  return loaded;
-}
+export { loadSpace };
 
 /** Where new content may go: the organization root (createContent) or a collection (its `create`). */
 async function authorizeCreateIn(ctx: Pick<Context, 'db' | 'actor' | 'caches'>, organizationId: string, parentId: string | null | undefined) {
@@ -81,10 +60,9 @@ async function authorizeCreateIn(ctx: Pick<Context, 'db' | 'actor' | 'caches'>, 
     organizationPolicy.authorize('createContent', access, 'Creating content needs the create role in the organization');
     return;
   }
-  const collection = await spacesRepository.findCollection(ctx.db, parentId);
-  if (!collection || collection.organization_id !== organizationId) throw notFound(`Collection "${parentId}"`);
-  const access = await contentAccess(ctx, collection, 'collection');
-  if (access.role === null) throw notFound(`Collection "${parentId}"`);
+  const what = `Collection "${parentId}"`;
+  const { row: collection, access } = (await requireAccess(ctx, { permission: 'collection.read', ids: [parentId], what })).get(parentId)!;
+  if (collection.organization_id !== organizationId) throw notFound(what);
   collectionPolicy.authorize('create', access, 'Creating content in this collection needs the create role on it');
 }
 
@@ -147,30 +125,16 @@ export async function createSpace(ctx: Context, organizationId: string, input: C
   });
 }
 
-/** What a user may list in an organization: everything with a role, else what grants and visibility open. */
-async function listScope(ctx: Pick<Context, 'db' | 'actor'>, organizationId: string, userId: string, role: RoleName | null): Promise<SpaceListScope> {
-  if (role !== null) return { all: true };
-  const reachable = await reachableByGrants(ctx, organizationId, userId);
-  return { all: false, spaceIds: reachable.spaces, collectionIds: reachable.collections };
-}
-
 /** GET /v1/orgs/{organizationId}/spaces: what the caller may see, filtered in SQL. */
 export async function listSpaces(ctx: Context, organizationId: string, page: PageRequest, collectionId?: string) {
   const access = await memberAccess(ctx, organizationId);
-  const scope = await listScope(ctx, organizationId, access.userId, access.role);
+  const scope = await contentScope(ctx, organizationId, access.userId, access.role);
   const result = await spacesRepository.list(ctx.db, organizationId, scope, page, collectionId);
   const [resolve, { counts, placements }] = await Promise.all([
     accessResolver(ctx, organizationId, access.userId),
     extras(ctx, result.items),
   ]);
   return { ...result, items: result.items.map((row) => present(ctx, row, resolve(row), counts.get(row.id), placements.get(row.id))) };
-}
-
-/** Ids of the organization's live spaces the caller can access (for lists over many spaces). */
-export async function visibleSpaceIds(ctx: Context, organizationId: string): Promise<string[]> {
-  const access = await memberAccess(ctx, organizationId);
-  const scope = await listScope(ctx, organizationId, access.userId, access.role);
-  return spacesRepository.ids(ctx.db, organizationId, scope);
 }
 
 /**
@@ -184,7 +148,7 @@ export async function listSpacesOfMember(
   page: PageRequest,
   order: 'asc' | 'desc',
 ) {
-  const scope = await listScope(ctx, organizationId, member.userId, member.role);
+  const scope = await contentScope(ctx, organizationId, member.userId, member.role);
   const result = await spacesRepository.list(ctx.db, organizationId, scope, page, undefined, order);
   const [theirs, mine, { counts, placements }] = await Promise.all([
     accessResolver(ctx, organizationId, member.userId),
@@ -208,10 +172,7 @@ async function accessResolver(ctx: Pick<Context, 'db'>, organizationId: string, 
 
 /** GET /v1/collections/{collectionId}/spaces */
 export async function listCollectionSpaces(ctx: Context, collectionId: string, page: PageRequest) {
-  const collection = await spacesRepository.findCollection(ctx.db, collectionId);
-  if (!collection) throw notFound('Collection');
-  const access = await contentAccess(ctx, collection, 'collection');
-  if (access.role === null) throw notFound('Collection');
+  const { row: collection } = (await requireAccess(ctx, { permission: 'collection.read', ids: [collectionId] })).get(collectionId)!;
   return listSpaces(ctx, collection.organization_id, page, collectionId);
 }
 
@@ -232,7 +193,7 @@ export async function getSpace(ctx: Context, spaceId: string, shareKey?: string)
 export async function updateSpace(ctx: Context, spaceId: string, input: UpdateSpaceInput) {
   return ctx.db.transaction().execute(async (trx) => {
     const tctx = { ...ctx, db: trx };
-    const { space, access } = await loadSpace(tctx, spaceId);
+    const { space, access, facts } = await loadSpace(tctx, spaceId);
     const settings = input.editMode !== undefined || input.defaultLevel !== undefined || input.mergeRules !== undefined || input.visibility !== undefined;
     if (settings) spacePolicy.authorize('admin', access, 'Changing the settings of a space needs the admin role on it');
     else spacePolicy.authorize('rename', access, 'Renaming a space needs the edit role on it');
@@ -253,7 +214,9 @@ export async function updateSpace(ctx: Context, spaceId: string, input: UpdateSp
     }
     await spacesRepository.update(trx, spaceId, changes);
     const row = { ...space, ...changes };
-    return presentOne(tctx, row, await contentAccess(tctx, row, 'space'));
+    // The space stays where it was: the facts read by loadSpace still hold, only its own
+    // fields (defaultLevel, visibility, edit mode) may have changed the access.
+    return presentOne(tctx, row, accessFrom(facts, row));
   });
 }
 

@@ -8,7 +8,7 @@ import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { presentMember } from '../members/members.presenter.ts';
 import { organizationPolicy, type OrganizationAccess } from '../organizations/organizations.policy.ts';
-import { memberAccess } from '../organizations/organizations.service.ts';
+import { memberAccess } from '../../access/index.ts';
 import { teamMembershipPolicy, teamPermissions, teamPolicy, type TeamAccess } from './teams.policy.ts';
 import { presentTeam } from './teams.presenter.ts';
 import { teamsRepository, type TeamRole, type TeamView } from './teams.repository.ts';

@@ -1,0 +1,39 @@
+/*
+ * The access layer (docs/architecture.md, "Authorization"): who may act on what. Services
+ * import it from here; its queries are in access.repository.ts, the effective role in
+ * effective-role.ts, the content rules in content.policy.ts.
+ */
+export {
+  accessResolver,
+  actorReaches,
+  contentAccess,
+  contentFacts,
+  contentScope,
+  loadChangeRequest,
+  loadSpace,
+  memberAccess,
+  organizationAccess,
+  organizationAccessOf,
+  reachableCollections,
+  requireAccess,
+  seesChangeRequests,
+  visibleSpaceIds,
+  type AccessPermission,
+  type AccessResolver,
+  type ChangeRequestAccess,
+  type ContentScope,
+  type OrganizationAccess,
+} from './access.ts';
+export { accessRepository, CALLER_MEMBERSHIP, openComments, ownsTeam, type ChangeRequestView, type OrganizationWithAccess } from './access.repository.ts';
+export { collectionPermissions, collectionPolicy, spacePermissions, spacePolicy } from './content.policy.ts';
+export {
+  accessFrom,
+  effectiveDefaultLevel,
+  effectiveRole,
+  roleOfRank,
+  roleRank,
+  type AccessTarget,
+  type ContentAccess,
+  type ContentFacts,
+  type RoleInputs,
+} from './effective-role.ts';
