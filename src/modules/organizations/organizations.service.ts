@@ -17,12 +17,6 @@ import type { UpdateOrganizationInput } from './organizations.schemas.ts';
 
 const EMPTY_DOCUMENT = JSON.stringify({ object: 'document', data: {}, nodes: [] });
 
-/*
- * The loaders of the caller's standing in an organization live in the access layer; they
- * are re-exported here only for the sites modules until they import src/access (issue 33).
- */
-export { memberAccess, organizationAccess } from '../../access/index.ts';
-
 /** GET /v1/orgs */
 export async function listOrganizations(ctx: Context, page: PageRequest) {
   const result = await organizationsRepository.listForUser(ctx.db, ctx.actor.userId, page);

@@ -11,12 +11,6 @@ import { collectionPolicy, spacePolicy } from './permissions.policy.ts';
 import { presentUserPermission } from './permissions.presenter.ts';
 import { grantsRepository, type GrantRow } from './permissions.repository.ts';
 
-/*
- * The content access loaders (contentAccess, accessResolver) live in the access layer;
- * re-exported here only for the sites modules until they import src/access (issue 33).
- */
-export { contentAccess } from '../../access/index.ts';
-
 /* ------------------------------------------------------------------------------------
  * Grant management: GitBook's space-permissions and collection-permissions operations.
  * Only admins of the target manage or list its grants; callers who cannot see the

@@ -4,7 +4,7 @@ import type { Db } from '../../db/database.ts';
 import type { Page, PageRequest } from '../../db/keyset.ts';
 import { badRequest } from '../../errors.ts';
 import { decodePageCursor, encodePageCursor } from '../../lib/page-cursor.ts';
-import { contentAccess } from '../permissions/permissions.service.ts';
+import { contentAccess } from '../../access/index.ts';
 import { spacePermissions } from '../spaces/spaces.policy.ts';
 import { presentSpace } from '../spaces/spaces.presenter.ts';
 import type { SpaceWire } from '../spaces/spaces.schemas.ts';

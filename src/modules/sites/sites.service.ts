@@ -7,7 +7,7 @@ import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { organizationPolicy } from '../organizations/organizations.policy.ts';
 import { organizationsRepository } from '../organizations/organizations.repository.ts';
-import { memberAccess } from '../organizations/organizations.service.ts';
+import { memberAccess } from '../../access/index.ts';
 import { siteSpacesRepository } from '../site-spaces/site-spaces.repository.ts';
 import { sealVisitorAuthKey } from './site-visitor-key.ts';
 import { pathFrom, SiteStructure, uniquePath } from './site-structure.ts';

@@ -47,12 +47,6 @@ async function presentOne(ctx: Pick<Context, 'config' | 'db'>, row: SpaceRow, ac
   return present(ctx, row, access, counts.get(row.id), placements.get(row.id));
 }
 
-/*
- * loadSpace lives in the access layer; re-exported here only for the sites modules until
- * they import src/access (issue 33).
- */
-export { loadSpace };
-
 /** Where new content may go: the organization root (createContent) or a collection (its `create`). */
 async function authorizeCreateIn(ctx: Pick<Context, 'db' | 'actor' | 'caches'>, organizationId: string, parentId: string | null | undefined) {
   if (!parentId) {
