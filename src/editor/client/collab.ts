@@ -11,9 +11,11 @@ import * as awarenessProtocol from 'y-protocols/awareness';
 import * as encoding from 'lib0/encoding';
 import * as decoding from 'lib0/decoding';
 import { keymap } from 'prosemirror-keymap';
-import type { Command, Plugin } from 'prosemirror-state';
+import './collab.css';
+import { Plugin, type Command } from 'prosemirror-state';
+import type { EditorView } from 'prosemirror-view';
 import type { Node as PMNode, Schema } from 'prosemirror-model';
-import { redo, undo, yCursorPlugin, ySyncPlugin, yUndoPlugin, yXmlFragmentToProseMirrorRootNode } from 'y-prosemirror';
+import { redo, undo, yCursorPlugin, ySyncPlugin, ySyncPluginKey, yUndoPlugin, yXmlFragmentToProseMirrorRootNode } from 'y-prosemirror';
 
 /** Message types: as src/modules/collab/collab.service.ts MESSAGE. */
 const MESSAGE = { sync: 0, awareness: 1, ack: 3, save: 4, saved: 5, error: 6 } as const;
@@ -40,6 +42,44 @@ const frame = (type: number, write: (encoder: encoding.Encoder) => void): Uint8A
   write(encoder);
   return encoding.toUint8Array(encoder);
 };
+
+/**
+ * Keeps one's cursor after one's own last character when another member types at the same
+ * place. y-prosemirror remembers the cursor before a remote change as a position tied to the
+ * character on its right (or the text's end), so a remote insertion at the cursor lands
+ * before it and two people typing at one spot interleave letter by letter; tied to the
+ * character on its left, each one's words stay whole. Its listener must follow the binding's
+ * (which records the selection this one rewrites), so the plugin goes after ySyncPlugin.
+ */
+function leftCursorPlugin(doc: Y.Doc): Plugin {
+  let view: EditorView | null = null;
+  const toLeft = (rel: Y.RelativePosition | null): Y.RelativePosition | null => {
+    if (!rel || rel.assoc < 0) return rel;
+    const at = Y.createAbsolutePositionFromRelativePosition(rel, doc);
+    if (!at || !(at.type instanceof Y.XmlText) || at.index === 0) return rel;
+    return Y.createRelativePositionFromTypeIndex(at.type, at.index, -1);
+  };
+  const rewrite = () => {
+    const binding = view ? (ySyncPluginKey.getState(view.state) as { binding?: { beforeTransactionSelection: { type: string; anchor: Y.RelativePosition | null; head: Y.RelativePosition | null } | null } } | undefined)?.binding : undefined;
+    const selection = binding?.beforeTransactionSelection;
+    if (!selection || selection.type !== 'text') return;
+    selection.anchor = toLeft(selection.anchor);
+    selection.head = toLeft(selection.head);
+  };
+  return new Plugin({
+    // Views are made in plugin order: the binding's listener (added in ySyncPlugin's view) is in first.
+    view: (v) => {
+      view = v;
+      doc.on('beforeAllTransactions', rewrite);
+      return {
+        destroy: () => {
+          doc.off('beforeAllTransactions', rewrite);
+          view = null;
+        },
+      };
+    },
+  });
+}
 
 /** Connects to `url` (the socket's http(s) URL) and resolves once the document is in step. */
 export function connectCollab(url: string, schema: Schema, user: { name: string }, onStatus: (text: string) => void): Promise<Collab> {
@@ -128,15 +168,11 @@ export function connectCollab(url: string, schema: Schema, user: { name: string 
   });
   open();
 
+  const plugins = [ySyncPlugin(fragment), yCursorPlugin(awareness), yUndoPlugin(), keymap({ 'Mod-z': undo, 'Shift-Mod-z': redo, 'Mod-y': redo }), leftCursorPlugin(doc)];
   const collab: Collab = {
     doc,
     initialDoc: () => yXmlFragmentToProseMirrorRootNode(fragment, schema),
-    plugins: [
-      ySyncPlugin(fragment),
-      yCursorPlugin(awareness),
-      yUndoPlugin(),
-      keymap({ 'Mod-z': undo, 'Shift-Mod-z': redo, 'Mod-y': redo }),
-    ],
+    plugins,
     save: () =>
       new Promise<void>((resolve, reject) => {
         if (socket?.readyState !== WebSocket.OPEN) return reject(new Error('Live editing is not connected'));
