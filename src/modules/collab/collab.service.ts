@@ -25,6 +25,7 @@ import { loadChangeRequest } from '../change-requests/change-requests.service.ts
 import { applyContentChanges } from '../change-requests/change-requests.batch.ts';
 import { getPage } from '../content/content.service.ts';
 import { findSession, sessionIdOf, type BrowserSession } from '../sessions/sessions.service.ts';
+import { SESSION_COOKIE } from '../sessions/sessions.presenter.ts';
 import { sessionContext } from '../app-area/app-area.service.ts';
 import { sessionMayCreateTokens } from '../app-area/app-area.policy.ts';
 import { appAreaRepository } from '../app-area/app-area.repository.ts';
@@ -295,7 +296,7 @@ export class CollabHub {
   private async save(room: Room, member: Member): Promise<{ ok: boolean; message?: string }> {
     if (!member.access.canWrite) return { ok: false, message: 'Editing needs the edit role on this space' };
     try {
-      const session: BrowserSession | null = await findSession(this.deps, `quire_session=${member.access.sessionId}`);
+      const session: BrowserSession | null = await findSession(this.deps, `${SESSION_COOKIE}=${member.access.sessionId}`);
       if (!session) return { ok: false, message: 'The session has ended: sign in again' };
       const document = documentOfYDoc(room.doc);
       await applyContentChanges(member.access.ctx, member.access.spaceId, room.key.changeRequestId, [{ operation: 'update_page', page: room.key.pageId, document: { document } } as never], true);
