@@ -54,6 +54,7 @@ import { gitSyncRoutes } from './modules/git-sync/git-sync.routes.ts';
 import { samlProvidersRoutes } from './modules/saml-providers/saml-providers.routes.ts';
 import { ssoRoutes } from './modules/sso/sso.routes.ts';
 import { appAreaRoutes } from './modules/app-area/app-area.routes.ts';
+import { collabRoutes } from './modules/collab/collab.routes.ts';
 import { translationsRoutes } from './modules/translations/translations.routes.ts';
 import { openapiSpecsRoutes } from './modules/openapi-specs/openapi-specs.routes.ts';
 
@@ -242,6 +243,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await app.register(samlProvidersRoutes);
   await app.register(ssoRoutes);
   await app.register(appAreaRoutes, { prefix: '/app' });
+  await app.register(collabRoutes);
   await app.register(gitSyncRoutes);
   await app.register(translationsRoutes);
   await app.register(openapiSpecsRoutes);

@@ -25,6 +25,7 @@ import * as m0023 from './migrations/0023_tenant_identity.ts';
 import * as m0024 from './migrations/0024_site_hostname_proof.ts';
 import * as m0025 from './migrations/0025_git_urls_without_secrets.ts';
 import * as m0028 from './migrations/0028_git_summary_source.ts';
+import * as m0029 from './migrations/0029_collab_updates.ts';
 
 // Listed by hand (not read from disk) so they work the same under tsx, bundlers and tests.
 const migrations: Record<string, Migration> = {
@@ -53,6 +54,7 @@ const migrations: Record<string, Migration> = {
   '0024_site_hostname_proof': m0024,
   '0025_git_urls_without_secrets': m0025,
   '0028_git_summary_source': m0028,
+  '0029_collab_updates': m0029,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -476,6 +476,7 @@ export interface SearchPageVectorsTable {
 }
 
 export interface Database {
+  collab_updates: CollabUpdatesTable;
   organizations: OrganizationsTable;
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -744,4 +745,16 @@ export interface OpenAPISpecVersionsTable {
   format: 'json' | 'yaml';
   raw: string;
   filesystem: string;
+}
+
+/** A Yjs update of a page edited together in a change request (modules/collab). */
+export interface CollabUpdatesTable {
+  id: Generated<number>;
+  change_request_id: string;
+  page_id: string;
+  process_id: string;
+  /** The update, base64. */
+  data: string;
+  size: number;
+  created_at: string;
 }

@@ -14,6 +14,9 @@ export interface EditorConfig {
   pageTitle: string;
   csrfHeader: string;
   csrf: string;
+  /** The live editing socket's URL (src/modules/collab), and the name others see by one's cursor. */
+  collab?: string;
+  userName?: string;
 }
 
 export class ApiError extends Error {

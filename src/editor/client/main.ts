@@ -20,6 +20,7 @@ import { editorKeymap, markdownShortcuts } from './rules.ts';
 import { slashMenu } from './menu.ts';
 import { BlockPanel, cellAt } from './panel.ts';
 import { nodeViews } from './views.ts';
+import { connectCollab } from './collab.ts';
 
 const n = schema.nodes;
 const m = schema.marks;
@@ -150,6 +151,8 @@ async function start(root: HTMLElement): Promise<void> {
   status.setAttribute('role', 'status');
   status.setAttribute('aria-live', 'polite');
   const say = (text: string) => (status.textContent = text);
+  // Live editing (collab.ts) when the page names its socket: the document comes from there.
+  const collab = config.collab ? await connectCollab(config.collab, schema, { name: config.userName ?? 'Member' }, say) : null;
 
   const insertContext: InsertContext = {
     ask: (title, fields) => asker.ask(title, fields),
@@ -183,7 +186,7 @@ async function start(root: HTMLElement): Promise<void> {
     say('Saving…');
     const doc = view.state.doc;
     try {
-      await api.save(fromProseMirror(doc));
+      await (collab ? collab.save() : api.save(fromProseMirror(doc)));
       saved = doc;
       say('Saved');
       root.dataset.saved = String(Date.now());
@@ -221,8 +224,8 @@ async function start(root: HTMLElement): Promise<void> {
     return b;
   };
   const command = (cmd: Command) => () => cmd(view.state, view.dispatch, view);
-  button('Undo (Ctrl+Z)', '↶', command(undo));
-  button('Redo (Ctrl+Shift+Z)', '↷', command(redo));
+  button('Undo (Ctrl+Z)', '↶', command(collab?.undo ?? undo));
+  button('Redo (Ctrl+Shift+Z)', '↷', command(collab?.redo ?? redo));
   button('Bold (Ctrl+B)', 'B', command(toggleMark(m.bold!)), m.bold);
   button('Italic (Ctrl+I)', 'I', command(toggleMark(m.italic!)), m.italic);
   button('Strikethrough (Ctrl+Shift+X)', 'S', command(toggleMark(m.strikethrough!)), m.strikethrough);
@@ -311,7 +314,7 @@ async function start(root: HTMLElement): Promise<void> {
     }),
   });
 
-  saved = toProseMirror(page.document);
+  saved = collab ? collab.initialDoc() : toProseMirror(page.document);
   const mount = document.createElement('div');
   mount.className = 'editor-surface';
   root.replaceChildren(toolbar, panel.dom, mount);
@@ -320,13 +323,14 @@ async function start(root: HTMLElement): Promise<void> {
     state: EditorState.create({
       doc: saved,
       plugins: [
+        ...(collab?.plugins ?? []),
         slashMenu((v, kind, match) => {
           v.dispatch(v.state.tr.delete(match.from, match.to));
           void insertKind(kind);
         }),
         markdownShortcuts(),
         ...editorKeymap(() => void save()),
-        history(),
+        ...(collab ? [] : [history()]),
         dropCursor(),
         gapCursor(),
         tableAlignment,

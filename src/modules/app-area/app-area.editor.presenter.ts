@@ -42,6 +42,9 @@ export interface EditorPageConfig {
   pageTitle: string;
   csrfHeader: string;
   csrf: string;
+  /** The live editing socket (src/modules/collab) and the member's name for others' cursors. */
+  collab?: string;
+  userName?: string;
 }
 
 export function editorPage(view: { assets: { script: string; style: string }; config: EditorPageConfig }): string {

@@ -112,6 +112,9 @@ export const appAreaEditorRoutes: FastifyPluginAsyncTypebox = async (app) => {
         pageTitle: page.title,
         csrfHeader: API_CSRF_HEADER,
         csrf: csrfToken(session),
+        // Live editing (src/modules/collab): the page's socket, and the name shown by this member's cursor.
+        collab: `${base()}/collab/${encodeURIComponent(spaceId)}/${encodeURIComponent(cr.id)}/${encodeURIComponent(page.id)}`,
+        userName: (await appAreaRepository.user(ctx.db, ctx.actor.userId))?.display_name ?? undefined,
       },
     });
     return reply.code(200).header('content-security-policy', EDITOR_CSP).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(layout(chrome, body));

@@ -1,0 +1,191 @@
+/*
+ * Editing together in the browser (issue 32, item 4): the page's Y.Doc kept in step with
+ * Quire's live editing socket (src/modules/collab) over y-protocols' sync and awareness
+ * messages, and y-prosemirror's plugins binding it to the editor (content, others' cursors,
+ * an undo that only undoes one's own edits). A small provider of our own rather than
+ * y-websocket's: Quire's socket adds acknowledgements and a server-side save.
+ */
+import * as Y from 'yjs';
+import * as syncProtocol from 'y-protocols/sync';
+import * as awarenessProtocol from 'y-protocols/awareness';
+import * as encoding from 'lib0/encoding';
+import * as decoding from 'lib0/decoding';
+import { keymap } from 'prosemirror-keymap';
+import './collab.css';
+import { Plugin, type Command } from 'prosemirror-state';
+import type { EditorView } from 'prosemirror-view';
+import type { Node as PMNode, Schema } from 'prosemirror-model';
+import { redo, undo, yCursorPlugin, ySyncPlugin, ySyncPluginKey, yUndoPlugin, yXmlFragmentToProseMirrorRootNode } from 'y-prosemirror';
+
+/** Message types: as src/modules/collab/collab.service.ts MESSAGE. */
+const MESSAGE = { sync: 0, awareness: 1, ack: 3, save: 4, saved: 5, error: 6 } as const;
+const COLORS = ['#c2410c', '#15803d', '#1d4ed8', '#7e22ce', '#be185d', '#0f766e'];
+
+export interface Collab {
+  doc: Y.Doc;
+  /** The document as it is now (the editor's first state). */
+  initialDoc(): PMNode;
+  plugins: Plugin[];
+  /** Undo and redo of one's own edits only (y-prosemirror's undo manager). */
+  undo: Command;
+  redo: Command;
+  /** Asks the server to write the merged document to the change request. */
+  save(): Promise<void>;
+  /** Updates sent and not yet acknowledged as stored. */
+  unacknowledged(): number;
+  close(): void;
+}
+
+const frame = (type: number, write: (encoder: encoding.Encoder) => void): Uint8Array => {
+  const encoder = encoding.createEncoder();
+  encoding.writeVarUint(encoder, type);
+  write(encoder);
+  return encoding.toUint8Array(encoder);
+};
+
+/**
+ * Keeps one's cursor after one's own last character when another member types at the same
+ * place. y-prosemirror remembers the cursor before a remote change as a position tied to the
+ * character on its right (or the text's end), so a remote insertion at the cursor lands
+ * before it and two people typing at one spot interleave letter by letter; tied to the
+ * character on its left, each one's words stay whole. Its listener must follow the binding's
+ * (which records the selection this one rewrites), so the plugin goes after ySyncPlugin.
+ */
+function leftCursorPlugin(doc: Y.Doc): Plugin {
+  let view: EditorView | null = null;
+  const toLeft = (rel: Y.RelativePosition | null): Y.RelativePosition | null => {
+    if (!rel || rel.assoc < 0) return rel;
+    const at = Y.createAbsolutePositionFromRelativePosition(rel, doc);
+    if (!at || !(at.type instanceof Y.XmlText) || at.index === 0) return rel;
+    return Y.createRelativePositionFromTypeIndex(at.type, at.index, -1);
+  };
+  const rewrite = () => {
+    const binding = view ? (ySyncPluginKey.getState(view.state) as { binding?: { beforeTransactionSelection: { type: string; anchor: Y.RelativePosition | null; head: Y.RelativePosition | null } | null } } | undefined)?.binding : undefined;
+    const selection = binding?.beforeTransactionSelection;
+    if (!selection || selection.type !== 'text') return;
+    selection.anchor = toLeft(selection.anchor);
+    selection.head = toLeft(selection.head);
+  };
+  return new Plugin({
+    // Views are made in plugin order: the binding's listener (added in ySyncPlugin's view) is in first.
+    view: (v) => {
+      view = v;
+      doc.on('beforeAllTransactions', rewrite);
+      return {
+        destroy: () => {
+          doc.off('beforeAllTransactions', rewrite);
+          view = null;
+        },
+      };
+    },
+  });
+}
+
+/** Connects to `url` (the socket's http(s) URL) and resolves once the document is in step. */
+export function connectCollab(url: string, schema: Schema, user: { name: string }, onStatus: (text: string) => void): Promise<Collab> {
+  const doc = new Y.Doc();
+  const fragment = doc.getXmlFragment('prosemirror');
+  const awareness = new awarenessProtocol.Awareness(doc);
+  awareness.setLocalStateField('user', { name: user.name, color: COLORS[doc.clientID % COLORS.length] });
+  const socketUrl = url.replace(/^http/, 'ws');
+  let socket: WebSocket | null = null;
+  let closed = false;
+  let pending = 0;
+  let retry = 250;
+  const saves: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
+  let synced: (() => void) | null = null;
+  let failed: ((error: Error) => void) | null = null;
+  const ready = new Promise<void>((resolve, reject) => {
+    synced = resolve;
+    failed = reject;
+  });
+
+  const send = (data: Uint8Array) => {
+    if (socket?.readyState === WebSocket.OPEN) socket.send(data);
+  };
+
+  const open = () => {
+    const ws = new WebSocket(socketUrl);
+    ws.binaryType = 'arraybuffer';
+    socket = ws;
+    ws.onopen = () => {
+      retry = 250;
+      pending = 0;
+      send(frame(MESSAGE.sync, (e) => syncProtocol.writeSyncStep1(e, doc)));
+      send(frame(MESSAGE.awareness, (e) => encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(awareness, [doc.clientID]))));
+    };
+    ws.onmessage = (event) => {
+      const decoder = decoding.createDecoder(new Uint8Array(event.data as ArrayBuffer));
+      const type = decoding.readVarUint(decoder);
+      if (type === MESSAGE.sync) {
+        const encoder = encoding.createEncoder();
+        encoding.writeVarUint(encoder, MESSAGE.sync);
+        const kind = syncProtocol.readSyncMessage(decoder, encoder, doc, ws);
+        if (encoding.length(encoder) > 1) send(encoding.toUint8Array(encoder));
+        if (kind === syncProtocol.messageYjsSyncStep2 && synced) {
+          synced();
+          synced = null;
+          failed = null;
+          onStatus('');
+        }
+      } else if (type === MESSAGE.awareness) {
+        awarenessProtocol.applyAwarenessUpdate(awareness, decoding.readVarUint8Array(decoder), ws);
+      } else if (type === MESSAGE.ack) {
+        pending = Math.max(0, pending - decoding.readVarUint(decoder));
+      } else if (type === MESSAGE.saved) {
+        const result = JSON.parse(decoding.readVarString(decoder)) as { ok: boolean; message?: string };
+        const waiter = saves.shift();
+        if (result.ok) waiter?.resolve();
+        else waiter?.reject(new Error(result.message ?? 'Not saved'));
+      } else if (type === MESSAGE.error) {
+        onStatus(decoding.readVarString(decoder));
+      }
+    };
+    ws.onclose = (event) => {
+      for (const waiter of saves.splice(0)) waiter.reject(new Error('The connection was lost before the save finished'));
+      awarenessProtocol.removeAwarenessStates(awareness, [...awareness.getStates().keys()].filter((id) => id !== doc.clientID), 'connection');
+      if (failed && event.code !== 1000) {
+        // Never in step: the editor does not start on a document it has not received.
+        failed(new Error(event.reason || 'Live editing could not connect'));
+        failed = null;
+        synced = null;
+      }
+      if (closed || event.code === 1008 || event.code === 1009) return;
+      onStatus('Reconnecting…');
+      setTimeout(open, retry);
+      retry = Math.min(retry * 2, 5_000);
+    };
+  };
+
+  doc.on('update', (update: Uint8Array, origin: unknown) => {
+    if (origin === socket) return;
+    pending += 1;
+    send(frame(MESSAGE.sync, (e) => syncProtocol.writeUpdate(e, update)));
+  });
+  awareness.on('update', ({ added, updated, removed }: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => {
+    if (origin !== 'local') return;
+    send(frame(MESSAGE.awareness, (e) => encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(awareness, [...added, ...updated, ...removed]))));
+  });
+  open();
+
+  const plugins = [ySyncPlugin(fragment), yCursorPlugin(awareness), yUndoPlugin(), keymap({ 'Mod-z': undo, 'Shift-Mod-z': redo, 'Mod-y': redo }), leftCursorPlugin(doc)];
+  const collab: Collab = {
+    doc,
+    initialDoc: () => yXmlFragmentToProseMirrorRootNode(fragment, schema),
+    plugins,
+    save: () =>
+      new Promise<void>((resolve, reject) => {
+        if (socket?.readyState !== WebSocket.OPEN) return reject(new Error('Live editing is not connected'));
+        saves.push({ resolve, reject });
+        send(frame(MESSAGE.save, () => undefined));
+      }),
+    undo,
+    redo,
+    unacknowledged: () => pending,
+    close: () => {
+      closed = true;
+      socket?.close(1000);
+    },
+  };
+  return ready.then(() => collab);
+}

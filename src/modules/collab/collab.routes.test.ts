@@ -1,0 +1,220 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import * as Y from 'yjs';
+import * as syncProtocol from 'y-protocols/sync';
+import * as encoding from 'lib0/encoding';
+import * as decoding from 'lib0/decoding';
+import type { FastifyInstance } from 'fastify';
+import { createTestApp, type TestApp } from '../../../test/app.ts';
+import { createMember, createOrganization, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { buildApp } from '../../app.ts';
+import { editSpaceContent } from '../content/content.service.ts';
+import { startSession } from '../sessions/sessions.service.ts';
+import { COLLAB_LIMITS, FRAGMENT, MESSAGE, documentOfYDoc } from './collab.service.ts';
+
+/*
+ * Live editing over the socket, with a Node client speaking y-protocols as the browser does:
+ * who may connect and write, edits passed on, stored before they are acknowledged (and read
+ * back by a second app on the same database, as after a restart or by another process),
+ * the merged document saved through the change request, and the budgets.
+ */
+
+/** A live editing client: a Y.Doc kept in step with one socket. */
+class Client {
+  readonly doc = new Y.Doc();
+  acks = 0;
+  synced: Promise<void>;
+  saved: Array<{ ok: boolean; message?: string }> = [];
+  closed: Promise<{ code: number; reason: string }>;
+  constructor(readonly ws: WebSocket) {
+    let onSynced!: () => void;
+    this.synced = new Promise((resolve) => (onSynced = resolve));
+    this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    ws.on('open', () => this.send(MESSAGE.sync, (e) => syncProtocol.writeSyncStep1(e, this.doc)));
+    ws.on('message', (data: Buffer) => {
+      const decoder = decoding.createDecoder(new Uint8Array(data));
+      const type = decoding.readVarUint(decoder);
+      if (type === MESSAGE.sync) {
+        const encoder = encoding.createEncoder();
+        encoding.writeVarUint(encoder, MESSAGE.sync);
+        const kind = syncProtocol.readSyncMessage(decoder, encoder, this.doc, this);
+        if (encoding.length(encoder) > 1) ws.send(encoding.toUint8Array(encoder));
+        if (kind === syncProtocol.messageYjsSyncStep2) onSynced();
+      } else if (type === MESSAGE.ack) this.acks += decoding.readVarUint(decoder);
+      else if (type === MESSAGE.saved) this.saved.push(JSON.parse(decoding.readVarString(decoder)));
+    });
+    this.doc.on('update', (update: Uint8Array, origin: unknown) => {
+      if (origin !== this) this.send(MESSAGE.sync, (e) => syncProtocol.writeUpdate(e, update));
+    });
+  }
+  send(type: number, write: (e: encoding.Encoder) => void) {
+    const encoder = encoding.createEncoder();
+    encoding.writeVarUint(encoder, type);
+    write(encoder);
+    this.ws.send(encoding.toUint8Array(encoder));
+  }
+  /** Types at the start of the first paragraph. */
+  type(text: string) {
+    const paragraph = this.doc.getXmlFragment(FRAGMENT).get(0) as Y.XmlElement;
+    (paragraph.get(0) as Y.XmlText).insert(0, text);
+  }
+  /** The document's text (its leaves, joined). */
+  text(): string {
+    return textOf(documentOfYDoc(this.doc));
+  }
+}
+
+const textOf = (document: unknown) => [...JSON.stringify(document).matchAll(/"text":"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`)).join('');
+
+const until = async (check: () => boolean, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+describe('live editing (collab)', () => {
+  let t: TestApp;
+  let second: FastifyInstance;
+  let org: TestOrganization;
+  let editor: TestUser;
+  let other: TestUser;
+  let reader: TestUser;
+  let spaceId: string;
+  let pageId: string;
+  let crId: string;
+  let port: number;
+  let secondPort: number;
+  const origin = 'http://quire.test';
+  const open: WebSocket[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    org = await createOrganization(t, { title: 'Acme Docs' });
+    editor = await createMember(t, org.id, 'edit', { displayName: 'Eda' });
+    other = await createMember(t, org.id, 'edit', { displayName: 'Otto' });
+    reader = await createMember(t, org.id, 'read', { displayName: 'Rita' });
+    const created = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Handbook' } });
+    spaceId = created.body.id;
+    await editSpaceContent(t.app.deps, spaceId, org.admin.id, (e) => {
+      pageId = e.insertPage({ title: 'Welcome', markdown: 'Handbook text.\n' });
+    });
+    const cr = await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: editor.token, body: { subject: 'Together' } });
+    crId = cr.body.id;
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.address() as AddressInfo).port;
+    // Another server process on the same database.
+    second = await buildApp({ config: t.config, db: t.db, dialect: t.dialect, clock: t.clock, logger: false });
+    await second.listen({ port: 0, host: '127.0.0.1' });
+    secondPort = (second.server.address() as AddressInfo).port;
+  }, 180_000);
+  afterAll(async () => {
+    for (const ws of open) ws.terminate();
+    await second?.close();
+    await t.close();
+  });
+
+  async function cookieOf(user: TestUser) {
+    const id = await startSession(t.db, t.clock, t.config.sessionTtlMs, { userId: user.id, method: 'link', organizationId: null });
+    return `quire_session=${id}`;
+  }
+
+  function connect(cookie: string | null, options: { origin?: string; at?: number; path?: string } = {}) {
+    const ws = new WebSocket(`ws://127.0.0.1:${options.at ?? port}${options.path ?? `/app/collab/${spaceId}/${crId}/${pageId}`}`, {
+      headers: { origin: options.origin ?? origin, ...(cookie ? { cookie } : {}) },
+    });
+    open.push(ws);
+    return ws;
+  }
+
+  /** The HTTP status a refused upgrade answers, with its body. */
+  function refusal(ws: WebSocket): Promise<{ status: number; body: any }> {
+    return new Promise((resolve, reject) => {
+      ws.on('unexpected-response', (_req, res) => {
+        let text = '';
+        res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+      });
+      ws.on('open', () => reject(new Error('the socket opened')));
+      ws.on('error', () => undefined);
+    });
+  }
+
+  it('refuses a request without a session, from another origin, for a stranger, or for an unknown page, with the GitBook error body', async () => {
+    const cookie = await cookieOf(editor);
+    expect(await refusal(connect(null))).toMatchObject({ status: 401, body: { error: { code: 401 } } });
+    expect((await refusal(connect(cookie, { origin: 'https://evil.test' }))).status).toBe(403);
+    const stranger = await createMember(t, (await createOrganization(t, { title: 'Other' })).id, 'admin');
+    expect((await refusal(connect(await cookieOf(stranger)))).status).toBe(404);
+    expect((await refusal(connect(cookie, { path: `/app/collab/${spaceId}/${crId}/nopage` }))).status).toBe(404);
+    expect((await refusal(connect(cookie, { path: `/app/collab/${spaceId}/nocr/${pageId}` }))).status).toBe(404);
+  });
+
+  it('passes an edit on to the others, on this process and on another one, after storing it; a reader’s edits are dropped', async () => {
+    const a = new Client(connect(await cookieOf(editor)));
+    const b = new Client(connect(await cookieOf(other)));
+    const far = new Client(connect(await cookieOf(other), { at: secondPort }));
+    const r = new Client(connect(await cookieOf(reader)));
+    await Promise.all([a.synced, b.synced, far.synced, r.synced]);
+    expect(a.text()).toContain('Handbook text.');
+    a.type('Alpha ');
+    await until(() => a.acks === 1);
+    const stored = await t.db.selectFrom('collab_updates').select(['id']).where('change_request_id', '=', crId).execute();
+    expect(stored.length).toBeGreaterThanOrEqual(2); // the seed and the edit
+    await until(() => b.text().includes('Alpha Handbook'));
+    // Through the database to the second process (its latency is bench/collab-latency.ts's to measure).
+    await until(() => far.text().includes('Alpha Handbook'));
+    far.type('Beta ');
+    await until(() => a.text().includes('Beta ') && b.text().includes('Beta '));
+
+    r.type('Reader ');
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(r.acks).toBe(0);
+    expect(a.text()).not.toContain('Reader');
+    const rows = await t.db.selectFrom('collab_updates').select(['data']).where('change_request_id', '=', crId).execute();
+    const merged = new Y.Doc();
+    for (const row of rows) Y.applyUpdate(merged, Buffer.from(row.data, 'base64'));
+    expect(textOf(documentOfYDoc(merged))).not.toContain('Reader');
+    for (const c of [a, b, far, r]) c.ws.close();
+    await Promise.all([a.closed, b.closed, far.closed, r.closed]);
+  });
+
+  it('keeps what was acknowledged for a new process, and saves the merged document as the member who saved', async () => {
+    const restarted = await buildApp({ config: t.config, db: t.db, dialect: t.dialect, clock: t.clock, logger: false });
+    await restarted.listen({ port: 0, host: '127.0.0.1' });
+    try {
+      const c = new Client(connect(await cookieOf(other), { at: (restarted.server.address() as AddressInfo).port }));
+      await c.synced;
+      expect(c.text()).toContain('Beta Alpha Handbook text.');
+      c.send(MESSAGE.save, () => undefined);
+      await until(() => c.saved.length === 1, 5_000);
+      expect(c.saved[0]).toEqual({ ok: true });
+      const page = await t.request('GET', `/v1/spaces/${spaceId}/change-requests/${crId}/content/page/${pageId}`, { token: org.admin.token, query: { format: 'markdown' } });
+      expect(page.status).toBe(200);
+      expect(page.body.markdown).toContain('Beta Alpha Handbook text.');
+      const main = await t.request('GET', `/v1/spaces/${spaceId}/content/page/${pageId}`, { token: org.admin.token, query: { format: 'markdown' } });
+      expect(main.body.markdown).not.toContain('Alpha');
+      c.ws.close();
+      await c.closed;
+    } finally {
+      await restarted.close();
+    }
+  });
+
+  it('holds the budgets: a message too large, and too many connections of one session', async () => {
+    const cookie = await cookieOf(editor);
+    const big = new Client(connect(cookie));
+    await big.synced;
+    big.ws.send(new Uint8Array(COLLAB_LIMITS.messageBytes + 1));
+    expect((await big.closed).code).toBe(1009);
+
+    const clients = Array.from({ length: COLLAB_LIMITS.connectionsPerSession }, () => new Client(connect(cookie)));
+    await Promise.all(clients.map((c) => c.synced));
+    const extra = new Client(connect(cookie));
+    expect(await extra.closed).toMatchObject({ code: 1013 });
+    for (const c of clients) c.ws.close();
+    await Promise.all(clients.map((c) => c.closed));
+  });
+});

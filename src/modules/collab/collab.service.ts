@@ -1,0 +1,339 @@
+/*
+ * Editing together (issue 32, item 4): one Y.Doc per (change request, page) in memory while
+ * anyone has it open, spoken to over y-protocols' sync and awareness messages. Every update a
+ * member sends is written to collab_updates before it is applied, passed on and acknowledged,
+ * so a restart loses nothing acknowledged; a document is first seeded from the page's GitBook
+ * document in the change request. Other server processes' updates are read by polling the
+ * table (PostgreSQL with several processes). Saving writes the merged document (the Y.Doc,
+ * converted to GitBook JSON) through the change request's content path as the member who saved.
+ */
+import * as Y from 'yjs';
+import * as syncProtocol from 'y-protocols/sync';
+import * as awarenessProtocol from 'y-protocols/awareness';
+import * as encoding from 'lib0/encoding';
+import * as decoding from 'lib0/decoding';
+import { prosemirrorJSONToYXmlFragment, yXmlFragmentToProseMirrorRootNode } from 'y-prosemirror';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppDeps, Context } from '../../context.ts';
+import { HttpError, forbidden, notFound } from '../../errors.ts';
+import { newId } from '../../lib/ids.ts';
+import { schema } from '../../editor/schema.ts';
+import { fromProseMirrorJSON, toProseMirrorJSON } from '../../editor/convert.ts';
+import type { Document } from '../../content/markdown/types.ts';
+import { changeRequestPolicy } from '../change-requests/change-requests.policy.ts';
+import { loadChangeRequest } from '../change-requests/change-requests.service.ts';
+import { applyContentChanges } from '../change-requests/change-requests.batch.ts';
+import { getPage } from '../content/content.service.ts';
+import { findSession, sessionIdOf, type BrowserSession } from '../sessions/sessions.service.ts';
+import { SESSION_COOKIE } from '../sessions/sessions.presenter.ts';
+import { sessionContext } from '../app-area/app-area.service.ts';
+import { sessionMayCreateTokens } from '../app-area/app-area.policy.ts';
+import { appAreaRepository } from '../app-area/app-area.repository.ts';
+import { collabRepository, type CollabDocKey, type CollabUpdateRow } from './collab.repository.ts';
+
+/** Budgets: one message, one document's stored updates, connections per session and per document. */
+export const COLLAB_LIMITS = {
+  messageBytes: 512 * 1024,
+  docBytes: 8 * 1024 * 1024,
+  connectionsPerSession: 8,
+  connectionsPerDoc: 32,
+};
+
+/** Message types: y-protocols' sync (0) and awareness (1), then Quire's own. */
+export const MESSAGE = { sync: 0, awareness: 1, ack: 3, save: 4, saved: 5, error: 6 } as const;
+
+/** The name of the Y.XmlFragment holding the ProseMirror document (y-prosemirror's default). */
+export const FRAGMENT = 'prosemirror';
+/** How often other processes' updates are looked for. */
+const POLL_MS = 250;
+/** Rows younger than this are read again at each poll (ids may commit out of order on PostgreSQL). */
+const POLL_OVERLAP_MS = 5_000;
+/** A document with more rows than this is compacted into one while open. */
+const COMPACT_ROWS = 500;
+
+/** Who a connection is, what it opened and whether it may write. */
+export interface CollabAccess {
+  sessionId: string;
+  ctx: Context;
+  spaceId: string;
+  key: CollabDocKey;
+  canWrite: boolean;
+  document: Document;
+}
+
+/** What the hub needs of a connection (a WebSocket in the routes, anything in tests). */
+export interface CollabTransport {
+  send(data: Uint8Array): void;
+  close(code: number, reason: string): void;
+}
+
+/**
+ * Checks a connection's request before it is upgraded: same origin, a live session that may
+ * use the API (SSO as for the API's session cookie), a change request the member can see and
+ * a page in it. Writing needs the change request's `edit` right and an open change request.
+ */
+export async function authorizeCollab(
+  deps: AppDeps,
+  request: { cookie: string | undefined; origin: string | undefined; spaceId: string; changeRequestId: string; pageId: string; requestId: string; log: Context['log'] },
+): Promise<CollabAccess> {
+  if (request.origin !== new URL(deps.config.publicUrl).origin) throw forbidden('Live editing is open to this site’s own pages only');
+  const session = await findSession(deps, request.cookie);
+  if (!session) throw new HttpError(401, 'Sign in to edit');
+  const memberships = await appAreaRepository.memberships(deps.db, session.row.user_id);
+  if (!sessionMayCreateTokens(session.row, memberships)) throw forbidden('This organization requires signing in through its identity provider');
+  const ctx = sessionContext(deps, session, request.requestId, request.log);
+  const { cr, access } = await loadChangeRequest(ctx, request.spaceId, request.changeRequestId);
+  if (cr.id !== request.changeRequestId) throw notFound('Change request');
+  const page = (await getPage(ctx, request.spaceId, request.pageId, { revisionId: cr.revision_id, format: 'document' })) as { id: string; type?: string; document?: Document };
+  if (page.id !== request.pageId || !page.document) throw notFound('Page');
+  const canWrite = changeRequestPolicy.can('edit', access) && (cr.status === 'open' || cr.status === 'draft');
+  return { sessionId: sessionIdOf(request.cookie)!, ctx, spaceId: request.spaceId, key: { changeRequestId: cr.id, pageId: page.id }, canWrite, document: page.document };
+}
+
+class Member {
+  /** Awareness client ids this connection has announced (removed when it leaves). */
+  readonly awarenessClients = new Set<number>();
+  constructor(
+    readonly access: CollabAccess,
+    readonly transport: CollabTransport,
+  ) {}
+}
+
+class Room {
+  readonly doc = new Y.Doc({ gc: true });
+  readonly awareness = new awarenessProtocol.Awareness(this.doc);
+  readonly members = new Set<Member>();
+  /** Messages are handled one after another, so an update is stored before the next is read. */
+  queue: Promise<void> = Promise.resolve();
+  /** Rows after this id are read at each poll. */
+  pollMark = 0;
+  rows = 0;
+  bytes = 0;
+  constructor(
+    readonly name: string,
+    readonly key: CollabDocKey,
+  ) {
+    this.awareness.setLocalState(null);
+  }
+}
+
+const message = (type: number, write: (encoder: encoding.Encoder) => void): Uint8Array => {
+  const encoder = encoding.createEncoder();
+  encoding.writeVarUint(encoder, type);
+  write(encoder);
+  return encoding.toUint8Array(encoder);
+};
+
+/** The update of a page's first state: made under client id 0, so two processes seeding one page make the same items. */
+export function seedUpdate(document: Document): Uint8Array {
+  const seed = new Y.Doc();
+  seed.clientID = 0;
+  prosemirrorJSONToYXmlFragment(schema, toProseMirrorJSON(document), seed.getXmlFragment(FRAGMENT));
+  return Y.encodeStateAsUpdate(seed);
+}
+
+/** The GitBook document of a Y.Doc's current state. */
+export function documentOfYDoc(doc: Y.Doc): Document {
+  const node = yXmlFragmentToProseMirrorRootNode(doc.getXmlFragment(FRAGMENT), schema);
+  return fromProseMirrorJSON(node.toJSON());
+}
+
+export class CollabHub {
+  readonly processId = newId(16);
+  private readonly rooms = new Map<string, Room>();
+  private readonly opening = new Map<string, Promise<Room>>();
+  private readonly perSession = new Map<string, number>();
+  private timer: NodeJS.Timeout | null = null;
+  private polling = false;
+
+  constructor(
+    private readonly deps: AppDeps,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  private now(): string {
+    return this.deps.clock.now().toISOString();
+  }
+
+  /** Joins a connection to its document; answers the connection's message handler and its leave. */
+  async join(access: CollabAccess, transport: CollabTransport): Promise<{ receive(data: Uint8Array): void; leave(): void }> {
+    const sessionCount = this.perSession.get(access.sessionId) ?? 0;
+    if (sessionCount >= COLLAB_LIMITS.connectionsPerSession) throw new HttpError(429, `At most ${COLLAB_LIMITS.connectionsPerSession} live editing connections per session`);
+    const room = await this.room(access);
+    if (room.members.size >= COLLAB_LIMITS.connectionsPerDoc) throw new HttpError(429, `At most ${COLLAB_LIMITS.connectionsPerDoc} people edit one page together`);
+    this.perSession.set(access.sessionId, sessionCount + 1);
+    const member = new Member(access, transport);
+    room.members.add(member);
+    transport.send(message(MESSAGE.sync, (e) => syncProtocol.writeSyncStep1(e, room.doc)));
+    const states = [...room.awareness.getStates().keys()];
+    if (states.length > 0) transport.send(message(MESSAGE.awareness, (e) => encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(room.awareness, states))));
+    let left = false;
+    return {
+      receive: (data) => {
+        if (left) return;
+        room.queue = room.queue.then(() => this.receive(room, member, data)).catch((error: unknown) => {
+          this.log.warn({ err: error }, 'live editing message failed');
+          transport.close(1011, 'The message could not be handled');
+        });
+      },
+      leave: () => {
+        if (left) return;
+        left = true;
+        const count = (this.perSession.get(access.sessionId) ?? 1) - 1;
+        if (count > 0) this.perSession.set(access.sessionId, count);
+        else this.perSession.delete(access.sessionId);
+        room.members.delete(member);
+        awarenessProtocol.removeAwarenessStates(room.awareness, [...member.awarenessClients], null);
+        if (room.members.size === 0) room.queue = room.queue.then(() => this.closeRoom(room)).catch(() => undefined);
+      },
+    };
+  }
+
+  private async room(access: CollabAccess): Promise<Room> {
+    const name = `${access.spaceId}/${access.key.changeRequestId}/${access.key.pageId}`;
+    const open = this.rooms.get(name);
+    if (open) return open;
+    let loading = this.opening.get(name);
+    if (!loading) {
+      loading = this.load(name, access).finally(() => this.opening.delete(name));
+      this.opening.set(name, loading);
+    }
+    return loading;
+  }
+
+  private async load(name: string, access: CollabAccess): Promise<Room> {
+    const room = new Room(name, access.key);
+    let rows = await collabRepository.after(this.deps.db, access.key, 0);
+    if (rows.length === 0) {
+      await collabRepository.insert(this.deps.db, access.key, this.processId, seedUpdate(access.document), this.now());
+      rows = await collabRepository.after(this.deps.db, access.key, 0);
+    }
+    this.applyRows(room, rows, true);
+    room.doc.on('update', (update: Uint8Array, origin: unknown) => {
+      const data = message(MESSAGE.sync, (e) => syncProtocol.writeUpdate(e, update));
+      for (const member of room.members) if (member !== origin) member.transport.send(data);
+    });
+    room.awareness.on('update', ({ added, updated, removed }: { added: number[]; updated: number[]; removed: number[] }, origin: unknown) => {
+      const changed = [...added, ...updated, ...removed];
+      if (origin instanceof Member) for (const id of added) origin.awarenessClients.add(id);
+      const data = message(MESSAGE.awareness, (e) => encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(room.awareness, changed)));
+      for (const member of room.members) if (member !== origin) member.transport.send(data);
+    });
+    this.rooms.set(name, room);
+    this.timer ??= setInterval(() => void this.poll(), POLL_MS).unref();
+    return room;
+  }
+
+  private applyRows(room: Room, rows: CollabUpdateRow[], all: boolean): void {
+    const settled = Date.parse(this.now()) - POLL_OVERLAP_MS;
+    for (const row of rows) {
+      if (all || row.process_id !== this.processId) Y.applyUpdate(room.doc, Buffer.from(row.data, 'base64'), 'store');
+      if (all) {
+        room.rows += 1;
+        room.bytes += row.size;
+      }
+      if (all || Date.parse(row.created_at) < settled) room.pollMark = Math.max(room.pollMark, row.id);
+    }
+  }
+
+  /** Other processes' updates of the open documents. */
+  private async poll(): Promise<void> {
+    if (this.polling) return;
+    this.polling = true;
+    try {
+      for (const room of this.rooms.values()) {
+        const rows = await collabRepository.after(this.deps.db, room.key, room.pollMark);
+        room.queue = room.queue.then(() => this.applyRows(room, rows, false));
+        await room.queue;
+      }
+    } catch (error) {
+      this.log.warn({ err: error }, 'live editing poll failed');
+    } finally {
+      this.polling = false;
+    }
+  }
+
+  private async receive(room: Room, member: Member, data: Uint8Array): Promise<void> {
+    const decoder = decoding.createDecoder(data);
+    const type = decoding.readVarUint(decoder);
+    if (type === MESSAGE.sync) {
+      const kind = decoding.readVarUint(decoder);
+      if (kind === syncProtocol.messageYjsSyncStep1) {
+        const vector = decoding.readVarUint8Array(decoder);
+        member.transport.send(message(MESSAGE.sync, (e) => syncProtocol.writeSyncStep2(e, room.doc, vector)));
+        return;
+      }
+      if (kind !== syncProtocol.messageYjsSyncStep2 && kind !== syncProtocol.messageYjsUpdate) return member.transport.close(1008, 'Unknown sync message');
+      const update = decoding.readVarUint8Array(decoder);
+      // A read-only member's updates are dropped (its first step-2 answer is normally empty).
+      if (!member.access.canWrite) return;
+      if (room.bytes + update.length > COLLAB_LIMITS.docBytes) {
+        member.transport.send(message(MESSAGE.error, (e) => encoding.writeVarString(e, 'The page is larger than live editing accepts')));
+        return member.transport.close(1009, 'Document budget exceeded');
+      }
+      // Stored first: what is passed on and acknowledged survives a restart.
+      await collabRepository.insert(this.deps.db, room.key, this.processId, update, this.now());
+      room.rows += 1;
+      room.bytes += update.length;
+      Y.applyUpdate(room.doc, update, member);
+      member.transport.send(message(MESSAGE.ack, (e) => encoding.writeVarUint(e, 1)));
+      if (room.rows > COMPACT_ROWS) await this.compact(room);
+      return;
+    }
+    if (type === MESSAGE.awareness) {
+      awarenessProtocol.applyAwarenessUpdate(room.awareness, decoding.readVarUint8Array(decoder), member);
+      return;
+    }
+    if (type === MESSAGE.save) {
+      const result = await this.save(room, member);
+      member.transport.send(message(MESSAGE.saved, (e) => encoding.writeVarString(e, JSON.stringify(result))));
+      return;
+    }
+    member.transport.close(1008, 'Unknown message');
+  }
+
+  /** Writes the merged document to the change request as the member who asked. */
+  private async save(room: Room, member: Member): Promise<{ ok: boolean; message?: string }> {
+    if (!member.access.canWrite) return { ok: false, message: 'Editing needs the edit role on this space' };
+    try {
+      const session: BrowserSession | null = await findSession(this.deps, `${SESSION_COOKIE}=${member.access.sessionId}`);
+      if (!session) return { ok: false, message: 'The session has ended: sign in again' };
+      const document = documentOfYDoc(room.doc);
+      await applyContentChanges(member.access.ctx, member.access.spaceId, room.key.changeRequestId, [{ operation: 'update_page', page: room.key.pageId, document: { document } } as never], true);
+      return { ok: true };
+    } catch (error) {
+      if (error instanceof HttpError) return { ok: false, message: error.message };
+      throw error;
+    }
+  }
+
+  /** One merged row in place of the document's rows (read and replaced in one transaction). */
+  private async compact(room: Room): Promise<void> {
+    const rows = await collabRepository.after(this.deps.db, room.key, 0);
+    if (rows.length < 2) return;
+    const merged = Y.mergeUpdates(rows.map((row) => Buffer.from(row.data, 'base64')));
+    await collabRepository.compact(this.deps.db, room.key, rows[rows.length - 1]!.id, this.processId, merged, this.now());
+    room.rows = 1;
+    room.bytes = merged.length;
+  }
+
+  private async closeRoom(room: Room): Promise<void> {
+    if (room.members.size > 0 || this.rooms.get(room.name) !== room) return;
+    this.rooms.delete(room.name);
+    await this.compact(room).catch((error: unknown) => this.log.warn({ err: error }, 'live editing compaction failed'));
+    room.awareness.destroy();
+    room.doc.destroy();
+    if (this.rooms.size === 0 && this.timer) {
+      clearInterval(this.timer);
+      this.timer = null;
+    }
+  }
+
+  /** Stops polling and drops every document (the connections are closed by the routes). */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await Promise.all([...this.rooms.values()].map((room) => room.queue.catch(() => undefined)));
+    this.rooms.clear();
+  }
+}

@@ -1,0 +1,118 @@
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { editSpaceContent } from '../../src/modules/content/content.service.ts';
+import { startSession } from '../../src/modules/sessions/sessions.service.ts';
+import { createTestApp, type TestApp } from '../app.ts';
+import { createMember, createOrganization, type TestOrganization, type TestUser } from '../factories.ts';
+
+/*
+ * Editing together in Chromium (issue 32, item 4): two members open one page of one change
+ * request and type in the same paragraph for 10 s; both editors end with both texts, and the
+ * document saved by one of them, read back through the API, has both.
+ */
+
+const CHROMIUM = '/usr/bin/chromium';
+const SHOTS = process.env.COLLAB_SHOTS ?? '/tmp/collab';
+const TYPING_MS = Number(process.env.COLLAB_TYPING_MS ?? 10_000);
+
+describe('editing together in a browser', () => {
+  let t: TestApp;
+  let url: string;
+  let org: TestOrganization;
+  let ana: TestUser;
+  let ben: TestUser;
+  let spaceId: string;
+  let pageId: string;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    t = await createTestApp({ publicUrl: 'http://127.0.0.1' });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+    t.config.publicUrl = url;
+    org = await createOrganization(t, { title: 'Acme Docs' });
+    ana = await createMember(t, org.id, 'edit', { displayName: 'Ana' });
+    ben = await createMember(t, org.id, 'edit', { displayName: 'Ben' });
+    spaceId = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Handbook' } })).body.id;
+    await editSpaceContent(t.app.deps, spaceId, org.admin.id, (e) => {
+      pageId = e.insertPage({ title: 'Welcome', markdown: 'Shared paragraph.\n\nSecond paragraph.\n' });
+    });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-proxy-server'],
+    });
+    fs.mkdirSync(SHOTS, { recursive: true });
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+  });
+
+  async function editorOf(user: TestUser, path: string): Promise<Page> {
+    const session = await startSession(t.db, t.clock, t.config.sessionTtlMs, { userId: user.id, method: 'link', organizationId: null });
+    const context = await browser.newContext({ viewport: { width: 1100, height: 700 } });
+    await context.addCookies([{ name: 'quire_session', value: session, url }]);
+    const page = await context.newPage();
+    page.on('pageerror', (error) => console.error(`[${user.displayName}]`, error));
+    await page.goto(`${url}${path}`);
+    await page.waitForSelector('#quire-editor[data-ready="true"]', { timeout: 30_000 });
+    return page;
+  }
+
+  /** The editor's text, one line a block. */
+  const textOf = (page: Page) =>
+    page.evaluate(() => {
+      const { doc } = (window as unknown as { quireEditor: { view: { state: { doc: { content: { size: number }; textBetween(from: number, to: number, separator: string): string } } } } }).quireEditor.view.state;
+      return doc.textBetween(0, doc.content.size, '\n');
+    });
+
+  /** Types numbered words at the end of the first paragraph until the time is up; answers the words. */
+  async function typeFor(page: Page, prefix: string, ms: number): Promise<string[]> {
+    // Placed by the editor, not by a click: a click could land on the other member's cursor label.
+    await page.evaluate(() => {
+      const { view } = (window as unknown as { quireEditor: { view: any } }).quireEditor;
+      const end = view.state.doc.child(0).nodeSize - 1;
+      view.dispatch(view.state.tr.setSelection(view.state.selection.constructor.create(view.state.doc, end)));
+      view.focus();
+    });
+    const words: string[] = [];
+    const end = Date.now() + ms;
+    for (let i = 1; Date.now() < end; i++) {
+      const word = `${prefix}${i}`;
+      await page.keyboard.type(` ${word}`, { delay: 15 });
+      words.push(word);
+    }
+    return words;
+  }
+
+  it('two members type in the same paragraph for 10 s; both see both texts; the saved document has both', async () => {
+    const cr = (await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: ana.token, body: { subject: 'Together' } })).body;
+    const path = `/app/s/${spaceId}/change-requests/${cr.number}/pages/${pageId}/edit`;
+    const [a, b] = await Promise.all([editorOf(ana, path), editorOf(ben, path)]);
+    expect(await textOf(a)).toContain('Shared paragraph.');
+
+    const [wordsA, wordsB] = await Promise.all([typeFor(a, 'ana', TYPING_MS), typeFor(b, 'ben', TYPING_MS)]);
+    expect(wordsA.length).toBeGreaterThan(5);
+    expect(wordsB.length).toBeGreaterThan(5);
+    const all = [...wordsA, ...wordsB];
+    const missing = (text: string) => all.filter((word) => !new RegExp(`\\b${word}\\b`).test(text));
+    await expect.poll(async () => (await textOf(a)) === (await textOf(b)), { timeout: 5_000 }).toBe(true);
+    expect(missing(await textOf(a)), await textOf(a)).toEqual([]);
+    expect(await textOf(a)).toBe(await textOf(b));
+    // The other member's cursor is shown, with their name.
+    await expect.poll(() => a.locator('.ProseMirror-yjs-cursor').count()).toBeGreaterThan(0);
+    expect(await a.locator('.ProseMirror-yjs-cursor').first().innerText()).toContain('Ben');
+    await a.screenshot({ path: `${SHOTS}/collab-ana.png` });
+
+    await b.click('.save-button');
+    await expect.poll(() => b.locator('.save-status').innerText(), { timeout: 10_000 }).toBe('Saved');
+    const saved = await t.request('GET', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${pageId}`, { token: ana.token, query: { format: 'markdown' } });
+    expect(saved.status).toBe(200);
+    for (const word of all) expect(saved.body.markdown).toMatch(new RegExp(`\\b${word}\\b`));
+    expect(saved.body.markdown).toContain('Second paragraph.');
+    await a.context().close();
+    await b.context().close();
+  }, 120_000);
+});
