@@ -21,7 +21,7 @@ import { schema } from '../../editor/schema.ts';
 import { fromProseMirrorJSON, toProseMirrorJSON } from '../../editor/convert.ts';
 import type { Document } from '../../content/markdown/types.ts';
 import { changeRequestPolicy } from '../change-requests/change-requests.policy.ts';
-import { loadChangeRequest } from '../change-requests/change-requests.service.ts';
+import { loadChangeRequest } from '../../access/index.ts';
 import { applyContentChanges } from '../change-requests/change-requests.batch.ts';
 import { getPage } from '../content/content.service.ts';
 import { findSession, sessionIdOf, type BrowserSession } from '../sessions/sessions.service.ts';
