@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { editSpaceContent } from '../../src/modules/content/content.service.ts';
 import { startSession } from '../../src/modules/sessions/sessions.service.ts';
 import { createTestApp, type TestApp } from '../app.ts';
 import { createMember, createOrganization, type TestOrganization, type TestUser } from '../factories.ts';
+import { launchChromium } from './chromium.ts';
 
 /*
  * Change requests in the app in Chromium, with plain forms only (issue 32): open one, add,
@@ -15,7 +16,6 @@ import { createMember, createOrganization, type TestOrganization, type TestUser 
  * /tmp/crui/.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = '/tmp/crui';
 
 describe('change requests in the app, in a browser', () => {
@@ -47,10 +47,7 @@ describe('change requests in the app, in a browser', () => {
       token: org.admin.token,
       body: { mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [reviewer.id] }] } },
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-proxy-server'],
-    });
+    browser = await launchChromium();
     fs.mkdirSync(SHOTS, { recursive: true });
   }, 180_000);
   afterAll(async () => {

@@ -3,13 +3,14 @@ import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser } from 'playwright-core';
+import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { editSpaceContent } from '../../src/modules/content/content.service.ts';
 import { createLoginLink } from '../../src/modules/sessions/sessions.service.ts';
 import { createTestApp, type TestApp } from '../app.ts';
 import { createOrganization, createUser, type TestOrganization } from '../factories.ts';
 import { attr, buildResponse, decodeRedirect, generateIdpKeys, type TestIdpKeys } from '../saml-idp.ts';
+import { launchChromium } from './chromium.ts';
 
 /*
  * The app in Chromium: sign in through a small identity-provider page served by the test
@@ -17,7 +18,6 @@ import { attr, buildResponse, decodeRedirect, generateIdpKeys, type TestIdpKeys 
  * auto-submitting page), read a private space, make and revoke a token, sign out.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = path.resolve(import.meta.dirname, '../../.screenshots');
 
 describe('app area in a browser', () => {
@@ -77,10 +77,7 @@ describe('app area in a browser', () => {
     provider = p.body;
     // The IdP creates accounts only on a domain verified for the organization (docs/security.md).
     await verifyDomain(t.db, t.clock, org.id, 'acme.test', null);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-proxy-server'],
-    });
+    browser = await launchChromium();
     fs.mkdirSync(SHOTS, { recursive: true });
   }, 180_000);
   afterAll(async () => {

@@ -1,11 +1,12 @@
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { editSpaceContent } from '../../src/modules/content/content.service.ts';
 import { startSession } from '../../src/modules/sessions/sessions.service.ts';
 import { createTestApp, type TestApp } from '../app.ts';
 import { createMember, createOrganization, type TestOrganization, type TestUser } from '../factories.ts';
+import { launchChromium } from './chromium.ts';
 
 /*
  * Editing together in Chromium (issue 32, item 4): two members open one page of one change
@@ -13,7 +14,6 @@ import { createMember, createOrganization, type TestOrganization, type TestUser 
  * document saved by one of them, read back through the API, has both.
  */
 
-const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = process.env.COLLAB_SHOTS ?? '/tmp/collab';
 const TYPING_MS = Number(process.env.COLLAB_TYPING_MS ?? 10_000);
 
@@ -39,10 +39,7 @@ describe('editing together in a browser', () => {
     await editSpaceContent(t.app.deps, spaceId, org.admin.id, (e) => {
       pageId = e.insertPage({ title: 'Welcome', markdown: 'Shared paragraph.\n\nSecond paragraph.\n' });
     });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-proxy-server'],
-    });
+    browser = await launchChromium();
     fs.mkdirSync(SHOTS, { recursive: true });
   }, 180_000);
   afterAll(async () => {

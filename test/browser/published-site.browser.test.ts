@@ -1,12 +1,13 @@
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
-import { chromium, type Browser, type BrowserContext } from 'playwright-core';
+import { type Browser, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.ts';
 import { editSpaceContent } from '../../src/modules/content/content.service.ts';
 import { createTestApp, type TestApp } from '../app.ts';
 import { createOrganization, type TestOrganization } from '../factories.ts';
+import { CHROMIUM, launchChromium } from './chromium.ts';
 
 /*
  * Published sites in a real browser: Debian's chromium (installed by .ci/run when missing)
@@ -17,7 +18,6 @@ import { createOrganization, type TestOrganization } from '../factories.ts';
 declare const document: { documentElement: { getAttribute(name: string): string | null }; body: unknown };
 declare function getComputedStyle(element: unknown): { backgroundColor: string; borderBottomColor: string };
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = '/tmp/quire-published-site.png';
 
 /** A test app listening on 127.0.0.1 at a free port, with PUBLIC_URL set to that address. */
@@ -120,10 +120,7 @@ describe('published sites in a browser', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
     ({ t, url } = await listeningApp());
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
     org = await createOrganization(t);
     const space = async (title: string) => {
       const res = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title } });

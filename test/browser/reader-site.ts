@@ -11,19 +11,7 @@ import { freePort } from '../process.ts';
  * for the reader browser tests and the Lighthouse script.
  */
 
-export const CHROMIUM = '/usr/bin/chromium';
-
-/** Chromium flags: headless, and nothing reaching the network on its own. */
-export const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
+export { CHROMIUM, CHROMIUM_FLAGS } from './chromium.ts';
 
 function crc32(bytes: Buffer): number {
   let crc = 0xffffffff;

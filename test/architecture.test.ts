@@ -1,0 +1,39 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/*
+ * The import rules the code keeps (docs/architecture.md, "Import rules"), checked on every
+ * run from npm run graph's analysis. Hard rules must hold; the ratchets are issue 33's
+ * figures as they stand and may only go down (lower them when a change improves one).
+ */
+
+const importGraph = path.join(import.meta.dirname, '../scripts/import-graph.mjs');
+const { analyse, readImports, unitOf } = await import(importGraph);
+
+interface Edge {
+  from: string;
+  to: string;
+}
+const { edges } = readImports() as { edges: Edge[] };
+const crossing = (from: (unit: string) => boolean, to: (unit: string) => boolean) =>
+  edges.filter((e) => from(unitOf(e.from)) && to(unitOf(e.to)) && unitOf(e.from) !== unitOf(e.to)).map((e) => `${e.from} -> ${e.to}`);
+const isModule = (unit: string) => unit.startsWith('modules/');
+
+describe('import boundaries', () => {
+  it('the content engine, the editor, the access layer and the job queue import no module, and the engine nothing of HTTP', () => {
+    expect(crossing((u) => u === 'content', isModule)).toEqual([]);
+    expect(crossing((u) => u === 'content', (u) => u === 'plugins' || u === 'context' || u === 'app')).toEqual([]);
+    expect(crossing((u) => u === 'editor', isModule)).toEqual([]);
+    expect(crossing((u) => u === 'access', isModule)).toEqual([]);
+    expect(crossing((u) => u === 'jobs', isModule)).toEqual([]);
+  });
+
+  it('keeps the ratchets of issue 33: cycles, service-to-service imports, access loaders, long files', () => {
+    const result = analyse();
+    expect(result.jobsImportModules).toEqual([]);
+    expect(result.cycles.length).toBeLessThanOrEqual(2);
+    expect(result.serviceImports.length).toBeLessThanOrEqual(41);
+    expect(result.accessLoaderImports.length).toBeLessThanOrEqual(4);
+    expect(result.longFiles.length).toBeLessThanOrEqual(3);
+  });
+});
