@@ -126,8 +126,13 @@ async function compileSources(root, outdir, rewriteBareImport) {
   return bare;
 }
 
-/** Packages bundled together because they share code (shiki's parts), by package name. */
-const FAMILIES = { shiki: /^(?:shiki|@shikijs\/)/ };
+/**
+ * Packages bundled together because they share code, by package name: shiki's parts, and
+ * the editor's (ProseMirror, Yjs and its bindings, which must share one Yjs). A family is
+ * loaded when one of its packages is first required: the editor's only at the first live
+ * editing connection (src/modules/collab/collab.routes.ts), not at start.
+ */
+const FAMILIES = { shiki: /^(?:shiki|@shikijs\/)/, editor: /^(?:prosemirror-|yjs$|y-prosemirror|y-protocols|lib0)/ };
 const familyOf = (specifier) => Object.keys(FAMILIES).find((family) => FAMILIES[family].test(specifier)) ?? 'common';
 
 /**

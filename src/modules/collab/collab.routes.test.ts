@@ -203,6 +203,49 @@ describe('live editing (collab)', () => {
     }
   });
 
+  it('follows the page when it changed outside live editing and nothing was typed since; keeps unsaved live edits otherwise', async () => {
+    const update = (markdown: string) =>
+      t.request('POST', `/v1/spaces/${spaceId}/change-requests/${crId}/content`, {
+        token: org.admin.token,
+        body: { changes: [{ operation: 'update_page', page: pageId, markdown }] },
+        skipSchemaCheck: true,
+      });
+    const session = async (at = port) => {
+      const c = new Client(connect(await cookieOf(editor), { at }));
+      await c.synced;
+      return c;
+    };
+    const leave = async (c: Client) => {
+      c.ws.close();
+      await c.closed;
+      // The last one out compacts the document; wait for it before the next step.
+      await new Promise((r) => setTimeout(r, 300));
+    };
+
+    // Saved by the previous test, nothing typed since: a change through the API is what the
+    // next live session starts from, and a save then keeps it.
+    expect((await update('Changed through the API.\n')).status).toBe(200);
+    const first = await session();
+    expect(first.text()).toBe('Changed through the API.');
+    first.send(MESSAGE.save, () => undefined);
+    await until(() => first.saved.length === 1, 5_000);
+    expect(first.saved[0]).toEqual({ ok: true });
+    await leave(first);
+    const saved = await t.request('GET', `/v1/spaces/${spaceId}/change-requests/${crId}/content/page/${pageId}`, { token: org.admin.token, query: { format: 'markdown' } });
+    expect(saved.body.markdown).toContain('Changed through the API.');
+
+    // Typed but not saved, then the page changes through the API: the acknowledged live
+    // edit is kept (on another process too), never dropped for the page's new content.
+    const typing = await session();
+    typing.type('Unsaved ');
+    await until(() => typing.acks >= 1);
+    await leave(typing);
+    expect((await update('Second API change.\n')).status).toBe(200);
+    const back = await session(secondPort);
+    expect(back.text()).toBe('Unsaved Changed through the API.');
+    await leave(back);
+  });
+
   it('holds the budgets: a message too large, and too many connections of one session', async () => {
     const cookie = await cookieOf(editor);
     const big = new Client(connect(cookie));

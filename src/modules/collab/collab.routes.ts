@@ -11,7 +11,15 @@ import fp from 'fastify-plugin';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { HttpError } from '../../errors.ts';
 import { errorBody } from '../../plugins/errors.ts';
-import { CollabHub, COLLAB_LIMITS, authorizeCollab } from './collab.service.ts';
+import { COLLAB_LIMITS } from './collab.limits.ts';
+import type { CollabHub } from './collab.service.ts';
+
+/*
+ * The service (Yjs, y-prosemirror, the editor's schema) is loaded at the first connection,
+ * not at start: a server nobody edits live on never pays for it (docs/performance.md, "Start").
+ */
+let collabService: Promise<typeof import('./collab.service.ts')> | undefined;
+const loadCollabService = () => (collabService ??= import('./collab.service.ts'));
 
 const PATH = /^\/app\/collab\/([A-Za-z0-9_-]{1,64})\/([A-Za-z0-9_-]{1,64})\/([A-Za-z0-9_-]{1,64})$/;
 const REASONS: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 429: 'Too Many Requests', 500: 'Internal Server Error' };
@@ -22,7 +30,11 @@ function refuse(socket: Duplex, status: number, text: string): void {
 }
 
 export const collabRoutes = fp(async (app: FastifyInstance) => {
-  const hub = new CollabHub(app.deps, app.log);
+  let hub: CollabHub | undefined;
+  const hubOf = async () => {
+    const service = await loadCollabService();
+    return (hub ??= new service.CollabHub(app.deps, app.log));
+  };
   const sockets = new WebSocketServer({ noServer: true, maxPayload: COLLAB_LIMITS.messageBytes, perMessageDeflate: false });
   let requests = 0;
 
@@ -33,8 +45,10 @@ export const collabRoutes = fp(async (app: FastifyInstance) => {
     const [, spaceId, changeRequestId, pageId] = match as unknown as [string, string, string, string];
     const requestId = `collab-${++requests}`;
     const log = app.log.child({ reqId: requestId });
-    authorizeCollab(app.deps, { cookie: request.headers.cookie, origin: request.headers.origin, spaceId, changeRequestId, pageId, requestId, log })
+    loadCollabService()
+      .then((service) => service.authorizeCollab(app.deps, { cookie: request.headers.cookie, origin: request.headers.origin, spaceId, changeRequestId, pageId, requestId, log }))
       .then(async (access) => {
+        const joinable = await hubOf();
         let handle: Awaited<ReturnType<CollabHub['join']>> | null = null;
         const pending: Uint8Array[] = [];
         sockets.handleUpgrade(request, socket, head, (ws: WebSocket) => {
@@ -52,7 +66,7 @@ export const collabRoutes = fp(async (app: FastifyInstance) => {
           });
           ws.on('close', () => handle?.leave());
           ws.on('error', () => ws.terminate());
-          hub.join(access, transport).then(
+          joinable.join(access, transport).then(
             (joined) => {
               handle = joined;
               if (ws.readyState !== ws.OPEN) return joined.leave();
@@ -72,7 +86,7 @@ export const collabRoutes = fp(async (app: FastifyInstance) => {
   app.addHook('preClose', async () => {
     app.server.off('upgrade', upgrade);
     for (const ws of sockets.clients) ws.close(1001, 'The server is stopping');
-    await hub.stop();
+    await hub?.stop();
     sockets.close();
   });
 });

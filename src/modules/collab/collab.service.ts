@@ -13,6 +13,7 @@ import * as awarenessProtocol from 'y-protocols/awareness';
 import * as encoding from 'lib0/encoding';
 import * as decoding from 'lib0/decoding';
 import { prosemirrorJSONToYXmlFragment, yXmlFragmentToProseMirrorRootNode } from 'y-prosemirror';
+import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps, Context } from '../../context.ts';
 import { HttpError, forbidden, notFound } from '../../errors.ts';
@@ -30,14 +31,9 @@ import { sessionContext } from '../app-area/app-area.service.ts';
 import { sessionMayCreateTokens } from '../app-area/app-area.policy.ts';
 import { appAreaRepository } from '../app-area/app-area.repository.ts';
 import { collabRepository, type CollabDocKey, type CollabUpdateRow } from './collab.repository.ts';
+import { COLLAB_LIMITS } from './collab.limits.ts';
 
-/** Budgets: one message, one document's stored updates, connections per session and per document. */
-export const COLLAB_LIMITS = {
-  messageBytes: 512 * 1024,
-  docBytes: 8 * 1024 * 1024,
-  connectionsPerSession: 8,
-  connectionsPerDoc: 32,
-};
+export { COLLAB_LIMITS };
 
 /** Message types: y-protocols' sync (0) and awareness (1), then Quire's own. */
 export const MESSAGE = { sync: 0, awareness: 1, ack: 3, save: 4, saved: 5, error: 6 } as const;
@@ -124,11 +120,33 @@ const message = (type: number, write: (encoder: encoding.Encoder) => void): Uint
   return encoding.toUint8Array(encoder);
 };
 
+/**
+ * What a live document was last in step with, kept in the Y.Doc itself (so it is stored and
+ * shared like any edit): `page`, the digest of the page's stored document; `view`, the digest
+ * of the live document's content at that moment. A page changed outside live editing (the
+ * API, git sync, the tree forms) differs from `page` when the document is next opened; if
+ * the live content still equals `view` (nothing typed since), the live document follows the
+ * page, so the next save cannot overwrite the change with stale content.
+ */
+const BASE = 'quire-base';
+const digest = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url');
+const viewDigest = (doc: Y.Doc) => digest(yXmlFragmentToProseMirrorRootNode(doc.getXmlFragment(FRAGMENT), schema).toJSON());
+
+/** Records what the live document is in step with (inside the caller's transaction). */
+function markBase(doc: Y.Doc, pageDigest: string): void {
+  const base = doc.getMap<string>(BASE);
+  base.set('page', pageDigest);
+  base.set('view', viewDigest(doc));
+}
+
 /** The update of a page's first state: made under client id 0, so two processes seeding one page make the same items. */
 export function seedUpdate(document: Document): Uint8Array {
   const seed = new Y.Doc();
   seed.clientID = 0;
-  prosemirrorJSONToYXmlFragment(schema, toProseMirrorJSON(document), seed.getXmlFragment(FRAGMENT));
+  seed.transact(() => {
+    prosemirrorJSONToYXmlFragment(schema, toProseMirrorJSON(document), seed.getXmlFragment(FRAGMENT));
+    markBase(seed, digest(document));
+  });
   return Y.encodeStateAsUpdate(seed);
 }
 
@@ -157,9 +175,13 @@ export class CollabHub {
 
   /** Joins a connection to its document; answers the connection's message handler and its leave. */
   async join(access: CollabAccess, transport: CollabTransport): Promise<{ receive(data: Uint8Array): void; leave(): void }> {
+    let room = await this.room(access);
+    // The last member's leave may have closed this room while it was being fetched: a closed
+    // room's document is destroyed, so join the one that replaces it.
+    while (this.rooms.get(room.name) !== room) room = await this.room(access);
+    // Counted after the last await: connections opening at once each see the others.
     const sessionCount = this.perSession.get(access.sessionId) ?? 0;
     if (sessionCount >= COLLAB_LIMITS.connectionsPerSession) throw new HttpError(429, `At most ${COLLAB_LIMITS.connectionsPerSession} live editing connections per session`);
-    const room = await this.room(access);
     if (room.members.size >= COLLAB_LIMITS.connectionsPerDoc) throw new HttpError(429, `At most ${COLLAB_LIMITS.connectionsPerDoc} people edit one page together`);
     this.perSession.set(access.sessionId, sessionCount + 1);
     const member = new Member(access, transport);
@@ -209,6 +231,7 @@ export class CollabHub {
       rows = await collabRepository.after(this.deps.db, access.key, 0);
     }
     this.applyRows(room, rows, true);
+    await this.followPage(room, access.document);
     room.doc.on('update', (update: Uint8Array, origin: unknown) => {
       const data = message(MESSAGE.sync, (e) => syncProtocol.writeUpdate(e, update));
       for (const member of room.members) if (member !== origin) member.transport.send(data);
@@ -222,6 +245,40 @@ export class CollabHub {
     this.rooms.set(name, room);
     this.timer ??= setInterval(() => void this.poll(), POLL_MS).unref();
     return room;
+  }
+
+  /**
+   * Brings a stored live document in step with its page when the page changed outside live
+   * editing and nothing was typed since the last save (see BASE). With unsaved live edits the
+   * live document is kept: acknowledged edits are never dropped.
+   */
+  private async followPage(room: Room, document: Document): Promise<void> {
+    const base = room.doc.getMap<string>(BASE);
+    const page = digest(document);
+    if (base.get('page') === page) return;
+    if (base.has('view') && base.get('view') !== viewDigest(room.doc)) {
+      this.log.warn({ changeRequestId: room.key.changeRequestId, pageId: room.key.pageId }, 'the page changed outside live editing while live edits were unsaved; the live edits are kept');
+      return;
+    }
+    await this.followStored(room, document);
+  }
+
+  /** Makes the live document the page's stored document (the smallest change y-prosemirror finds). */
+  private async followStored(room: Room, document: Document): Promise<void> {
+    await this.storeChange(room, () => {
+      prosemirrorJSONToYXmlFragment(schema, toProseMirrorJSON(document), room.doc.getXmlFragment(FRAGMENT));
+      markBase(room.doc, digest(document));
+    });
+  }
+
+  /** A change the server makes to a live document, stored like a member's update. */
+  private async storeChange(room: Room, change: () => void): Promise<void> {
+    const before = Y.encodeStateVector(room.doc);
+    room.doc.transact(change, 'server');
+    const update = Y.encodeStateAsUpdate(room.doc, before);
+    await collabRepository.insert(this.deps.db, room.key, this.processId, update, this.now());
+    room.rows += 1;
+    room.bytes += update.length;
   }
 
   private applyRows(room: Room, rows: CollabUpdateRow[], all: boolean): void {
@@ -299,7 +356,14 @@ export class CollabHub {
       const session: BrowserSession | null = await findSession(this.deps, `${SESSION_COOKIE}=${member.access.sessionId}`);
       if (!session) return { ok: false, message: 'The session has ended: sign in again' };
       const document = documentOfYDoc(room.doc);
-      await applyContentChanges(member.access.ctx, member.access.spaceId, room.key.changeRequestId, [{ operation: 'update_page', page: room.key.pageId, document: { document } } as never], true);
+      const { ctx, spaceId } = member.access;
+      await applyContentChanges(ctx, spaceId, room.key.changeRequestId, [{ operation: 'update_page', page: room.key.pageId, document: { document } } as never], true);
+      // The live document takes what the change request now stores: the server gives new
+      // blocks their keys (comments anchor to them) and normalizes the rest. Messages wait
+      // for the save (one queue per document), so nothing was typed in between.
+      const { cr } = await loadChangeRequest(ctx, spaceId, room.key.changeRequestId);
+      const stored = (await getPage(ctx, spaceId, room.key.pageId, { revisionId: cr.revision_id, format: 'document' })) as { document?: Document };
+      if (stored.document) await this.followStored(room, stored.document);
       return { ok: true };
     } catch (error) {
       if (error instanceof HttpError) return { ok: false, message: error.message };
