@@ -27,7 +27,12 @@ vi.mock('../../jobs/queue.ts', async (importOriginal) => {
 
 const { clusterIssuesJob } = await import('./conversations.job-kinds.ts');
 
-describe('requestClustering: a run that finishes while the request reads it', () => {
+// The interleaving is forced by mocking a module (vi.mock), which reaches the sources only:
+// against the build, Node loads dist/ itself. .ci/run runs this file against the sources
+// on both databases (docs/decisions/build.md).
+const againstBuild = process.env.QUIRE_TEST_TARGET === 'dist';
+
+describe.skipIf(againstBuild)('requestClustering: a run that finishes while the request reads it', () => {
   let t: TestApp;
   let org: TestOrganization;
   const ingest = (id: string, body: string) =>
