@@ -1,5 +1,6 @@
 import { escapeHtml as e } from '../../site/html.ts';
 import { THEME_SCRIPT_HASHES } from '../../site/theme-toggle.ts';
+import type { EditorConfig } from '../../editor/client/api.ts';
 
 /*
  * HTML of the editor's pages: the Edit button on a page, and the editor page, whose script
@@ -31,21 +32,11 @@ export function editButton(appBase: string, spaceId: string, pageId: string, csr
   );
 }
 
-export interface EditorPageConfig {
-  apiBase: string;
-  appBase: string;
-  spaceId: string;
-  changeRequestId: string;
-  changeRequestNumber: number;
-  changeRequestSubject: string;
-  pageId: string;
-  pageTitle: string;
-  csrfHeader: string;
-  csrf: string;
-  /** The live editing socket (src/modules/collab) and the member's name for others' cursors. */
-  collab?: string;
-  userName?: string;
-}
+/**
+ * What the editor page hands its script (a JSON data attribute): the client's own
+ * EditorConfig, so server and browser read one contract, and the subject the page shows.
+ */
+export type EditorPageConfig = EditorConfig & { changeRequestSubject: string };
 
 export function editorPage(view: { assets: { script: string; style: string }; config: EditorPageConfig }): string {
   const { config } = view;
