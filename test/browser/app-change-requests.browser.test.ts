@@ -1,12 +1,12 @@
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { editSpaceContent } from '../../src/modules/content/content.service.ts';
 import { startSession } from '../../src/modules/sessions/sessions.service.ts';
-import { createTestApp, type TestApp } from '../app.ts';
+import type { TestApp } from '../app.ts';
 import { createMember, createOrganization, type TestOrganization, type TestUser } from '../factories.ts';
 import { launchChromium } from './chromium.ts';
+import { servedTestApp } from './served-app.ts';
 
 /*
  * Change requests in the app in Chromium, with plain forms only (issue 32): open one, add,
@@ -31,10 +31,7 @@ describe('change requests in the app, in a browser', () => {
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    t = await createTestApp({ publicUrl: 'http://127.0.0.1' });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    t.config.publicUrl = url;
+    ({ t, url } = await servedTestApp());
     org = await createOrganization(t, { title: 'Acme Docs' });
     editor = await createMember(t, org.id, 'edit', { displayName: 'Eda Editor' });
     reviewer = await createMember(t, org.id, 'review', { displayName: 'Rev Reviewer' });

@@ -1,16 +1,17 @@
+import type { AddressInfo } from 'node:net';
 import { verifyDomain } from '../../src/modules/organizations/organizations.service.ts';
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { editSpaceContent } from '../../src/modules/content/content.service.ts';
 import { createLoginLink } from '../../src/modules/sessions/sessions.service.ts';
-import { createTestApp, type TestApp } from '../app.ts';
+import type { TestApp } from '../app.ts';
 import { createOrganization, createUser, type TestOrganization } from '../factories.ts';
 import { attr, buildResponse, decodeRedirect, generateIdpKeys, type TestIdpKeys } from '../saml-idp.ts';
 import { launchChromium } from './chromium.ts';
+import { servedTestApp } from './served-app.ts';
 
 /*
  * The app in Chromium: sign in through a small identity-provider page served by the test
@@ -34,10 +35,7 @@ describe('app area in a browser', () => {
   const signInEmail = 'ines@acme.test';
 
   beforeAll(async () => {
-    t = await createTestApp({ publicUrl: 'http://127.0.0.1' });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    t.config.publicUrl = url;
+    ({ t, url } = await servedTestApp());
     keys = await generateIdpKeys();
     idp = http.createServer((req, res) => {
       // The IdP "authenticates" the test's person at once and posts a signed response back.

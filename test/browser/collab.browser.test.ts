@@ -1,12 +1,12 @@
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { editSpaceContent } from '../../src/modules/content/content.service.ts';
 import { startSession } from '../../src/modules/sessions/sessions.service.ts';
-import { createTestApp, type TestApp } from '../app.ts';
+import type { TestApp } from '../app.ts';
 import { createMember, createOrganization, type TestOrganization, type TestUser } from '../factories.ts';
 import { launchChromium } from './chromium.ts';
+import { servedTestApp } from './served-app.ts';
 
 /*
  * Editing together in Chromium (issue 32, item 4): two members open one page of one change
@@ -28,10 +28,7 @@ describe('editing together in a browser', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    t = await createTestApp({ publicUrl: 'http://127.0.0.1' });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    t.config.publicUrl = url;
+    ({ t, url } = await servedTestApp());
     org = await createOrganization(t, { title: 'Acme Docs' });
     ana = await createMember(t, org.id, 'edit', { displayName: 'Ana' });
     ben = await createMember(t, org.id, 'edit', { displayName: 'Ben' });
