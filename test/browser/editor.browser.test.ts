@@ -313,6 +313,8 @@ describe('the block editor in a browser', { timeout: 300_000 }, () => {
           headers: { 'content-type': 'application/json', 'x-quire-csrf': csrf },
           body: JSON.stringify({ changes: [{ operation: 'update_page', page: pageId, document: { markdown: 'Forged.' } }] }),
         });
+        // Read to the end: a body still arriving when the page navigates is reported as aborted.
+        await response.text();
         return response.status;
       },
       { spaceId, crId: cr.id, pageId },
