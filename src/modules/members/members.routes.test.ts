@@ -1,7 +1,7 @@
 import { jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestResponse } from '../../../test/app.ts';
-import { createMember, createOrganization, createTeam, createUser, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createMember, createOrganization, createSpace, createTeam, createUser, type TestOrganization, type TestUser } from '../../../test/factories.ts';
 import { serverSecret } from '../../db/secrets.ts';
 
 const idsOf = (res: TestResponse) => res.body.items.map((m: { id: string }) => m.id) as string[];
@@ -496,13 +496,9 @@ describe('members', () => {
       const guest = await createMember(t, o.id, null);
       const reader = await createMember(t, o.id, 'read');
       const disabled = await createMember(t, o.id, 'edit', { disabled: true });
-      const newSpace = async (title: string, body: Record<string, unknown> = {}) =>
-        (await t.request('POST', `/v1/orgs/${o.id}/spaces`, { token: o.admin.token, body: { title, ...body } })).body.id as string;
-      const a = await newSpace('A');
-      t.clock.advance(1000);
-      const b = await newSpace('B', { visibility: 'public' });
-      t.clock.advance(1000);
-      const c = await newSpace('C');
+      const a = (await createSpace(t, { organization: o, title: 'A' })).id;
+      const b = (await createSpace(t, { organization: o, title: 'B', body: { visibility: 'public' } })).id;
+      const c = (await createSpace(t, { organization: o, title: 'C' })).id;
       await t.db
         .insertInto('content_permissions')
         .values({ target_type: 'space', target_id: c, organization_id: o.id, principal_type: 'user', principal_id: guest.id, role: 'edit', created_at: t.clock.now().toISOString() })
