@@ -238,7 +238,7 @@ describe('content policies (effective role on a space or collection)', () => {
     { name: 'guest, a collection\'s defaultLevel review (guests get grants only)', facts: { orgRole: null, levelsAbove: ['review'] }, role: null },
     { name: 'editor, the space\'s defaultLevel read (the highest wins)', facts: { orgRole: 'edit' }, target: { default_level: 'read' }, role: 'edit' },
     { name: 'admin granted read', facts: { orgRole: 'admin', grants: ['read'] }, role: 'admin' },
-    { name: 'commenter granted read, defaultLevel reader', facts: { orgRole: 'comment', grants: ['read'] }, target: { default_level: 'read' }, role: 'comment' },
+    { name: 'commenter granted read, the space\'s defaultLevel read (lower roles never lower it)', facts: { orgRole: 'comment', grants: ['read'] }, target: { default_level: 'read' }, role: 'comment' },
     { name: 'guest, public space', facts: { orgRole: null }, target: { visibility: 'public' }, role: 'read' },
     { name: 'guest, unlisted space', facts: { orgRole: null }, target: { visibility: 'unlisted' }, role: 'read' },
     { name: 'guest, share link with its key', facts: { orgRole: null }, target: { visibility: 'share-link', share_key: 'k' }, shareKey: 'k', role: 'read' },
