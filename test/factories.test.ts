@@ -81,8 +81,20 @@ describe('test factories', () => {
       expect(m.tokens[role]).toBe(user.token);
     }
     expect(roleOf.has(m.outsider.id)).toBe(false);
+    expect((await t.request('GET', `/v1/orgs/${m.org.id}`, { token: m.outsider.token })).status).toBe(404);
     const some = await createRoleMatrix(t, { roles: ['read'] });
     expect(some.reader.id).toBeTruthy();
     expect(() => some.editor).toThrow(/no edit member/);
+    expect(() => some.outsiderOrg).toThrow(/no outsider organization/);
+  });
+
+  it('the role matrix with an outsider organization: another tenant, whose admin is no member of the first', async () => {
+    const m = await createRoleMatrix(t, { title: 'Home', emailDomains: ['home.test'], roles: ['edit'], outsiderOrganization: { title: 'Elsewhere' } });
+    const other = await t.request('GET', `/v1/orgs/${m.outsiderOrg.id}`, { token: m.outsiderOrg.admin.token });
+    expect(other.body.title).toBe('Elsewhere');
+    expect((await t.request('GET', `/v1/orgs/${m.org.id}`, { token: m.outsiderOrg.admin.token })).status).toBe(404);
+    expect((await t.request('GET', `/v1/orgs/${m.outsiderOrg.id}`, { token: m.editor.token })).status).toBe(404);
+    const home = await t.request('GET', `/v1/orgs/${m.org.id}`, { token: m.admin.token });
+    expect([home.body.title, home.body.emailDomains]).toEqual(['Home', ['home.test']]);
   });
 });

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll } from 'vitest';
 import { createTestApp, type TestApp } from '../app.ts';
-import { createMember, createOrganization, createUser, type TestOrganization, type TestUser } from '../factories.ts';
+import { createUser, type TestOrganization, type TestUser } from '../factories.ts';
+import { createRoleMatrix } from '../role-matrix.ts';
 
 /*
  * The objects the fuzz and authorization suites aim at: one organization holding one of
@@ -21,17 +22,16 @@ export interface Seed {
 }
 
 export async function seed(t: TestApp): Promise<Seed> {
-  const org = await createOrganization(t, { title: 'Acme', emailDomains: ['acme.test'] });
-  const other = await createOrganization(t, { title: 'Other' });
-  const admin = org.admin;
+  const cast = await createRoleMatrix(t, { title: 'Acme', emailDomains: ['acme.test'], outsiderOrganization: { title: 'Other' } });
+  const { org, outsiderOrg: other } = cast;
   const users = {
-    admin,
-    create: await createMember(t, org.id, 'create'),
-    review: await createMember(t, org.id, 'review'),
-    edit: await createMember(t, org.id, 'edit'),
-    comment: await createMember(t, org.id, 'comment'),
-    read: await createMember(t, org.id, 'read'),
-    guest: await createMember(t, org.id, null),
+    admin: cast.admin,
+    create: cast.creator,
+    review: cast.reviewer,
+    edit: cast.editor,
+    comment: cast.commenter,
+    read: cast.reader,
+    guest: cast.guest,
     otherOrg: other.admin,
   };
   const { ids, changeRequestIds } = await seedObjects(t, org.id, users.admin.token, { guestId: users.guest.id, userId: users.read.id });

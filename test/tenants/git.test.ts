@@ -6,7 +6,7 @@ import { BLOB_AREA } from '../../src/content/store/blobs.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { runLog } from '../../src/modules/git-sync/git-sync.service.ts';
 import { createTestApp, type TestApp } from '../app.ts';
-import { createOrganization, type TestOrganization } from '../factories.ts';
+import { createOrganization, createSpace, type TestOrganization } from '../factories.ts';
 import { createRepository, git, startGitServer, type GitServer } from '../git-server.ts';
 import { appOnOlderSchema, upgradeDatabase } from '../upgrade.ts';
 
@@ -43,12 +43,6 @@ describe('git sync between tenants', () => {
     await attackerServer?.close();
   }, 120_000);
 
-  async function newSpace(org: TestOrganization, title = 'Docs'): Promise<string> {
-    const res = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title } });
-    expect(res.status).toBe(201);
-    return res.body.id;
-  }
-
   async function sync(org: TestOrganization, spaceId: string, direction: 'import' | 'export', body: Record<string, unknown>) {
     const res = await t.request('POST', `/v1/spaces/${spaceId}/git/${direction}`, { token: org.admin.token, body });
     expect(res.status, res.text).toBe(204);
@@ -83,14 +77,14 @@ describe('git sync between tenants', () => {
       'config/.env': `${SECRET}\n`,
     });
     const secretCommit = git(privateRepo.bare, 'rev-parse', 'main').trim();
-    const victimSpace = await newSpace(victim);
+    const victimSpace = (await createSpace(t, { organization: victim, title: 'Docs' })).id;
     await sync(victim, victimSpace, 'import', { url: victimServer.url('acme-private', credentials), ref: 'refs/heads/main', repoCacheID: 'acme-docs' });
     expect(await pageTitles(victim, victimSpace)).toContain('Acme internal roadmap');
 
     // The attacker's server advertises the victim's commit (learnt from the fetch negotiation) as its main branch.
     const bait = createRepository(attackerServer, 'bait', { 'README.md': '# Bait\n' });
     advertise(bait.bare, 'main', secretCommit);
-    const attackerSpace = await newSpace(attacker);
+    const attackerSpace = (await createSpace(t, { organization: attacker, title: 'Docs' })).id;
     await sync(attacker, attackerSpace, 'import', { url: attackerServer.url('bait'), ref: 'refs/heads/main', repoCacheID: 'acme-docs', force: true });
     expect(await pageTitles(attacker, attackerSpace)).not.toContain('Acme internal roadmap');
     expect((await runLog(t.db, attackerSpace))[0]).toContain('failure');
@@ -115,7 +109,7 @@ describe('git sync between tenants', () => {
 
   it('stores and serves git URLs without credentials or token parameters (revision git.url, gitSync, job rows, sync state)', async () => {
     createRepository(victimServer, 'acme-urls', { 'README.md': '# Urls\n' });
-    const spaceId = await newSpace(victim);
+    const spaceId = (await createSpace(t, { organization: victim, title: 'Docs' })).id;
     await sync(victim, spaceId, 'import', {
       url: victimServer.url('acme-urls', credentials),
       ref: 'refs/heads/main',
@@ -149,7 +143,7 @@ describe('git sync between tenants', () => {
       '.gitbook/assets/zeros.png': zeros,
     });
     expect(Number(git(repo.bare, 'count-objects', '-v').match(/size-pack: (\d+)/)![1])).toBeLessThan(64); // KiB: it compresses to almost nothing
-    const spaceId = await newSpace(victim);
+    const spaceId = (await createSpace(t, { organization: victim, title: 'Docs' })).id;
     const url = victimServer.url('acme-big', credentials);
     await sync(victim, spaceId, 'import', { url, ref: 'refs/heads/main' });
     const [run] = await t.db.selectFrom('git_sync_runs').selectAll().where('space_id', '=', spaceId).execute();
@@ -189,7 +183,7 @@ describe('git sync between tenants', () => {
 
   it('keys every cache folder by space, whatever repoCacheID says, and refuses branch names git would not take', async () => {
     createRepository(attackerServer, 'names', { 'README.md': '# Names\n' });
-    const spaceId = await newSpace(attacker);
+    const spaceId = (await createSpace(t, { organization: attacker, title: 'Docs' })).id;
     for (const repoCacheID of ['../x', '../../../../escape', '/tmp/absolute', 'a/../../b', '..', '%2e%2e%2fx']) {
       await sync(attacker, spaceId, 'import', { url: attackerServer.url('names'), ref: 'refs/heads/main', repoCacheID, force: true });
       expect((await runLog(t.db, spaceId))[0]).toContain('success');

@@ -2,7 +2,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { createMember, createOrganization, createUser, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createOrganization, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createRoleMatrix } from '../../../test/role-matrix.ts';
 import { clusterPendingIssues, processConversation } from './conversations.service.ts';
 import { PROBLEMS } from './conversations.fixtures.ts';
 import { drainJobs } from '../../jobs/worker.ts';
@@ -18,12 +19,7 @@ describe('conversations', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    org = await createOrganization(t, { title: 'Acme' });
-    admin = org.admin;
-    creator = await createMember(t, org.id, 'create');
-    reader = await createMember(t, org.id, 'read');
-    guest = await createMember(t, org.id, null);
-    outsider = await createUser(t);
+    ({ org, admin, creator, reader, guest, outsider } = await createRoleMatrix(t, { title: 'Acme', roles: ['create', 'read', 'guest'] }));
   }, 300_000);
   afterAll(async () => {
     await t.runJobsUntilIdle();

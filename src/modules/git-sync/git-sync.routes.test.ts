@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { createMember, createOrganization, createUser, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createOrganization, createSpace, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createRoleMatrix } from '../../../test/role-matrix.ts';
 import { createRepository, git, gitBytes, startGitServer, type GitServer } from '../../../test/git-server.ts';
 import { editSpaceContent } from '../content/content.service.ts';
 import { runLog } from './git-sync.service.ts';
@@ -45,22 +46,13 @@ describe('git sync', () => {
   beforeAll(async () => {
     t = await createTestApp({ outboundAllowPrivate: true });
     server = await startGitServer(credentials);
-    org = await createOrganization(t, { title: 'Acme' });
-    admin = org.admin;
-    reader = await createMember(t, org.id, 'read');
-    outsider = await createUser(t);
+    ({ org, admin, reader, outsider } = await createRoleMatrix(t, { title: 'Acme', roles: ['read'] }));
   }, 120_000);
   afterAll(async () => {
     await t?.runJobsUntilIdle();
     await t?.close();
     await server?.close();
   }, 120_000);
-
-  async function newSpace(title = 'Docs'): Promise<string> {
-    const res = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: admin.token, body: { title } });
-    expect(res.status).toBe(201);
-    return res.body.id;
-  }
 
   async function importRepo(spaceId: string, body: Record<string, unknown>) {
     const res = await t.request('POST', `/v1/spaces/${spaceId}/git/import`, { token: admin.token, body });
@@ -84,7 +76,7 @@ describe('git sync', () => {
 
   it('imports a GitBook-layout repository: SUMMARY tree, groups, nested and link pages, front matter, assets, links', async () => {
     const repo = createRepository(server, 'layout', GITBOOK_REPO);
-    const spaceId = await newSpace();
+    const spaceId = (await createSpace(t, { organization: org, title: 'Docs' })).id;
     const head = git(repo.bare, 'rev-parse', 'main').trim();
     expect((await t.request('GET', `/v1/spaces/${spaceId}/git/info`, { token: admin.token })).status).toBe(404);
     await importRepo(spaceId, {
@@ -167,7 +159,7 @@ describe('git sync', () => {
 
   it('exports back byte for byte: no commit when nothing changed, one page file after an edit, SUMMARY only when the tree changed', async () => {
     const repo = createRepository(server, 'roundtrip', GITBOOK_REPO);
-    const spaceId = await newSpace();
+    const spaceId = (await createSpace(t, { organization: org, title: 'Docs' })).id;
     const url = server.url('roundtrip', credentials);
     await importRepo(spaceId, { url, ref: 'refs/heads/main' });
     const first = git(repo.bare, 'rev-parse', 'main').trim();
@@ -212,7 +204,7 @@ describe('git sync', () => {
     const bare = path.join(server.root, 'empty.git');
     fs.mkdirSync(bare);
     git(bare, 'init', '--bare', '--quiet', '-b', 'main');
-    const spaceId = await newSpace('Fresh');
+    const spaceId = (await createSpace(t, { organization: org, title: 'Fresh' })).id;
     let keepId = '';
     let dropId = '';
     await editSpaceContent(t.app.deps, spaceId, admin.id, (editor) => {
@@ -255,7 +247,7 @@ describe('git sync', () => {
       'api/README.md': '# API\n\nThe API.\n',
       'api/tokens.md': '# Tokens\n\nSee [setup](../setup.md).\n',
     });
-    const spaceId = await newSpace();
+    const spaceId = (await createSpace(t, { organization: org, title: 'Docs' })).id;
     const url = server.url('folders', credentials);
     await importRepo(spaceId, { url, ref: 'refs/heads/main' });
     const before = await content(spaceId);
@@ -285,7 +277,7 @@ describe('git sync', () => {
       'old.md': '# Old name\n\nFirst text.\n',
       'other.md': '# Other\n',
     });
-    const spaceId = await newSpace();
+    const spaceId = (await createSpace(t, { organization: org, title: 'Docs' })).id;
     const url = server.url('places', credentials);
     await importRepo(spaceId, { url, ref: 'refs/heads/main' });
     const before = await content(spaceId);
@@ -298,7 +290,7 @@ describe('git sync', () => {
 
   it('orders operations by timestamp unless forced; standalone imports leave the head; failures leave the space unchanged', async () => {
     const repo = createRepository(server, 'ordering', { 'README.md': '# One\n' });
-    const spaceId = await newSpace();
+    const spaceId = (await createSpace(t, { organization: org, title: 'Docs' })).id;
     const url = server.url('ordering', credentials);
     await importRepo(spaceId, { url, ref: 'refs/heads/main', timestamp: '2026-02-01T00:00:00.000Z' });
     const head = (await content(spaceId)).id;
@@ -352,7 +344,7 @@ describe('git sync', () => {
 
   it('opens a change request when both the space and the repository changed since the last sync', async () => {
     const repo = createRepository(server, 'divergent', { 'README.md': '# Home\n\nFirst line.\n', 'other.md': '# Other\n\nText.\n' });
-    const spaceId = await newSpace();
+    const spaceId = (await createSpace(t, { organization: org, title: 'Docs' })).id;
     const url = server.url('divergent', credentials);
     await importRepo(spaceId, { url, ref: 'refs/heads/main' });
     const revision = await content(spaceId);
@@ -374,7 +366,7 @@ describe('git sync', () => {
 
   it('reports conflicts on the change request when both sides changed the same page', async () => {
     const repo = createRepository(server, 'conflict', { 'README.md': '# Home\n\nThe same line.\n' });
-    const spaceId = await newSpace();
+    const spaceId = (await createSpace(t, { organization: org, title: 'Docs' })).id;
     const url = server.url('conflict', credentials);
     await importRepo(spaceId, { url, ref: 'refs/heads/main' });
     const home = (await content(spaceId)).pages[0];
@@ -391,7 +383,7 @@ describe('git sync', () => {
   describe('requests', () => {
     let spaceId: string;
     beforeAll(async () => {
-      spaceId = await newSpace('Requests');
+      spaceId = (await createSpace(t, { organization: org, title: 'Requests' })).id;
     });
     const body = { url: 'https://example.com/repo.git', ref: 'refs/heads/main' };
 

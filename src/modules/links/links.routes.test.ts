@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { createMember, createOrganization, createUser, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createSpace, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createRoleMatrix } from '../../../test/role-matrix.ts';
 import { derivedCache } from '../../content/store/snapshot.ts';
 import { editSpaceContent } from '../content/content.service.ts';
 
@@ -22,22 +23,13 @@ describe('links and backlinks', () => {
 
   const S = (id: string) => `/v1/spaces/${id}`;
 
-  async function newSpace(title: string) {
-    const res = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: admin.token, body: { title } });
-    expect(res.status).toBe(201);
-    return res.body.id as string;
-  }
-
   beforeAll(async () => {
     t = await createTestApp();
-    org = await createOrganization(t, { title: 'Links' });
-    admin = org.admin;
-    editor = await createMember(t, org.id, 'edit');
-    outsider = await createUser(t);
+    ({ org, admin, editor, outsider } = await createRoleMatrix(t, { title: 'Links', roles: ['edit'] }));
     // The spec the page's openapi-operation block names (a reference to a missing spec is broken).
     await t.request('PUT', `/v1/orgs/${org.id}/openapi/petstore`, { token: admin.token, body: { source: { text: 'openapi: 3.0.3\ninfo: { title: Pets, version: "1" }\npaths: {}\n' } } });
-    spaceId = await newSpace('Handbook');
-    otherSpaceId = await newSpace('Other');
+    spaceId = (await createSpace(t, { organization: org, title: 'Handbook' })).id;
+    otherSpaceId = (await createSpace(t, { organization: org, title: 'Other' })).id;
     await editSpaceContent(t.app.deps, spaceId, admin.id, (e) => {
       ids.file = e.addFile({ name: 'logo.png', contentType: 'image/png', bytes: Buffer.from('png') }).id;
       ids.unused = e.addFile({ name: 'unused.txt', contentType: 'text/plain', bytes: Buffer.from('x') }).id;
@@ -178,7 +170,7 @@ describe('links and backlinks', () => {
   });
 
   it('sees another space disappear (resolved per request), while the revision’s report stays cached', async () => {
-    const doomed = await newSpace('Doomed');
+    const doomed = (await createSpace(t, { organization: org, title: 'Doomed' })).id;
     const page = await editSpaceContent(t.app.deps, spaceId, admin.id, (e) => e.insertPage({ title: 'Doomed link', markdown: `[d](/spaces/${doomed})\n` }));
     expect(page).toBeTruthy();
     const before = await t.request('GET', `${S(spaceId)}/links`, { token: admin.token });

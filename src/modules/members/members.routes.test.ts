@@ -1,7 +1,7 @@
 import { jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp, type TestResponse } from '../../../test/app.ts';
-import { createMember, createOrganization as createOrganizationRow, createTeam, createUser, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createMember, createOrganization, createSpace, createTeam, createUser, type TestOrganization, type TestUser } from '../../../test/factories.ts';
 import { serverSecret } from '../../db/secrets.ts';
 
 const idsOf = (res: TestResponse) => res.body.items.map((m: { id: string }) => m.id) as string[];
@@ -14,13 +14,6 @@ describe('members', () => {
   afterAll(async () => {
     await t.close();
   });
-
-  /** An organization whose admin joined strictly before anyone added next. */
-  async function createOrganization(overrides?: Parameters<typeof createOrganizationRow>[1]) {
-    const o = await createOrganizationRow(t, overrides);
-    t.clock.advance(1000);
-    return o;
-  }
 
   /** Every page of a list, following next.page; checks count and page sizes on the way. */
   async function walk(url: string, token: string, query: Record<string, string | number>, total: number) {
@@ -57,7 +50,7 @@ describe('members', () => {
     let reader: TestUser;
 
     beforeAll(async () => {
-      org = await createOrganization();
+      org = await createOrganization(t);
       joined = [org.admin];
       for (let i = 1; i <= 24; i++) {
         const role = i % 6 === 0 ? null : i % 4 === 0 ? 'edit' : 'read';
@@ -81,7 +74,7 @@ describe('members', () => {
       const res = await t.request('GET', `/v1/orgs/${org.id}/members`, { token: outsider.token });
       expect(res.status).toBe(404);
       expect(res.body).toEqual({ error: { code: 404, message: 'Organization not found' } });
-      const other = await createOrganization();
+      const other = await createOrganization(t);
       const disabled = await createMember(t, other.id, 'admin', { disabled: true });
       expect((await t.request('GET', `/v1/orgs/${other.id}/members`, { token: disabled.token })).status).toBe(404);
       expect((await t.request('GET', '/v1/orgs/unknown/members', { token: org.admin.token })).status).toBe(404);
@@ -94,12 +87,12 @@ describe('members', () => {
     });
 
     it('answers every Member field, counting teams in SQL', async () => {
-      const o = await createOrganization();
+      const o = await createOrganization(t);
       const photo = await createMember(t, o.id, 'review', { displayName: 'Pic Member' });
       await t.db.updateTable('users').set({ photo_url: 'https://cdn.example.com/p.png' }).where('id', '=', photo.id).execute();
       await createTeam(t, o.id, { members: [{ userId: o.admin.id, role: 'owner' }] });
       await createTeam(t, o.id, { members: [{ userId: o.admin.id }, { userId: photo.id }] });
-      const other = await createOrganization({ admin: o.admin });
+      const other = await createOrganization(t, { admin: o.admin });
       await createTeam(t, other.id, { members: [{ userId: o.admin.id }] });
       const res = await t.request('GET', `/v1/orgs/${o.id}/members`, { token: photo.token, query: { order: 'asc' } });
       expect(res.status).toBe(200);
@@ -135,7 +128,7 @@ describe('members', () => {
     });
 
     it('lists disabled members, marked disabled', async () => {
-      const o = await createOrganization();
+      const o = await createOrganization(t);
       const disabled = await createMember(t, o.id, 'edit', { disabled: true });
       const res = await t.request('GET', `/v1/orgs/${o.id}/members`, { token: o.admin.token });
       expect(res.body.items.find((m: { id: string }) => m.id === disabled.id)).toMatchObject({ disabled: true, role: 'edit' });
@@ -167,7 +160,7 @@ describe('members', () => {
     });
 
     it('sorts by name both ways, ties broken by user id, across pages', async () => {
-      const o = await createOrganization();
+      const o = await createOrganization(t);
       await t.db.updateTable('users').set({ display_name: 'Zed Admin' }).where('id', '=', o.admin.id).execute();
       const users = [o.admin];
       for (const name of ['Carol', 'Alice', 'Bob', 'Alice', 'Bob', 'Alice']) {
@@ -187,7 +180,7 @@ describe('members', () => {
     });
 
     it('sort=lastSeenAt lists only members seen, by last ping, both ways', async () => {
-      const o = await createOrganization();
+      const o = await createOrganization(t);
       const a = await createMember(t, o.id, 'read');
       const b = await createMember(t, o.id, 'edit');
       await createMember(t, o.id, 'read'); // never pings
@@ -228,7 +221,7 @@ describe('members', () => {
     });
 
     it('searches display name and email, case-insensitively, wildcards taken literally', async () => {
-      const o = await createOrganization();
+      const o = await createOrganization(t);
       const ada = await createMember(t, o.id, 'read', { displayName: 'Ada Lovelace', email: `ada-${o.id.toLowerCase()}@engines.test` });
       const grace = await createMember(t, o.id, 'edit', { displayName: 'Grace Hopper', email: `g_hopper-${o.id.toLowerCase()}@navy.test` });
       const percent = await createMember(t, o.id, 'read', { displayName: '100% Coverage' });
@@ -278,7 +271,7 @@ describe('members', () => {
 
   describe('GET /v1/orgs/{organizationId}/members/{userId}', () => {
     it('members see each other; guests see only themselves', async () => {
-      const o = await createOrganization();
+      const o = await createOrganization(t);
       const reader = await createMember(t, o.id, 'read', { displayName: 'Reader' });
       const guest = await createMember(t, o.id, null, { displayName: 'Guest' });
       await createTeam(t, o.id, { members: [{ userId: guest.id }] });
@@ -303,7 +296,7 @@ describe('members', () => {
     });
 
     it('404 for an unknown member, a non-member caller, an unknown organization; 401; 400 on a long id', async () => {
-      const o = await createOrganization();
+      const o = await createOrganization(t);
       const stranger = await createUser(t);
       const notFound = await t.request('GET', `/v1/orgs/${o.id}/members/${stranger.id}`, { token: o.admin.token });
       expect(notFound.status).toBe(404);
@@ -319,7 +312,7 @@ describe('members', () => {
 
   describe('PATCH /v1/orgs/{organizationId}/members/{userId}', () => {
     it('admins change roles, to a guest and back; the change reads back', async () => {
-      const o = await createOrganization();
+      const o = await createOrganization(t);
       const m = await createMember(t, o.id, 'read');
       const res = await t.request('PATCH', `/v1/orgs/${o.id}/members/${m.id}`, { token: o.admin.token, body: { role: 'create' } });
       expect(res.status).toBe(200);
@@ -340,7 +333,7 @@ describe('members', () => {
     });
 
     it('refuses to demote the last admin, also yourself, and changes nothing', async () => {
-      const o = await createOrganization();
+      const o = await createOrganization(t);
       await createMember(t, o.id, 'admin', { disabled: true }); // a disabled admin does not count
       for (const role of ['create', null]) {
         const res = await t.request('PATCH', `/v1/orgs/${o.id}/members/${o.admin.id}`, { token: o.admin.token, body: { role } });
@@ -360,7 +353,7 @@ describe('members', () => {
     });
 
     it('403 for non-admins, 404 for unknown members and non-members, 401 without token', async () => {
-      const o = await createOrganization();
+      const o = await createOrganization(t);
       const creator = await createMember(t, o.id, 'create');
       const reader = await createMember(t, o.id, 'read');
       const res = await t.request('PATCH', `/v1/orgs/${o.id}/members/${reader.id}`, { token: creator.token, body: { role: 'edit' } });
@@ -376,7 +369,7 @@ describe('members', () => {
     });
 
     it('400 for a bad role, naming the field', async () => {
-      const o = await createOrganization();
+      const o = await createOrganization(t);
       const m = await createMember(t, o.id, 'read');
       for (const role of ['owner', 'guest', 3, '']) {
         const res = await t.request('PATCH', `/v1/orgs/${o.id}/members/${m.id}`, { token: o.admin.token, body: { role } });
@@ -389,7 +382,7 @@ describe('members', () => {
 
   describe('DELETE /v1/orgs/{organizationId}/members/{userId}', () => {
     it('admins remove members, with their team memberships; 204 again when absent', async () => {
-      const o = await createOrganization();
+      const o = await createOrganization(t);
       const m = await createMember(t, o.id, 'edit');
       const team = await createTeam(t, o.id, { members: [{ userId: m.id }, { userId: o.admin.id }] });
       const res = await t.request('DELETE', `/v1/orgs/${o.id}/members/${m.id}`, { token: o.admin.token });
@@ -407,7 +400,7 @@ describe('members', () => {
     });
 
     it('any member, guests included, may leave', async () => {
-      const o = await createOrganization();
+      const o = await createOrganization(t);
       for (const role of ['read', null] as const) {
         const m = await createMember(t, o.id, role);
         expect((await t.request('DELETE', `/v1/orgs/${o.id}/members/${m.id}`, { token: m.token })).status).toBe(204);
@@ -416,7 +409,7 @@ describe('members', () => {
     });
 
     it('403 removing someone else without being admin', async () => {
-      const o = await createOrganization();
+      const o = await createOrganization(t);
       const a = await createMember(t, o.id, 'create');
       const b = await createMember(t, o.id, 'read');
       const res = await t.request('DELETE', `/v1/orgs/${o.id}/members/${b.id}`, { token: a.token });
@@ -427,7 +420,7 @@ describe('members', () => {
     });
 
     it('refuses to remove the last admin, also when leaving', async () => {
-      const o = await createOrganization();
+      const o = await createOrganization(t);
       const res = await t.request('DELETE', `/v1/orgs/${o.id}/members/${o.admin.id}`, { token: o.admin.token });
       expect(res.status).toBe(400);
       expect(res.body.error.message).toMatch(/last admin/);
@@ -441,7 +434,7 @@ describe('members', () => {
       // Several organizations at once make the race likely on PostgreSQL's connection pool.
       const pairs = [];
       for (let i = 0; i < 8; i++) {
-        const o = await createOrganization();
+        const o = await createOrganization(t);
         pairs.push({ o, second: await createMember(t, o.id, 'admin') });
       }
       const results = await Promise.all(
@@ -465,7 +458,7 @@ describe('members', () => {
     });
 
     it('404 for a non-member caller, 401 without a token', async () => {
-      const o = await createOrganization();
+      const o = await createOrganization(t);
       const stranger = await createUser(t);
       expect((await t.request('DELETE', `/v1/orgs/${o.id}/members/${o.admin.id}`, { token: stranger.token })).status).toBe(404);
       expect((await t.request('DELETE', `/v1/orgs/${o.id}/members/${o.admin.id}`)).status).toBe(401);
@@ -475,7 +468,7 @@ describe('members', () => {
 
   describe('POST /v1/orgs/{organizationId}/members/{userId}/sso', () => {
     it('admins mark a member as SSO; it reads back', async () => {
-      const o = await createOrganization();
+      const o = await createOrganization(t);
       const m = await createMember(t, o.id, 'read');
       const res = await t.request('POST', `/v1/orgs/${o.id}/members/${m.id}/sso`, { token: o.admin.token });
       expect(res.status).toBe(200);
@@ -486,7 +479,7 @@ describe('members', () => {
     });
 
     it('403 for non-admins, 404 for unknown members, 401 without a token', async () => {
-      const o = await createOrganization();
+      const o = await createOrganization(t);
       const m = await createMember(t, o.id, 'create');
       expect((await t.request('POST', `/v1/orgs/${o.id}/members/${m.id}/sso`, { token: m.token })).status).toBe(403);
       expect((await memberRow(o.id, m.id))?.sso).toBe(0);
@@ -499,17 +492,13 @@ describe('members', () => {
 
   describe('GET /v1/orgs/{organizationId}/members/{userId}/spaces', () => {
     it('lists the spaces the member can access with their effective role, after the access checks', async () => {
-      const o = await createOrganization();
+      const o = await createOrganization(t);
       const guest = await createMember(t, o.id, null);
       const reader = await createMember(t, o.id, 'read');
       const disabled = await createMember(t, o.id, 'edit', { disabled: true });
-      const newSpace = async (title: string, body: Record<string, unknown> = {}) =>
-        (await t.request('POST', `/v1/orgs/${o.id}/spaces`, { token: o.admin.token, body: { title, ...body } })).body.id as string;
-      const a = await newSpace('A');
-      t.clock.advance(1000);
-      const b = await newSpace('B', { visibility: 'public' });
-      t.clock.advance(1000);
-      const c = await newSpace('C');
+      const a = (await createSpace(t, { organization: o, title: 'A' })).id;
+      const b = (await createSpace(t, { organization: o, title: 'B', body: { visibility: 'public' } })).id;
+      const c = (await createSpace(t, { organization: o, title: 'C' })).id;
       await t.db
         .insertInto('content_permissions')
         .values({ target_type: 'space', target_id: c, organization_id: o.id, principal_type: 'user', principal_id: guest.id, role: 'edit', created_at: t.clock.now().toISOString() })
@@ -567,7 +556,7 @@ describe('members', () => {
     let teams: { id: string; title: string }[];
 
     beforeAll(async () => {
-      o = await createOrganization();
+      o = await createOrganization(t);
       member = await createMember(t, o.id, 'edit');
       reader = await createMember(t, o.id, 'read');
       teams = [
@@ -641,7 +630,7 @@ describe('members', () => {
 
   describe('POST /v1/orgs/{organizationId}/ping', () => {
     it("records the caller's last-seen time and answers signed visitor claims", async () => {
-      const o = await createOrganization();
+      const o = await createOrganization(t);
       const m = await createMember(t, o.id, 'comment');
       t.clock.advance(5000);
       const now = t.clock.now();
@@ -662,7 +651,7 @@ describe('members', () => {
     });
 
     it('works for guests (role null); 404 for non-members and disabled members; 401', async () => {
-      const o = await createOrganization();
+      const o = await createOrganization(t);
       const guest = await createMember(t, o.id, null);
       const res = await t.request('POST', `/v1/orgs/${o.id}/ping`, { token: guest.token });
       expect(res.status).toBe(200);
@@ -680,7 +669,7 @@ describe('members', () => {
 
   describe('POST /v1/orgs/{organizationId}/join', () => {
     it('adds a user of an allowed, verified email domain with the default role', async () => {
-      const o = await createOrganization({ emailDomains: ['joiners.test'] });
+      const o = await createOrganization(t, { emailDomains: ['joiners.test'] });
       const user = await createUser(t, { email: `Someone-${o.id}@Joiners.Test` });
       const res = await t.request('POST', `/v1/orgs/${o.id}/join`, { token: user.token });
       expect(res.status).toBe(204);
@@ -695,7 +684,7 @@ describe('members', () => {
     });
 
     it('joins as a guest when the default role is null', async () => {
-      const o = await createOrganization({ emailDomains: ['guests.test'] });
+      const o = await createOrganization(t, { emailDomains: ['guests.test'] });
       await t.request('PATCH', `/v1/orgs/${o.id}`, { token: o.admin.token, body: { defaultRole: null } });
       const user = await createUser(t, { email: `g-${o.id.toLowerCase()}@guests.test` });
       expect((await t.request('POST', `/v1/orgs/${o.id}/join`, { token: user.token })).status).toBe(204);
@@ -704,7 +693,7 @@ describe('members', () => {
     });
 
     it('400 for a domain the organization does not allow, and for an unverified email', async () => {
-      const o = await createOrganization({ emailDomains: ['allowed.test'] });
+      const o = await createOrganization(t, { emailDomains: ['allowed.test'] });
       const other = await createUser(t, { email: `x-${o.id.toLowerCase()}@elsewhere.test` });
       const res = await t.request('POST', `/v1/orgs/${o.id}/join`, { token: other.token });
       expect(res.status).toBe(400);
@@ -718,12 +707,12 @@ describe('members', () => {
       expect(res2.body.error.message).toMatch(/not verified/);
       for (const u of [other, sub, unverified]) expect(await memberRow(o.id, u.id)).toBeUndefined();
       // No email domain at all: nobody joins.
-      const closed = await createOrganization();
+      const closed = await createOrganization(t);
       expect((await t.request('POST', `/v1/orgs/${closed.id}/join`, { token: other.token })).status).toBe(400);
     });
 
     it('a disabled member stays disabled; 404 unknown organization; 401', async () => {
-      const o = await createOrganization({ emailDomains: ['example.com'] });
+      const o = await createOrganization(t, { emailDomains: ['example.com'] });
       const disabled = await createMember(t, o.id, 'read', { disabled: true });
       expect((await t.request('POST', `/v1/orgs/${o.id}/join`, { token: disabled.token })).status).toBe(204);
       expect((await memberRow(o.id, disabled.id))?.disabled).toBe(1);
@@ -738,7 +727,7 @@ describe('members', () => {
 describe('membership changes take effect at once on this server', () => {
   it('a demoted or removed member loses access on the next request, despite the membership cache', async () => {
     const t = await createTestApp({ authCacheTtlMs: 60_000 });
-    const org = await createOrganizationRow(t);
+    const org = await createOrganization(t);
     const member = await createMember(t, org.id, 'edit');
     // Warm the cache with the member's standing.
     expect((await t.request('GET', `/v1/orgs/${org.id}/teams`, { token: member.token })).status).toBe(200);
@@ -753,7 +742,7 @@ describe('membership changes take effect at once on this server', () => {
 describe('member listings reuse computed pages only while nothing they show has changed', () => {
   it('reflects every kind of change on the next request', async () => {
     const t = await createTestApp();
-    const org = await createOrganizationRow(t);
+    const org = await createOrganization(t);
     const member = await createMember(t, org.id, 'read', { displayName: 'Before' });
     const list = async () => {
       const res = await t.request('GET', `/v1/orgs/${org.id}/members`, { token: org.admin.token, query: { order: 'asc' } });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { createMember, createOrganization, createUser, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import type { TestOrganization, TestUser } from '../../../test/factories.ts';
+import { createRoleMatrix } from '../../../test/role-matrix.ts';
 import { MULTI_FILE, ORDERS_30_YAML, PETS_31_JSON, startSpecServer, UNPARSABLE, USERS_SWAGGER_20_YAML, type SpecServer } from './openapi-specs.fixtures.ts';
 
 describe('OpenAPI specs', () => {
@@ -22,12 +23,7 @@ describe('OpenAPI specs', () => {
       ...MULTI_FILE,
     });
     t = await createTestApp({ outboundAllowPrivate: true, openapiFetchTimeoutMs: 1500 });
-    org = await createOrganization(t);
-    admin = org.admin;
-    creator = await createMember(t, org.id, 'create');
-    reader = await createMember(t, org.id, 'read');
-    guest = await createMember(t, org.id, null);
-    outsider = await createUser(t);
+    ({ org, admin, creator, reader, guest, outsider } = await createRoleMatrix(t, { roles: ['create', 'read', 'guest'] }));
   }, 120_000);
   afterAll(async () => {
     await t?.runJobsUntilIdle();

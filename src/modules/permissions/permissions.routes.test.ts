@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { createMember, createOrganization, createTeam, createUser, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createMember, createOrganization, createTeam, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createRoleMatrix } from '../../../test/role-matrix.ts';
 import type { DefaultLevel, RoleName } from '../../db/types.ts';
 import { newId } from '../../lib/ids.ts';
 
@@ -15,12 +16,7 @@ describe('content permissions (spaces and collections)', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    org = await createOrganization(t, { title: 'Acme' });
-    admin = org.admin;
-    reader = await createMember(t, org.id, 'read');
-    editor = await createMember(t, org.id, 'edit');
-    guest = await createMember(t, org.id, null);
-    outsider = await createUser(t);
+    ({ org, admin, reader, editor, guest, outsider } = await createRoleMatrix(t, { title: 'Acme', roles: ['read', 'edit', 'guest'] }));
   });
   afterAll(async () => {
     await t.close();

@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { createOrganization, type TestOrganization } from '../../../test/factories.ts';
+import { createOrganization, createSpace, type TestOrganization } from '../../../test/factories.ts';
 import type { Document } from '../../content/markdown/types.ts';
 import { newId } from '../../lib/ids.ts';
 import { editSpaceContent } from '../content/content.service.ts';
@@ -134,18 +134,12 @@ describe('published sites', () => {
 
   const get = (url: string, headers: Record<string, string> = {}) => t.request('GET', url, { headers });
 
-  async function createSpace(title: string): Promise<string> {
-    const created = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title } });
-    expect(created.status).toBe(201);
-    return created.body.id;
-  }
-
   beforeAll(async () => {
     t = await createTestApp();
     org = await createOrganization(t);
-    guides = await createSpace('Guides');
-    api = await createSpace('API');
-    extra = await createSpace('Extra');
+    guides = (await createSpace(t, { organization: org, title: 'Guides' })).id;
+    api = (await createSpace(t, { organization: org, title: 'API' })).id;
+    extra = (await createSpace(t, { organization: org, title: 'Extra' })).id;
     await editSpaceContent(t.app.deps, api, org.admin.id, (e) => {
       pageIds.apiOverview = e.insertPage({ title: 'API overview', markdown: 'Call the **API**.\n' });
     });

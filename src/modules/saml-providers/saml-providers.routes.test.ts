@@ -1,7 +1,8 @@
 import { GitBookAPI } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { createMember, createOrganization, createTeam, createUser, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createTeam, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createRoleMatrix } from '../../../test/role-matrix.ts';
 import { generateIdpKeys, type TestIdpKeys } from '../../../test/saml-idp.ts';
 
 describe('SAML providers', () => {
@@ -15,10 +16,7 @@ describe('SAML providers', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    org = await createOrganization(t, { title: 'Acme' });
-    admin = org.admin;
-    editor = await createMember(t, org.id, 'edit');
-    outsider = await createUser(t);
+    ({ org, admin, editor, outsider } = await createRoleMatrix(t, { title: 'Acme', roles: ['edit'] }));
     keys = await generateIdpKeys();
     team = await createTeam(t, org.id, { title: 'Readers' });
   }, 180_000);

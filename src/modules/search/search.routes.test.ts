@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { createMember, createOrganization, createSpace, createUser, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createSpace, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createRoleMatrix } from '../../../test/role-matrix.ts';
 import { editSpaceContent } from '../content/content.service.ts';
 import { indexRuns } from './search.service.ts';
 
@@ -29,11 +30,7 @@ describe('search', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    org = await createOrganization(t, { title: 'Search' });
-    admin = org.admin;
-    editor = await createMember(t, org.id, 'edit');
-    reader = await createMember(t, org.id, null);
-    outsider = await createUser(t);
+    ({ org, admin, editor, guest: reader, outsider } = await createRoleMatrix(t, { title: 'Search', roles: ['edit', 'guest'] }));
     spaceId = (await createSpace(t, { organization: org, title: 'Handbook' })).id;
     await editSpaceContent(t.app.deps, spaceId, admin.id, (e) => {
       ids.intro = e.insertPage({ title: 'Introduction', markdown: 'Welcome. Read the installation page to start.\n' });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { createMember, createOrganization, createUser, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createOrganization, createSpace, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { createRoleMatrix } from '../../../test/role-matrix.ts';
 
 describe('sites', () => {
   let t: TestApp;
@@ -16,11 +17,6 @@ describe('sites', () => {
   const O = () => `/v1/orgs/${org.id}`;
   const SITE = (id: string) => `${O()}/sites/${id}`;
 
-  async function createSpace(title: string): Promise<string> {
-    const res = await t.request('POST', `${O()}/spaces`, { token: admin.token, body: { title } });
-    expect(res.status).toBe(201);
-    return res.body.id;
-  }
   async function createSite(body: Record<string, unknown> = {}, token = admin.token) {
     const res = await t.request('POST', `${O()}/sites`, { token, body });
     expect(res.status, res.text).toBe(201);
@@ -30,14 +26,9 @@ describe('sites', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    org = await createOrganization(t, { title: 'Acme' });
-    admin = org.admin;
-    creator = await createMember(t, org.id, 'create');
-    reader = await createMember(t, org.id, 'read');
-    guest = await createMember(t, org.id, null);
-    outsider = await createUser(t);
-    spaceA = await createSpace('Getting Started');
-    spaceB = await createSpace('API Reference');
+    ({ org, admin, creator, reader, guest, outsider } = await createRoleMatrix(t, { title: 'Acme', roles: ['create', 'read', 'guest'] }));
+    spaceA = (await createSpace(t, { organization: org, title: 'Getting Started' })).id;
+    spaceB = (await createSpace(t, { organization: org, title: 'API Reference' })).id;
   });
   afterAll(async () => {
     await t.close();
