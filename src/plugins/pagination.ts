@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import type { PageRequest } from '../db/keyset.ts';
+import type { PageRequest } from '../lib/pagination/index.ts';
 
 /** The page request of a list call: the opaque `page` cursor and `limit` (default from config). */
 export function pageRequest(request: FastifyRequest, query: { page?: string; limit?: number }): PageRequest {
