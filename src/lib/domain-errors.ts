@@ -22,11 +22,6 @@ export class InvalidInput extends DomainError {
   readonly kind = 'invalid-input';
 }
 
-/** Something named does not exist (a 404). */
-export class NotFound extends DomainError {
-  readonly kind = 'not-found';
-}
-
 /** The state changed under the request, or clashes with it (a 409). */
 export class Conflict extends DomainError {
   readonly kind = 'conflict';
