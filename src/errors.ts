@@ -1,4 +1,4 @@
-import { ContentNotFound, InvalidContentDocument, InvalidContentEdit } from './content/errors.ts';
+import { DomainError, type DomainErrorKind } from './lib/domain-errors.ts';
 
 /**
  * The error vocabulary of services. Each becomes GitBook's error body
@@ -24,14 +24,21 @@ export const notFound = (what = 'Resource') => new HttpError(404, `${what} not f
 export const conflict = (message: string) => new HttpError(409, message);
 export const payloadTooLarge = (message: string) => new HttpError(413, message);
 
+/** The status of each kind of domain error: the one place a lower layer's refusal becomes HTTP. */
+const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
+  'invalid-input': 400,
+  'not-found': 404,
+  conflict: 409,
+};
+
 /**
  * The HTTP form of an error a service let through: its own HttpError, or the status a
- * content engine error stands for (the engine raises domain errors, src/content/errors.ts).
- * Undefined for anything else (a bug, a database failure: a 500).
+ * domain error of a lower layer stands for (src/lib/domain-errors.ts, the content
+ * engine's src/content/errors.ts). Undefined for anything else (a bug, a database
+ * failure: a 500).
  */
 export function toHttpError(error: unknown): HttpError | undefined {
   if (error instanceof HttpError) return error;
-  if (error instanceof ContentNotFound) return new HttpError(404, error.message);
-  if (error instanceof InvalidContentEdit || error instanceof InvalidContentDocument) return new HttpError(400, error.message);
+  if (error instanceof DomainError) return new HttpError(STATUS_OF_KIND[error.kind], error.message);
   return undefined;
 }

@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { paginate, type Page, type PageRequest } from '../db/keyset.ts';
+import { paginate, type Page, type PageRequest } from '../lib/pagination/index.ts';
 import { preparedQuery } from '../db/prepared.ts';
 import type { ChangeRequestsTable, CollectionsTable, ContentPermissionsTable, Database, DefaultLevel, OrganizationsTable, RoleName, SpacesTable } from '../db/types.ts';
 import { ROLE_RANK, ROLES } from '../policies/index.ts';

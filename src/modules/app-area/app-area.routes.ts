@@ -2,6 +2,7 @@ import formbody from '@fastify/formbody';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { appUrl } from '../../lib/urls.ts';
+import { showErrorsAs } from '../../plugins/errors.ts';
 import { clearedSessionCookie, sessionCookie } from '../sessions/sessions.presenter.ts';
 import {
   consumeLoginLink,
@@ -90,16 +91,15 @@ export const appAreaRoutes: FastifyPluginAsyncTypebox = async (app) => {
     }
   });
 
-  app.setErrorHandler((error: Error & { statusCode?: number }, request, reply) => {
-    const status = error.statusCode ?? 500;
-    if (status >= 500) request.log.error({ err: error }, 'app page failed');
+  // The one error handler (plugins/errors.ts) maps the error; these routes show it as a page.
+  showErrorsAs(app, ({ status, message }, request, reply) => {
     const [heading, text] =
       status === 404
         ? ['Not found', 'There is nothing here, or you do not have access to it.']
         : status === 403
-          ? ['Not allowed', error.message]
+          ? ['Not allowed', message]
           : status < 500
-            ? ['Bad request', error.message]
+            ? ['Bad request', message]
             : ['Something went wrong', 'The server could not show this page. Try again; the server log has the details.'];
     return html(reply, status, messagePage(chromeOf(request, heading), heading, text));
   });

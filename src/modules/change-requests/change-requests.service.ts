@@ -2,7 +2,7 @@ import type { Context } from '../../context.ts';
 import { assertClusterOf } from '../conversations/conversations.service.ts';
 import type { Db } from '../../db/database.ts';
 import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
-import type { PageRequest } from '../../db/keyset.ts';
+import type { PageRequest } from '../../lib/pagination/index.ts';
 import { badRequest, conflict, type HttpError, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';

@@ -16,7 +16,7 @@ import { prosemirrorJSONToYXmlFragment, yXmlFragmentToProseMirrorRootNode } from
 import { createHash } from 'node:crypto';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps, Context } from '../../context.ts';
-import { HttpError, forbidden, notFound } from '../../errors.ts';
+import { HttpError, forbidden, notFound, toHttpError } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { schema } from '../../editor/schema.ts';
 import { fromProseMirrorJSON, toProseMirrorJSON } from '../../editor/convert.ts';
@@ -366,7 +366,8 @@ export class CollabHub {
       if (stored.document) await this.followStored(room, stored.document);
       return { ok: true };
     } catch (error) {
-      if (error instanceof HttpError) return { ok: false, message: error.message };
+      const refused = toHttpError(error);
+      if (refused) return { ok: false, message: refused.message };
       throw error;
     }
   }

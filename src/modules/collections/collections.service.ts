@@ -1,6 +1,6 @@
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
-import type { PageRequest } from '../../db/keyset.ts';
+import type { PageRequest } from '../../lib/pagination/index.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';

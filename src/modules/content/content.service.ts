@@ -1,11 +1,10 @@
 import type { AppDeps, Context } from '../../context.ts';
 import { computedDocument } from '../../content/openapi/computed.ts';
 import { specsForPage } from '../openapi-specs/openapi-specs.service.ts';
-import type { PageRequest } from '../../db/keyset.ts';
+import { decodePageCursor, pageWith, type PageRequest } from '../../lib/pagination/index.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
 import { isoNow } from '../../lib/clock.ts';
-import { decodePageCursor, encodePageCursor } from '../../lib/page-cursor.ts';
 import { reusable } from '../../lib/reusable.ts';
 import { reuseUnlessChanged, type Depend } from '../../db/read-cache.ts';
 import { writePageMarkdown, resolveVariables, type Document } from '../../content/markdown/index.ts';
@@ -186,11 +185,11 @@ export async function listFiles(ctx: Context, spaceId: string, options: ReadOpti
   }
   const items = ordered.slice(start, start + page.limit);
   const more = start + page.limit < ordered.length;
-  return {
-    items: items.map((f) => presentFile(f, url(f), { metadata: options.metadata !== false })),
-    count: ordered.length,
-    ...(more ? { next: { page: encodePageCursor({ f: items[items.length - 1].id }) } } : {}),
-  };
+  return pageWith(
+    items.map((f) => presentFile(f, url(f), { metadata: options.metadata !== false })),
+    ordered.length,
+    more ? { f: items[items.length - 1].id } : undefined,
+  );
 }
 
 function decodeFileCursor(page: string): string {

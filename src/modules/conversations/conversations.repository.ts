@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { paginate, type Page, type PageRequest } from '../../db/keyset.ts';
+import { paginate, type Page, type PageRequest } from '../../lib/pagination/index.ts';
 import type { ConversationClustersTable, ConversationIssuesTable, ConversationsTable } from '../../db/types.ts';
 import type { ListClustersOptions } from './conversations.schemas.ts';
 

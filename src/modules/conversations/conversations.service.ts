@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AppDeps, Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
-import type { PageRequest } from '../../db/keyset.ts';
+import type { PageRequest } from '../../lib/pagination/index.ts';
 import { readUnlessChanged } from '../../db/read-cache.ts';
 import { badRequest, notFound, payloadTooLarge } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';

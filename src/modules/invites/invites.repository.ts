@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import { paginate, type PageRequest } from '../../db/keyset.ts';
+import { paginate, type PageRequest } from '../../lib/pagination/index.ts';
 import type { InviteLinksTable, RoleName } from '../../db/types.ts';
 
 export type InviteLinkRow = InviteLinksTable;

@@ -1,8 +1,7 @@
 import type { Context } from '../../context.ts';
 import { readUnlessChanged, type Depend } from '../../db/read-cache.ts';
 import { reusable } from '../../lib/reusable.ts';
-import type { PageRequest } from '../../db/keyset.ts';
-import { pageOfItems } from '../../lib/offset-page.ts';
+import { pageOfItems, type PageRequest } from '../../lib/pagination/index.ts';
 import { notFound } from '../../errors.ts';
 import { loadRevisionLinks, type LinkOccurrence, type RevisionLinks } from '../../content/links/report.ts';
 import { loadSnapshot } from '../../content/store/snapshot.ts';
@@ -110,7 +109,7 @@ async function computeListing(
   const brokenInBase = new Set(targetsOf(base, foreign, specs).filter((t) => t.status === 'broken').map((t) => t.key));
   const broken = targets.filter((t) => t.status === 'broken');
   const shown = status ? targets.filter((t) => t.status === status) : targets;
-  const { slice, next } = pageOfItems(shown, page);
+  const { items: slice, next } = pageOfItems(shown, page);
   const scope: LocationScope = {
     organizationId: reading.organizationId,
     spaceId: reading.spaceId,
@@ -139,7 +138,7 @@ async function backlinks(ctx: Context, reading: Reading, select: (links: Revisio
   const links = await loadRevisionLinks(ctx.db, reading.spaceId, reading.revisionId, ctx.config.publicUrl);
   const seen = new Set<string>();
   const sources = (select(links) ?? []).filter((o) => o.pageId !== exclude && !seen.has(o.pageId) && seen.add(o.pageId));
-  const { slice, next } = pageOfItems(sources, page);
+  const { items: slice, next } = pageOfItems(sources, page);
   const scope: LocationScope = {
     organizationId: reading.organizationId,
     spaceId: reading.spaceId,

@@ -1,6 +1,6 @@
 import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { paginate, type KeysetColumn, type Page, type PageRequest } from '../../db/keyset.ts';
+import { paginate, type KeysetColumn, type Page, type PageRequest } from '../../lib/pagination/index.ts';
 import { lowerContains } from '../../db/like.ts';
 import type { Database, MembersTable, RoleName } from '../../db/types.ts';
 

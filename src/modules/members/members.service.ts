@@ -1,7 +1,7 @@
 import { SignJWT } from 'jose';
 import type { Context } from '../../context.ts';
 import { listSpacesOfMember } from '../spaces/spaces.service.ts';
-import type { PageRequest } from '../../db/keyset.ts';
+import type { PageRequest } from '../../lib/pagination/index.ts';
 import { serverSecret } from '../../db/secrets.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';

@@ -3,7 +3,7 @@ import type { Db } from '../../db/database.ts';
 import { bundle } from '../../content/openapi/filesystem.ts';
 import { specModel, type SpecModel } from '../../content/openapi/view.ts';
 import { LruCache } from '../../content/store/snapshot.ts';
-import type { PageRequest } from '../../db/keyset.ts';
+import type { PageRequest } from '../../lib/pagination/index.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';

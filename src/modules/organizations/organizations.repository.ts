@@ -2,7 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { contains } from '../../db/like.ts';
 import { accessRepository, CALLER_MEMBERSHIP, ownsTeam, type OrganizationWithAccess } from '../../access/access.repository.ts';
-import { paginate, type PageRequest } from '../../db/keyset.ts';
+import { paginate, type PageRequest } from '../../lib/pagination/index.ts';
 import type { AgentInstructionsTable, BootstrapTable, OrganizationsTable, VerifiedDomainsTable } from '../../db/types.ts';
 
 export type OrganizationRow = Selectable<OrganizationsTable>;

@@ -7,7 +7,7 @@ import { isoNow, type Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { reusable } from '../../lib/reusable.ts';
 import { reuseUnlessChanged } from '../../db/read-cache.ts';
-import type { PageRequest } from '../../db/keyset.ts';
+import type { PageRequest } from '../../lib/pagination/index.ts';
 import { mayCreateOrganization, organizationPolicy } from './organizations.policy.ts';
 import { presentAgentInstructions, presentOrganization } from './organizations.presenter.ts';
 import { organizationsRepository, type OrganizationRow } from './organizations.repository.ts';

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database.ts';
 import { selectTeams } from '../teams/teams.repository.ts';
-import { paginate, type Page, type PageRequest } from '../../db/keyset.ts';
+import { paginate, type Page, type PageRequest } from '../../lib/pagination/index.ts';
 import type { ContentPermissionsTable, RoleName } from '../../db/types.ts';
 
 export type GrantRow = ContentPermissionsTable;

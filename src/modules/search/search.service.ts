@@ -1,6 +1,5 @@
 import type { Context } from '../../context.ts';
-import type { PageRequest } from '../../db/keyset.ts';
-import { nextPage, offsetOf, pageOfItems } from '../../lib/offset-page.ts';
+import { offsetOf, offsetPage, pageOfItems, type PageRequest } from '../../lib/pagination/index.ts';
 import { badRequest } from '../../errors.ts';
 import { ContentNotFound } from '../../content/errors.ts';
 import { isoNow } from '../../lib/clock.ts';
@@ -182,11 +181,11 @@ export async function searchSpace(ctx: Context, spaceId: string, text: string, p
   // The sections (and excerpts) of the pages shown only, not of the earlier pages of the
   // window: the ranking brought them, unless its result was kept from an earlier search.
   await searchRepository.readSections(ctx.db, query, hits);
-  return {
-    ...nextPage(start + hits.length, ranked.total),
-    count: ranked.total,
-    items: hits.map((hit, i) => presentPageResult(ctx.config, snapshot, hit, start + i + 1, query)),
-  };
+  return offsetPage(
+    hits.map((hit, i) => presentPageResult(ctx.config, snapshot, hit, start + i + 1, query)),
+    ranked.total,
+    start,
+  );
 }
 
 /** Pages shown per space in the organization search: its best ones. */
@@ -205,7 +204,7 @@ export async function searchOrganization(ctx: Context, organizationId: string, t
   for (const hit of ranked) bySpace.set(hit.space_id, [...(bySpace.get(hit.space_id) ?? []), hit]);
   const rankOf = new Map(ranked.map((hit, i) => [hit, i + 1]));
   const ordered = spaces.filter((s) => bySpace.has(s.id)).sort((a, b) => rankOf.get(bySpace.get(a.id)![0])! - rankOf.get(bySpace.get(b.id)![0])!);
-  const { slice, next } = pageOfItems(ordered, page);
+  const { items: slice, next } = pageOfItems(ordered, page);
   const shown = [];
   for (const space of slice) {
     const snapshot = await loadSnapshot(ctx.db, space.id, space.revision_id as string);

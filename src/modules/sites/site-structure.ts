@@ -1,9 +1,8 @@
 import slugify from '@sindresorhus/slugify';
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
-import type { Page, PageRequest } from '../../db/keyset.ts';
+import { decodePageCursor, pageWith, type Page, type PageRequest } from '../../lib/pagination/index.ts';
 import { badRequest } from '../../errors.ts';
-import { decodePageCursor, encodePageCursor } from '../../lib/page-cursor.ts';
 import { contentAccess } from '../../access/index.ts';
 import { spacePermissions } from '../spaces/spaces.policy.ts';
 import { presentSpace } from '../spaces/spaces.presenter.ts';
@@ -65,12 +64,9 @@ export function pageOf<T extends { id: string }>(items: T[], request: PageReques
     start = found >= 0 ? found + 1 : cursor.i + 1;
   }
   const slice = items.slice(start, start + request.limit);
-  const page: Page<T> = { items: slice, count: items.length };
   const last = slice[slice.length - 1];
-  if (last && start + slice.length < items.length) {
-    page.next = { page: encodePageCursor({ i: start + slice.length - 1, id: last.id }) };
-  }
-  return page;
+  const more = last && start + slice.length < items.length;
+  return pageWith(slice, items.length, more ? { i: start + slice.length - 1, id: last.id } : undefined);
 }
 
 type Row = { id: string } & Record<string, unknown>;

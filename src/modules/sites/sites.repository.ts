@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import { paginate, type Page, type PageRequest } from '../../db/keyset.ts';
+import { paginate, type Page, type PageRequest } from '../../lib/pagination/index.ts';
 import { lowerContains } from '../../db/like.ts';
 import type { SiteShareLinksTable, SitesTable } from '../../db/types.ts';
 import type { ListSitesFilter } from './sites.schemas.ts';

@@ -1,6 +1,7 @@
 import formbody from '@fastify/formbody';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { appUrl } from '../../lib/urls.ts';
+import { showErrorsAs } from '../../plugins/errors.ts';
 import { sessionCookie } from '../sessions/sessions.presenter.ts';
 import { signInErrorPage, signInNonceCookie, signInNonceOf } from './sso.presenter.ts';
 import { AcsBody, ProviderParams, StartQuery } from './sso.schemas.ts';
@@ -14,8 +15,8 @@ import { REQUEST_TTL_MS, SignInRefused, completeSignIn, newSignInNonce, serviceM
 export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(formbody, { bodyLimit: 1_100_000 });
 
-  app.setErrorHandler((error, request, reply) => {
-    const status = (error as { statusCode?: number }).statusCode ?? 500;
+  // The one error handler (plugins/errors.ts) maps the error; these endpoints show it as a page.
+  showErrorsAs(app, ({ status, error }, request, reply) => {
     if (error instanceof SignInRefused) {
       // The reason word only: never the response, the assertion or a session id.
       request.log.warn({ reason: error.reason }, 'SAML sign-in refused');
@@ -24,7 +25,6 @@ export const ssoRoutes: FastifyPluginAsyncTypebox = async (app) => {
         .type('text/html; charset=utf-8')
         .send(signInErrorPage(error.title, error.message, appUrl(app.deps.config, '/signin')));
     }
-    if (status >= 500) request.log.error({ err: error }, 'SAML endpoint failed');
     const title = status === 404 ? 'Unknown identity provider' : 'Sign-in failed';
     const text =
       status === 404

@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { paginate, type Page, type PageRequest } from '../../db/keyset.ts';
+import { paginate, type Page, type PageRequest } from '../../lib/pagination/index.ts';
 import { lowerContains } from '../../db/like.ts';
 import { preparedQuery } from '../../db/prepared.ts';
 import type { Database, TeamMembersTable, TeamsTable } from '../../db/types.ts';

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
-import type { PageRequest } from '../../db/keyset.ts';
+import type { PageRequest } from '../../lib/pagination/index.ts';
 import { readUnlessChanged, reuseUnlessChanged, type Depend } from '../../db/read-cache.ts';
 import { reusable } from '../../lib/reusable.ts';
 import { badRequest, notFound } from '../../errors.ts';

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import { paginate, type Page, type PageRequest } from '../../db/keyset.ts';
+import { paginate, type Page, type PageRequest } from '../../lib/pagination/index.ts';
 import type { GlossaryEntriesTable, TranslationPagesTable, TranslationsTable } from '../../db/types.ts';
 
 export type TranslationRow = TranslationsTable;

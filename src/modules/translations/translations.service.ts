@@ -1,9 +1,8 @@
 import type { Context } from '../../context.ts';
-import type { PageRequest } from '../../db/keyset.ts';
+import { pageOfItems, type PageRequest } from '../../lib/pagination/index.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { pageOfItems } from '../../lib/offset-page.ts';
 import { contentAccess, memberAccess } from '../../access/index.ts';
 import type { OrganizationAccess } from '../organizations/organizations.policy.ts';
 import { spacesRepository } from '../spaces/spaces.repository.ts';
@@ -165,8 +164,7 @@ export async function listGlossaryEntries(ctx: Context, organizationId: string, 
       return collator.compare(x, y) || a.id.localeCompare(b.id);
     });
   }
-  const { slice, next } = pageOfItems(items, page);
-  return { items: slice, count: items.length, ...(next ? { next } : {}) };
+  return pageOfItems(items, page);
 }
 
 /** GET {O}/translations-glossary/{glossaryEntryId} */

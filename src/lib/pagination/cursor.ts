@@ -1,5 +1,5 @@
-import { badRequest } from '../errors.ts';
-import { holdsNul } from './nul.ts';
+import { InvalidCursor } from '../domain-errors.ts';
+import { holdsNul } from '../nul.ts';
 
 /*
  * The one encoding of every list's `page` cursor: base64url of a small JSON object. A
@@ -8,22 +8,20 @@ import { holdsNul } from './nul.ts';
  * U+0000, and the request's NUL check sees only the base64 text) before any query sees it.
  */
 
-const NOT_A_CURSOR = 'querystring/page is not a page identifier of this list';
-
 export function encodePageCursor(cursor: object): string {
   return Buffer.from(JSON.stringify(cursor)).toString('base64url');
 }
 
-/** The cursor `page` holds when `isShape` accepts it; otherwise a 400 naming the parameter. */
+/** The cursor `page` holds when `isShape` accepts it; otherwise InvalidCursor (a 400 naming the parameter). */
 export function decodePageCursor<T>(page: string, isShape: (value: any) => value is T): T {
   let value: unknown;
   try {
     value = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
   } catch {
-    throw badRequest(NOT_A_CURSOR);
+    throw new InvalidCursor();
   }
   if (value === null || typeof value !== 'object' || Array.isArray(value) || holdsNul(value) || !isShape(value)) {
-    throw badRequest(NOT_A_CURSOR);
+    throw new InvalidCursor();
   }
   return value;
 }

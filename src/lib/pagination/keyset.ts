@@ -1,5 +1,6 @@
 import type { SelectQueryBuilder } from 'kysely';
-import { decodePageCursor, encodePageCursor } from '../lib/page-cursor.ts';
+import { decodePageCursor } from './cursor.ts';
+import { pageWith, type Page, type PageRequest } from './page.ts';
 
 /** One column of a list's stable order; the last column must be unique (an id). */
 export interface KeysetColumn {
@@ -8,18 +9,6 @@ export interface KeysetColumn {
   /** Property of the result row holding the same value. */
   field: string;
   dir: 'asc' | 'desc';
-}
-
-export interface PageRequest {
-  page?: string;
-  limit: number;
-}
-
-export interface Page<Row> {
-  items: Row[];
-  count: number;
-  next?: { page: string };
-  previous?: { page: string };
 }
 
 interface Cursor {
@@ -37,10 +26,11 @@ function isCursor(arity: number) {
 }
 
 /**
- * Runs a keyset-paginated list query: stable order, opaque cursors, and no item skipped
- * or repeated while rows are added or removed between pages. `query` carries the filters
- * and selections but no order. The total comes from `query` with its selections cleared,
- * or from `countFrom` when the page's joins are not needed to count (cheaper).
+ * The keyset strategy, for lists read from SQL. Runs a keyset-paginated list query:
+ * stable order, opaque cursors, and no item skipped or repeated while rows are added or
+ * removed between pages. `query` carries the filters and selections but no order. The
+ * total comes from `query` with its selections cleared, or from `countFrom` when the
+ * page's joins are not needed to count (cheaper).
  */
 export async function paginate<DB, TB extends keyof DB, Row extends Record<string, any>>(
   query: SelectQueryBuilder<DB, TB, Row>,
@@ -85,13 +75,15 @@ export async function paginate<DB, TB extends keyof DB, Row extends Record<strin
   if (backwards) rows.reverse();
 
   const keyOf = (row: Row) => columns.map((c) => row[c.field] as string);
-  const page: Page<Row> = { items: rows, count: Number(countRow?.count ?? 0) };
   const first = rows[0];
   const last = rows[rows.length - 1];
   // Forward: more after the last row if we over-read; something before if we came from a cursor.
   const moreAfter = backwards ? cursor !== undefined : hasMore;
   const moreBefore = backwards ? hasMore : cursor !== undefined;
-  if (moreAfter && last) page.next = { page: encodePageCursor({ k: keyOf(last) }) };
-  if (moreBefore && first) page.previous = { page: encodePageCursor({ k: keyOf(first), b: 1 }) };
-  return page;
+  return pageWith(
+    rows,
+    Number(countRow?.count ?? 0),
+    moreAfter && last ? { k: keyOf(last) } : undefined,
+    moreBefore && first ? { k: keyOf(first), b: 1 } : undefined,
+  );
 }
