@@ -198,6 +198,36 @@ describe('app area: change requests', () => {
     expect(/script-src ([^;]*)/.exec(String(asReader.headers['content-security-policy']))![1]).not.toContain("'self'");
   });
 
+  it("another organization's admin cannot drop, add a group or save a description in this change request, nor drop onto this space's pages from their own", async () => {
+    const { number, url } = await open(editor, 'Not theirs');
+    const other = await createOrganization(t, { title: 'Other Org' });
+    const otherSpace = (await t.request('POST', `/v1/orgs/${other.id}/spaces`, { token: other.admin.token, body: { title: 'Theirs' } })).body.id;
+    let theirPage = '';
+    await editSpaceContent(t.app.deps, otherSpace, other.admin.id, (e) => {
+      theirPage = e.insertPage({ title: 'Their page', markdown: 'x\n' });
+    });
+    const head = async () => (await api(`/change-requests/${number}`)).body.revision as string;
+    const before = await head();
+    const outsider = other.admin;
+    const document = JSON.stringify({ object: 'document', nodes: [] });
+    for (const [path, form] of [
+      [`${url}/pages/${welcomeId}/place`, { target: welcomeId, position: 'after' }],
+      [`${url}/pages`, { title: 'Planted', type: 'group' }],
+      [`${url}/details`, { subject: 'Planted', descriptionDocument: document }],
+    ] as const) {
+      const res = await post(path, outsider, form);
+      expect(res.statusCode, path).toBe(404);
+      expect(res.body, path).not.toContain('Not theirs');
+    }
+    expect(await head()).toBe(before);
+    expect((await api(`/change-requests/${number}`)).body.subject).toBe('Not theirs');
+    // In their own change request, a drop naming this space's page finds nothing there.
+    const mine = await t.request('POST', `/v1/spaces/${otherSpace}/change-requests`, { token: outsider.token, body: { subject: 'Theirs' } });
+    const theirUrl = `/app/s/${otherSpace}/change-requests/${mine.body.number}`;
+    expect((await post(`${theirUrl}/pages/${theirPage}/place`, outsider, { target: welcomeId, position: 'inside' })).statusCode).toBe(404);
+    expect((await post(`${theirUrl}/pages/${welcomeId}/place`, outsider, { target: theirPage, position: 'inside' })).statusCode).toBe(404);
+  });
+
   it('saves a rich-text description sent as a GitBook document (the script\'s editor); bad documents are 400 and change nothing', async () => {
     const { number, url } = await open(editor, 'Rich');
     const document = {
