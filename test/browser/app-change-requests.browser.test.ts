@@ -200,7 +200,17 @@ describe('change requests in the app, in a browser', () => {
     // Between siblings: Usage before Setup inside the group, the group before Welcome at the top.
     await drag(usage, setup, 'before');
     await page.locator(`li[data-tree-page="${usage}"] + li[data-tree-page="${setup}"]`).waitFor();
-    await drag(guides, welcome, 'before');
+    // This one by hand, to see the drop mark while the page is held over Welcome's top edge.
+    const handle = (await page.locator(`li[data-tree-page="${guides}"] > .row > .drag-handle`).boundingBox())!;
+    const onto = (await row(welcome).boundingBox())!;
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(onto.x + 40, onto.y + 10, { steps: 5 });
+    await page.mouse.move(onto.x + 40, onto.y + 2, { steps: 2 });
+    expect(await row(welcome).getAttribute('class')).toContain('drop-before');
+    await page.locator('#pages').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/tree-drop-light.png` });
+    await page.mouse.up();
     await page.locator(`li[data-tree-page="${guides}"] + li[data-tree-page="${welcome}"]`).waitFor();
     pages = await tree();
     const expected = [...before];
