@@ -1,5 +1,6 @@
 /*
- * The editor's browser bundle (src/editor/client/main.ts and its CSS), as hashed static files
+ * The browser bundle (src/editor/client/main.ts, the block editor, and change-request.ts, the
+ * change request page's script; each with its CSS), as hashed static files
  * served at PUBLIC_URL/app/assets/<name>-<hash>.<ext>. `npm run build` writes them to
  * dist/public/ with a manifest (scripts/build.mjs calls `bundleEditorClient`); under tsx (dev,
  * tests on sources) the first request builds them in memory with esbuild, so both modes serve
@@ -18,12 +19,24 @@ export interface Asset {
   brotli: Buffer;
 }
 
-export interface EditorAssets {
-  /** Hashed file names of the entry's script and style sheet. */
+/** Hashed file names of one entry point's script and style sheet. */
+export interface EntryAssets {
   script: string;
   style: string;
+}
+
+export interface EditorAssets extends EntryAssets {
+  /**
+   * Every entry point's files: `editor` (the block editor, also `script`/`style` above) and
+   * `change-request` (the change request page's tree dragging and description editor).
+   */
+  entries: Record<BundleEntry, EntryAssets>;
   files: Map<string, Asset>;
 }
+
+/** The browser entry points, each a page's script (with its style sheet). */
+const ENTRY_POINTS = { editor: 'src/editor/client/main.ts', 'change-request': 'src/editor/client/change-request.ts' } as const;
+export type BundleEntry = keyof typeof ENTRY_POINTS;
 
 const TYPES: Record<string, string> = { '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.map': 'application/json' };
 
@@ -36,7 +49,7 @@ const MANIFEST = 'editor-manifest.json';
 export function editorBuildOptions(root: string) {
   return {
     absWorkingDir: root,
-    entryPoints: { editor: path.join(root, 'src/editor/client/main.ts') },
+    entryPoints: Object.fromEntries(Object.entries(ENTRY_POINTS).map(([name, file]) => [name, path.join(root, file)])),
     bundle: true,
     format: 'esm' as const,
     platform: 'browser' as const,
@@ -62,32 +75,38 @@ function asset(name: string, body: Buffer): Asset {
 /** Builds the bundle; writes it to `outdir` with a manifest when given, and returns it. */
 export async function bundleEditorClient(root: string, outdir?: string): Promise<EditorAssets> {
   const { build } = await import('esbuild');
-  const result = await build({ ...editorBuildOptions(root), outdir: outdir ?? path.join(root, '.editor-bundle'), write: false, metafile: true });
+  const out = outdir ?? path.join(root, '.editor-bundle');
+  const result = await build({ ...editorBuildOptions(root), outdir: out, write: false, metafile: true });
   const files = new Map<string, Asset>();
-  let script = '';
-  let style = '';
   for (const file of result.outputFiles) {
     const name = path.basename(file.path);
     files.set(name, asset(name, Buffer.from(file.contents)));
-    if (name.endsWith('.js')) script = name;
-    if (name.endsWith('.css')) style = name;
   }
-  if (!script || !style) throw new Error('the editor bundle has no script or no style sheet');
+  // Which output is whose: the metafile names each script's entry point and its CSS bundle.
+  const entries: Partial<Record<BundleEntry, EntryAssets>> = {};
+  for (const [output, meta] of Object.entries(result.metafile.outputs)) {
+    const entry = (Object.keys(ENTRY_POINTS) as BundleEntry[]).find((name) => meta.entryPoint && path.resolve(root, meta.entryPoint) === path.join(root, ENTRY_POINTS[name]));
+    if (!entry || !output.endsWith('.js')) continue;
+    if (!meta.cssBundle) throw new Error(`the ${entry} bundle has no style sheet`);
+    entries[entry] = { script: path.basename(output), style: path.basename(meta.cssBundle) };
+  }
+  for (const name of Object.keys(ENTRY_POINTS) as BundleEntry[]) if (!entries[name]) throw new Error(`the browser bundle has no ${name} script`);
+  const complete = entries as Record<BundleEntry, EntryAssets>;
   if (outdir) {
     fs.mkdirSync(outdir, { recursive: true });
     for (const file of files.values()) fs.writeFileSync(path.join(outdir, file.name), file.body);
-    fs.writeFileSync(path.join(outdir, MANIFEST), `${JSON.stringify({ script, style }, null, 2)}\n`);
+    fs.writeFileSync(path.join(outdir, MANIFEST), `${JSON.stringify({ entries: complete }, null, 2)}\n`);
   }
-  return { script, style, files };
+  return { ...complete.editor, entries: complete, files };
 }
 
 function readBuilt(): EditorAssets | null {
   const manifestFile = path.join(BUILT, MANIFEST);
   if (!fs.existsSync(manifestFile)) return null;
-  const { script, style } = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as { script: string; style: string };
+  const { entries } = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as { entries: Record<BundleEntry, EntryAssets> };
   const files = new Map<string, Asset>();
-  for (const name of [script, style]) files.set(name, asset(name, fs.readFileSync(path.join(BUILT, name))));
-  return { script, style, files };
+  for (const { script, style } of Object.values(entries)) for (const name of [script, style]) files.set(name, asset(name, fs.readFileSync(path.join(BUILT, name))));
+  return { ...entries.editor, entries, files };
 }
 
 let loading: Promise<EditorAssets> | null = null;

@@ -12,11 +12,12 @@ import { servedTestApp } from './served-app.ts';
  * Change requests in the app in Chromium, with plain forms only (issue 32): open one, add,
  * rename, move and delete pages, comment on a block, a second member approves, merge; a
  * reader sees no edit control and a forged POST answers 403; an outdated change request
- * shows its conflict and the update is refused. Screenshots (light, dark, 390 px) go to
- * /tmp/crui/.
+ * shows its conflict and the update is refused. With the page's script: a group is added,
+ * pages are dragged into it and between siblings, and the description is edited as rich text
+ * and read back through the API. Screenshots (light, dark, 390 px) go to /tmp/tree32/.
  */
 
-const SHOTS = '/tmp/crui';
+const SHOTS = '/tmp/tree32';
 
 describe('change requests in the app, in a browser', () => {
   let t: TestApp;
@@ -78,10 +79,10 @@ describe('change requests in the app, in a browser', () => {
 
     // Add two pages, rename one with an emoji, move, delete: all plain forms.
     const addPage = async (title: string) => {
-      await page.getByText('Add a page').click();
+      await page.getByText('Add a page or group').click();
       const form = page.locator('form[action$="/pages"]');
       await form.getByLabel('Title').fill(title);
-      await form.getByRole('button', { name: 'Add page' }).click();
+      await form.getByRole('button', { name: 'Add', exact: true }).click();
       await page.waitForLoadState();
     };
     await addPage('Trains');
@@ -154,6 +155,130 @@ describe('change requests in the app, in a browser', () => {
     expect(cr.status).toBe('merged');
     const main = (await t.request('GET', `/v1/spaces/${spaceId}/content/pages`, { token: org.admin.token })).body.pages;
     expect(main.map((p: { title: string }) => p.title)).toEqual(['Rail travel', 'Welcome']);
+  });
+
+  it('adds a group, drags pages into it and between siblings, deletes one; edits the description as rich text, read back through the API', { timeout: 120_000 }, async () => {
+    const cr = (await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: editor.token, body: { subject: 'Reorganise' } })).body;
+    const number = String(cr.number);
+    const crUrl = `${url}/app/s/${spaceId}/change-requests/${number}`;
+    const page = await signedIn(editor);
+    await page.goto(crUrl);
+    const before = (await pagesOf(number)).map((p) => p.title);
+
+    const add = async (title: string, kind: 'document' | 'group') => {
+      await page.getByText('Add a page or group').click();
+      const form = page.locator('form[action$="/pages"]');
+      await form.getByLabel('Title').fill(title);
+      await form.getByLabel('Kind').selectOption(kind);
+      await form.getByRole('button', { name: 'Add', exact: true }).click();
+      await page.locator('li[data-tree-page]', { hasText: title }).waitFor();
+    };
+    await add('Guides', 'group');
+    await add('Setup', 'document');
+    await add('Usage', 'document');
+    type Entry = { id: string; title: string; type: string; pages?: Entry[] };
+    const tree = async () => (await t.request('GET', `/v1/spaces/${spaceId}/change-requests/${number}/content/pages`, { token: org.admin.token })).body.pages as Entry[];
+    let pages = await tree();
+    expect(pages.map((p) => [p.title, p.type])).toEqual([...before.map((title) => [title, 'document']), ['Guides', 'group'], ['Setup', 'document'], ['Usage', 'document']]);
+    const idOf = (title: string) => pages.find((p) => p.title === title)!.id;
+    const [guides, setup, usage] = [idOf('Guides'), idOf('Setup'), idOf('Usage')];
+    const welcome = idOf('Welcome');
+
+    // Each drop posts one move and the page comes back with the tree as stored.
+    const row = (id: string) => page.locator(`li[data-tree-page="${id}"] > .row`);
+    const drag = async (id: string, onto: string, where: 'before' | 'after' | 'inside') => {
+      const box = (await row(onto).boundingBox())!;
+      const y = where === 'before' ? 2 : where === 'after' ? box.height - 2 : box.height / 2;
+      await page.locator(`li[data-tree-page="${id}"] > .row > .drag-handle`).dragTo(row(onto), { targetPosition: { x: 40, y } });
+    };
+    await drag(setup, guides, 'inside');
+    await page.locator(`li[data-tree-page="${guides}"] li[data-tree-page="${setup}"]`).waitFor();
+    await drag(usage, guides, 'inside');
+    await page.locator(`li[data-tree-page="${guides}"] li[data-tree-page="${usage}"]`).waitFor();
+    pages = await tree();
+    expect(pages.find((p) => p.id === guides)!.pages!.map((p) => p.title)).toEqual(['Setup', 'Usage']);
+    // Between siblings: Usage before Setup inside the group, the group before Welcome at the top.
+    await drag(usage, setup, 'before');
+    await page.locator(`li[data-tree-page="${usage}"] + li[data-tree-page="${setup}"]`).waitFor();
+    // This one by hand, to see the drop mark while the page is held over Welcome's top edge.
+    const handle = (await page.locator(`li[data-tree-page="${guides}"] > .row > .drag-handle`).boundingBox())!;
+    const onto = (await row(welcome).boundingBox())!;
+    await page.mouse.move(handle.x + handle.width / 2, handle.y + handle.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(onto.x + 40, onto.y + 10, { steps: 5 });
+    await page.mouse.move(onto.x + 40, onto.y + 2, { steps: 2 });
+    expect(await row(welcome).getAttribute('class')).toContain('drop-before');
+    await page.locator('#pages').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/tree-drop-light.png` });
+    await page.mouse.up();
+    await page.locator(`li[data-tree-page="${guides}"] + li[data-tree-page="${welcome}"]`).waitFor();
+    pages = await tree();
+    const expected = [...before];
+    expected.splice(before.indexOf('Welcome'), 0, 'Guides');
+    expect(pages.map((p) => p.title)).toEqual(expected);
+    const group = () => pages.find((p) => p.id === guides)!;
+    expect(group().type).toBe('group');
+    expect(group().pages!.map((p) => p.title)).toEqual(['Usage', 'Setup']);
+    // The keyboard's buttons still move: Setup up again.
+    await page.getByRole('button', { name: 'Move up: Setup' }).click();
+    await page.locator(`li[data-tree-page="${setup}"] + li[data-tree-page="${usage}"]`).waitFor();
+    await page.screenshot({ path: `${SHOTS}/tree-light.png`, fullPage: true });
+    await page.getByRole('button', { name: 'Delete: Usage' }).click();
+    await page.locator(`li[data-tree-page="${usage}"]`).waitFor({ state: 'detached' });
+    pages = await tree();
+    expect(group().pages!.map((p) => p.title)).toEqual(['Setup']);
+
+    // The description as rich text: bold, a bulleted list, a link; saved as the API's document.
+    await page.getByText('Edit subject and description').click();
+    const text = page.getByRole('textbox', { name: 'Description', exact: true });
+    await text.click();
+    await page.keyboard.type('Fast ');
+    await page.getByRole('button', { name: 'Bold' }).click();
+    await page.keyboard.type('trains');
+    await page.getByRole('button', { name: 'Bold' }).click();
+    await page.keyboard.type(' only.');
+    await page.keyboard.press('Enter');
+    await page.getByRole('button', { name: 'Bulleted list' }).click();
+    await page.keyboard.type('one');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('two');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('See ');
+    page.once('dialog', (dialog) => void dialog.accept('https://example.com/rail'));
+    await page.getByRole('button', { name: 'Link' }).click();
+    expect(await page.getByRole('button', { name: 'Bold' }).getAttribute('aria-pressed')).toBe('false');
+    await page.screenshot({ path: `${SHOTS}/description-light.png` });
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.locator('.cr-description strong', { hasText: 'trains' }).waitFor();
+    const description = (await t.request('GET', `/v1/spaces/${spaceId}/change-requests/${number}`, { token: org.admin.token })).body.description;
+    expect(description.nodes.map((n: { type: string }) => n.type)).toEqual(['paragraph', 'list-unordered', 'paragraph']);
+    const leaves = description.nodes[0].nodes.flatMap((n: { leaves?: { text: string; marks: { type: string }[] }[] }) => n.leaves ?? []);
+    expect(leaves.map((l: { text: string; marks: { type: string }[] }) => [l.text, l.marks.map((m) => m.type)])).toEqual([
+      ['Fast ', []],
+      ['trains', ['bold']],
+      [' only.', []],
+    ]);
+    expect(JSON.stringify(description.nodes[2])).toContain('"url":"https://example.com/rail"');
+    expect(await page.locator('.cr-description').innerText()).toMatch(/Fast trains only\.\s+one\s+two\s+See https:\/\/example\.com\/rail/);
+    // Opened again, the editor starts from what was stored.
+    await page.getByText('Edit subject and description').click();
+    expect(await text.innerText()).toContain('Fast trains only.');
+    expect(await text.locator('strong').innerText()).toBe('trains');
+
+    // Dark, and a phone (390 px) in both: the tree with its handles, the rich-text field.
+    for (const [name, options] of [
+      ['tree-dark', { dark: true }],
+      ['tree-phone-light', { width: 390 }],
+      ['tree-phone-dark', { width: 390, dark: true }],
+    ] as const) {
+      const other = await signedIn(editor, options);
+      await other.goto(`${crUrl}#pages`);
+      await other.locator('.drag-handle').first().waitFor();
+      await other.getByText('Edit subject and description').click();
+      await other.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
+      expect(await other.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(options.width ?? 1280);
+    }
   });
 
   it('a read member sees no edit, review, merge or comment control, and a forged POST answers 403', { timeout: 60_000 }, async () => {

@@ -41,6 +41,8 @@ export interface ChangeRequestPageView {
     createdAt: string;
     merged?: { by: string; at: string };
     descriptionMarkdown: string;
+    /** The stored GitBook document, for the rich-text editor (null: none yet). */
+    descriptionDocument: unknown;
     /** Rendered by the site's document renderer (escaped there). */
     descriptionHtml: string;
   };
@@ -149,7 +151,7 @@ function treeEditor(chrome: Chrome, view: ChangeRequestPageView, pages: TreePage
     .filter((p) => (p.kind ?? p.type) !== 'link')
     .map((p, index, siblings) => {
       const isGroup = (p.kind ?? p.type) === 'group';
-      const emoji = (p as { emoji?: string }).emoji;
+      const { emoji, icon } = p as { emoji?: string; icon?: string };
       const name = `${emoji ? `${e(emoji)} ` : ''}${isGroup ? `<strong>${e(p.title)}</strong>` : `<a href="${base}/pages/${e(p.id)}">${e(p.title)}</a>`}`;
       const move = (direction: MoveDirection, label: string, sign: string, enabled: boolean) =>
         enabled
@@ -166,13 +168,17 @@ function treeEditor(chrome: Chrome, view: ChangeRequestPageView, pages: TreePage
         ? `<details><summary>Edit ${e(p.title)}</summary><form class="cr-form" method="post" action="${base}/pages/${e(p.id)}">${csrf}` +
           `<label>Title<input type="text" name="title" required maxlength="255" value="${e(p.title)}"></label>` +
           `<label>Emoji<input type="text" name="emoji" maxlength="50" value="${e(emoji ?? '')}"></label>` +
+          `<label>Icon (a Font Awesome name, as GitBook's <code>icon</code>)<input type="text" name="icon" maxlength="100" value="${e(icon ?? '')}"></label>` +
           (isGroup ? '' : `<label>Description<input type="text" name="description" maxlength="1000" value="${e((p as { description?: string }).description ?? '')}"></label>`) +
           `<button class="app-button" type="submit">Save page</button></form></details>`
         : '';
       const children = p.pages?.length ? treeEditor(chrome, view, p.pages) : '';
-      return `<li data-tree-page="${e(p.id)}"><div class="row"><span class="name">${name}</span>${controls}</div>${edit}${children}</li>`;
+      const iconBadge = icon ? ` <span class="badge page-icon" title="Icon">${e(icon)}</span>` : '';
+      return `<li data-tree-page="${e(p.id)}" data-tree-kind="${isGroup ? 'group' : 'document'}"><div class="row"><span class="name">${name}${iconBadge}</span>${controls}</div>${edit}${children}</li>`;
     });
-  return `<ul${pages === view.pages ? ' class="cr-tree"' : ''}>${items.join('')}</ul>`;
+  // The root carries where a drop posts to (change-request.ts); without script the buttons move.
+  const root = pages === view.pages ? ` class="cr-tree"${view.can.edit ? ` data-tree-editable data-pages-url="${base}/pages/"` : ''}` : '';
+  return `<ul${root}>${items.join('')}</ul>`;
 }
 
 function flatPages(pages: TreePage[], depth = 0): { id: string; title: string; depth: number }[] {
@@ -207,7 +213,12 @@ function commentHtml(chrome: Chrome, spaceId: string, number: number, c: Comment
   );
 }
 
-export function changeRequestFullPage(chrome: Chrome, view: ChangeRequestPageView, error?: string): string {
+/**
+ * A change request with its forms. `script` is the page's bundle (change-request.ts: the tree's
+ * drag and drop, the rich-text description), given to members who may change something; the
+ * forms below work the same without it.
+ */
+export function changeRequestFullPage(chrome: Chrome, view: ChangeRequestPageView, error?: string, script?: { script: string; style: string }): string {
   const cr = view.changeRequest;
   const base = crBase(chrome, view.space.id, cr.number);
   const csrf = csrfField(chrome);
@@ -215,9 +226,10 @@ export function changeRequestFullPage(chrome: Chrome, view: ChangeRequestPageVie
 
   const description = cr.descriptionHtml ? `<div class="cr-description">${cr.descriptionHtml}</div>` : '<p class="muted">No description.</p>';
   const details = view.can.update
-    ? `<details><summary>Edit subject and description</summary><form class="cr-form" method="post" action="${base}/details">${csrf}` +
+    ? `<details><summary>Edit subject and description</summary><form class="cr-form" method="post" action="${base}/details" data-description-form>${csrf}` +
       `<label>Subject<input type="text" name="subject" maxlength="100" value="${e(cr.subject)}"></label>` +
-      `<label>Description (markdown)<textarea name="description" maxlength="100000" rows="8">${e(cr.descriptionMarkdown)}</textarea></label>` +
+      // The script (change-request.ts) puts a rich-text editor in place of the markdown, from this document.
+      `<label data-description-markdown>Description (markdown)<textarea name="description" maxlength="100000" rows="8" data-document="${e(JSON.stringify(cr.descriptionDocument))}">${e(cr.descriptionMarkdown)}</textarea></label>` +
       `<button class="app-button" type="submit">Save</button></form></details>`
     : '';
 
@@ -268,13 +280,14 @@ export function changeRequestFullPage(chrome: Chrome, view: ChangeRequestPageVie
 
   const parents = flatPages(view.pages);
   const addForm = view.can.edit
-    ? `<details><summary>Add a page</summary><form class="cr-form" method="post" action="${base}/pages">${csrf}` +
+    ? `<details><summary>Add a page or group</summary><form class="cr-form" method="post" action="${base}/pages">${csrf}` +
       `<label>Title<input type="text" name="title" required maxlength="255"></label>` +
+      `<label>Kind<select name="type"><option value="document">Page</option><option value="group">Group (a heading over pages)</option></select></label>` +
       `<label>Parent<select name="parent"><option value="">(top level)</option>${parents
         .map((p) => `<option value="${e(p.id)}">${'— '.repeat(p.depth)}${e(p.title)}</option>`)
         .join('')}</select></label>` +
       `<label>Position (0 = first; empty = last)<input type="number" name="at" min="0" max="10000"></label>` +
-      `<button class="app-button" type="submit">Add page</button></form></details>`
+      `<button class="app-button" type="submit">Add</button></form></details>`
     : '';
   const tree = view.pages.length ? treeEditor(chrome, view, view.pages) : '<p class="muted">No page.</p>';
 
@@ -307,7 +320,8 @@ export function changeRequestFullPage(chrome: Chrome, view: ChangeRequestPageVie
     `${CR_CSS}<main class="app-main"><p><a href="${chrome.appBase}/s/${e(view.space.id)}">← ${e(view.space.title)}</a> · <a href="${chrome.appBase}/s/${e(view.space.id)}/change-requests">Change requests</a></p>
 ${errorBox(error)}<h1>#${cr.number} ${e(cr.subject || 'Untitled change request')} <span class="badge ${e(cr.status)}">${e(cr.status)}</span></h1>
 <p class="muted">Opened by ${e(cr.createdBy)} ${e(when(cr.createdAt))}${cr.merged ? ` · merged by ${e(cr.merged.by)} ${e(when(cr.merged.at))}` : ''}</p>${description}${details}<div class="cr-inline">${statusButtons}</div>
-${mergeBox}<h2>Changes</h2>${changes}<h2 id="pages">Pages</h2>${addForm}${tree}<h2>Reviews</h2>${requested}${reviews}${reviewForm}${askForm}<h2>Comments</h2>${general.join('') || '<p class="muted">No comment.</p>'}${commentForm}</main>`,
+${mergeBox}<h2>Changes</h2>${changes}<h2 id="pages">Pages</h2>${addForm}${tree}<h2>Reviews</h2>${requested}${reviews}${reviewForm}${askForm}<h2>Comments</h2>${general.join('') || '<p class="muted">No comment.</p>'}${commentForm}</main>` +
+      (script ? `<link rel="stylesheet" href="${e(script.style)}"><script type="module" src="${e(script.script)}"></script>` : ''),
   );
 }
 

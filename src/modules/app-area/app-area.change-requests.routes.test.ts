@@ -57,7 +57,7 @@ describe('app area: change requests', () => {
     const number = /change-requests\/(\d+)$/.exec(String(res.headers.location))![1];
     return { number, url: `/app/s/${spaceId}/change-requests/${number}` };
   }
-  type Tree = { id: string; title: string; emoji?: string; description?: string; pages?: Tree[] };
+  type Tree = { id: string; type: string; title: string; emoji?: string; icon?: string; description?: string; pages?: Tree[] };
   async function treeOf(number: string): Promise<Tree[]> {
     return (await api(`/change-requests/${number}/content/pages`)).body.pages;
   }
@@ -126,9 +126,139 @@ describe('app area: change requests', () => {
     expect((await post(`${url}/pages/${money}/move`, editor, { direction: 'sideways' })).statusCode).toBe(400);
 
     const page = await get(url, editor);
-    expect(page.body).toContain('Add a page');
+    expect(page.body).toContain('Add a page or group');
     expect(page.body).toContain('aria-label="Move down: Welcome"');
     expect(page.body).toMatch(/Travel<\/a> <span class="badge">added<\/span>/);
+  });
+
+  it('adds a group, sets an icon, and places pages by drop (before, after, inside) as one update_page each; bad drops are 400, a reader 403', async () => {
+    const { number, url } = await open(editor, 'Groups and drops');
+    expect((await post(`${url}/pages`, editor, { title: 'Guides', type: 'group', parent: '', at: '' })).statusCode).toBe(303);
+    expect((await post(`${url}/pages`, editor, { title: 'Setup', type: 'document' })).statusCode).toBe(303);
+    expect((await post(`${url}/pages`, editor, { title: 'Usage' })).statusCode).toBe(303);
+    let tree = await treeOf(number);
+    expect(tree.map((p) => [p.type, p.title])).toEqual([
+      ['document', 'Welcome'],
+      ['group', 'Guides'],
+      ['document', 'Setup'],
+      ['document', 'Usage'],
+    ]);
+    const [, guides, setup, usage] = tree.map((p) => p.id);
+    expect((await post(`${url}/pages/${guides}`, editor, { title: 'Guides', emoji: '', icon: 'book-open' })).statusCode).toBe(303);
+    expect((await treeOf(number))[1]).toMatchObject({ type: 'group', icon: 'book-open' });
+
+    const head = async () => (await api(`/change-requests/${number}`)).body.revision as string;
+    expect((await post(`${url}/pages/${usage}/place`, editor, { target: guides, position: 'inside' })).statusCode).toBe(303);
+    expect((await post(`${url}/pages/${setup}/place`, editor, { target: usage, position: 'before' })).statusCode).toBe(303);
+    tree = await treeOf(number);
+    expect(tree.map((p) => p.title)).toEqual(['Welcome', 'Guides']);
+    expect(tree[1].pages!.map((p) => p.title)).toEqual(['Setup', 'Usage']);
+    // After a sibling at the top level, out of the group.
+    expect((await post(`${url}/pages/${setup}/place`, editor, { target: welcomeId, position: 'after' })).statusCode).toBe(303);
+    tree = await treeOf(number);
+    expect(tree.map((p) => p.title)).toEqual(['Welcome', 'Setup', 'Guides']);
+    expect(tree[2].pages!.map((p) => p.title)).toEqual(['Usage']);
+    // Before a page below it among the same siblings: positions count without the moved page.
+    expect((await post(`${url}/pages/${welcomeId}/place`, editor, { target: guides, position: 'before' })).statusCode).toBe(303);
+    expect((await treeOf(number)).map((p) => p.title)).toEqual(['Setup', 'Welcome', 'Guides']);
+
+    // Refusals: 400 on the page with the reason, and the change request's head does not move.
+    const before = await head();
+    const intoItself = await post(`${url}/pages/${guides}/place`, editor, { target: usage, position: 'inside' });
+    expect(intoItself.statusCode).toBe(400);
+    expect(intoItself.body).toContain('cannot be moved inside itself');
+    expect((await post(`${url}/pages/${guides}/place`, editor, { target: guides, position: 'after' })).statusCode).toBe(400);
+    expect((await post(`${url}/pages/${guides}/place`, editor, { target: welcomeId, position: 'above' })).statusCode).toBe(400);
+    expect((await post(`${url}/pages/${guides}/place`, editor, { position: 'before' })).statusCode).toBe(400);
+    expect((await post(`${url}/pages`, editor, { title: 'Odd', type: 'link' })).statusCode).toBe(400);
+    expect((await post(`${url}/pages`, editor, { title: ' ', type: 'group' })).statusCode).toBe(400);
+    expect((await post(`${url}/pages/${guides}/place`, editor, { target: 'nope', position: 'inside' })).statusCode).toBe(404);
+    // A read member: 403, nothing moved; a comment member's drop too.
+    for (const member of [reader, commenter]) {
+      const forged = await post(`${url}/pages/${welcomeId}/place`, member, { target: guides, position: 'inside' });
+      expect(forged.statusCode).toBe(403);
+      expect((await post(`${url}/pages`, member, { title: 'G', type: 'group' })).statusCode).toBe(403);
+    }
+    expect(await head()).toBe(before);
+
+    // The page: the tree says where drops post, and the script comes under a policy that allows it.
+    const page = await get(url, editor);
+    expect(page.body).toContain(`data-tree-editable data-pages-url="http://quire.test${url}/pages/"`);
+    expect(page.body).toContain(`data-tree-page="${guides}" data-tree-kind="group"`);
+    const script = /<script type="module" src="([^"]+)"><\/script>/.exec(page.body)![1];
+    expect(script).toMatch(/\/app\/assets\/change-request-[A-Z0-9]+\.js$/);
+    expect(String(page.headers['content-security-policy'])).toContain("script-src 'self'");
+    const asset = await t.app.inject({ method: 'GET', url: new URL(script).pathname });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['content-type']).toContain('text/javascript');
+    // A reader gets neither script nor drop targets, under the app's script-less policy.
+    const asReader = await get(url, reader);
+    expect(asReader.body).not.toContain('<script type="module"');
+    expect(asReader.body).not.toContain('data-tree-editable');
+    expect(/script-src ([^;]*)/.exec(String(asReader.headers['content-security-policy']))![1]).not.toContain("'self'");
+  });
+
+  it("another organization's admin cannot drop, add a group or save a description in this change request, nor drop onto this space's pages from their own", async () => {
+    const { number, url } = await open(editor, 'Not theirs');
+    const other = await createOrganization(t, { title: 'Other Org' });
+    const otherSpace = (await t.request('POST', `/v1/orgs/${other.id}/spaces`, { token: other.admin.token, body: { title: 'Theirs' } })).body.id;
+    let theirPage = '';
+    await editSpaceContent(t.app.deps, otherSpace, other.admin.id, (e) => {
+      theirPage = e.insertPage({ title: 'Their page', markdown: 'x\n' });
+    });
+    const head = async () => (await api(`/change-requests/${number}`)).body.revision as string;
+    const before = await head();
+    const outsider = other.admin;
+    const document = JSON.stringify({ object: 'document', nodes: [] });
+    for (const [path, form] of [
+      [`${url}/pages/${welcomeId}/place`, { target: welcomeId, position: 'after' }],
+      [`${url}/pages`, { title: 'Planted', type: 'group' }],
+      [`${url}/details`, { subject: 'Planted', descriptionDocument: document }],
+    ] as const) {
+      const res = await post(path, outsider, form);
+      expect(res.statusCode, path).toBe(404);
+      expect(res.body, path).not.toContain('Not theirs');
+    }
+    expect(await head()).toBe(before);
+    expect((await api(`/change-requests/${number}`)).body.subject).toBe('Not theirs');
+    // In their own change request, a drop naming this space's page finds nothing there.
+    const mine = await t.request('POST', `/v1/spaces/${otherSpace}/change-requests`, { token: outsider.token, body: { subject: 'Theirs' } });
+    const theirUrl = `/app/s/${otherSpace}/change-requests/${mine.body.number}`;
+    expect((await post(`${theirUrl}/pages/${theirPage}/place`, outsider, { target: welcomeId, position: 'inside' })).statusCode).toBe(404);
+    expect((await post(`${theirUrl}/pages/${welcomeId}/place`, outsider, { target: theirPage, position: 'inside' })).statusCode).toBe(404);
+  });
+
+  it('saves a rich-text description sent as a GitBook document (the script\'s editor); bad documents are 400 and change nothing', async () => {
+    const { number, url } = await open(editor, 'Rich');
+    const document = {
+      object: 'document',
+      nodes: [
+        { object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ text: 'Fast ', marks: [] }, { text: 'trains', marks: [{ object: 'mark', type: 'bold', data: {} }] }] }] },
+        {
+          object: 'block',
+          type: 'list-unordered',
+          nodes: [{ object: 'block', type: 'list-item', nodes: [{ object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [{ text: 'one' }] }] }] }],
+        },
+      ],
+    };
+    expect((await post(`${url}/details`, editor, { subject: 'Rich', descriptionDocument: JSON.stringify(document), description: 'ignored' })).statusCode).toBe(303);
+    const cr = (await api(`/change-requests/${number}`)).body;
+    expect(cr.description.nodes.map((n: { type: string }) => n.type)).toEqual(['paragraph', 'list-unordered']);
+    expect((await api(`/change-requests/${number}?format=markdown`)).body.description).toBeDefined();
+    const page = await get(url, editor);
+    expect(page.body).toContain('<strong>trains</strong>');
+    // The editor starts from the stored document, handed over in a data attribute.
+    expect(page.body).toMatch(/data-document="\{&quot;data&quot;:\{\},&quot;object&quot;:&quot;document&quot;/);
+    for (const bad of ['{not json', JSON.stringify({ object: 'value' }), JSON.stringify({ object: 'document', nodes: [{ object: 'block', type: 'no-such-block', nodes: 5 }] })]) {
+      const res = await post(`${url}/details`, editor, { subject: 'Broken', descriptionDocument: bad });
+      expect(res.statusCode, bad).toBe(400);
+      expect(res.body).toContain('descriptionDocument');
+    }
+    const after = (await api(`/change-requests/${number}`)).body;
+    expect(after.subject).toBe('Rich');
+    expect(after.description).toEqual(cr.description);
+    const forged = await post(`${url}/details`, reader, { subject: 'Rich', descriptionDocument: JSON.stringify(document) });
+    expect(forged.statusCode).toBe(403);
   });
 
   it('saves subject and a markdown description as the document the API stores, shown rendered', async () => {

@@ -1,9 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
+import { editorAssets } from '../../editor/assets.ts';
 import type { BrowserSession } from '../sessions/sessions.service.ts';
 import { changeRequestFullPage, changeRequestListPage, changeRequestPageOfPage } from './app-area.change-requests.presenter.ts';
 import * as crs from './app-area.change-requests.service.ts';
+import { EDITOR_CSP } from './app-area.editor.presenter.ts';
 import {
   AddPageForm,
   ChangeRequestListQuery,
@@ -18,6 +20,7 @@ import {
   FormBody,
   MoveForm,
   NewChangeRequestForm,
+  PlaceForm,
   ReplyForm,
   ReviewersForm,
   ReviewForm,
@@ -49,7 +52,13 @@ export async function changeRequestPages(parent: FastifyInstance, helpers: AppPa
 
   const showChangeRequest = async (request: FastifyRequest, reply: FastifyReply, spaceId: string, number: string, status = 200, error?: string) => {
     const view = await crs.changeRequestPageView(ctxOf(request), session(request), spaceId, number);
-    return html(reply, status, changeRequestFullPage(chromeOf(request, `#${view.changeRequest.number} ${view.changeRequest.subject}`), view, error));
+    const chrome = chromeOf(request, `#${view.changeRequest.number} ${view.changeRequest.subject}`);
+    if (!view.can.edit && !view.can.update) return html(reply, status, changeRequestFullPage(chrome, view, error));
+    // A member who may change something gets the page's script (the bundle's change-request
+    // entry), so the page is served under the editor's policy: scripts from this origin only.
+    const { script, style } = (await editorAssets()).entries['change-request'];
+    const body = changeRequestFullPage(chrome, view, error, { script: `${base()}/assets/${script}`, style: `${base()}/assets/${style}` });
+    return reply.code(status).header('content-security-policy', EDITOR_CSP).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
   };
 
   /**
@@ -116,7 +125,14 @@ export async function changeRequestPages(parent: FastifyInstance, helpers: AppPa
 
   app.post('/s/:spaceId/change-requests/:number/details', { config: signedIn, schema: { hide: true, params: ChangeRequestParams, body: DetailsForm } }, async (request, reply) =>
     act(request, reply, request.params, () =>
-      crs.saveDetails(ctxOf(request), session(request), request.params.spaceId, request.params.number, request.body.subject ?? '', request.body.description ?? ''),
+      crs.saveDetails(
+        ctxOf(request),
+        session(request),
+        request.params.spaceId,
+        request.params.number,
+        request.body.subject ?? '',
+        request.body.descriptionDocument !== undefined ? { json: request.body.descriptionDocument } : { markdown: request.body.description ?? '' },
+      ),
     ),
   );
 
@@ -172,7 +188,7 @@ export async function changeRequestPages(parent: FastifyInstance, helpers: AppPa
   );
 
   app.post('/s/:spaceId/change-requests/:number/pages', { config: signedIn, schema: { hide: true, params: ChangeRequestParams, body: AddPageForm } }, async (request, reply) => {
-    const { title, parent, at } = request.body;
+    const { title, type, parent, at } = request.body;
     return act(
       request,
       reply,
@@ -180,6 +196,7 @@ export async function changeRequestPages(parent: FastifyInstance, helpers: AppPa
       () =>
         crs.addPage(ctxOf(request), session(request), request.params.spaceId, request.params.number, {
           title,
+          ...(type ? { type } : {}),
           ...(parent ? { parent } : {}),
           ...(at !== undefined && at !== '' ? { at: Number(at) } : {}),
         }),
@@ -188,7 +205,7 @@ export async function changeRequestPages(parent: FastifyInstance, helpers: AppPa
   });
 
   app.post('/s/:spaceId/change-requests/:number/pages/:pageId', { config: signedIn, schema: { hide: true, params: CrPageParams, body: EditPageForm } }, async (request, reply) => {
-    const { title, emoji, description } = request.body;
+    const { title, emoji, icon, description } = request.body;
     return act(
       request,
       reply,
@@ -197,6 +214,7 @@ export async function changeRequestPages(parent: FastifyInstance, helpers: AppPa
         crs.editPage(ctxOf(request), session(request), request.params.spaceId, request.params.number, request.params.pageId, {
           ...(title !== undefined ? { title } : {}),
           ...(emoji !== undefined ? { emoji } : {}),
+          ...(icon !== undefined ? { icon } : {}),
           ...(description !== undefined ? { description } : {}),
         }),
       '#pages',
@@ -209,6 +227,21 @@ export async function changeRequestPages(parent: FastifyInstance, helpers: AppPa
       reply,
       request.params,
       () => crs.movePage(ctxOf(request), session(request), request.params.spaceId, request.params.number, request.params.pageId, request.body.direction),
+      '#pages',
+    ),
+  );
+
+  // The tree's drag and drop (change-request.ts) posts here: one drop, one move.
+  app.post('/s/:spaceId/change-requests/:number/pages/:pageId/place', { config: signedIn, schema: { hide: true, params: CrPageParams, body: PlaceForm } }, async (request, reply) =>
+    act(
+      request,
+      reply,
+      request.params,
+      () =>
+        crs.placePage(ctxOf(request), session(request), request.params.spaceId, request.params.number, request.params.pageId, {
+          target: request.body.target,
+          position: request.body.position,
+        }),
       '#pages',
     ),
   );

@@ -1,6 +1,7 @@
 import type { Context } from '../../context.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { documentToMarkdown, markdownToDocument, type Document } from '../../content/markdown/index.ts';
+import { completeDocument, InvalidDocument } from '../../content/markdown/complete.ts';
 import { loadSnapshot } from '../../content/store/snapshot.ts';
 import { renderDocument } from '../../site/render-document.ts';
 import { applyContentChanges } from '../change-requests/change-requests.batch.ts';
@@ -170,6 +171,7 @@ export async function changeRequestPageView(ctx: Context, session: BrowserSessio
       createdAt: presented.createdAt,
       ...(presented.mergedAt ? { merged: { by: presented.mergedBy?.displayName ?? '', at: presented.mergedAt } } : {}),
       descriptionMarkdown: plain(description),
+      descriptionDocument: description ?? null,
       descriptionHtml: description?.nodes?.length ? renderDocument(description as never).html : '',
     },
     can,
@@ -230,10 +232,44 @@ export async function changeRequestPageOfView(ctx: Context, session: BrowserSess
 // ---------------------------------------------------------------------------------------
 // Actions: each one a service call of the API's, after the app's SSO check.
 
-export async function saveDetails(ctx: Context, session: BrowserSession, spaceId: string, number: string, subject: string, descriptionMarkdown: string) {
+/**
+ * Subject and description. The description arrives as the rich-text editor's GitBook document
+ * (JSON, change-request.ts) or, without script, as markdown; either way the API's document is
+ * stored. A document from the browser is completed and checked as the content batch checks
+ * one (completeDocument): 400 when it is not a document the engine can write.
+ */
+export async function saveDetails(
+  ctx: Context,
+  session: BrowserSession,
+  spaceId: string,
+  number: string,
+  subject: string,
+  description: { markdown: string } | { json: string },
+) {
   await enforceSpaceSso(ctx, session, spaceId);
-  const document = markdownToDocument(descriptionMarkdown.replace(/\r\n/g, '\n'));
+  const document = 'json' in description ? descriptionFromJson(description.json) : markdownToDocument(description.markdown.replace(/\r\n/g, '\n'));
   await updateChangeRequest(ctx, spaceId, number, { subject: subject.slice(0, 100), description: { object: 'document', nodes: document.nodes } });
+}
+
+/** The API's description limit (RichText: at most 1000 blocks). */
+const MAX_DESCRIPTION_BLOCKS = 1000;
+
+function descriptionFromJson(json: string): Document {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    throw badRequest('descriptionDocument: not valid JSON');
+  }
+  let document: Document;
+  try {
+    document = completeDocument(value);
+  } catch (error) {
+    if (error instanceof InvalidDocument) throw badRequest(`descriptionDocument: ${error.message}`);
+    throw error;
+  }
+  if (document.nodes.length > MAX_DESCRIPTION_BLOCKS) throw badRequest(`descriptionDocument: at most ${MAX_DESCRIPTION_BLOCKS} blocks`);
+  return document;
 }
 
 export async function setStatus(ctx: Context, session: BrowserSession, spaceId: string, number: string, status: 'open' | 'draft' | 'archived') {
@@ -303,14 +339,21 @@ async function content(ctx: Context, session: BrowserSession, spaceId: string, n
   await applyContentChanges(ctx, spaceId, number, changes, true);
 }
 
-export async function addPage(ctx: Context, session: BrowserSession, spaceId: string, number: string, input: { title: string; parent?: string; at?: number }) {
+/** Adds an empty page, or a group (a title over the pages moved into it). */
+export async function addPage(
+  ctx: Context,
+  session: BrowserSession,
+  spaceId: string,
+  number: string,
+  input: { title: string; type?: 'document' | 'group'; parent?: string; at?: number },
+) {
   const title = input.title.trim();
-  if (!title) throw badRequest('A page needs a title');
+  if (!title) throw badRequest(input.type === 'group' ? 'A group needs a title' : 'A page needs a title');
   await content(ctx, session, spaceId, number, [
     {
       operation: 'insert_page',
       title: title.slice(0, 255),
-      document: { markdown: '' },
+      ...(input.type === 'group' ? { type: 'group' as const } : { document: { markdown: '' } }),
       ...(input.parent ? { into: input.parent } : {}),
       ...(input.at !== undefined ? { at: input.at } : {}),
     },
@@ -323,7 +366,7 @@ export async function editPage(
   spaceId: string,
   number: string,
   pageId: string,
-  input: { title?: string; emoji?: string; description?: string },
+  input: { title?: string; emoji?: string; icon?: string; description?: string },
 ) {
   if (input.title !== undefined && !input.title.trim()) throw badRequest('A page needs a title');
   await content(ctx, session, spaceId, number, [
@@ -332,6 +375,7 @@ export async function editPage(
       page: pageId,
       ...(input.title !== undefined ? { title: input.title.trim().slice(0, 255) } : {}),
       ...(input.emoji !== undefined ? { emoji: input.emoji.trim() } : {}),
+      ...(input.icon !== undefined ? { icon: input.icon.trim() } : {}),
       ...(input.description !== undefined ? { description: input.description.trim().slice(0, 1000) } : {}),
     },
   ]);
@@ -367,6 +411,42 @@ export async function movePage(ctx: Context, session: BrowserSession, spaceId: s
     const grand = locate(snapshot.pages, parentId)!;
     const parentIndex = grand.siblings.findIndex((n) => n.entry.id === parentId);
     change = { operation: 'update_page', page: pageId, into: grand.parent ? grand.parent.entry.id : null, at: parentIndex + 1 };
+  }
+  await content(ctx, session, spaceId, number, [change]);
+}
+
+/**
+ * The drop of the tree's drag and drop: the page goes before or after `target` (among
+ * target's siblings) or inside it (last). Computed from the tree at the change request's head
+ * like the one-step moves, and sent as one `update_page { into, at }`; the batch decides again.
+ */
+export async function placePage(
+  ctx: Context,
+  session: BrowserSession,
+  spaceId: string,
+  number: string,
+  pageId: string,
+  drop: { target: string; position: 'before' | 'after' | 'inside' },
+) {
+  const { cr } = await loadChangeRequest(ctx, spaceId, number);
+  const snapshot = await loadSnapshot(ctx.db, spaceId, cr.revision_id);
+  const place = locate(snapshot.pages, pageId);
+  if (!place) throw notFound('Page');
+  const moved = place.siblings.find((n) => n.entry.id === pageId)!;
+  if (drop.target === pageId) throw badRequest('A page cannot be dropped on itself');
+  if (locate(moved.children, drop.target)) throw badRequest('A page cannot be moved inside itself');
+  const target = locate(snapshot.pages, drop.target);
+  if (!target) throw notFound('Target page');
+  const targetNode = target.siblings.find((n) => n.entry.id === drop.target)!;
+  let change: ContentChangeInput;
+  if (drop.position === 'inside') {
+    if (targetNode.entry.type === 'link') throw badRequest('A link cannot hold pages');
+    change = { operation: 'update_page', page: pageId, into: drop.target, at: targetNode.children.filter((n) => n.entry.id !== pageId).length };
+  } else {
+    // Positions count the target's siblings without the moved page, as the batch does.
+    const others = target.siblings.filter((n) => n.entry.id !== pageId);
+    const index = others.findIndex((n) => n.entry.id === drop.target);
+    change = { operation: 'update_page', page: pageId, into: target.parent ? target.parent.entry.id : null, at: drop.position === 'before' ? index : index + 1 };
   }
   await content(ctx, session, spaceId, number, [change]);
 }

@@ -37,7 +37,12 @@ export const NewChangeRequestForm = form({ subject: Type.String({ maxLength: 100
 export const CrPageParams = Type.Object({ spaceId: id('The space'), number: Type.String({ pattern: '^[0-9]{1,9}$' }), pageId: id('The page') });
 export const CrPageQuery = Type.Object({ comment: Type.Optional(Type.String({ maxLength: 64 })) });
 export const CommentParams = Type.Object({ spaceId: id('The space'), number: Type.String({ pattern: '^[0-9]{1,9}$' }), commentId: id('The comment') });
-export const DetailsForm = form({ subject: Type.Optional(Type.String({ maxLength: 100 })), description: Type.Optional(Type.String({ maxLength: 100_000 })) });
+export const DetailsForm = form({
+  subject: Type.Optional(Type.String({ maxLength: 100 })),
+  description: Type.Optional(Type.String({ maxLength: 100_000 })),
+  /** The rich-text editor's GitBook document as JSON (change-request.ts); without script, `description` is markdown. */
+  descriptionDocument: Type.Optional(Type.String({ maxLength: 1_000_000 })),
+});
 export const StatusForm = form({ status: Type.Union([Type.Literal('open'), Type.Literal('draft'), Type.Literal('archived')]) });
 export const ReviewersForm = form({ users: Type.Optional(Type.Union([id('A member'), Type.Array(id('A member'), { maxItems: 100 })])) });
 export const ReviewForm = form({ status: Type.Union([Type.Literal('approved'), Type.Literal('changes-requested')]), comment: Type.Optional(Type.String({ maxLength: 100_000 })) });
@@ -48,6 +53,18 @@ export const CommentUpdateForm = form({
   react: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
   unreact: Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
 });
-export const AddPageForm = form({ title: Type.String({ maxLength: 255 }), parent: Type.Optional(Type.String({ maxLength: 64 })), at: Type.Optional(Type.String({ maxLength: 6, pattern: '^[0-9]*$' })) });
-export const EditPageForm = form({ title: Type.Optional(Type.String({ maxLength: 255 })), emoji: Type.Optional(Type.String({ maxLength: 50 })), description: Type.Optional(Type.String({ maxLength: 1000 })) });
+export const AddPageForm = form({
+  title: Type.String({ maxLength: 255 }),
+  type: Type.Optional(Type.Union([Type.Literal('document'), Type.Literal('group')])),
+  parent: Type.Optional(Type.String({ maxLength: 64 })),
+  at: Type.Optional(Type.String({ maxLength: 6, pattern: '^[0-9]*$' })),
+});
+export const EditPageForm = form({
+  title: Type.Optional(Type.String({ maxLength: 255 })),
+  emoji: Type.Optional(Type.String({ maxLength: 50 })),
+  icon: Type.Optional(Type.String({ maxLength: 100 })),
+  description: Type.Optional(Type.String({ maxLength: 1000 })),
+});
+/** A drop of the tree's drag and drop: before, after or inside another page. */
+export const PlaceForm = form({ target: Type.String({ minLength: 1, maxLength: 64 }), position: Type.Union([Type.Literal('before'), Type.Literal('after'), Type.Literal('inside')]) });
 export const MoveForm = form({ direction: Type.Union([Type.Literal('up'), Type.Literal('down'), Type.Literal('indent'), Type.Literal('outdent')]) });

@@ -167,16 +167,25 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
       switch (change.operation) {
         case 'insert_page': {
           if (change.into !== undefined && !editor.hasPage(change.into)) throw notFound(`Page "${change.into}" (${where}/into)`);
-          const parsed = parseDocument(change.document, where);
-          const { operation: _op, into, at, ref, document: _doc, ...fields } = change;
-          const meta = { ...fields, ...parsed.fields };
-          const title = parsed.fields.title ?? parsed.heading ?? fields.title ?? 'Untitled';
-          const page: NewPage = { ...meta, title, document: parsed.document };
+          const { operation: _op, type, into, at, ref, document, ...fields } = change;
+          let page: NewPage;
+          if (type === 'group') {
+            // A group only titles the pages under it: it has no content of its own to take.
+            if (document !== undefined) throw badRequest(`${where}/document: a group has no content`);
+            if (fields.computed !== undefined) throw badRequest(`${where}/computed: a group has no content`);
+            if (fields.title === undefined) throw badRequest(`${where}/title: a group needs a title`);
+            page = { ...fields, type: 'group', title: fields.title };
+          } else {
+            if (document === undefined) throw badRequest(`${where}/document: a page needs its content ({ markdown } or { document })`);
+            const parsed = parseDocument(document, where);
+            const title = parsed.fields.title ?? parsed.heading ?? fields.title ?? 'Untitled';
+            page = { ...fields, ...parsed.fields, title, document: parsed.document };
+          }
           const id = editor.insertPage(page, { parent: into ?? null, index: at === undefined ? undefined : Math.min(at, editor.childrenOf(into ?? null).length) });
           // A new page: touched, never "existed before" (touch() would see it already inserted).
           if (!touched.includes(id)) touched.push(id);
           if (ref) pageRefs.set(ref, id);
-          documentsToResolve.add(id);
+          if (type !== 'group') documentsToResolve.add(id);
           break;
         }
         case 'update_page': {

@@ -447,6 +447,35 @@ describe('change requests', () => {
       expect(bad.status).toBe(404);
     });
 
+    it('insert_page with type group: a titled group without content, pages move into it; bad groups are 400 and change nothing', async () => {
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
+      const cr = await open(space.id);
+      await applyOk(space.id, cr.id, [
+        { operation: 'insert_page', type: 'group', ref: 'g', title: 'Guides', emoji: '1f4d8', icon: 'book' },
+        { operation: 'insert_page', title: 'Intro', document: { markdown: 'Hi.\n' } },
+      ]);
+      const pages = (await get(`${CR(space.id, cr.id)}/content/pages`)).body.pages;
+      expect(pages.map((p: { type: string; title: string }) => [p.type, p.title])).toEqual([
+        ['group', 'Guides'],
+        ['document', 'Intro'],
+      ]);
+      expect(pages[0]).toMatchObject({ emoji: '1f4d8', icon: 'book' });
+      await applyOk(space.id, cr.id, [{ operation: 'update_page', page: pages[1].id, into: pages[0].id, at: 0 }]);
+      expect((await crTree(space.id, cr.id)).map((p) => p.path)).toEqual(['guides', 'guides/intro']);
+      const revision = (await getCR(space.id, cr.id)).revision;
+      for (const [change, where] of [
+        [{ operation: 'insert_page', type: 'group', title: 'G', document: { markdown: 'text' } }, 'body/changes/0/document'],
+        [{ operation: 'insert_page', type: 'group' }, 'body/changes/0/title'],
+        [{ operation: 'insert_page', title: 'No content' }, 'body/changes/0/document'],
+        [{ operation: 'insert_page', type: 'link', title: 'L', document: { markdown: '' } }, 'type'],
+      ] as const) {
+        const res = await apply(space.id, cr.id, [change as never]);
+        expect(res.status, JSON.stringify(change)).toBe(400);
+        expect(res.body.error.message).toContain(where);
+      }
+      expect((await getCR(space.id, cr.id)).revision).toBe(revision);
+    });
+
     it('refs resolve links across the batch, whatever the order; compat=false answers the pages', async () => {
       const space = await createSpace(t, { organization: org, title: 'Docs' });
       const cr = await open(space.id);

@@ -184,12 +184,14 @@ const PageFields = {
 };
 export const InsertPageChange = Type.Object({
   operation: Type.Literal('insert_page'),
+  /** GitBook's page types a batch may insert: a document page (default) or a group, which has no content. */
+  type: Type.Optional(Type.Union([Type.Literal('document'), Type.Literal('group')], { description: 'document (default) or group' })),
   ...PageFields,
   computed: Type.Optional(ComputedSourceInput),
   into: Type.Optional(Id('Parent page')),
   at: Type.Optional(Type.Integer({ minimum: 0 })),
   ref: Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-  document: DocumentInput,
+  document: Type.Optional(DocumentInput),
 });
 export const UpdatePageChange = Type.Object({
   operation: Type.Literal('update_page'),
