@@ -20,6 +20,7 @@ describe('tenants: the app area of organization B against organization A', { tim
   let editorA: TestUser;
   let spaceId: string;
   let pageId: string;
+  let siblingId: string;
   let number: string;
   let commentId: string;
   const SECRET = 'Zanzibar ledger';
@@ -32,6 +33,7 @@ describe('tenants: the app area of organization B against organization A', { tim
     spaceId = (await t.request('POST', `/v1/orgs/${a.id}/spaces`, { token: a.admin.token, body: { title: `${SECRET} space` } })).body.id;
     await editSpaceContent(t.app.deps, spaceId, a.admin.id, (e) => {
       pageId = e.insertPage({ title: `${SECRET} page`, markdown: `The ${SECRET}.\n` });
+      siblingId = e.insertPage({ title: `${SECRET} sibling`, markdown: `Beside the ${SECRET}.\n` });
     });
     const cr = await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: editorA.token, body: { subject: `${SECRET} change` } });
     number = String(cr.body.number);
@@ -71,6 +73,7 @@ describe('tenants: the app area of organization B against organization A', { tim
     [`${cr()}/pages`, { title: 'Planted by B' }],
     [`${cr()}/pages/${pageId}`, { title: 'Renamed by B' }],
     [`${cr()}/pages/${pageId}/move`, { direction: 'down' }],
+    [`${cr()}/pages/${pageId}/place`, { target: siblingId, position: 'after' }],
     [`${cr()}/details`, { subject: 'Renamed by B' }],
     [`${cr()}/reviewers`, { users: b.admin.id }],
     [`${cr()}/reviews`, { status: 'approved' }],
