@@ -5,8 +5,8 @@ import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { conditionValue } from '../sites/site-conditions.ts';
 import { pageOf, pathFrom, SiteStructure, uniquePath } from '../sites/site-structure.ts';
-import type { SiteRow } from '../sites/sites.repository.ts';
-import { loadSite, loadSiteToManage, touchSite } from '../sites/sites.service.ts';
+import { loadSite, loadSiteToManage } from '../../access/index.ts';
+import { sitesRepository, type SiteRow } from '../sites/sites.repository.ts';
 import { siteSectionsRepository, type GroupRow, type SectionRow } from './site-sections.repository.ts';
 import type {
   AddGroupInput,
@@ -125,7 +125,7 @@ export async function addSection(ctx: Context, organizationId: string, siteId: s
       created_at: now,
     });
     await structure.save(trx);
-    await touchSite(ctx, trx, siteId);
+    await sitesRepository.touch(trx, siteId, isoNow(ctx.clock));
     return presentedSection(ctx, site, structure, section.id);
   });
 }
@@ -159,7 +159,7 @@ export async function updateSection(ctx: Context, organizationId: string, siteId
       structure.moveIntoGroup({ kind: 'section', id: sectionId }, input.siteSectionGroupId);
     }
     await structure.save(trx);
-    await touchSite(ctx, trx, siteId);
+    await sitesRepository.touch(trx, siteId, isoNow(ctx.clock));
     return presentedSection(ctx, site, structure, sectionId);
   });
 }
@@ -174,7 +174,7 @@ export async function deleteSection(ctx: Context, organizationId: string, siteId
     if (!structure.removeSection(sectionId)) return;
     await structure.save(trx);
     if (site.default_site_section_id === sectionId) await siteSectionsRepository.clearSiteDefaultSection(trx, siteId);
-    await touchSite(ctx, trx, siteId);
+    await sitesRepository.touch(trx, siteId, isoNow(ctx.clock));
   });
 }
 
@@ -188,7 +188,7 @@ export async function moveSection(ctx: Context, organizationId: string, siteId: 
     const pointer = (p?: { siteSection: string }) => (p ? { kind: 'section' as const, id: p.siteSection } : undefined);
     structure.moveLevelItem({ kind: 'section', id: sectionId }, input.position && { before: pointer(input.position.before), after: pointer(input.position.after) });
     await structure.save(trx);
-    await touchSite(ctx, trx, siteId);
+    await sitesRepository.touch(trx, siteId, isoNow(ctx.clock));
     return presentedSection(ctx, site, structure, sectionId);
   });
 }
@@ -224,7 +224,7 @@ export async function addGroup(ctx: Context, organizationId: string, siteId: str
     structure.addGroup(row);
     for (const id of sections) structure.moveIntoGroup({ kind: 'section', id }, row.id);
     await structure.save(trx);
-    await touchSite(ctx, trx, siteId);
+    await sitesRepository.touch(trx, siteId, isoNow(ctx.clock));
     return presentedGroup(ctx, site, structure, row.id);
   });
 }
@@ -242,7 +242,7 @@ export async function updateGroup(ctx: Context, organizationId: string, siteId: 
     if (Object.keys(changes).length > 0) {
       structure.updateGroup(groupId, changes);
       await structure.save(trx);
-      await touchSite(ctx, trx, siteId);
+      await sitesRepository.touch(trx, siteId, isoNow(ctx.clock));
     }
     return presentedGroup(ctx, site, structure, groupId);
   });
@@ -256,7 +256,7 @@ export async function deleteGroup(ctx: Context, organizationId: string, siteId: 
     const structure = await SiteStructure.load(tctx, siteId);
     if (!structure.removeGroup(groupId)) return;
     await structure.save(trx);
-    await touchSite(ctx, trx, siteId);
+    await sitesRepository.touch(trx, siteId, isoNow(ctx.clock));
   });
 }
 
@@ -270,7 +270,7 @@ export async function addSectionToGroup(ctx: Context, organizationId: string, si
     if (!structure.section(sectionId)) throw badRequest(`body/sectionId: section "${sectionId}" is not in this site`);
     structure.moveIntoGroup({ kind: 'section', id: sectionId }, groupId);
     await structure.save(trx);
-    await touchSite(ctx, trx, siteId);
+    await sitesRepository.touch(trx, siteId, isoNow(ctx.clock));
     return presentedGroup(ctx, site, structure, groupId);
   });
 }
@@ -285,7 +285,7 @@ export async function removeSectionFromGroup(ctx: Context, organizationId: strin
     if (!section || section.section_group_id !== groupId) return;
     structure.moveLevelItem({ kind: 'section', id: sectionId }, { after: { kind: 'group', id: groupId } });
     await structure.save(trx);
-    await touchSite(ctx, trx, siteId);
+    await sitesRepository.touch(trx, siteId, isoNow(ctx.clock));
   });
 }
 
@@ -300,7 +300,7 @@ export async function moveGroup(ctx: Context, organizationId: string, siteId: st
       p ? { kind: p.type === 'site-section' ? ('section' as const) : ('group' as const), id: p.id } : undefined;
     structure.moveLevelItem({ kind: 'group', id: groupId }, input.position && { before: pointer(input.position.before), after: pointer(input.position.after) });
     await structure.save(trx);
-    await touchSite(ctx, trx, siteId);
+    await sitesRepository.touch(trx, siteId, isoNow(ctx.clock));
     return presentedGroup(ctx, site, structure, groupId);
   });
 }

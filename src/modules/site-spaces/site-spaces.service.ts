@@ -5,8 +5,8 @@ import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { conditionValue } from '../sites/site-conditions.ts';
 import { pageOf, pathFrom, SiteStructure, uniquePath } from '../sites/site-structure.ts';
-import type { SiteRow } from '../sites/sites.repository.ts';
-import { loadSite, loadSiteToManage, touchSite } from '../sites/sites.service.ts';
+import { loadSite, loadSiteToManage } from '../../access/index.ts';
+import { sitesRepository, type SiteRow } from '../sites/sites.repository.ts';
 import { siteSpacesRepository, type SiteSpaceRow } from './site-spaces.repository.ts';
 import type { AddSiteSpaceInput, MoveSiteSpaceInput, UpdateSiteSpaceInput } from './site-spaces.schemas.ts';
 
@@ -66,7 +66,7 @@ export async function addSiteSpace(ctx: Context, organizationId: string, siteId:
     };
     await structure.addSiteSpace(tctx, row);
     await structure.save(trx);
-    await touchSite(ctx, trx, siteId);
+    await sitesRepository.touch(trx, siteId, isoNow(ctx.clock));
     return presented(ctx, site, structure, row.id);
   });
 }
@@ -94,7 +94,7 @@ export async function updateSiteSpace(ctx: Context, organizationId: string, site
     if (Object.keys(changes).length > 0) {
       await structure.updateSiteSpace(tctx, siteSpaceId, changes);
       await structure.save(trx);
-      await touchSite(ctx, trx, siteId);
+      await sitesRepository.touch(trx, siteId, isoNow(ctx.clock));
     }
     return presented(ctx, site, structure, siteSpaceId);
   });
@@ -110,7 +110,7 @@ export async function deleteSiteSpace(ctx: Context, organizationId: string, site
     if (!structure.removeSiteSpace(siteSpaceId)) return;
     await structure.save(trx);
     if (site.default_site_space_id === siteSpaceId) await siteSpacesRepository.clearSiteDefault(trx, siteId);
-    await touchSite(ctx, trx, siteId);
+    await sitesRepository.touch(trx, siteId, isoNow(ctx.clock));
   });
 }
 
@@ -124,7 +124,7 @@ export async function moveSiteSpace(ctx: Context, organizationId: string, siteId
     const position = input.position && { before: input.position.before?.siteSpace, after: input.position.after?.siteSpace };
     structure.moveSiteSpaceNextTo(siteSpaceId, position);
     await structure.save(trx);
-    await touchSite(ctx, trx, siteId);
+    await sitesRepository.touch(trx, siteId, isoNow(ctx.clock));
     return presented(ctx, site, structure, siteSpaceId);
   });
 }

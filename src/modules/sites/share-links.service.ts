@@ -5,7 +5,7 @@ import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { presentShareLink } from './sites.presenter.ts';
 import { sitesRepository } from './sites.repository.ts';
-import { loadSiteToManage } from './sites.service.ts';
+import { loadSiteToManage } from '../../access/index.ts';
 
 /* Share links of a site: keys that open a `share-link` site to visitors. */
 

@@ -6,7 +6,7 @@ import { unsignedClaims } from './site-conditions.ts';
 import { sitePolicy } from './sites.policy.ts';
 import { sitesRepository } from './sites.repository.ts';
 import { ADAPTIVE_SCHEMA_SHAPE } from './sites.schemas.ts';
-import { loadSite, loadSiteToManage } from './sites.service.ts';
+import { loadSite, loadSiteToManage } from '../../access/index.ts';
 
 /* A site's adaptive schema (spec 2.9): the claims visitors carry, and the template conditions made from them. */
 

@@ -7,7 +7,7 @@ import { effectiveCustomization, mergeCustomization, parseCustomization, pruneEm
 import { sitePolicy } from './sites.policy.ts';
 import { sitesRepository, type SiteRow } from './sites.repository.ts';
 import { Customization, SiteSpaceCustomization, type CustomizationInputValue, type CustomizationWire } from './sites.schemas.ts';
-import { loadSite, loadSiteToManage, touchSite } from './sites.service.ts';
+import { loadSite, loadSiteToManage } from '../../access/index.ts';
 
 /* A site's customization and its site spaces' overrides, as the API reads and writes them (the rule: site-customization.ts). */
 
@@ -64,7 +64,7 @@ export async function overrideSiteSpaceCustomization(ctx: Context, organizationI
     // What is stored must read back: checked against the response shape before the write.
     assertWireShape(SiteSpaceCustomization, presented);
     await siteSpacesRepository.update(trx, siteId, siteSpaceId, { customization: row.customization });
-    await touchSite(ctx, trx, siteId);
+    await sitesRepository.touch(trx, siteId, isoNow(ctx.clock));
     return presented;
   });
 }

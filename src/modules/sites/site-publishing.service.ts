@@ -9,7 +9,7 @@ import { newId } from '../../lib/ids.ts';
 import { usersRepository } from '../users/users.repository.ts';
 import { sitesRepository, type SiteView } from './sites.repository.ts';
 import { sealVisitorAuthKey, visitorAuthKey } from './site-visitor-key.ts';
-import { loadSiteToManage } from './sites.service.ts';
+import { loadSiteToManage } from '../../access/index.ts';
 
 /* ------------------------------------------------------------------------------------
  * Visitor authentication (GitBook's site-publishing-auth): the key a site's owner signs

@@ -3,7 +3,10 @@ import { badRequest, notFound } from '../../errors.ts';
 import { effectiveCustomization } from './site-customization.ts';
 import { SiteStructure, type LevelPointer } from './site-structure.ts';
 import type { CustomizationWire, SortStructureInput } from './sites.schemas.ts';
-import { loadSite, loadSiteToManage, presentSiteFor, touchSite } from './sites.service.ts';
+import { loadSite, loadSiteToManage } from '../../access/index.ts';
+import { isoNow } from '../../lib/clock.ts';
+import { sitesRepository } from './sites.repository.ts';
+import { presentSiteFor } from './sites.service.ts';
 
 /* A site's structure and published profile as the API reads them, and sortSiteStructure (the model: site-structure.ts). */
 
@@ -64,7 +67,7 @@ export async function sortStructure(ctx: Context, organizationId: string, siteId
       structure.moveLevelItem({ kind, id: item.id }, position && { before: toPointer(position.before), after: toPointer(position.after) }, { parent: current });
     }
     await structure.save(trx);
-    await touchSite(ctx, trx, siteId);
+    await sitesRepository.touch(trx, siteId, isoNow(ctx.clock));
     const presented = structure.present(ctx, site);
     const moved = [...presented.siteSpaces, ...presented.sections, ...presented.groups].find((o) => o.id === item.id && o.object === item.type);
     if (!moved) throw notFound('Item');

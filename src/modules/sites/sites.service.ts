@@ -1,23 +1,20 @@
 import type { Context } from '../../context.ts';
-import { actorReaches } from '../../context.ts';
-import type { Db } from '../../db/database.ts';
 import type { PageRequest } from '../../db/keyset.ts';
-import { badRequest, conflict, notFound } from '../../errors.ts';
+import { badRequest, conflict } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { organizationPolicy } from '../organizations/organizations.policy.ts';
-import { organizationsRepository } from '../organizations/organizations.repository.ts';
-import { memberAccess } from '../../access/index.ts';
+import { loadSite, loadSiteToManage, memberAccess } from '../../access/index.ts';
 import { siteSpacesRepository } from '../site-spaces/site-spaces.repository.ts';
 import { sealVisitorAuthKey } from './site-visitor-key.ts';
 import { pathFrom, SiteStructure, uniquePath } from './site-structure.ts';
-import { sitePermissions, sitePolicy, type SiteAccess } from './sites.policy.ts';
+import { sitePermissions, type SiteAccess } from './sites.policy.ts';
 import { presentSite } from './sites.presenter.ts';
 import { sitesRepository, type SiteRow, type SiteView } from './sites.repository.ts';
 import type { CreateSiteInput, ListSitesFilter, UpdateSiteInput } from './sites.schemas.ts';
 
 /*
- * Docs sites: who sees and manages a site (loadSite, loadSiteToManage), and the site
+ * Docs sites (who sees and manages one is the access layer's loadSite, loadSiteToManage): the site
  * itself (list, create, read, settings, publish, delete). Beside it, by concern:
  * site-structure.ts (the structure model) and site-structure.service.ts, site-conditions.ts,
  * site-adaptive.service.ts, site-customization.ts (the merge rule) and
@@ -25,62 +22,8 @@ import type { CreateSiteInput, ListSitesFilter, UpdateSiteInput } from './sites.
  * (visitor-auth keys, custom hostnames). site-sections and site-spaces build on the model.
  */
 
-type Ctx = Pick<Context, 'db' | 'actor' | 'caches' | 'config' | 'clock'>;
-
-// ---------------------------------------------------------------- access
-
-/**
- * The site and the caller's standing towards it. Members with a role read every site;
- * guests get 403. In `visitor` mode (published profile, structure, section and
- * site-space lists) anyone signed in reads a published site its visibility opens to
- * them: public and unlisted sites, and share-link sites with an active `shareKey`.
- * Anyone else gets 404.
- */
-export async function loadSite(
-  ctx: Ctx,
-  organizationId: string,
-  siteId: string,
-  mode: { visitor?: boolean; shareKey?: string } = {},
-): Promise<{ site: SiteView; access: SiteAccess }> {
-  const membership = actorReaches(ctx.actor, organizationId)
-    ? await organizationsRepository.findActiveMembership(ctx.db, organizationId, ctx.actor.userId)
-    : undefined;
-  if (!membership && !mode.visitor) throw notFound('Organization');
-  const site = await sitesRepository.find(ctx.db, organizationId, siteId);
-  if (!site) throw notFound('Site');
-  let visitor = false;
-  if (mode.visitor && site.published === 1) {
-    if (site.visibility === 'public' || site.visibility === 'unlisted') visitor = true;
-    else if (site.visibility === 'share-link' && mode.shareKey) visitor = await sitesRepository.activeShareKey(ctx.db, site.id, mode.shareKey);
-  }
-  const access: SiteAccess = {
-    organizationId,
-    userId: ctx.actor.userId,
-    role: membership?.role ?? null,
-    creator: site.created_by === ctx.actor.userId,
-    visitor,
-  };
-  if (!sitePolicy.can('view', access)) {
-    if (!membership) throw notFound('Site');
-    sitePolicy.authorize('view', access, 'Guests cannot see the sites of the organization');
-  }
-  return { site, access };
-}
-
-/** The site for a change: 403 unless the caller manages it. */
-export async function loadSiteToManage(ctx: Ctx, organizationId: string, siteId: string) {
-  const loaded = await loadSite(ctx, organizationId, siteId);
-  sitePolicy.authorize('manage', loaded.access, 'Managing a site needs the admin role, or the create role on a site you created');
-  return loaded;
-}
-
 export function presentSiteFor(ctx: Pick<Context, 'config'>, site: SiteView, access: SiteAccess) {
   return presentSite(ctx.config, site, sitePermissions(access));
-}
-
-/** Touches the site's updated_at (every change to its structure or settings). */
-export async function touchSite(ctx: Pick<Context, 'clock'>, db: Db, siteId: string) {
-  await sitesRepository.update(db, siteId, { updated_at: isoNow(ctx.clock) });
 }
 
 
