@@ -7,6 +7,7 @@ import type { Clock } from './lib/clock.ts';
 import type { TtlCache } from './lib/ttl-cache.ts';
 import { unauthorized } from './errors.ts';
 import type { Actor } from './access/actor.ts';
+import { sessionActor, type BrowserSession } from './access/session.ts';
 
 // The caller and the one rule on which organizations it reaches live with the access layer.
 export { actorReaches, type Actor } from './access/actor.ts';
@@ -67,4 +68,13 @@ export function contextOf(request: FastifyRequest): Context {
   if (!request.actor) throw unauthorized();
   const { db, dialect, config, clock, caches, files, outbound } = request.server.deps;
   return { db, dialect, config, clock, caches, files, outbound, actor: request.actor, requestId: request.id, log: request.log };
+}
+
+/**
+ * The service context of a signed-in browser: the session's user as the actor, so every
+ * read goes through the same services and permission rules as the API (and answers 404
+ * where the API would).
+ */
+export function sessionContext(deps: AppDeps, session: BrowserSession, requestId: string, log: FastifyBaseLogger): Context {
+  return { ...deps, actor: sessionActor(session), requestId, log };
 }

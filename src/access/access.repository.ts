@@ -2,14 +2,14 @@ import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { paginate, type Page, type PageRequest } from '../db/keyset.ts';
 import { preparedQuery } from '../db/prepared.ts';
-import type { ChangeRequestsTable, CollectionsTable, ContentPermissionsTable, Database, DefaultLevel, OrganizationsTable, RoleName, SitesTable, SpacesTable } from '../db/types.ts';
+import type { ChangeRequestsTable, CollectionsTable, ContentPermissionsTable, Database, DefaultLevel, OrganizationsTable, RoleName, SessionsTable, SitesTable, SpacesTable } from '../db/types.ts';
 import { ROLE_RANK, ROLES } from '../policies/index.ts';
 import type { AccessTarget } from './effective-role.ts';
 
 /*
  * The queries that decide access: the caller's membership, the grants they hold, the
  * collections above a piece of content, and the rows a loader checks (an organization, a
- * live space, a change request). Modules' repositories reuse these rather than write
+ * live space, a change request, a docs site, a browser session). Modules' repositories reuse these rather than write
  * their own (spaces.repository.findActive, change-requests.repository.find).
  */
 
@@ -170,6 +170,17 @@ export const accessRepository = {
       .where('active', '=', 1)
       .executeTakeFirst();
     return row !== undefined;
+  },
+
+  /** The browser session with this id hash when neither revoked nor expired at `now`. */
+  async findActiveSession(db: Db, idHash: string, now: string): Promise<SessionsTable | undefined> {
+    return db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('id_hash', '=', idHash)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
   },
 
   async findWithMembership(db: Db, organizationId: string, userId: string): Promise<OrganizationWithAccess | undefined> {

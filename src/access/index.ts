@@ -29,6 +29,7 @@ export {
 export { accessRepository, CALLER_MEMBERSHIP, openComments, ownsTeam, type ChangeRequestView, type OrganizationWithAccess, type SiteView } from './access.repository.ts';
 export { collectionPermissions, collectionPolicy, spacePermissions, spacePolicy } from './content.policy.ts';
 export { sitePermissions, sitePolicy, type SiteAccess } from './site.policy.ts';
+export { csrfToken, csrfTokenValid, findSession, SESSION_COOKIE, sessionActor, sessionIdOf, sessionScope, type BrowserSession } from './session.ts';
 export {
   accessFrom,
   effectiveDefaultLevel,
