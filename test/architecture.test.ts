@@ -32,7 +32,7 @@ describe('import boundaries', () => {
     const result = analyse();
     expect(result.jobsImportModules).toEqual([]);
     expect(result.cycles.length).toBeLessThanOrEqual(2);
-    expect(result.serviceImports.length).toBeLessThanOrEqual(39);
+    expect(result.serviceImports.length).toBeLessThanOrEqual(20);
     expect(result.accessLoaderImports.length).toBe(0);
     expect(result.longFiles.length).toBeLessThanOrEqual(3);
   });

@@ -11,7 +11,7 @@ import { settleTables } from '../../content/markdown/html-table.ts';
 import { RevisionEditor, type NewPage, type PagePatch } from '../../content/store/editor.ts';
 import { loadDocuments, loadTrees } from '../../content/store/snapshot.ts';
 import type { FileEntry, PageEntry } from '../../content/store/types.ts';
-import { fileUrlSigner } from '../content/content.service.ts';
+import { fileUrlSigner } from '../content/content.file-urls.ts';
 import { presentFile } from '../content/content.presenter.ts';
 import { fetchFile } from './change-requests.fetch.ts';
 import { BLOB_AREA } from '../../content/store/blobs.ts';

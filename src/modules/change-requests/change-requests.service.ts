@@ -1,5 +1,5 @@
 import type { Context } from '../../context.ts';
-import { assertClusterOf } from '../conversations/conversations.service.ts';
+import { assertClusterOf } from '../conversations/conversations.rules.ts';
 import type { Db } from '../../db/database.ts';
 import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
 import type { PageRequest } from '../../db/keyset.ts';

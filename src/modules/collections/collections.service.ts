@@ -8,7 +8,7 @@ import { membersRepository } from '../members/members.repository.ts';
 import { organizationPolicy } from '../organizations/organizations.policy.ts';
 import { accessRepository, accessResolver, contentAccess, memberAccess, reachableCollections, requireAccess } from '../../access/index.ts';
 import { permissionsRepository } from '../permissions/permissions.repository.ts';
-import { assertMovableToAnotherOrganization } from '../spaces/spaces.service.ts';
+import { assertMovableToAnotherOrganization } from '../spaces/spaces.rules.ts';
 import { collectionPermissions, collectionPolicy, type ContentAccess } from './collections.policy.ts';
 import { presentCollection } from './collections.presenter.ts';
 import { collectionsRepository, type CollectionRow, type Sibling } from './collections.repository.ts';

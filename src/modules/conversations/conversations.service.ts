@@ -159,11 +159,6 @@ export async function listClusters(ctx: Context, organizationId: string, options
   });
 }
 
-/** 400 unless the organization has the cluster (a change request names one). */
-export async function assertClusterOf(db: Db, organizationId: string, clusterId: string, field: string): Promise<void> {
-  if (!(await repo.clusterExists(db, organizationId, clusterId))) throw badRequest(`${field}: no issues cluster "${clusterId}" in this organization`);
-}
-
 /* ---------------------------------------------------------------- processing */
 
 interface ExtractedIssue {

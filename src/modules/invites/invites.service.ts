@@ -7,7 +7,7 @@ import { newId } from '../../lib/ids.ts';
 import { actorReaches, memberAccess, organizationAccess } from '../../access/index.ts';
 import { organizationsRepository } from '../organizations/organizations.repository.ts';
 import { usersRepository } from '../users/users.repository.ts';
-import { buildUserRow } from '../users/users.service.ts';
+import { buildUserRow } from '../users/users.rules.ts';
 import { invitesPolicy } from './invites.policy.ts';
 import { presentInviteLink } from './invites.presenter.ts';
 import { invitesRepository } from './invites.repository.ts';

@@ -14,6 +14,7 @@ import { organizationsRepository, type OrganizationRow } from './organizations.r
 import { membersRepository } from '../members/members.repository.ts';
 import { usersRepository } from '../users/users.repository.ts';
 import type { UpdateOrganizationInput } from './organizations.schemas.ts';
+import { normalizeMergeRules } from './organizations.rules.ts';
 
 const EMPTY_DOCUMENT = JSON.stringify({ object: 'document', data: {}, nodes: [] });
 
@@ -84,19 +85,6 @@ export async function createOrganizationWithAdmin(db: Db, clock: Clock, input: N
     updated_by: adminUserId,
   });
   return row;
-}
-
-/** Keeps only the known fields of merge rules; every named reviewer must be a member (organizations and spaces). */
-export async function normalizeMergeRules(db: Db, organizationId: string, rules: NonNullable<UpdateOrganizationInput['mergeRules']>) {
-  if (rules.type === 'none') return { type: 'none' as const };
-  const normalized = rules.rules.map((r) => ({ rule: r.rule, users: [...new Set(r.users)] }));
-  const named = [...new Set(normalized.flatMap((r) => r.users))];
-  const known = new Set(await organizationsRepository.memberUserIds(db, organizationId, named));
-  const unknown = named.filter((id) => !known.has(id));
-  if (unknown.length > 0) {
-    throw badRequest(`body/mergeRules: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not a member' : 'are not members'} of this organization`);
-  }
-  return { type: 'rules' as const, rules: normalized };
 }
 
 function normalizeDomains(domains: string[]): string[] {
@@ -204,11 +192,6 @@ export async function updateAgentInstructions(ctx: Context, organizationId: stri
     await organizationsRepository.upsertAgentInstructions(trx, row);
     return presentAgentInstructions(ctx.config, row);
   });
-}
-
-/** The domain part of an email address, lower-cased. */
-export function emailDomainOf(email: string): string {
-  return email.slice(email.lastIndexOf('@') + 1).toLowerCase();
 }
 
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;

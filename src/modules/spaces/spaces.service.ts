@@ -11,13 +11,14 @@ import { RevisionEditor } from '../../content/store/editor.ts';
 import { removeBlobs } from '../../content/store/blobs.ts';
 import { storeRepository } from '../../content/store/store.repository.ts';
 import { accessFrom, accessResolver as sharedAccessResolver, collectionPolicy, contentAccess, contentScope, loadSpace, memberAccess, requireAccess, type ContentAccess } from '../../access/index.ts';
-import { normalizeMergeRules } from '../organizations/organizations.service.ts';
+import { normalizeMergeRules } from '../organizations/organizations.rules.ts';
 import { organizationPolicy } from '../organizations/organizations.policy.ts';
 import { permissionsRepository } from '../permissions/permissions.repository.ts';
 import { spacePermissions, spacePolicy } from './spaces.policy.ts';
 import { presentSpace, type SpaceCounts } from './spaces.presenter.ts';
 import { spacesRepository, type PublishedPlacement, type Sibling, type SpaceRow } from './spaces.repository.ts';
 import { siteSpaceUrl, siteUrl } from '../sites/sites.presenter.ts';
+import { assertMovableToAnotherOrganization } from './spaces.rules.ts';
 import type { ContentPositionInput, CreateSpaceInput, MoveSpaceInput, UpdateSpaceInput } from './spaces.schemas.ts';
 
 /** Deleted spaces stay restorable this long, then the purge removes them (spec 8). */
@@ -320,17 +321,6 @@ export async function moveSpace(ctx: Context, spaceId: string, input: MoveSpaceI
     const row = { ...space, ...changes };
     return presentOne(tctx, row, await contentAccess(tctx, row, 'space'));
   });
-}
-
-/**
- * A transfer moves spaces to another organization, but not what their old organization
- * built on them: its sites would keep publishing them, its translations keep reading or
- * writing them, across the two tenants. Refused until they are taken out of those.
- */
-export async function assertMovableToAnotherOrganization(db: Context['db'], spaceIds: string[], what: string): Promise<void> {
-  const uses = await spacesRepository.organizationUses(db, spaceIds);
-  if (uses.site) throw conflict(`${what} is published on the site "${uses.site.title}" of its organization: remove it from the site first`);
-  if (uses.translation) throw conflict(`${what} is used by the translation ${uses.translation.id} of its organization: delete the translation first`);
 }
 
 /**
