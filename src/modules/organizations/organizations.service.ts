@@ -116,8 +116,7 @@ export async function createOrganization(ctx: Context, input: NewOrganization) {
 
 /** PATCH /v1/orgs/{organizationId}: admins only. */
 export async function updateOrganization(ctx: Context, organizationId: string, input: UpdateOrganizationInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const access = await memberAccess(tctx, organizationId);
     organizationPolicy.authorize('admin', access, 'Only organization admins can change its settings');
 
@@ -125,7 +124,7 @@ export async function updateOrganization(ctx: Context, organizationId: string, i
     if (input.title !== undefined) changes.title = input.title.trim();
     if (input.emailDomains !== undefined) changes.email_domains = JSON.stringify(normalizeDomains(input.emailDomains));
     if (input.hostname !== undefined) {
-      if (await organizationsRepository.hostnameTaken(trx, input.hostname, organizationId)) {
+      if (await organizationsRepository.hostnameTaken(tctx.db, input.hostname, organizationId)) {
         throw conflict(`hostname "${input.hostname}" is already used by another organization`);
       }
       changes.hostname = input.hostname;
@@ -145,11 +144,11 @@ export async function updateOrganization(ctx: Context, organizationId: string, i
     if (input.ai !== undefined) changes.ai = input.ai ? 1 : 0;
     if (input.inviteLinks !== undefined) changes.invite_links = input.inviteLinks ? 1 : 0;
     if (input.mergeRules !== undefined) {
-      changes.merge_rules = JSON.stringify(await normalizeMergeRules(trx, organizationId, input.mergeRules));
+      changes.merge_rules = JSON.stringify(await normalizeMergeRules(tctx.db, organizationId, input.mergeRules));
     }
 
-    await organizationsRepository.update(trx, organizationId, changes);
-    const updated = (await organizationsRepository.findById(trx, organizationId)) as OrganizationRow;
+    await organizationsRepository.update(tctx.db, organizationId, changes);
+    const updated = (await organizationsRepository.findById(tctx.db, organizationId)) as OrganizationRow;
     return presentOrganization(ctx.config, updated, access);
   });
 }
@@ -180,8 +179,8 @@ export async function getAgentInstructions(ctx: Context, organizationId: string)
 
 /** PUT /v1/orgs/{organizationId}/agent-instructions: admins only. */
 export async function updateAgentInstructions(ctx: Context, organizationId: string, instructions: unknown) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const access = await memberAccess({ ...ctx, db: trx }, organizationId);
+  return ctx.transaction(async (tctx) => {
+    const access = await memberAccess(tctx, organizationId);
     organizationPolicy.authorize('admin', access, 'Only organization admins can change the agent instructions');
     const row = {
       organization_id: organizationId,
@@ -189,7 +188,7 @@ export async function updateAgentInstructions(ctx: Context, organizationId: stri
       updated_at: isoNow(ctx.clock),
       updated_by: ctx.actor.userId,
     };
-    await organizationsRepository.upsertAgentInstructions(trx, row);
+    await organizationsRepository.upsertAgentInstructions(tctx.db, row);
     return presentAgentInstructions(ctx.config, row);
   });
 }

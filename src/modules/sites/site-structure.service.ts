@@ -45,8 +45,7 @@ const POINTER_KIND = { 'site-section': 'section', 'site-section-group': 'group' 
  * moved item.
  */
 export async function sortStructure(ctx: Context, organizationId: string, siteId: string, input: SortStructureInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { site } = await loadSiteToManage(tctx, organizationId, siteId);
     const structure = await SiteStructure.load(tctx, siteId);
     const { item, position } = input;
@@ -66,8 +65,8 @@ export async function sortStructure(ctx: Context, organizationId: string, siteId
       const current = structure.parentOf({ kind, id: item.id });
       structure.moveLevelItem({ kind, id: item.id }, position && { before: toPointer(position.before), after: toPointer(position.after) }, { parent: current });
     }
-    await structure.save(trx);
-    await sitesRepository.touch(trx, siteId, isoNow(ctx.clock));
+    await structure.save(tctx.db);
+    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
     const presented = structure.present(ctx, site);
     const moved = [...presented.siteSpaces, ...presented.sections, ...presented.groups].find((o) => o.id === item.id && o.object === item.type);
     if (!moved) throw notFound('Item');

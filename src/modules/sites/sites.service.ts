@@ -78,15 +78,14 @@ export function newSiteRow(fields: {
 
 /** POST {O}/sites: the create role; the listed spaces become site spaces at the root. */
 export async function createSite(ctx: Context, organizationId: string, input: CreateSiteInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const access = await memberAccess(tctx, organizationId);
     organizationPolicy.authorize('createContent', access, 'Creating a site needs the create role in the organization');
     const spaceIds = [...new Set(input.spaces ?? [])];
     const spaces = [];
     const unknown = [];
     for (const id of spaceIds) {
-      const space = await siteSpacesRepository.findLiveSpace(trx, organizationId, id);
+      const space = await siteSpacesRepository.findLiveSpace(tctx.db, organizationId, id);
       if (space) spaces.push(space);
       else unknown.push(id);
     }
@@ -101,12 +100,12 @@ export async function createSite(ctx: Context, organizationId: string, input: Cr
       now,
     });
     const id = row.id;
-    await sitesRepository.insert(trx, { ...row, visitor_auth_key: await sealVisitorAuthKey(trx, row.visitor_auth_key) });
+    await sitesRepository.insert(tctx.db, { ...row, visitor_auth_key: await sealVisitorAuthKey(tctx.db, row.visitor_auth_key) });
     const paths: string[] = [];
     for (const [position, space] of spaces.entries()) {
       const path = uniquePath(pathFrom(space.title), paths);
       paths.push(path);
-      await siteSpacesRepository.insert(trx, {
+      await siteSpacesRepository.insert(tctx.db, {
         id: newId(),
         site_id: id,
         section_id: null,
@@ -119,7 +118,7 @@ export async function createSite(ctx: Context, organizationId: string, input: Cr
         created_at: now,
       });
     }
-    const site = (await sitesRepository.find(trx, organizationId, id)) as SiteView;
+    const site = (await sitesRepository.find(tctx.db, organizationId, id)) as SiteView;
     return presentSiteFor(ctx, site, { organizationId, userId: access.userId, role: access.role, creator: true, visitor: false });
   });
 }
@@ -132,8 +131,7 @@ export async function getSite(ctx: Context, organizationId: string, siteId: stri
 
 /** PATCH {SITE}: whoever manages the site. */
 export async function updateSite(ctx: Context, organizationId: string, siteId: string, input: UpdateSiteInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { site, access } = await loadSiteToManage(tctx, organizationId, siteId);
     const changes: Partial<SiteRow> = { updated_at: isoNow(ctx.clock) };
     if (input.title !== undefined) changes.title = input.title.trim().length >= 2 ? input.title.trim() : input.title;
@@ -142,7 +140,7 @@ export async function updateSite(ctx: Context, organizationId: string, siteId: s
     if (input.agentsContext !== undefined) changes.agents_context = input.agentsContext;
     if (input.proxy !== undefined) changes.proxy = input.proxy;
     if (input.basename !== undefined) {
-      if (input.basename !== null && (await sitesRepository.addressTaken(trx, siteId, 'basename', input.basename))) {
+      if (input.basename !== null && (await sitesRepository.addressTaken(tctx.db, siteId, 'basename', input.basename))) {
         throw conflict(`body/basename: "${input.basename}" is already used by another site`);
       }
       changes.basename = input.basename;
@@ -150,7 +148,7 @@ export async function updateSite(ctx: Context, organizationId: string, siteId: s
     if (input.hostname !== undefined && input.hostname !== (site.pending_hostname ?? site.hostname)) {
       // A new hostname is pending until proven (verifyCustomHostname); until then it is not
       // served, and the proven one it replaces stops being served too.
-      if (input.hostname !== null && (await sitesRepository.addressTaken(trx, siteId, 'hostname', input.hostname))) {
+      if (input.hostname !== null && (await sitesRepository.addressTaken(tctx.db, siteId, 'hostname', input.hostname))) {
         throw conflict(`body/hostname: "${input.hostname}" is already used by another site`);
       }
       changes.hostname = null;
@@ -170,31 +168,30 @@ export async function updateSite(ctx: Context, organizationId: string, siteId: s
         if (section) structure.updateSection(section.id, { default_site_space_id: input.defaultSiteSpace });
         else changes.default_site_space_id = input.defaultSiteSpace;
       }
-      await structure.save(trx);
+      await structure.save(tctx.db);
     }
-    await sitesRepository.update(trx, siteId, changes);
+    await sitesRepository.update(tctx.db, siteId, changes);
     return presentSiteFor(ctx, { ...site, ...changes }, access);
   });
 }
 
 /** DELETE {SITE}: whoever manages the site; 204 also when absent. */
 export async function deleteSite(ctx: Context, organizationId: string, siteId: string) {
-  await ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  await ctx.transaction(async (tctx) => {
     await memberAccess(tctx, organizationId);
-    const site = await sitesRepository.find(trx, organizationId, siteId);
+    const site = await sitesRepository.find(tctx.db, organizationId, siteId);
     if (!site) return;
     await loadSiteToManage(tctx, organizationId, siteId);
-    await sitesRepository.delete(trx, organizationId, siteId);
+    await sitesRepository.delete(tctx.db, organizationId, siteId);
   });
 }
 
 /** POST {SITE}/publish and /unpublish. */
 export async function setPublished(ctx: Context, organizationId: string, siteId: string, published: boolean) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const { site, access } = await loadSiteToManage({ ...ctx, db: trx }, organizationId, siteId);
+  return ctx.transaction(async (tctx) => {
+    const { site, access } = await loadSiteToManage(tctx, organizationId, siteId);
     const changes = { published: published ? 1 : 0, updated_at: isoNow(ctx.clock) };
-    await sitesRepository.update(trx, siteId, changes);
+    await sitesRepository.update(tctx.db, siteId, changes);
     return presentSiteFor(ctx, { ...site, ...changes }, access);
   });
 }
