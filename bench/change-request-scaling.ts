@@ -3,7 +3,7 @@ import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
 import { createFileStore } from '../src/files/index.ts';
 import { createOutboundClient } from '../src/lib/outbound/index.ts';
-import type { Context } from '../src/context.ts';
+import { serviceContext, type Context } from '../src/context.ts';
 import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { ManualClock } from '../src/lib/clock.ts';
@@ -36,18 +36,20 @@ export async function measureChangeRequestScaling(rounds = 30): Promise<ChangeRe
     const large = await handle.db.transaction().execute((trx) => seedSpace(trx, admin.organizationId, admin.userId, clock, PARENTS, CHILDREN));
     const small = await handle.db.transaction().execute((trx) => seedSpace(trx, admin.organizationId, admin.userId, clock, 2, 4));
     const config = loadConfig({ DATA_DIR: dir });
-    const ctx: Context = {
-      db: handle.db,
-      dialect: 'sqlite',
-      config,
-      clock,
-      caches: { memberships: new TtlCache(0), listings: new TtlCache(0), searchResults: new TtlCache(0) },
-      files: createFileStore({ config, db: handle.db, dialect: 'sqlite' }),
-      outbound: createOutboundClient({}),
-      actor: { userId: admin.userId, tokenId: 'bench', organizationId: null },
-      requestId: 'bench',
-      log: pino({ level: 'silent' }),
-    };
+    const ctx: Context = serviceContext(
+      {
+        db: handle.db,
+        dialect: 'sqlite',
+        config,
+        clock,
+        caches: { memberships: new TtlCache(0), listings: new TtlCache(0), searchResults: new TtlCache(0) },
+        files: createFileStore({ config, db: handle.db, dialect: 'sqlite' }),
+        outbound: createOutboundClient({}),
+      },
+      { userId: admin.userId, tokenId: 'bench', organizationId: null },
+      'bench',
+      pino({ level: 'silent' }),
+    );
     const times = { large: { edit: [] as number[], merge: [] as number[] }, small: { edit: [] as number[], merge: [] as number[] } };
     for (let i = 0; i < rounds + 3; i++) {
       for (const [name, space] of [['large', large], ['small', small]] as const) {

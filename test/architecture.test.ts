@@ -45,8 +45,8 @@ describe('import boundaries', () => {
     const result = analyse();
     expect(result.jobsImportModules).toEqual([]);
     expect(result.cycles.length).toBeLessThanOrEqual(1);
-    expect(result.serviceImports.length).toBeLessThanOrEqual(41);
-    expect(result.accessLoaderImports.length).toBeLessThanOrEqual(4);
+    expect(result.serviceImports.length).toBeLessThanOrEqual(20);
+    expect(result.accessLoaderImports.length).toBe(0);
     expect(result.longFiles.length).toBeLessThanOrEqual(3);
   });
 });

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import type { FastifyBaseLogger } from 'fastify';
 import { loadConfig } from '../../src/config.ts';
-import type { Context } from '../../src/context.ts';
+import { serviceContext, type Context } from '../../src/context.ts';
 import { ManualClock } from '../../src/lib/clock.ts';
 import { PostgresAdapter } from 'kysely';
 import { createDeps } from '../../src/app.ts';
@@ -66,12 +66,7 @@ export const conversationsSuite = defineSuite<ConversationsSeed>({
     const admin = await db.transaction().execute((trx) => seedAdmin(trx, clock));
     const dialect = db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
     const deps = createDeps({ config: loadConfig({ DATA_DIR: '/tmp' }), db, dialect, clock });
-    const ctx: Context = {
-      ...deps,
-      actor: { userId: admin.userId, tokenId: 'bench', organizationId: null },
-      requestId: 'bench',
-      log: silentLog,
-    };
+    const ctx: Context = serviceContext(deps, { userId: admin.userId, tokenId: 'bench', organizationId: null }, 'bench', silentLog);
     const next = random(19);
     const pick = <T>(list: T[]) => list[Math.floor(next() * list.length)]!;
     const started = performance.now();

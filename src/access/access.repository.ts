@@ -2,14 +2,14 @@ import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
 import { paginate, type Page, type PageRequest } from '../lib/pagination/index.ts';
 import { preparedQuery } from '../db/prepared.ts';
-import type { ChangeRequestsTable, CollectionsTable, ContentPermissionsTable, Database, DefaultLevel, OrganizationsTable, RoleName, SpacesTable } from '../db/types.ts';
+import type { ChangeRequestsTable, CollectionsTable, ContentPermissionsTable, Database, DefaultLevel, OrganizationsTable, RoleName, SessionsTable, SitesTable, SpacesTable } from '../db/types.ts';
 import { ROLE_RANK, ROLES } from '../policies/index.ts';
 import type { AccessTarget } from './effective-role.ts';
 
 /*
  * The queries that decide access: the caller's membership, the grants they hold, the
  * collections above a piece of content, and the rows a loader checks (an organization, a
- * live space, a change request). Modules' repositories reuse these rather than write
+ * live space, a change request, a docs site, a browser session). Modules' repositories reuse these rather than write
  * their own (spaces.repository.findActive, change-requests.repository.find).
  */
 
@@ -123,6 +123,28 @@ export function spaceInScope(eb: ExpressionBuilder<Database, 'spaces'>, scope: {
   ]);
 }
 
+/** A site with the count of its site spaces (those whose space is live). */
+export type SiteView = SitesTable & { site_spaces: number };
+
+/** Sites `s` with their count of live site spaces (sites.repository lists with it too). */
+export function selectSites(db: Db) {
+  return db
+    .selectFrom('sites as s')
+    .selectAll('s')
+    .select((eb) =>
+      eb
+        .selectFrom('site_spaces as c')
+        .innerJoin('spaces as sp', 'sp.id', 'c.space_id')
+        .select((sub) => sub.fn.countAll<number>().as('n'))
+        .whereRef('c.site_id', '=', 's.id')
+        .where('sp.deleted_at', 'is', null)
+        .as('site_spaces'),
+    );
+}
+
+/** The count arrives as text on PostgreSQL. */
+export const normalizeSiteView = (row: SiteView): SiteView => ({ ...row, site_spaces: Number(row.site_spaces ?? 0) });
+
 export const accessRepository = {
   /** Ids of the organization's live spaces in a list filter (contentScope). */
   async spaceIds(db: Db, organizationId: string, scope: { all: true } | { all: false; spaceIds: string[]; collectionIds: string[] }): Promise<string[]> {
@@ -132,6 +154,35 @@ export const accessRepository = {
   },
 
   /** One query: the organization and the caller's membership, for every org-scoped request that needs the row. */
+  /** One site of the organization, with its site space count (loadSite). */
+  async findSite(db: Db, organizationId: string, siteId: string): Promise<SiteView | undefined> {
+    const row = await selectSites(db).where('s.id', '=', siteId).where('s.organization_id', '=', organizationId).executeTakeFirst();
+    return row ? normalizeSiteView(row as SiteView) : undefined;
+  },
+
+  /** Whether the site has an active share link with this key (a share-link site's visitors). */
+  async activeShareKey(db: Db, siteId: string, key: string): Promise<boolean> {
+    const row = await db
+      .selectFrom('site_share_links')
+      .select('id')
+      .where('site_id', '=', siteId)
+      .where('key', '=', key)
+      .where('active', '=', 1)
+      .executeTakeFirst();
+    return row !== undefined;
+  },
+
+  /** The browser session with this id hash when neither revoked nor expired at `now`. */
+  async findActiveSession(db: Db, idHash: string, now: string): Promise<SessionsTable | undefined> {
+    return db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('id_hash', '=', idHash)
+      .where('revoked_at', 'is', null)
+      .where('expires_at', '>', now)
+      .executeTakeFirst();
+  },
+
   async findWithMembership(db: Db, organizationId: string, userId: string): Promise<OrganizationWithAccess | undefined> {
     const [row] = await findWithMembership(db, { organizationId, userId });
     return row;

@@ -4,8 +4,9 @@ import type { TtlCache } from '../lib/ttl-cache.ts';
 import { readUnlessChanged, type Depend } from '../db/read-cache.ts';
 import type { CollectionsTable, RoleName, SpacesTable } from '../db/types.ts';
 import { notFound } from '../errors.ts';
-import { accessRepository, type ChangeRequestView, type OrganizationWithAccess } from './access.repository.ts';
+import { accessRepository, type ChangeRequestView, type OrganizationWithAccess, type SiteView } from './access.repository.ts';
 import { spacePolicy } from './content.policy.ts';
+import { sitePolicy, type SiteAccess } from './site.policy.ts';
 import { accessFrom, type AccessTarget, type ContentAccess, type ContentFacts } from './effective-role.ts';
 
 /*
@@ -281,4 +282,49 @@ export async function loadChangeRequest(ctx: CachedContext, spaceId: string, idO
   const access: ChangeRequestAccess = { space: spaceAccess, isCreator: cr?.created_by === ctx.actor.userId };
   if (!seesChangeRequests(access) || !cr) throw notFound('Change request');
   return { space, cr, access };
+}
+
+/**
+ * A docs site and the caller's standing towards it. Members with a role read every site;
+ * guests get 403. In `visitor` mode (published profile, structure, section and
+ * site-space lists) anyone signed in reads a published site its visibility opens to
+ * them: public and unlisted sites, and share-link sites with an active `shareKey`.
+ * Anyone else gets 404.
+ */
+export async function loadSite(
+  ctx: AccessContext,
+  organizationId: string,
+  siteId: string,
+  mode: { visitor?: boolean; shareKey?: string } = {},
+): Promise<{ site: SiteView; access: SiteAccess }> {
+  const membership = actorReaches(ctx.actor, organizationId)
+    ? await accessRepository.findActiveMembership(ctx.db, organizationId, ctx.actor.userId)
+    : undefined;
+  if (!membership && !mode.visitor) throw notFound('Organization');
+  const site = await accessRepository.findSite(ctx.db, organizationId, siteId);
+  if (!site) throw notFound('Site');
+  let visitor = false;
+  if (mode.visitor && site.published === 1) {
+    if (site.visibility === 'public' || site.visibility === 'unlisted') visitor = true;
+    else if (site.visibility === 'share-link' && mode.shareKey) visitor = await accessRepository.activeShareKey(ctx.db, site.id, mode.shareKey);
+  }
+  const access: SiteAccess = {
+    organizationId,
+    userId: ctx.actor.userId,
+    role: membership?.role ?? null,
+    creator: site.created_by === ctx.actor.userId,
+    visitor,
+  };
+  if (!sitePolicy.can('view', access)) {
+    if (!membership) throw notFound('Site');
+    sitePolicy.authorize('view', access, 'Guests cannot see the sites of the organization');
+  }
+  return { site, access };
+}
+
+/** The site for a change: 403 unless the caller manages it. */
+export async function loadSiteToManage(ctx: AccessContext, organizationId: string, siteId: string): Promise<{ site: SiteView; access: SiteAccess }> {
+  const loaded = await loadSite(ctx, organizationId, siteId);
+  sitePolicy.authorize('manage', loaded.access, 'Managing a site needs the admin role, or the create role on a site you created');
+  return loaded;
 }

@@ -1,7 +1,7 @@
 /*
  * The access layer (docs/architecture.md, "Authorization"): who may act on what. Services
  * import it from here; its queries are in access.repository.ts, the effective role in
- * effective-role.ts, the content rules in content.policy.ts.
+ * effective-role.ts, the content rules in content.policy.ts, the site rules in site.policy.ts.
  */
 export {
   accessResolver,
@@ -10,6 +10,8 @@ export {
   contentFacts,
   contentScope,
   loadChangeRequest,
+  loadSite,
+  loadSiteToManage,
   loadSpace,
   memberAccess,
   organizationAccess,
@@ -24,8 +26,10 @@ export {
   type ContentScope,
   type OrganizationAccess,
 } from './access.ts';
-export { accessRepository, CALLER_MEMBERSHIP, openComments, ownsTeam, type ChangeRequestView, type OrganizationWithAccess } from './access.repository.ts';
+export { accessRepository, CALLER_MEMBERSHIP, openComments, ownsTeam, type ChangeRequestView, type OrganizationWithAccess, type SiteView } from './access.repository.ts';
 export { collectionPermissions, collectionPolicy, spacePermissions, spacePolicy } from './content.policy.ts';
+export { sitePermissions, sitePolicy, type SiteAccess } from './site.policy.ts';
+export { csrfToken, csrfTokenValid, findSession, SESSION_COOKIE, sessionActor, sessionIdOf, sessionScope, type BrowserSession } from './session.ts';
 export {
   accessFrom,
   effectiveDefaultLevel,

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { Actor, AppDeps } from '../../context.ts';
-import { csrfTokenValid, findSession, sessionScope } from '../sessions/sessions.service.ts';
+import { csrfTokenValid, findSession, sessionActor } from '../../access/index.ts';
 import { sessionMayCreateTokens } from './app-area.policy.ts';
 import { appAreaRepository } from './app-area.repository.ts';
 
@@ -29,5 +29,5 @@ export async function browserSessionActor(deps: AppDeps, request: FastifyRequest
   if (!session || !csrfTokenValid(session, csrf)) return null;
   const memberships = await appAreaRepository.memberships(deps.db, session.row.user_id);
   if (!sessionMayCreateTokens(session.row, memberships)) return null;
-  return { userId: session.row.user_id, tokenId: 'session', organizationId: sessionScope(session.row) };
+  return sessionActor(session);
 }

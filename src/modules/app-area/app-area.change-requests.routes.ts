@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
 import { editorAssets } from '../../editor/assets.ts';
-import type { BrowserSession } from '../sessions/sessions.service.ts';
+import type { BrowserSession } from '../../access/index.ts';
 import { changeRequestFullPage, changeRequestListPage, changeRequestPageOfPage } from './app-area.change-requests.presenter.ts';
 import * as crs from './app-area.change-requests.service.ts';
 import { EDITOR_CSP } from './app-area.editor.presenter.ts';

@@ -27,7 +27,7 @@ import { listComments, listReplies, postComment, postReply, updateComment } from
 import { getPage, listPages } from '../content/content.service.ts';
 import { listMembers } from '../members/members.service.ts';
 import { loadChangeRequest, loadSpace } from '../../access/index.ts';
-import type { BrowserSession } from '../sessions/sessions.service.ts';
+import type { BrowserSession } from '../../access/index.ts';
 import { changedPages, enforceSpaceSso } from './app-area.service.ts';
 import type { TreePage } from './app-area.presenter.ts';
 import type { ChangeRequestListView, ChangeRequestPageView, CommentView, CrPageView, MoveDirection } from './app-area.change-requests.presenter.ts';

@@ -16,8 +16,8 @@ import { changeRequestPolicy } from '../change-requests/change-requests.policy.t
 import { createChangeRequest, listSpaceChangeRequests } from '../change-requests/change-requests.service.ts';
 import { loadChangeRequest, loadSpace } from '../../access/index.ts';
 import { getPage } from '../content/content.service.ts';
-import { csrfToken, type BrowserSession } from '../sessions/sessions.service.ts';
-import { sessionContext } from './app-area.service.ts';
+import { csrfToken, type BrowserSession } from '../../access/index.ts';
+import { sessionContext } from '../../context.ts';
 import { sessionMaySee } from './app-area.policy.ts';
 import { appAreaRepository } from './app-area.repository.ts';
 import { EDITOR_CSP, editorPage, editButton } from './app-area.editor.presenter.ts';

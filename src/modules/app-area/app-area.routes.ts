@@ -6,13 +6,11 @@ import { showErrorsAs } from '../../plugins/errors.ts';
 import { clearedSessionCookie, sessionCookie } from '../sessions/sessions.presenter.ts';
 import {
   consumeLoginLink,
-  csrfToken,
-  csrfTokenValid,
   endSession,
-  findSession,
   startSession,
-  type BrowserSession,
 } from '../sessions/sessions.service.ts';
+import { csrfToken, csrfTokenValid, findSession, type BrowserSession } from '../../access/index.ts';
+import { sessionContext } from '../../context.ts';
 import { safeReturnTarget } from '../sso/sso.policy.ts';
 import {
   accountPage,
@@ -105,7 +103,7 @@ export const appAreaRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
   app.setNotFoundHandler((request, reply) => html(reply, 404, messagePage(chromeOf(request, 'Not found'), 'Not found', 'There is nothing here.')));
 
-  const ctxOf = (request: FastifyRequest) => appArea.sessionContext(app.deps, request.browserSession as BrowserSession, request.id, request.log);
+  const ctxOf = (request: FastifyRequest) => sessionContext(app.deps, request.browserSession as BrowserSession, request.id, request.log);
   const open = { public: true, signedOut: true } as const;
   const signedIn = { public: true } as const;
 

@@ -1,4 +1,3 @@
-import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps, Context } from '../../context.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
@@ -15,19 +14,10 @@ import { loadSnapshot } from '../../content/store/snapshot.ts';
 import type { PageNode } from '../../content/store/types.ts';
 import { serviceUrls } from '../saml-providers/saml-providers.presenter.ts';
 import { issueToken } from '../users/users.service.ts';
-import { sessionScope, type BrowserSession } from '../sessions/sessions.service.ts';
+import { sessionScope, type BrowserSession } from '../../access/index.ts';
 import { sessionMayCreateTokens, sessionMaySee } from './app-area.policy.ts';
 import { appAreaRepository } from './app-area.repository.ts';
 import type { AccountView, TreePage } from './app-area.presenter.ts';
-
-/**
- * The service context of a signed-in browser: the session's user as the actor, so every
- * read goes through the same services and permission rules as the API (and answers 404
- * where the API would).
- */
-export function sessionContext(deps: AppDeps, session: BrowserSession, requestId: string, log: FastifyBaseLogger): Context {
-  return { ...deps, actor: { userId: session.row.user_id, tokenId: `session`, organizationId: sessionScope(session.row) }, requestId, log };
-}
 
 /** An organization's sign-in page: its title and providers; 404 for an unknown organization. */
 export async function organizationSignIn(deps: AppDeps, organizationKey: string) {

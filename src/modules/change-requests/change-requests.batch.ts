@@ -11,7 +11,7 @@ import { settleTables } from '../../content/markdown/html-table.ts';
 import { RevisionEditor, type NewPage, type PagePatch } from '../../content/store/editor.ts';
 import { loadDocuments, loadTrees } from '../../content/store/snapshot.ts';
 import type { FileEntry, PageEntry } from '../../content/store/types.ts';
-import { fileUrlSigner } from '../content/content.service.ts';
+import { fileUrlSigner } from '../content/content.file-urls.ts';
 import { presentFile } from '../content/content.presenter.ts';
 import { fetchFile } from './change-requests.fetch.ts';
 import { BLOB_AREA } from '../../content/store/blobs.ts';
@@ -19,7 +19,7 @@ import { changeRequestPolicy } from './change-requests.policy.ts';
 import { presentChangeRequest } from './change-requests.presenter.ts';
 import { changeRequestsRepository } from './change-requests.repository.ts';
 import type { ContentChangeInput } from './change-requests.schemas.ts';
-import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
+import { HeadMoved } from '../../db/retry.ts';
 import { loadChangeRequest } from '../../access/index.ts';
 
 /** YAML is parsed only by some requests: loaded on first use (lib/load-on-use.ts). */
@@ -143,12 +143,11 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
     }
   }
 
-  return retryingTransaction(ctx.db, async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.retryingTransaction(async (tctx) => {
     const { cr, access } = await loadChangeRequest(tctx, spaceId, idOrNumber);
     changeRequestPolicy.authorize('edit', access, 'Editing a change request needs the edit role on an unlocked space');
     if (cr.status !== 'open' && cr.status !== 'draft') throw badRequest(`The change request is ${cr.status}: its content cannot change`);
-    const editor = await RevisionEditor.open(trx, spaceId, cr.revision_id, ctx.clock, ctx.files);
+    const editor = await RevisionEditor.open(tctx.db, spaceId, cr.revision_id, ctx.clock, ctx.files);
     const pageRefs = new Map<string, string>();
     const fileRefs = new Map<string, string>();
     const insertedFiles: FileEntry[] = [];
@@ -195,7 +194,7 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
           const patch: PagePatch = { ...fields };
           if (document) {
             const parsed = parseDocument(document, where);
-            const previous = (await editor.documents(trx, [page])).get(page);
+            const previous = (await editor.documents(tctx.db, [page])).get(page);
             if (parsed.heading !== undefined && fields.title === undefined) patch.title = parsed.heading;
             Object.assign(patch, parsed.fields, { document: stableKeys(parsed.document, previous) });
             documentsToResolve.add(page);
@@ -217,7 +216,7 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
         }
         case 'revert_page': {
           touch(change.page);
-          await revertPage(trx, spaceId, editor, change.page, change.revision ?? cr.revision_merged_ancestor, change.block, where);
+          await revertPage(tctx.db, spaceId, editor, change.page, change.revision ?? cr.revision_merged_ancestor, change.block, where);
           break;
         }
         case 'insert_files': {
@@ -237,7 +236,7 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
     if (documentsToResolve.size > 0) {
       // The space's paths cost a walk of every page: built only for documents that hold a path.
       let paths: SpacePaths | undefined;
-      const current = await editor.documents(trx, [...documentsToResolve]);
+      const current = await editor.documents(tctx.db, [...documentsToResolve]);
       for (const [pageId, document] of current) {
         let resolved = resolveRefs(document, pageRefs, fileRefs) as Document;
         if (holdsRelativePaths(resolved)) paths ??= editor.spacePaths();
@@ -248,14 +247,14 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
     }
 
     const now = isoNow(ctx.clock);
-    const revision = editor.unchanged ? cr.revision_id : await editor.commit(trx, { createdBy: ctx.actor.userId });
+    const revision = editor.unchanged ? cr.revision_id : await editor.commit(tctx.db, { createdBy: ctx.actor.userId });
     if (revision !== cr.revision_id) {
-      const moved = await changeRequestsRepository.advanceRevision(trx, cr.id, cr.revision_id, { revision_id: revision, updated_at: now });
+      const moved = await changeRequestsRepository.advanceRevision(tctx.db, cr.id, cr.revision_id, { revision_id: revision, updated_at: now });
       if (!moved) throw new HeadMoved();
-      await changeRequestsRepository.addContribution(trx, cr.id, ctx.actor.userId, now);
+      await changeRequestsRepository.addContribution(tctx.db, cr.id, ctx.actor.userId, now);
     }
     const updated = { ...cr, revision_id: revision, updated_at: revision !== cr.revision_id ? now : cr.updated_at };
-    const users = await changeRequestsRepository.usersById(trx, [updated.created_by, updated.merged_by]);
+    const users = await changeRequestsRepository.usersById(tctx.db, [updated.created_by, updated.merged_by]);
     const changeRequest = presentChangeRequest(ctx.config, updated, users);
     if (compat) return changeRequest;
     const outcomes: Outcome[] = touched.map((id) => {

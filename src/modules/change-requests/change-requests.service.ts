@@ -1,7 +1,7 @@
 import type { Context } from '../../context.ts';
-import { assertClusterOf } from '../conversations/conversations.service.ts';
+import { assertClusterOf } from '../conversations/conversations.rules.ts';
 import type { Db } from '../../db/database.ts';
-import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
+import { HeadMoved } from '../../db/retry.ts';
 import type { PageRequest } from '../../lib/pagination/index.ts';
 import { badRequest, conflict, type HttpError, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
@@ -41,23 +41,22 @@ export async function createChangeRequest(ctx: Context, spaceId: string, input: 
   if (input.template && !template) {
     throw badRequest(`body/template/id: unknown template "${input.template.id}"; known: ${SPACE_TEMPLATES.map((t) => t.id).join(', ')}`);
   }
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { space, access } = await loadSpace(tctx, spaceId);
     changeRequestPolicy.authorize('create', { space: access, isCreator: true }, 'Opening a change request needs the edit role on an unlocked space');
-    if (input.conversationsIssuesCluster) await assertClusterOf(trx, space.organization_id, input.conversationsIssuesCluster, 'body/conversationsIssuesCluster');
+    if (input.conversationsIssuesCluster) await assertClusterOf(tctx.db, space.organization_id, input.conversationsIssuesCluster, 'body/conversationsIssuesCluster');
     const now = isoNow(ctx.clock);
     const base = space.revision_id as string;
     let head = base;
     if (template) {
-      const editor = await RevisionEditor.open(trx, spaceId, base, ctx.clock, ctx.files);
+      const editor = await RevisionEditor.open(tctx.db, spaceId, base, ctx.clock, ctx.files);
       for (const page of template.pages) editor.insertPage(page);
-      head = await editor.commit(trx, { createdBy: ctx.actor.userId });
+      head = await editor.commit(tctx.db, { createdBy: ctx.actor.userId });
     }
     const row: ChangeRequestRow = {
       id: newId(),
       space_id: spaceId,
-      number: await changeRequestsRepository.nextNumber(trx, spaceId),
+      number: await changeRequestsRepository.nextNumber(tctx.db, spaceId),
       status: 'open',
       subject: input.subject?.trim() ?? '',
       description: null,
@@ -72,8 +71,8 @@ export async function createChangeRequest(ctx: Context, spaceId: string, input: 
       merged_at: null,
       conversations_issues_cluster: input.conversationsIssuesCluster ?? null,
     };
-    await changeRequestsRepository.insert(trx, row);
-    if (template) await changeRequestsRepository.addContribution(trx, row.id, ctx.actor.userId, now);
+    await changeRequestsRepository.insert(tctx.db, row);
+    if (template) await changeRequestsRepository.addContribution(tctx.db, row.id, ctx.actor.userId, now);
     return present(tctx, { ...row, space_revision_id: base, organization_id: space.organization_id });
   });
 }
@@ -112,8 +111,7 @@ export async function getChangeRequest(ctx: Context, spaceId: string, idOrNumber
 
 /** PATCH {CR}: subject, description, status (draft, open, archived); the creator or the edit role. */
 export async function updateChangeRequest(ctx: Context, spaceId: string, idOrNumber: string, input: UpdateChangeRequestInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { cr, access } = await loadChangeRequest(tctx, spaceId, idOrNumber);
     changeRequestPolicy.authorize('update', access, 'Only its creator and members with the edit role can change a change request');
     if (cr.status === 'merged') throw conflict('The change request is merged: it cannot change any more');
@@ -121,9 +119,9 @@ export async function updateChangeRequest(ctx: Context, spaceId: string, idOrNum
     if (input.subject !== undefined) changes.subject = input.subject.trim();
     if (input.description !== undefined) changes.description = JSON.stringify({ data: {}, ...input.description });
     if (input.status !== undefined) changes.status = input.status;
-    if (input.conversationsIssuesCluster) await assertClusterOf(trx, cr.organization_id, input.conversationsIssuesCluster, 'body/conversationsIssuesCluster');
+    if (input.conversationsIssuesCluster) await assertClusterOf(tctx.db, cr.organization_id, input.conversationsIssuesCluster, 'body/conversationsIssuesCluster');
     if (input.conversationsIssuesCluster !== undefined) changes.conversations_issues_cluster = input.conversationsIssuesCluster;
-    await changeRequestsRepository.update(trx, cr.id, changes);
+    await changeRequestsRepository.update(tctx.db, cr.id, changes);
     return present(tctx, { ...cr, ...changes });
   });
 }
@@ -161,24 +159,23 @@ function conflicts(list: { pageId: string; title: string; reason: string; detail
  * top of it, so no edit is lost. Conflicts answer 409 and change nothing.
  */
 export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumber: string) {
-  return retryingTransaction(ctx.db, async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.retryingTransaction(async (tctx) => {
     const { space, cr, access } = await loadChangeRequest(tctx, spaceId, idOrNumber);
     changeRequestPolicy.authorize('merge', access, access.space.locked ? 'The space is locked: nothing can be merged into it' : 'Merging needs the review role on the space');
     assertPending(cr, 'merged');
-    const missing = await missingApprovals(trx, cr, space.merge_rules);
+    const missing = await missingApprovals(tctx.db, cr, space.merge_rules);
     if (missing.length > 0) {
-      const users = await usersOf(trx, missing);
+      const users = await usersOf(tctx.db, missing);
       const names = missing.map((id) => users.get(id)?.display_name ?? id).join(', ');
       throw conflict(`The merge rules wait for the approval of the current revision by: ${names}`);
     }
     const ours = space.revision_id as string;
-    const outcome = await threeWayMerge(trx, spaceId, { base: cr.revision_merged_ancestor, ours, theirs: cr.revision_id }, ctx.clock, ctx.files);
+    const outcome = await threeWayMerge(tctx.db, spaceId, { base: cr.revision_merged_ancestor, ours, theirs: cr.revision_id }, ctx.clock, ctx.files);
     if (!outcome.ok) throw conflicts(outcome.conflicts);
     const now = isoNow(ctx.clock);
-    const merged = await outcome.editor.commit(trx, { createdBy: ctx.actor.userId, parents: [ours, cr.revision_id], type: 'merge', mergedFrom: cr.id });
-    if (!(await spacesRepository.advanceRevision(trx, spaceId, ours, merged, now))) throw new HeadMoved();
-    await changeRequestsRepository.update(trx, cr.id, { status: 'merged', revision_merged: merged, merged_by: ctx.actor.userId, merged_at: now, updated_at: now });
+    const merged = await outcome.editor.commit(tctx.db, { createdBy: ctx.actor.userId, parents: [ours, cr.revision_id], type: 'merge', mergedFrom: cr.id });
+    if (!(await spacesRepository.advanceRevision(tctx.db, spaceId, ours, merged, now))) throw new HeadMoved();
+    await changeRequestsRepository.update(tctx.db, cr.id, { status: 'merged', revision_merged: merged, merged_by: ctx.actor.userId, merged_at: now, updated_at: now });
     return { revision: merged, result: 'merge' as const };
   });
 }
@@ -189,18 +186,17 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumb
  * main). Nothing to take answers the current revision unchanged.
  */
 export async function updateFromMain(ctx: Context, spaceId: string, idOrNumber: string) {
-  return retryingTransaction(ctx.db, async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.retryingTransaction(async (tctx) => {
     const { space, cr, access } = await loadChangeRequest(tctx, spaceId, idOrNumber);
     changeRequestPolicy.authorize('edit', access, 'Updating a change request needs the edit role on an unlocked space');
     assertPending(cr, 'updated');
     const main = space.revision_id as string;
     if (main === cr.revision_merged_ancestor) return { revision: cr.revision_id, result: 'update' as const };
-    const outcome = await threeWayMerge(trx, spaceId, { base: cr.revision_merged_ancestor, ours: cr.revision_id, theirs: main }, ctx.clock, ctx.files);
+    const outcome = await threeWayMerge(tctx.db, spaceId, { base: cr.revision_merged_ancestor, ours: cr.revision_id, theirs: main }, ctx.clock, ctx.files);
     if (!outcome.ok) throw conflicts(outcome.conflicts);
     const now = isoNow(ctx.clock);
-    const updated = await outcome.editor.commit(trx, { createdBy: ctx.actor.userId, parents: [cr.revision_id, main], type: 'update' });
-    const moved = await changeRequestsRepository.advanceRevision(trx, cr.id, cr.revision_id, {
+    const updated = await outcome.editor.commit(tctx.db, { createdBy: ctx.actor.userId, parents: [cr.revision_id, main], type: 'update' });
+    const moved = await changeRequestsRepository.advanceRevision(tctx.db, cr.id, cr.revision_id, {
       revision_id: updated,
       revision_merged_ancestor: main,
       updated_at: now,
@@ -219,13 +215,12 @@ function outdatedReviews(reviews: ReviewRow[], head: string): Set<string> {
 
 /** POST {CR}/reviews: the review role; judges the current revision. */
 export async function submitReview(ctx: Context, spaceId: string, idOrNumber: string, input: { status: ReviewRow['status']; comment?: { markdown: string } }) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { cr, access } = await loadChangeRequest(tctx, spaceId, idOrNumber);
     changeRequestPolicy.authorize('review', access, 'Reviewing needs the review role on the space');
     assertPending(cr, 'reviewed');
     const now = isoNow(ctx.clock);
-    const [request] = await changeRequestsRepository.reviewersOf(trx, cr.id, [ctx.actor.userId]);
+    const [request] = await changeRequestsRepository.reviewersOf(tctx.db, cr.id, [ctx.actor.userId]);
     const row: ReviewRow = {
       id: newId(),
       change_request_id: cr.id,
@@ -237,8 +232,8 @@ export async function submitReview(ctx: Context, spaceId: string, idOrNumber: st
       created_at: now,
       updated_at: now,
     };
-    await changeRequestsRepository.insertReview(trx, row);
-    const users = await usersOf(trx, [row.reviewer_id, row.requested_by]);
+    await changeRequestsRepository.insertReview(tctx.db, row);
+    const users = await usersOf(tctx.db, [row.reviewer_id, row.requested_by]);
     return presentReview(ctx.config, row, users, false, spaceId);
   });
 }
@@ -268,23 +263,22 @@ export async function requestReviewers(
   idOrNumber: string,
   input: { users: string[]; subject?: string; description?: UpdateChangeRequestInput['description'] },
 ) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { cr, access } = await loadChangeRequest(tctx, spaceId, idOrNumber);
     changeRequestPolicy.authorize('requestReview', access, 'Only its creator and members with the edit role can request reviews');
     assertPending(cr, 'sent for review');
     const wanted = [...new Set(input.users)];
-    const members = new Set((await changeRequestsRepository.members(trx, cr.organization_id, wanted)).map((m) => m.user_id));
+    const members = new Set((await changeRequestsRepository.members(tctx.db, cr.organization_id, wanted)).map((m) => m.user_id));
     const unknown = wanted.filter((id) => !members.has(id));
     if (unknown.length > 0) throw badRequest(`body/users: ${unknown.map((u) => `"${u}"`).join(', ')} ${unknown.length === 1 ? 'is not a member' : 'are not members'} of this organization`);
     const now = isoNow(ctx.clock);
     const rows = wanted.map((user_id) => ({ change_request_id: cr.id, user_id, requested_by: ctx.actor.userId, revision_id: cr.revision_id, created_at: now }));
-    await changeRequestsRepository.upsertReviewers(trx, rows);
+    await changeRequestsRepository.upsertReviewers(tctx.db, rows);
     const changes: Partial<ChangeRequestRow> = { updated_at: now };
     if (input.subject !== undefined) changes.subject = input.subject.trim();
     if (input.description !== undefined) changes.description = JSON.stringify({ data: {}, ...input.description });
-    await changeRequestsRepository.update(trx, cr.id, changes);
-    const users = await usersOf(trx, [...wanted, ctx.actor.userId]);
+    await changeRequestsRepository.update(tctx.db, cr.id, changes);
+    const users = await usersOf(tctx.db, [...wanted, ctx.actor.userId]);
     return { users: rows.map((r) => presentRequestedReviewer(ctx.config, r, users)) };
   });
 }
@@ -299,11 +293,11 @@ export async function listRequestedReviewers(ctx: Context, spaceId: string, idOr
 
 /** DELETE {CR}/requested-reviewers/{userId}: 204 also when the user was not requested. */
 export async function removeRequestedReviewer(ctx: Context, spaceId: string, idOrNumber: string, userId: string) {
-  await ctx.db.transaction().execute(async (trx) => {
-    const { cr, access } = await loadChangeRequest({ ...ctx, db: trx }, spaceId, idOrNumber);
+  await ctx.transaction(async (tctx) => {
+    const { cr, access } = await loadChangeRequest(tctx, spaceId, idOrNumber);
     // Reviewers may also decline themselves.
     if (userId !== ctx.actor.userId) changeRequestPolicy.authorize('requestReview', access, 'Only its creator and members with the edit role can change its reviewers');
-    await changeRequestsRepository.removeReviewer(trx, cr.id, userId);
+    await changeRequestsRepository.removeReviewer(tctx.db, cr.id, userId);
   });
 }
 
@@ -357,8 +351,8 @@ export async function updateFromMainConflicts(ctx: Context, spaceId: string, idO
   if (known) return known;
   let found: { pageId: string; title: string; detail: string }[] = [];
   try {
-    await ctx.db.transaction().execute(async (trx) => {
-      const outcome = await threeWayMerge(trx, spaceId, { base: cr.revision_merged_ancestor, ours: cr.revision_id, theirs: main }, ctx.clock, ctx.files);
+    await ctx.transaction(async (tctx) => {
+      const outcome = await threeWayMerge(tctx.db, spaceId, { base: cr.revision_merged_ancestor, ours: cr.revision_id, theirs: main }, ctx.clock, ctx.files);
       if (!outcome.ok) found = outcome.conflicts.map((c) => ({ pageId: c.pageId, title: c.title, detail: c.detail }));
       throw new PreviewDone();
     });

@@ -25,9 +25,8 @@ import { changeRequestPolicy } from '../change-requests/change-requests.policy.t
 import { loadChangeRequest } from '../../access/index.ts';
 import { applyContentChanges } from '../change-requests/change-requests.batch.ts';
 import { getPage } from '../content/content.service.ts';
-import { findSession, sessionIdOf, type BrowserSession } from '../sessions/sessions.service.ts';
-import { SESSION_COOKIE } from '../sessions/sessions.presenter.ts';
-import { sessionContext } from '../app-area/app-area.service.ts';
+import { findSession, SESSION_COOKIE, sessionIdOf, type BrowserSession } from '../../access/index.ts';
+import { sessionContext } from '../../context.ts';
 import { sessionMayCreateTokens } from '../app-area/app-area.policy.ts';
 import { appAreaRepository } from '../app-area/app-area.repository.ts';
 import { collabRepository, type CollabDocKey, type CollabUpdateRow } from './collab.repository.ts';

@@ -8,7 +8,7 @@ import { membersRepository } from '../members/members.repository.ts';
 import { organizationPolicy } from '../organizations/organizations.policy.ts';
 import { accessRepository, accessResolver, contentAccess, memberAccess, reachableCollections, requireAccess } from '../../access/index.ts';
 import { permissionsRepository } from '../permissions/permissions.repository.ts';
-import { assertMovableToAnotherOrganization } from '../spaces/spaces.service.ts';
+import { assertMovableToAnotherOrganization } from '../spaces/spaces.rules.ts';
 import { collectionPermissions, collectionPolicy, type ContentAccess } from './collections.policy.ts';
 import { presentCollection } from './collections.presenter.ts';
 import { collectionsRepository, type CollectionRow, type Sibling } from './collections.repository.ts';
@@ -60,11 +60,10 @@ async function endPosition(db: Db, organizationId: string, parentId: string | nu
 
 /** POST /v1/orgs/{organizationId}/collections: at the root (org role create) or in a collection (create on it). */
 export async function createCollection(ctx: Context, organizationId: string, input: CreateCollectionInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     // Non-members get 404 for the organization before anything about a parent is said.
     await memberAccess(tctx, organizationId);
-    await lockTree(trx, organizationId);
+    await lockTree(tctx.db, organizationId);
     const parentId = input.parent ?? null;
     await authorizeCreateIn(tctx, organizationId, parentId);
     const now = isoNow(ctx.clock);
@@ -75,13 +74,13 @@ export async function createCollection(ctx: Context, organizationId: string, inp
       title: input.title?.trim() ?? 'Untitled',
       description: description ? description : null,
       parent_id: parentId,
-      position: await endPosition(trx, organizationId, parentId),
+      position: await endPosition(tctx.db, organizationId, parentId),
       default_level: 'inherit',
       created_by: ctx.actor.userId,
       created_at: now,
       updated_at: now,
     };
-    await collectionsRepository.insert(trx, row);
+    await collectionsRepository.insert(tctx.db, row);
     return present(ctx, row, await contentAccess(tctx, row, 'collection'));
   });
 }
@@ -108,8 +107,7 @@ export async function getCollection(ctx: Context, collectionId: string) {
 
 /** PATCH /v1/collections/{collectionId}: title, description, defaultLevel (collection admins). */
 export async function updateCollection(ctx: Context, collectionId: string, input: UpdateCollectionInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { collection, access } = await loadCollection(tctx, collectionId);
     collectionPolicy.authorize('admin', access, 'Only admins of this collection can change it');
     const changes: Partial<CollectionRow> = {};
@@ -118,7 +116,7 @@ export async function updateCollection(ctx: Context, collectionId: string, input
     if (input.defaultLevel !== undefined) changes.default_level = input.defaultLevel;
     if (Object.keys(changes).length === 0) return present(ctx, collection, access);
     changes.updated_at = isoNow(ctx.clock);
-    await collectionsRepository.update(trx, collectionId, changes);
+    await collectionsRepository.update(tctx.db, collectionId, changes);
     const updated = { ...collection, ...changes };
     // defaultLevel may change the caller's own role on it.
     return present(ctx, updated, await contentAccess(tctx, updated, 'collection'));
@@ -131,17 +129,16 @@ export async function updateCollection(ctx: Context, collectionId: string, input
  * are soft-deleted (restorable for 7 days, to the organization root).
  */
 export async function deleteCollection(ctx: Context, collectionId: string) {
-  await ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
-    const collection = await collectionsRepository.find(trx, collectionId);
+  await ctx.transaction(async (tctx) => {
+    const collection = await collectionsRepository.find(tctx.db, collectionId);
     if (!collection) return;
     const { access } = await loadCollection(tctx, collectionId);
     collectionPolicy.authorize('admin', access, 'Only admins of this collection can delete it');
-    await lockTree(trx, collection.organization_id);
-    const ids = await collectionsRepository.subtree(trx, collectionId);
-    await collectionsRepository.softDeleteSpacesIn(trx, ids, isoNow(ctx.clock));
-    await permissionsRepository.deleteForTargets(trx, ids);
-    await collectionsRepository.deleteMany(trx, ids);
+    await lockTree(tctx.db, collection.organization_id);
+    const ids = await collectionsRepository.subtree(tctx.db, collectionId);
+    await collectionsRepository.softDeleteSpacesIn(tctx.db, ids, isoNow(ctx.clock));
+    await permissionsRepository.deleteForTargets(tctx.db, ids);
+    await collectionsRepository.deleteMany(tctx.db, ids);
   });
 }
 
@@ -165,12 +162,11 @@ function placeAmong(children: Sibling[], item: Sibling, position: ContentPositio
  * collection, with create rights where it lands.
  */
 export async function moveCollection(ctx: Context, collectionId: string, input: MoveCollectionInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { collection, access } = await loadCollection(tctx, collectionId);
     collectionPolicy.authorize('admin', access, 'Only admins of this collection can move it');
     const orgId = collection.organization_id;
-    await lockTree(trx, orgId);
+    await lockTree(tctx.db, orgId);
     const position = input.position;
     if (input.parent === undefined && position === undefined) throw badRequest('body must have parent or position');
     if (position && (position.before === undefined) === (position.after === undefined)) {
@@ -185,8 +181,8 @@ export async function moveCollection(ctx: Context, collectionId: string, input: 
       if (pointer.type === 'collection' && pointerId === collectionId) throw badRequest('body/position cannot point at the collection itself');
       const target =
         pointer.type === 'space'
-          ? await collectionsRepository.findSpace(trx, orgId, pointerId)
-          : await collectionsRepository.find(trx, pointerId).then((c) => (c && c.organization_id === orgId ? c : undefined));
+          ? await collectionsRepository.findSpace(tctx.db, orgId, pointerId)
+          : await collectionsRepository.find(tctx.db, pointerId).then((c) => (c && c.organization_id === orgId ? c : undefined));
       if (!target) throw badRequest(`body/position: ${pointer.type} "${pointerId}" is not in this organization`);
       pointerParent = target.parent_id;
     }
@@ -197,23 +193,23 @@ export async function moveCollection(ctx: Context, collectionId: string, input: 
 
     if (parentId !== null) {
       if (parentId === collectionId) throw badRequest('body/parent: a collection cannot be moved into itself');
-      const chain = await accessRepository.collectionChain(trx, parentId);
-      if (chain.length === 0 || (await collectionsRepository.find(trx, parentId))?.organization_id !== orgId) throw notFound('Parent collection');
+      const chain = await accessRepository.collectionChain(tctx.db, parentId);
+      if (chain.length === 0 || (await collectionsRepository.find(tctx.db, parentId))?.organization_id !== orgId) throw notFound('Parent collection');
       if (chain.some((c) => c.id === collectionId)) throw badRequest('body/parent: a collection cannot be moved into one of its sub-collections');
     }
     if (parentId !== collection.parent_id) await authorizeCreateIn(tctx, orgId, parentId);
 
     // Placements renumber siblings: one at a time per organization (see spacesRepository.lockPlacements).
-    await membersRepository.lockOrganization(trx, orgId);
-    const children = await collectionsRepository.children(trx, orgId, parentId);
+    await membersRepository.lockOrganization(tctx.db, orgId);
+    const children = await collectionsRepository.children(tctx.db, orgId, parentId);
     const changed = placeAmong(children, { kind: 'collection', id: collectionId, position: collection.position }, position);
     const moved = changed.find((c) => c.kind === 'collection' && c.id === collectionId) as Sibling;
     await collectionsRepository.setPositions(
-      trx,
+      tctx.db,
       changed.filter((c) => c !== moved),
     );
     const now = isoNow(ctx.clock);
-    await collectionsRepository.update(trx, collectionId, { parent_id: parentId, position: moved.position, updated_at: now });
+    await collectionsRepository.update(tctx.db, collectionId, { parent_id: parentId, position: moved.position, updated_at: now });
     const updated = { ...collection, parent_id: parentId, position: moved.position, updated_at: now };
     return present(ctx, updated, await contentAccess(tctx, updated, 'collection'));
   });
@@ -226,8 +222,7 @@ export async function moveCollection(ctx: Context, collectionId: string, input: 
  * the old organization's users and teams).
  */
 export async function transferCollection(ctx: Context, collectionId: string, organizationId: string) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { collection } = await loadCollection(tctx, collectionId);
     const source = await memberAccess(tctx, collection.organization_id);
     organizationPolicy.authorize('admin', source, 'Only admins of the organization can transfer its collections');
@@ -236,15 +231,15 @@ export async function transferCollection(ctx: Context, collectionId: string, org
     organizationPolicy.authorize('admin', target, 'Only admins of the target organization can transfer collections into it');
 
     // Both trees, always in the same order, so opposite transfers cannot deadlock.
-    for (const id of [collection.organization_id, organizationId].sort()) await lockTree(trx, id);
-    const ids = await collectionsRepository.subtree(trx, collectionId);
-    const spaces = await collectionsRepository.spacesIn(trx, ids);
-    await assertMovableToAnotherOrganization(trx, spaces, 'A space of the collection');
-    await permissionsRepository.deleteForTargets(trx, [...ids, ...spaces]);
+    for (const id of [collection.organization_id, organizationId].sort()) await lockTree(tctx.db, id);
+    const ids = await collectionsRepository.subtree(tctx.db, collectionId);
+    const spaces = await collectionsRepository.spacesIn(tctx.db, ids);
+    await assertMovableToAnotherOrganization(tctx.db, spaces, 'A space of the collection');
+    await permissionsRepository.deleteForTargets(tctx.db, [...ids, ...spaces]);
     const now = isoNow(ctx.clock);
-    await collectionsRepository.changeOrganization(trx, ids, organizationId, now);
-    const position = await endPosition(trx, organizationId, null);
-    await collectionsRepository.update(trx, collectionId, { parent_id: null, position, updated_at: now });
+    await collectionsRepository.changeOrganization(tctx.db, ids, organizationId, now);
+    const position = await endPosition(tctx.db, organizationId, null);
+    await collectionsRepository.update(tctx.db, collectionId, { parent_id: null, position, updated_at: now });
     const updated = { ...collection, organization_id: organizationId, parent_id: null, position, updated_at: now };
     return present(ctx, updated, await contentAccess(tctx, updated, 'collection'));
   });

@@ -254,12 +254,11 @@ export async function listComments(
 
 /** POST {base}: the comment role; the target must exist in the revision the comment is made on. */
 export async function postComment(ctx: Context, ref: BaseRef, input: PostCommentInput, format?: BodyFormat) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const loaded = await loadBase(tctx, ref);
     commentPolicy.authorize('reply', { space: loaded.access, isAuthor: true }, 'Commenting needs the comment role on the space');
     const body = markdownOf(input.body, 'body/body');
-    await checkTarget(trx, loaded, input);
+    await checkTarget(tctx.db, loaded, input);
     const row: CommentRow = {
       id: newId(),
       space_id: loaded.base.spaceId,
@@ -270,7 +269,7 @@ export async function postComment(ctx: Context, ref: BaseRef, input: PostComment
       table_record: input.tableCell?.record ?? null,
       table_definition: input.tableCell?.definition ?? null,
       body,
-      mentions: JSON.stringify(await mentionsOf(trx, loaded.organizationId, body)),
+      mentions: JSON.stringify(await mentionsOf(tctx.db, loaded.organizationId, body)),
       posted_by: ctx.actor.userId,
       posted_at: isoNow(ctx.clock),
       edited_at: null,
@@ -278,7 +277,7 @@ export async function postComment(ctx: Context, ref: BaseRef, input: PostComment
       resolved_at: null,
       resolved_by: null,
     };
-    await commentsRepository.insert(trx, row);
+    await commentsRepository.insert(tctx.db, row);
     const [comment] = await presentComments(tctx, loaded, [row], formatOf(format));
     return comment;
   });
@@ -299,8 +298,7 @@ export async function getComment(ctx: Context, ref: BaseRef, commentId: string, 
 export async function updateComment(ctx: Context, ref: BaseRef, commentId: string, input: UpdateCommentInput, format?: BodyFormat) {
   const added = checkEmojis(input.addedReactions, 'body/addedReactions');
   const removed = checkEmojis(input.removedReactions, 'body/removedReactions');
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const loaded = await loadBase(tctx, ref);
     const comment = await findComment(tctx, loaded, commentId);
     const access = accessTo(ctx, loaded, comment.posted_by);
@@ -312,13 +310,13 @@ export async function updateComment(ctx: Context, ref: BaseRef, commentId: strin
     const changes: Partial<CommentRow> = {};
     if (input.body !== undefined) {
       changes.body = markdownOf(input.body, 'body/body');
-      changes.mentions = JSON.stringify(await mentionsOf(trx, loaded.organizationId, changes.body));
+      changes.mentions = JSON.stringify(await mentionsOf(tctx.db, loaded.organizationId, changes.body));
       changes.edited_at = now;
     }
     if (input.resolved === true && comment.status !== 'resolved') Object.assign(changes, { status: 'resolved', resolved_at: now, resolved_by: ctx.actor.userId });
     if (input.resolved === false && comment.status !== 'open') Object.assign(changes, { status: 'open', resolved_at: null, resolved_by: null });
-    if (Object.keys(changes).length > 0) await commentsRepository.update(trx, comment.id, changes);
-    await react(ctx, trx, { commentId: comment.id, replyId: '' }, removed, added);
+    if (Object.keys(changes).length > 0) await commentsRepository.update(tctx.db, comment.id, changes);
+    await react(ctx, tctx.db, { commentId: comment.id, replyId: '' }, removed, added);
     const [presented] = await presentComments(tctx, loaded, [{ ...comment, ...changes }], formatOf(format));
     return presented;
   });
@@ -326,13 +324,12 @@ export async function updateComment(ctx: Context, ref: BaseRef, commentId: strin
 
 /** DELETE {base}/{commentId}: its author or an admin of the space; nothing to delete is fine. */
 export async function deleteComment(ctx: Context, ref: BaseRef, commentId: string): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  await ctx.transaction(async (tctx) => {
     const loaded = await loadBase(tctx, ref);
-    const comment = await commentsRepository.find(trx, loaded.base, commentId);
+    const comment = await commentsRepository.find(tctx.db, loaded.base, commentId);
     if (!comment) return;
     commentPolicy.authorize('delete', accessTo(ctx, loaded, comment.posted_by), 'Only its author and admins of the space can delete a comment');
-    await commentsRepository.delete(trx, comment.id);
+    await commentsRepository.delete(tctx.db, comment.id);
   });
 }
 
@@ -349,8 +346,7 @@ export async function listReplies(ctx: Context, ref: BaseRef, commentId: string,
 
 /** POST {base}/{commentId}/replies: the comment role. */
 export async function postReply(ctx: Context, ref: BaseRef, commentId: string, input: { body: CommentBodyInput }, format?: BodyFormat) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const loaded = await loadBase(tctx, ref);
     const comment = await findComment(tctx, loaded, commentId);
     commentPolicy.authorize('reply', { space: loaded.access, isAuthor: true }, 'Replying needs the comment role on the space');
@@ -360,12 +356,12 @@ export async function postReply(ctx: Context, ref: BaseRef, commentId: string, i
       comment_id: comment.id,
       space_id: comment.space_id,
       body,
-      mentions: JSON.stringify(await mentionsOf(trx, loaded.organizationId, body)),
+      mentions: JSON.stringify(await mentionsOf(tctx.db, loaded.organizationId, body)),
       posted_by: ctx.actor.userId,
       posted_at: isoNow(ctx.clock),
       edited_at: null,
     };
-    await commentsRepository.insertReply(trx, row);
+    await commentsRepository.insertReply(tctx.db, row);
     const [reply] = await presentReplies(tctx, loaded, comment, [row], formatOf(format));
     return reply;
   });
@@ -390,8 +386,7 @@ export async function getReply(ctx: Context, ref: BaseRef, commentId: string, re
 export async function updateReply(ctx: Context, ref: BaseRef, commentId: string, replyId: string, input: UpdateReplyInput, format?: BodyFormat) {
   const added = checkEmojis(input.addedReactions, 'body/addedReactions');
   const removed = checkEmojis(input.removedReactions, 'body/removedReactions');
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const loaded = await loadBase(tctx, ref);
     const comment = await findComment(tctx, loaded, commentId);
     const reply = await findReply(tctx, comment, replyId);
@@ -401,11 +396,11 @@ export async function updateReply(ctx: Context, ref: BaseRef, commentId: string,
     const changes: Partial<ReplyRow> = {};
     if (input.body !== undefined) {
       changes.body = markdownOf(input.body, 'body/body');
-      changes.mentions = JSON.stringify(await mentionsOf(trx, loaded.organizationId, changes.body));
+      changes.mentions = JSON.stringify(await mentionsOf(tctx.db, loaded.organizationId, changes.body));
       changes.edited_at = isoNow(ctx.clock);
-      await commentsRepository.updateReply(trx, reply.id, changes);
+      await commentsRepository.updateReply(tctx.db, reply.id, changes);
     }
-    await react(ctx, trx, { commentId: comment.id, replyId: reply.id }, removed, added);
+    await react(ctx, tctx.db, { commentId: comment.id, replyId: reply.id }, removed, added);
     const [presented] = await presentReplies(tctx, loaded, comment, [{ ...reply, ...changes }], formatOf(format));
     return presented;
   });
@@ -413,15 +408,14 @@ export async function updateReply(ctx: Context, ref: BaseRef, commentId: string,
 
 /** DELETE {base}/{commentId}/replies/{commentReplyId}: its author or an admin of the space; absent is fine. */
 export async function deleteReply(ctx: Context, ref: BaseRef, commentId: string, replyId: string): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  await ctx.transaction(async (tctx) => {
     const loaded = await loadBase(tctx, ref);
-    const comment = await commentsRepository.find(trx, loaded.base, commentId);
+    const comment = await commentsRepository.find(tctx.db, loaded.base, commentId);
     if (!comment) return;
-    const reply = await commentsRepository.findReply(trx, comment.id, replyId);
+    const reply = await commentsRepository.findReply(tctx.db, comment.id, replyId);
     if (!reply) return;
     commentPolicy.authorize('delete', accessTo(ctx, loaded, reply.posted_by), 'Only its author and admins of the space can delete a reply');
-    await commentsRepository.deleteReply(trx, comment.id, reply.id);
+    await commentsRepository.deleteReply(tctx.db, comment.id, reply.id);
   });
 }
 

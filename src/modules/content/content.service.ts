@@ -1,6 +1,6 @@
 import type { AppDeps, Context } from '../../context.ts';
 import { computedDocument } from '../../content/openapi/computed.ts';
-import { specsForPage } from '../openapi-specs/openapi-specs.service.ts';
+import { specsForPage } from '../openapi-specs/openapi-specs.references.ts';
 import { decodePageCursor, pageWith, type PageRequest } from '../../lib/pagination/index.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
@@ -13,7 +13,8 @@ import { BLOB_AREA } from '../../content/store/blobs.ts';
 import type { DownloadTarget, FileStream } from '../../files/types.ts';
 import { RevisionEditor } from '../../content/store/editor.ts';
 import { derivedCache, loadDocuments, loadSnapshot } from '../../content/store/snapshot.ts';
-import type { FileEntry, PageNode, RevisionSnapshot } from '../../content/store/types.ts';
+import type { PageNode, RevisionSnapshot } from '../../content/store/types.ts';
+import { fileUrlSigner } from './content.file-urls.ts';
 import { findTemplate, SPACE_TEMPLATES } from '../../content/templates.ts';
 import { spacePolicy } from '../../access/index.ts';
 import { loadSpace } from '../../access/index.ts';
@@ -67,12 +68,6 @@ async function revisionFor(ctx: Context, spaceId: string, options: ReadOptions, 
   depend?.(`openapi:${space.organization_id}`);
   const revisionId = options.revisionId ?? (space.revision_id as string);
   return loadSnapshot(ctx.db, spaceId, revisionId);
-}
-
-/** Signs file URLs so blobs are served, by the download route, without a token to whoever was given the URL. */
-export async function fileUrlSigner(ctx: Pick<Context, 'db' | 'files'>, spaceId: string) {
-  const sign = await ctx.files.urlSigner(ctx.db);
-  return (file: FileEntry) => sign({ area: BLOB_AREA, scope: spaceId, hash: file.hash, name: file.name, contentType: file.contentType });
 }
 
 const EMPTY_DOCUMENT: Document = { object: 'document', data: {}, nodes: [] };

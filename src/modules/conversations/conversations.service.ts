@@ -94,11 +94,11 @@ export async function ingestConversation(ctx: Context, organizationId: string, i
   // The request's work so far (parse, validation, the digest) ends here: other requests run
   // before the write (a large conversation is the largest request a tenant may send).
   await new Promise<void>((resolve) => setImmediate(resolve));
-  await ctx.db.transaction().execute(async (trx) => {
-    const access = await memberAccess({ ...ctx, db: trx }, organizationId);
+  await ctx.transaction(async (tctx) => {
+    const access = await memberAccess(tctx, organizationId);
     conversationPolicy.authorize('ingest', access, 'Only members allowed to ingest conversations (admins) can ingest them');
     const now = isoNow(ctx.clock);
-    await repo.upsert(trx, {
+    await repo.upsert(tctx.db, {
       organization_id: organizationId,
       id: input.id,
       subject,
@@ -111,7 +111,7 @@ export async function ingestConversation(ctx: Context, organizationId: string, i
       processed_at: null,
       processed_digest: null,
     });
-    await requestConversationProcessing(trx, organizationId, input.id);
+    await requestConversationProcessing(tctx.db, organizationId, input.id);
   });
 }
 
@@ -157,11 +157,6 @@ export async function listClusters(ctx: Context, organizationId: string, options
     const result = await repo.listClusters(ctx.db, organizationId, options, page);
     return { ...result, items: result.items.map((row) => presentCluster(ctx.config, row, now)) };
   });
-}
-
-/** 400 unless the organization has the cluster (a change request names one). */
-export async function assertClusterOf(db: Db, organizationId: string, clusterId: string, field: string): Promise<void> {
-  if (!(await repo.clusterExists(db, organizationId, clusterId))) throw badRequest(`${field}: no issues cluster "${clusterId}" in this organization`);
 }
 
 /* ---------------------------------------------------------------- processing */

@@ -47,11 +47,10 @@ function isHttpUrl(text: string): boolean {
 
 async function requestOperation(ctx: Context, spaceId: string, direction: 'import' | 'export', input: ImportInput | ExportInput): Promise<void> {
   checkInput(input);
-  await ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  await ctx.transaction(async (tctx) => {
     const { access } = await loadSpace(tctx, spaceId);
     gitSyncPolicy.authorizeTrigger(access);
-    const { remote, sealed } = await sealRemote(trx, input.url);
+    const { remote, sealed } = await sealRemote(tctx.db, input.url);
     const now = isoNow(ctx.clock);
     const operation: GitOperation = {
       direction,
@@ -71,7 +70,7 @@ async function requestOperation(ctx: Context, spaceId: string, direction: 'impor
     };
     // The sync is set up from the first request on: GET git info and the space's gitSync answer.
     // What a request does not say (gitInfo is optional) stays as the last one said.
-    const before = await gitSyncRepository.spaceGitSync(trx, spaceId);
+    const before = await gitSyncRepository.spaceGitSync(tctx.db, spaceId);
     const previous = before ? (JSON.parse(before) as GitSyncStateWire) : undefined;
     const gitSync = presentGitSync({
       spaceId,
@@ -80,8 +79,8 @@ async function requestOperation(ctx: Context, spaceId: string, direction: 'impor
       browseUrl: (input.gitInfo?.url ?? input.repoTreeURL ? storedUrl(input.gitInfo?.url ?? input.repoTreeURL!) : undefined) ?? previous?.url,
       updatedAt: now,
     });
-    await gitSyncRepository.setSpaceGitSync(trx, spaceId, JSON.stringify(gitSync));
-    await requestGitOperation(trx, operation);
+    await gitSyncRepository.setSpaceGitSync(tctx.db, spaceId, JSON.stringify(gitSync));
+    await requestGitOperation(tctx.db, operation);
   });
 }
 

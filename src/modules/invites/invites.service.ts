@@ -7,7 +7,7 @@ import { newId } from '../../lib/ids.ts';
 import { actorReaches, memberAccess, organizationAccess } from '../../access/index.ts';
 import { organizationsRepository } from '../organizations/organizations.repository.ts';
 import { usersRepository } from '../users/users.repository.ts';
-import { buildUserRow } from '../users/users.service.ts';
+import { buildUserRow } from '../users/users.rules.ts';
 import { invitesPolicy } from './invites.policy.ts';
 import { presentInviteLink } from './invites.presenter.ts';
 import { invitesRepository } from './invites.repository.ts';
@@ -48,19 +48,19 @@ function rolesByEmail(emails: InviteUsersInput['emails'], defaultRole: RoleName 
  * members are left as they are. One transaction: a bad address adds nobody.
  */
 export async function inviteUsers(ctx: Context, organizationId: string, input: InviteUsersInput): Promise<InvitedUsersWire> {
-  return ctx.db.transaction().execute(async (trx) => {
-    const { organization, access } = await organizationAccess({ ...ctx, db: trx }, organizationId);
+  return ctx.transaction(async (tctx) => {
+    const { organization, access } = await organizationAccess(tctx, organizationId);
     invitesPolicy.authorize('manage', access, MANAGE_MESSAGE);
 
     const defaultRole = input.role !== undefined ? input.role : organization.default_role;
     const roles = rolesByEmail(input.emails, defaultRole);
     const emails = [...roles.keys()];
 
-    const userIds = new Map((await usersRepository.findManyByEmails(trx, emails)).map((u) => [u.email, u.id]));
+    const userIds = new Map((await usersRepository.findManyByEmails(tctx.db, emails)).map((u) => [u.email, u.id]));
     for (const email of emails) {
       if (userIds.has(email)) continue;
       const user = buildUserRow(ctx.clock, { email, displayName: email.slice(0, email.indexOf('@')), emailVerified: false });
-      await usersRepository.insert(trx, user);
+      await usersRepository.insert(tctx.db, user);
       userIds.set(email, user.id);
     }
 
@@ -74,7 +74,7 @@ export async function inviteUsers(ctx: Context, organizationId: string, input: I
       joined_at: now,
       last_seen_at: null,
     }));
-    const added = new Set(await membersRepository.insertIfAbsent(trx, memberships));
+    const added = new Set(await membersRepository.insertIfAbsent(tctx.db, memberships));
     const users = memberships.map((m) => m.user_id).filter((id) => added.has(id));
 
     const result: InvitedUsersWire = { users, invited: users.length };
@@ -94,8 +94,8 @@ export async function listInviteLinks(ctx: Context, organizationId: string, page
 
 /** POST /v1/orgs/{organizationId}/link-invites (admins); refused while invite links are turned off. */
 export async function createInviteLink(ctx: Context, organizationId: string, input: InviteLinkInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const { organization, access } = await organizationAccess({ ...ctx, db: trx }, organizationId);
+  return ctx.transaction(async (tctx) => {
+    const { organization, access } = await organizationAccess(tctx, organizationId);
     invitesPolicy.authorize('manage', access, MANAGE_MESSAGE);
     if (organization.invite_links !== 1) {
       throw badRequest('Invite links are turned off in this organization (inviteLinks is false)');
@@ -107,7 +107,7 @@ export async function createInviteLink(ctx: Context, organizationId: string, inp
       created_by: ctx.actor.userId,
       created_at: isoNow(ctx.clock),
     };
-    await invitesRepository.insert(trx, row);
+    await invitesRepository.insert(tctx.db, row);
     return presentInviteLink(ctx.config, row, access.role);
   });
 }
@@ -123,22 +123,22 @@ export async function getInviteLink(ctx: Context, organizationId: string, invite
 
 /** PATCH /v1/orgs/{organizationId}/link-invites/{inviteId} (admins): changes the role it gives. */
 export async function updateInviteLink(ctx: Context, organizationId: string, inviteId: string, input: InviteLinkInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const access = await memberAccess({ ...ctx, db: trx }, organizationId);
+  return ctx.transaction(async (tctx) => {
+    const access = await memberAccess(tctx, organizationId);
     invitesPolicy.authorize('manage', access, MANAGE_MESSAGE);
-    const row = await invitesRepository.find(trx, organizationId, inviteId);
+    const row = await invitesRepository.find(tctx.db, organizationId, inviteId);
     if (!row) throw notFound('Invite');
-    await invitesRepository.updateRole(trx, organizationId, inviteId, input.role);
+    await invitesRepository.updateRole(tctx.db, organizationId, inviteId, input.role);
     return presentInviteLink(ctx.config, { ...row, role: input.role }, access.role);
   });
 }
 
 /** DELETE /v1/orgs/{organizationId}/link-invites/{inviteId} (admins); also when absent. */
 export async function deleteInviteLink(ctx: Context, organizationId: string, inviteId: string): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    const access = await memberAccess({ ...ctx, db: trx }, organizationId);
+  await ctx.transaction(async (tctx) => {
+    const access = await memberAccess(tctx, organizationId);
     invitesPolicy.authorize('manage', access, MANAGE_MESSAGE);
-    await invitesRepository.delete(trx, organizationId, inviteId);
+    await invitesRepository.delete(tctx.db, organizationId, inviteId);
   });
 }
 
@@ -151,16 +151,16 @@ export async function deleteInviteLink(ctx: Context, organizationId: string, inv
  * never undoes an admin's decision.
  */
 export async function joinWithInvite(ctx: Context, organizationId: string, inviteId: string) {
-  return ctx.db.transaction().execute(async (trx) => {
+  return ctx.transaction(async (tctx) => {
     // A caller scoped to another organization cannot join this one.
     const organization = actorReaches(ctx.actor, organizationId)
-      ? await organizationsRepository.findWithMembership(trx, organizationId, ctx.actor.userId)
+      ? await organizationsRepository.findWithMembership(tctx.db, organizationId, ctx.actor.userId)
       : undefined;
     if (!organization || organization.invite_links !== 1) throw notFound('Invite');
-    const invite = await invitesRepository.find(trx, organizationId, inviteId);
+    const invite = await invitesRepository.find(tctx.db, organizationId, inviteId);
     if (!invite) throw notFound('Invite');
     if (organization.member_user_id === null) {
-      await membersRepository.insertIfAbsent(trx, [
+      await membersRepository.insertIfAbsent(tctx.db, [
         {
           organization_id: organizationId,
           user_id: ctx.actor.userId,

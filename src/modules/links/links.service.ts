@@ -6,7 +6,7 @@ import { notFound } from '../../errors.ts';
 import { loadRevisionLinks, type LinkOccurrence, type RevisionLinks } from '../../content/links/report.ts';
 import { loadSnapshot } from '../../content/store/snapshot.ts';
 import { loadChangeRequest, loadSpace } from '../../access/index.ts';
-import { existingSpecSlugs } from '../openapi-specs/openapi-specs.service.ts';
+import { existingSpecSlugs } from '../openapi-specs/openapi-specs.references.ts';
 import { presentLocation, presentTarget, type LocationScope, type VersionContext } from './links.presenter.ts';
 import { linksRepository } from './links.repository.ts';
 import type { LinkStatusName } from './links.schemas.ts';

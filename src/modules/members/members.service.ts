@@ -64,15 +64,14 @@ export async function getMember(ctx: Context, organizationId: string, userId: st
 
 /** PATCH /v1/orgs/{organizationId}/members/{userId}: admins change roles; an organization keeps an admin. */
 export async function updateMember(ctx: Context, organizationId: string, userId: string, input: UpdateMemberInput) {
-  const member = await ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  const member = await ctx.transaction(async (tctx) => {
     const access = await memberAccess(tctx, organizationId);
     memberPolicy.authorize('updateRole', { access, userId }, 'Only organization admins can change member roles');
-    await membersRepository.lockOrganization(trx, organizationId);
+    await membersRepository.lockOrganization(tctx.db, organizationId);
     const member = await visibleMember(tctx, access, userId);
     if (input.role !== undefined && input.role !== member.role) {
       if (input.role !== 'admin') await ensureAnotherAdmin(tctx, organizationId, member, 'demote');
-      await membersRepository.update(trx, organizationId, userId, { role: input.role });
+      await membersRepository.update(tctx.db, organizationId, userId, { role: input.role });
     }
     return presentMember(ctx.config, { ...member, role: input.role === undefined ? member.role : input.role });
   });
@@ -84,26 +83,24 @@ export async function updateMember(ctx: Context, organizationId: string, userId:
  * themselves (leave). Nothing to remove is still a success; the last admin stays.
  */
 export async function removeMember(ctx: Context, organizationId: string, userId: string): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  await ctx.transaction(async (tctx) => {
     const access = await memberAccess(tctx, organizationId);
     memberPolicy.authorize('remove', { access, userId }, 'Only organization admins can remove other members');
-    await membersRepository.lockOrganization(trx, organizationId);
-    const member = await membersRepository.find(trx, organizationId, userId);
+    await membersRepository.lockOrganization(tctx.db, organizationId);
+    const member = await membersRepository.find(tctx.db, organizationId, userId);
     if (!member) return;
     await ensureAnotherAdmin(tctx, organizationId, member, 'remove');
-    await membersRepository.delete(trx, organizationId, userId);
+    await membersRepository.delete(tctx.db, organizationId, userId);
   });
 }
 
 /** POST /v1/orgs/{organizationId}/members/{userId}/sso: admins mark a member as signing in through SSO. */
 export async function setMemberSSO(ctx: Context, organizationId: string, userId: string) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const access = await memberAccess(tctx, organizationId);
     memberPolicy.authorize('setSSO', { access, userId }, 'Only organization admins can set SSO members');
     const member = await visibleMember(tctx, access, userId);
-    if (member.sso !== 1) await membersRepository.update(trx, organizationId, userId, { sso: 1 });
+    if (member.sso !== 1) await membersRepository.update(tctx.db, organizationId, userId, { sso: 1 });
     return presentMember(ctx.config, { ...member, sso: 1 });
   });
 }
@@ -145,10 +142,10 @@ export async function listMemberTeams(
  * short-lived signed token of who they are in the organization.
  */
 export async function ping(ctx: Context, organizationId: string) {
-  const { access, email } = await ctx.db.transaction().execute(async (trx) => {
-    const access = await memberAccess({ ...ctx, db: trx }, organizationId);
-    await membersRepository.update(trx, organizationId, access.userId, { last_seen_at: isoNow(ctx.clock) });
-    const user = await usersRepository.findById(trx, access.userId);
+  const { access, email } = await ctx.transaction(async (tctx) => {
+    const access = await memberAccess(tctx, organizationId);
+    await membersRepository.update(tctx.db, organizationId, access.userId, { last_seen_at: isoNow(ctx.clock) });
+    const user = await usersRepository.findById(tctx.db, access.userId);
     if (!user) throw notFound('User');
     return { access, email: user.email };
   });
@@ -170,15 +167,15 @@ export async function ping(ctx: Context, organizationId: string) {
  * organization allows joins it with the organization's default role.
  */
 export async function joinOrganization(ctx: Context, organizationId: string): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
+  await ctx.transaction(async (tctx) => {
     // A caller scoped to another organization cannot join this one.
     const organization = actorReaches(ctx.actor, organizationId)
-      ? await organizationsRepository.findWithMembership(trx, organizationId, ctx.actor.userId)
+      ? await organizationsRepository.findWithMembership(tctx.db, organizationId, ctx.actor.userId)
       : undefined;
     if (!organization) throw notFound('Organization');
     // Already a member (even a disabled one): nothing to do; disabling is not undone by joining.
     if (organization.member_user_id !== null) return;
-    const user = await usersRepository.findById(trx, ctx.actor.userId);
+    const user = await usersRepository.findById(tctx.db, ctx.actor.userId);
     if (!user) throw notFound('User');
     const domain = user.email.slice(user.email.lastIndexOf('@') + 1).toLowerCase();
     const allowed = JSON.parse(organization.email_domains) as string[];
@@ -188,7 +185,7 @@ export async function joinOrganization(ctx: Context, organizationId: string): Pr
     if (user.email_verified !== 1) {
       throw badRequest(`Email address ${user.email} is not verified: verify it before joining by email domain`);
     }
-    await membersRepository.insertIfAbsent(trx, [
+    await membersRepository.insertIfAbsent(tctx.db, [
       {
         organization_id: organizationId,
         user_id: user.id,

@@ -1,8 +1,6 @@
 import type { AppDeps, Context } from '../../context.ts';
-import type { Db } from '../../db/database.ts';
-import { bundle } from '../../content/openapi/filesystem.ts';
-import { specModel, type SpecModel } from '../../content/openapi/view.ts';
 import { LruCache } from '../../content/store/snapshot.ts';
+import { bundle } from '../../content/openapi/filesystem.ts';
 import type { PageRequest } from '../../lib/pagination/index.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
@@ -92,13 +90,12 @@ export async function getSpec(ctx: Context, organizationId: string, slug: string
 /** POST {O}/openapi: 400 when the slug is taken (PUT replaces). */
 export async function createSpec(ctx: Context, organizationId: string, input: { slug: string; source: SpecSourceInput }) {
   const source = normalizeSource(input.source);
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const access = await editAccess(tctx, organizationId);
-    if (await repo.findBySlug(trx, organizationId, input.slug)) throw badRequest(`body/slug: the organization already has a spec "${input.slug}"; PUT {O}/openapi/${input.slug} updates it`);
+    if (await repo.findBySlug(tctx.db, organizationId, input.slug)) throw badRequest(`body/slug: the organization already has a spec "${input.slug}"; PUT {O}/openapi/${input.slug} updates it`);
     const row = newSpecRow(ctx, organizationId, input.slug, source);
-    await repo.insert(trx, row);
-    await requestSpecProcessing(trx, row.id);
+    await repo.insert(tctx.db, row);
+    await requestSpecProcessing(tctx.db, row.id);
     return present(ctx, row, access);
   });
 }
@@ -125,43 +122,41 @@ function newSpecRow(ctx: Context, organizationId: string, slug: string, source: 
 /** PUT {O}/openapi/{slug}: creates (201) or replaces the source and processes it again (200). */
 export async function putSpec(ctx: Context, organizationId: string, slug: string, input: { source: SpecSourceInput }) {
   const source = normalizeSource(input.source);
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const access = await editAccess(tctx, organizationId);
-    const existing = await repo.findBySlug(trx, organizationId, slug);
+    const existing = await repo.findBySlug(tctx.db, organizationId, slug);
     let row: SpecRow;
     if (existing) {
       const changes = { ...sourceColumns(source), processing_state: 'pending' as const, updated_at: isoNow(ctx.clock) };
-      await repo.update(trx, existing.id, changes);
+      await repo.update(tctx.db, existing.id, changes);
       row = { ...existing, ...changes };
     } else {
       row = newSpecRow(ctx, organizationId, slug, source);
-      await repo.insert(trx, row);
+      await repo.insert(tctx.db, row);
     }
-    await requestSpecProcessing(trx, row.id);
+    await requestSpecProcessing(tctx.db, row.id);
     return { created: !existing, spec: present(ctx, row, access) };
   });
 }
 
 /** PATCH {O}/openapi/{slug}: visibility. */
 export async function updateVisibility(ctx: Context, organizationId: string, slug: string, visibility: 'private' | 'public') {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const access = await editAccess(tctx, organizationId);
-    const spec = await repo.findBySlug(trx, organizationId, slug);
+    const spec = await repo.findBySlug(tctx.db, organizationId, slug);
     if (!spec) throw notFound('OpenAPI spec');
     const changes = { visibility, updated_at: isoNow(ctx.clock) };
-    await repo.update(trx, spec.id, changes);
+    await repo.update(tctx.db, spec.id, changes);
     return present(ctx, { ...spec, ...changes }, access);
   });
 }
 
 /** DELETE {O}/openapi/{slug}: 204, also when absent. */
 export async function deleteSpec(ctx: Context, organizationId: string, slug: string): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    await editAccess({ ...ctx, db: trx }, organizationId);
-    const spec = await repo.findBySlug(trx, organizationId, slug);
-    if (spec) await repo.delete(trx, spec.id);
+  await ctx.transaction(async (tctx) => {
+    await editAccess(tctx, organizationId);
+    const spec = await repo.findBySlug(tctx.db, organizationId, slug);
+    if (spec) await repo.delete(tctx.db, spec.id);
   });
 }
 
@@ -296,42 +291,3 @@ export async function refreshSpecs(deps: AppDeps): Promise<number> {
 
 /* ---------------------------------------------------------------- rendering */
 
-/** Spec models by version id: a version never changes, so an entry is never stale. */
-const models = new LruCache<SpecModel>(64);
-
-export interface SpecsForPage {
-  /** `slug=versionId;...`: part of the rendered page's cache key, so a new version shows at once. */
-  key: string;
-  /** The model of each slug's latest version; null when the spec is missing or never processed. */
-  model(slug: string): SpecModel | null;
-}
-
-/**
- * The latest versions of the specs a page names, for rendering (published sites, PDF).
- * One query for the version ids; the models are parsed once per version.
- */
-export async function specsForPage(db: Db, spaceId: string, slugs: string[]): Promise<SpecsForPage> {
-  const wanted = [...new Set(slugs)].sort();
-  if (wanted.length === 0) return { key: '', model: () => null };
-  const rows = await repo.latestVersionsForSpace(db, spaceId, wanted);
-  const versionOf = new Map(rows.map((r) => [r.slug, r.version_id]));
-  const loaded = new Map<string, SpecModel>();
-  for (const [slug, versionId] of versionOf) {
-    if (!versionId) continue;
-    let model = models.get(versionId);
-    if (!model) {
-      const row = await repo.versionFilesystem(db, versionId);
-      if (!row) continue;
-      model = specModel(JSON.parse(row.filesystem));
-      models.set(versionId, model);
-    }
-    loaded.set(slug, model);
-  }
-  return { key: wanted.map((slug) => `${slug}=${versionOf.get(slug) ?? ''}`).join(';'), model: (slug) => loaded.get(slug) ?? null };
-}
-
-/** Which of `slugs` the organization has (a reference to any other is broken). */
-export async function existingSpecSlugs(db: Db, organizationId: string, slugs: string[]): Promise<Set<string>> {
-  if (slugs.length === 0) return new Set();
-  return new Set((await repo.existingSlugs(db, organizationId, [...new Set(slugs)])).map((r) => r.slug));
-}

@@ -14,6 +14,7 @@ import { organizationsRepository, type OrganizationRow } from './organizations.r
 import { membersRepository } from '../members/members.repository.ts';
 import { usersRepository } from '../users/users.repository.ts';
 import type { UpdateOrganizationInput } from './organizations.schemas.ts';
+import { normalizeMergeRules } from './organizations.rules.ts';
 
 const EMPTY_DOCUMENT = JSON.stringify({ object: 'document', data: {}, nodes: [] });
 
@@ -86,19 +87,6 @@ export async function createOrganizationWithAdmin(db: Db, clock: Clock, input: N
   return row;
 }
 
-/** Keeps only the known fields of merge rules; every named reviewer must be a member (organizations and spaces). */
-export async function normalizeMergeRules(db: Db, organizationId: string, rules: NonNullable<UpdateOrganizationInput['mergeRules']>) {
-  if (rules.type === 'none') return { type: 'none' as const };
-  const normalized = rules.rules.map((r) => ({ rule: r.rule, users: [...new Set(r.users)] }));
-  const named = [...new Set(normalized.flatMap((r) => r.users))];
-  const known = new Set(await organizationsRepository.memberUserIds(db, organizationId, named));
-  const unknown = named.filter((id) => !known.has(id));
-  if (unknown.length > 0) {
-    throw badRequest(`body/mergeRules: ${unknown.join(', ')} ${unknown.length === 1 ? 'is not a member' : 'are not members'} of this organization`);
-  }
-  return { type: 'rules' as const, rules: normalized };
-}
-
 function normalizeDomains(domains: string[]): string[] {
   return [...new Set(domains.map((d) => d.trim().toLowerCase()))];
 }
@@ -128,8 +116,7 @@ export async function createOrganization(ctx: Context, input: NewOrganization) {
 
 /** PATCH /v1/orgs/{organizationId}: admins only. */
 export async function updateOrganization(ctx: Context, organizationId: string, input: UpdateOrganizationInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const access = await memberAccess(tctx, organizationId);
     organizationPolicy.authorize('admin', access, 'Only organization admins can change its settings');
 
@@ -137,7 +124,7 @@ export async function updateOrganization(ctx: Context, organizationId: string, i
     if (input.title !== undefined) changes.title = input.title.trim();
     if (input.emailDomains !== undefined) changes.email_domains = JSON.stringify(normalizeDomains(input.emailDomains));
     if (input.hostname !== undefined) {
-      if (await organizationsRepository.hostnameTaken(trx, input.hostname, organizationId)) {
+      if (await organizationsRepository.hostnameTaken(tctx.db, input.hostname, organizationId)) {
         throw conflict(`hostname "${input.hostname}" is already used by another organization`);
       }
       changes.hostname = input.hostname;
@@ -157,11 +144,11 @@ export async function updateOrganization(ctx: Context, organizationId: string, i
     if (input.ai !== undefined) changes.ai = input.ai ? 1 : 0;
     if (input.inviteLinks !== undefined) changes.invite_links = input.inviteLinks ? 1 : 0;
     if (input.mergeRules !== undefined) {
-      changes.merge_rules = JSON.stringify(await normalizeMergeRules(trx, organizationId, input.mergeRules));
+      changes.merge_rules = JSON.stringify(await normalizeMergeRules(tctx.db, organizationId, input.mergeRules));
     }
 
-    await organizationsRepository.update(trx, organizationId, changes);
-    const updated = (await organizationsRepository.findById(trx, organizationId)) as OrganizationRow;
+    await organizationsRepository.update(tctx.db, organizationId, changes);
+    const updated = (await organizationsRepository.findById(tctx.db, organizationId)) as OrganizationRow;
     return presentOrganization(ctx.config, updated, access);
   });
 }
@@ -192,8 +179,8 @@ export async function getAgentInstructions(ctx: Context, organizationId: string)
 
 /** PUT /v1/orgs/{organizationId}/agent-instructions: admins only. */
 export async function updateAgentInstructions(ctx: Context, organizationId: string, instructions: unknown) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const access = await memberAccess({ ...ctx, db: trx }, organizationId);
+  return ctx.transaction(async (tctx) => {
+    const access = await memberAccess(tctx, organizationId);
     organizationPolicy.authorize('admin', access, 'Only organization admins can change the agent instructions');
     const row = {
       organization_id: organizationId,
@@ -201,14 +188,9 @@ export async function updateAgentInstructions(ctx: Context, organizationId: stri
       updated_at: isoNow(ctx.clock),
       updated_by: ctx.actor.userId,
     };
-    await organizationsRepository.upsertAgentInstructions(trx, row);
+    await organizationsRepository.upsertAgentInstructions(tctx.db, row);
     return presentAgentInstructions(ctx.config, row);
   });
-}
-
-/** The domain part of an email address, lower-cased. */
-export function emailDomainOf(email: string): string {
-  return email.slice(email.lastIndexOf('@') + 1).toLowerCase();
 }
 
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { openapiSpecsOf } from '../../content/openapi/blocks.ts';
 import { computedDocument } from '../../content/openapi/computed.ts';
-import { specsForPage } from '../openapi-specs/openapi-specs.service.ts';
+import { specsForPage } from '../openapi-specs/openapi-specs.references.ts';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppDeps, Context } from '../../context.ts';

@@ -48,10 +48,10 @@ export async function inviteToTarget(ctx: Context, kind: TargetKind, id: string,
   const users = [...new Set(input.users ?? [])];
   const teams = [...new Set(input.teams ?? [])];
   if (users.length === 0 && teams.length === 0) throw badRequest('body must have users or teams');
-  await ctx.db.transaction().execute(async (trx) => {
-    const { target } = await adminTarget({ ...ctx, db: trx }, kind, id);
+  await ctx.transaction(async (tctx) => {
+    const { target } = await adminTarget(tctx, kind, id);
     const orgId = target.organization_id;
-    const [foundUsers, foundTeams] = await Promise.all([organizationsRepository.memberUserIds(trx, orgId, users), grantsRepository.teamIds(trx, orgId, teams)]);
+    const [foundUsers, foundTeams] = await Promise.all([organizationsRepository.memberUserIds(tctx.db, orgId, users), grantsRepository.teamIds(tctx.db, orgId, teams)]);
     const missingUsers = users.filter((u) => !foundUsers.includes(u));
     const missingTeams = teams.filter((t) => !foundTeams.includes(t));
     const names = (ids: string[]) => ids.map((i) => `"${i}"`).join(', ');
@@ -60,8 +60,8 @@ export async function inviteToTarget(ctx: Context, kind: TargetKind, id: string,
     if (missingTeams.length > 0) missing.push(`${missingTeams.length === 1 ? 'Team' : 'Teams'} ${names(missingTeams)}`);
     if (missing.length > 0) throw notFound(missing.join(' and '));
     if (input.role === null) {
-      await grantsRepository.remove(trx, id, 'user', users);
-      await grantsRepository.remove(trx, id, 'team', teams);
+      await grantsRepository.remove(tctx.db, id, 'user', users);
+      await grantsRepository.remove(tctx.db, id, 'team', teams);
       return;
     }
     const now = isoNow(ctx.clock);
@@ -74,7 +74,7 @@ export async function inviteToTarget(ctx: Context, kind: TargetKind, id: string,
       role: input.role as RoleName,
       created_at: now,
     });
-    await grantsRepository.upsert(trx, [...users.map((u) => row('user', u)), ...teams.map((t) => row('team', t))]);
+    await grantsRepository.upsert(tctx.db, [...users.map((u) => row('user', u)), ...teams.map((t) => row('team', t))]);
   });
 }
 
@@ -91,25 +91,25 @@ export async function updateTargetPermission(
   principalId: string,
   role: RoleName | null,
 ) {
-  await ctx.db.transaction().execute(async (trx) => {
-    const { target } = await adminTarget({ ...ctx, db: trx }, kind, id);
+  await ctx.transaction(async (tctx) => {
+    const { target } = await adminTarget(tctx, kind, id);
     const current =
       principalType === 'user'
-        ? (await organizationsRepository.memberUserIds(trx, target.organization_id, [principalId])).length > 0
-        : (await grantsRepository.teamIds(trx, target.organization_id, [principalId])).length > 0;
-    if (!current || !(await grantsRepository.hasGrant(trx, id, principalType, principalId))) {
+        ? (await organizationsRepository.memberUserIds(tctx.db, target.organization_id, [principalId])).length > 0
+        : (await grantsRepository.teamIds(tctx.db, target.organization_id, [principalId])).length > 0;
+    if (!current || !(await grantsRepository.hasGrant(tctx.db, id, principalType, principalId))) {
       throw notFound(`${principalType === 'user' ? 'User' : 'Team'} "${principalId}" with a permission on this ${kind}`);
     }
-    if (role === null) await grantsRepository.remove(trx, id, principalType, [principalId]);
-    else await grantsRepository.updateRole(trx, id, principalType, principalId, role);
+    if (role === null) await grantsRepository.remove(tctx.db, id, principalType, [principalId]);
+    else await grantsRepository.updateRole(tctx.db, id, principalType, principalId, role);
   });
 }
 
 /** DELETE /v1/{spaces|collections}/{id}/permissions/{users|teams}/{principalId}: 204 also when there was no grant. */
 export async function removeTargetPermission(ctx: Context, kind: TargetKind, id: string, principalType: 'user' | 'team', principalId: string) {
-  await ctx.db.transaction().execute(async (trx) => {
-    await adminTarget({ ...ctx, db: trx }, kind, id);
-    await grantsRepository.remove(trx, id, principalType, [principalId]);
+  await ctx.transaction(async (tctx) => {
+    await adminTarget(tctx, kind, id);
+    await grantsRepository.remove(tctx.db, id, principalType, [principalId]);
   });
 }
 

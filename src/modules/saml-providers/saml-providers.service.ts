@@ -65,10 +65,10 @@ export async function listProviders(ctx: Context, organizationId: string, page: 
 
 /** POST /v1/orgs/{organizationId}/saml: admins; every field checked before anything is stored. */
 export async function createProvider(ctx: Context, organizationId: string, input: CreateProviderInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const access = await adminAccess(ctx, trx, organizationId);
+  return ctx.transaction(async (tctx) => {
+    const access = await adminAccess(ctx, tctx.db, organizationId);
     const certificate = normalizeCertificate(input.certificate);
-    await checkTeam(trx, organizationId, input.defaultTeam, access.userId);
+    await checkTeam(tctx.db, organizationId, input.defaultTeam, access.userId);
     const row: SamlProviderRow = {
       id: newId(),
       organization_id: organizationId,
@@ -81,8 +81,8 @@ export async function createProvider(ctx: Context, organizationId: string, input
       default_role: input.defaultRole === undefined ? 'read' : input.defaultRole,
       created_at: isoNow(ctx.clock),
     };
-    await samlProvidersRepository.insert(trx, row);
-    const [wire] = await present(ctx, trx, access, [row]);
+    await samlProvidersRepository.insert(tctx.db, row);
+    const [wire] = await present(ctx, tctx.db, access, [row]);
     return wire;
   });
 }
@@ -98,9 +98,9 @@ export async function getProvider(ctx: Context, organizationId: string, provider
 
 /** PATCH /v1/orgs/{organizationId}/saml/{samlProviderId}: admins; only the fields sent change. */
 export async function updateProvider(ctx: Context, organizationId: string, providerId: string, input: UpdateProviderInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const access = await adminAccess(ctx, trx, organizationId);
-    const row = await samlProvidersRepository.find(trx, organizationId, providerId);
+  return ctx.transaction(async (tctx) => {
+    const access = await adminAccess(ctx, tctx.db, organizationId);
+    const row = await samlProvidersRepository.find(tctx.db, organizationId, providerId);
     if (!row) throw notFound('SAML provider');
     const changes: Partial<SamlProviderRow> = {};
     if (input.label !== undefined) changes.label = input.label.trim();
@@ -108,21 +108,21 @@ export async function updateProvider(ctx: Context, organizationId: string, provi
     if (input.ssoURL !== undefined) changes.sso_url = input.ssoURL;
     if (input.certificate !== undefined) changes.certificate = normalizeCertificate(input.certificate);
     if (input.defaultTeam !== undefined) {
-      await checkTeam(trx, organizationId, input.defaultTeam, access.userId);
+      await checkTeam(tctx.db, organizationId, input.defaultTeam, access.userId);
       changes.default_team_id = input.defaultTeam;
     }
     if (input.defaultRole !== undefined) changes.default_role = input.defaultRole;
-    await samlProvidersRepository.update(trx, organizationId, providerId, changes);
-    const [wire] = await present(ctx, trx, access, [{ ...row, ...changes }]);
+    await samlProvidersRepository.update(tctx.db, organizationId, providerId, changes);
+    const [wire] = await present(ctx, tctx.db, access, [{ ...row, ...changes }]);
     return wire;
   });
 }
 
 /** DELETE /v1/orgs/{organizationId}/saml/{samlProviderId}: admins; done also when absent. */
 export async function deleteProvider(ctx: Context, organizationId: string, providerId: string) {
-  await ctx.db.transaction().execute(async (trx) => {
-    await adminAccess(ctx, trx, organizationId);
-    await samlProvidersRepository.delete(trx, organizationId, providerId);
+  await ctx.transaction(async (tctx) => {
+    await adminAccess(ctx, tctx.db, organizationId);
+    await samlProvidersRepository.delete(tctx.db, organizationId, providerId);
   });
 }
 

@@ -1,8 +1,6 @@
 import { serialize } from 'cookie';
+import { SESSION_COOKIE } from '../../access/index.ts';
 import type { Config } from '../../config.ts';
-
-/** The cookie holding a session id. `__Host-` would forbid Path and Domain tricks but needs https. */
-export const SESSION_COOKIE = 'quire_session';
 
 /**
  * Set-Cookie of a new session: HttpOnly (no script reads it), SameSite=Lax (not sent on

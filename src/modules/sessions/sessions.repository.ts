@@ -9,17 +9,6 @@ export const sessionsRepository = {
     await db.insertInto('sessions').values(row).execute();
   },
 
-  /** The session with this id hash when neither revoked nor expired at `now`. */
-  async findActive(db: Db, idHash: string, now: string): Promise<SessionRow | undefined> {
-    return db
-      .selectFrom('sessions')
-      .selectAll()
-      .where('id_hash', '=', idHash)
-      .where('revoked_at', 'is', null)
-      .where('expires_at', '>', now)
-      .executeTakeFirst();
-  },
-
   async revoke(db: Db, idHash: string, now: string): Promise<void> {
     await db.updateTable('sessions').set({ revoked_at: now }).where('id_hash', '=', idHash).where('revoked_at', 'is', null).execute();
   },

@@ -5,8 +5,8 @@ import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { conditionValue } from '../sites/site-conditions.ts';
 import { pageOf, pathFrom, SiteStructure, uniquePath } from '../sites/site-structure.ts';
-import type { SiteRow } from '../sites/sites.repository.ts';
-import { loadSite, loadSiteToManage, touchSite } from '../sites/sites.service.ts';
+import { loadSite, loadSiteToManage } from '../../access/index.ts';
+import { sitesRepository, type SiteRow } from '../sites/sites.repository.ts';
 import { siteSectionsRepository, type GroupRow, type SectionRow } from './site-sections.repository.ts';
 import type {
   AddGroupInput,
@@ -65,11 +65,10 @@ export async function listSections(ctx: Context, organizationId: string, siteId:
  * (titled and pathed after the default one), then the new section follows.
  */
 export async function addSection(ctx: Context, organizationId: string, siteId: string, input: AddSectionInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { site } = await loadSiteToManage(tctx, organizationId, siteId);
     if (input.spaceId === null) throw badRequest('body/spaceId: creating a new space here is not supported; create the space, then add it');
-    const space = await siteSpacesRepository.findLiveSpace(trx, organizationId, input.spaceId);
+    const space = await siteSpacesRepository.findLiveSpace(tctx.db, organizationId, input.spaceId);
     if (!space) throw badRequest(`body/spaceId: "${input.spaceId}" is not a space of this organization`);
     const structure = await SiteStructure.load(tctx, siteId);
     const group = input.siteSectionGroupId ?? null;
@@ -124,16 +123,15 @@ export async function addSection(ctx: Context, organizationId: string, siteId: s
       position: 0,
       created_at: now,
     });
-    await structure.save(trx);
-    await touchSite(ctx, trx, siteId);
+    await structure.save(tctx.db);
+    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
     return presentedSection(ctx, site, structure, section.id);
   });
 }
 
 /** PATCH {SITE}/sections/{id}: title, path (409 when another section has it), default site space, condition, icon, description, group. */
 export async function updateSection(ctx: Context, organizationId: string, siteId: string, sectionId: string, input: UpdateSectionInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { site } = await loadSiteToManage(tctx, organizationId, siteId);
     const structure = await SiteStructure.load(tctx, siteId);
     const row = findSection(structure, sectionId);
@@ -158,37 +156,35 @@ export async function updateSection(ctx: Context, organizationId: string, siteId
     if (input.siteSectionGroupId !== undefined && input.siteSectionGroupId !== row.section_group_id) {
       structure.moveIntoGroup({ kind: 'section', id: sectionId }, input.siteSectionGroupId);
     }
-    await structure.save(trx);
-    await touchSite(ctx, trx, siteId);
+    await structure.save(tctx.db);
+    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
     return presentedSection(ctx, site, structure, sectionId);
   });
 }
 
 /** DELETE {SITE}/sections/{id}: the section and its site spaces; 204 also when absent. */
 export async function deleteSection(ctx: Context, organizationId: string, siteId: string, sectionId: string) {
-  await ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  await ctx.transaction(async (tctx) => {
     const { site } = await loadSiteToManage(tctx, organizationId, siteId);
     const structure = await SiteStructure.load(tctx, siteId);
     // An absent section (no site spaces either) changes nothing: the site keeps its updatedAt.
     if (!structure.removeSection(sectionId)) return;
-    await structure.save(trx);
-    if (site.default_site_section_id === sectionId) await siteSectionsRepository.clearSiteDefaultSection(trx, siteId);
-    await touchSite(ctx, trx, siteId);
+    await structure.save(tctx.db);
+    if (site.default_site_section_id === sectionId) await siteSectionsRepository.clearSiteDefaultSection(tctx.db, siteId);
+    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
   });
 }
 
 /** POST {SITE}/sections/{id}/move (deprecated; sortSiteStructure replaces it). */
 export async function moveSection(ctx: Context, organizationId: string, siteId: string, sectionId: string, input: MoveSectionInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { site } = await loadSiteToManage(tctx, organizationId, siteId);
     const structure = await SiteStructure.load(tctx, siteId);
     findSection(structure, sectionId);
     const pointer = (p?: { siteSection: string }) => (p ? { kind: 'section' as const, id: p.siteSection } : undefined);
     structure.moveLevelItem({ kind: 'section', id: sectionId }, input.position && { before: pointer(input.position.before), after: pointer(input.position.after) });
-    await structure.save(trx);
-    await touchSite(ctx, trx, siteId);
+    await structure.save(tctx.db);
+    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
     return presentedSection(ctx, site, structure, sectionId);
   });
 }
@@ -203,8 +199,7 @@ export async function listGroups(ctx: Context, organizationId: string, siteId: s
 
 /** POST {SITE}/section-groups: at the end of `parent` (or the site root), holding `sections` in that order. */
 export async function addGroup(ctx: Context, organizationId: string, siteId: string, input: AddGroupInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { site } = await loadSiteToManage(tctx, organizationId, siteId);
     const structure = await SiteStructure.load(tctx, siteId);
     const parent = input.parent ?? null;
@@ -223,16 +218,15 @@ export async function addGroup(ctx: Context, organizationId: string, siteId: str
     };
     structure.addGroup(row);
     for (const id of sections) structure.moveIntoGroup({ kind: 'section', id }, row.id);
-    await structure.save(trx);
-    await touchSite(ctx, trx, siteId);
+    await structure.save(tctx.db);
+    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
     return presentedGroup(ctx, site, structure, row.id);
   });
 }
 
 /** PATCH {SITE}/section-groups/{id}: title, icon. */
 export async function updateGroup(ctx: Context, organizationId: string, siteId: string, groupId: string, input: UpdateGroupInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { site } = await loadSiteToManage(tctx, organizationId, siteId);
     const structure = await SiteStructure.load(tctx, siteId);
     findGroup(structure, groupId);
@@ -241,8 +235,8 @@ export async function updateGroup(ctx: Context, organizationId: string, siteId: 
     if (input.icon !== undefined) changes.icon = input.icon;
     if (Object.keys(changes).length > 0) {
       structure.updateGroup(groupId, changes);
-      await structure.save(trx);
-      await touchSite(ctx, trx, siteId);
+      await structure.save(tctx.db);
+      await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
     }
     return presentedGroup(ctx, site, structure, groupId);
   });
@@ -250,57 +244,53 @@ export async function updateGroup(ctx: Context, organizationId: string, siteId: 
 
 /** DELETE {SITE}/section-groups/{id}: what it holds moves up to its place; 204 also when absent. */
 export async function deleteGroup(ctx: Context, organizationId: string, siteId: string, groupId: string) {
-  await ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  await ctx.transaction(async (tctx) => {
     await loadSiteToManage(tctx, organizationId, siteId);
     const structure = await SiteStructure.load(tctx, siteId);
     if (!structure.removeGroup(groupId)) return;
-    await structure.save(trx);
-    await touchSite(ctx, trx, siteId);
+    await structure.save(tctx.db);
+    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
   });
 }
 
 /** POST {SITE}/section-groups/{id}/sections: puts a section at the end of the group. */
 export async function addSectionToGroup(ctx: Context, organizationId: string, siteId: string, groupId: string, sectionId: string) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { site } = await loadSiteToManage(tctx, organizationId, siteId);
     const structure = await SiteStructure.load(tctx, siteId);
     findGroup(structure, groupId);
     if (!structure.section(sectionId)) throw badRequest(`body/sectionId: section "${sectionId}" is not in this site`);
     structure.moveIntoGroup({ kind: 'section', id: sectionId }, groupId);
-    await structure.save(trx);
-    await touchSite(ctx, trx, siteId);
+    await structure.save(tctx.db);
+    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
     return presentedGroup(ctx, site, structure, groupId);
   });
 }
 
 /** DELETE {SITE}/section-groups/{id}/sections/{sectionId}: the section goes right after the group; 204 also when it was not in it. */
 export async function removeSectionFromGroup(ctx: Context, organizationId: string, siteId: string, groupId: string, sectionId: string) {
-  await ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  await ctx.transaction(async (tctx) => {
     await loadSiteToManage(tctx, organizationId, siteId);
     const structure = await SiteStructure.load(tctx, siteId);
     const section = structure.section(sectionId);
     if (!section || section.section_group_id !== groupId) return;
     structure.moveLevelItem({ kind: 'section', id: sectionId }, { after: { kind: 'group', id: groupId } });
-    await structure.save(trx);
-    await touchSite(ctx, trx, siteId);
+    await structure.save(tctx.db);
+    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
   });
 }
 
 /** POST {SITE}/section-groups/{id}/move (deprecated): next to a section or group; 404 unknown group, 400 bad position. */
 export async function moveGroup(ctx: Context, organizationId: string, siteId: string, groupId: string, input: MoveGroupInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { site } = await loadSiteToManage(tctx, organizationId, siteId);
     const structure = await SiteStructure.load(tctx, siteId);
     findGroup(structure, groupId);
     const pointer = (p?: { type: 'site-section' | 'site-section-group'; id: string }) =>
       p ? { kind: p.type === 'site-section' ? ('section' as const) : ('group' as const), id: p.id } : undefined;
     structure.moveLevelItem({ kind: 'group', id: groupId }, input.position && { before: pointer(input.position.before), after: pointer(input.position.after) });
-    await structure.save(trx);
-    await touchSite(ctx, trx, siteId);
+    await structure.save(tctx.db);
+    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
     return presentedGroup(ctx, site, structure, groupId);
   });
 }

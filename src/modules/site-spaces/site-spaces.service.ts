@@ -5,8 +5,8 @@ import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { conditionValue } from '../sites/site-conditions.ts';
 import { pageOf, pathFrom, SiteStructure, uniquePath } from '../sites/site-structure.ts';
-import type { SiteRow } from '../sites/sites.repository.ts';
-import { loadSite, loadSiteToManage, touchSite } from '../sites/sites.service.ts';
+import { loadSite, loadSiteToManage } from '../../access/index.ts';
+import { sitesRepository, type SiteRow } from '../sites/sites.repository.ts';
 import { siteSpacesRepository, type SiteSpaceRow } from './site-spaces.repository.ts';
 import type { AddSiteSpaceInput, MoveSiteSpaceInput, UpdateSiteSpaceInput } from './site-spaces.schemas.ts';
 
@@ -39,11 +39,10 @@ export async function listSiteSpaces(ctx: Context, organizationId: string, siteI
  * root (a site without sections). The path comes from the title, suffixed when taken.
  */
 export async function addSiteSpace(ctx: Context, organizationId: string, siteId: string, input: AddSiteSpaceInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { site } = await loadSiteToManage(tctx, organizationId, siteId);
     if (input.spaceId === null) throw badRequest('body/spaceId: creating a new space here is not supported; create the space, then add it');
-    const space = await siteSpacesRepository.findLiveSpace(trx, organizationId, input.spaceId);
+    const space = await siteSpacesRepository.findLiveSpace(tctx.db, organizationId, input.spaceId);
     if (!space) throw badRequest(`body/spaceId: "${input.spaceId}" is not a space of this organization`);
     const structure = await SiteStructure.load(tctx, siteId);
     let sectionId: string | null = null;
@@ -65,16 +64,15 @@ export async function addSiteSpace(ctx: Context, organizationId: string, siteId:
       created_at: isoNow(ctx.clock),
     };
     await structure.addSiteSpace(tctx, row);
-    await structure.save(trx);
-    await touchSite(ctx, trx, siteId);
+    await structure.save(tctx.db);
+    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
     return presented(ctx, site, structure, row.id);
   });
 }
 
 /** PATCH {SITE}/site-spaces/{id}: path (409 when taken in its section), condition, space. */
 export async function updateSiteSpace(ctx: Context, organizationId: string, siteId: string, siteSpaceId: string, input: UpdateSiteSpaceInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { site } = await loadSiteToManage(tctx, organizationId, siteId);
     const structure = await SiteStructure.load(tctx, siteId);
     const row = findRow(structure, siteSpaceId);
@@ -87,14 +85,14 @@ export async function updateSiteSpace(ctx: Context, organizationId: string, site
     }
     if (input.condition !== undefined) changes.condition = conditionValue(site, input.condition, 'condition');
     if (input.spaceId !== undefined && input.spaceId !== row.space_id) {
-      const space = await siteSpacesRepository.findLiveSpace(trx, organizationId, input.spaceId);
+      const space = await siteSpacesRepository.findLiveSpace(tctx.db, organizationId, input.spaceId);
       if (!space) throw badRequest(`body/spaceId: "${input.spaceId}" is not a space of this organization`);
       changes.space_id = space.id;
     }
     if (Object.keys(changes).length > 0) {
       await structure.updateSiteSpace(tctx, siteSpaceId, changes);
-      await structure.save(trx);
-      await touchSite(ctx, trx, siteId);
+      await structure.save(tctx.db);
+      await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
     }
     return presented(ctx, site, structure, siteSpaceId);
   });
@@ -102,29 +100,27 @@ export async function updateSiteSpace(ctx: Context, organizationId: string, site
 
 /** DELETE {SITE}/site-spaces/{id}: 204 also when absent. */
 export async function deleteSiteSpace(ctx: Context, organizationId: string, siteId: string, siteSpaceId: string) {
-  await ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  await ctx.transaction(async (tctx) => {
     const { site } = await loadSiteToManage(tctx, organizationId, siteId);
     const structure = await SiteStructure.load(tctx, siteId);
     // An absent site space changes nothing: the site keeps its updatedAt.
     if (!structure.removeSiteSpace(siteSpaceId)) return;
-    await structure.save(trx);
-    if (site.default_site_space_id === siteSpaceId) await siteSpacesRepository.clearSiteDefault(trx, siteId);
-    await touchSite(ctx, trx, siteId);
+    await structure.save(tctx.db);
+    if (site.default_site_space_id === siteSpaceId) await siteSpacesRepository.clearSiteDefault(tctx.db, siteId);
+    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
   });
 }
 
 /** POST {SITE}/site-spaces/{id}/move (deprecated): next to another site space, or to the end of its section. */
 export async function moveSiteSpace(ctx: Context, organizationId: string, siteId: string, siteSpaceId: string, input: MoveSiteSpaceInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { site } = await loadSiteToManage(tctx, organizationId, siteId);
     const structure = await SiteStructure.load(tctx, siteId);
     findRow(structure, siteSpaceId);
     const position = input.position && { before: input.position.before?.siteSpace, after: input.position.after?.siteSpace };
     structure.moveSiteSpaceNextTo(siteSpaceId, position);
-    await structure.save(trx);
-    await touchSite(ctx, trx, siteId);
+    await structure.save(tctx.db);
+    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
     return presented(ctx, site, structure, siteSpaceId);
   });
 }

@@ -5,7 +5,7 @@ import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { presentShareLink } from './sites.presenter.ts';
 import { sitesRepository } from './sites.repository.ts';
-import { loadSiteToManage } from './sites.service.ts';
+import { loadSiteToManage } from '../../access/index.ts';
 
 /* Share links of a site: keys that open a `share-link` site to visitors. */
 
@@ -18,32 +18,32 @@ export async function listShareLinks(ctx: Context, organizationId: string, siteI
 
 /** POST {SITE}/share-links: a new active link with a random key. */
 export async function createShareLink(ctx: Context, organizationId: string, siteId: string, name: string) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const { site } = await loadSiteToManage({ ...ctx, db: trx }, organizationId, siteId);
+  return ctx.transaction(async (tctx) => {
+    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
     const row = { id: newId(), site_id: siteId, name, key: newId(32), active: 1, created_at: isoNow(ctx.clock) };
-    await sitesRepository.insertShareLink(trx, row);
+    await sitesRepository.insertShareLink(tctx.db, row);
     return presentShareLink(ctx.config, site, row);
   });
 }
 
 /** PATCH {SITE}/share-links/{id}: rename, turn on or off. */
 export async function updateShareLink(ctx: Context, organizationId: string, siteId: string, shareLinkId: string, input: { name?: string; active?: boolean }) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const { site } = await loadSiteToManage({ ...ctx, db: trx }, organizationId, siteId);
-    const row = await sitesRepository.findShareLink(trx, siteId, shareLinkId);
+  return ctx.transaction(async (tctx) => {
+    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
+    const row = await sitesRepository.findShareLink(tctx.db, siteId, shareLinkId);
     if (!row) throw notFound('Share link');
     const changes: Partial<typeof row> = {};
     if (input.name !== undefined) changes.name = input.name;
     if (input.active !== undefined) changes.active = input.active ? 1 : 0;
-    if (Object.keys(changes).length > 0) await sitesRepository.updateShareLink(trx, siteId, shareLinkId, changes);
+    if (Object.keys(changes).length > 0) await sitesRepository.updateShareLink(tctx.db, siteId, shareLinkId, changes);
     return presentShareLink(ctx.config, site, { ...row, ...changes });
   });
 }
 
 /** DELETE {SITE}/share-links/{id}: 204 also when absent. */
 export async function deleteShareLink(ctx: Context, organizationId: string, siteId: string, shareLinkId: string) {
-  await ctx.db.transaction().execute(async (trx) => {
-    await loadSiteToManage({ ...ctx, db: trx }, organizationId, siteId);
-    await sitesRepository.deleteShareLink(trx, siteId, shareLinkId);
+  await ctx.transaction(async (tctx) => {
+    await loadSiteToManage(tctx, organizationId, siteId);
+    await sitesRepository.deleteShareLink(tctx.db, siteId, shareLinkId);
   });
 }

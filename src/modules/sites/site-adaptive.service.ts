@@ -6,7 +6,7 @@ import { unsignedClaims } from './site-conditions.ts';
 import { sitePolicy } from './sites.policy.ts';
 import { sitesRepository } from './sites.repository.ts';
 import { ADAPTIVE_SCHEMA_SHAPE } from './sites.schemas.ts';
-import { loadSite, loadSiteToManage } from './sites.service.ts';
+import { loadSite, loadSiteToManage } from '../../access/index.ts';
 
 /* A site's adaptive schema (spec 2.9): the claims visitors carry, and the template conditions made from them. */
 
@@ -36,10 +36,10 @@ export async function updateAdaptiveSchema(ctx: Context, organizationId: string,
   } catch (error) {
     throw badRequest(`body/jsonSchema is not a valid JSON Schema: ${(error as Error).message}`);
   }
-  return ctx.db.transaction().execute(async (trx) => {
-    await loadSiteToManage({ ...ctx, db: trx }, organizationId, siteId);
+  return ctx.transaction(async (tctx) => {
+    await loadSiteToManage(tctx, organizationId, siteId);
     const now = isoNow(ctx.clock);
-    await sitesRepository.update(trx, siteId, { adaptive_schema: JSON.stringify(schema), adaptive_schema_updated_at: now, updated_at: now });
+    await sitesRepository.update(tctx.db, siteId, { adaptive_schema: JSON.stringify(schema), adaptive_schema_updated_at: now, updated_at: now });
     return { object: 'site-adaptive-schema' as const, jsonSchema: schema, updatedAt: now };
   });
 }

@@ -7,7 +7,7 @@ import { effectiveCustomization, mergeCustomization, parseCustomization, pruneEm
 import { sitePolicy } from './sites.policy.ts';
 import { sitesRepository, type SiteRow } from './sites.repository.ts';
 import { Customization, SiteSpaceCustomization, type CustomizationInputValue, type CustomizationWire } from './sites.schemas.ts';
-import { loadSite, loadSiteToManage, touchSite } from './sites.service.ts';
+import { loadSite, loadSiteToManage } from '../../access/index.ts';
 
 /* A site's customization and its site spaces' overrides, as the API reads and writes them (the rule: site-customization.ts). */
 
@@ -22,14 +22,14 @@ export async function getCustomization(ctx: Context, organizationId: string, sit
 
 /** PUT {SITE}/customization: replaces the customization (absent fields take their defaults). */
 export async function updateCustomization(ctx: Context, organizationId: string, siteId: string, input: CustomizationInputValue) {
-  return ctx.db.transaction().execute(async (trx) => {
-    await loadSiteToManage({ ...ctx, db: trx }, organizationId, siteId);
+  return ctx.transaction(async (tctx) => {
+    await loadSiteToManage(tctx, organizationId, siteId);
     const now = isoNow(ctx.clock);
     const stored = JSON.stringify({ ...input, updatedAt: now });
     const presented = effectiveCustomization(stored);
     // What is stored must read back: checked against the response shape before the write.
     assertWireShape(Customization, presented);
-    await sitesRepository.update(trx, siteId, { customization: stored, updated_at: now });
+    await sitesRepository.update(tctx.db, siteId, { customization: stored, updated_at: now });
     return presented;
   });
 }
@@ -54,8 +54,7 @@ export async function getSiteSpaceCustomization(ctx: Context, organizationId: st
 
 /** PATCH {SITE}/site-spaces/{id}/customization: merges overrides; null resets one. */
 export async function overrideSiteSpaceCustomization(ctx: Context, organizationId: string, siteId: string, siteSpaceId: string, input: CustomizationInputValue) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { site } = await loadSiteToManage(tctx, organizationId, siteId);
     const row = await loadSiteSpaceRow(tctx, siteId, siteSpaceId);
     const overrides = pruneEmptyOverrides(mergeCustomization(parseCustomization(row.customization), input));
@@ -63,16 +62,16 @@ export async function overrideSiteSpaceCustomization(ctx: Context, organizationI
     const presented = siteSpaceCustomization(site, row);
     // What is stored must read back: checked against the response shape before the write.
     assertWireShape(SiteSpaceCustomization, presented);
-    await siteSpacesRepository.update(trx, siteId, siteSpaceId, { customization: row.customization });
-    await touchSite(ctx, trx, siteId);
+    await siteSpacesRepository.update(tctx.db, siteId, siteSpaceId, { customization: row.customization });
+    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
     return presented;
   });
 }
 
 /** DELETE {SITE}/site-spaces/{id}/customization: drops every override; 204 also when the site space is absent. */
 export async function deleteSiteSpaceCustomization(ctx: Context, organizationId: string, siteId: string, siteSpaceId: string) {
-  await ctx.db.transaction().execute(async (trx) => {
-    await loadSiteToManage({ ...ctx, db: trx }, organizationId, siteId);
-    await siteSpacesRepository.update(trx, siteId, siteSpaceId, { customization: '{}' });
+  await ctx.transaction(async (tctx) => {
+    await loadSiteToManage(tctx, organizationId, siteId);
+    await siteSpacesRepository.update(tctx.db, siteId, siteSpaceId, { customization: '{}' });
   });
 }

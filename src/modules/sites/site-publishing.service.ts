@@ -9,7 +9,7 @@ import { newId } from '../../lib/ids.ts';
 import { usersRepository } from '../users/users.repository.ts';
 import { sitesRepository, type SiteView } from './sites.repository.ts';
 import { sealVisitorAuthKey, visitorAuthKey } from './site-visitor-key.ts';
-import { loadSiteToManage } from './sites.service.ts';
+import { loadSiteToManage } from '../../access/index.ts';
 
 /* ------------------------------------------------------------------------------------
  * Visitor authentication (GitBook's site-publishing-auth): the key a site's owner signs
@@ -26,10 +26,10 @@ export async function getPublishingAuth(ctx: Context, organizationId: string, si
 
 /** POST {SITE}/publishing/auth/regenerate: a new key; tokens signed with the old one stop working at once. */
 export async function regeneratePublishingAuth(ctx: Context, organizationId: string, siteId: string) {
-  return ctx.db.transaction().execute(async (trx) => {
-    await loadSiteToManage({ ...ctx, db: trx }, organizationId, siteId);
+  return ctx.transaction(async (tctx) => {
+    await loadSiteToManage(tctx, organizationId, siteId);
     const key = newId(48);
-    await sitesRepository.update(trx, siteId, { visitor_auth_key: await sealVisitorAuthKey(trx, key), updated_at: isoNow(ctx.clock) });
+    await sitesRepository.update(tctx.db, siteId, { visitor_auth_key: await sealVisitorAuthKey(tctx.db, key), updated_at: isoNow(ctx.clock) });
     return presentPublishingAuth(key);
   });
 }
@@ -85,10 +85,10 @@ export async function verifyCustomHostname(ctx: Context, hostnameInput: string):
     }
   }
   const siteId = managed.id;
-  await ctx.db.transaction().execute(async (trx) => {
-    if (await sitesRepository.addressTaken(trx, siteId, 'hostname', hostname)) {
+  await ctx.transaction(async (tctx) => {
+    if (await sitesRepository.addressTaken(tctx.db, siteId, 'hostname', hostname)) {
       throw conflict(`"${hostname}" is already served by another site`);
     }
-    await sitesRepository.update(trx, siteId, { hostname, pending_hostname: null, updated_at: isoNow(ctx.clock) });
+    await sitesRepository.update(tctx.db, siteId, { hostname, pending_hostname: null, updated_at: isoNow(ctx.clock) });
   });
 }

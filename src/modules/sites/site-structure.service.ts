@@ -3,7 +3,10 @@ import { badRequest, notFound } from '../../errors.ts';
 import { effectiveCustomization } from './site-customization.ts';
 import { SiteStructure, type LevelPointer } from './site-structure.ts';
 import type { CustomizationWire, SortStructureInput } from './sites.schemas.ts';
-import { loadSite, loadSiteToManage, presentSiteFor, touchSite } from './sites.service.ts';
+import { loadSite, loadSiteToManage } from '../../access/index.ts';
+import { isoNow } from '../../lib/clock.ts';
+import { sitesRepository } from './sites.repository.ts';
+import { presentSiteFor } from './sites.service.ts';
 
 /* A site's structure and published profile as the API reads them, and sortSiteStructure (the model: site-structure.ts). */
 
@@ -42,8 +45,7 @@ const POINTER_KIND = { 'site-section': 'section', 'site-section-group': 'group' 
  * moved item.
  */
 export async function sortStructure(ctx: Context, organizationId: string, siteId: string, input: SortStructureInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { site } = await loadSiteToManage(tctx, organizationId, siteId);
     const structure = await SiteStructure.load(tctx, siteId);
     const { item, position } = input;
@@ -63,8 +65,8 @@ export async function sortStructure(ctx: Context, organizationId: string, siteId
       const current = structure.parentOf({ kind, id: item.id });
       structure.moveLevelItem({ kind, id: item.id }, position && { before: toPointer(position.before), after: toPointer(position.after) }, { parent: current });
     }
-    await structure.save(trx);
-    await touchSite(ctx, trx, siteId);
+    await structure.save(tctx.db);
+    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
     const presented = structure.present(ctx, site);
     const moved = [...presented.siteSpaces, ...presented.sections, ...presented.groups].find((o) => o.id === item.id && o.object === item.type);
     if (!moved) throw notFound('Item');

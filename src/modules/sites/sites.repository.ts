@@ -2,37 +2,18 @@ import type { Db } from '../../db/database.ts';
 import { paginate, type Page, type PageRequest } from '../../lib/pagination/index.ts';
 import { lowerContains } from '../../db/like.ts';
 import type { SiteShareLinksTable, SitesTable } from '../../db/types.ts';
+import { accessRepository, normalizeSiteView, selectSites, type SiteView } from '../../access/access.repository.ts';
 import type { ListSitesFilter } from './sites.schemas.ts';
+
+export type { SiteView };
 
 export type SiteRow = SitesTable;
 export type ShareLinkRow = SiteShareLinksTable;
-/** A site with the count of its site spaces (those whose space is live). */
-export type SiteView = SiteRow & { site_spaces: number };
-
-function selectSites(db: Db) {
-  return db
-    .selectFrom('sites as s')
-    .selectAll('s')
-    .select((eb) =>
-      eb
-        .selectFrom('site_spaces as c')
-        .innerJoin('spaces as sp', 'sp.id', 'c.space_id')
-        .select((sub) => sub.fn.countAll<number>().as('n'))
-        .whereRef('c.site_id', '=', 's.id')
-        .where('sp.deleted_at', 'is', null)
-        .as('site_spaces'),
-    );
-}
-
-const normalize = (row: SiteView): SiteView => ({ ...row, site_spaces: Number(row.site_spaces ?? 0) });
 
 /** Queries on sites and their share links. */
 export const sitesRepository = {
-  /** One site of the organization, with its site space count. */
-  async find(db: Db, organizationId: string, siteId: string): Promise<SiteView | undefined> {
-    const row = await selectSites(db).where('s.id', '=', siteId).where('s.organization_id', '=', organizationId).executeTakeFirst();
-    return row ? normalize(row as SiteView) : undefined;
-  },
+  /** One site of the organization, with its site space count (the access layer's read, src/access). */
+  find: accessRepository.findSite,
 
   /** A page of the organization's sites, oldest first, filtered in SQL. */
   async list(db: Db, organizationId: string, filter: ListSitesFilter, page: PageRequest): Promise<Page<SiteView>> {
@@ -57,11 +38,16 @@ export const sitesRepository = {
       ],
       page,
     );
-    return { ...result, items: (result.items as SiteView[]).map(normalize) };
+    return { ...result, items: (result.items as SiteView[]).map(normalizeSiteView) };
   },
 
   async insert(db: Db, row: SiteRow): Promise<void> {
     await db.insertInto('sites').values(row).execute();
+  },
+
+  /** Touches the site's updated_at: every change to its structure or settings does. */
+  async touch(db: Db, siteId: string, updatedAt: string): Promise<void> {
+    await db.updateTable('sites').set({ updated_at: updatedAt }).where('id', '=', siteId).execute();
   },
 
   async update(db: Db, siteId: string, changes: Partial<SiteRow>): Promise<void> {
@@ -109,17 +95,7 @@ export const sitesRepository = {
     return db.selectFrom('site_share_links').selectAll().where('site_id', '=', siteId).where('id', '=', id).executeTakeFirst();
   },
 
-  /** Whether the site has an active share link with this key. */
-  async activeShareKey(db: Db, siteId: string, key: string): Promise<boolean> {
-    const row = await db
-      .selectFrom('site_share_links')
-      .select('id')
-      .where('site_id', '=', siteId)
-      .where('key', '=', key)
-      .where('active', '=', 1)
-      .executeTakeFirst();
-    return row !== undefined;
-  },
+  activeShareKey: accessRepository.activeShareKey,
 
   async insertShareLink(db: Db, row: ShareLinkRow): Promise<void> {
     await db.insertInto('site_share_links').values(row).execute();

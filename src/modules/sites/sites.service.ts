@@ -1,23 +1,20 @@
 import type { Context } from '../../context.ts';
-import { actorReaches } from '../../context.ts';
-import type { Db } from '../../db/database.ts';
 import type { PageRequest } from '../../lib/pagination/index.ts';
-import { badRequest, conflict, notFound } from '../../errors.ts';
+import { badRequest, conflict } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { organizationPolicy } from '../organizations/organizations.policy.ts';
-import { organizationsRepository } from '../organizations/organizations.repository.ts';
-import { memberAccess } from '../../access/index.ts';
+import { loadSite, loadSiteToManage, memberAccess } from '../../access/index.ts';
 import { siteSpacesRepository } from '../site-spaces/site-spaces.repository.ts';
 import { sealVisitorAuthKey } from './site-visitor-key.ts';
 import { pathFrom, SiteStructure, uniquePath } from './site-structure.ts';
-import { sitePermissions, sitePolicy, type SiteAccess } from './sites.policy.ts';
+import { sitePermissions, type SiteAccess } from './sites.policy.ts';
 import { presentSite } from './sites.presenter.ts';
 import { sitesRepository, type SiteRow, type SiteView } from './sites.repository.ts';
 import type { CreateSiteInput, ListSitesFilter, UpdateSiteInput } from './sites.schemas.ts';
 
 /*
- * Docs sites: who sees and manages a site (loadSite, loadSiteToManage), and the site
+ * Docs sites (who sees and manages one is the access layer's loadSite, loadSiteToManage): the site
  * itself (list, create, read, settings, publish, delete). Beside it, by concern:
  * site-structure.ts (the structure model) and site-structure.service.ts, site-conditions.ts,
  * site-adaptive.service.ts, site-customization.ts (the merge rule) and
@@ -25,62 +22,8 @@ import type { CreateSiteInput, ListSitesFilter, UpdateSiteInput } from './sites.
  * (visitor-auth keys, custom hostnames). site-sections and site-spaces build on the model.
  */
 
-type Ctx = Pick<Context, 'db' | 'actor' | 'caches' | 'config' | 'clock'>;
-
-// ---------------------------------------------------------------- access
-
-/**
- * The site and the caller's standing towards it. Members with a role read every site;
- * guests get 403. In `visitor` mode (published profile, structure, section and
- * site-space lists) anyone signed in reads a published site its visibility opens to
- * them: public and unlisted sites, and share-link sites with an active `shareKey`.
- * Anyone else gets 404.
- */
-export async function loadSite(
-  ctx: Ctx,
-  organizationId: string,
-  siteId: string,
-  mode: { visitor?: boolean; shareKey?: string } = {},
-): Promise<{ site: SiteView; access: SiteAccess }> {
-  const membership = actorReaches(ctx.actor, organizationId)
-    ? await organizationsRepository.findActiveMembership(ctx.db, organizationId, ctx.actor.userId)
-    : undefined;
-  if (!membership && !mode.visitor) throw notFound('Organization');
-  const site = await sitesRepository.find(ctx.db, organizationId, siteId);
-  if (!site) throw notFound('Site');
-  let visitor = false;
-  if (mode.visitor && site.published === 1) {
-    if (site.visibility === 'public' || site.visibility === 'unlisted') visitor = true;
-    else if (site.visibility === 'share-link' && mode.shareKey) visitor = await sitesRepository.activeShareKey(ctx.db, site.id, mode.shareKey);
-  }
-  const access: SiteAccess = {
-    organizationId,
-    userId: ctx.actor.userId,
-    role: membership?.role ?? null,
-    creator: site.created_by === ctx.actor.userId,
-    visitor,
-  };
-  if (!sitePolicy.can('view', access)) {
-    if (!membership) throw notFound('Site');
-    sitePolicy.authorize('view', access, 'Guests cannot see the sites of the organization');
-  }
-  return { site, access };
-}
-
-/** The site for a change: 403 unless the caller manages it. */
-export async function loadSiteToManage(ctx: Ctx, organizationId: string, siteId: string) {
-  const loaded = await loadSite(ctx, organizationId, siteId);
-  sitePolicy.authorize('manage', loaded.access, 'Managing a site needs the admin role, or the create role on a site you created');
-  return loaded;
-}
-
 export function presentSiteFor(ctx: Pick<Context, 'config'>, site: SiteView, access: SiteAccess) {
   return presentSite(ctx.config, site, sitePermissions(access));
-}
-
-/** Touches the site's updated_at (every change to its structure or settings). */
-export async function touchSite(ctx: Pick<Context, 'clock'>, db: Db, siteId: string) {
-  await sitesRepository.update(db, siteId, { updated_at: isoNow(ctx.clock) });
 }
 
 
@@ -135,15 +78,14 @@ export function newSiteRow(fields: {
 
 /** POST {O}/sites: the create role; the listed spaces become site spaces at the root. */
 export async function createSite(ctx: Context, organizationId: string, input: CreateSiteInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const access = await memberAccess(tctx, organizationId);
     organizationPolicy.authorize('createContent', access, 'Creating a site needs the create role in the organization');
     const spaceIds = [...new Set(input.spaces ?? [])];
     const spaces = [];
     const unknown = [];
     for (const id of spaceIds) {
-      const space = await siteSpacesRepository.findLiveSpace(trx, organizationId, id);
+      const space = await siteSpacesRepository.findLiveSpace(tctx.db, organizationId, id);
       if (space) spaces.push(space);
       else unknown.push(id);
     }
@@ -158,12 +100,12 @@ export async function createSite(ctx: Context, organizationId: string, input: Cr
       now,
     });
     const id = row.id;
-    await sitesRepository.insert(trx, { ...row, visitor_auth_key: await sealVisitorAuthKey(trx, row.visitor_auth_key) });
+    await sitesRepository.insert(tctx.db, { ...row, visitor_auth_key: await sealVisitorAuthKey(tctx.db, row.visitor_auth_key) });
     const paths: string[] = [];
     for (const [position, space] of spaces.entries()) {
       const path = uniquePath(pathFrom(space.title), paths);
       paths.push(path);
-      await siteSpacesRepository.insert(trx, {
+      await siteSpacesRepository.insert(tctx.db, {
         id: newId(),
         site_id: id,
         section_id: null,
@@ -176,7 +118,7 @@ export async function createSite(ctx: Context, organizationId: string, input: Cr
         created_at: now,
       });
     }
-    const site = (await sitesRepository.find(trx, organizationId, id)) as SiteView;
+    const site = (await sitesRepository.find(tctx.db, organizationId, id)) as SiteView;
     return presentSiteFor(ctx, site, { organizationId, userId: access.userId, role: access.role, creator: true, visitor: false });
   });
 }
@@ -189,8 +131,7 @@ export async function getSite(ctx: Context, organizationId: string, siteId: stri
 
 /** PATCH {SITE}: whoever manages the site. */
 export async function updateSite(ctx: Context, organizationId: string, siteId: string, input: UpdateSiteInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { site, access } = await loadSiteToManage(tctx, organizationId, siteId);
     const changes: Partial<SiteRow> = { updated_at: isoNow(ctx.clock) };
     if (input.title !== undefined) changes.title = input.title.trim().length >= 2 ? input.title.trim() : input.title;
@@ -199,7 +140,7 @@ export async function updateSite(ctx: Context, organizationId: string, siteId: s
     if (input.agentsContext !== undefined) changes.agents_context = input.agentsContext;
     if (input.proxy !== undefined) changes.proxy = input.proxy;
     if (input.basename !== undefined) {
-      if (input.basename !== null && (await sitesRepository.addressTaken(trx, siteId, 'basename', input.basename))) {
+      if (input.basename !== null && (await sitesRepository.addressTaken(tctx.db, siteId, 'basename', input.basename))) {
         throw conflict(`body/basename: "${input.basename}" is already used by another site`);
       }
       changes.basename = input.basename;
@@ -207,7 +148,7 @@ export async function updateSite(ctx: Context, organizationId: string, siteId: s
     if (input.hostname !== undefined && input.hostname !== (site.pending_hostname ?? site.hostname)) {
       // A new hostname is pending until proven (verifyCustomHostname); until then it is not
       // served, and the proven one it replaces stops being served too.
-      if (input.hostname !== null && (await sitesRepository.addressTaken(trx, siteId, 'hostname', input.hostname))) {
+      if (input.hostname !== null && (await sitesRepository.addressTaken(tctx.db, siteId, 'hostname', input.hostname))) {
         throw conflict(`body/hostname: "${input.hostname}" is already used by another site`);
       }
       changes.hostname = null;
@@ -227,31 +168,30 @@ export async function updateSite(ctx: Context, organizationId: string, siteId: s
         if (section) structure.updateSection(section.id, { default_site_space_id: input.defaultSiteSpace });
         else changes.default_site_space_id = input.defaultSiteSpace;
       }
-      await structure.save(trx);
+      await structure.save(tctx.db);
     }
-    await sitesRepository.update(trx, siteId, changes);
+    await sitesRepository.update(tctx.db, siteId, changes);
     return presentSiteFor(ctx, { ...site, ...changes }, access);
   });
 }
 
 /** DELETE {SITE}: whoever manages the site; 204 also when absent. */
 export async function deleteSite(ctx: Context, organizationId: string, siteId: string) {
-  await ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  await ctx.transaction(async (tctx) => {
     await memberAccess(tctx, organizationId);
-    const site = await sitesRepository.find(trx, organizationId, siteId);
+    const site = await sitesRepository.find(tctx.db, organizationId, siteId);
     if (!site) return;
     await loadSiteToManage(tctx, organizationId, siteId);
-    await sitesRepository.delete(trx, organizationId, siteId);
+    await sitesRepository.delete(tctx.db, organizationId, siteId);
   });
 }
 
 /** POST {SITE}/publish and /unpublish. */
 export async function setPublished(ctx: Context, organizationId: string, siteId: string, published: boolean) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const { site, access } = await loadSiteToManage({ ...ctx, db: trx }, organizationId, siteId);
+  return ctx.transaction(async (tctx) => {
+    const { site, access } = await loadSiteToManage(tctx, organizationId, siteId);
     const changes = { published: published ? 1 : 0, updated_at: isoNow(ctx.clock) };
-    await sitesRepository.update(trx, siteId, changes);
+    await sitesRepository.update(tctx.db, siteId, changes);
     return presentSiteFor(ctx, { ...site, ...changes }, access);
   });
 }

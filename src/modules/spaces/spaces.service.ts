@@ -11,13 +11,14 @@ import { RevisionEditor } from '../../content/store/editor.ts';
 import { removeBlobs } from '../../content/store/blobs.ts';
 import { storeRepository } from '../../content/store/store.repository.ts';
 import { accessFrom, accessResolver as sharedAccessResolver, collectionPolicy, contentAccess, contentScope, loadSpace, memberAccess, requireAccess, type ContentAccess } from '../../access/index.ts';
-import { normalizeMergeRules } from '../organizations/organizations.service.ts';
+import { normalizeMergeRules } from '../organizations/organizations.rules.ts';
 import { organizationPolicy } from '../organizations/organizations.policy.ts';
 import { permissionsRepository } from '../permissions/permissions.repository.ts';
 import { spacePermissions, spacePolicy } from './spaces.policy.ts';
 import { presentSpace, type SpaceCounts } from './spaces.presenter.ts';
 import { spacesRepository, type PublishedPlacement, type Sibling, type SpaceRow } from './spaces.repository.ts';
 import { siteSpaceUrl, siteUrl } from '../sites/sites.presenter.ts';
+import { assertMovableToAnotherOrganization } from './spaces.rules.ts';
 import type { ContentPositionInput, CreateSpaceInput, MoveSpaceInput, UpdateSpaceInput } from './spaces.schemas.ts';
 
 /** Deleted spaces stay restorable this long, then the purge removes them (spec 8). */
@@ -85,8 +86,7 @@ async function place(db: Db, organizationId: string, parentId: string | null, it
 
 /** POST /v1/orgs/{organizationId}/spaces: create role in the organization, or in the parent collection. */
 export async function createSpace(ctx: Context, organizationId: string, input: CreateSpaceInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     await memberAccess(tctx, organizationId);
     await authorizeCreateIn(tctx, organizationId, input.parent);
     if (input.visibility === 'in-collection' && !input.parent) throw badRequest('body/visibility: in-collection needs a parent collection');
@@ -103,7 +103,7 @@ export async function createSpace(ctx: Context, organizationId: string, input: C
       language: input.language ?? null,
       merge_rules: JSON.stringify({ type: 'inherit' }),
       parent_id: input.parent ?? null,
-      position: await place(trx, organizationId, input.parent ?? null, { type: 'space', id }),
+      position: await place(tctx.db, organizationId, input.parent ?? null, { type: 'space', id }),
       revision_id: null,
       share_key: newId(32),
       created_by: ctx.actor.userId,
@@ -111,10 +111,10 @@ export async function createSpace(ctx: Context, organizationId: string, input: C
       updated_at: now,
       deleted_at: null,
     };
-    await spacesRepository.insert(trx, row);
-    const editor = await RevisionEditor.open(trx, id, null, ctx.clock, ctx.files);
-    row.revision_id = await editor.commit(trx, { createdBy: ctx.actor.userId });
-    await spacesRepository.update(trx, id, { revision_id: row.revision_id });
+    await spacesRepository.insert(tctx.db, row);
+    const editor = await RevisionEditor.open(tctx.db, id, null, ctx.clock, ctx.files);
+    row.revision_id = await editor.commit(tctx.db, { createdBy: ctx.actor.userId });
+    await spacesRepository.update(tctx.db, id, { revision_id: row.revision_id });
     return present(ctx, row, await contentAccess(tctx, row, 'space'));
   });
 }
@@ -185,8 +185,7 @@ export async function getSpace(ctx: Context, spaceId: string, shareKey?: string)
 
 /** PATCH /v1/spaces/{spaceId}: title, emoji and language need edit; the rest admin. */
 export async function updateSpace(ctx: Context, spaceId: string, input: UpdateSpaceInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { space, access, facts } = await loadSpace(tctx, spaceId);
     const settings = input.editMode !== undefined || input.defaultLevel !== undefined || input.mergeRules !== undefined || input.visibility !== undefined;
     if (settings) spacePolicy.authorize('admin', access, 'Changing the settings of a space needs the admin role on it');
@@ -203,10 +202,10 @@ export async function updateSpace(ctx: Context, spaceId: string, input: UpdateSp
     }
     if (input.mergeRules !== undefined) {
       changes.merge_rules = JSON.stringify(
-        input.mergeRules.type === 'inherit' ? { type: 'inherit' } : await normalizeMergeRules(trx, space.organization_id, input.mergeRules),
+        input.mergeRules.type === 'inherit' ? { type: 'inherit' } : await normalizeMergeRules(tctx.db, space.organization_id, input.mergeRules),
       );
     }
-    await spacesRepository.update(trx, spaceId, changes);
+    await spacesRepository.update(tctx.db, spaceId, changes);
     const row = { ...space, ...changes };
     // The space stays where it was: the facts read by loadSpace still hold, only its own
     // fields (defaultLevel, visibility, edit mode) may have changed the access.
@@ -216,24 +215,23 @@ export async function updateSpace(ctx: Context, spaceId: string, input: UpdateSp
 
 /** DELETE /v1/spaces/{spaceId}: admin on the space; the space goes to the deleted state (restorable 7 days). */
 export async function deleteSpace(ctx: Context, spaceId: string) {
-  await ctx.db.transaction().execute(async (trx) => {
-    const space = await spacesRepository.findActive(trx, spaceId);
+  await ctx.transaction(async (tctx) => {
+    const space = await spacesRepository.findActive(tctx.db, spaceId);
     if (!space) return; // absent or already deleted: 204
-    const access = await contentAccess({ ...ctx, db: trx }, space, 'space');
+    const access = await contentAccess(tctx, space, 'space');
     if (access.role === null) throw notFound('Space');
     spacePolicy.authorize('admin', access, 'Deleting a space needs the admin role on it');
-    await spacesRepository.update(trx, spaceId, { deleted_at: isoNow(ctx.clock) });
+    await spacesRepository.update(tctx.db, spaceId, { deleted_at: isoNow(ctx.clock) });
   });
 }
 
 /** POST /v1/spaces/{spaceId}/restore: admin on the space, within 7 days of its deletion. */
 export async function restoreSpace(ctx: Context, spaceId: string) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
-    const space = await spacesRepository.findAny(trx, spaceId);
+  return ctx.transaction(async (tctx) => {
+    const space = await spacesRepository.findAny(tctx.db, spaceId);
     if (!space) throw notFound('Space');
     // A space whose collection went away comes back at the organization root.
-    const parentGone = space.parent_id !== null && !(await spacesRepository.collectionExists(trx, space.organization_id, space.parent_id));
+    const parentGone = space.parent_id !== null && !(await spacesRepository.collectionExists(tctx.db, space.organization_id, space.parent_id));
     const target = parentGone ? { ...space, parent_id: null } : space;
     const access = await contentAccess(tctx, target, 'space');
     if (access.role === null) throw notFound('Space');
@@ -244,9 +242,9 @@ export async function restoreSpace(ctx: Context, spaceId: string) {
     if (parentGone) {
       changes.parent_id = null;
       if (space.visibility === 'in-collection') changes.visibility = 'private';
-      changes.position = await place(trx, space.organization_id, null, { type: 'space', id: space.id });
+      changes.position = await place(tctx.db, space.organization_id, null, { type: 'space', id: space.id });
     }
-    await spacesRepository.update(trx, spaceId, changes);
+    await spacesRepository.update(tctx.db, spaceId, changes);
     return presentOne(tctx, { ...space, ...changes }, access);
   });
 }
@@ -257,8 +255,7 @@ export async function restoreSpace(ctx: Context, spaceId: string) {
  * without parents). Needs read on the space and the create role where the copy goes.
  */
 export async function duplicateSpace(ctx: Context, spaceId: string) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { space } = await loadSpace(tctx, spaceId);
     await authorizeCreateIn(tctx, space.organization_id, space.parent_id);
     const now = isoNow(ctx.clock);
@@ -277,15 +274,15 @@ export async function duplicateSpace(ctx: Context, spaceId: string) {
       // A copy is not synced with the original's repository.
       git_sync: null,
     };
-    await spacesRepository.insert(trx, copy);
-    copy.position = await place(trx, space.organization_id, space.parent_id, { type: 'space', id }, { after: { type: 'space', space: space.id } });
-    await spacesRepository.update(trx, id, { position: copy.position });
-    await storeRepository.copySpaceContent(trx, space.id, id);
-    const source = await storeRepository.findRevision(trx, space.id, space.revision_id as string);
+    await spacesRepository.insert(tctx.db, copy);
+    copy.position = await place(tctx.db, space.organization_id, space.parent_id, { type: 'space', id }, { after: { type: 'space', space: space.id } });
+    await spacesRepository.update(tctx.db, id, { position: copy.position });
+    await storeRepository.copySpaceContent(tctx.db, space.id, id);
+    const source = await storeRepository.findRevision(tctx.db, space.id, space.revision_id as string);
     if (!source) throw new Error(`Space ${space.id} has no current revision`);
     copy.revision_id = newId();
     // The copy's history starts here: one revision of edits, merged from nothing.
-    await storeRepository.insertRevision(trx, {
+    await storeRepository.insertRevision(tctx.db, {
       ...source,
       id: copy.revision_id,
       space_id: id,
@@ -295,16 +292,15 @@ export async function duplicateSpace(ctx: Context, spaceId: string) {
       created_by: ctx.actor.userId,
       created_at: now,
     });
-    await spacesRepository.update(trx, id, { revision_id: copy.revision_id });
-    await spacesRepository.copyGrants(trx, space.id, id, now);
+    await spacesRepository.update(tctx.db, id, { revision_id: copy.revision_id });
+    await spacesRepository.copyGrants(tctx.db, space.id, id, now);
     return present(ctx, copy, await contentAccess(tctx, copy, 'space'));
   });
 }
 
 /** POST /v1/spaces/{spaceId}/move: admin on the space and create in the new parent collection. */
 export async function moveSpace(ctx: Context, spaceId: string, input: MoveSpaceInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { space, access } = await loadSpace(tctx, spaceId);
     spacePolicy.authorize('admin', access, 'Moving a space needs the admin role on it');
     const parent = input.parent === undefined ? space.parent_id : input.parent;
@@ -312,25 +308,14 @@ export async function moveSpace(ctx: Context, spaceId: string, input: MoveSpaceI
     if (parent !== space.parent_id) await authorizeCreateIn(tctx, space.organization_id, parent);
     const changes: Partial<SpaceRow> = {
       parent_id: parent,
-      position: await place(trx, space.organization_id, parent, { type: 'space', id: space.id }, input.position),
+      position: await place(tctx.db, space.organization_id, parent, { type: 'space', id: space.id }, input.position),
       updated_at: isoNow(ctx.clock),
     };
     if (parent === null && space.visibility === 'in-collection') changes.visibility = 'private';
-    await spacesRepository.update(trx, spaceId, changes);
+    await spacesRepository.update(tctx.db, spaceId, changes);
     const row = { ...space, ...changes };
     return presentOne(tctx, row, await contentAccess(tctx, row, 'space'));
   });
-}
-
-/**
- * A transfer moves spaces to another organization, but not what their old organization
- * built on them: its sites would keep publishing them, its translations keep reading or
- * writing them, across the two tenants. Refused until they are taken out of those.
- */
-export async function assertMovableToAnotherOrganization(db: Context['db'], spaceIds: string[], what: string): Promise<void> {
-  const uses = await spacesRepository.organizationUses(db, spaceIds);
-  if (uses.site) throw conflict(`${what} is published on the site "${uses.site.title}" of its organization: remove it from the site first`);
-  if (uses.translation) throw conflict(`${what} is used by the translation ${uses.translation.id} of its organization: delete the translation first`);
 }
 
 /**
@@ -339,8 +324,7 @@ export async function assertMovableToAnotherOrganization(db: Context['db'], spac
  * members and teams are removed so no permission leaks across.
  */
 export async function transferSpace(ctx: Context, spaceId: string, organizationId: string) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const { space, access } = await loadSpace(tctx, spaceId);
     const from = await memberAccess(tctx, space.organization_id).catch(() => null);
     if (!from || !organizationPolicy.can('admin', from)) throw forbidden('Transferring a space needs the admin role in its organization');
@@ -348,8 +332,8 @@ export async function transferSpace(ctx: Context, spaceId: string, organizationI
     const to = await memberAccess(tctx, organizationId);
     organizationPolicy.authorize('admin', to, 'Transferring a space needs the admin role in the target organization');
     if (organizationId === space.organization_id) throw conflict('The space already belongs to this organization');
-    await assertMovableToAnotherOrganization(trx, [space.id], 'The space');
-    await permissionsRepository.deleteForTargets(trx, [space.id]);
+    await assertMovableToAnotherOrganization(tctx.db, [space.id], 'The space');
+    await permissionsRepository.deleteForTargets(tctx.db, [space.id]);
     const changes: Partial<SpaceRow> = {
       organization_id: organizationId,
       parent_id: null,
@@ -358,9 +342,9 @@ export async function transferSpace(ctx: Context, spaceId: string, organizationI
       position: 0,
       updated_at: isoNow(ctx.clock),
     };
-    await spacesRepository.update(trx, spaceId, changes);
-    changes.position = await place(trx, organizationId, null, { type: 'space', id: space.id });
-    await spacesRepository.update(trx, spaceId, { position: changes.position });
+    await spacesRepository.update(tctx.db, spaceId, changes);
+    changes.position = await place(tctx.db, organizationId, null, { type: 'space', id: space.id });
+    await spacesRepository.update(tctx.db, spaceId, { position: changes.position });
     const row = { ...space, ...changes };
     return presentOne(tctx, row, await contentAccess(tctx, row, 'space'));
   });

@@ -83,13 +83,13 @@ export async function listTeams(ctx: Context, organizationId: string, filter: Li
 
 /** PUT /v1/orgs/{organizationId}/teams: admins only; the listed members join with role member. */
 export async function createTeam(ctx: Context, organizationId: string, input: CreateTeamInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const access = await memberAccess({ ...ctx, db: trx }, organizationId);
+  return ctx.transaction(async (tctx) => {
+    const access = await memberAccess(tctx, organizationId);
     organizationPolicy.authorize('admin', access, 'Only organization admins can create teams');
     const members = [...new Set(input.members ?? [])];
     // Member ids only: GitBook's `members` lists member identifiers, not emails.
     const ids = members.filter((id) => !id.includes('@'));
-    const found = new Set((await teamsRepository.findMembers(trx, organizationId, ids, [])).map((m) => m.user_id));
+    const found = new Set((await teamsRepository.findMembers(tctx.db, organizationId, ids, [])).map((m) => m.user_id));
     const unknown = members.filter((id) => !found.has(id));
     if (unknown.length > 0) {
       const names = unknown.map((r) => `"${r}"`).join(', ');
@@ -97,9 +97,9 @@ export async function createTeam(ctx: Context, organizationId: string, input: Cr
     }
     const now = isoNow(ctx.clock);
     const id = newId();
-    await teamsRepository.insert(trx, { id, organization_id: organizationId, title: input.title.trim(), created_at: now });
-    await teamsRepository.addMembers(trx, organizationId, id, members, 'member', now);
-    const team = (await teamsRepository.find(trx, organizationId, id, access.userId)) as TeamView;
+    await teamsRepository.insert(tctx.db, { id, organization_id: organizationId, title: input.title.trim(), created_at: now });
+    await teamsRepository.addMembers(tctx.db, organizationId, id, members, 'member', now);
+    const team = (await teamsRepository.find(tctx.db, organizationId, id, access.userId)) as TeamView;
     return present(ctx, team, access);
   });
 }
@@ -119,22 +119,22 @@ export function getTeam(ctx: Context, organizationId: string, teamId: string) {
 
 /** PATCH /v1/orgs/{organizationId}/teams/{teamId}: admins and owners of the team. */
 export async function updateTeam(ctx: Context, organizationId: string, teamId: string, title: string) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const { access, organizationAccess: orgAccess } = await loadTeam({ ...ctx, db: trx }, organizationId, teamId);
+  return ctx.transaction(async (tctx) => {
+    const { access, organizationAccess: orgAccess } = await loadTeam(tctx, organizationId, teamId);
     teamPolicy.authorize('admin', access, 'Only organization admins and owners of the team can rename it');
-    await teamsRepository.updateTitle(trx, organizationId, teamId, title.trim());
-    const team = (await teamsRepository.find(trx, organizationId, teamId, access.userId)) as TeamView;
+    await teamsRepository.updateTitle(tctx.db, organizationId, teamId, title.trim());
+    const team = (await teamsRepository.find(tctx.db, organizationId, teamId, access.userId)) as TeamView;
     return present(ctx, team, orgAccess);
   });
 }
 
 /** DELETE /v1/orgs/{organizationId}/teams/{teamId}: admins only; done also when absent. */
 export async function deleteTeam(ctx: Context, organizationId: string, teamId: string) {
-  await ctx.db.transaction().execute(async (trx) => {
-    const access = await memberAccess({ ...ctx, db: trx }, organizationId);
+  await ctx.transaction(async (tctx) => {
+    const access = await memberAccess(tctx, organizationId);
     // Deleting needs no team role: the rule is org-level, so an absent team still answers 204.
     teamPolicy.authorize('delete', { ...access, teamRole: null }, 'Only organization admins can delete teams');
-    await teamsRepository.delete(trx, organizationId, teamId);
+    await teamsRepository.delete(tctx.db, organizationId, teamId);
   });
 }
 
@@ -165,13 +165,13 @@ export async function updateTeamMembers(
   teamId: string,
   input: UpdateTeamMembersInput,
 ) {
-  await ctx.db.transaction().execute(async (trx) => {
-    const { access } = await loadTeam({ ...ctx, db: trx }, organizationId, teamId);
+  await ctx.transaction(async (tctx) => {
+    const { access } = await loadTeam(tctx, organizationId, teamId);
     teamPolicy.authorize('admin', access, 'Only organization admins and owners of the team can manage its members');
     const add = input.add ?? [];
     const remove = input.remove ?? [];
     const memberships = Object.entries(input.memberships ?? {});
-    const resolved = await resolveMembers(trx, organizationId, [
+    const resolved = await resolveMembers(tctx.db, organizationId, [
       { field: 'add', references: add },
       { field: 'remove', references: remove },
       { field: 'memberships', references: memberships.map(([reference]) => reference) },
@@ -187,20 +187,20 @@ export async function updateTeamMembers(
     const added = [...new Set(add.map(userOf))].filter((id) => !removed.has(id) && !roles.has(id));
 
     const now = isoNow(ctx.clock);
-    await teamsRepository.removeMembers(trx, teamId, [...removed]);
-    await teamsRepository.addMembers(trx, organizationId, teamId, added, 'member', now);
-    for (const [userId, role] of roles) await teamsRepository.upsertMember(trx, organizationId, teamId, userId, role, now);
+    await teamsRepository.removeMembers(tctx.db, teamId, [...removed]);
+    await teamsRepository.addMembers(tctx.db, organizationId, teamId, added, 'member', now);
+    for (const [userId, role] of roles) await teamsRepository.upsertMember(tctx.db, organizationId, teamId, userId, role, now);
   });
 }
 
 /** PUT /v1/orgs/{organizationId}/teams/{teamId}/members/{userId}: adds or sets the role (admins, team owners). */
 export async function addTeamMember(ctx: Context, organizationId: string, teamId: string, userId: string, role: TeamRole) {
-  await ctx.db.transaction().execute(async (trx) => {
-    const { access } = await loadTeam({ ...ctx, db: trx }, organizationId, teamId);
+  await ctx.transaction(async (tctx) => {
+    const { access } = await loadTeam(tctx, organizationId, teamId);
     teamPolicy.authorize('admin', access, 'Only organization admins and owners of the team can manage its members');
-    const [member] = await teamsRepository.findMembers(trx, organizationId, [userId], []);
+    const [member] = await teamsRepository.findMembers(tctx.db, organizationId, [userId], []);
     if (!member) throw notFound(`Member "${userId}"`);
-    await teamsRepository.upsertMember(trx, organizationId, teamId, userId, role, isoNow(ctx.clock));
+    await teamsRepository.upsertMember(tctx.db, organizationId, teamId, userId, role, isoNow(ctx.clock));
   });
 }
 
@@ -209,13 +209,13 @@ export async function addTeamMember(ctx: Context, organizationId: string, teamId
  * and any user leaving the team themselves; done also when the user was not in it.
  */
 export async function removeTeamMember(ctx: Context, organizationId: string, teamId: string, userId: string) {
-  await ctx.db.transaction().execute(async (trx) => {
-    const { access } = await loadTeam({ ...ctx, db: trx }, organizationId, teamId);
+  await ctx.transaction(async (tctx) => {
+    const { access } = await loadTeam(tctx, organizationId, teamId);
     teamMembershipPolicy.authorize(
       'remove',
       { team: access, userId },
       'Only organization admins and owners of the team can remove other members',
     );
-    await teamsRepository.removeMembers(trx, teamId, [userId]);
+    await teamsRepository.removeMembers(tctx.db, teamId, [userId]);
   });
 }

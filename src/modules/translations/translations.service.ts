@@ -78,11 +78,10 @@ export function newTranslationRow(fields: {
 
 /** POST {O}/translations: 201; the first run is queued at once. */
 export async function createTranslation(ctx: Context, organizationId: string, input: CreateTranslationInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const tctx = { ...ctx, db: trx };
+  return ctx.transaction(async (tctx) => {
     const access = await editAccess(tctx, organizationId);
     if (input.language === input.source.language) throw badRequest('body/language must differ from body/source/language');
-    const space = await spacesRepository.findActive(trx, input.source.space);
+    const space = await spacesRepository.findActive(tctx.db, input.source.space);
     // A space elsewhere or out of the caller's sight is not told apart from a missing one.
     if (!space || space.organization_id !== organizationId || (await contentAccess(tctx, space, 'space')).role === null) {
       throw badRequest(`body/source/space: no space "${input.source.space}" in this organization`);
@@ -96,8 +95,8 @@ export async function createTranslation(ctx: Context, organizationId: string, in
       createdBy: ctx.actor.userId,
       now: isoNow(ctx.clock),
     });
-    await repo.insert(trx, row);
-    await requestTranslationRun(trx, row.id);
+    await repo.insert(tctx.db, row);
+    await requestTranslationRun(tctx.db, row.id);
     return present(ctx, row, access);
   });
 }
@@ -119,32 +118,32 @@ export async function getTranslation(ctx: Context, organizationId: string, trans
 
 /** PUT {O}/translations/{translationId}: the instructions (used by the next run). */
 export async function updateTranslation(ctx: Context, organizationId: string, translationId: string, input: UpdateTranslationInput) {
-  return ctx.db.transaction().execute(async (trx) => {
-    const access = await editAccess({ ...ctx, db: trx }, organizationId);
-    const row = await repo.find(trx, organizationId, translationId);
+  return ctx.transaction(async (tctx) => {
+    const access = await editAccess(tctx, organizationId);
+    const row = await repo.find(tctx.db, organizationId, translationId);
     if (!row) throw notFound('Translation');
     const changes = { instructions: JSON.stringify(input.instructions), updated_at: isoNow(ctx.clock) };
-    await repo.update(trx, row.id, changes);
+    await repo.update(tctx.db, row.id, changes);
     return present(ctx, { ...row, ...changes }, access);
   });
 }
 
 /** DELETE {O}/translations/{translationId}: 204 also when absent. The result space stays (it is a space like any). */
 export async function deleteTranslation(ctx: Context, organizationId: string, translationId: string): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    await editAccess({ ...ctx, db: trx }, organizationId);
-    await repo.delete(trx, organizationId, translationId);
+  await ctx.transaction(async (tctx) => {
+    await editAccess(tctx, organizationId);
+    await repo.delete(tctx.db, organizationId, translationId);
   });
 }
 
 /** POST {O}/translations/{translationId}/run: queues a run (204); 404 for an unknown translation. */
 export async function triggerRun(ctx: Context, organizationId: string, translationId: string): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    await editAccess({ ...ctx, db: trx }, organizationId);
-    const row = await repo.find(trx, organizationId, translationId);
+  await ctx.transaction(async (tctx) => {
+    await editAccess(tctx, organizationId);
+    const row = await repo.find(tctx.db, organizationId, translationId);
     if (!row) throw notFound('Translation');
-    if (row.status !== 'running') await repo.update(trx, row.id, { status: 'pending' });
-    await requestTranslationRun(trx, row.id);
+    if (row.status !== 'running') await repo.update(tctx.db, row.id, { status: 'pending' });
+    await requestTranslationRun(tctx.db, row.id);
   });
 }
 
@@ -192,23 +191,23 @@ function checkTerms(translations: Record<string, string>, field: string): Record
 
 /** PUT {O}/translations-glossary: inserts, updates and deletes in one transaction; any bad operation refuses them all (400). */
 export async function updateGlossaryEntries(ctx: Context, organizationId: string, operations: GlossaryOperation[]): Promise<void> {
-  await ctx.db.transaction().execute(async (trx) => {
-    await editAccess({ ...ctx, db: trx }, organizationId);
+  await ctx.transaction(async (tctx) => {
+    await editAccess(tctx, organizationId);
     const now = isoNow(ctx.clock);
-    let count = await repo.countGlossary(trx, organizationId);
+    let count = await repo.countGlossary(tctx.db, organizationId);
     for (const [index, operation] of operations.entries()) {
       const field = `body/operations/${index}`;
       if (operation.type === 'insert') {
         const translations = checkTerms(operation.translations, `${field}/translations`);
         if (++count > MAX_GLOSSARY_ENTRIES) throw badRequest(`${field}: the glossary holds at most ${MAX_GLOSSARY_ENTRIES} entries`);
-        await repo.insertGlossaryEntry(trx, { id: newId(), organization_id: organizationId, translations: JSON.stringify(translations), created_at: now, updated_at: now });
+        await repo.insertGlossaryEntry(tctx.db, { id: newId(), organization_id: organizationId, translations: JSON.stringify(translations), created_at: now, updated_at: now });
       } else if (operation.type === 'update') {
         const translations = checkTerms(operation.translations, `${field}/translations`);
-        if (!(await repo.findGlossaryEntry(trx, organizationId, operation.id))) throw badRequest(`${field}/id: no glossary entry "${operation.id}"`);
-        await repo.updateGlossaryEntry(trx, organizationId, operation.id, JSON.stringify(translations), now);
+        if (!(await repo.findGlossaryEntry(tctx.db, organizationId, operation.id))) throw badRequest(`${field}/id: no glossary entry "${operation.id}"`);
+        await repo.updateGlossaryEntry(tctx.db, organizationId, operation.id, JSON.stringify(translations), now);
       } else if (operation.type === 'delete') {
-        if (!(await repo.findGlossaryEntry(trx, organizationId, operation.id))) throw badRequest(`${field}/id: no glossary entry "${operation.id}"`);
-        await repo.deleteGlossaryEntry(trx, organizationId, operation.id);
+        if (!(await repo.findGlossaryEntry(tctx.db, organizationId, operation.id))) throw badRequest(`${field}/id: no glossary entry "${operation.id}"`);
+        await repo.deleteGlossaryEntry(tctx.db, organizationId, operation.id);
         count--;
       } else {
         throw badRequest(`${field}/type must be insert, update or delete`);

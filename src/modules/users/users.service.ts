@@ -1,12 +1,15 @@
 import type { Actor, Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
-import { badRequest, notFound } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import { isoNow, type Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { hashToken, newApiToken } from '../../lib/tokens.ts';
 import { userPolicy } from './users.policy.ts';
 import { presentUser } from './users.presenter.ts';
-import { usersRepository, type UserRow } from './users.repository.ts';
+import { usersRepository } from './users.repository.ts';
+
+// The CLI and bootstrap make accounts with the same rule as invites and SSO.
+export { buildUserRow, type NewUser } from './users.rules.ts';
 
 /** Resolves a token hash to its owner, or undefined when unknown or revoked. */
 export async function authenticateTokenHash(db: Db, hash: string): Promise<Actor | undefined> {
@@ -31,31 +34,6 @@ export async function getUserById(ctx: Context, userId: string) {
   return presentUser(ctx.config, user);
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
-export interface NewUser {
-  email: string;
-  displayName: string;
-  emailVerified: boolean;
-}
-
-/** Validates and normalizes a new user's fields (emails are compared lower-cased). */
-export function buildUserRow(clock: Clock, input: NewUser): Omit<UserRow, 'installation_admin'> {
-  const email = input.email.trim().toLowerCase();
-  if (!EMAIL.test(email)) throw badRequest(`email "${input.email}" is not a valid email address`);
-  const displayName = input.displayName.trim();
-  if (displayName.length === 0 || displayName.length > 255) {
-    throw badRequest('name must be 1 to 255 characters');
-  }
-  return {
-    id: newId(),
-    display_name: displayName,
-    email,
-    email_verified: input.emailVerified ? 1 : 0,
-    photo_url: null,
-    created_at: isoNow(clock),
-  };
-}
 
 /**
  * Issues a new API token for a user; returns the token once, storing only its hash. A
