@@ -4,12 +4,14 @@ import { createTestApp, type TestApp } from '../test/app.ts';
 import { createOrganization } from '../test/factories.ts';
 import { serviceContext, type Context } from './context.ts';
 import { HeadMoved } from './db/retry.ts';
+import { toHttpError } from './errors.ts';
+import { ContentKeptChanging } from './lib/domain-errors.ts';
 
 /*
  * Context's transactions against a real database: what the callback writes through the
  * transactional context commits with it or rolls back with it, a copy made with a spread
  * opens its transaction with the copy's fields, and retryingTransaction tries again on
- * HeadMoved, then answers 409.
+ * HeadMoved, then gives up with ContentKeptChanging (a 409 at the API).
  */
 describe('ctx.transaction', () => {
   let t: TestApp;
@@ -73,8 +75,10 @@ describe('ctx.transaction', () => {
         await rename(tctx.db, 'Never');
         throw new HeadMoved();
       }),
-    ).rejects.toMatchObject({ statusCode: 409 });
+    ).rejects.toBeInstanceOf(ContentKeptChanging);
     expect(attempts).toBe(5);
+    // Mapped to HTTP in one place (src/errors.ts): a 409.
+    expect(toHttpError(new ContentKeptChanging())?.statusCode).toBe(409);
     expect(await titleOf(orgId)).toBe('Attempt 3');
   });
 });
