@@ -19,11 +19,15 @@
  * - The editor's browser code (src/editor/client/) is bundled for the browser into
  *   dist/public/editor-<hash>.{js,css} with a manifest (src/editor/assets.ts,
  *   docs/decisions/editor.md).
+ * - Last, the built server is started once to record V8's code cache of what a start
+ *   compiles into dist/code-cache.bin (scripts/code-cache.cjs), which `npm start` reads.
  *
  * Plain JavaScript so it runs without tsx.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { builtinModules } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -264,6 +268,7 @@ export async function buildServer({ outdir = path.join(ROOT, 'dist'), root = ROO
   // src/editor/assets.ts, so the build and the dev server bundle it the same way).
   const { bundleEditorClient } = await import(pathToFileURL(path.join(temporary, 'editor', 'assets.js')).href);
   await bundleEditorClient(root, path.join(temporary, 'public'));
+  await recordCodeCache(root, temporary);
   // Renames only, so two processes building at once (two `npm start` on a stale tree) never
   // delete files the other just put in place: the old build is moved aside, then removed.
   const previous = `${outdir}.old-${process.pid}`;
@@ -281,6 +286,59 @@ export async function buildServer({ outdir = path.join(ROOT, 'dist'), root = ROO
   }
   fs.rmSync(previous, { recursive: true, force: true });
   return fs.readdirSync(outdir, { recursive: true }).map(String);
+}
+
+/** The Node flags of `npm start` (package.json's start script): V8 accepts a code cache only under the flags it was made with. */
+export function startNodeFlags(root = ROOT) {
+  const start = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
+  return start.split(/\s+/).filter((word) => word.startsWith('--'));
+}
+
+/**
+ * Starts the server built in `builtDir` once, on a fresh SQLite folder of its own, with
+ * scripts/code-cache.cjs recording; waits for the first 200 of /healthz and stops it, which
+ * writes builtDir/code-cache.bin: the compiled code of every CommonJS file a start and a
+ * first request ran (ours and the packages'). Fails the build when the server does not
+ * start: a build whose server cannot answer is not one to ship.
+ */
+async function recordCodeCache(root, builtDir) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-build-warm-'));
+  // Only what a start needs: the builder's DATABASE_URL, S3 or cluster settings are not
+  // this run's (it must not touch a real database or bucket).
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', QUIRE_CODE_CACHE_RECORD: builtDir };
+  const child = spawn(process.execPath, [...startNodeFlags(root), '--require', path.join(root, 'scripts', 'code-cache.cjs'), path.join(builtDir, 'server.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  try {
+    const url = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('did not listen within 60 s')), 60_000);
+      child.stdout.on('data', (chunk) => {
+        output += chunk;
+        const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      });
+      child.stderr.on('data', (chunk) => (output += chunk));
+      exited.then(({ code }) => {
+        clearTimeout(timer);
+        reject(new Error(`exited with code ${code} before listening`));
+      });
+    });
+    const response = await fetch(`${url}/healthz`);
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`/healthz answered ${response.status}`);
+    child.kill('SIGTERM');
+    const { code } = await exited;
+    if (code !== 0) throw new Error(`exited with code ${code} when stopped`);
+    if (!fs.existsSync(path.join(builtDir, 'code-cache.bin'))) throw new Error('wrote no code-cache.bin');
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`recording the code cache: the built server ${error instanceof Error ? error.message : String(error)}\n${output}`);
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 /** Newest modification time under the given paths (files or folders), in ms. */
@@ -305,7 +363,7 @@ export function staleReason(root = ROOT) {
   const built = path.join(root, 'dist', VENDOR, 'manifest.json');
   if (!fs.existsSync(built)) return 'dist/ is missing';
   const builtAt = fs.statSync(built).mtimeMs;
-  const inputs = ['src', 'package.json', 'package-lock.json', 'scripts/build.mjs'].map((p) => path.join(root, p));
+  const inputs = ['src', 'package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/code-cache.cjs'].map((p) => path.join(root, p));
   return newestMtime(inputs) > builtAt ? 'sources changed since the last build' : undefined;
 }
 
