@@ -19,8 +19,8 @@
  * - The editor's browser code (src/editor/client/) is bundled for the browser into
  *   dist/public/editor-<hash>.{js,css} with a manifest (src/editor/assets.ts,
  *   docs/decisions/editor.md).
- * - Last, the built server is started once to record V8's code cache of what a start
- *   compiles into dist/code-cache.bin (scripts/code-cache.cjs), which `npm start` reads.
+ * - Last, the built server (in dist/) is started once to record V8's code cache of what a
+ *   start compiles into dist/code-cache.bin (scripts/code-cache.cjs), which `npm start` reads.
  *
  * Plain JavaScript so it runs without tsx.
  */
@@ -268,7 +268,6 @@ export async function buildServer({ outdir = path.join(ROOT, 'dist'), root = ROO
   // src/editor/assets.ts, so the build and the dev server bundle it the same way).
   const { bundleEditorClient } = await import(pathToFileURL(path.join(temporary, 'editor', 'assets.js')).href);
   await bundleEditorClient(root, path.join(temporary, 'public'));
-  await recordCodeCache(root, temporary);
   // Renames only, so two processes building at once (two `npm start` on a stale tree) never
   // delete files the other just put in place: the old build is moved aside, then removed.
   const previous = `${outdir}.old-${process.pid}`;
@@ -285,6 +284,9 @@ export async function buildServer({ outdir = path.join(ROOT, 'dist'), root = ROO
     fs.rmSync(temporary, { recursive: true, force: true });
   }
   fs.rmSync(previous, { recursive: true, force: true });
+  // In place, not in the temporary folder: Node 20's V8 keeps the file names scripts were
+  // recorded under. A process starting meanwhile finds no cache yet and compiles as usual.
+  await recordCodeCache(root, outdir);
   return fs.readdirSync(outdir, { recursive: true }).map(String);
 }
 

@@ -12,16 +12,17 @@
  * shared temporary folder: code cache is code, and a file another local user could write
  * would be code run as the server.
  *
- * Why by hand rather than the v8-compile-cache package: it compiles with vm.Script and no
- * importModuleDynamically, so every `import()` in a cached file (our lazily loaded S3
- * store, shiki's languages, SAML) throws; and it caches only the top-level code (its
- * produceCachedData at compile time), and keeps its cache in the shared temporary folder.
+ * Why by hand rather than the v8-compile-cache package: it compiles every file with
+ * vm.Script and no importModuleDynamically, so every `import()` in a cached file (our
+ * lazily loaded S3 store, shiki's languages, SAML) throws; it caches only the top-level
+ * code (produceCachedData at compile time); and it keeps its cache in the shared
+ * temporary folder.
  *
- * Same behaviour as Node's loader: the module wrapper, the require function
- * (lib/internal/modules/helpers.js makeRequireFunction) and import() through the default
- * ESM loader relative to the file (what Node's CommonJS loader does). A file whose content
- * differs from the one cached (sha1) is compiled as usual; V8 refuses a cache made by
- * another V8 version or other V8 flags on its own (then the file is compiled as usual).
+ * Same behaviour as Node's loader: the module wrapper and the require function
+ * (lib/internal/modules/helpers.js makeRequireFunction). Left to Node's own compilation:
+ * files that may call import() (DYNAMIC_IMPORT below), a file whose content differs from
+ * the one cached (sha1), and every file when V8 refuses the cache (another V8 version or
+ * other V8 flags: V8 checks).
  */
 const crypto = require('node:crypto');
 const fs = require('node:fs');
@@ -32,11 +33,22 @@ const vm = require('node:vm');
 const FILE = 'code-cache.bin';
 /** Bump when the file's layout changes. */
 const LAYOUT = 1;
-const IMPORT_LIKE_NODE = vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER;
+/**
+ * A file that may call import() is left to Node. On Node 20 a script compiled from a code
+ * cache loses the host-defined options that route its import() to Node's loader, and
+ * import() throws ERR_VM_DYNAMIC_IMPORT_CALLBACK_MISSING. A match in a comment or string
+ * only costs that file its cache.
+ */
+const DYNAMIC_IMPORT = /\bimport\s*\(/;
+const WRAPPER_OPENING = Module.wrap('\0').indexOf('\0');
 
-/** What a cache is valid for beyond its files: V8 also checks its own version and flags. */
-function runtime() {
-  return { layout: LAYOUT, node: process.version, v8: process.versions.v8, arch: process.arch };
+/**
+ * What a cache is valid for beyond its files' content. V8 also checks its own version and
+ * flags. The folder is part of it because Node 20's V8 keeps the file name a script was
+ * recorded under (stack traces would name the old place if dist/ moved).
+ */
+function runtime(cacheDir) {
+  return { layout: LAYOUT, node: process.version, v8: process.versions.v8, arch: process.arch, dir: cacheDir };
 }
 
 const sha1 = (content) => crypto.createHash('sha1').update(content).digest('base64');
@@ -46,7 +58,7 @@ const sha1 = (content) => crypto.createHash('sha1').update(content).digest('base
  * index is { runtime, entries: { key: [sha1, offset, length] } }. Undefined when missing,
  * unreadable or made by another runtime.
  */
-function readCache(file) {
+function readCache(cacheDir, file) {
   let buffer;
   try {
     buffer = fs.readFileSync(file);
@@ -56,7 +68,7 @@ function readCache(file) {
   try {
     const indexLength = buffer.readUInt32LE(0);
     const index = JSON.parse(buffer.toString('utf8', 4, 4 + indexLength));
-    if (JSON.stringify(index.runtime) !== JSON.stringify(runtime())) return undefined;
+    if (JSON.stringify(index.runtime) !== JSON.stringify(runtime(cacheDir))) return undefined;
     const data = buffer.subarray(4 + indexLength);
     return { entries: new Map(Object.entries(index.entries)), data };
   } catch {
@@ -65,8 +77,8 @@ function readCache(file) {
 }
 
 /** Writes a cache file from [key, sha1, Buffer] entries, in one rename. */
-function writeCache(file, entries) {
-  const index = { runtime: runtime(), entries: {} };
+function writeCache(cacheDir, file, entries) {
+  const index = { runtime: runtime(cacheDir), entries: {} };
   let offset = 0;
   for (const [key, hash, data] of entries) {
     index.entries[key] = [hash, offset, data.length];
@@ -101,22 +113,6 @@ function makeRequireFunction(mod) {
 }
 
 /**
- * Node 20 warns once per process that USE_MAIN_CONTEXT_DEFAULT_LOADER is experimental, at
- * the first import() it serves. It is what Node's own loader does for CommonJS files; the
- * warning would be a non-JSON line on standard error, so it is taken here, once, on an
- * import of a built-in.
- */
-function acknowledgeImportLoader() {
-  const emitWarning = process.emitWarning;
-  process.emitWarning = () => {};
-  try {
-    new vm.Script('import("node:path")', { filename: __filename, importModuleDynamically: IMPORT_LIKE_NODE }).runInThisContext().catch(() => {});
-  } finally {
-    process.emitWarning = emitWarning;
-  }
-}
-
-/**
  * Installs the hook for CommonJS files under `root` (the project: dist/ and
  * node_modules/). `cacheDir` holds code-cache.bin. With `record`, every script compiled
  * is kept and the cache is written when the process exits (the build's warm-up run).
@@ -124,25 +120,24 @@ function acknowledgeImportLoader() {
  */
 function install(root, { cacheDir = path.join(root, 'dist'), record = false } = {}) {
   const file = path.join(cacheDir, FILE);
-  const cache = record ? undefined : readCache(file);
+  const cache = record ? undefined : readCache(cacheDir, file);
   const stats = { hits: 0, misses: 0, rejected: 0 };
   if (!cache && !record) return stats;
-  acknowledgeImportLoader();
   const recorded = [];
   const prefix = root.endsWith(path.sep) ? root : root + path.sep;
   const originalCompile = Module.prototype._compile;
 
   Module.prototype._compile = function compileWithCodeCache(content, filename, format) {
-    if (format === 'module' || !filename.startsWith(prefix) || filename.endsWith('.mjs')) {
+    if (format === 'module' || !filename.startsWith(prefix) || filename.endsWith('.mjs') || DYNAMIC_IMPORT.test(content)) {
       return originalCompile.call(this, content, filename, format);
     }
-    // Keys relative to the cache's folder, so a cache recorded in the build's temporary
-    // folder holds in dist/ after the rename.
     const key = path.relative(cacheDir, filename);
     const hash = sha1(content);
     const entry = cache?.entries.get(key);
     const cachedData = entry && entry[0] === hash ? cache.data.subarray(entry[1], entry[1] + entry[2]) : undefined;
-    const script = new vm.Script(Module.wrap(content), { filename, cachedData, importModuleDynamically: IMPORT_LIKE_NODE });
+    // The column offset takes the wrapper's opening off the first line's columns, so stack
+    // traces point where Node's own compilation would.
+    const script = new vm.Script(Module.wrap(content), { filename, cachedData, columnOffset: -WRAPPER_OPENING });
     if (cachedData) {
       if (script.cachedDataRejected) stats.rejected++;
       else stats.hits++;
@@ -156,6 +151,7 @@ function install(root, { cacheDir = path.join(root, 'dist'), record = false } = 
   if (record) {
     process.on('exit', () => {
       writeCache(
+        cacheDir,
         file,
         recorded.map(([key, hash, script]) => [key, hash, script.createCachedData()]),
       );
