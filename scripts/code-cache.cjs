@@ -120,7 +120,7 @@ function makeRequireFunction(mod) {
  */
 function install(root, { cacheDir = path.join(root, 'dist'), record = false } = {}) {
   const file = path.join(cacheDir, FILE);
-  const cache = record ? undefined : readCache(cacheDir, file);
+  let cache = record ? undefined : readCache(cacheDir, file);
   const stats = { hits: 0, misses: 0, rejected: 0 };
   if (!cache && !record) return stats;
   const recorded = [];
@@ -135,6 +135,12 @@ function install(root, { cacheDir = path.join(root, 'dist'), record = false } = 
     const hash = sha1(content);
     const entry = cache?.entries.get(key);
     const cachedData = entry && entry[0] === hash ? cache.data.subarray(entry[1], entry[1] + entry[2]) : undefined;
+    // Each entry serves once (Node compiles a file once); when all have, the file's bytes
+    // (about 5 MB) are let go rather than kept for the life of the server.
+    if (entry) {
+      cache.entries.delete(key);
+      if (cache.entries.size === 0) cache = undefined;
+    }
     // The column offset takes the wrapper's opening off the first line's columns, so stack
     // traces point where Node's own compilation would.
     const script = new vm.Script(Module.wrap(content), { filename, cachedData, columnOffset: -WRAPPER_OPENING });
