@@ -128,7 +128,9 @@ function install(root, { cacheDir = path.join(root, 'dist'), record = false } = 
   const originalCompile = Module.prototype._compile;
 
   Module.prototype._compile = function compileWithCodeCache(content, filename, format) {
-    if (format === 'module' || !filename.startsWith(prefix) || filename.endsWith('.mjs') || DYNAMIC_IMPORT.test(content)) {
+    // Files left to Node: ES modules, files outside the project, files that may call
+    // import() (above), and a hashbang line, which is valid only at a script's very start.
+    if (format === 'module' || !filename.startsWith(prefix) || filename.endsWith('.mjs') || content.startsWith('#!') || DYNAMIC_IMPORT.test(content)) {
       return originalCompile.call(this, content, filename, format);
     }
     const key = path.relative(cacheDir, filename);
@@ -141,13 +143,16 @@ function install(root, { cacheDir = path.join(root, 'dist'), record = false } = 
       cache.entries.delete(key);
       if (cache.entries.size === 0) cache = undefined;
     }
+    if (!cachedData) stats.misses++;
+    // Nothing cached for this file (or it changed): Node compiles it, unless recording.
+    if (!cachedData && !record) return originalCompile.call(this, content, filename, format);
     // The column offset takes the wrapper's opening off the first line's columns, so stack
     // traces point where Node's own compilation would.
     const script = new vm.Script(Module.wrap(content), { filename, cachedData, columnOffset: -WRAPPER_OPENING });
     if (cachedData) {
       if (script.cachedDataRejected) stats.rejected++;
       else stats.hits++;
-    } else stats.misses++;
+    }
     if (record) recorded.push([key, hash, script]);
     const compiledWrapper = script.runInThisContext({ displayErrors: true });
     const dirname = path.dirname(filename);

@@ -25,6 +25,8 @@ write('node_modules/dep/index.js', 'module.exports = { answer: () => 42 };');
 write('node_modules/esm-dep/package.json', '{ "name": "esm-dep", "type": "module", "exports": "./index.js" }');
 write('node_modules/esm-dep/index.js', 'export const kind = "esm";');
 write('dist/lazy.js', 'exports.loaded = true;');
+// A hashbang is valid only at a script's very start: this file is left to Node.
+write('dist/hashbang.js', '#!/usr/bin/env node\nexports.ok = true;');
 write('dist/fails.js', "exports.stackLine = function where() { return new Error('boom').stack.split('\\n')[1].trim(); };");
 write(
   'dist/main.js',
@@ -42,6 +44,7 @@ module.exports = async function report() {
     relativeImport: (await import('./lazy.js')).default.loaded,
     bareImport: (await import('esm-dep')).kind,
     stack: require('./fails.js').stackLine(),
+    hashbang: require('./hashbang.js').ok,
   };
 };`,
 );
@@ -67,10 +70,11 @@ describe('code cache of the built server (scripts/code-cache.cjs)', () => {
     expect(plain.report.answer).toBe(42);
     expect(plain.report.relativeImport).toBe(true);
     expect(plain.report.bareImport).toBe('esm');
+    expect(plain.report.hashbang).toBe(true);
     expect(recorded.report).toEqual(plain.report);
     expect(cached.report).toEqual(plain.report);
-    // lazy.js, fails.js and dep/index.js come from the cache; main.js calls import() and
-    // esm-dep is an ES module: both are compiled by Node.
+    // lazy.js, fails.js and dep/index.js come from the cache; main.js calls import(),
+    // hashbang.js starts with one and esm-dep is an ES module: those are compiled by Node.
     expect(cached.stats).toEqual({ hits: 3, misses: 0, rejected: 0 });
     // The stack names the file where it is, from the cache as without it.
     expect(cached.report.stack).toBe(`at Object.where [as stackLine] (${path.join(dist, 'fails.js')}:1:47)`);
