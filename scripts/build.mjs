@@ -19,11 +19,15 @@
  * - The editor's browser code (src/editor/client/) is bundled for the browser into
  *   dist/public/editor-<hash>.{js,css} with a manifest (src/editor/assets.ts,
  *   docs/decisions/editor.md).
+ * - Last, the built server (in dist/) is started once to record V8's code cache of what a
+ *   start compiles into dist/code-cache.bin (scripts/code-cache.cjs), which `npm start` reads.
  *
  * Plain JavaScript so it runs without tsx.
  */
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { builtinModules } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -135,6 +139,50 @@ async function compileSources(root, outdir, rewriteBareImport) {
 const FAMILIES = { shiki: /^(?:shiki|@shikijs\/)/, editor: /^(?:prosemirror-|yjs$|y-prosemirror|y-protocols|lib0)/ };
 const familyOf = (specifier) => Object.keys(FAMILIES).find((family) => FAMILIES[family].test(specifier)) ?? 'common';
 
+/** The source files a specifier's entry pulls in: its output's inputs and those of the chunks it imports statically. */
+function inputsOf(metafile, output) {
+  const inputs = new Set();
+  const seen = new Set();
+  const visit = (file) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    const info = metafile.outputs[file];
+    for (const input of Object.keys(info.inputs)) inputs.add(input);
+    for (const imported of info.imports) if (imported.kind === 'import-statement' && !imported.external) visit(imported.path);
+  };
+  visit(output);
+  return inputs;
+}
+
+/**
+ * Bundles of pre-bundled specifiers: the named FAMILIES, and the rest ("common") split into
+ * groups that share no source file, so a package's module state still exists once while a
+ * group nothing at start uses is not evaluated at start. Returns [bundle name, specifiers].
+ */
+function familiesOf(specifiers, inputsOfSpecifier) {
+  const named = new Map();
+  const rest = [];
+  for (const specifier of specifiers) {
+    const family = familyOf(specifier);
+    if (family === 'common') rest.push(specifier);
+    else named.set(family, [...(named.get(family) ?? []), specifier]);
+  }
+  // Union-find over shared input files.
+  const parent = new Map(rest.map((s) => [s, s]));
+  const find = (s) => (parent.get(s) === s ? s : find(parent.get(s)));
+  const owner = new Map();
+  for (const specifier of rest) {
+    for (const input of inputsOfSpecifier(specifier)) {
+      const other = owner.get(input);
+      if (other === undefined) owner.set(input, specifier);
+      else parent.set(find(specifier), find(other));
+    }
+  }
+  const groups = new Map();
+  for (const specifier of rest) groups.set(find(specifier), [...(groups.get(find(specifier)) ?? []), specifier]);
+  return [...named, ...[...groups.values()].map((members) => [`common-${vendorName(members[0])}`, members])];
+}
+
 /**
  * Pass 2: the ESM-only dependencies, into dist/vendor/. First an ESM build (not written)
  * whose metafile says which packages hold CommonJS files or find files beside themselves
@@ -142,7 +190,7 @@ const familyOf = (specifier) => Object.keys(FAMILIES).find((family) => FAMILIES[
  * CommonJS bundle per family and a file per specifier re-exporting its names. Bare
  * imports of CommonJS packages (and of packages in `native`) inside them stay external.
  */
-async function prebundle(root, outdir, specifiers, native) {
+async function prebundle(root, outdir, specifiers, native, lazyExports) {
   const keepNative = {
     name: 'quire-vendor-native',
     setup(b) {
@@ -183,15 +231,17 @@ async function prebundle(root, outdir, specifiers, native) {
   if (leaveToNode.size > 0) return leaveToNode;
 
   const exportsOf = new Map();
+  const outputOf = new Map();
   for (const [file, info] of Object.entries(result.metafile.outputs)) {
     const entry = Object.entries(entryPoints).find(([name]) => file.endsWith(`${VENDOR}/${name}.js`));
-    if (entry) exportsOf.set(entry[1], info.exports);
+    if (entry) {
+      exportsOf.set(entry[1], info.exports);
+      outputOf.set(entry[1], file);
+    }
   }
   const families = new Map();
-  for (const specifier of [...specifiers].sort()) {
-    const family = familyOf(specifier);
-    if (!families.has(family)) families.set(family, []);
-    families.get(family).push(specifier);
+  for (const [family, members] of familiesOf([...specifiers].sort(), (specifier) => inputsOf(result.metafile, outputOf.get(specifier)))) {
+    families.set(family, members);
   }
   for (const [family, members] of families) {
     await build({
@@ -201,25 +251,55 @@ async function prebundle(root, outdir, specifiers, native) {
       format: 'cjs',
     });
     members.forEach((specifier, i) => {
+      const exported = exportsOf.get(specifier);
       // Our code is compiled as Node-mode ESM, so a default import of this file is its
       // module.exports: that is the package's default export when it has one, carrying
       // the named exports; the `0 && …` line lets cjs-module-lexer see the names (the
       // tests import this file from ESM).
-      const names = exportsOf.get(specifier).filter((name) => name !== 'default' && /^[A-Za-z_$][\w$]*$/.test(name));
+      const names = exported.filter((name) => name !== 'default' && /^[A-Za-z_$][\w$]*$/.test(name));
+      const bundle = `require('./${family}.bundle.js').v${i}`;
+      // A package with only named exports is loaded at the first use of one of them (our
+      // compiled code reads `import_x.name` where it uses it): packages a start does not
+      // use (jose, diff, ml-hclust…) are not evaluated by it. One with a default export is
+      // loaded here: module.exports must be that very object.
+      const lines = exported.includes('default')
+        ? [
+            `const ns = ${bundle};`,
+            `const out = 'default' in ns ? ns.default : {};`,
+            `for (const name of Object.keys(ns)) if (name !== 'default' && !(name in out) && Object.isExtensible(out)) Object.defineProperty(out, name, { enumerable: true, get: () => ns[name] });`,
+          ]
+        : (lazyExports.set(`${vendorName(specifier)}.js`, { bundle: `${family}.bundle.js`, key: `v${i}`, names: exported }), [
+            `let ns;`,
+            `const out = {};`,
+            `for (const name of ${JSON.stringify(exported)}) Object.defineProperty(out, name, { enumerable: true, get: () => (ns ??= ${bundle})[name] });`,
+          ]);
       fs.writeFileSync(
         path.join(outdir, VENDOR, `${vendorName(specifier)}.js`),
-        [
-          `const ns = require('./${family}.bundle.js').v${i};`,
-          `const out = 'default' in ns ? ns.default : {};`,
-          `for (const name of Object.keys(ns)) if (name !== 'default' && !(name in out) && Object.isExtensible(out)) Object.defineProperty(out, name, { enumerable: true, get: () => ns[name] });`,
-          `module.exports = out;`,
-          `0 && (module.exports = { ${names.join(', ')} });`,
-          '',
-        ].join('\n'),
+        [...lines, `module.exports = out;`, `0 && (module.exports = { ${names.join(', ')} });`, ''].join('\n'),
       );
     });
   }
   return leaveToNode;
+}
+
+/**
+ * The names a lazy wrapper exports come from esbuild's metafile, which cannot see names a
+ * package re-exports from a CommonJS one (`export * from 'cjs'`). Evaluates every bundle
+ * with such a wrapper, in a child process (not in this one, which may be `npm start`'s),
+ * and fails the build when a name is missing: then the wrapper must load eagerly.
+ */
+function checkLazyExports(vendorDir, lazyExports) {
+  const program = `
+    const wrappers = ${JSON.stringify(Object.fromEntries(lazyExports))};
+    const problems = [];
+    for (const [file, { bundle, key, names }] of Object.entries(wrappers)) {
+      const actual = Object.keys(require(${JSON.stringify(vendorDir)} + '/' + bundle)[key]).filter((name) => name !== 'default');
+      const missing = actual.filter((name) => !names.includes(name));
+      if (missing.length > 0) problems.push(file + ' lacks ' + missing.join(', '));
+    }
+    if (problems.length > 0) { console.error(problems.join('\\n')); process.exit(1); }`;
+  const result = spawnSync(process.execPath, ['-e', program], { encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`vendored packages export names their metafile does not list:\n${result.stderr}`);
 }
 
 /**
@@ -252,8 +332,12 @@ export async function buildServer({ outdir = path.join(ROOT, 'dist'), root = ROO
       const target = path.relative(importerDir, path.join(temporary, VENDOR, `${vendorName(specifier)}.js`)).split(path.sep).join('/');
       return target.startsWith('.') ? target : `./${target}`;
     });
-    const leaveToNode = await prebundle(root, temporary, vendored, native);
+    // Wrappers that load their bundle on first use list the names they export (from the
+    // metafile); checked against the evaluated bundles below.
+    const lazyExports = new Map();
+    const leaveToNode = await prebundle(root, temporary, vendored, native, lazyExports);
     if (leaveToNode.size === 0) {
+      checkLazyExports(path.join(temporary, VENDOR), lazyExports);
       fs.writeFileSync(path.join(temporary, VENDOR, 'manifest.json'), `${JSON.stringify(Object.fromEntries([...vendored].sort().map((s) => [s, `${vendorName(s)}.js`])), null, 2)}\n`);
       break;
     }
@@ -280,7 +364,63 @@ export async function buildServer({ outdir = path.join(ROOT, 'dist'), root = ROO
     fs.rmSync(temporary, { recursive: true, force: true });
   }
   fs.rmSync(previous, { recursive: true, force: true });
+  // In place, not in the temporary folder: Node 20's V8 keeps the file names scripts were
+  // recorded under. A process starting meanwhile finds no cache yet and compiles as usual.
+  await recordCodeCache(root, outdir);
   return fs.readdirSync(outdir, { recursive: true }).map(String);
+}
+
+/** The Node flags of `npm start` (package.json's start script): V8 accepts a code cache only under the flags it was made with. */
+export function startNodeFlags(root = ROOT) {
+  const start = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
+  return start.split(/\s+/).filter((word) => word.startsWith('--'));
+}
+
+/**
+ * Starts the server built in `builtDir` once, on a fresh SQLite folder of its own, with
+ * scripts/code-cache.cjs recording; waits for the first 200 of /healthz and stops it, which
+ * writes builtDir/code-cache.bin: the compiled code of every CommonJS file a start and a
+ * first request ran (ours and the packages'). Fails the build when the server does not
+ * start: a build whose server cannot answer is not one to ship.
+ */
+async function recordCodeCache(root, builtDir) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'quire-build-warm-'));
+  // Only what a start needs: the builder's DATABASE_URL, S3 or cluster settings are not
+  // this run's (it must not touch a real database or bucket).
+  const env = { PATH: process.env.PATH, HOME: process.env.HOME, NODE_ENV: 'production', DATA_DIR: dataDir, HOST: '127.0.0.1', PORT: '0', LOG_LEVEL: 'info', QUIRE_CODE_CACHE_RECORD: builtDir };
+  const child = spawn(process.execPath, [...startNodeFlags(root), '--require', path.join(root, 'scripts', 'code-cache.cjs'), path.join(builtDir, 'server.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  try {
+    const url = await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('did not listen within 60 s')), 60_000);
+      child.stdout.on('data', (chunk) => {
+        output += chunk;
+        const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+        if (match) {
+          clearTimeout(timer);
+          resolve(match[1]);
+        }
+      });
+      child.stderr.on('data', (chunk) => (output += chunk));
+      exited.then(({ code }) => {
+        clearTimeout(timer);
+        reject(new Error(`exited with code ${code} before listening`));
+      });
+    });
+    const response = await fetch(`${url}/healthz`);
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`/healthz answered ${response.status}`);
+    child.kill('SIGTERM');
+    const { code } = await exited;
+    if (code !== 0) throw new Error(`exited with code ${code} when stopped`);
+    if (!fs.existsSync(path.join(builtDir, 'code-cache.bin'))) throw new Error('wrote no code-cache.bin');
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`recording the code cache: the built server ${error instanceof Error ? error.message : String(error)}\n${output}`);
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 /** Newest modification time under the given paths (files or folders), in ms. */
@@ -305,7 +445,7 @@ export function staleReason(root = ROOT) {
   const built = path.join(root, 'dist', VENDOR, 'manifest.json');
   if (!fs.existsSync(built)) return 'dist/ is missing';
   const builtAt = fs.statSync(built).mtimeMs;
-  const inputs = ['src', 'package.json', 'package-lock.json', 'scripts/build.mjs'].map((p) => path.join(root, p));
+  const inputs = ['src', 'package.json', 'package-lock.json', 'scripts/build.mjs', 'scripts/code-cache.cjs'].map((p) => path.join(root, p));
   return newestMtime(inputs) > builtAt ? 'sources changed since the last build' : undefined;
 }
 

@@ -5,13 +5,18 @@
  * server runs in this very process (no child: signals reach it directly). What this
  * launcher prints is JSON lines on standard output, like the server's log.
  */
-import { ensureBuilt } from './build.mjs';
+import { createRequire } from 'node:module';
+import { ensureBuilt, ROOT } from './build.mjs';
 
 const log = (level, msg, extra = {}) =>
   process.stdout.write(`${JSON.stringify({ level, time: Date.now(), pid: process.pid, msg, ...extra })}\n`);
 
 try {
-  await import(await ensureBuilt('server', log));
+  const entry = await ensureBuilt('server', log);
+  // The build's V8 code cache (dist/code-cache.bin, scripts/code-cache.cjs): the server's
+  // files and packages start from compiled code instead of compiling on every start.
+  createRequire(import.meta.url)('./code-cache.cjs').install(ROOT);
+  await import(entry);
 } catch (error) {
   log(60, 'failed to start', { err: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   process.exit(1);
