@@ -71,12 +71,13 @@ export interface RunningServer {
  */
 export function startServer(
   env: Record<string, string>,
-  options: { built?: boolean; entry?: string; startTimeoutMs?: number } = {},
+  options: { built?: boolean; entry?: string; startTimeoutMs?: number; /** Run `npm start` itself: the child is npm. */ throughNpm?: boolean } = {},
 ): Promise<RunningServer> {
   const { DATABASE_URL: _inherited, ...parentEnv } = process.env;
   const built = options.built ?? (againstBuild && options.entry === undefined);
   const args = built ? startCommand() : ['--import', 'tsx', options.entry ?? 'src/server.ts'];
-  const child = spawn(process.execPath, args, {
+  const [command, commandArgs] = options.throughNpm ? ['npm', ['start']] : [process.execPath, args];
+  const child = spawn(command, commandArgs, {
     cwd: root,
     env: { ...parentEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -119,7 +120,8 @@ export function startServer(
 /** `npm start` as package.json says it (node's flags and the launcher), run as node directly. */
 function startCommand(): string[] {
   const script: string = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts.start;
-  const words = script.split(/\s+/);
+  // `exec`: npm's shell gives way to node, so a SIGTERM sent to npm start reaches the server.
+  const words = script.split(/\s+/).filter((word, i) => !(i === 0 && word === 'exec'));
   if (words[0] !== 'node') throw new Error(`unexpected start script: ${script}`);
   return words.slice(1);
 }

@@ -229,6 +229,18 @@ describe('the server process', { timeout: 240_000 }, () => {
     expect(server.lines.some((l) => l.includes('"closed"'))).toBe(true);
   });
 
+  it('stops gracefully when a supervisor signals npm itself (the start script execs node)', async () => {
+    const e = await environment();
+    const server = await startServer(e.env, { throughNpm: true });
+    cleanups.push(() => server.stop('SIGKILL'));
+    expect((await get(server, '/v1/')).status).toBe(200);
+    // The signal goes to npm's process only, as Docker sends it to PID 1.
+    expect(await server.stop('SIGTERM')).not.toBeNull();
+    expect(server.lines.some((l) => l.includes('"signal":"SIGTERM"'))).toBe(true);
+    expect(server.lines.some((l) => l.includes('"closed"'))).toBe(true);
+    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+  });
+
   it('runs the built server through `npm start` (scripts/start.mjs), logging nothing but JSON lines', async () => {
     const e = await environment();
     // Builds dist/ first when it is missing or older than the sources.
