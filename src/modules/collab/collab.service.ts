@@ -3,8 +3,9 @@
  * anyone has it open, spoken to over y-protocols' sync and awareness messages. Every update a
  * member sends is written to collab_updates before it is applied, passed on and acknowledged,
  * so a restart loses nothing acknowledged; a document is first seeded from the page's GitBook
- * document in the change request. Other server processes' updates are read by polling the
- * table (PostgreSQL with several processes). Saving writes the merged document (the Y.Doc,
+ * document in the change request. Other server processes' updates and cursors are read by
+ * polling the tables (PostgreSQL with several processes); a saved document left by every
+ * process has its rows deleted (docs/decisions/editor.md, "Deleting rows"). Saving writes the merged document (the Y.Doc,
  * converted to GitBook JSON) through the change request's content path as the member who saved.
  */
 import * as Y from 'yjs';
