@@ -775,6 +775,8 @@ export interface CollabAwarenessTable {
   page_id: string;
   client_id: number;
   process_id: string;
+  /** The member whose editor this client is. */
+  user_id: string;
   /** The y-protocols awareness update of this client alone, base64. */
   data: string;
   updated_at: string;

@@ -6,7 +6,7 @@ import type { Kysely } from 'kysely';
  * renewed while it is open, so a process knows whether anyone else still holds the
  * document before it deletes its stored updates. collab_awareness: one row per editor
  * client (a browser tab) with its last awareness state (cursor, name, colour), as the
- * y-protocols awareness update of that client alone, base64; renewed by the client's own
+ * y-protocols awareness update of that client alone, base64, and the member it belongs to; renewed by the client's own
  * heartbeat and deleted when it leaves; a row not renewed in time is expired. Both are keyed
  * by change request and page, the document's key. Never import application code here.
  */
@@ -25,6 +25,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('page_id', 'varchar(64)', (c) => c.notNull())
     .addColumn('client_id', 'bigint', (c) => c.notNull())
     .addColumn('process_id', 'varchar(32)', (c) => c.notNull())
+    .addColumn('user_id', 'varchar(64)', (c) => c.notNull())
     .addColumn('data', 'text', (c) => c.notNull())
     .addColumn('updated_at', 'varchar(32)', (c) => c.notNull())
     .addPrimaryKeyConstraint('collab_awareness_pk', ['change_request_id', 'page_id', 'client_id'])

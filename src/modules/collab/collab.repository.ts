@@ -25,6 +25,7 @@ const asRow = (row: { id: number | string; process_id: string; data: string; siz
 /** One editor client's stored awareness state. */
 export interface CollabAwarenessRow {
   client_id: number;
+  user_id: string;
   data: string;
   updated_at: string;
 }
@@ -78,12 +79,12 @@ export const collabRepository = {
     }
   },
 
-  async putAwareness(db: Db, key: CollabDocKey, clientId: number, processId: string, data: Uint8Array, now: string): Promise<void> {
+  async putAwareness(db: Db, key: CollabDocKey, client: { id: number; userId: string }, processId: string, data: Uint8Array, now: string): Promise<void> {
     const encoded = Buffer.from(data).toString('base64');
     await db
       .insertInto('collab_awareness')
-      .values({ ...ofDoc(key), client_id: clientId, process_id: processId, data: encoded, updated_at: now })
-      .onConflict((oc) => oc.columns(['change_request_id', 'page_id', 'client_id']).doUpdateSet({ process_id: processId, data: encoded, updated_at: now }))
+      .values({ ...ofDoc(key), client_id: client.id, user_id: client.userId, process_id: processId, data: encoded, updated_at: now })
+      .onConflict((oc) => oc.columns(['change_request_id', 'page_id', 'client_id']).doUpdateSet({ user_id: client.userId, process_id: processId, data: encoded, updated_at: now }))
       .execute();
   },
 
@@ -96,7 +97,7 @@ export const collabRepository = {
   async othersAwareness(db: Db, key: CollabDocKey, processId: string, since: string): Promise<CollabAwarenessRow[]> {
     const rows = await db
       .selectFrom('collab_awareness')
-      .select(['client_id', 'data', 'updated_at'])
+      .select(['client_id', 'user_id', 'data', 'updated_at'])
       .where('change_request_id', '=', key.changeRequestId)
       .where('page_id', '=', key.pageId)
       .where('process_id', '<>', processId)

@@ -296,6 +296,14 @@ describe('live editing (collab)', () => {
     const watcher = new Client(connect(await cookieOf(other), { at: secondPort }));
     await watcher.synced;
     await until(() => watcher.nameOf(a.doc.clientID) === 'Eda');
+    // The same member may take their client id over elsewhere (a tab reconnecting to another process).
+    const again = new Client(connect(await cookieOf(editor), { at: secondPort }));
+    await again.synced;
+    again.announce({ user: { name: 'Eda' } }, a.doc.clientID);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(again.ws.readyState).toBe(WebSocket.OPEN);
+    again.ws.close();
+    await again.closed;
     a.ws.close();
     await a.closed;
     await until(() => watcher.nameOf(a.doc.clientID) === undefined);

@@ -113,8 +113,8 @@ class Room {
   pollMark = 0;
   /** When this process last renewed its hold of the document (ms). */
   heldAt = 0;
-  /** Awareness states read from other processes: client id -> the stored update. */
-  readonly remote = new Map<number, string>();
+  /** Awareness states read from other processes: client id -> the stored update and its member. */
+  readonly remote = new Map<number, { data: string; userId: string }>();
   rows = 0;
   bytes = 0;
   constructor(
@@ -374,8 +374,8 @@ export class CollabHub {
     const seen = new Set<number>();
     for (const row of rows) {
       seen.add(row.client_id);
-      if (room.remote.get(row.client_id) === row.data) continue;
-      room.remote.set(row.client_id, row.data);
+      if (room.remote.get(row.client_id)?.data === row.data) continue;
+      room.remote.set(row.client_id, { data: row.data, userId: row.user_id });
       awarenessProtocol.applyAwarenessUpdate(room.awareness, Buffer.from(row.data, 'base64'), 'store');
     }
     const gone = [...room.remote.keys()].filter((id) => !seen.has(id));
@@ -385,16 +385,20 @@ export class CollabHub {
 
   /**
    * A member's awareness update, within budget: it may speak only for client ids it
-   * announced or that nobody holds (no member moves or removes another's cursor), for a few
+   * announced, that nobody holds, or that the same member holds elsewhere (a tab
+   * reconnecting, maybe to another process before its old row expired), so no member moves
+   * or removes another's cursor; for a few
    * of them, with small states, and a document shows a bounded number of clients. Applied,
    * passed on (the awareness listener) and stored for the other processes.
    */
   private async receiveAwareness(room: Room, member: Member, update: Uint8Array): Promise<void> {
     const entries = awarenessEntries(update);
     const held = room.awareness.getStates();
+    const userId = member.access.ctx.actor.userId;
     for (const { clientId, stateBytes, removed } of entries) {
       const own = member.awarenessClients.has(clientId);
-      if (!own && (room.remote.has(clientId) || [...room.members].some((m) => m !== member && m.awarenessClients.has(clientId)))) return member.transport.close(1008, 'Awareness of another client');
+      const heldByOther = (room.remote.get(clientId)?.userId ?? userId) !== userId || [...room.members].some((m) => m !== member && m.awarenessClients.has(clientId) && m.access.ctx.actor.userId !== userId);
+      if (!own && heldByOther) return member.transport.close(1008, 'Awareness of another member’s client');
       if (!own && !removed && member.awarenessClients.size >= COLLAB_LIMITS.awarenessClientsPerConnection) return member.transport.close(1008, 'Too many awareness clients');
       if (!own && !removed && held.size >= COLLAB_LIMITS.awarenessClientsPerDoc) return;
       if (stateBytes > COLLAB_LIMITS.awarenessStateBytes) return member.transport.close(1009, 'Awareness state too large');
@@ -403,7 +407,7 @@ export class CollabHub {
     for (const { clientId } of entries) {
       if (!member.awarenessClients.has(clientId)) continue;
       if (room.awareness.getStates().has(clientId)) {
-        await collabRepository.putAwareness(this.deps.db, room.key, clientId, this.processId, awarenessProtocol.encodeAwarenessUpdate(room.awareness, [clientId]), this.now());
+        await collabRepository.putAwareness(this.deps.db, room.key, { id: clientId, userId }, this.processId, awarenessProtocol.encodeAwarenessUpdate(room.awareness, [clientId]), this.now());
       } else {
         member.awarenessClients.delete(clientId);
         await collabRepository.deleteAwareness(this.deps.db, room.key, [clientId]);
