@@ -342,8 +342,7 @@ describe('live editing (collab)', () => {
     await until(() => here.acks > acked && there.text().startsWith('Kept '));
     await leave(here);
     // Held by the other process: compacted, not deleted.
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await rowsOf()).toMatchObject({ holders: 1 });
+    await until(async () => (await rowsOf()).holders === 1);
     expect((await rowsOf()).updates).toBeGreaterThan(0);
     await leave(there);
     // Nobody holds it, but the edit is unsaved: one merged row keeps it.
