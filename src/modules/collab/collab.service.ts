@@ -115,6 +115,12 @@ class Room {
   heldAt = 0;
   /** Awareness states read from other processes: client id -> the stored update and its member. */
   readonly remote = new Map<number, { data: string; userId: string }>();
+  /**
+   * This process's clients whose awareness changed since the last poll: client id -> member.
+   * Stored at the poll, not at each message: a cursor moves with every keystroke, and the
+   * other processes read it only at their own polls anyway.
+   */
+  readonly awarenessChanged = new Map<number, string>();
   rows = 0;
   bytes = 0;
   constructor(
@@ -245,6 +251,7 @@ export class CollabHub {
         else this.perSession.delete(access.sessionId);
         room.members.delete(member);
         const clients = [...member.awarenessClients];
+        for (const id of clients) room.awarenessChanged.delete(id);
         awarenessProtocol.removeAwarenessStates(room.awareness, clients, null);
         room.queue = room.queue.then(() => collabRepository.deleteAwareness(this.deps.db, room.key, clients)).catch((error: unknown) => this.log.warn({ err: error }, 'live editing could not delete awareness states'));
         if (room.members.size === 0) room.queue = room.queue.then(() => this.closeRoom(room)).catch(() => undefined);
@@ -352,9 +359,10 @@ export class CollabHub {
         }
         const rows = await collabRepository.after(this.deps.db, room.key, room.pollMark);
         const states = await collabRepository.othersAwareness(this.deps.db, room.key, this.processId, this.expiredBefore());
-        room.queue = room.queue.then(() => {
+        room.queue = room.queue.then(async () => {
           this.applyRows(room, rows, false);
           this.applyRemoteAwareness(room, states);
+          await this.storeAwareness(room);
         });
         await room.queue;
       }
@@ -406,13 +414,21 @@ export class CollabHub {
     awarenessProtocol.applyAwarenessUpdate(room.awareness, update, member);
     for (const { clientId } of entries) {
       if (!member.awarenessClients.has(clientId)) continue;
-      if (room.awareness.getStates().has(clientId)) {
-        await collabRepository.putAwareness(this.deps.db, room.key, { id: clientId, userId }, this.processId, awarenessProtocol.encodeAwarenessUpdate(room.awareness, [clientId]), this.now());
-      } else {
-        member.awarenessClients.delete(clientId);
-        await collabRepository.deleteAwareness(this.deps.db, room.key, [clientId]);
-      }
+      room.awarenessChanged.set(clientId, userId);
+      if (!room.awareness.getStates().has(clientId)) member.awarenessClients.delete(clientId);
     }
+  }
+
+  /** Stores this process's changed awareness states for the other processes (run in the room's queue). */
+  private async storeAwareness(room: Room): Promise<void> {
+    const changed = [...room.awarenessChanged];
+    room.awarenessChanged.clear();
+    const gone: number[] = [];
+    for (const [clientId, userId] of changed) {
+      if (!room.awareness.getStates().has(clientId)) gone.push(clientId);
+      else await collabRepository.putAwareness(this.deps.db, room.key, { id: clientId, userId }, this.processId, awarenessProtocol.encodeAwarenessUpdate(room.awareness, [clientId]), this.now());
+    }
+    await collabRepository.deleteAwareness(this.deps.db, room.key, gone);
   }
 
   private async receive(room: Room, member: Member, data: Uint8Array): Promise<void> {
