@@ -477,6 +477,8 @@ export interface SearchPageVectorsTable {
 
 export interface Database {
   collab_updates: CollabUpdatesTable;
+  collab_rooms: CollabRoomsTable;
+  collab_awareness: CollabAwarenessTable;
   organizations: OrganizationsTable;
   users: UsersTable;
   api_tokens: ApiTokensTable;
@@ -757,4 +759,25 @@ export interface CollabUpdatesTable {
   data: string;
   size: number;
   created_at: string;
+}
+
+/** A server process that has a live document open, renewed while it is (modules/collab). */
+export interface CollabRoomsTable {
+  change_request_id: string;
+  page_id: string;
+  process_id: string;
+  seen_at: string;
+}
+
+/** One editor client's last awareness state in a live document (modules/collab). */
+export interface CollabAwarenessTable {
+  change_request_id: string;
+  page_id: string;
+  client_id: number;
+  process_id: string;
+  /** The member whose editor this client is. */
+  user_id: string;
+  /** The y-protocols awareness update of this client alone, base64. */
+  data: string;
+  updated_at: string;
 }

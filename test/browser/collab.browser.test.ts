@@ -1,17 +1,23 @@
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import type { FastifyInstance } from 'fastify';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { editSpaceContent } from '../../src/modules/content/content.service.ts';
 import { startSession } from '../../src/modules/sessions/sessions.service.ts';
-import type { TestApp } from '../app.ts';
+import { buildApp } from '../../src/app.ts';
+import { testDialect, type TestApp } from '../app.ts';
 import { createMember, createOrganization, type TestOrganization, type TestUser } from '../factories.ts';
 import { launchChromium } from './chromium.ts';
 import { servedTestApp } from './served-app.ts';
 
 /*
  * Editing together in Chromium (issue 32, item 4): two members open one page of one change
- * request and type in the same paragraph for 10 s; both editors end with both texts, and the
- * document saved by one of them, read back through the API, has both.
+ * request and type in the same paragraph for 10 s; both editors end with both texts, each
+ * shows the other's cursor, and the document saved by one of them, read back through the
+ * API, has both. On PostgreSQL once more with each member on their own server process (two
+ * apps on one database, each on its own port), where edits and cursors pass through the
+ * database.
  */
 
 const SHOTS = process.env.COLLAB_SHOTS ?? '/tmp/collab';
@@ -26,9 +32,19 @@ describe('editing together in a browser', () => {
   let spaceId: string;
   let pageId: string;
   let browser: Browser;
+  /** A second server process on the same database (PostgreSQL only), and its address. */
+  let second: FastifyInstance | undefined;
+  let secondUrl = '';
 
   beforeAll(async () => {
     ({ t, url } = await servedTestApp());
+    if (testDialect === 'postgres') {
+      const config = { ...t.config };
+      second = await buildApp({ config, db: t.db, dialect: t.dialect, clock: t.clock, logger: false });
+      await second.listen({ port: 0, host: '127.0.0.1' });
+      secondUrl = `http://127.0.0.1:${(second.server.address() as AddressInfo).port}`;
+      config.publicUrl = secondUrl;
+    }
     org = await createOrganization(t, { title: 'Acme Docs' });
     ana = await createMember(t, org.id, 'edit', { displayName: 'Ana' });
     ben = await createMember(t, org.id, 'edit', { displayName: 'Ben' });
@@ -41,16 +57,17 @@ describe('editing together in a browser', () => {
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
+    await second?.close();
     await t?.close();
   });
 
-  async function editorOf(user: TestUser, path: string): Promise<Page> {
+  async function editorOf(user: TestUser, path: string, at = url): Promise<Page> {
     const session = await startSession(t.db, t.clock, t.config.sessionTtlMs, { userId: user.id, method: 'link', organizationId: null });
     const context = await browser.newContext({ viewport: { width: 1100, height: 700 } });
-    await context.addCookies([{ name: 'quire_session', value: session, url }]);
+    await context.addCookies([{ name: 'quire_session', value: session, url: at }]);
     const page = await context.newPage();
     page.on('pageerror', (error) => console.error(`[${user.displayName}]`, error));
-    await page.goto(`${url}${path}`);
+    await page.goto(`${at}${path}`);
     await page.waitForSelector('#quire-editor[data-ready="true"]', { timeout: 30_000 });
     return page;
   }
@@ -81,10 +98,11 @@ describe('editing together in a browser', () => {
     return words;
   }
 
-  it('two members type in the same paragraph for 10 s; both see both texts; the saved document has both', async () => {
-    const cr = (await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: ana.token, body: { subject: 'Together' } })).body;
+  /** Ana on `atA`, Ben on `atB`: both type in the first paragraph, then Ben saves; `name` tells the screenshots apart. */
+  async function typeTogether(atA: string, atB: string, name: string): Promise<void> {
+    const cr = (await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: ana.token, body: { subject: `Together ${name}` } })).body;
     const path = `/app/s/${spaceId}/change-requests/${cr.number}/pages/${pageId}/edit`;
-    const [a, b] = await Promise.all([editorOf(ana, path), editorOf(ben, path)]);
+    const [a, b] = await Promise.all([editorOf(ana, path, atA), editorOf(ben, path, atB)]);
     expect(await textOf(a)).toContain('Shared paragraph.');
 
     const [wordsA, wordsB] = await Promise.all([typeFor(a, 'ana', TYPING_MS), typeFor(b, 'ben', TYPING_MS)]);
@@ -95,10 +113,12 @@ describe('editing together in a browser', () => {
     await expect.poll(async () => (await textOf(a)) === (await textOf(b)), { timeout: 5_000 }).toBe(true);
     expect(missing(await textOf(a)), await textOf(a)).toEqual([]);
     expect(await textOf(a)).toBe(await textOf(b));
-    // The other member's cursor is shown, with their name.
-    await expect.poll(() => a.locator('.ProseMirror-yjs-cursor').count()).toBeGreaterThan(0);
-    expect(await a.locator('.ProseMirror-yjs-cursor').first().innerText()).toContain('Ben');
-    await a.screenshot({ path: `${SHOTS}/collab-ana.png` });
+    // Each shows the other's cursor, with their name.
+    for (const [page, otherName] of [[a, 'Ben'], [b, 'Ana']] as const) {
+      await expect.poll(() => page.locator('.ProseMirror-yjs-cursor').count()).toBeGreaterThan(0);
+      expect(await page.locator('.ProseMirror-yjs-cursor').first().innerText()).toContain(otherName);
+    }
+    await a.screenshot({ path: `${SHOTS}/collab-${name}-ana.png` });
 
     await b.click('.save-button');
     await expect.poll(() => b.locator('.save-status').innerText(), { timeout: 10_000 }).toBe('Saved');
@@ -108,5 +128,13 @@ describe('editing together in a browser', () => {
     expect(saved.body.markdown).toContain('Second paragraph.');
     await a.context().close();
     await b.context().close();
+  }
+
+  it('two members type in the same paragraph for 10 s; both see both texts and each other’s cursor; the saved document has both', async () => {
+    await typeTogether(url, url, 'one-process');
+  }, 120_000);
+
+  it.runIf(testDialect === 'postgres')('the same with each member on their own server process (PostgreSQL)', async () => {
+    await typeTogether(url, secondUrl, 'two-processes');
   }, 120_000);
 });

@@ -18,7 +18,7 @@ import type { Node as PMNode, Schema } from 'prosemirror-model';
 import { redo, undo, yCursorPlugin, ySyncPlugin, ySyncPluginKey, yUndoPlugin, yXmlFragmentToProseMirrorRootNode } from 'y-prosemirror';
 
 /** Message types: as src/modules/collab/collab.service.ts MESSAGE. */
-const MESSAGE = { sync: 0, awareness: 1, ack: 3, save: 4, saved: 5, error: 6 } as const;
+const MESSAGE = { sync: 0, awareness: 1, ack: 3, save: 4, saved: 5, error: 6, generation: 7 } as const;
 const COLORS = ['#c2410c', '#15803d', '#1d4ed8', '#7e22ce', '#be185d', '#0f766e'];
 
 export interface Collab {
@@ -94,6 +94,14 @@ export function connectCollab(url: string, schema: Schema, user: { name: string 
   let retry = 250;
   const saves: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
   let synced: (() => void) | null = null;
+  /**
+   * The server's generation of this document (collab.service.ts seedUpdate), learnt at the
+   * first connection; `inStep` is set once a connection's generation matched, and nothing is
+   * sent or applied before (a document saved and left by everyone meanwhile starts anew, and
+   * this tab's copy must not be merged into it).
+   */
+  let generation: string | null = null;
+  let inStep = false;
   let failed: ((error: Error) => void) | null = null;
   const ready = new Promise<void>((resolve, reject) => {
     synced = resolve;
@@ -101,22 +109,36 @@ export function connectCollab(url: string, schema: Schema, user: { name: string 
   });
 
   const send = (data: Uint8Array) => {
-    if (socket?.readyState === WebSocket.OPEN) socket.send(data);
+    if (inStep && socket?.readyState === WebSocket.OPEN) socket.send(data);
   };
 
   const open = () => {
     const ws = new WebSocket(socketUrl);
     ws.binaryType = 'arraybuffer';
     socket = ws;
+    inStep = false;
     ws.onopen = () => {
       retry = 250;
       pending = 0;
-      send(frame(MESSAGE.sync, (e) => syncProtocol.writeSyncStep1(e, doc)));
-      send(frame(MESSAGE.awareness, (e) => encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(awareness, [doc.clientID]))));
     };
     ws.onmessage = (event) => {
       const decoder = decoding.createDecoder(new Uint8Array(event.data as ArrayBuffer));
       const type = decoding.readVarUint(decoder);
+      if (type === MESSAGE.generation) {
+        const current = decoding.readVarString(decoder);
+        if (generation !== null && current !== generation) {
+          closed = true;
+          ws.close(1000);
+          onStatus('This page was saved and closed while you were away: reload it to edit again');
+          return;
+        }
+        generation = current;
+        inStep = true;
+        send(frame(MESSAGE.sync, (e) => syncProtocol.writeSyncStep1(e, doc)));
+        send(frame(MESSAGE.awareness, (e) => encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(awareness, [doc.clientID]))));
+        return;
+      }
+      if (!inStep) return;
       if (type === MESSAGE.sync) {
         const encoder = encoding.createEncoder();
         encoding.writeVarUint(encoder, MESSAGE.sync);

@@ -1,7 +1,14 @@
-/** Budgets: one message, one document's stored updates, connections per session and per document. */
+/**
+ * Budgets: one message, one document's stored updates, connections per session and per
+ * document; awareness (cursors): client ids one connection may speak for, clients shown in
+ * one document (all processes), and one client's state (its JSON).
+ */
 export const COLLAB_LIMITS = {
   messageBytes: 512 * 1024,
   docBytes: 8 * 1024 * 1024,
   connectionsPerSession: 8,
   connectionsPerDoc: 32,
+  awarenessClientsPerConnection: 2,
+  awarenessClientsPerDoc: 64,
+  awarenessStateBytes: 2048,
 };

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
 import * as syncProtocol from 'y-protocols/sync';
+import * as awarenessProtocol from 'y-protocols/awareness';
 import * as encoding from 'lib0/encoding';
 import * as decoding from 'lib0/decoding';
 import type { FastifyInstance } from 'fastify';
@@ -23,6 +24,9 @@ import { COLLAB_LIMITS, FRAGMENT, MESSAGE, documentOfYDoc } from './collab.servi
 /** A live editing client: a Y.Doc kept in step with one socket. */
 class Client {
   readonly doc = new Y.Doc();
+  /** Others' cursors as this client sees them (its own state is set by `announce`). */
+  readonly awareness = new awarenessProtocol.Awareness(this.doc);
+  generation: string | null = null;
   acks = 0;
   synced: Promise<void>;
   saved: Array<{ ok: boolean; message?: string }> = [];
@@ -30,7 +34,13 @@ class Client {
   constructor(readonly ws: WebSocket) {
     let onSynced!: () => void;
     this.synced = new Promise((resolve) => (onSynced = resolve));
-    this.closed = new Promise((resolve) => ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    this.awareness.setLocalState(null);
+    this.closed = new Promise((resolve) =>
+      ws.on('close', (code, reason) => {
+        this.awareness.destroy();
+        resolve({ code, reason: reason.toString() });
+      }),
+    );
     ws.on('open', () => this.send(MESSAGE.sync, (e) => syncProtocol.writeSyncStep1(e, this.doc)));
     ws.on('message', (data: Buffer) => {
       const decoder = decoding.createDecoder(new Uint8Array(data));
@@ -41,7 +51,9 @@ class Client {
         const kind = syncProtocol.readSyncMessage(decoder, encoder, this.doc, this);
         if (encoding.length(encoder) > 1) ws.send(encoding.toUint8Array(encoder));
         if (kind === syncProtocol.messageYjsSyncStep2) onSynced();
-      } else if (type === MESSAGE.ack) this.acks += decoding.readVarUint(decoder);
+      } else if (type === MESSAGE.awareness) awarenessProtocol.applyAwarenessUpdate(this.awareness, decoding.readVarUint8Array(decoder), 'remote');
+      else if (type === MESSAGE.generation) this.generation = decoding.readVarString(decoder);
+      else if (type === MESSAGE.ack) this.acks += decoding.readVarUint(decoder);
       else if (type === MESSAGE.saved) this.saved.push(JSON.parse(decoding.readVarString(decoder)));
     });
     this.doc.on('update', (update: Uint8Array, origin: unknown) => {
@@ -53,6 +65,21 @@ class Client {
     encoding.writeVarUint(encoder, type);
     write(encoder);
     this.ws.send(encoding.toUint8Array(encoder));
+  }
+  /** Sets this client's awareness state (a cursor, a name) and sends it, as the browser does. */
+  announce(state: Record<string, unknown>, clientId = this.doc.clientID) {
+    const awareness = clientId === this.doc.clientID ? this.awareness : new awarenessProtocol.Awareness(new Y.Doc({ guid: 'spoof' }));
+    if (clientId !== this.doc.clientID) {
+      awareness.doc.clientID = clientId;
+      awareness.clientID = clientId;
+    }
+    awareness.setLocalState(state);
+    this.send(MESSAGE.awareness, (e) => encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(awareness, [clientId])));
+    if (awareness !== this.awareness) awareness.destroy();
+  }
+  /** The name in another client's awareness state, as this client sees it. */
+  nameOf(clientId: number): string | undefined {
+    return (this.awareness.getStates().get(clientId) as { user?: { name?: string } } | undefined)?.user?.name;
   }
   /** Types at the start of the first paragraph. */
   type(text: string) {
@@ -67,9 +94,9 @@ class Client {
 
 const textOf = (document: unknown) => [...JSON.stringify(document).matchAll(/"text":"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`)).join('');
 
-const until = async (check: () => boolean, ms = 10_000) => {
+const until = async (check: () => boolean | Promise<boolean>, ms = 10_000) => {
   const end = Date.now() + ms;
-  while (!check()) {
+  while (!(await check())) {
     if (Date.now() > end) throw new Error('timed out');
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -244,6 +271,98 @@ describe('live editing (collab)', () => {
     const back = await session(secondPort);
     expect(back.text()).toBe('Unsaved Changed through the API.');
     await leave(back);
+  });
+
+  it('relays cursors to a member on another process, drops them when their client leaves, and lets no member speak for another’s client', async () => {
+    const a = new Client(connect(await cookieOf(editor)));
+    const near = new Client(connect(await cookieOf(other)));
+    const far = new Client(connect(await cookieOf(other), { at: secondPort }));
+    await Promise.all([a.synced, near.synced, far.synced]);
+    a.announce({ user: { name: 'Eda', color: '#c2410c' }, cursor: null });
+    far.announce({ user: { name: 'Otto', color: '#15803d' }, cursor: null });
+    await until(() => far.nameOf(a.doc.clientID) === 'Eda' && near.nameOf(a.doc.clientID) === 'Eda');
+    await until(() => a.nameOf(far.doc.clientID) === 'Otto');
+    const stored = await t.db.selectFrom('collab_awareness').select(['client_id']).where('change_request_id', '=', crId).where('page_id', '=', pageId).execute();
+    expect(stored.map((row) => Number(row.client_id)).sort()).toEqual([a.doc.clientID, far.doc.clientID].sort());
+
+    // Another member announcing Eda's client id (to move or hide her cursor) is cut off.
+    near.announce({ user: { name: 'Not Eda' } }, a.doc.clientID);
+    expect((await near.closed).code).toBe(1008);
+    far.announce({ user: { name: 'Not Eda' } }, a.doc.clientID);
+    expect((await far.closed).code).toBe(1008);
+    expect(a.nameOf(far.doc.clientID)).toBe('Otto');
+    await until(() => a.nameOf(far.doc.clientID) === undefined); // far left: its cursor goes too
+
+    const watcher = new Client(connect(await cookieOf(other), { at: secondPort }));
+    await watcher.synced;
+    await until(() => watcher.nameOf(a.doc.clientID) === 'Eda');
+    // The same member may take their client id over elsewhere (a tab reconnecting to another process).
+    const again = new Client(connect(await cookieOf(editor), { at: secondPort }));
+    await again.synced;
+    again.announce({ user: { name: 'Eda' } }, a.doc.clientID);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(again.ws.readyState).toBe(WebSocket.OPEN);
+    again.ws.close();
+    await again.closed;
+    a.ws.close();
+    await a.closed;
+    await until(() => watcher.nameOf(a.doc.clientID) === undefined);
+    const left = await t.db.selectFrom('collab_awareness').select(['client_id']).where('change_request_id', '=', crId).execute();
+    expect(left).toEqual([]);
+    watcher.ws.close();
+    await watcher.closed;
+  });
+
+  it('deletes a document’s rows once it is saved and no process holds it; keeps them while it is held elsewhere or unsaved', async () => {
+    const cr = (await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: editor.token, body: { subject: 'Clean-up' } })).body.id as string;
+    const path = `/app/collab/${spaceId}/${cr}/${pageId}`;
+    const rowsOf = async () => ({
+      updates: (await t.db.selectFrom('collab_updates').select('id').where('change_request_id', '=', cr).execute()).length,
+      holders: (await t.db.selectFrom('collab_rooms').select('process_id').where('change_request_id', '=', cr).execute()).length,
+      awareness: (await t.db.selectFrom('collab_awareness').select('client_id').where('change_request_id', '=', cr).execute()).length,
+    });
+    const session = async (at: number) => {
+      const c = new Client(connect(await cookieOf(editor), { at, path }));
+      await c.synced;
+      c.announce({ user: { name: 'Eda' } });
+      return c;
+    };
+    const leave = async (c: Client) => {
+      c.ws.close();
+      await c.closed;
+    };
+
+    const here = await session(port);
+    const there = await session(secondPort);
+    const generation = here.generation;
+    expect(generation).toMatch(/.+/);
+    expect(there.generation).toBe(generation);
+    const acked = here.acks;
+    here.type('Kept ');
+    await until(() => here.acks > acked && there.text().startsWith('Kept '));
+    await leave(here);
+    // Held by the other process: compacted, not deleted.
+    await until(async () => (await rowsOf()).holders === 1);
+    expect((await rowsOf()).updates).toBeGreaterThan(0);
+    await leave(there);
+    // Nobody holds it, but the edit is unsaved: one merged row keeps it.
+    await until(async () => (await rowsOf()).holders === 0);
+    expect(await rowsOf()).toEqual({ updates: 1, holders: 0, awareness: 0 });
+
+    const saver = await session(secondPort);
+    expect(saver.text()).toBe('Kept Handbook text.');
+    saver.send(MESSAGE.save, () => undefined);
+    await until(() => saver.saved.length === 1, 5_000);
+    expect(saver.saved[0]).toEqual({ ok: true });
+    await leave(saver);
+    await until(async () => (await rowsOf()).updates === 0);
+    expect(await rowsOf()).toEqual({ updates: 0, holders: 0, awareness: 0 });
+
+    // The next session starts a new generation from the saved page.
+    const next = await session(port);
+    expect(next.text()).toBe('Kept Handbook text.');
+    expect(next.generation).not.toBe(generation);
+    await leave(next);
   });
 
   it('holds the budgets: a message too large, and too many connections of one session', async () => {

@@ -3,8 +3,9 @@
  * anyone has it open, spoken to over y-protocols' sync and awareness messages. Every update a
  * member sends is written to collab_updates before it is applied, passed on and acknowledged,
  * so a restart loses nothing acknowledged; a document is first seeded from the page's GitBook
- * document in the change request. Other server processes' updates are read by polling the
- * table (PostgreSQL with several processes). Saving writes the merged document (the Y.Doc,
+ * document in the change request. Other server processes' updates and cursors are read by
+ * polling the tables (PostgreSQL with several processes); a saved document left by every
+ * process has its rows deleted (docs/decisions/editor.md, "Deleting rows"). Saving writes the merged document (the Y.Doc,
  * converted to GitBook JSON) through the change request's content path as the member who saved.
  */
 import * as Y from 'yjs';
@@ -29,13 +30,13 @@ import { findSession, SESSION_COOKIE, sessionIdOf, type BrowserSession } from '.
 import { sessionContext } from '../../context.ts';
 import { sessionMayCreateTokens } from '../app-area/app-area.policy.ts';
 import { appAreaRepository } from '../app-area/app-area.repository.ts';
-import { collabRepository, type CollabDocKey, type CollabUpdateRow } from './collab.repository.ts';
+import { collabRepository, type CollabAwarenessRow, type CollabDocKey, type CollabUpdateRow } from './collab.repository.ts';
 import { COLLAB_LIMITS } from './collab.limits.ts';
 
 export { COLLAB_LIMITS };
 
 /** Message types: y-protocols' sync (0) and awareness (1), then Quire's own. */
-export const MESSAGE = { sync: 0, awareness: 1, ack: 3, save: 4, saved: 5, error: 6 } as const;
+export const MESSAGE = { sync: 0, awareness: 1, ack: 3, save: 4, saved: 5, error: 6, generation: 7 } as const;
 
 /** The name of the Y.XmlFragment holding the ProseMirror document (y-prosemirror's default). */
 export const FRAGMENT = 'prosemirror';
@@ -45,6 +46,13 @@ const POLL_MS = 250;
 const POLL_OVERLAP_MS = 5_000;
 /** A document with more rows than this is compacted into one while open. */
 const COMPACT_ROWS = 500;
+/** How often a process renews its hold of the documents it has open. */
+const HOLD_RENEW_MS = 5_000;
+/**
+ * A hold or awareness state not renewed for this long belongs to a process that stopped
+ * without leaving, or to a client gone quiet (browsers renew their awareness every 15 s).
+ */
+const EXPIRE_MS = 45_000;
 
 /** Who a connection is, what it opened and whether it may write. */
 export interface CollabAccess {
@@ -102,6 +110,16 @@ class Room {
   queue: Promise<void> = Promise.resolve();
   /** Rows after this id are read at each poll. */
   pollMark = 0;
+  /** When this process last renewed its hold of the document (ms). */
+  heldAt = 0;
+  /** Awareness states read from other processes: client id -> the stored update and its member. */
+  readonly remote = new Map<number, { data: string; userId: string }>();
+  /**
+   * This process's clients whose awareness changed since the last poll: client id -> member.
+   * Stored at the poll, not at each message: a cursor moves with every keystroke, and the
+   * other processes read it only at their own polls anyway.
+   */
+  readonly awarenessChanged = new Map<number, string>();
   rows = 0;
   bytes = 0;
   constructor(
@@ -138,15 +156,40 @@ function markBase(doc: Y.Doc, pageDigest: string): void {
   base.set('view', viewDigest(doc));
 }
 
-/** The update of a page's first state: made under client id 0, so two processes seeding one page make the same items. */
+/**
+ * The update of a page's first state. Seeding happens under the document's lock, once per
+ * generation: a generation starts when a document is opened with no stored rows and ends
+ * when its rows are deleted (saved and left by everyone). Its id, kept in the Y.Doc, lets a
+ * browser that was disconnected meanwhile tell that its document is of an ended generation,
+ * whose items must not be merged into the new one.
+ */
 export function seedUpdate(document: Document): Uint8Array {
   const seed = new Y.Doc();
-  seed.clientID = 0;
   seed.transact(() => {
     prosemirrorJSONToYXmlFragment(schema, toProseMirrorJSON(document), seed.getXmlFragment(FRAGMENT));
     markBase(seed, digest(document));
+    seed.getMap<string>(BASE).set('generation', newId(16));
   });
   return Y.encodeStateAsUpdate(seed);
+}
+
+/** Whether a live document holds nothing that its page does not (no edit since the last save or follow). */
+function isInStepWithPage(doc: Y.Doc): boolean {
+  const base = doc.getMap<string>(BASE);
+  return base.has('view') && base.get('view') === viewDigest(doc);
+}
+
+/** One client's entry in a y-protocols awareness update: its id and its state's JSON length. */
+function awarenessEntries(update: Uint8Array): Array<{ clientId: number; stateBytes: number; removed: boolean }> {
+  const decoder = decoding.createDecoder(update);
+  const entries = [];
+  for (let count = decoding.readVarUint(decoder); count > 0; count--) {
+    const clientId = decoding.readVarUint(decoder);
+    decoding.readVarUint(decoder);
+    const state = decoding.readVarString(decoder);
+    entries.push({ clientId, stateBytes: state.length, removed: state === 'null' });
+  }
+  return entries;
 }
 
 /** The GitBook document of a Y.Doc's current state. */
@@ -185,6 +228,8 @@ export class CollabHub {
     this.perSession.set(access.sessionId, sessionCount + 1);
     const member = new Member(access, transport);
     room.members.add(member);
+    // First, so a browser that held an ended generation's document never merges it into this one.
+    transport.send(message(MESSAGE.generation, (e) => encoding.writeVarString(e, room.doc.getMap<string>(BASE).get('generation') ?? '')));
     transport.send(message(MESSAGE.sync, (e) => syncProtocol.writeSyncStep1(e, room.doc)));
     const states = [...room.awareness.getStates().keys()];
     if (states.length > 0) transport.send(message(MESSAGE.awareness, (e) => encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(room.awareness, states))));
@@ -204,7 +249,10 @@ export class CollabHub {
         if (count > 0) this.perSession.set(access.sessionId, count);
         else this.perSession.delete(access.sessionId);
         room.members.delete(member);
-        awarenessProtocol.removeAwarenessStates(room.awareness, [...member.awarenessClients], null);
+        const clients = [...member.awarenessClients];
+        for (const id of clients) room.awarenessChanged.delete(id);
+        awarenessProtocol.removeAwarenessStates(room.awareness, clients, null);
+        room.queue = room.queue.then(() => collabRepository.deleteAwareness(this.deps.db, room.key, clients)).catch((error: unknown) => this.log.warn({ err: error }, 'live editing could not delete awareness states'));
         if (room.members.size === 0) room.queue = room.queue.then(() => this.closeRoom(room)).catch(() => undefined);
       },
     };
@@ -224,11 +272,16 @@ export class CollabHub {
 
   private async load(name: string, access: CollabAccess): Promise<Room> {
     const room = new Room(name, access.key);
-    let rows = await collabRepository.after(this.deps.db, access.key, 0);
-    if (rows.length === 0) {
-      await collabRepository.insert(this.deps.db, access.key, this.processId, seedUpdate(access.document), this.now());
-      rows = await collabRepository.after(this.deps.db, access.key, 0);
-    }
+    // Held before the rows are read, under the lock: a process closing the document either
+    // deleted its rows before (this one seeds a new generation) or sees this hold and keeps them.
+    const rows = await collabRepository.withDocLock(this.deps.db, this.deps.dialect, access.key, async (trx) => {
+      await collabRepository.holdRoom(trx, access.key, this.processId, this.now());
+      const stored = await collabRepository.after(trx, access.key, 0);
+      if (stored.length > 0) return stored;
+      await collabRepository.insert(trx, access.key, this.processId, seedUpdate(access.document), this.now());
+      return collabRepository.after(trx, access.key, 0);
+    });
+    room.heldAt = Date.now();
     this.applyRows(room, rows, true);
     await this.followPage(room, access.document);
     room.doc.on('update', (update: Uint8Array, origin: unknown) => {
@@ -298,8 +351,18 @@ export class CollabHub {
     this.polling = true;
     try {
       for (const room of this.rooms.values()) {
+        if (Date.now() - room.heldAt >= HOLD_RENEW_MS) {
+          await collabRepository.holdRoom(this.deps.db, room.key, this.processId, this.now());
+          await collabRepository.expire(this.deps.db, room.key, this.expiredBefore());
+          room.heldAt = Date.now();
+        }
         const rows = await collabRepository.after(this.deps.db, room.key, room.pollMark);
-        room.queue = room.queue.then(() => this.applyRows(room, rows, false));
+        const states = await collabRepository.othersAwareness(this.deps.db, room.key, this.processId, this.expiredBefore());
+        room.queue = room.queue.then(async () => {
+          this.applyRows(room, rows, false);
+          this.applyRemoteAwareness(room, states);
+          await this.storeAwareness(room);
+        });
         await room.queue;
       }
     } catch (error) {
@@ -307,6 +370,64 @@ export class CollabHub {
     } finally {
       this.polling = false;
     }
+  }
+
+  private expiredBefore(): string {
+    return new Date(Date.parse(this.now()) - EXPIRE_MS).toISOString();
+  }
+
+  /** Other processes' clients' cursors: new and changed states applied, states no longer stored removed. */
+  private applyRemoteAwareness(room: Room, rows: CollabAwarenessRow[]): void {
+    const seen = new Set<number>();
+    for (const row of rows) {
+      seen.add(row.client_id);
+      if (room.remote.get(row.client_id)?.data === row.data) continue;
+      room.remote.set(row.client_id, { data: row.data, userId: row.user_id });
+      awarenessProtocol.applyAwarenessUpdate(room.awareness, Buffer.from(row.data, 'base64'), 'store');
+    }
+    const gone = [...room.remote.keys()].filter((id) => !seen.has(id));
+    for (const id of gone) room.remote.delete(id);
+    if (gone.length > 0) awarenessProtocol.removeAwarenessStates(room.awareness, gone, 'store');
+  }
+
+  /**
+   * A member's awareness update, within budget: it may speak only for client ids it
+   * announced, that nobody holds, or that the same member holds elsewhere (a tab
+   * reconnecting, maybe to another process before its old row expired), so no member moves
+   * or removes another's cursor; for a few
+   * of them, with small states, and a document shows a bounded number of clients. Applied,
+   * passed on (the awareness listener) and stored for the other processes.
+   */
+  private async receiveAwareness(room: Room, member: Member, update: Uint8Array): Promise<void> {
+    const entries = awarenessEntries(update);
+    const held = room.awareness.getStates();
+    const userId = member.access.ctx.actor.userId;
+    for (const { clientId, stateBytes, removed } of entries) {
+      const own = member.awarenessClients.has(clientId);
+      const heldByOther = (room.remote.get(clientId)?.userId ?? userId) !== userId || [...room.members].some((m) => m !== member && m.awarenessClients.has(clientId) && m.access.ctx.actor.userId !== userId);
+      if (!own && heldByOther) return member.transport.close(1008, 'Awareness of another member’s client');
+      if (!own && !removed && member.awarenessClients.size >= COLLAB_LIMITS.awarenessClientsPerConnection) return member.transport.close(1008, 'Too many awareness clients');
+      if (!own && !removed && held.size >= COLLAB_LIMITS.awarenessClientsPerDoc) return;
+      if (stateBytes > COLLAB_LIMITS.awarenessStateBytes) return member.transport.close(1009, 'Awareness state too large');
+    }
+    awarenessProtocol.applyAwarenessUpdate(room.awareness, update, member);
+    for (const { clientId } of entries) {
+      if (!member.awarenessClients.has(clientId)) continue;
+      room.awarenessChanged.set(clientId, userId);
+      if (!room.awareness.getStates().has(clientId)) member.awarenessClients.delete(clientId);
+    }
+  }
+
+  /** Stores this process's changed awareness states for the other processes (run in the room's queue). */
+  private async storeAwareness(room: Room): Promise<void> {
+    const changed = [...room.awarenessChanged];
+    room.awarenessChanged.clear();
+    const gone: number[] = [];
+    for (const [clientId, userId] of changed) {
+      if (!room.awareness.getStates().has(clientId)) gone.push(clientId);
+      else await collabRepository.putAwareness(this.deps.db, room.key, { id: clientId, userId }, this.processId, awarenessProtocol.encodeAwarenessUpdate(room.awareness, [clientId]), this.now());
+    }
+    await collabRepository.deleteAwareness(this.deps.db, room.key, gone);
   }
 
   private async receive(room: Room, member: Member, data: Uint8Array): Promise<void> {
@@ -336,10 +457,7 @@ export class CollabHub {
       if (room.rows > COMPACT_ROWS) await this.compact(room);
       return;
     }
-    if (type === MESSAGE.awareness) {
-      awarenessProtocol.applyAwarenessUpdate(room.awareness, decoding.readVarUint8Array(decoder), member);
-      return;
-    }
+    if (type === MESSAGE.awareness) return this.receiveAwareness(room, member, decoding.readVarUint8Array(decoder));
     if (type === MESSAGE.save) {
       const result = await this.save(room, member);
       member.transport.send(message(MESSAGE.saved, (e) => encoding.writeVarString(e, JSON.stringify(result))));
@@ -381,10 +499,39 @@ export class CollabHub {
     room.bytes = merged.length;
   }
 
+  /**
+   * The last member on this process left. Under the document's lock: this process lets the
+   * document go; if no other process holds it and the stored rows hold nothing the page does
+   * not (saved, or nothing typed), every row of it is deleted and the next opening seeds a
+   * new generation from the page; otherwise the rows are merged into one. Decided on the
+   * stored rows, not on this process's copy, which may not have read another's last update.
+   */
+  private async release(room: Room): Promise<'cleared' | 'kept'> {
+    return collabRepository.withDocLock(this.deps.db, this.deps.dialect, room.key, async (trx) => {
+      await collabRepository.releaseRoom(trx, room.key, this.processId);
+      const rows = await collabRepository.after(trx, room.key, 0);
+      const held = await collabRepository.otherHolders(trx, room.key, this.processId, this.expiredBefore());
+      if (rows.length === 0) return 'cleared';
+      const merged = Y.mergeUpdates(rows.map((row) => Buffer.from(row.data, 'base64')));
+      if (held === 0) {
+        const stored = new Y.Doc();
+        Y.applyUpdate(stored, merged);
+        const inStep = isInStepWithPage(stored);
+        stored.destroy();
+        if (inStep) {
+          await collabRepository.clearDoc(trx, room.key);
+          return 'cleared';
+        }
+      }
+      if (rows.length > 1) await collabRepository.compact(trx, room.key, rows[rows.length - 1]!.id, this.processId, merged, this.now());
+      return 'kept';
+    });
+  }
+
   private async closeRoom(room: Room): Promise<void> {
     if (room.members.size > 0 || this.rooms.get(room.name) !== room) return;
     this.rooms.delete(room.name);
-    await this.compact(room).catch((error: unknown) => this.log.warn({ err: error }, 'live editing compaction failed'));
+    await this.release(room).catch((error: unknown) => this.log.warn({ err: error }, 'live editing could not release a document'));
     room.awareness.destroy();
     room.doc.destroy();
     if (this.rooms.size === 0 && this.timer) {
@@ -398,6 +545,8 @@ export class CollabHub {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await Promise.all([...this.rooms.values()].map((room) => room.queue.catch(() => undefined)));
+    // Only the holds are given up: the rows stay as they are, for the next process to open.
+    await Promise.all([...this.rooms.values()].map((room) => collabRepository.releaseRoom(this.deps.db, room.key, this.processId).catch(() => undefined)));
     this.rooms.clear();
   }
 }
