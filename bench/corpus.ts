@@ -231,7 +231,7 @@ async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, fil
 
 const pct = (n: number, d: number) => (d ? `${n} (${((100 * n) / d).toFixed(1)}%)` : '-');
 const row = (label: string, x: Tally) =>
-  `| ${label} | ${x.pages} | ${pct(x.identical, x.pages)} | ${pct(x.recentIdentical, x.recent)} | ${pct(x.stable, x.pages)} | ${x.lostWords} | ${x.raw} |` +
+  `| ${label} | ${x.pages} | ${pct(x.identical, x.pages)} | ${x.recent ? `${x.recentIdentical} of ${x.recent} (${((100 * x.recentIdentical) / x.recent).toFixed(1)}%)` : '-'} | ${pct(x.stable, x.pages)} | ${x.lostWords} | ${x.raw} |` +
   (opts['engine-only'] ? '' : ` ${pct(x.apiIdentical, x.apiPages)} | ${x.published} | ${x.publishedRaw} | ${x.publishedLost} | ${pct(x.pagesWithBrokenLinks, x.linkPages)} | ${x.brokenLinks}/${x.links} (${x.mdHrefs} .md) |`);
 
 const halves = { tuning: emptyTally(), 'held-out': emptyTally() };

@@ -4,13 +4,17 @@
  * and keys derived from each node's position.
  */
 import { fitBlocks } from './fit.ts';
+import { currentForms, writtenFormsOf } from './written-form.ts';
 import { emptyParagraph, isEmptyContent, normalizeInlines } from './leaves.ts';
 import type { Block, Document, ExpandableBlock, ImageBlock, ImagesBlock, InlineContent, InlineLink, ParagraphBlock } from './types.ts';
 
 /** The normal form of a document (without keys). */
 export function normalizeDocument(document: Document): Document {
   const data: Document['data'] = document.data?.escapeParentheses === true ? { escapeParentheses: true } : {};
-  return { object: 'document', data, nodes: normalizeBlocks(fitBlocks(document.nodes, 'document'), false) };
+  const nodes = normalizeBlocks(fitBlocks(document.nodes, 'document'), false);
+  const writtenForms = currentForms(nodes, writtenFormsOf(document.data));
+  if (writtenForms.length > 0) data.writtenForms = writtenForms;
+  return { object: 'document', data, nodes };
 }
 
 const isEmptyParagraph = (b: Block) => b.type === 'paragraph' && isEmptyContent(b.nodes) && b.data.align === undefined;

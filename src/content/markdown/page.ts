@@ -31,7 +31,7 @@ export function pageBody(markdown: string): string {
 export function readPageMarkdown(markdown: string): PageMarkdown {
   const match = TITLE_LINE.exec(markdown);
   const body = pageBody(markdown);
-  const document = assignKeys(markdownToDocument(body, { headingOffset: PAGE_HEADING_OFFSET }));
+  const document = assignKeys(markdownToDocument(body, { headingOffset: PAGE_HEADING_OFFSET, keepWrittenForm: true }));
   if (!match) return { document };
   const heading = markdownToDocument('# ' + match[1]).nodes[0];
   const title = heading && 'nodes' in heading ? plainText(heading.nodes as InlineContent[]).trim() : '';

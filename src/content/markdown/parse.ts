@@ -13,6 +13,8 @@ import { prepareMarkdown } from './prepare.ts';
 import { readBlocks, type BlockContext } from './read-block.ts';
 import { assignKeys, normalizeDocument } from './normalize.ts';
 import { normalizeInlines } from './leaves.ts';
+import { keptFormFits, writeTop } from './write.ts';
+import { findWrittenForms, type BlockSpan } from './written-form.ts';
 import type { Document, InlineContent } from './types.ts';
 
 export interface ReadOptions {
@@ -21,6 +23,12 @@ export interface ReadOptions {
    * 1 reads GitBook's page markdown, where `#` is the page title and `##` heading-1.
    */
   headingOffset?: number;
+  /**
+   * Keep the written form of blocks the source writes differently from the canonical form
+   * (written-form.ts), so that writing the document back gives the source. Pages read from
+   * git or a change request do; other markdown (comments, templates, merges) is canonical.
+   */
+  keepWrittenForm?: boolean;
 }
 
 const processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']);
@@ -28,7 +36,16 @@ const processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatte
 /** Reads GitBook-flavoured markdown into a GitBook document; the same markdown always gives the same document. */
 export function markdownToDocument(markdown: string, options: ReadOptions = {}): Document {
   const data: Document['data'] = escapesParentheses(markdown) ? { escapeParentheses: true } : {};
-  const document = normalizeDocument({ object: 'document', data, nodes: readMarkdownBlocks(markdown, options.headingOffset ?? 0) });
+  const headingOffset = options.headingOffset ?? 0;
+  const document = normalizeDocument({ object: 'document', data, nodes: readMarkdownBlocks(markdown, headingOffset) });
+  if (options.keepWrittenForm) {
+    const spans: BlockSpan[] = [];
+    const canonical = writeTop(document, headingOffset, { spans });
+    const read = (snippet: string) => markdownToDocument(snippet, { headingOffset }).nodes;
+    const fits = keptFormFits(document.nodes, headingOffset, document.data.escapeParentheses);
+    const forms = findWrittenForms(markdown, document.nodes, canonical, spans, headingOffset, read).filter((f) => fits(f.index, f.form)).map((f) => f.form);
+    if (forms.length > 0) document.data.writtenForms = forms;
+  }
   return assignKeys(document);
 }
 

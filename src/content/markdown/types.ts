@@ -571,14 +571,26 @@ export type Block =
 
 export type BlockType = Block['type'];
 
+/**
+ * The markdown a page was read with for a run of `nodes` top-level blocks, kept where it
+ * differs from the canonical writing; `blocks` is the run's fingerprint (written-form.ts).
+ */
+export interface WrittenForm {
+  nodes: number;
+  blocks: string;
+  markdown: string;
+}
+
 /** GitBook's `JSONDocument`: what a page's content is. */
 export interface Document {
   object: 'document';
   /**
    * `escapeParentheses` (Quire's; JSONDocument's data is open): the page was written by
    * GitBook's older export, which escaped every parenthesis of text (`\(24 hours\)`).
+   * `writtenForms` (Quire's): runs of top-level blocks and the markdown the page wrote them
+   * in, where that differs from the canonical writing (written-form.ts).
    */
-  data: { escapeParentheses?: true };
+  data: { escapeParentheses?: true; writtenForms?: WrittenForm[] };
   nodes: Block[];
 }
 

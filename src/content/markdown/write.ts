@@ -13,9 +13,11 @@ import { isEmptyContent } from './leaves.ts';
 import { formIn, type Container } from './dialect.ts';
 import type {
   Block, CodeBlock, Document, DrawingBlock, ExpandableBlock, HeadingBlock, ImageBlock, ImagesBlock, InlineContent, ListBlock,
-  ListItemBlock, ParagraphBlock, TableBlock, TableRecord, TextAlignment,
+  ListItemBlock, ParagraphBlock, TableBlock, TableRecord, TextAlignment, WrittenForm,
 } from './types.ts';
 import { tableNeedsHtml, writeHtmlTable } from './html-table.ts';
+import { markdownToDocument } from './parse.ts';
+import { formLookup, sameBlocks, writtenFormsOf, type BlockSpan } from './written-form.ts';
 import { codeNeedsHtml, writeHtmlCode } from './html-code.ts';
 
 export interface WriteOptions {
@@ -31,13 +33,64 @@ interface Context {
   delimiter: '.' | ')';
 }
 
-/** Writes a document as canonical markdown; reading it back gives the same document. */
+/**
+ * Writes a document as markdown; reading it back gives the same document. Blocks are written
+ * in GitBook's canonical form, except a run of top-level blocks the page was read with in
+ * another accepted form and that is unchanged since (written-form.ts): that run is written as
+ * it was read, provided the whole text still reads back as the document.
+ */
 export function documentToMarkdown(document: Document, options: WriteOptions = {}): string {
   const normal = normalizeDocument(document);
-  const markdown = withTextStyle({ escapeParentheses: normal.data.escapeParentheses === true }, () =>
-    writeBlocks(normal.nodes, { headingOffset: options.headingOffset ?? 0, bullet: '*', delimiter: '.' }),
-  );
+  const headingOffset = options.headingOffset ?? 0;
+  const lookup = formLookup(normal.nodes, writtenFormsOf(normal.data));
+  let top: TopLevel = {};
+  if (lookup) {
+    const fits = keptFormFits(normal.nodes, headingOffset, normal.data.escapeParentheses);
+    top = { lookup: (index) => { const form = lookup(index); return form && fits(index, form) ? form : undefined; } };
+  }
+  const markdown = writeTop(normal, headingOffset, top);
   return markdown === '' ? '' : markdown + '\n';
+}
+
+/**
+ * Whether a kept form may be written at a node index: only where it reads exactly as the
+ * run's canonical text does (the field is open to any caller, and the run may have been
+ * changed by path resolution since), and not next to a list of the same kind, which it
+ * could join. Reading applies the same check, so what is kept is what will be written.
+ */
+export function keptFormFits(nodes: Block[], headingOffset: number, escapeParentheses: true | undefined) {
+  const read = (markdown: string) => markdownToDocument(markdown, { headingOffset }).nodes;
+  const neighbour = (from: number, step: number) => {
+    for (let i = from; i >= 0 && i < nodes.length; i += step) {
+      const block = nodes[i];
+      if (!(block.type === 'paragraph' && isEmptyContent(block.nodes) && !block.data.align)) return block;
+    }
+    return undefined;
+  };
+  return (index: number, form: WrittenForm): boolean => {
+    const run = nodes.slice(index, index + form.nodes);
+    if (joinsList(neighbour(index - 1, -1), run[0]) || joinsList(run[run.length - 1], neighbour(index + form.nodes, 1))) return false;
+    const canonical = writeTop({ object: 'document', data: escapeParentheses ? { escapeParentheses } : {}, nodes: run }, headingOffset);
+    return sameBlocks(read(form.markdown), read(canonical));
+  };
+}
+
+/** Two lists of the same kind in a row read as one whatever stands between them but other blocks. */
+function joinsList(a: Block | undefined, b: Block | undefined): boolean {
+  const kind = (block: Block | undefined) => (isBulletList(block ?? null) ? 'bullet' : block?.type === 'list-ordered' ? 'ordered' : undefined);
+  return kind(a) !== undefined && kind(a) === kind(b);
+}
+
+/** The document's top-level blocks written canonically; `spans` records where each stands, `lookup` gives kept forms. */
+export function writeTop(normal: Document, headingOffset: number, top: TopLevel = {}): string {
+  return withTextStyle({ escapeParentheses: normal.data.escapeParentheses === true }, () =>
+    writeBlocks(normal.nodes, { headingOffset, bullet: '*', delimiter: '.' }, false, top),
+  );
+}
+
+interface TopLevel {
+  lookup?: (index: number) => WrittenForm | undefined;
+  spans?: BlockSpan[];
 }
 
 const isBulletList = (b: Block | null) => b?.type === 'list-unordered' || b?.type === 'list-tasks';
@@ -47,16 +100,26 @@ const isBulletList = (b: Block | null) => b?.type === 'list-unordered' || b?.typ
  * marker so that the two stay two lists. In list items (`tight`) a list follows its paragraph
  * on the next line, as GitBook writes nested lists.
  */
-function writeBlocks(blocks: Block[], ctx: Context, tight = false): string {
+function writeBlocks(blocks: Block[], ctx: Context, tight = false, top: TopLevel = {}): string {
   let out = '';
   let previous: Block | null = null;
   let bullet: Context['bullet'] = '*';
   let delimiter: Context['delimiter'] = '.';
   // Empty paragraphs between blocks: GitBook writes each as nothing between two separators.
   let empties = 0;
-  for (const block of blocks) {
+  for (let index = 0; index < blocks.length; index++) {
+    const block = blocks[index];
     if (block.type === 'paragraph' && isEmptyContent(block.nodes) && !block.data.align) {
       if (previous) empties++;
+      continue;
+    }
+    const form = top.lookup?.(index);
+    if (form) {
+      if (previous) out += empties > 0 ? '\n\n'.repeat(empties + 1) : '\n\n';
+      out += form.markdown;
+      index += form.nodes - 1;
+      previous = blocks[index];
+      empties = 0;
       continue;
     }
     if (isBulletList(block)) bullet = isBulletList(previous) && bullet === '*' ? '-' : '*';
@@ -64,6 +127,7 @@ function writeBlocks(blocks: Block[], ctx: Context, tight = false): string {
     const text = writeBlock(block, { ...ctx, bullet, delimiter });
     if (text === '') continue;
     if (previous) out += empties > 0 ? '\n\n'.repeat(empties + 1) : tight && previous.type === 'paragraph' && interruptsParagraph(block) ? '\n' : '\n\n';
+    top.spans?.push({ index, start: out.length, end: out.length + text.length });
     out += text;
     previous = block;
     empties = 0;

@@ -1,0 +1,128 @@
+/*
+ * Keeping the written form (written-form.ts): a page written in forms GitBook's engine
+ * accepts but does not write (by hand, or by an older GitBook) writes back byte for byte
+ * while untouched; an edited block is written in the canonical form; a kept form never
+ * changes what the page means. Examples are made up.
+ */
+import { describe, expect, it } from 'vitest';
+import { documentSchemaErrors } from '../../../test/markdown-schema.ts';
+import { documentToMarkdown, markdownToDocument, normalizeMarkdown, readPageMarkdown, writePageMarkdown } from './index.ts';
+import { PAGE_HEADING_OFFSET } from './page.ts';
+import { normalizeDocument } from './normalize.ts';
+import { runFingerprint } from './written-form.ts';
+import type { Block, Document, ParagraphBlock } from './types.ts';
+
+const HAND_WRITTEN = [
+  'Set up the *widget* before __anything__ else.',
+  '',
+  '- first step',
+  '- second step',
+  '',
+  'Options',
+  '-------',
+  '',
+  '|Name|Default|',
+  '|:--|--|',
+  '|size|10|',
+  '',
+  'Costs \\(in euros\\) apply, (see below).',
+  '',
+  '***',
+  '',
+  'A canonical paragraph.',
+  '',
+].join('\n');
+
+/** The document as read, without what is kept of its written form. */
+const withoutForms = (document: Document): Block[] => normalizeDocument({ ...document, data: {} }).nodes;
+const canonicalNodes = (markdown: string) => withoutForms(markdownToDocument(markdown, { headingOffset: PAGE_HEADING_OFFSET }));
+const strip = (value: unknown) => JSON.parse(JSON.stringify(value, (name, v) => (name === 'key' ? undefined : v)));
+
+function paragraphText(block: Block): string {
+  return (block as ParagraphBlock).nodes.map((n) => (n.object === 'text' ? n.leaves.map((l) => l.text).join('') : '')).join('');
+}
+
+describe('keeping the written form of a page', () => {
+  it('writes an untouched hand-written page back byte for byte, meaning what the canonical reading means', () => {
+    const { document } = readPageMarkdown(HAND_WRITTEN);
+    expect(writePageMarkdown(document)).toBe(HAND_WRITTEN);
+    expect(documentSchemaErrors(document)).toBeNull();
+    // Kept forms change nothing the document says: its blocks are the canonical reading's.
+    expect(strip(document.nodes)).toEqual(strip(canonicalNodes(HAND_WRITTEN)));
+    // Only the blocks written differently are kept, each with the source lines it was read from.
+    expect(document.data.writtenForms?.map((f) => f.markdown)).toEqual([
+      'Set up the *widget* before __anything__ else.',
+      '- first step\n- second step',
+      'Options\n-------',
+      '|Name|Default|\n|:--|--|\n|size|10|',
+      'Costs \\(in euros\\) apply, (see below).',
+    ]);
+    // Stable: read again, the same document and the same text.
+    const again = readPageMarkdown(writePageMarkdown(document)).document;
+    expect(again).toEqual(document);
+  });
+
+  it('writes an edited block in the canonical form and keeps the others as written', () => {
+    const { document } = readPageMarkdown(HAND_WRITTEN);
+    const list = document.nodes[1] as Extract<Block, { type: 'list-unordered' }>;
+    const item = list.nodes[0].nodes[0] as ParagraphBlock;
+    item.nodes = [{ object: 'text', leaves: [{ object: 'leaf', text: 'first step, edited', marks: [] }] }];
+    const written = writePageMarkdown(document);
+    expect(written).toBe(HAND_WRITTEN.replace('- first step\n- second step', '* first step, edited\n* second step'));
+    // The edited list's kept form is forgotten once the document is normalized (stored).
+    expect(normalizeDocument(document).data.writtenForms?.map((f) => f.markdown)).not.toContain('- first step\n- second step');
+  });
+
+  it('writes a removed, moved or duplicated block by its content, wherever it stands', () => {
+    const { document } = readPageMarkdown(HAND_WRITTEN);
+    const [intro, list, ...rest] = document.nodes;
+    const moved = { ...document, nodes: [list, intro, ...rest.slice(0, 2)] };
+    expect(writePageMarkdown(moved)).toBe(
+      ['- first step\n- second step', 'Set up the *widget* before __anything__ else.', 'Options\n-------', '|Name|Default|\n|:--|--|\n|size|10|', ''].join('\n\n').trimEnd() + '\n',
+    );
+  });
+
+  it('does not write a kept list next to a list of the same kind, which it would join', () => {
+    const { document } = readPageMarkdown('- a\n- b\n\nText.\n');
+    const second: Block = { ...(document.nodes[0] as Block) };
+    const joined = { ...document, nodes: [document.nodes[0], second] };
+    const markdown = writePageMarkdown(joined);
+    expect(markdown).toBe('* a\n* b\n\n- a\n- b\n');
+    expect(strip(readPageMarkdown(markdown).document.nodes)).toEqual(strip(withoutForms(joined)));
+  });
+
+  it('ignores a kept form that does not read as its blocks (a caller can write any data)', () => {
+    const { document } = readPageMarkdown('Hello *there*.\n');
+    const forged: Document = {
+      ...document,
+      data: { writtenForms: [{ nodes: 1, blocks: runFingerprint(document.nodes), markdown: 'Something **else** entirely.' }] },
+    };
+    expect(writePageMarkdown(forged)).toBe('Hello _there_.\n');
+    // Malformed entries are dropped, never written.
+    const malformed = { ...document, data: { writtenForms: [{ nodes: 'x', blocks: 1, markdown: null }] } } as unknown as Document;
+    expect(normalizeDocument(malformed).data).toEqual({});
+  });
+
+  it('matches blocks whatever the order of their properties (jsonb reorders them)', () => {
+    const { document } = readPageMarkdown(HAND_WRITTEN);
+    const reorder = (value: unknown): unknown =>
+      Array.isArray(value) ? value.map(reorder) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).reverse().map(([k, v]) => [k, reorder(v)])) : value;
+    expect(writePageMarkdown(reorder(document) as Document)).toBe(HAND_WRITTEN);
+  });
+
+  it('keeps the form of a run of blocks the source writes together', () => {
+    // A link reference and its definition: the paragraph reads as a link only with the definition.
+    const source = 'See [the guide][guide] first.\n\n[guide]: https://example.com/guide\n\nAfter.\n';
+    const { document } = readPageMarkdown(source);
+    expect(writePageMarkdown(document)).toBe(source);
+    expect(strip(document.nodes)).toEqual(strip(canonicalNodes(source)));
+  });
+
+  it('leaves markdown that is not a page canonical (comments, templates, merges)', () => {
+    expect(normalizeMarkdown('- a\n- b\n')).toBe('* a\n* b\n');
+    expect(markdownToDocument('- a\n').data).toEqual({});
+    const kept = markdownToDocument('- a\n', { keepWrittenForm: true });
+    expect(documentToMarkdown(kept)).toBe('- a\n');
+    expect(paragraphText((kept.nodes[0] as Extract<Block, { type: 'list-unordered' }>).nodes[0].nodes[0])).toBe('a');
+  });
+});
