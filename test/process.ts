@@ -59,8 +59,10 @@ export async function freshEnvironment(): Promise<Environment> {
 export interface RunningServer {
   url: string;
   child: ChildProcess;
-  /** Every line the server printed so far. */
+  /** Every line the server printed so far (standard output and error). */
   lines: string[];
+  /** What was printed on standard output alone, so far. */
+  stdout(): string;
   exited: Promise<number | null>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -83,6 +85,8 @@ export function startServer(
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
+  let stdout = '';
+  child.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     let buffered = '';
@@ -99,6 +103,7 @@ export function startServer(
             url: match[1],
             child,
             lines,
+            stdout: () => stdout,
             exited,
             async stop(signal = 'SIGTERM') {
               if (child.exitCode === null) child.kill(signal);

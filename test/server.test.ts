@@ -229,7 +229,7 @@ describe('the server process', { timeout: 240_000 }, () => {
     expect(server.lines.some((l) => l.includes('"closed"'))).toBe(true);
   });
 
-  it('stops gracefully when a supervisor signals npm itself (the start script execs node)', async () => {
+  it('through npm itself: stops gracefully when a supervisor signals npm (the start script execs node), and prints only JSON lines on standard output', async () => {
     const e = await environment();
     const server = await startServer(e.env, { throughNpm: true });
     cleanups.push(() => server.stop('SIGKILL'));
@@ -239,6 +239,11 @@ describe('the server process', { timeout: 240_000 }, () => {
     expect(server.lines.some((l) => l.includes('"signal":"SIGTERM"'))).toBe(true);
     expect(server.lines.some((l) => l.includes('"closed"'))).toBe(true);
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+    // The log stream (standard output) is JSON lines only: the project's .npmrc (json=true)
+    // sends npm's "> quire@… start" banner to standard error.
+    const out = server.stdout().split('\n').filter((l) => l.trim() !== '');
+    expect(out.length).toBeGreaterThan(3);
+    for (const line of out) expect(() => JSON.parse(line), line).not.toThrow();
   });
 
   it('runs the built server through `npm start` (scripts/start.mjs), logging nothing but JSON lines', async () => {
