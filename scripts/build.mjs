@@ -391,6 +391,15 @@ async function recordCodeCache(root, builtDir) {
   const child = spawn(process.execPath, [...startNodeFlags(root), '--require', path.join(root, 'scripts', 'code-cache.cjs'), path.join(builtDir, 'server.js')], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  // A build stopped meanwhile (npm start signalled while it builds) takes its warm-up server
+  // with it instead of leaving it listening, orphaned.
+  const killChild = () => child.kill('SIGKILL');
+  const onSignal = (signal) => {
+    killChild();
+    process.off('SIGTERM', onSignal).off('SIGINT', onSignal);
+    process.kill(process.pid, signal);
+  };
+  process.once('exit', killChild).once('SIGTERM', onSignal).once('SIGINT', onSignal);
   try {
     const url = await new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error('did not listen within 60 s')), 60_000);
@@ -419,6 +428,7 @@ async function recordCodeCache(root, builtDir) {
     child.kill('SIGKILL');
     throw new Error(`recording the code cache: the built server ${error instanceof Error ? error.message : String(error)}\n${output}`);
   } finally {
+    process.off('exit', killChild).off('SIGTERM', onSignal).off('SIGINT', onSignal);
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }
