@@ -24,6 +24,7 @@ function exportNames(file: string, seen = new Set<string>()): string[] {
 }
 
 const TWIN = '\0quire-dist:';
+const browserCode = path.join(root, 'src', 'editor', 'client') + path.sep;
 
 /**
  * QUIRE_TEST_TARGET=dist runs the suite against the built server (`npm run build` first):
@@ -48,6 +49,8 @@ function againstBuild(): Plugin {
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
       const file = resolved?.id.split('?')[0];
       if (!file || !file.startsWith(src + path.sep) || !file.endsWith('.ts') || file.endsWith('.test.ts')) return resolved;
+      // The browser's code (src/editor/client/) has no twin: the build bundles it for the browser, not into dist/.
+      if (file.startsWith(browserCode)) return resolved;
       const twin = path.join(dist, path.relative(src, file)).replace(/\.ts$/, '.js');
       if (!fs.existsSync(twin)) throw new Error(`${twin} is missing: dist/ is older than src/ (npm run build)`);
       return `${TWIN}${twin}`;

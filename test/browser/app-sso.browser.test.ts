@@ -114,7 +114,9 @@ describe('app area in a browser', () => {
     const welcome = (await t.request('GET', `${S}/content/path/welcome`, { token: org.admin.token })).body;
     await t.request('POST', `${S}/change-requests/${cr.id}/content`, {
       token: org.admin.token,
-      body: { changes: [{ operation: 'update_page', page: welcome.id, document: { markdown: '## Welcome\n\nPrivate **handbook** text.\n\n- one\n- two\n- three\n\nRefunds take five days.\n' } }] },
+      // Written as the page is stored (`*` bullets): the API keeps a page's written form
+      // (docs/decisions/markdown.md), so `-` bullets would be a change of the file, shown as one.
+      body: { changes: [{ operation: 'update_page', page: welcome.id, document: { markdown: '## Welcome\n\nPrivate **handbook** text.\n\n* one\n* two\n* three\n\nRefunds take five days.\n' } }] },
     });
     await page.goto(cr.urls.app.replace('http://quire.test', url));
     const main = page.locator('main');

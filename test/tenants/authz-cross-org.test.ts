@@ -111,6 +111,7 @@ const HIDDEN: Record<string, string> = {
   'GET /app/s/:spaceId/change-requests/:number/pages/:pageId': 'app area: test/tenants/app-area.test.ts',
   'POST /app/s/:spaceId/change-requests/:number/pages/:pageId': 'app area: test/tenants/app-area.test.ts',
   'POST /app/s/:spaceId/change-requests/:number/pages/:pageId/move': 'app area: test/tenants/app-area.test.ts',
+  'POST /app/s/:spaceId/change-requests/:number/pages/:pageId/place': 'app area: test/tenants/app-area.test.ts',
   'POST /app/s/:spaceId/change-requests/:number/pages/:pageId/delete': 'app area: test/tenants/app-area.test.ts',
   'GET /app/s/:spaceId/change-requests/:number/pages/:pageId/edit': 'app area: test/tenants/app-area.test.ts',
   'POST /app/s/:spaceId/change-requests/:number/details': 'app area: test/tenants/app-area.test.ts',
