@@ -276,6 +276,12 @@ export interface RunFigures {
   p50: number;
   p99: number;
   requests: number;
+  /**
+   * CPU time the server process spent per request in this run, in µs (user + system, read
+   * from /proc/<pid>/stat around the run; undefined where there is no /proc). Unlike req/s it
+   * hardly moves when other work shares the machine: the figure to compare two trees by.
+   */
+  cpuMicrosPerRequest?: number;
 }
 
 export interface Round {
@@ -292,10 +298,39 @@ export interface Summary {
   ratio: number;
   quireP99: number;
   bareP99: number;
+  /** Medians over rounds of RunFigures.cpuMicrosPerRequest (absent without /proc). */
+  quireCpuMicros?: number;
+  bareCpuMicros?: number;
+  /** Median over rounds of bare CPU per request ÷ Quire CPU per request: the ratio in CPU. */
+  cpuRatio?: number;
 }
 
+/** User + system CPU time of a process so far, in µs, or undefined where /proc is missing. */
+export function processCpuMicros(pid: number): number | undefined {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces) start at state, field 3.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(fields[11]) + Number(fields[12]); // utime (14) + stime (15)
+    return (ticks * 1_000_000) / CLOCK_TICKS_PER_SECOND;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Linux's USER_HZ, the unit of /proc/<pid>/stat times: 100 on every architecture Node runs on. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
 /** Runs autocannon once; throws when any request failed or answered other than 2xx. */
-export async function load(label: string, url: string, request: ScenarioRequest, seconds: number, connections: number): Promise<RunFigures> {
+export async function load(
+  label: string,
+  url: string,
+  request: ScenarioRequest,
+  seconds: number,
+  connections: number,
+  pid?: number,
+): Promise<RunFigures> {
+  const cpuBefore = pid === undefined ? undefined : processCpuMicros(pid);
   const result = await autocannon({
     url: `${url}${request.path}`,
     headers: request.headers,
@@ -307,7 +342,10 @@ export async function load(label: string, url: string, request: ScenarioRequest,
       `${label}: ${result.errors} connection errors and ${result.non2xx} non-2xx responses out of ${result.requests.total}`,
     );
   }
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total };
+  const cpuAfter = pid === undefined ? undefined : processCpuMicros(pid);
+  const cpuMicrosPerRequest =
+    cpuBefore !== undefined && cpuAfter !== undefined && result.requests.total > 0 ? (cpuAfter - cpuBefore) / result.requests.total : undefined;
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, requests: result.requests.total, cpuMicrosPerRequest };
 }
 
 /** The median of a non-empty list. */
@@ -328,6 +366,7 @@ export async function compare(
   request: ScenarioRequest,
   options: LoadOptions,
   progress: (line: string) => void,
+  pids: { quire?: number; bare?: number } = {},
 ): Promise<{ rounds: Round[]; summary: Summary }> {
   if (options.warmup > 0) {
     await load(`${name} warm-up (quire)`, quireUrl, request, options.warmup, options.connections);
@@ -339,16 +378,25 @@ export async function compare(
     const figures: Partial<Record<'quire' | 'bare', RunFigures>> = {};
     for (const which of order) {
       const url = which === 'quire' ? quireUrl : bareUrl;
-      figures[which] = await load(`${name} round ${i + 1} (${which})`, url, request, options.duration, options.connections);
+      figures[which] = await load(`${name} round ${i + 1} (${which})`, url, request, options.duration, options.connections, pids[which]);
     }
     const quire = figures.quire as RunFigures;
     const bare = figures.bare as RunFigures;
     const round = { quire, bare, ratio: quire.rps / bare.rps };
     rounds.push(round);
     progress(
-      `${name} round ${i + 1}/${options.rounds}: quire ${quire.rps.toFixed(0)} req/s, bare ${bare.rps.toFixed(0)} req/s, ratio ${round.ratio.toFixed(3)}`,
+      `${name} round ${i + 1}/${options.rounds}: quire ${quire.rps.toFixed(0)} req/s, bare ${bare.rps.toFixed(0)} req/s, ratio ${round.ratio.toFixed(3)}` +
+        (quire.cpuMicrosPerRequest !== undefined && bare.cpuMicrosPerRequest !== undefined
+          ? `; CPU per request quire ${quire.cpuMicrosPerRequest.toFixed(0)} µs, bare ${bare.cpuMicrosPerRequest.toFixed(0)} µs`
+          : ''),
     );
   }
+  const cpu = (which: 'quire' | 'bare') => {
+    const values = rounds.map((r) => r[which].cpuMicrosPerRequest).filter((v): v is number => v !== undefined);
+    return values.length === rounds.length && values.length > 0 ? values : undefined;
+  };
+  const quireCpu = cpu('quire');
+  const bareCpu = cpu('bare');
   return {
     rounds,
     summary: {
@@ -357,6 +405,9 @@ export async function compare(
       ratio: median(rounds.map((r) => r.ratio)),
       quireP99: median(rounds.map((r) => r.quire.p99)),
       bareP99: median(rounds.map((r) => r.bare.p99)),
+      quireCpuMicros: quireCpu && median(quireCpu),
+      bareCpuMicros: bareCpu && median(bareCpu),
+      cpuRatio: quireCpu && bareCpu ? median(quireCpu.map((q, i) => (q > 0 ? bareCpu[i] / q : 0))) : undefined,
     },
   };
 }

@@ -86,22 +86,24 @@ function git(...args: string[]): string {
 
 const progress = (line: string) => process.stderr.write(`${line}\n`);
 
+const fixed = (value: number | undefined, digits: number) => (value === undefined ? '-' : value.toFixed(digits));
+
 /** The summary as a markdown table, ready to paste into docs/performance.md. */
 function markdownTable(results: ScenarioResult[]): string {
   const lines = [
-    '| Scenario | Request | Quire req/s | Bare req/s | Ratio | Target | Quire p99 ms | Bare p99 ms |',
-    '|---|---|---:|---:|---:|---:|---:|---:|',
+    '| Scenario | Request | Quire req/s | Bare req/s | Ratio | Target | Quire p99 ms | Bare p99 ms | Quire CPU µs/req | Bare CPU µs/req | CPU ratio |',
+    '|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const r of results) {
     const target = r.target === undefined ? '-' : `≥ ${r.target}`;
     if (!r.summary) {
-      lines.push(`| ${r.name} | \`${r.title}\` | FAILED | | | ${target} | | |`);
+      lines.push(`| ${r.name} | \`${r.title}\` | FAILED | | | ${target} | | | | | |`);
       continue;
     }
     const s = r.summary;
     const verdict = r.target === undefined ? '' : r.meetsTarget ? ' ✓' : ' ✗';
     lines.push(
-      `| ${r.name} | \`${r.title}\` | ${s.quireRps.toFixed(0)} | ${s.bareRps.toFixed(0)} | ${s.ratio.toFixed(3)}${verdict} | ${target} | ${s.quireP99.toFixed(0)} | ${s.bareP99.toFixed(0)} |`,
+      `| ${r.name} | \`${r.title}\` | ${s.quireRps.toFixed(0)} | ${s.bareRps.toFixed(0)} | ${s.ratio.toFixed(3)}${verdict} | ${target} | ${s.quireP99.toFixed(0)} | ${s.bareP99.toFixed(0)} | ${fixed(s.quireCpuMicros, 0)} | ${fixed(s.bareCpuMicros, 0)} | ${fixed(s.cpuRatio, 3)} |`,
     );
   }
   return lines.join('\n');
@@ -179,7 +181,7 @@ async function runSuite(
         const bare = await startBare(response, dir);
         progress(`${scenario.name}: ${response.body.length} bytes; bare server pid ${bare.pid} at ${bare.url}`);
         try {
-          const { rounds, summary } = await compare(scenario.name, quire.url, bare.url, request, load, progress);
+          const { rounds, summary } = await compare(scenario.name, quire.url, bare.url, request, load, progress, { quire: quire.pid, bare: bare.pid });
           result.rounds = rounds;
           result.summary = summary;
           if (scenario.target !== undefined) result.meetsTarget = summary.ratio >= scenario.target;
