@@ -28,6 +28,8 @@ import { registerComponents } from './schemas/registry.ts';
 import { release } from './modules/system/system.service.ts';
 import { systemRoutes } from './modules/system/system.routes.ts';
 import { usersRoutes } from './modules/users/users.routes.ts';
+import { authenticateTokenHash } from './modules/users/users.service.ts';
+import { browserSessionActor } from './modules/app-area/app-area.api-session.ts';
 import { organizationsRoutes } from './modules/organizations/organizations.routes.ts';
 import { membersRoutes } from './modules/members/members.routes.ts';
 import { teamsRoutes } from './modules/teams/teams.routes.ts';
@@ -218,7 +220,8 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   await registerApiReference(app);
   await registerRateLimit(app);
   await registerCompression(app);
-  await app.register(authPlugin);
+  // Who a token or a session cookie is: the users module and the app area answer (auth.ts).
+  await app.register(authPlugin, { tokenActor: authenticateTokenHash, cookieActor: browserSessionActor });
 
   await app.register(systemRoutes);
   await app.register(usersRoutes);

@@ -1,5 +1,5 @@
 import type { SpaceWire } from '../spaces/spaces.schemas.ts';
-import { sectionUrl } from '../sites/sites.presenter.ts';
+import { sectionUrl } from '../../lib/urls.ts';
 import type { SiteSpaceRow } from '../site-spaces/site-spaces.repository.ts';
 import { presentSiteSpace } from '../site-spaces/site-spaces.presenter.ts';
 import type { SiteSpaceWire } from '../site-spaces/site-spaces.schemas.ts';

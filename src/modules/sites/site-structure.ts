@@ -17,7 +17,7 @@ import {
   type PresentedStructure,
 } from '../site-sections/site-sections.presenter.ts';
 import { siteSpacesRepository, type SiteSpaceRow } from '../site-spaces/site-spaces.repository.ts';
-import { siteUrl } from './sites.presenter.ts';
+import { publishedSiteUrl } from '../../lib/urls.ts';
 import type { SiteRow } from './sites.repository.ts';
 
 /*
@@ -215,7 +215,7 @@ export class SiteStructure {
   /** Every structure object presented (site spaces of deleted spaces left out). */
   present(ctx: Pick<Context, 'config'>, site: SiteRow): PresentedStructure {
     return presentStructure({
-      siteUrl: site.published === 1 ? siteUrl(ctx.config, site) : null,
+      siteUrl: site.published === 1 ? publishedSiteUrl(ctx.config, site) : null,
       defaultSectionId: site.default_site_section_id,
       defaultRootSiteSpaceId: site.default_site_space_id,
       groups: this.groups,

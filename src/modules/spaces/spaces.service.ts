@@ -17,7 +17,7 @@ import { permissionsRepository } from '../permissions/permissions.repository.ts'
 import { spacePermissions, spacePolicy } from './spaces.policy.ts';
 import { presentSpace, type SpaceCounts } from './spaces.presenter.ts';
 import { spacesRepository, type PublishedPlacement, type Sibling, type SpaceRow } from './spaces.repository.ts';
-import { siteSpaceUrl, siteUrl } from '../sites/sites.presenter.ts';
+import { publishedSiteUrl, siteSpaceUrl } from '../../lib/urls.ts';
 import { assertMovableToAnotherOrganization } from './spaces.rules.ts';
 import type { ContentPositionInput, CreateSpaceInput, MoveSpaceInput, UpdateSpaceInput } from './spaces.schemas.ts';
 
@@ -30,7 +30,7 @@ export function present(ctx: Pick<Context, 'config'>, row: SpaceRow, access: Con
 
 /** The published URL of a space from the site space showing it. */
 function publishedUrl(ctx: Pick<Context, 'config'>, placement: PublishedPlacement) {
-  const base = siteUrl(ctx.config, { id: placement.site_id, basename: placement.basename, hostname: placement.hostname });
+  const base = publishedSiteUrl(ctx.config, { id: placement.site_id, basename: placement.basename, hostname: placement.hostname });
   const section = placement.section_path === null ? null : { path: placement.section_path };
   return { url: siteSpaceUrl(base, section, placement), public: placement.visibility === 'public' };
 }
