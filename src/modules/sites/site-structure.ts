@@ -7,7 +7,7 @@ import { contentAccess } from '../../access/index.ts';
 import { spacePermissions } from '../spaces/spaces.policy.ts';
 import { presentSpace } from '../spaces/spaces.presenter.ts';
 import type { SpaceWire } from '../spaces/spaces.schemas.ts';
-import { siteSectionsRepository, type GroupRow, type SectionRow } from '../site-sections/site-sections.repository.ts';
+import { siteSectionsRepository, type GroupRow, type SectionRow } from './site-sections.repository.ts';
 import {
   containerSiteSpaces,
   defaultOf,
@@ -15,8 +15,8 @@ import {
   orderedSections,
   presentStructure,
   type PresentedStructure,
-} from '../site-sections/site-sections.presenter.ts';
-import { siteSpacesRepository, type SiteSpaceRow } from '../site-spaces/site-spaces.repository.ts';
+} from './site-sections.presenter.ts';
+import { siteSpacesRepository, type SiteSpaceRow } from './site-spaces.repository.ts';
 import { publishedSiteUrl } from '../../lib/urls.ts';
 import type { SiteRow } from './sites.repository.ts';
 
