@@ -8,7 +8,7 @@ import { openDatabase } from '../src/db/database.ts';
 import { migrateToLatest } from '../src/db/migrate.ts';
 import { ManualClock } from '../src/lib/clock.ts';
 import { TtlCache } from '../src/lib/ttl-cache.ts';
-import { applyContentChanges } from '../src/modules/change-requests/change-requests.batch.ts';
+import { applyContentChanges } from '../src/modules/content/content.batch.ts';
 import { createChangeRequest, mergeChangeRequest } from '../src/modules/change-requests/change-requests.service.ts';
 import { median, tempDir } from './harness.ts';
 import { CHILDREN, PARENTS, pageMarkdown, seedAdmin, seedSpace } from './scenarios/content.ts';

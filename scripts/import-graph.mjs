@@ -1,13 +1,18 @@
 #!/usr/bin/env node
 /*
- * `npm run graph [-- --json]`: the shape of src/ as an engineer joining sees it (issue 33):
+ * `npm run graph [-- --json] [-- --edges] [-- --at <commit>]`: the shape of src/ as an engineer
+ * joining sees it (issue 33):
  * the import graph between units (each module under src/modules is one unit, each other
  * top-level folder or file of src/ is one), its cycles, which modules import another
  * module's service or access loaders, and the source files over 600 lines. Type-only
  * imports count: they tie the code together as much as value imports do.
  * Plain JavaScript, reading the files as text (no build, no TypeScript program).
+ * `--edges` adds the graph itself (each unit and the units it imports); `--at <commit>` reads
+ * src/ as it was at that commit (git archive into a temporary folder), for a before/after.
  */
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -109,6 +114,7 @@ export function analyse(src = SRC) {
   const longFiles = [...lines].filter(([, n]) => n > MAX_FILE_LINES).sort((a, b) => b[1] - a[1]);
   return {
     units: graph.size,
+    edges: Object.fromEntries([...graph].sort(([a], [b]) => a.localeCompare(b)).map(([unit, targets]) => [unit, [...targets].sort()])),
     cycles: cycles(graph),
     jobsImportModules: edges.filter(({ from, to }) => unitOf(from) === 'jobs' && unitOf(to).startsWith('modules/')).map(({ from, to }) => `${from} -> ${to}`),
     serviceImports: serviceImports.map(({ from, to }) => `${from} -> ${to}`),
@@ -117,14 +123,31 @@ export function analyse(src = SRC) {
   };
 }
 
+/** src/ of `commit`, extracted into a temporary folder (removed at exit). */
+function sourcesAt(commit) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'import-graph-'));
+  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+  const archive = execFileSync('git', ['archive', '--format=tar', commit, 'src'], { cwd: ROOT, maxBuffer: 1 << 30 });
+  execFileSync('tar', ['-x', '-C', dir], { input: archive });
+  return path.join(dir, 'src');
+}
+
 const invokedDirectly = process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (invokedDirectly) {
-  const result = analyse();
+  const at = process.argv.indexOf('--at');
+  const result = analyse(at > 0 ? sourcesAt(process.argv[at + 1]) : SRC);
   if (process.argv.includes('--json')) {
     console.log(JSON.stringify(result, null, 2));
   } else {
     const list = (title, items) => console.log(`\n${title}: ${items.length}${items.length ? `\n  ${items.join('\n  ')}` : ''}`);
+    // The figures of issue 33 on one line, for a closing note.
+    console.log(
+      `figures: ${result.cycles.length} cycles (largest ${Math.max(0, ...result.cycles.map((c) => c.length))} units), ` +
+        `${result.serviceImports.length} imports of another module's service, ${result.jobsImportModules.length} jobs/ -> module imports, ` +
+        `${result.accessLoaderImports.length} access loaders imported by another module's service, ${result.longFiles.length} files over ${MAX_FILE_LINES} lines`,
+    );
     console.log(`units: ${result.units}`);
+    if (process.argv.includes('--edges')) list('units and the units they import', Object.entries(result.edges).map(([unit, targets]) => `${unit} -> ${targets.join(', ')}`));
     list('cycles between units', result.cycles.map((c) => `${c.length} units: ${c.join(', ')}`));
     list('jobs/ importing a module', result.jobsImportModules);
     list("imports of another module's service", result.serviceImports);

@@ -8,7 +8,8 @@ import { newId } from './lib/ids.ts';
 import { organizationsRepository } from './modules/organizations/organizations.repository.ts';
 import { createOrganizationWithAdmin } from './modules/organizations/organizations.service.ts';
 import { usersRepository } from './modules/users/users.repository.ts';
-import { buildUserRow, issueGivenToken, issueToken } from './modules/users/users.service.ts';
+import { buildUserRow } from './modules/users/users.service.ts';
+import { issueGivenToken, issueToken } from './modules/users/users.tokens.ts';
 
 export const ADMIN_TOKEN_FILE = 'admin-token';
 

@@ -4,8 +4,9 @@ import { describe, expect, it } from 'vitest';
 
 /*
  * The import rules the code keeps (docs/architecture.md, "Import rules"), checked on every
- * run from npm run graph's analysis. Hard rules must hold; the ratchets are issue 33's
- * figures as they stand and may only go down (lower them when a change improves one).
+ * run from npm run graph's analysis. Hard rules must hold (no cycle; another module's service
+ * only for a named orchestration); the ratchets are issue 33's figures as they stand and may
+ * only go down (lower them when a change improves one).
  */
 
 const importGraph = path.join(import.meta.dirname, '../scripts/import-graph.mjs');
@@ -20,9 +21,24 @@ const crossing = (from: (unit: string) => boolean, to: (unit: string) => boolean
   edges.filter((e) => from(unitOf(e.from)) && to(unitOf(e.to)) && unitOf(e.from) !== unitOf(e.to)).map((e) => `${e.from} -> ${e.to}`);
 const isModule = (unit: string) => unit.startsWith('modules/');
 
+/** The imports of another module's service that remain: docs/architecture.md, "Import rules", says why each. */
+const ORCHESTRATIONS = [
+  'modules/app-area/app-area.change-requests.service.ts -> modules/change-requests/change-requests.service.ts',
+  'modules/app-area/app-area.change-requests.service.ts -> modules/comments/comments.service.ts',
+  'modules/app-area/app-area.change-requests.service.ts -> modules/content/content.service.ts',
+  'modules/app-area/app-area.routes.ts -> modules/sessions/sessions.service.ts',
+  'modules/app-area/app-area.service.ts -> modules/spaces/spaces.service.ts',
+  'modules/app-area/app-area.service.ts -> modules/content/content.service.ts',
+  'modules/app-area/app-area.service.ts -> modules/search/search.service.ts',
+  'modules/collab/collab.service.ts -> modules/content/content.service.ts',
+  'modules/published/reader-search.ts -> modules/search/search.service.ts',
+  'modules/sso/sso.service.ts -> modules/sessions/sessions.service.ts',
+];
+
 describe('import boundaries', () => {
-  it('the content engine, the editor, the access layer and the job queue import no module, and the engine nothing of HTTP', () => {
+  it('the content engine, the editor, the access layer, the job queue and the plugins import no module, and the engine nothing of HTTP', () => {
     expect(crossing((u) => u === 'content', isModule)).toEqual([]);
+    expect(crossing((u) => u === 'plugins', isModule)).toEqual([]);
     expect(crossing((u) => u === 'content', (u) => u === 'plugins' || u === 'context' || u === 'app')).toEqual([]);
     expect(crossing((u) => u === 'editor', isModule)).toEqual([]);
     expect(crossing((u) => u === 'access', isModule)).toEqual([]);
@@ -41,11 +57,19 @@ describe('import boundaries', () => {
     expect(sources.map((f) => f.split(path.sep).join('/'))).toEqual(['plugins/errors.ts']);
   });
 
-  it('keeps the ratchets of issue 33: cycles, service-to-service imports, access loaders, long files', () => {
+  it('no cycle between units (modules, plugins, context, jobs, ...)', () => {
+    expect(analyse().cycles).toEqual([]);
+  });
+
+  it("imports another module's service only for the orchestrations docs/architecture.md names, at most 10", () => {
+    const { serviceImports } = analyse() as { serviceImports: string[] };
+    expect(serviceImports.length).toBeLessThanOrEqual(10);
+    expect(serviceImports.filter((edge) => !ORCHESTRATIONS.includes(edge))).toEqual([]);
+  });
+
+  it('keeps the ratchets of issue 33: access loaders, long files', () => {
     const result = analyse();
     expect(result.jobsImportModules).toEqual([]);
-    expect(result.cycles.length).toBeLessThanOrEqual(1);
-    expect(result.serviceImports.length).toBeLessThanOrEqual(20);
     expect(result.accessLoaderImports.length).toBe(0);
     expect(result.longFiles.length).toBeLessThanOrEqual(3);
   });

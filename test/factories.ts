@@ -1,6 +1,7 @@
 import type { RoleName } from '../src/db/types.ts';
 import { newId } from '../src/lib/ids.ts';
-import { buildUserRow, issueToken } from '../src/modules/users/users.service.ts';
+import { buildUserRow } from '../src/modules/users/users.service.ts';
+import { issueToken } from '../src/modules/users/users.tokens.ts';
 import { usersRepository } from '../src/modules/users/users.repository.ts';
 import { createOrganizationWithAdmin } from '../src/modules/organizations/organizations.service.ts';
 import { membersRepository } from '../src/modules/members/members.repository.ts';

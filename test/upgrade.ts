@@ -10,7 +10,8 @@ import { ManualClock } from '../src/lib/clock.ts';
 import { newId } from '../src/lib/ids.ts';
 import { createOrganizationWithAdmin } from '../src/modules/organizations/organizations.service.ts';
 import { usersRepository } from '../src/modules/users/users.repository.ts';
-import { buildUserRow, issueToken } from '../src/modules/users/users.service.ts';
+import { buildUserRow } from '../src/modules/users/users.service.ts';
+import { issueToken } from '../src/modules/users/users.tokens.ts';
 import { onPostgres } from './app.ts';
 
 /*

@@ -11,7 +11,8 @@ import { organizationsRepository } from '../../src/modules/organizations/organiz
 import { createOrganizationWithAdmin } from '../../src/modules/organizations/organizations.service.ts';
 import { spacesRepository } from '../../src/modules/spaces/spaces.repository.ts';
 import { usersRepository } from '../../src/modules/users/users.repository.ts';
-import { buildUserRow, issueToken } from '../../src/modules/users/users.service.ts';
+import { buildUserRow } from '../../src/modules/users/users.service.ts';
+import { issueToken } from '../../src/modules/users/users.tokens.ts';
 import { defineSuite } from '../harness.ts';
 
 /** A page body of the usual kind: headings, a list, code, a hint, a table. */

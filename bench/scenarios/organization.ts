@@ -6,7 +6,8 @@ import { membersRepository } from '../../src/modules/members/members.repository.
 import { organizationsRepository } from '../../src/modules/organizations/organizations.repository.ts';
 import { createOrganizationWithAdmin } from '../../src/modules/organizations/organizations.service.ts';
 import { usersRepository } from '../../src/modules/users/users.repository.ts';
-import { buildUserRow, issueToken } from '../../src/modules/users/users.service.ts';
+import { buildUserRow } from '../../src/modules/users/users.service.ts';
+import { issueToken } from '../../src/modules/users/users.tokens.ts';
 import { defineSuite } from '../harness.ts';
 
 export const MEMBERS = 500;

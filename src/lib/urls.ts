@@ -13,6 +13,8 @@ export function appUrl(config: Pick<Config, 'publicUrl'>, path: string): string 
   return `${config.publicUrl}/app${path}`;
 }
 
+// ---- Published URLs: the one place they are built (sites, spaces and the published site) ----
+
 /**
  * Where a published site is served: its custom hostname when set (same scheme as
  * PUBLIC_URL), else PUBLIC_URL/sites/<basename or id>/.
@@ -23,6 +25,16 @@ export function publishedSiteUrl(
 ): string {
   if (site.hostname) return `${new URL(config.publicUrl).protocol}//${site.hostname}/`;
   return `${config.publicUrl}/sites/${encodeURIComponent(site.basename ?? site.id)}/`;
+}
+
+/** A section's published URL: `<site URL><section path>/`. */
+export function sectionUrl(baseUrl: string, section: { path: string }): string {
+  return `${baseUrl}${section.path}/`;
+}
+
+/** A site space's published URL: `<site URL><section path>/<path>/`, or `<site URL><path>/` at the root. */
+export function siteSpaceUrl(baseUrl: string, section: { path: string } | null, siteSpace: { path: string }): string {
+  return section ? `${baseUrl}${section.path}/${siteSpace.path}/` : `${baseUrl}${siteSpace.path}/`;
 }
 
 /** The schemes a user-supplied link may have; anything else (`javascript:`, `data:`, …) is dropped. */

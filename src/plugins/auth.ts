@@ -5,10 +5,9 @@ import { hashToken } from '../lib/tokens.ts';
 import { TtlCache } from '../lib/ttl-cache.ts';
 import { peekUnlessChanged, readAndKeep } from '../db/read-cache.ts';
 import { tokenScope } from '../db/change-scopes.ts';
-import type { Actor } from '../context.ts';
-import { authenticateTokenHash } from '../modules/users/users.service.ts';
+import type { Actor, AppDeps } from '../context.ts';
+import type { Db } from '../db/database.ts';
 import { hooksOf } from './route-hooks.ts';
-import { browserSessionActor } from '../modules/app-area/app-area.api-session.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -33,8 +32,19 @@ export function requestTokenHash(request: FastifyRequest): string | null {
 }
 
 /**
+ * Who a credential belongs to. The modules that own tokens (users) and browser sessions (the
+ * app area) answer it; app.ts hands them to the plugin, so plugins import no module.
+ */
+export interface AuthOptions {
+  /** A token hash's owner, or undefined when unknown or revoked. */
+  tokenActor: (db: Db, hash: string) => Promise<Actor | undefined>;
+  /** The actor of a request without a token (the app's scripts with the session cookie), or null. */
+  cookieActor: (deps: AppDeps, request: FastifyRequest) => Promise<Actor | null>;
+}
+
+/**
  * Reads `Authorization: Bearer <token>` into `request.actor` (or, without one, the app's
- * session cookie with its CSRF header: app-area.api-session.ts), or answers 401. In two steps,
+ * session cookie with its CSRF header: `cookieActor`), or answers 401. In two steps,
  * so the rate limiter runs between them (docs/operations.md):
  * 1. onRequest (before the limiter): a token verified in the last few seconds is known
  *    from memory, so the limiter can count the request against the token;
@@ -43,7 +53,7 @@ export function requestTokenHash(request: FastifyRequest): string | null {
  *    costs no query each) or refused. Callers without a known-valid token are counted by
  *    address, so even a flood of distinct made-up tokens is bounded by the limiter.
  */
-export const authPlugin = fp(async (app: FastifyInstance) => {
+export const authPlugin = fp(async (app: FastifyInstance, { tokenActor, cookieActor }: AuthOptions) => {
   // Verified tokens are reused while their row is unchanged (the change feed: a revocation on
   // any server process is seen by the next request everywhere), for AUTH_CACHE_TTL_MS at most.
   const { db } = app.deps;
@@ -65,7 +75,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     const hash = requestTokenHash(request);
     if (!hash) {
       // The app's own scripts: the session cookie with its CSRF header, same origin only.
-      browserSessionActor(app.deps, request).then((actor) => {
+      cookieActor(app.deps, request).then((actor) => {
         if (!actor) return done(unauthorized());
         request.actor = actor;
         done(null, payload);
@@ -77,7 +87,7 @@ export const authPlugin = fp(async (app: FastifyInstance) => {
     // onRequest has just looked in the cache: read, and keep a valid token for reuse.
     readAndKeep(db, cache as TtlCache<unknown>, hash, (depend) => {
       depend(tokenScope(hash));
-      return authenticateTokenHash(db, hash);
+      return tokenActor(db, hash);
     }).then((actor) => {
       if (!actor) {
         invalid.set(hash, true, now);

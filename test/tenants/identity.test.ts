@@ -118,7 +118,7 @@ describe('tenants: identity across organizations', () => {
     const user = await t.db.selectFrom('users').selectAll().where('email', '=', 'new@attacker.test').executeTakeFirstOrThrow();
     expect(user.email_verified).toBe(0);
     // A token of that person, minted by the CLI, cannot join an organization by "verified" domain.
-    const { issueToken } = await import('../../src/modules/users/users.service.ts');
+    const { issueToken } = await import('../../src/modules/users/users.tokens.ts');
     const { token } = await issueToken(t.db, t.clock, user.id);
     const join = await t.request('POST', `/v1/orgs/${other.id}/join`, { token });
     expect(join.status).toBe(400);

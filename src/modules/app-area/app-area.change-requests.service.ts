@@ -1,10 +1,11 @@
 import type { Context } from '../../context.ts';
-import { badRequest, notFound } from '../../errors.ts';
+import { badRequest, forbidden, notFound } from '../../errors.ts';
+import { appUrl } from '../../lib/urls.ts';
 import { documentToMarkdown, markdownToDocument, type Document } from '../../content/markdown/index.ts';
 import { completeDocument, InvalidDocument } from '../../content/markdown/complete.ts';
 import { loadSnapshot } from '../../content/store/snapshot.ts';
 import { renderDocument } from '../../site/render-document.ts';
-import { applyContentChanges } from '../change-requests/change-requests.batch.ts';
+import { applyContentChanges } from '../content/content.batch.ts';
 import { changeRequestPolicy } from '../change-requests/change-requests.policy.ts';
 import {
   createChangeRequest,
@@ -14,7 +15,6 @@ import {
   listSpaceChangeRequests,
   mergeBlockers,
   mergeChangeRequest,
-  readContent,
   requestReviewers,
   submitReview,
   updateChangeRequest,
@@ -24,12 +24,14 @@ import {
 import type { ContentChangeInput } from '../change-requests/change-requests.schemas.ts';
 import { commentPolicy } from '../comments/comments.policy.ts';
 import { listComments, listReplies, postComment, postReply, updateComment } from '../comments/comments.service.ts';
-import { getPage, listPages } from '../content/content.service.ts';
-import { listMembers } from '../members/members.service.ts';
-import { loadChangeRequest, loadSpace } from '../../access/index.ts';
-import type { BrowserSession } from '../../access/index.ts';
+import { getPage, listPages, readChangeRequest } from '../content/content.service.ts';
+import { membersRepository } from '../members/members.repository.ts';
+import { organizationPolicy } from '../organizations/organizations.policy.ts';
+import { loadChangeRequest, loadSpace, memberAccess } from '../../access/index.ts';
+import { csrfToken, type BrowserSession } from '../../access/index.ts';
 import { changedPages, enforceSpaceSso } from './app-area.service.ts';
 import type { TreePage } from './app-area.presenter.ts';
+import { editButton } from './app-area.editor.presenter.ts';
 import type { ChangeRequestListView, ChangeRequestPageView, CommentView, CrPageView, MoveDirection } from './app-area.change-requests.presenter.ts';
 
 /*
@@ -154,7 +156,7 @@ export async function changeRequestPageView(ctx: Context, session: BrowserSessio
     listRequestedReviewers(ctx, spaceId, number, { limit: 100 }) as Promise<{ items: { user?: { id: string; displayName?: string } }[] }>,
     commentsOf(ctx, spaceId, cr.id),
     changedPages(ctx, spaceId, cr.revision_merged_ancestor, cr.revision_id),
-    readContent(ctx, spaceId, number, (revisionId) => listPages(ctx, spaceId, { revisionId })) as Promise<{ pages: TreePage[] }>,
+    readChangeRequest(ctx, spaceId, number, (revisionId) => listPages(ctx, spaceId, { revisionId })) as Promise<{ pages: TreePage[] }>,
     pending ? mergeBlockers(ctx, spaceId, number) : Promise.resolve([]),
     pending && presented.outdated ? updateFromMainConflicts(ctx, spaceId, number) : Promise.resolve([]),
     can.requestReview ? reviewerChoices(ctx, space.organization_id) : Promise.resolve([]),
@@ -186,15 +188,15 @@ export async function changeRequestPageView(ctx: Context, session: BrowserSessio
   };
 }
 
-/** Members of the organization to ask for a review; empty when the member may not list them (a guest). */
+/**
+ * Members of the organization to ask for a review (the API's member list, its first 100 by
+ * join date): empty when the member may not list them (a guest), by the organization's rule.
+ */
 async function reviewerChoices(ctx: Context, organizationId: string) {
-  try {
-    const list = (await listMembers(ctx, organizationId, {}, { limit: 100 })) as { items: { id: string; role: string | null; user: { displayName: string } }[] };
-    return list.items.filter((m) => m.id !== ctx.actor.userId).map((m) => ({ id: m.id, name: m.user.displayName, role: m.role ?? 'guest' }));
-  } catch (error) {
-    if ((error as { statusCode?: number }).statusCode === 403) return [];
-    throw error;
-  }
+  const access = await memberAccess(ctx, organizationId);
+  if (!organizationPolicy.can('listMembers', access)) return [];
+  const list = await membersRepository.list(ctx.db, organizationId, { sort: 'joinedAt', order: 'desc' }, { limit: 100 });
+  return list.items.filter((m) => m.user_id !== ctx.actor.userId).map((m) => ({ id: m.user_id, name: m.display_name, role: m.role ?? 'guest' }));
 }
 
 /** One page of a change request at its head, block by block, with the comments on each block. */
@@ -459,4 +461,45 @@ function locate(nodes: SnapshotNode[], id: string, parent: SnapshotNode | null =
     if (found) return found;
   }
   return undefined;
+}
+
+// ---- Editing: the Edit button's target and the editor page (app-area.editor.ts serves them) ----
+
+/** Whether the session's user may edit the space (open and edit change requests on it). */
+export async function mayEditSpace(ctx: Context, spaceId: string): Promise<boolean> {
+  const { access } = await loadSpace(ctx, spaceId);
+  return changeRequestPolicy.can('create', { space: access, isCreator: true });
+}
+
+/** The Edit button of a page in the app, or nothing for a member who may not edit. */
+export async function editAction(ctx: Context, session: BrowserSession, spaceId: string, pageId: string | undefined): Promise<string> {
+  if (!pageId || !(await mayEditSpace(ctx, spaceId))) return '';
+  return editButton(appUrl(ctx.config, ''), spaceId, pageId, csrfToken(session));
+}
+
+/**
+ * The change request the Edit button opens: the member's own newest open one on the space,
+ * or a new one named after the page.
+ */
+export async function changeRequestToEdit(ctx: Context, session: BrowserSession, spaceId: string, pageId: string): Promise<number> {
+  await enforceSpaceSso(ctx, session, spaceId);
+  const page = (await getPage(ctx, spaceId, pageId, {})) as { title: string };
+  const mine = await listSpaceChangeRequests(ctx, spaceId, { status: 'open', creator: ctx.actor.userId, orderBy: 'updatedAt' } as never, { limit: 1 });
+  const open = mine.items[0] as { number: number } | undefined;
+  if (open) return open.number;
+  const created = (await createChangeRequest(ctx, spaceId, { subject: `Edit ${page.title}`.slice(0, 100) })) as { number: number };
+  return created.number;
+}
+
+/**
+ * The editor page's change request and page: 403 without the edit role, 400 once the change
+ * request is closed (merged or archived).
+ */
+export async function changeRequestPageToEdit(ctx: Context, session: BrowserSession, spaceId: string, number: string, pageId: string) {
+  await enforceSpaceSso(ctx, session, spaceId);
+  const { cr, access } = await loadChangeRequest(ctx, spaceId, number);
+  if (!changeRequestPolicy.can('edit', access)) throw forbidden('Editing needs the edit role on this space');
+  if (cr.status !== 'open' && cr.status !== 'draft') throw badRequest(`This change request is ${cr.status}: it can no longer be edited`);
+  const page = (await getPage(ctx, spaceId, pageId, { revisionId: cr.revision_id })) as { id: string; title: string; type?: string };
+  return { cr, page };
 }

@@ -1,26 +1,23 @@
 /*
- * Editing in the app (issue 32): the Edit button's target (the member's open change request
- * on the space, or a new one), the editor page for one page of a change request, the
- * editor's bundle under /app/assets/, and the markdown reading the editor's paste uses.
+ * Editing in the app (issue 32), its routes: the Edit button's target (the member's open
+ * change request on the space, or a new one), the editor page for one page of a change
+ * request (both decided in app-area.change-requests.service.ts), the editor's bundle under
+ * /app/assets/, and the markdown reading the editor's paste uses.
  * The editor itself saves through the API (`/v1/.../change-requests/:cr/content`) with the
  * session cookie and its CSRF header (app-area.api-session.ts), as any API client would.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { Context } from '../../context.ts';
-import { badRequest, forbidden, notFound } from '../../errors.ts';
+import { notFound } from '../../errors.ts';
 import { appUrl } from '../../lib/urls.ts';
 import { editorAssets } from '../../editor/assets.ts';
 import { markdownToDocument } from '../../content/markdown/index.ts';
-import { changeRequestPolicy } from '../change-requests/change-requests.policy.ts';
-import { createChangeRequest, listSpaceChangeRequests } from '../change-requests/change-requests.service.ts';
-import { loadChangeRequest, loadSpace } from '../../access/index.ts';
-import { getPage } from '../content/content.service.ts';
 import { csrfToken, type BrowserSession } from '../../access/index.ts';
 import { sessionContext } from '../../context.ts';
-import { sessionMaySee } from './app-area.policy.ts';
+import { changeRequestPageToEdit, changeRequestToEdit } from './app-area.change-requests.service.ts';
 import { appAreaRepository } from './app-area.repository.ts';
-import { EDITOR_CSP, editorPage, editButton } from './app-area.editor.presenter.ts';
+import { EDITOR_CSP, editorPage } from './app-area.editor.presenter.ts';
 import { layout, type Chrome } from './app-area.presenter.ts';
 import { API_CSRF_HEADER } from './app-area.api-session.ts';
 
@@ -31,39 +28,6 @@ const EditParams = Type.Object({ spaceId: Type.String({ minLength: 1, maxLength:
 const EditorParams = Type.Object({ ...EditParams.properties, number: Type.String({ pattern: '^[0-9]{1,9}$' }) });
 const AssetParams = Type.Object({ file: Type.String({ pattern: '^[A-Za-z0-9_-]+\\.(js|css)$', maxLength: 100 }) });
 const MarkdownBody = Type.Object({ csrf: Type.String({ maxLength: 200 }), markdown: Type.String({ maxLength: PASTE_MARKDOWN_LIMIT }) });
-
-async function enforceSso(ctx: Context, session: BrowserSession, spaceId: string): Promise<void> {
-  const owner = await appAreaRepository.spaceOrganization(ctx.db, spaceId);
-  if (!owner) return;
-  const organization = await appAreaRepository.organizationSso(ctx.db, owner.organization_id);
-  if (organization && !sessionMaySee(session.row, organization)) throw forbidden('This organization requires signing in through its identity provider');
-}
-
-/** Whether the session's user may edit the space (open and edit change requests on it). */
-export async function mayEditSpace(ctx: Context, spaceId: string): Promise<boolean> {
-  const { access } = await loadSpace(ctx, spaceId);
-  return changeRequestPolicy.can('create', { space: access, isCreator: true });
-}
-
-/** The Edit button of a page in the app, or nothing for a member who may not edit. */
-export async function editAction(ctx: Context, session: BrowserSession, spaceId: string, pageId: string | undefined): Promise<string> {
-  if (!pageId || !(await mayEditSpace(ctx, spaceId))) return '';
-  return editButton(appUrl(ctx.config, ''), spaceId, pageId, csrfToken(session));
-}
-
-/**
- * The change request the Edit button opens: the member's own newest open one on the space,
- * or a new one named after the page.
- */
-export async function changeRequestToEdit(ctx: Context, session: BrowserSession, spaceId: string, pageId: string): Promise<number> {
-  await enforceSso(ctx, session, spaceId);
-  const page = (await getPage(ctx, spaceId, pageId, {})) as { title: string };
-  const mine = await listSpaceChangeRequests(ctx, spaceId, { status: 'open', creator: ctx.actor.userId, orderBy: 'updatedAt' } as never, { limit: 1 });
-  const open = mine.items[0] as { number: number } | undefined;
-  if (open) return open.number;
-  const created = (await createChangeRequest(ctx, spaceId, { subject: `Edit ${page.title}`.slice(0, 100) })) as { number: number };
-  return created.number;
-}
 
 export const appAreaEditorRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const base = () => appUrl(app.deps.config, '');
@@ -92,11 +56,7 @@ export const appAreaEditorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { spaceId, number, pageId } = request.params;
     const session = request.browserSession as BrowserSession;
     const ctx = ctxOf(request);
-    await enforceSso(ctx, session, spaceId);
-    const { cr, access } = await loadChangeRequest(ctx, spaceId, number);
-    if (!changeRequestPolicy.can('edit', access)) throw forbidden('Editing needs the edit role on this space');
-    if (cr.status !== 'open' && cr.status !== 'draft') throw badRequest(`This change request is ${cr.status}: it can no longer be edited`);
-    const page = (await getPage(ctx, spaceId, pageId, { revisionId: cr.revision_id })) as { id: string; title: string; type?: string };
+    const { cr, page } = await changeRequestPageToEdit(ctx, session, spaceId, number, pageId);
     const assets = await editorAssets();
     const chrome: Chrome = { title: `Edit ${page.title}`, appBase: base(), who: 'Account', csrf: csrfToken(session) };
     const body = editorPage({

@@ -44,7 +44,8 @@ import {
 } from './app-area.schemas.ts';
 import * as appArea from './app-area.service.ts';
 import { changeRequestPages } from './app-area.change-requests.routes.ts';
-import { appAreaEditorRoutes, editAction } from './app-area.editor.ts';
+import { editAction } from './app-area.change-requests.service.ts';
+import { appAreaEditorRoutes } from './app-area.editor.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {

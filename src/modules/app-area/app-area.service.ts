@@ -1,19 +1,18 @@
 import type { AppDeps, Context } from '../../context.ts';
 import { forbidden, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
-import { actorReaches } from '../../access/index.ts';
-import { getOrganization } from '../organizations/organizations.service.ts';
-import { getCollection, listCollections } from '../collections/collections.service.ts';
+import { actorReaches, loadSite, memberAccess, organizationAccess, reachableCollections, requireAccess } from '../../access/index.ts';
+import { collectionsRepository } from '../collections/collections.repository.ts';
 import { getSpace, listSpaces } from '../spaces/spaces.service.ts';
 import { getPage, listPages } from '../content/content.service.ts';
-import { getSite } from '../sites/sites.service.ts';
+import { publishedSiteUrl } from '../../lib/urls.ts';
 import { searchOrganization, searchSpace } from '../search/search.service.ts';
 import { pageDiff, type PageDiff } from './app-area.diff.ts';
 import { renderDocument } from '../../site/render-document.ts';
 import { loadSnapshot } from '../../content/store/snapshot.ts';
 import type { PageNode } from '../../content/store/types.ts';
 import { serviceUrls } from '../saml-providers/saml-providers.presenter.ts';
-import { issueToken } from '../users/users.service.ts';
+import { issueToken } from '../users/users.tokens.ts';
 import { sessionScope, type BrowserSession } from '../../access/index.ts';
 import { sessionMayCreateTokens, sessionMaySee } from './app-area.policy.ts';
 import { appAreaRepository } from './app-area.repository.ts';
@@ -72,17 +71,22 @@ async function enforceSso(ctx: Context, session: BrowserSession, organizationId:
 }
 
 export async function organizationView(ctx: Context, session: BrowserSession, organizationId: string) {
-  const organization = await getOrganization(ctx, organizationId);
+  // Who may see an organization is the access layer's (404 for non-members), as for the API.
+  const { organization } = await organizationAccess(ctx, organizationId);
   await enforceSso(ctx, session, organizationId);
-  const [spaces, collections] = await Promise.all([
-    listSpaces(ctx, organizationId, { limit: 1000 }),
-    listCollections(ctx, organizationId, true, { limit: 1000 }),
-  ]);
+  const [spaces, collections] = await Promise.all([listSpaces(ctx, organizationId, { limit: 1000 }), visibleCollections(ctx, organizationId)]);
   return {
     organization: { title: organization.title },
     spaces: spaces.items.map((s) => ({ id: s.id, title: s.title, ...(s.emoji ? { emoji: s.emoji } : {}) })),
-    collections: (collections.items as { id: string; title: string }[]).map((c) => ({ id: c.id, title: c.title })),
+    collections: collections.items.map((c) => ({ id: c.id, title: c.title })),
   };
+}
+
+/** The organization's collections the member sees (GET {O}/collections?nested=true's rows, first 1000). */
+async function visibleCollections(ctx: Context, organizationId: string) {
+  const access = await memberAccess(ctx, organizationId);
+  const visible = await reachableCollections(ctx, organizationId, access.role);
+  return collectionsRepository.list(ctx.db, organizationId, { visible, nested: true }, { limit: 1000 });
 }
 
 function firstPage(pages: TreePage[]): TreePage | undefined {
@@ -170,8 +174,9 @@ export async function changedPages(ctx: Context, spaceId: string, fromRevision: 
 
 /** A collection (its `urls.app`): the spaces in it the member can see. */
 export async function collectionView(ctx: Context, session: BrowserSession, organizationId: string, collectionId: string) {
-  const collection = (await getCollection(ctx, collectionId)) as { id: string; title: string; organization: string };
-  if (collection.organization !== organizationId) throw notFound('Collection');
+  // Who may read a collection is the access layer's (requireAccess: 404 otherwise), as for the API.
+  const { row: collection } = (await requireAccess(ctx, { permission: 'collection.read', ids: [collectionId], what: 'Collection' })).get(collectionId)!;
+  if (collection.organization_id !== organizationId) throw notFound('Collection');
   await enforceSso(ctx, session, organizationId);
   const spaces = await listSpaces(ctx, organizationId, { limit: 1000 }, collectionId);
   return {
@@ -183,9 +188,11 @@ export async function collectionView(ctx: Context, session: BrowserSession, orga
 
 /** A docs site (its `urls.app`): title, visibility and where it is published. */
 export async function siteView(ctx: Context, session: BrowserSession, organizationId: string, siteId: string) {
-  const site = (await getSite(ctx, organizationId, siteId)) as { id: string; title: string; visibility: string; published?: boolean; urls: { published?: string } };
+  // Who may see a site is the access layer's (loadSite: 404 otherwise), as for the API.
+  const { site } = await loadSite(ctx, organizationId, siteId);
   await enforceSso(ctx, session, organizationId);
-  return { organization: { id: organizationId }, site: { id: site.id, title: site.title, visibility: site.visibility, published: site.urls.published } };
+  const published = site.published === 1 ? publishedSiteUrl(ctx.config, site) : undefined;
+  return { organization: { id: organizationId }, site: { id: site.id, title: site.title, visibility: site.visibility, published } };
 }
 
 export interface SearchView {
@@ -215,7 +222,7 @@ export async function searchSpaceView(ctx: Context, session: BrowserSession, spa
 /** Search of an organization in the app (every space the member sees), grouped by space. */
 export async function searchOrganizationView(ctx: Context, session: BrowserSession, organizationId: string, text: string): Promise<SearchView> {
   const query = text.trim();
-  const organization = await getOrganization(ctx, organizationId);
+  const { organization } = await organizationAccess(ctx, organizationId);
   await enforceSso(ctx, session, organizationId);
   const found = query ? ((await searchOrganization(ctx, organizationId, query, { limit: 20 })) as { items: { title: string; pages: PageHit[] }[] }) : { items: [] };
   return {

@@ -4,26 +4,12 @@ import { contextOf } from '../../context.ts';
 import { pageRequest } from '../../plugins/pagination.ts';
 import { errorResponses, PageQuery } from '../../schemas/common.ts';
 import { ref } from '../../schemas/registry.ts';
-import * as content from '../content/content.service.ts';
-import { pageReadOptions } from '../content/content.routes.ts';
-import {
-  FileList,
-  FilesQuery,
-  PagesResponse,
-  PageQueryParams,
-  Revision,
-  RevisionFile,
-  RevisionPage,
-  RevisionQuery,
-} from '../content/content.schemas.ts';
-import { applyContentChanges } from './change-requests.batch.ts';
 import {
   ChangeRequest,
   ChangeRequestList,
   ChangeRequestParams,
   ChangeRequestReview,
   ChangeRequestReviewList,
-  ContentUpdateResult,
   ContributorList,
   CreateChangeRequestBody,
   ListOrganizationChangeRequestsQuery,
@@ -38,15 +24,12 @@ import {
   SpaceParams,
   SubmitReviewBody,
   UpdateChangeRequestBody,
-  UpdateContentBody,
-  UpdateContentQuery,
   UpdateResult,
 } from './change-requests.schemas.ts';
 import * as changeRequests from './change-requests.service.ts';
 
 const tags = ['change-requests'];
 const CR = '/v1/spaces/:spaceId/change-requests/:changeRequestId';
-const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
 const ListQuery = Type.Object({ ...PageQuery });
 
 export const changeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -237,110 +220,4 @@ export const changeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: (request) =>
       changeRequests.listContributors(contextOf(request), request.params.spaceId, request.params.changeRequestId, pageRequest(request, request.query)),
   });
-
-  app.post(`${CR}/content`, {
-    schema: {
-      operationId: 'updateChangeRequestContent',
-      tags: ['change-requests-content'],
-      summary: 'Apply up to 50 content changes as one revision, all or nothing (edit role)',
-      params: ChangeRequestParams,
-      querystring: UpdateContentQuery,
-      body: UpdateContentBody,
-      response: { 200: ContentUpdateResult, ...errorResponses(400, 401, 403, 404) },
-    },
-    handler: (request) =>
-      applyContentChanges(contextOf(request), request.params.spaceId, request.params.changeRequestId, request.body.changes, request.query.compat !== false),
-  });
-
-  // Content reads of the change request's head revision, with the space reads' parameters.
-  const read = <T>(request: { params: { spaceId: string; changeRequestId: string } } & Parameters<typeof contextOf>[0], fn: (revisionId: string) => T | Promise<T>) =>
-    changeRequests.readContent(contextOf(request), request.params.spaceId, request.params.changeRequestId, fn);
-
-  app.get(`${CR}/content`, {
-    schema: {
-      operationId: 'getRevisionOfChangeRequestById',
-      tags: ['change-requests-content'],
-      summary: 'The change request’s current revision',
-      params: ChangeRequestParams,
-      querystring: RevisionQuery,
-      response: { 200: ref(Revision), ...errorResponses(400, 401, 404) },
-    },
-    handler: (request) => read(request, (revisionId) => content.getRevision(contextOf(request), request.params.spaceId, { ...request.query, revisionId })),
-  });
-
-  app.get(`${CR}/content/pages`, {
-    schema: {
-      operationId: 'listPagesInChangeRequest',
-      tags: ['change-requests-content'],
-      summary: 'The page tree of the change request',
-      params: ChangeRequestParams,
-      querystring: RevisionQuery,
-      response: { 200: PagesResponse, ...errorResponses(400, 401, 404) },
-    },
-    handler: (request) => read(request, (revisionId) => content.listPages(contextOf(request), request.params.spaceId, { ...request.query, revisionId })),
-  });
-
-  app.get(`${CR}/content/files`, {
-    schema: {
-      operationId: 'listFilesInChangeRequestById',
-      tags: ['change-requests-content'],
-      summary: 'The files of the change request',
-      params: ChangeRequestParams,
-      querystring: FilesQuery,
-      response: { 200: FileList, ...errorResponses(400, 401, 404) },
-    },
-    handler: (request) => {
-      const { page, limit, ...options } = request.query;
-      return read(request, (revisionId) =>
-        content.listFiles(contextOf(request), request.params.spaceId, { ...options, revisionId }, pageRequest(request, { page, limit })),
-      );
-    },
-  });
-
-  app.get(`${CR}/content/files/:fileId`, {
-    schema: {
-      operationId: 'getFileInChangeRequestById',
-      tags: ['change-requests-content'],
-      summary: 'A file of the change request',
-      params: Type.Object({ ...ChangeRequestParams.properties, fileId: Id('The unique id of the file') }),
-      querystring: RevisionQuery,
-      response: { 200: ref(RevisionFile), ...errorResponses(400, 401, 404) },
-    },
-    handler: (request) =>
-      read(request, (revisionId) => content.getFile(contextOf(request), request.params.spaceId, request.params.fileId, { ...request.query, revisionId })),
-  });
-
-  app.get(`${CR}/content/page/:pageId`, {
-    schema: {
-      operationId: 'getPageInChangeRequestById',
-      tags: ['change-requests-content'],
-      summary: 'A page of the change request with its body',
-      params: Type.Object({ ...ChangeRequestParams.properties, pageId: Id('The unique id of the page') }),
-      querystring: PageQueryParams,
-      response: { 200: ref(RevisionPage), ...errorResponses(400, 401, 404) },
-    },
-    handler: (request) =>
-      read(request, (revisionId) => content.getPage(contextOf(request), request.params.spaceId, request.params.pageId, pageReadOptions(request.query, revisionId))),
-  });
-
-  for (const wildcard of [false, true]) {
-    app.get(wildcard ? `${CR}/content/path/*` : `${CR}/content/path/:pagePath`, {
-      schema: {
-        ...(wildcard ? { hide: true } : { operationId: 'getPageInChangeRequestByPath' }),
-        tags: ['change-requests-content'],
-        summary: 'A page of the change request by its path',
-        params: wildcard
-          ? ChangeRequestParams
-          : Type.Object({ ...ChangeRequestParams.properties, pagePath: Type.String({ minLength: 1, maxLength: 2048 }) }),
-        querystring: PageQueryParams,
-        response: { 200: ref(RevisionPage), ...errorResponses(400, 401, 404) },
-      },
-      handler: (request) => {
-        const params = request.params as { spaceId: string; changeRequestId: string; pagePath?: string; '*'?: string };
-        return read(request, (revisionId) =>
-          content.getPageByPath(contextOf(request), params.spaceId, params.pagePath ?? params['*'] ?? '', pageReadOptions(request.query, revisionId)),
-        );
-      },
-    });
-  }
 };

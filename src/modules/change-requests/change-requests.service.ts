@@ -309,17 +309,6 @@ export async function listContributors(ctx: Context, spaceId: string, idOrNumber
   return { ...result, items: result.items.map((r) => presentContributor(ctx.config, r, users)) };
 }
 
-/** Content reads of a change request: its head revision, through the content service. */
-export async function readContent<T>(
-  ctx: Context,
-  spaceId: string,
-  idOrNumber: string,
-  read: (revisionId: string) => T | Promise<T>,
-): Promise<T> {
-  const { cr } = await loadChangeRequest(ctx, spaceId, idOrNumber);
-  return read(cr.revision_id);
-}
-
 
 /**
  * Why the change request cannot merge yet, as sentences (the app says it before a merge is

@@ -24,7 +24,7 @@ import { fromProseMirrorJSON, toProseMirrorJSON } from '../../editor/convert.ts'
 import type { Document } from '../../content/markdown/types.ts';
 import { changeRequestPolicy } from '../change-requests/change-requests.policy.ts';
 import { loadChangeRequest } from '../../access/index.ts';
-import { applyContentChanges } from '../change-requests/change-requests.batch.ts';
+import { applyContentChanges } from '../content/content.batch.ts';
 import { getPage } from '../content/content.service.ts';
 import { findSession, SESSION_COOKIE, sessionIdOf, type BrowserSession } from '../../access/index.ts';
 import { sessionContext } from '../../context.ts';

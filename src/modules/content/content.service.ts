@@ -17,7 +17,7 @@ import type { PageNode, RevisionSnapshot } from '../../content/store/types.ts';
 import { fileUrlSigner } from './content.file-urls.ts';
 import { findTemplate, SPACE_TEMPLATES } from '../../content/templates.ts';
 import { spacePolicy } from '../../access/index.ts';
-import { loadSpace } from '../../access/index.ts';
+import { loadChangeRequest, loadSpace } from '../../access/index.ts';
 import { spacesRepository } from '../spaces/spaces.repository.ts';
 import { presentFile, presentPage, presentRevision, type PageBody } from './content.presenter.ts';
 import type { RevisionPageWire, RevisionWire } from './content.schemas.ts';
@@ -125,6 +125,17 @@ function revisionPaths(snapshot: RevisionSnapshot): SpacePaths {
   let paths = derivedCache.get(key) as SpacePaths | undefined;
   if (!paths) derivedCache.set(key, (paths = spacePaths(pathTree(snapshot.pages), [...snapshot.filesById.values()])));
   return paths;
+}
+
+/** Content reads of a change request: of its head revision, once the caller may see it. */
+export async function readChangeRequest<T>(
+  ctx: Context,
+  spaceId: string,
+  idOrNumber: string,
+  read: (revisionId: string) => T | Promise<T>,
+): Promise<T> {
+  const { cr } = await loadChangeRequest(ctx, spaceId, idOrNumber);
+  return read(cr.revision_id);
 }
 
 /**

@@ -7,13 +7,9 @@ import { ref } from '../../schemas/registry.ts';
 import { OrganizationParams } from '../organizations/organizations.schemas.ts';
 import {
   ListMembersQuery,
-  ListMemberSpacesQuery,
-  ListMemberTeamsQuery,
   Member,
   MemberList,
   MemberParams,
-  MemberSpaceList,
-  MemberTeamList,
   PingResponse,
   UpdateMemberBody,
 } from './members.schemas.ts';
@@ -82,46 +78,6 @@ export const membersRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: ref(Member), ...errorResponses(400, 401, 403, 404) },
     },
     handler: (request) => members.setMemberSSO(contextOf(request), request.params.organizationId, request.params.userId),
-  });
-
-  app.get('/v1/orgs/:organizationId/members/:userId/spaces', {
-    schema: {
-      operationId: 'listSpacesForOrganizationMember',
-      tags,
-      summary: 'List the spaces a member can access, with their role on each',
-      params: MemberParams,
-      querystring: ListMemberSpacesQuery,
-      response: { 200: MemberSpaceList, ...errorResponses(400, 401, 403, 404) },
-    },
-    handler: (request) => {
-      const { page, limit, order } = request.query;
-      return members.listMemberSpaces(
-        contextOf(request),
-        request.params.organizationId,
-        request.params.userId,
-        pageRequest(request, { page, limit }),
-        order ?? 'desc',
-      );
-    },
-  });
-
-  app.get('/v1/orgs/:organizationId/members/:userId/teams', {
-    schema: {
-      operationId: 'listTeamsForOrganizationMember',
-      tags,
-      summary: 'List the teams a member belongs to, by title',
-      params: MemberParams,
-      querystring: ListMemberTeamsQuery,
-      response: { 200: MemberTeamList, ...errorResponses(400, 401, 403, 404) },
-    },
-    handler: (request) =>
-      members.listMemberTeams(
-        contextOf(request),
-        request.params.organizationId,
-        request.params.userId,
-        request.query.title,
-        pageRequest(request, request.query),
-      ),
   });
 
   app.post('/v1/orgs/:organizationId/ping', {

@@ -1,10 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { ListOf, OrderQuery, PageQuery, RoleOrGuest, RoleSchema } from '../../schemas/common.ts';
 import { component, ref } from '../../schemas/registry.ts';
-// Type only: the Space component is registered by the spaces module (no import cycle at run time).
-import type { SpaceWire } from '../spaces/spaces.schemas.ts';
 import { User } from '../users/users.schemas.ts';
-import { Team, TeamMembership } from '../teams/teams.schemas.ts';
 
 export const Member = component(
   'Member',
@@ -62,39 +59,6 @@ export const UpdateMemberBody = Type.Object({
   role: Type.Optional(RoleOrGuest),
 });
 export type UpdateMemberInput = Static<typeof UpdateMemberBody>;
-
-export const MemberContentPermission = component(
-  'MemberContentPermission',
-  Type.Object(
-    {
-      permission: ref(RoleSchema),
-      space: Type.Unsafe<SpaceWire>({ $ref: 'Space#', description: 'The space the member may access' }),
-    },
-    { description: 'The role a member holds in one space' },
-  ),
-);
-export const MemberSpaceList = ListOf(ref(MemberContentPermission), 'Spaces the member can access, with their role on each');
-
-export const ListMemberSpacesQuery = Type.Object({ ...PageQuery, order: Type.Optional(OrderQuery) });
-
-export const MemberTeam = component(
-  'MemberTeam',
-  Type.Object(
-    {
-      team: ref(Team),
-      member: ref(TeamMembership),
-    },
-    { description: 'A team a member belongs to, with their role in it' },
-  ),
-);
-export const MemberTeamList = ListOf(ref(MemberTeam), 'Teams the member belongs to');
-
-export const ListMemberTeamsQuery = Type.Object({
-  ...PageQuery,
-  title: Type.Optional(
-    Type.String({ maxLength: 255, description: 'Only teams whose title contains this text (case-insensitive)' }),
-  ),
-});
 
 export const PingResponse = component(
   'OrganizationPing',

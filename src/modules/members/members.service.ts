@@ -1,33 +1,22 @@
 import { SignJWT } from 'jose';
 import type { Context } from '../../context.ts';
-import { listSpacesOfMember } from '../spaces/spaces.service.ts';
 import type { PageRequest } from '../../lib/pagination/index.ts';
 import { serverSecret } from '../../db/secrets.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { reusable } from '../../lib/reusable.ts';
 import { readUnlessChanged } from '../../db/read-cache.ts';
-import { organizationPolicy, type OrganizationAccess } from '../organizations/organizations.policy.ts';
+import { organizationPolicy } from '../organizations/organizations.policy.ts';
 import { organizationsRepository } from '../organizations/organizations.repository.ts';
 import { actorReaches, memberAccess } from '../../access/index.ts';
-import { presentTeam } from '../teams/teams.presenter.ts';
-import { teamPermissions } from '../teams/teams.policy.ts';
-import { teamsRepository } from '../teams/teams.repository.ts';
 import { usersRepository } from '../users/users.repository.ts';
 import { memberPolicy } from './members.policy.ts';
+import { visibleMember } from './members.rules.ts';
 import { presentMember } from './members.presenter.ts';
 import { membersRepository, type MemberView } from './members.repository.ts';
 import type { ListMembersFilters, UpdateMemberInput } from './members.schemas.ts';
 
 const VISITOR_CLAIMS_TTL_SECONDS = 60 * 60;
-
-/** The member `userId` of the organization, after checking the caller may see them. */
-async function visibleMember(ctx: Pick<Context, 'db'>, access: OrganizationAccess, userId: string): Promise<MemberView> {
-  memberPolicy.authorize('view', { access, userId }, 'Guests can only see their own membership');
-  const member = await membersRepository.find(ctx.db, access.organizationId, userId);
-  if (!member) throw notFound('Member');
-  return member;
-}
 
 /** 400 unless `member` keeps an admin beside them; call with the organization locked. */
 async function ensureAnotherAdmin(ctx: Pick<Context, 'db'>, organizationId: string, member: MemberView, action: string): Promise<void> {
@@ -103,38 +92,6 @@ export async function setMemberSSO(ctx: Context, organizationId: string, userId:
     if (member.sso !== 1) await membersRepository.update(tctx.db, organizationId, userId, { sso: 1 });
     return presentMember(ctx.config, { ...member, sso: 1 });
   });
-}
-
-/**
- * GET /v1/orgs/{organizationId}/members/{userId}/spaces: the spaces the member can access
- * (GitBook: "spaces that can be accessed by the user"), with their effective role on each;
- * a disabled member can access none.
- */
-export async function listMemberSpaces(ctx: Context, organizationId: string, userId: string, page: PageRequest, order: 'asc' | 'desc') {
-  const access = await memberAccess(ctx, organizationId);
-  const member = await visibleMember(ctx, access, userId);
-  if (member.disabled === 1) return { count: 0, items: [] };
-  return listSpacesOfMember(ctx, organizationId, { userId, role: member.role }, page, order);
-}
-
-/** GET /v1/orgs/{organizationId}/members/{userId}/teams */
-export async function listMemberTeams(
-  ctx: Context,
-  organizationId: string,
-  userId: string,
-  title: string | undefined,
-  page: PageRequest,
-) {
-  const access = await memberAccess(ctx, organizationId);
-  await visibleMember(ctx, access, userId);
-  const result = await teamsRepository.listForMember(ctx.db, organizationId, userId, access.userId, title, page);
-  return {
-    ...result,
-    items: result.items.map((row) => ({
-      team: presentTeam(ctx.config, row, teamPermissions({ ...access, teamRole: row.caller_role })),
-      member: { role: row.member_role },
-    })),
-  };
 }
 
 /**

@@ -25,6 +25,14 @@ export const organizationsRepository = {
     await db.insertInto('organizations').values(row).execute();
   },
 
+  /** The founder's membership, made with the organization: an admin, not SSO, never seen yet. */
+  async insertFounder(db: Db, organizationId: string, userId: string, joinedAt: string): Promise<void> {
+    await db
+      .insertInto('members')
+      .values({ organization_id: organizationId, user_id: userId, role: 'admin', disabled: 0, sso: 0, joined_at: joinedAt, last_seen_at: null })
+      .execute();
+  },
+
   async update(db: Db, organizationId: string, changes: Partial<OrganizationRow>): Promise<void> {
     if (Object.keys(changes).length === 0) return;
     await db.updateTable('organizations').set(changes).where('id', '=', organizationId).execute();

@@ -11,14 +11,11 @@ import {
   Organization,
   OrganizationList,
   OrganizationParams,
-  OrganizationSearchList,
   OrganizationsForEmailDomain,
-  SearchQuery,
   UpdateAgentInstructionsBody,
   UpdateOrganizationBody,
 } from './organizations.schemas.ts';
 import * as organizations from './organizations.service.ts';
-import { searchOrganization } from '../search/search.service.ts';
 
 const tags = ['organizations'];
 
@@ -106,20 +103,5 @@ export const organizationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: (request) =>
       organizations.updateAgentInstructions(contextOf(request), request.params.organizationId, request.body.instructions),
-  });
-
-  app.get('/v1/orgs/:organizationId/search', {
-    schema: {
-      operationId: 'searchOrganizationContent',
-      tags,
-      summary: 'Search the content of every space the caller may read',
-      params: OrganizationParams,
-      querystring: SearchQuery,
-      response: { 200: OrganizationSearchList, ...errorResponses(400, 401, 404) },
-    },
-    handler: (request) => {
-      const { query, page, limit } = request.query;
-      return searchOrganization(contextOf(request), request.params.organizationId, query, pageRequest(request, { page, limit }));
-    },
   });
 };

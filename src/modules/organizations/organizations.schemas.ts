@@ -1,7 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { ListOf, PageQuery, RoleOrGuest, Timestamp } from '../../schemas/common.ts';
 import { component, ref } from '../../schemas/registry.ts';
-import { SearchPageResult } from '../search/search.schemas.ts';
 
 const PricePair = Type.Object({ monthly: Type.Number({ minimum: 0 }), yearly: Type.Number({ minimum: 0 }) });
 
@@ -195,20 +194,3 @@ export const AgentInstructions = component(
   ),
 );
 export const UpdateAgentInstructionsBody = Type.Object({ instructions: ref(RichTextDocument) });
-
-export const SearchQuery = Type.Object({
-  query: Type.String({ minLength: 1, maxLength: 512, description: 'Text to search for' }),
-  ...PageQuery,
-});
-
-export const SearchSpaceResult = component(
-  'SearchSpaceResult',
-  Type.Object({
-    type: Type.Literal('space'),
-    id: Type.String(),
-    title: Type.String(),
-    score: Type.Number({ minimum: 0 }),
-    pages: Type.Array(ref(SearchPageResult)),
-  }),
-);
-export const OrganizationSearchList = ListOf(ref(SearchSpaceResult), 'Search results, one item per space');

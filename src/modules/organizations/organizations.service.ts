@@ -11,7 +11,6 @@ import type { PageRequest } from '../../lib/pagination/index.ts';
 import { mayCreateOrganization, organizationPolicy } from './organizations.policy.ts';
 import { presentAgentInstructions, presentOrganization } from './organizations.presenter.ts';
 import { organizationsRepository, type OrganizationRow } from './organizations.repository.ts';
-import { membersRepository } from '../members/members.repository.ts';
 import { usersRepository } from '../users/users.repository.ts';
 import type { UpdateOrganizationInput } from './organizations.schemas.ts';
 import { normalizeMergeRules } from './organizations.rules.ts';
@@ -69,15 +68,7 @@ export async function createOrganizationWithAdmin(db: Db, clock: Clock, input: N
     custom_hostname: null,
   };
   await organizationsRepository.insert(db, row);
-  await membersRepository.insert(db, {
-    organization_id: row.id,
-    user_id: adminUserId,
-    role: 'admin',
-    disabled: 0,
-    sso: 0,
-    joined_at: now,
-    last_seen_at: null,
-  });
+  await organizationsRepository.insertFounder(db, row.id, adminUserId, now);
   await organizationsRepository.upsertAgentInstructions(db, {
     organization_id: row.id,
     instructions: EMPTY_DOCUMENT,

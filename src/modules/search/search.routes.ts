@@ -2,13 +2,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { contextOf } from '../../context.ts';
 import { pageRequest } from '../../plugins/pagination.ts';
 import { errorResponses } from '../../schemas/common.ts';
-import { SearchQueryParams, SpaceParams, SpaceSearchList } from './search.schemas.ts';
+import { OrganizationParams } from '../organizations/organizations.schemas.ts';
+import { OrganizationSearchList, SearchQuery, SearchQueryParams, SpaceParams, SpaceSearchList } from './search.schemas.ts';
 import * as search from './search.service.ts';
 
 /*
- * GET {S}/search (GitBook's searchSpaceContent). The organization search ({O}/search,
- * searchOrganizationContent) is served by the organizations module and runs
- * search.service.ts's searchOrganization.
+ * GET {S}/search (GitBook's searchSpaceContent) and GET {O}/search (searchOrganizationContent,
+ * under GitBook's organizations tag, with the organizations module's wire shapes).
  */
 export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get('/v1/spaces/:spaceId/search', {
@@ -23,6 +23,21 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: (request) => {
       const { query, page, limit } = request.query;
       return search.searchSpace(contextOf(request), request.params.spaceId, query, pageRequest(request, { page, limit }));
+    },
+  });
+
+  app.get('/v1/orgs/:organizationId/search', {
+    schema: {
+      operationId: 'searchOrganizationContent',
+      tags: ['organizations'],
+      summary: 'Search the content of every space the caller may read',
+      params: OrganizationParams,
+      querystring: SearchQuery,
+      response: { 200: OrganizationSearchList, ...errorResponses(400, 401, 404) },
+    },
+    handler: (request) => {
+      const { query, page, limit } = request.query;
+      return search.searchOrganization(contextOf(request), request.params.organizationId, query, pageRequest(request, { page, limit }));
     },
   });
 };

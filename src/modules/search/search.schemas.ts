@@ -50,3 +50,21 @@ export const SearchQueryParams = Type.Object({
 export const SpaceParams = Type.Object({ spaceId: Id('Id of the space') });
 
 export type SearchPageResultWire = Static<typeof SearchPageResult>;
+
+// GET {O}/search (searchOrganizationContent): one item per space.
+export const SearchQuery = Type.Object({
+  query: Type.String({ minLength: 1, maxLength: 512, description: 'Text to search for' }),
+  ...PageQuery,
+});
+
+export const SearchSpaceResult = component(
+  'SearchSpaceResult',
+  Type.Object({
+    type: Type.Literal('space'),
+    id: Type.String(),
+    title: Type.String(),
+    score: Type.Number({ minimum: 0 }),
+    pages: Type.Array(ref(SearchPageResult)),
+  }),
+);
+export const OrganizationSearchList = ListOf(ref(SearchSpaceResult), 'Search results, one item per space');

@@ -2,7 +2,7 @@ import type { Context } from '../../context.ts';
 import { notFound } from '../../errors.ts';
 import { assertWireShape } from '../../schemas/check.ts';
 import { isoNow } from '../../lib/clock.ts';
-import { siteSpacesRepository, type SiteSpaceRow } from '../site-spaces/site-spaces.repository.ts';
+import { siteSpacesRepository, type SiteSpaceRow } from './site-spaces.repository.ts';
 import { effectiveCustomization, mergeCustomization, parseCustomization, pruneEmptyOverrides } from './site-customization.ts';
 import { sitePolicy } from './sites.policy.ts';
 import { sitesRepository, type SiteRow } from './sites.repository.ts';

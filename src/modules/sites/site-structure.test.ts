@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { createOrganization, type TestOrganization } from '../../../test/factories.ts';
-import { siteSectionsRepository } from '../site-sections/site-sections.repository.ts';
-import { siteSpacesRepository } from '../site-spaces/site-spaces.repository.ts';
+import { siteSectionsRepository } from './site-sections.repository.ts';
+import { siteSpacesRepository } from './site-spaces.repository.ts';
 import { SiteStructure } from './site-structure.ts';
 
 /*

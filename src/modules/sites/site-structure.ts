@@ -7,7 +7,7 @@ import { contentAccess } from '../../access/index.ts';
 import { spacePermissions } from '../spaces/spaces.policy.ts';
 import { presentSpace } from '../spaces/spaces.presenter.ts';
 import type { SpaceWire } from '../spaces/spaces.schemas.ts';
-import { siteSectionsRepository, type GroupRow, type SectionRow } from '../site-sections/site-sections.repository.ts';
+import { siteSectionsRepository, type GroupRow, type SectionRow } from './site-sections.repository.ts';
 import {
   containerSiteSpaces,
   defaultOf,
@@ -15,9 +15,9 @@ import {
   orderedSections,
   presentStructure,
   type PresentedStructure,
-} from '../site-sections/site-sections.presenter.ts';
-import { siteSpacesRepository, type SiteSpaceRow } from '../site-spaces/site-spaces.repository.ts';
-import { siteUrl } from './sites.presenter.ts';
+} from './site-sections.presenter.ts';
+import { siteSpacesRepository, type SiteSpaceRow } from './site-spaces.repository.ts';
+import { publishedSiteUrl } from '../../lib/urls.ts';
 import type { SiteRow } from './sites.repository.ts';
 
 /*
@@ -215,7 +215,7 @@ export class SiteStructure {
   /** Every structure object presented (site spaces of deleted spaces left out). */
   present(ctx: Pick<Context, 'config'>, site: SiteRow): PresentedStructure {
     return presentStructure({
-      siteUrl: site.published === 1 ? siteUrl(ctx.config, site) : null,
+      siteUrl: site.published === 1 ? publishedSiteUrl(ctx.config, site) : null,
       defaultSectionId: site.default_site_section_id,
       defaultRootSiteSpaceId: site.default_site_space_id,
       groups: this.groups,

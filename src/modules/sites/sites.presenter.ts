@@ -3,24 +3,7 @@ import { apiUrl, appUrl, publishedSiteUrl } from '../../lib/urls.ts';
 import type { ShareLinkRow, SiteView } from './sites.repository.ts';
 import type { ShareLinkWire, SitePermissionsWire, SiteWire } from './sites.schemas.ts';
 
-// ---- Published URLs: the one place they are built (the published site imports these) ----
-
 type SiteAddress = { id: string; basename: string | null; hostname: string | null };
-
-/** Where the site is published (custom hostname, else PUBLIC_URL/sites/<basename or id>/). */
-export function siteUrl(config: Pick<Config, 'publicUrl'>, site: SiteAddress): string {
-  return publishedSiteUrl(config, site);
-}
-
-/** A section's published URL: `<site URL><section path>/`. */
-export function sectionUrl(baseUrl: string, section: { path: string }): string {
-  return `${baseUrl}${section.path}/`;
-}
-
-/** A site space's published URL: `<site URL><section path>/<path>/`, or `<site URL><path>/` at the root. */
-export function siteSpaceUrl(baseUrl: string, section: { path: string } | null, siteSpace: { path: string }): string {
-  return section ? `${baseUrl}${section.path}/${siteSpace.path}/` : `${baseUrl}${siteSpace.path}/`;
-}
 
 // ---- Site ----
 
@@ -43,7 +26,7 @@ const FEATURES = [
 export function presentSite(config: Pick<Config, 'publicUrl'>, row: SiteView, permissions: SitePermissionsWire): SiteWire {
   const customization = JSON.parse(row.customization) as { favicon?: SiteWire['icon'] };
   const favicon = customization.favicon as Record<string, unknown> | undefined;
-  const internal = siteUrl(config, { ...row, hostname: null });
+  const internal = publishedSiteUrl(config, { ...row, hostname: null });
   return {
     object: 'site',
     id: row.id,
@@ -69,7 +52,7 @@ export function presentSite(config: Pick<Config, 'publicUrl'>, row: SiteView, pe
       location: apiUrl(config, `/orgs/${row.organization_id}/sites/${row.id}`),
       app: appUrl(config, `/o/${row.organization_id}/sites/${row.id}`),
       preview: internal,
-      ...(row.published === 1 ? { published: siteUrl(config, row) } : {}),
+      ...(row.published === 1 ? { published: publishedSiteUrl(config, row) } : {}),
     },
   };
 }
@@ -83,6 +66,6 @@ export function presentShareLink(config: Pick<Config, 'publicUrl'>, site: SiteAd
     ...(row.name !== null ? { name: row.name } : {}),
     active: row.active === 1,
     key: row.key,
-    urls: { published: `${siteUrl(config, site)}?shareKey=${encodeURIComponent(row.key)}` },
+    urls: { published: `${publishedSiteUrl(config, site)}?shareKey=${encodeURIComponent(row.key)}` },
   };
 }

@@ -4,8 +4,8 @@ import { contextOf } from '../../context.ts';
 import { pageRequest } from '../../plugins/pagination.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { ref } from '../../schemas/registry.ts';
-import { SiteSpace } from '../site-spaces/site-spaces.schemas.ts';
-import { SiteSection, SiteSectionGroup, SiteStructure } from '../site-sections/site-sections.schemas.ts';
+import { SiteSpace } from './site-spaces.schemas.ts';
+import { SiteSection, SiteSectionGroup, SiteStructure } from './site-sections.schemas.ts';
 import {
   AdaptiveSchema,
   CreateShareLinkBody,

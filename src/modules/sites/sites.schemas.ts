@@ -1,7 +1,7 @@
 import { Type, type Static, type TSchema } from 'typebox';
 import { ListOf, PageQuery, Timestamp } from '../../schemas/common.ts';
 import { component, ref } from '../../schemas/registry.ts';
-import { SiteStructure } from '../site-sections/site-sections.schemas.ts';
+import { SiteStructure } from './site-sections.schemas.ts';
 
 /*
  * Docs sites (spec 2.9, 4.5; GitBook Site, SiteCustomizationSettings, SiteAdaptiveSchema,

@@ -5,7 +5,7 @@ import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { organizationPolicy } from '../organizations/organizations.policy.ts';
 import { loadSite, loadSiteToManage, memberAccess } from '../../access/index.ts';
-import { siteSpacesRepository } from '../site-spaces/site-spaces.repository.ts';
+import { siteSpacesRepository } from './site-spaces.repository.ts';
 import { sealVisitorAuthKey } from './site-visitor-key.ts';
 import { pathFrom, SiteStructure, uniquePath } from './site-structure.ts';
 import { sitePermissions, type SiteAccess } from './sites.policy.ts';

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { ListOf, PageQuery, RoleSchema, Timestamp } from '../../schemas/common.ts';
+import { ListOf, OrderQuery, PageQuery, RoleSchema, Timestamp } from '../../schemas/common.ts';
 import { component, ref } from '../../schemas/registry.ts';
 import { MergeRule } from '../organizations/organizations.schemas.ts';
 
@@ -173,3 +173,18 @@ export type MoveSpaceInput = Static<typeof MoveSpaceBody>;
 export const TransferSpaceBody = Type.Object({
   organization: Id('Id of the organization to transfer the space to'),
 });
+
+// A member's spaces (GET /orgs/{id}/members/{userId}/spaces): spaces, so the spaces module's.
+export const MemberContentPermission = component(
+  'MemberContentPermission',
+  Type.Object(
+    {
+      permission: ref(RoleSchema),
+      space: Type.Unsafe<SpaceWire>({ $ref: 'Space#', description: 'The space the member may access' }),
+    },
+    { description: 'The role a member holds in one space' },
+  ),
+);
+export const MemberSpaceList = ListOf(ref(MemberContentPermission), 'Spaces the member can access, with their role on each');
+
+export const ListMemberSpacesQuery = Type.Object({ ...PageQuery, order: Type.Optional(OrderQuery) });

@@ -3,7 +3,6 @@ import type { Db } from '../../db/database.ts';
 import type { PageRequest } from '../../lib/pagination/index.ts';
 import { readUnlessChanged } from '../../db/read-cache.ts';
 import { reusable } from '../../lib/reusable.ts';
-import type { RoleName } from '../../db/types.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
@@ -14,10 +13,11 @@ import { accessFrom, accessResolver as sharedAccessResolver, collectionPolicy, c
 import { normalizeMergeRules } from '../organizations/organizations.rules.ts';
 import { organizationPolicy } from '../organizations/organizations.policy.ts';
 import { permissionsRepository } from '../permissions/permissions.repository.ts';
+import { visibleMember } from '../members/members.rules.ts';
 import { spacePermissions, spacePolicy } from './spaces.policy.ts';
 import { presentSpace, type SpaceCounts } from './spaces.presenter.ts';
 import { spacesRepository, type PublishedPlacement, type Sibling, type SpaceRow } from './spaces.repository.ts';
-import { siteSpaceUrl, siteUrl } from '../sites/sites.presenter.ts';
+import { publishedSiteUrl, siteSpaceUrl } from '../../lib/urls.ts';
 import { assertMovableToAnotherOrganization } from './spaces.rules.ts';
 import type { ContentPositionInput, CreateSpaceInput, MoveSpaceInput, UpdateSpaceInput } from './spaces.schemas.ts';
 
@@ -30,7 +30,7 @@ export function present(ctx: Pick<Context, 'config'>, row: SpaceRow, access: Con
 
 /** The published URL of a space from the site space showing it. */
 function publishedUrl(ctx: Pick<Context, 'config'>, placement: PublishedPlacement) {
-  const base = siteUrl(ctx.config, { id: placement.site_id, basename: placement.basename, hostname: placement.hostname });
+  const base = publishedSiteUrl(ctx.config, { id: placement.site_id, basename: placement.basename, hostname: placement.hostname });
   const section = placement.section_path === null ? null : { path: placement.section_path };
   return { url: siteSpaceUrl(base, section, placement), public: placement.visibility === 'public' };
 }
@@ -132,20 +132,19 @@ export async function listSpaces(ctx: Context, organizationId: string, page: Pag
 }
 
 /**
- * The spaces a member can access, with the member's effective role on each (GitBook's
- * MemberContentPermission); each space carries the caller's own permissions.
+ * GET /v1/orgs/{organizationId}/members/{userId}/spaces: the spaces a member can access,
+ * with the member's effective role on each (GitBook's MemberContentPermission); each space
+ * carries the caller's own permissions.
  */
-export async function listSpacesOfMember(
-  ctx: Context,
-  organizationId: string,
-  member: { userId: string; role: RoleName | null },
-  page: PageRequest,
-  order: 'asc' | 'desc',
-) {
-  const scope = await contentScope(ctx, organizationId, member.userId, member.role);
+export async function listMemberSpaces(ctx: Context, organizationId: string, userId: string, page: PageRequest, order: 'asc' | 'desc') {
+  const access = await memberAccess(ctx, organizationId);
+  const member = await visibleMember(ctx, access, userId);
+  // A disabled member can access none.
+  if (member.disabled === 1) return { count: 0, items: [] };
+  const scope = await contentScope(ctx, organizationId, userId, member.role);
   const result = await spacesRepository.list(ctx.db, organizationId, scope, page, undefined, order);
   const [theirs, mine, { counts, placements }] = await Promise.all([
-    accessResolver(ctx, organizationId, member.userId),
+    accessResolver(ctx, organizationId, userId),
     accessResolver(ctx, organizationId, ctx.actor.userId),
     extras(ctx, result.items),
   ]);

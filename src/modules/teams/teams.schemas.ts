@@ -122,3 +122,23 @@ export const OrganizationTeamMember = component(
 export type OrganizationTeamMemberWire = Static<typeof OrganizationTeamMember>;
 
 export const TeamMemberList = ListOf(ref(OrganizationTeamMember), 'Members of a team');
+
+// A member's teams (GET /orgs/{id}/members/{userId}/teams): teams, so the teams module's.
+export const MemberTeam = component(
+  'MemberTeam',
+  Type.Object(
+    {
+      team: ref(Team),
+      member: ref(TeamMembership),
+    },
+    { description: 'A team a member belongs to, with their role in it' },
+  ),
+);
+export const MemberTeamList = ListOf(ref(MemberTeam), 'Teams the member belongs to');
+
+export const ListMemberTeamsQuery = Type.Object({
+  ...PageQuery,
+  title: Type.Optional(
+    Type.String({ maxLength: 255, description: 'Only teams whose title contains this text (case-insensitive)' }),
+  ),
+});

@@ -7,6 +7,7 @@ import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { presentMember } from '../members/members.presenter.ts';
+import { visibleMember } from '../members/members.rules.ts';
 import { organizationPolicy, type OrganizationAccess } from '../organizations/organizations.policy.ts';
 import { memberAccess } from '../../access/index.ts';
 import { teamMembershipPolicy, teamPermissions, teamPolicy, type TeamAccess } from './teams.policy.ts';
@@ -218,4 +219,18 @@ export async function removeTeamMember(ctx: Context, organizationId: string, tea
     );
     await teamsRepository.removeMembers(tctx.db, teamId, [userId]);
   });
+}
+
+/** GET /v1/orgs/{organizationId}/members/{userId}/teams: the teams a member belongs to, with their role in each. */
+export async function listMemberTeams(ctx: Context, organizationId: string, userId: string, title: string | undefined, page: PageRequest) {
+  const access = await memberAccess(ctx, organizationId);
+  await visibleMember(ctx, access, userId);
+  const result = await teamsRepository.listForMember(ctx.db, organizationId, userId, access.userId, title, page);
+  return {
+    ...result,
+    items: result.items.map((row) => ({
+      team: presentTeam(ctx.config, row, teamPermissions({ ...access, teamRole: row.caller_role })),
+      member: { role: row.member_role },
+    })),
+  };
 }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { createMember, createOrganization, createUser } from '../../../test/factories.ts';
-import { revokeToken } from './users.service.ts';
+import { revokeToken } from './users.tokens.ts';
 
 describe('users', () => {
   let t: TestApp;

@@ -1,21 +1,11 @@
-import type { Actor, Context } from '../../context.ts';
-import type { Db } from '../../db/database.ts';
+import type { Context } from '../../context.ts';
 import { notFound } from '../../errors.ts';
-import { isoNow, type Clock } from '../../lib/clock.ts';
-import { newId } from '../../lib/ids.ts';
-import { hashToken, newApiToken } from '../../lib/tokens.ts';
 import { userPolicy } from './users.policy.ts';
 import { presentUser } from './users.presenter.ts';
 import { usersRepository } from './users.repository.ts';
 
 // The CLI and bootstrap make accounts with the same rule as invites and SSO.
 export { buildUserRow, type NewUser } from './users.rules.ts';
-
-/** Resolves a token hash to its owner, or undefined when unknown or revoked. */
-export async function authenticateTokenHash(db: Db, hash: string): Promise<Actor | undefined> {
-  const token = await usersRepository.findActiveTokenByHash(db, hash);
-  return token ? { userId: token.user_id, tokenId: token.id, organizationId: token.organization_id ?? null } : undefined;
-}
 
 /** GET /v1/user */
 export async function getAuthenticatedUser(ctx: Context) {
@@ -32,32 +22,4 @@ export async function getUserById(ctx: Context, userId: string) {
   const sharesOrganization = !isSelf && (await usersRepository.shareAnOrganization(ctx.db, ctx.actor.userId, userId));
   if (!userPolicy.can('view', { isSelf, sharesOrganization })) throw notFound('User');
   return presentUser(ctx.config, user);
-}
-
-
-/**
- * Issues a new API token for a user; returns the token once, storing only its hash. A
- * token minted by a scoped caller (`organizationId`) is scoped the same way.
- */
-export function issueToken(db: Db, clock: Clock, userId: string, label: string | null = null, organizationId: string | null = null) {
-  return issueGivenToken(db, clock, userId, newApiToken(), label, organizationId);
-}
-
-/** Issues a token whose value is given (BOOTSTRAP_ADMIN_TOKEN); only its hash is stored. */
-export async function issueGivenToken(db: Db, clock: Clock, userId: string, token: string, label: string | null, organizationId: string | null = null) {
-  const id = newId();
-  await usersRepository.insertToken(db, {
-    id,
-    user_id: userId,
-    token_hash: hashToken(token),
-    label,
-    created_at: isoNow(clock),
-    organization_id: organizationId,
-  });
-  return { id, token };
-}
-
-/** Revokes a token by id; false when there was no active token with that id. */
-export function revokeToken(db: Db, clock: Clock, tokenId: string): Promise<boolean> {
-  return usersRepository.revokeToken(db, tokenId, isoNow(clock));
 }

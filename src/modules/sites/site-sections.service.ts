@@ -3,10 +3,10 @@ import type { PageRequest } from '../../lib/pagination/index.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { conditionValue } from '../sites/site-conditions.ts';
-import { pageOf, pathFrom, SiteStructure, uniquePath } from '../sites/site-structure.ts';
+import { conditionValue } from './site-conditions.ts';
+import { pageOf, pathFrom, SiteStructure, uniquePath } from './site-structure.ts';
 import { loadSite, loadSiteToManage } from '../../access/index.ts';
-import { sitesRepository, type SiteRow } from '../sites/sites.repository.ts';
+import { sitesRepository, type SiteRow } from './sites.repository.ts';
 import { siteSectionsRepository, type GroupRow, type SectionRow } from './site-sections.repository.ts';
 import type {
   AddGroupInput,
@@ -16,7 +16,7 @@ import type {
   UpdateGroupInput,
   UpdateSectionInput,
 } from './site-sections.schemas.ts';
-import { siteSpacesRepository } from '../site-spaces/site-spaces.repository.ts';
+import { siteSpacesRepository } from './site-spaces.repository.ts';
 
 /* Sections and section groups of a site. Changes go through the site's SiteStructure. */
 

@@ -4,7 +4,7 @@ import { contextOf } from '../../context.ts';
 import { pageRequest } from '../../plugins/pagination.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { ref } from '../../schemas/registry.ts';
-import { SiteParams } from '../site-spaces/site-spaces.schemas.ts';
+import { SiteParams } from './site-spaces.schemas.ts';
 import {
   AddGroupBody,
   AddSectionBody,

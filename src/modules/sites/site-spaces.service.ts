@@ -3,10 +3,10 @@ import type { PageRequest } from '../../lib/pagination/index.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { conditionValue } from '../sites/site-conditions.ts';
-import { pageOf, pathFrom, SiteStructure, uniquePath } from '../sites/site-structure.ts';
+import { conditionValue } from './site-conditions.ts';
+import { pageOf, pathFrom, SiteStructure, uniquePath } from './site-structure.ts';
 import { loadSite, loadSiteToManage } from '../../access/index.ts';
-import { sitesRepository, type SiteRow } from '../sites/sites.repository.ts';
+import { sitesRepository, type SiteRow } from './sites.repository.ts';
 import { siteSpacesRepository, type SiteSpaceRow } from './site-spaces.repository.ts';
 import type { AddSiteSpaceInput, MoveSiteSpaceInput, UpdateSiteSpaceInput } from './site-spaces.schemas.ts';
 

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { ListOf, PageQuery } from '../../schemas/common.ts';
 import { component, ref } from '../../schemas/registry.ts';
-import { ConditionSchema, SitePathSchema, SiteSpace } from '../site-spaces/site-spaces.schemas.ts';
+import { ConditionSchema, SitePathSchema, SiteSpace } from './site-spaces.schemas.ts';
 
 /*
  * Site sections and section groups (spec 2.10, GitBook SiteSection, SiteSectionGroup,

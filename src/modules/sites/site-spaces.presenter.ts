@@ -1,5 +1,5 @@
 import type { SpaceWire } from '../spaces/spaces.schemas.ts';
-import { siteSpaceUrl } from '../sites/sites.presenter.ts';
+import { siteSpaceUrl } from '../../lib/urls.ts';
 import type { SiteSpaceRow } from './site-spaces.repository.ts';
 import type { SiteSpaceWire } from './site-spaces.schemas.ts';
 

@@ -1,8 +1,8 @@
 import type { SpaceWire } from '../spaces/spaces.schemas.ts';
-import { sectionUrl } from '../sites/sites.presenter.ts';
-import type { SiteSpaceRow } from '../site-spaces/site-spaces.repository.ts';
-import { presentSiteSpace } from '../site-spaces/site-spaces.presenter.ts';
-import type { SiteSpaceWire } from '../site-spaces/site-spaces.schemas.ts';
+import { sectionUrl } from '../../lib/urls.ts';
+import type { SiteSpaceRow } from './site-spaces.repository.ts';
+import { presentSiteSpace } from './site-spaces.presenter.ts';
+import type { SiteSpaceWire } from './site-spaces.schemas.ts';
 import type { GroupRow, SectionRow } from './site-sections.repository.ts';
 import { siteStructure } from '../../site/structure.ts';
 import type { SiteSectionGroupWire, SiteSectionWire, SiteStructureWire } from './site-sections.schemas.ts';
