@@ -15,6 +15,7 @@ import './collab.css';
 import { Plugin, type Command } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
 import type { Node as PMNode, Schema } from 'prosemirror-model';
+import { documentAttrsOf } from '../live-doc.ts';
 import { redo, undo, yCursorPlugin, ySyncPlugin, ySyncPluginKey, yUndoPlugin, yXmlFragmentToProseMirrorRootNode } from 'y-prosemirror';
 
 /** Message types: as src/modules/collab/collab.service.ts MESSAGE. */
@@ -193,7 +194,12 @@ export function connectCollab(url: string, schema: Schema, user: { name: string 
   const plugins = [ySyncPlugin(fragment), yCursorPlugin(awareness), yUndoPlugin(), keymap({ 'Mod-z': undo, 'Shift-Mod-z': redo, 'Mod-y': redo }), leftCursorPlugin(doc)];
   const collab: Collab = {
     doc,
-    initialDoc: () => yXmlFragmentToProseMirrorRootNode(fragment, schema),
+    initialDoc: () => {
+      // The page's own properties (its written forms) are beside the fragment (live-doc.ts).
+      const node = yXmlFragmentToProseMirrorRootNode(fragment, schema);
+      const attrs = documentAttrsOf(doc);
+      return attrs ? schema.topNodeType.create(attrs, node.content) : node;
+    },
     plugins,
     save: () =>
       new Promise<void>((resolve, reject) => {

@@ -12,7 +12,8 @@ import { createMember, createOrganization, type TestOrganization, type TestUser 
 import { buildApp } from '../../app.ts';
 import { editSpaceContent } from '../content/content.service.ts';
 import { startSession } from '../sessions/sessions.service.ts';
-import { COLLAB_LIMITS, FRAGMENT, MESSAGE, documentOfYDoc } from './collab.service.ts';
+import { readPageMarkdown } from '../../content/markdown/index.ts';
+import { COLLAB_LIMITS, FRAGMENT, MESSAGE, documentOfYDoc, seedUpdate } from './collab.service.ts';
 
 /*
  * Live editing over the socket, with a Node client speaking y-protocols as the browser does:
@@ -101,6 +102,21 @@ const until = async (check: () => boolean | Promise<boolean>, ms = 10_000) => {
     await new Promise((r) => setTimeout(r, 20));
   }
 };
+
+describe('the live document', () => {
+  it('keeps the page’s own properties (its written forms, unknown data) beside the content y-prosemirror binds', () => {
+    const { document } = readPageMarkdown('Lead.\n\n- apples\n- pears\n');
+    expect(document.data.writtenForms).toHaveLength(1);
+    const page = { ...document, data: { ...document.data, future: { kept: true } } };
+    const doc = new Y.Doc();
+    Y.applyUpdate(doc, seedUpdate(page));
+    expect(documentOfYDoc(doc).data).toEqual(page.data);
+    // Through a client, as a browser has it: the same document.
+    const client = new Y.Doc();
+    Y.applyUpdate(client, Y.encodeStateAsUpdate(doc));
+    expect(documentOfYDoc(client)).toEqual(documentOfYDoc(doc));
+  });
+});
 
 describe('live editing (collab)', () => {
   let t: TestApp;

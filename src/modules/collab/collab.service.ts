@@ -21,6 +21,7 @@ import { HttpError, forbidden, notFound, toHttpError } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { schema } from '../../editor/schema.ts';
 import { fromProseMirrorJSON, toProseMirrorJSON } from '../../editor/convert.ts';
+import { documentAttrsOf, writeDocumentAttrs } from '../../editor/live-doc.ts';
 import type { Document } from '../../content/markdown/types.ts';
 import { changeRequestPolicy } from '../change-requests/change-requests.policy.ts';
 import { loadChangeRequest } from '../../access/index.ts';
@@ -166,7 +167,9 @@ function markBase(doc: Y.Doc, pageDigest: string): void {
 export function seedUpdate(document: Document): Uint8Array {
   const seed = new Y.Doc();
   seed.transact(() => {
-    prosemirrorJSONToYXmlFragment(schema, toProseMirrorJSON(document), seed.getXmlFragment(FRAGMENT));
+    const json = toProseMirrorJSON(document);
+    prosemirrorJSONToYXmlFragment(schema, json, seed.getXmlFragment(FRAGMENT));
+    writeDocumentAttrs(seed, json);
     markBase(seed, digest(document));
     seed.getMap<string>(BASE).set('generation', newId(16));
   });
@@ -192,10 +195,11 @@ function awarenessEntries(update: Uint8Array): Array<{ clientId: number; stateBy
   return entries;
 }
 
-/** The GitBook document of a Y.Doc's current state. */
+/** The GitBook document of a Y.Doc's current state: its content and the page's own properties (live-doc.ts). */
 export function documentOfYDoc(doc: Y.Doc): Document {
-  const node = yXmlFragmentToProseMirrorRootNode(doc.getXmlFragment(FRAGMENT), schema);
-  return fromProseMirrorJSON(node.toJSON());
+  const json = yXmlFragmentToProseMirrorRootNode(doc.getXmlFragment(FRAGMENT), schema).toJSON() as Record<string, unknown>;
+  const attrs = documentAttrsOf(doc);
+  return fromProseMirrorJSON(attrs ? { ...json, attrs } : json);
 }
 
 export class CollabHub {
@@ -318,7 +322,9 @@ export class CollabHub {
   /** Makes the live document the page's stored document (the smallest change y-prosemirror finds). */
   private async followStored(room: Room, document: Document): Promise<void> {
     await this.storeChange(room, () => {
-      prosemirrorJSONToYXmlFragment(schema, toProseMirrorJSON(document), room.doc.getXmlFragment(FRAGMENT));
+      const json = toProseMirrorJSON(document);
+      prosemirrorJSONToYXmlFragment(schema, json, room.doc.getXmlFragment(FRAGMENT));
+      writeDocumentAttrs(room.doc, json);
       markBase(room.doc, digest(document));
     });
   }
