@@ -138,7 +138,19 @@ const MARKDOWN_SIGNS = /^(#{1,6}\s|[-*+]\s|\d+\.\s|>\s|```|\|.*\|\s*$|\s*[-*_]{3
 async function start(root: HTMLElement): Promise<void> {
   const config = JSON.parse(root.dataset.config ?? '{}') as EditorConfig;
   const api = new Api(config);
-  const [page, pages] = await Promise.all([api.page(), api.pages().catch(() => [] as PageEntry[])]);
+  const status = document.createElement('span');
+  status.className = 'save-status';
+  status.setAttribute('role', 'status');
+  status.setAttribute('aria-live', 'polite');
+  const say = (text: string) => (status.textContent = text);
+  // Everything the editor waits for at once: with live editing (collab.ts) the document comes
+  // from the socket, opened now rather than after the API reads; the page list (titles for
+  // the page picker and mentions) is read alongside.
+  const [collab, storedDocument, pages] = await Promise.all([
+    config.collab ? connectCollab(config.collab, schema, { name: config.userName ?? 'Member' }, say) : null,
+    config.collab ? null : api.page().then((page) => page.document),
+    api.pages().catch(() => [] as PageEntry[]),
+  ]);
   const pageList = flatten(pages);
   const titles = new Map(pageList.map((p) => [p.id, p.title]));
   const fileUrls = new Map<string, Promise<string>>();
@@ -146,13 +158,6 @@ async function start(root: HTMLElement): Promise<void> {
   let saved: PMNode;
   let view: EditorView;
 
-  const status = document.createElement('span');
-  status.className = 'save-status';
-  status.setAttribute('role', 'status');
-  status.setAttribute('aria-live', 'polite');
-  const say = (text: string) => (status.textContent = text);
-  // Live editing (collab.ts) when the page names its socket: the document comes from there.
-  const collab = config.collab ? await connectCollab(config.collab, schema, { name: config.userName ?? 'Member' }, say) : null;
 
   const insertContext: InsertContext = {
     ask: (title, fields) => asker.ask(title, fields),
@@ -314,7 +319,7 @@ async function start(root: HTMLElement): Promise<void> {
     }),
   });
 
-  saved = collab ? collab.initialDoc() : toProseMirror(page.document);
+  saved = collab ? collab.initialDoc() : toProseMirror(storedDocument!);
   const mount = document.createElement('div');
   mount.className = 'editor-surface';
   root.replaceChildren(toolbar, panel.dom, mount);
