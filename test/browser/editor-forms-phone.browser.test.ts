@@ -13,7 +13,9 @@ import { servedTestApp } from './served-app.ts';
  * markdown written by hand keeps that form for the blocks the editor did not touch); its live
  * editing socket opens alongside the API reads, not after them; on a 390 px touch phone a
  * finger drags a page in the change request's tree, and the keyboard's move buttons still
- * work. Screenshots go to /tmp/editor-phone/.
+ * work; a live save that would replace a change made to the page outside live editing is
+ * stopped with a notice, and the member may load the page's version. Screenshots go to
+ * /tmp/editor-phone/.
  */
 
 const SHOTS = '/tmp/editor-phone';
@@ -149,5 +151,30 @@ describe('the editor keeps written forms, loads less, works on phones', { timeou
     await page.locator(`li[data-tree-page="${ids.Alpha}"] + li[data-tree-page="${ids.Gamma}"]`).waitFor();
     expect(await titles()).toEqual(['Alpha', 'Gamma', 'Beta']);
     await page.screenshot({ path: `${SHOTS}/tree-phone.png`, fullPage: true });
+  });
+
+  it('tells the member when saving would replace a change made outside live editing, and loads the page’s version on request', async () => {
+    const cr = (await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: writer.token, body: { subject: 'Outside' } })).body;
+    const page = await signedIn(writer);
+    await page.goto(`${url}/app/s/${spaceId}/change-requests/${cr.number}/pages/${pageId}/edit`);
+    await ready(page);
+    await page.evaluate(() => (window as any).quireEditor.focusEnd());
+    await page.keyboard.type('Typed live.');
+    const changed = await t.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content`, {
+      token: org.admin.token,
+      body: { changes: [{ operation: 'update_page', page: pageId, document: { markdown: 'Changed through the API.\n' } }] },
+    });
+    expect(changed.status).toBe(200);
+    await page.keyboard.press('Control+s');
+    const notice = page.getByRole('alert');
+    await expect.poll(() => notice.innerText()).toContain('changed outside live editing');
+    await page.screenshot({ path: `${SHOTS}/editor-stale-notice.png` });
+    const markdown = async () => (await t.request('GET', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${pageId}`, { token: writer.token, query: { format: 'markdown' } })).body.markdown;
+    expect(await markdown()).toBe('Changed through the API.\n');
+    await page.getByRole('button', { name: /Load the page’s version/ }).click();
+    await expect.poll(() => page.locator('.save-status').textContent()).toBe('Loaded the page’s version');
+    expect(await page.locator('.ProseMirror').innerText()).toBe('Changed through the API.');
+    expect(await notice.isHidden()).toBe(true);
+    expect(await markdown()).toBe('Changed through the API.\n');
   });
 });
