@@ -119,7 +119,8 @@ async function main() {
       return {
         html: navigation.responseEnd,
         domContentLoaded: navigation.domContentLoadedEventEnd,
-        script: end((entry) => entry.initiatorType === 'script'),
+        // The editor's script and the shared chunks it preloads (src/editor/assets.ts).
+        script: end((entry) => entry.initiatorType === 'script' || (entry.initiatorType === 'link' && entry.name.endsWith('.js'))),
         apiReads: end((entry) => entry.initiatorType === 'fetch'),
       };
     });

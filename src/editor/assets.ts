@@ -1,7 +1,10 @@
 /*
  * The browser bundle (src/editor/client/main.ts, the block editor, and change-request.ts, the
  * change request page's script; each with its CSS), as hashed static files
- * served at PUBLIC_URL/app/assets/<name>-<hash>.<ext>. `npm run build` writes them to
+ * served at PUBLIC_URL/app/assets/<name>-<hash>.<ext>. Code both entry points use (ProseMirror,
+ * the schema and the converter) is split into shared chunks (`chunk-<hash>.js`, esbuild's
+ * splitting), so a browser that opened one page has most of the other's script cached; each
+ * page preloads its chunks (`modulepreload`), so they load alongside its script. `npm run build` writes them to
  * dist/public/ with a manifest (scripts/build.mjs calls `bundleEditorClient`); under tsx (dev,
  * tests on sources) the first request builds them in memory with esbuild, so both modes serve
  * the same bundle. Each file is kept with its gzip and brotli forms, compressed once.
@@ -23,6 +26,8 @@ export interface Asset {
 export interface EntryAssets {
   script: string;
   style: string;
+  /** The shared chunks the script imports, directly or not (each page preloads them). */
+  chunks: string[];
 }
 
 export interface EditorAssets extends EntryAssets {
@@ -56,7 +61,9 @@ export function editorBuildOptions(root: string) {
     target: ['chrome110', 'firefox110', 'safari16'],
     minify: true,
     legalComments: 'none' as const,
+    splitting: true,
     entryNames: '[name]-[hash]',
+    chunkNames: 'chunk-[hash]',
     assetNames: '[name]-[hash]',
     logLevel: 'silent' as const,
   };
@@ -82,13 +89,23 @@ export async function bundleEditorClient(root: string, outdir?: string): Promise
     const name = path.basename(file.path);
     files.set(name, asset(name, Buffer.from(file.contents)));
   }
-  // Which output is whose: the metafile names each script's entry point and its CSS bundle.
+  // Which output is whose: the metafile names each script's entry point, its CSS bundle and
+  // the chunks it imports (statically: what it needs before it runs).
+  const outputs = result.metafile.outputs;
+  const chunksOf = (output: string, seen = new Set<string>()): Set<string> => {
+    for (const imported of outputs[output]?.imports ?? []) {
+      if (imported.kind !== 'import-statement' || imported.external || seen.has(imported.path)) continue;
+      seen.add(imported.path);
+      chunksOf(imported.path, seen);
+    }
+    return seen;
+  };
   const entries: Partial<Record<BundleEntry, EntryAssets>> = {};
-  for (const [output, meta] of Object.entries(result.metafile.outputs)) {
+  for (const [output, meta] of Object.entries(outputs)) {
     const entry = (Object.keys(ENTRY_POINTS) as BundleEntry[]).find((name) => meta.entryPoint && path.resolve(root, meta.entryPoint) === path.join(root, ENTRY_POINTS[name]));
     if (!entry || !output.endsWith('.js')) continue;
     if (!meta.cssBundle) throw new Error(`the ${entry} bundle has no style sheet`);
-    entries[entry] = { script: path.basename(output), style: path.basename(meta.cssBundle) };
+    entries[entry] = { script: path.basename(output), style: path.basename(meta.cssBundle), chunks: [...chunksOf(output)].map((chunk) => path.basename(chunk)).sort() };
   }
   for (const name of Object.keys(ENTRY_POINTS) as BundleEntry[]) if (!entries[name]) throw new Error(`the browser bundle has no ${name} script`);
   const complete = entries as Record<BundleEntry, EntryAssets>;
@@ -105,7 +122,9 @@ function readBuilt(): EditorAssets | null {
   if (!fs.existsSync(manifestFile)) return null;
   const { entries } = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as { entries: Record<BundleEntry, EntryAssets> };
   const files = new Map<string, Asset>();
-  for (const { script, style } of Object.values(entries)) for (const name of [script, style]) files.set(name, asset(name, fs.readFileSync(path.join(BUILT, name))));
+  for (const { script, style, chunks } of Object.values(entries)) {
+    for (const name of [script, style, ...chunks]) if (!files.has(name)) files.set(name, asset(name, fs.readFileSync(path.join(BUILT, name))));
+  }
   return { ...entries.editor, entries, files };
 }
 

@@ -15,10 +15,14 @@ import './collab.css';
 import { Plugin, type Command } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
 import type { Node as PMNode, Schema } from 'prosemirror-model';
+import { documentAttrsOf } from '../live-doc.ts';
 import { redo, undo, yCursorPlugin, ySyncPlugin, ySyncPluginKey, yUndoPlugin, yXmlFragmentToProseMirrorRootNode } from 'y-prosemirror';
 
 /** Message types: as src/modules/collab/collab.service.ts MESSAGE. */
-const MESSAGE = { sync: 0, awareness: 1, ack: 3, save: 4, saved: 5, error: 6, generation: 7 } as const;
+const MESSAGE = { sync: 0, awareness: 1, ack: 3, save: 4, saved: 5, error: 6, generation: 7, reload: 8 } as const;
+
+/** A save refused because the page changed outside live editing since the unsaved edits (the member chooses). */
+export class StaleSave extends Error {}
 const COLORS = ['#c2410c', '#15803d', '#1d4ed8', '#7e22ce', '#be185d', '#0f766e'];
 
 export interface Collab {
@@ -29,8 +33,13 @@ export interface Collab {
   /** Undo and redo of one's own edits only (y-prosemirror's undo manager). */
   undo: Command;
   redo: Command;
-  /** Asks the server to write the merged document to the change request. */
-  save(): Promise<void>;
+  /**
+   * Asks the server to write the merged document to the change request; `replace` when the
+   * member was told (StaleSave) that this replaces a change made outside live editing.
+   */
+  save(replace?: boolean): Promise<void>;
+  /** Makes the live document the page's stored version, dropping the unsaved live edits. */
+  reload(): Promise<void>;
   /** Updates sent and not yet acknowledged as stored. */
   unacknowledged(): number;
   close(): void;
@@ -155,10 +164,10 @@ export function connectCollab(url: string, schema: Schema, user: { name: string 
       } else if (type === MESSAGE.ack) {
         pending = Math.max(0, pending - decoding.readVarUint(decoder));
       } else if (type === MESSAGE.saved) {
-        const result = JSON.parse(decoding.readVarString(decoder)) as { ok: boolean; message?: string };
+        const result = JSON.parse(decoding.readVarString(decoder)) as { ok: boolean; stale?: boolean; message?: string };
         const waiter = saves.shift();
         if (result.ok) waiter?.resolve();
-        else waiter?.reject(new Error(result.message ?? 'Not saved'));
+        else waiter?.reject(new (result.stale ? StaleSave : Error)(result.message ?? 'Not saved'));
       } else if (type === MESSAGE.error) {
         onStatus(decoding.readVarString(decoder));
       }
@@ -190,17 +199,25 @@ export function connectCollab(url: string, schema: Schema, user: { name: string 
   });
   open();
 
+  const ask = (data: Uint8Array) =>
+    new Promise<void>((resolve, reject) => {
+      if (socket?.readyState !== WebSocket.OPEN) return reject(new Error('Live editing is not connected'));
+      saves.push({ resolve, reject });
+      send(data);
+    });
   const plugins = [ySyncPlugin(fragment), yCursorPlugin(awareness), yUndoPlugin(), keymap({ 'Mod-z': undo, 'Shift-Mod-z': redo, 'Mod-y': redo }), leftCursorPlugin(doc)];
   const collab: Collab = {
     doc,
-    initialDoc: () => yXmlFragmentToProseMirrorRootNode(fragment, schema),
+    initialDoc: () => {
+      // The page's own properties (its written forms) are beside the fragment (live-doc.ts).
+      const node = yXmlFragmentToProseMirrorRootNode(fragment, schema);
+      const attrs = documentAttrsOf(doc);
+      return attrs ? schema.topNodeType.create(attrs, node.content) : node;
+    },
     plugins,
-    save: () =>
-      new Promise<void>((resolve, reject) => {
-        if (socket?.readyState !== WebSocket.OPEN) return reject(new Error('Live editing is not connected'));
-        saves.push({ resolve, reject });
-        send(frame(MESSAGE.save, () => undefined));
-      }),
+    // Both answered by a `saved` message, in order.
+    save: (replace = false) => ask(frame(MESSAGE.save, (e) => replace && encoding.writeVarString(e, JSON.stringify({ replace: true })))),
+    reload: () => ask(frame(MESSAGE.reload, () => undefined)),
     undo,
     redo,
     unacknowledged: () => pending,

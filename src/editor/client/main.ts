@@ -20,7 +20,7 @@ import { editorKeymap, markdownShortcuts } from './rules.ts';
 import { slashMenu } from './menu.ts';
 import { BlockPanel, cellAt } from './panel.ts';
 import { nodeViews } from './views.ts';
-import { connectCollab } from './collab.ts';
+import { StaleSave, connectCollab } from './collab.ts';
 
 const n = schema.nodes;
 const m = schema.marks;
@@ -138,7 +138,19 @@ const MARKDOWN_SIGNS = /^(#{1,6}\s|[-*+]\s|\d+\.\s|>\s|```|\|.*\|\s*$|\s*[-*_]{3
 async function start(root: HTMLElement): Promise<void> {
   const config = JSON.parse(root.dataset.config ?? '{}') as EditorConfig;
   const api = new Api(config);
-  const [page, pages] = await Promise.all([api.page(), api.pages().catch(() => [] as PageEntry[])]);
+  const status = document.createElement('span');
+  status.className = 'save-status';
+  status.setAttribute('role', 'status');
+  status.setAttribute('aria-live', 'polite');
+  const say = (text: string) => (status.textContent = text);
+  // Everything the editor waits for at once: with live editing (collab.ts) the document comes
+  // from the socket, opened now rather than after the API reads; the page list (titles for
+  // the page picker and mentions) is read alongside.
+  const [collab, storedDocument, pages] = await Promise.all([
+    config.collab ? connectCollab(config.collab, schema, { name: config.userName ?? 'Member' }, say) : null,
+    config.collab ? null : api.page().then((page) => page.document),
+    api.pages().catch(() => [] as PageEntry[]),
+  ]);
   const pageList = flatten(pages);
   const titles = new Map(pageList.map((p) => [p.id, p.title]));
   const fileUrls = new Map<string, Promise<string>>();
@@ -146,13 +158,6 @@ async function start(root: HTMLElement): Promise<void> {
   let saved: PMNode;
   let view: EditorView;
 
-  const status = document.createElement('span');
-  status.className = 'save-status';
-  status.setAttribute('role', 'status');
-  status.setAttribute('aria-live', 'polite');
-  const say = (text: string) => (status.textContent = text);
-  // Live editing (collab.ts) when the page names its socket: the document comes from there.
-  const collab = config.collab ? await connectCollab(config.collab, schema, { name: config.userName ?? 'Member' }, say) : null;
 
   const insertContext: InsertContext = {
     ask: (title, fields) => asker.ask(title, fields),
@@ -179,19 +184,61 @@ async function start(root: HTMLElement): Promise<void> {
     }
   };
 
+  /**
+   * Shown when a live save would replace a change made to the page outside live editing (the
+   * API, git sync, the tree forms) since the unsaved edits: the member chooses to replace it
+   * or to load the page's version (dropping the live edits), never without being told.
+   */
+  const notice = document.createElement('div');
+  notice.className = 'editor-notice';
+  notice.setAttribute('role', 'alert');
+  notice.hidden = true;
+  const showStale = (message: string) => {
+    const text = document.createElement('p');
+    text.textContent = `${message}.`;
+    const replace = document.createElement('button');
+    replace.type = 'button';
+    replace.className = 'app-button small';
+    replace.textContent = 'Save and replace that change';
+    replace.addEventListener('click', () => void save(true));
+    const reload = document.createElement('button');
+    reload.type = 'button';
+    reload.className = 'app-button secondary small';
+    reload.textContent = 'Load the page’s version (drops the unsaved edits)';
+    reload.addEventListener('click', () => {
+      notice.hidden = true;
+      say('Loading the page’s version…');
+      collab!.reload().then(
+        () => {
+          saved = view.state.doc;
+          say('Loaded the page’s version');
+          view.dispatch(view.state.tr); // refreshes the unsaved mark
+        },
+        (error: Error) => say(`Not loaded: ${error.message}`),
+      );
+    });
+    notice.replaceChildren(text, replace, reload);
+    notice.hidden = false;
+    replace.focus();
+  };
+
   let saving = false;
-  const save = async () => {
+  const save = async (replace = false) => {
     if (saving) return;
     saving = true;
+    notice.hidden = true;
     say('Saving…');
     const doc = view.state.doc;
     try {
-      await (collab ? collab.save() : api.save(fromProseMirror(doc)));
+      await (collab ? collab.save(replace) : api.save(fromProseMirror(doc)));
       saved = doc;
       say('Saved');
       root.dataset.saved = String(Date.now());
     } catch (error) {
-      say(error instanceof ApiError ? `Not saved: ${error.message}` : 'Not saved: the server could not be reached');
+      if (error instanceof StaleSave) {
+        say('Not saved');
+        showStale(error.message);
+      } else say(error instanceof Error && (collab || error instanceof ApiError) ? `Not saved: ${error.message}` : 'Not saved: the server could not be reached');
     } finally {
       saving = false;
     }
@@ -314,10 +361,10 @@ async function start(root: HTMLElement): Promise<void> {
     }),
   });
 
-  saved = collab ? collab.initialDoc() : toProseMirror(page.document);
+  saved = collab ? collab.initialDoc() : toProseMirror(storedDocument!);
   const mount = document.createElement('div');
   mount.className = 'editor-surface';
-  root.replaceChildren(toolbar, panel.dom, mount);
+  root.replaceChildren(toolbar, notice, panel.dom, mount);
 
   view = new EditorView(mount, {
     state: EditorState.create({

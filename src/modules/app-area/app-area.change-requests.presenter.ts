@@ -1,6 +1,7 @@
 import { escapeHtml as e } from '../../site/html.ts';
 import type { PageDiff } from './app-area.diff.ts';
 import { diffTable, layout, when, type Chrome, type TreePage } from './app-area.presenter.ts';
+import { scriptTags, type PageScript } from './app-area.editor.presenter.ts';
 
 /*
  * HTML of change requests in the app: the list, a change request with its forms, and one
@@ -218,7 +219,7 @@ function commentHtml(chrome: Chrome, spaceId: string, number: number, c: Comment
  * drag and drop, the rich-text description), given to members who may change something; the
  * forms below work the same without it.
  */
-export function changeRequestFullPage(chrome: Chrome, view: ChangeRequestPageView, error?: string, script?: { script: string; style: string }): string {
+export function changeRequestFullPage(chrome: Chrome, view: ChangeRequestPageView, error?: string, script?: PageScript): string {
   const cr = view.changeRequest;
   const base = crBase(chrome, view.space.id, cr.number);
   const csrf = csrfField(chrome);
@@ -321,7 +322,7 @@ export function changeRequestFullPage(chrome: Chrome, view: ChangeRequestPageVie
 ${errorBox(error)}<h1>#${cr.number} ${e(cr.subject || 'Untitled change request')} <span class="badge ${e(cr.status)}">${e(cr.status)}</span></h1>
 <p class="muted">Opened by ${e(cr.createdBy)} ${e(when(cr.createdAt))}${cr.merged ? ` · merged by ${e(cr.merged.by)} ${e(when(cr.merged.at))}` : ''}</p>${description}${details}<div class="cr-inline">${statusButtons}</div>
 ${mergeBox}<h2>Changes</h2>${changes}<h2 id="pages">Pages</h2>${addForm}${tree}<h2>Reviews</h2>${requested}${reviews}${reviewForm}${askForm}<h2>Comments</h2>${general.join('') || '<p class="muted">No comment.</p>'}${commentForm}</main>` +
-      (script ? `<link rel="stylesheet" href="${e(script.style)}"><script type="module" src="${e(script.script)}"></script>` : ''),
+      (script ? `<link rel="stylesheet" href="${e(script.style)}">${scriptTags(script)}` : ''),
   );
 }
 

@@ -3,6 +3,7 @@ import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { createMember, createOrganization, type TestOrganization, type TestUser } from '../../../test/factories.ts';
 import { editSpaceContent } from '../content/content.service.ts';
 import { startSession } from '../sessions/sessions.service.ts';
+import { editorAssets } from '../../editor/assets.ts';
 
 /*
  * Change requests in the app (issue 32): each form POST does what the API does as that
@@ -191,6 +192,14 @@ describe('app area: change requests', () => {
     const asset = await t.app.inject({ method: 'GET', url: new URL(script).pathname });
     expect(asset.statusCode).toBe(200);
     expect(asset.headers['content-type']).toContain('text/javascript');
+    // ProseMirror and the converter are not in the page's own script but in chunks it shares
+    // with the block editor (src/editor/assets.ts): a member who opened one has them cached.
+    expect(asset.rawPayload.length).toBeLessThan(20_000);
+    const chunks = [...page.body.matchAll(/<link rel="modulepreload" href="[^"]*\/app\/assets\/(chunk-[A-Z0-9]+\.js)">/g)].map((m) => m[1]);
+    expect(chunks.length).toBeGreaterThan(0);
+    const { entries } = await editorAssets();
+    expect(entries['change-request'].chunks).toEqual(chunks);
+    expect(entries.editor.chunks).toEqual(expect.arrayContaining(chunks));
     // A reader gets neither script nor drop targets, under the app's script-less policy.
     const asReader = await get(url, reader);
     expect(asReader.body).not.toContain('<script type="module"');

@@ -56,8 +56,9 @@ export async function changeRequestPages(parent: FastifyInstance, helpers: AppPa
     if (!view.can.edit && !view.can.update) return html(reply, status, changeRequestFullPage(chrome, view, error));
     // A member who may change something gets the page's script (the bundle's change-request
     // entry), so the page is served under the editor's policy: scripts from this origin only.
-    const { script, style } = (await editorAssets()).entries['change-request'];
-    const body = changeRequestFullPage(chrome, view, error, { script: `${base()}/assets/${script}`, style: `${base()}/assets/${style}` });
+    const { script, style, chunks } = (await editorAssets()).entries['change-request'];
+    const at = (name: string) => `${base()}/assets/${name}`;
+    const body = changeRequestFullPage(chrome, view, error, { script: at(script), style: at(style), chunks: chunks.map(at) });
     return reply.code(status).header('content-security-policy', EDITOR_CSP).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(body);
   };
 

@@ -38,7 +38,22 @@ export function editButton(appBase: string, spaceId: string, pageId: string, csr
  */
 export type EditorPageConfig = EditorConfig & { changeRequestSubject: string };
 
-export function editorPage(view: { assets: { script: string; style: string }; config: EditorPageConfig }): string {
+/** A page's script, its style sheet and the shared chunks the script imports (src/editor/assets.ts), as URLs. */
+export interface PageScript {
+  script: string;
+  style: string;
+  chunks: string[];
+}
+
+/**
+ * The tags that load a page's script: its chunks preloaded, so the browser fetches them with
+ * the script rather than after reading it (a module's imports are found only once it loads).
+ */
+export function scriptTags(assets: PageScript): string {
+  return assets.chunks.map((chunk) => `<link rel="modulepreload" href="${e(chunk)}">`).join('') + `<script type="module" src="${e(assets.script)}"></script>`;
+}
+
+export function editorPage(view: { assets: PageScript; config: EditorPageConfig }): string {
   const { config } = view;
   const crUrl = `${config.appBase}/s/${encodeURIComponent(config.spaceId)}/change-requests/${config.changeRequestNumber}`;
   const pageUrl = `${config.appBase}/s/${encodeURIComponent(config.spaceId)}/pages/${encodeURIComponent(config.pageId)}`;
@@ -49,6 +64,6 @@ export function editorPage(view: { assets: { script: string; style: string }; co
     `<h1 class="editor-title">${e(config.pageTitle)}</h1>` +
     `<div id="quire-editor" data-config="${e(JSON.stringify(config))}"><p class="muted">Loading the editor…</p></div></main>` +
     `<noscript><p>The editor needs JavaScript.</p></noscript>` +
-    `<script type="module" src="${e(view.assets.script)}"></script>`
+    scriptTags(view.assets)
   );
 }

@@ -81,10 +81,24 @@ describe('app area: the editor', () => {
     expect(asset.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(asset.headers['content-encoding']).toBe('br');
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    // The first load's budget: script and style sheet under 300 KB compressed.
+    // The shared chunks the script imports are preloaded, served like it (hashed, a year's cache).
+    const chunks = [...page.body.matchAll(/<link rel="modulepreload" href="[^"]*\/app\/assets\/(chunk-[A-Z0-9]+\.js)">/g)].map((m) => m[1]!);
+    expect(chunks.length).toBeGreaterThan(0);
+    const chunkFiles = await Promise.all(chunks.map((chunk) => t.app.inject({ method: 'GET', url: `/app/assets/${chunk}`, headers: { 'accept-encoding': 'br, gzip' } })));
+    for (const chunk of chunkFiles) {
+      expect(chunk.statusCode).toBe(200);
+      expect(chunk.headers['content-type']).toBe('text/javascript; charset=utf-8');
+      expect(chunk.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    }
+    // What the script imports is what the page preloads: its chunks, by their served names.
+    const plain = await t.app.inject({ method: 'GET', url: `/app/assets/${script}` });
+    const imported = [...plain.body.matchAll(/from"\.\/(chunk-[A-Z0-9]+\.js)"/g)].map((m) => m[1]);
+    expect(imported.length).toBeGreaterThan(0);
+    for (const name of imported) expect(chunks).toContain(name);
+    // The first load's budget: script, its chunks and style sheet under 300 KB compressed.
     const css = await t.app.inject({ method: 'GET', url: `/app/assets/${style}`, headers: { 'accept-encoding': 'br' } });
     expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
-    expect(asset.rawPayload.length + css.rawPayload.length).toBeLessThan(300_000);
+    expect(asset.rawPayload.length + css.rawPayload.length + chunkFiles.reduce((sum, chunk) => sum + chunk.rawPayload.length, 0)).toBeLessThan(300_000);
     expect((await t.app.inject({ method: 'GET', url: '/app/assets/nothing-here.js' })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: '/app/assets/..%2Fsecret.js' })).statusCode).toBe(400);
   });

@@ -60,7 +60,7 @@ export const appAreaEditorRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const assets = await editorAssets();
     const chrome: Chrome = { title: `Edit ${page.title}`, appBase: base(), who: 'Account', csrf: csrfToken(session) };
     const body = editorPage({
-      assets: { script: `${base()}/assets/${assets.script}`, style: `${base()}/assets/${assets.style}` },
+      assets: { script: `${base()}/assets/${assets.script}`, style: `${base()}/assets/${assets.style}`, chunks: assets.chunks.map((chunk) => `${base()}/assets/${chunk}`) },
       config: {
         apiBase: `${app.deps.config.publicUrl}/v1`,
         appBase: base(),

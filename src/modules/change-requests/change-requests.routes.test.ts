@@ -518,6 +518,30 @@ describe('change requests', () => {
       expect(twice.status).toBe(400);
     });
 
+    it('update_page with a JSON document read from the page keeps its written forms: untouched blocks keep their markdown', async () => {
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
+      let one = '';
+      await editMain(space.id, (e) => {
+        one = e.insertPage({ title: 'One', markdown: 'Body.\n' });
+      });
+      const cr = await open(space.id);
+      const written = 'Lead.\n\n- apples\n- pears\n\nA *quiet* word.\n\nEdit me.\n';
+      await applyOk(space.id, cr.id, [{ operation: 'update_page', page: one, document: { markdown: written } }]);
+      expect(await crMarkdown(space.id, cr.id, one)).toBe(written);
+      // A client (the editor) reads the document, changes one paragraph and writes the whole document back.
+      const { document } = (await get(`${CR(space.id, cr.id)}/content/page/${one}`, editor.token, { format: 'document' })).body;
+      expect(document.data.writtenForms).toHaveLength(2);
+      const edited = structuredClone(document);
+      edited.nodes[3].nodes[0].leaves[0].text = 'Edited.';
+      await applyOk(space.id, cr.id, [{ operation: 'update_page', page: one, document: { document: edited } }]);
+      expect(await crMarkdown(space.id, cr.id, one)).toBe(written.replace('Edit me.', 'Edited.'));
+      // A form that no longer matches its blocks is dropped: the edited list is written canonically.
+      const again = (await get(`${CR(space.id, cr.id)}/content/page/${one}`, editor.token, { format: 'document' })).body.document;
+      again.nodes[1].nodes[0].nodes[0].nodes[0].leaves[0].text = 'plums';
+      await applyOk(space.id, cr.id, [{ operation: 'update_page', page: one, document: { document: again } }]);
+      expect(await crMarkdown(space.id, cr.id, one)).toBe('Lead.\n\n* plums\n* pears\n\nA *quiet* word.\n\nEdited.\n');
+    });
+
     it('update_page: document, metadata, moves with into/at and into null; compat=false says updated_page', async () => {
       const space = await createSpace(t, { organization: org, title: 'Docs' });
       let one = '';

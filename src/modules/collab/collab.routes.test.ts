@@ -12,7 +12,8 @@ import { createMember, createOrganization, type TestOrganization, type TestUser 
 import { buildApp } from '../../app.ts';
 import { editSpaceContent } from '../content/content.service.ts';
 import { startSession } from '../sessions/sessions.service.ts';
-import { COLLAB_LIMITS, FRAGMENT, MESSAGE, documentOfYDoc } from './collab.service.ts';
+import { readPageMarkdown } from '../../content/markdown/index.ts';
+import { COLLAB_LIMITS, FRAGMENT, MESSAGE, documentOfYDoc, seedUpdate } from './collab.service.ts';
 
 /*
  * Live editing over the socket, with a Node client speaking y-protocols as the browser does:
@@ -29,7 +30,7 @@ class Client {
   generation: string | null = null;
   acks = 0;
   synced: Promise<void>;
-  saved: Array<{ ok: boolean; message?: string }> = [];
+  saved: Array<{ ok: boolean; stale?: boolean; message?: string }> = [];
   closed: Promise<{ code: number; reason: string }>;
   constructor(readonly ws: WebSocket) {
     let onSynced!: () => void;
@@ -101,6 +102,21 @@ const until = async (check: () => boolean | Promise<boolean>, ms = 10_000) => {
     await new Promise((r) => setTimeout(r, 20));
   }
 };
+
+describe('the live document', () => {
+  it('keeps the page’s own properties (its written forms, unknown data) beside the content y-prosemirror binds', () => {
+    const { document } = readPageMarkdown('Lead.\n\n- apples\n- pears\n');
+    expect(document.data.writtenForms).toHaveLength(1);
+    const page = { ...document, data: { ...document.data, future: { kept: true } } };
+    const doc = new Y.Doc();
+    Y.applyUpdate(doc, seedUpdate(page));
+    expect(documentOfYDoc(doc).data).toEqual(page.data);
+    // Through a client, as a browser has it: the same document.
+    const client = new Y.Doc();
+    Y.applyUpdate(client, Y.encodeStateAsUpdate(doc));
+    expect(documentOfYDoc(client)).toEqual(documentOfYDoc(doc));
+  });
+});
 
 describe('live editing (collab)', () => {
   let t: TestApp;
@@ -271,6 +287,46 @@ describe('live editing (collab)', () => {
     const back = await session(secondPort);
     expect(back.text()).toBe('Unsaved Changed through the API.');
     await leave(back);
+  });
+
+  it('tells a member whose save would replace a change made outside live editing; they replace it, or take the page’s version', async () => {
+    const cr = (await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: editor.token, body: { subject: 'Outside' } })).body.id as string;
+    const update = (markdown: string) =>
+      t.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/content`, { token: org.admin.token, body: { changes: [{ operation: 'update_page', page: pageId, document: { markdown } }] } });
+    const markdown = async () => (await t.request('GET', `/v1/spaces/${spaceId}/change-requests/${cr}/content/page/${pageId}`, { token: org.admin.token, query: { format: 'markdown' } })).body.markdown as string;
+    const c = new Client(connect(await cookieOf(editor), { path: `/app/collab/${spaceId}/${cr}/${pageId}` }));
+    await c.synced;
+    const saveAs = async (payload?: object) => {
+      const count = c.saved.length;
+      c.send(MESSAGE.save, (e) => payload && encoding.writeVarString(e, JSON.stringify(payload)));
+      await until(() => c.saved.length > count, 5_000);
+      return c.saved[count];
+    };
+
+    c.type('Live ');
+    await until(() => c.acks >= 1);
+    expect((await update('Outside change.\n')).status).toBe(200);
+    // A plain save is refused, saying why; the change made outside stays.
+    expect(await saveAs()).toEqual({ ok: false, stale: true, message: expect.stringContaining('changed outside live editing') });
+    expect(await markdown()).toBe('Outside change.\n');
+    // Told, the member replaces it.
+    expect(await saveAs({ replace: true })).toEqual({ ok: true });
+    expect(await markdown()).toBe('Live Handbook text.\n');
+
+    // Or takes the page's version: the live document becomes the page, and saving is plain again.
+    c.type('More ');
+    await until(() => c.acks >= 2);
+    expect((await update('Outside again.\n')).status).toBe(200);
+    expect((await saveAs()).stale).toBe(true);
+    const count = c.saved.length;
+    c.send(MESSAGE.reload, () => undefined);
+    await until(() => c.saved.length > count, 5_000);
+    expect(c.saved[count]).toEqual({ ok: true });
+    await until(() => c.text() === 'Outside again.');
+    expect(await saveAs()).toEqual({ ok: true });
+    expect(await markdown()).toBe('Outside again.\n');
+    c.ws.close();
+    await c.closed;
   });
 
   it('relays cursors to a member on another process, drops them when their client leaves, and lets no member speak for another’s client', async () => {

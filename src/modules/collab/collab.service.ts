@@ -21,6 +21,7 @@ import { HttpError, forbidden, notFound, toHttpError } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { schema } from '../../editor/schema.ts';
 import { fromProseMirrorJSON, toProseMirrorJSON } from '../../editor/convert.ts';
+import { documentAttrsOf, writeDocumentAttrs } from '../../editor/live-doc.ts';
 import type { Document } from '../../content/markdown/types.ts';
 import { changeRequestPolicy } from '../change-requests/change-requests.policy.ts';
 import { loadChangeRequest } from '../../access/index.ts';
@@ -36,7 +37,7 @@ import { COLLAB_LIMITS } from './collab.limits.ts';
 export { COLLAB_LIMITS };
 
 /** Message types: y-protocols' sync (0) and awareness (1), then Quire's own. */
-export const MESSAGE = { sync: 0, awareness: 1, ack: 3, save: 4, saved: 5, error: 6, generation: 7 } as const;
+export const MESSAGE = { sync: 0, awareness: 1, ack: 3, save: 4, saved: 5, error: 6, generation: 7, reload: 8 } as const;
 
 /** The name of the Y.XmlFragment holding the ProseMirror document (y-prosemirror's default). */
 export const FRAGMENT = 'prosemirror';
@@ -166,7 +167,9 @@ function markBase(doc: Y.Doc, pageDigest: string): void {
 export function seedUpdate(document: Document): Uint8Array {
   const seed = new Y.Doc();
   seed.transact(() => {
-    prosemirrorJSONToYXmlFragment(schema, toProseMirrorJSON(document), seed.getXmlFragment(FRAGMENT));
+    const json = toProseMirrorJSON(document);
+    prosemirrorJSONToYXmlFragment(schema, json, seed.getXmlFragment(FRAGMENT));
+    writeDocumentAttrs(seed, json);
     markBase(seed, digest(document));
     seed.getMap<string>(BASE).set('generation', newId(16));
   });
@@ -192,10 +195,11 @@ function awarenessEntries(update: Uint8Array): Array<{ clientId: number; stateBy
   return entries;
 }
 
-/** The GitBook document of a Y.Doc's current state. */
+/** The GitBook document of a Y.Doc's current state: its content and the page's own properties (live-doc.ts). */
 export function documentOfYDoc(doc: Y.Doc): Document {
-  const node = yXmlFragmentToProseMirrorRootNode(doc.getXmlFragment(FRAGMENT), schema);
-  return fromProseMirrorJSON(node.toJSON());
+  const json = yXmlFragmentToProseMirrorRootNode(doc.getXmlFragment(FRAGMENT), schema).toJSON() as Record<string, unknown>;
+  const attrs = documentAttrsOf(doc);
+  return fromProseMirrorJSON(attrs ? { ...json, attrs } : json);
 }
 
 export class CollabHub {
@@ -318,7 +322,9 @@ export class CollabHub {
   /** Makes the live document the page's stored document (the smallest change y-prosemirror finds). */
   private async followStored(room: Room, document: Document): Promise<void> {
     await this.storeChange(room, () => {
-      prosemirrorJSONToYXmlFragment(schema, toProseMirrorJSON(document), room.doc.getXmlFragment(FRAGMENT));
+      const json = toProseMirrorJSON(document);
+      prosemirrorJSONToYXmlFragment(schema, json, room.doc.getXmlFragment(FRAGMENT));
+      writeDocumentAttrs(room.doc, json);
       markBase(room.doc, digest(document));
     });
   }
@@ -459,28 +465,70 @@ export class CollabHub {
     }
     if (type === MESSAGE.awareness) return this.receiveAwareness(room, member, decoding.readVarUint8Array(decoder));
     if (type === MESSAGE.save) {
-      const result = await this.save(room, member);
+      // `{"replace":true}` after the member was told the page changed outside live editing.
+      const options = decoding.hasContent(decoder) ? (JSON.parse(decoding.readVarString(decoder)) as { replace?: unknown }) : {};
+      const result = await this.save(room, member, options.replace === true);
+      member.transport.send(message(MESSAGE.saved, (e) => encoding.writeVarString(e, JSON.stringify(result))));
+      return;
+    }
+    if (type === MESSAGE.reload) {
+      const result = await this.reload(room, member);
       member.transport.send(message(MESSAGE.saved, (e) => encoding.writeVarString(e, JSON.stringify(result))));
       return;
     }
     member.transport.close(1008, 'Unknown message');
   }
 
-  /** Writes the merged document to the change request as the member who asked. */
-  private async save(room: Room, member: Member): Promise<{ ok: boolean; message?: string }> {
+  /** The page as the change request stores it now. */
+  private async storedPage(member: Member): Promise<Document | undefined> {
+    const { ctx, spaceId, key } = member.access;
+    const { cr } = await loadChangeRequest(ctx, spaceId, key.changeRequestId);
+    return ((await getPage(ctx, spaceId, key.pageId, { revisionId: cr.revision_id, format: 'document' })) as { document?: Document }).document;
+  }
+
+  /**
+   * Writes the merged document to the change request as the member who asked. When the page
+   * changed outside live editing (the API, git sync, the tree forms) since the live document
+   * was last in step with it, saving would replace that change: refused with `stale` unless
+   * the member, told so, asks to `replace` it (or reloads the page's version instead).
+   */
+  private async save(room: Room, member: Member, replace = false): Promise<{ ok: boolean; stale?: true; message?: string }> {
     if (!member.access.canWrite) return { ok: false, message: 'Editing needs the edit role on this space' };
     try {
       const session: BrowserSession | null = await findSession(this.deps, `${SESSION_COOKIE}=${member.access.sessionId}`);
       if (!session) return { ok: false, message: 'The session has ended: sign in again' };
+      if (!replace) {
+        const current = await this.storedPage(member);
+        if (current && digest(current) !== room.doc.getMap<string>(BASE).get('page')) {
+          return { ok: false, stale: true, message: 'This page was changed outside live editing since your unsaved edits: saving replaces that change' };
+        }
+      }
       const document = documentOfYDoc(room.doc);
       const { ctx, spaceId } = member.access;
       await applyContentChanges(ctx, spaceId, room.key.changeRequestId, [{ operation: 'update_page', page: room.key.pageId, document: { document } } as never], true);
       // The live document takes what the change request now stores: the server gives new
       // blocks their keys (comments anchor to them) and normalizes the rest. Messages wait
       // for the save (one queue per document), so nothing was typed in between.
-      const { cr } = await loadChangeRequest(ctx, spaceId, room.key.changeRequestId);
-      const stored = (await getPage(ctx, spaceId, room.key.pageId, { revisionId: cr.revision_id, format: 'document' })) as { document?: Document };
-      if (stored.document) await this.followStored(room, stored.document);
+      const stored = await this.storedPage(member);
+      if (stored) await this.followStored(room, stored);
+      return { ok: true };
+    } catch (error) {
+      const refused = toHttpError(error);
+      if (refused) return { ok: false, message: refused.message };
+      throw error;
+    }
+  }
+
+  /**
+   * The member chose the page's stored version over the unsaved live edits (told the page
+   * changed outside live editing): the live document becomes the page, for everyone in it.
+   */
+  private async reload(room: Room, member: Member): Promise<{ ok: boolean; message?: string }> {
+    if (!member.access.canWrite) return { ok: false, message: 'Editing needs the edit role on this space' };
+    try {
+      const stored = await this.storedPage(member);
+      if (!stored) return { ok: false, message: 'The page is no longer in this change request' };
+      await this.followStored(room, stored);
       return { ok: true };
     } catch (error) {
       const refused = toHttpError(error);

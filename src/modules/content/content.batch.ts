@@ -66,7 +66,7 @@ interface ParsedDocument {
 /** A caller's JSON document, completed (content/markdown/complete.ts); 400 naming the field when it is none. */
 function acceptJsonDocument(input: unknown, where: string): Document {
   try {
-    return completeDocument(input);
+    return completeDocument(input, { keepWrittenForm: true });
   } catch (error) {
     if (error instanceof InvalidDocument) throw badRequest(`${where}/document/document is not a document Quire can read (${error.message})`);
     throw error;
