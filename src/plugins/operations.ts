@@ -37,9 +37,11 @@ export interface Ok<P, Q, B, R> extends Described<P, Q, B> {
   handler: Handler<P, Q, B, Of<R>>;
 }
 
-/** Answers 201 with what the handler returns (a `location` it sets on the reply stays). */
+/** Answers 201 with what the handler returns. */
 export interface Created<P, Q, B, R> extends Described<P, Q, B> {
   created: R;
+  /** The `location` header is the created object's `urls.location`. */
+  location?: Of<R> extends { urls: { location: string } } ? true : never;
   handler: Handler<P, Q, B, Of<R>>;
 }
 
@@ -82,6 +84,7 @@ export function operations(app: FastifyInstance<any, any, any, any, any>, tags: 
         schema.response = { 201: spec.created, ...errors };
         handler = async (request, reply) => {
           const created = await spec.handler(request, reply);
+          if (spec.location) reply.header('location', (created as { urls: { location: string } }).urls.location);
           return reply.code(201).send(created);
         };
       } else {
