@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids.ts';
 import { conditionValue } from '../sites/site-conditions.ts';
 import { pageOf, pathFrom, SiteStructure, uniquePath } from '../sites/site-structure.ts';
 import { loadSite, loadSiteToManage } from '../../access/index.ts';
-import { sitesRepository, type SiteRow } from '../sites/sites.repository.ts';
+import type { SiteRow } from '../sites/sites.repository.ts';
 import { siteSectionsRepository, type GroupRow, type SectionRow } from './site-sections.repository.ts';
 import type {
   AddGroupInput,
@@ -123,8 +123,7 @@ export async function addSection(ctx: Context, organizationId: string, siteId: s
       position: 0,
       created_at: now,
     });
-    await structure.save(tctx.db);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
     return presentedSection(ctx, site, structure, section.id);
   });
 }
@@ -156,8 +155,7 @@ export async function updateSection(ctx: Context, organizationId: string, siteId
     if (input.siteSectionGroupId !== undefined && input.siteSectionGroupId !== row.section_group_id) {
       structure.moveIntoGroup({ kind: 'section', id: sectionId }, input.siteSectionGroupId);
     }
-    await structure.save(tctx.db);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
     return presentedSection(ctx, site, structure, sectionId);
   });
 }
@@ -169,9 +167,8 @@ export async function deleteSection(ctx: Context, organizationId: string, siteId
     const structure = await SiteStructure.load(tctx, siteId);
     // An absent section (no site spaces either) changes nothing: the site keeps its updatedAt.
     if (!structure.removeSection(sectionId)) return;
-    await structure.save(tctx.db);
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
     if (site.default_site_section_id === sectionId) await siteSectionsRepository.clearSiteDefaultSection(tctx.db, siteId);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
   });
 }
 
@@ -183,8 +180,7 @@ export async function moveSection(ctx: Context, organizationId: string, siteId: 
     findSection(structure, sectionId);
     const pointer = (p?: { siteSection: string }) => (p ? { kind: 'section' as const, id: p.siteSection } : undefined);
     structure.moveLevelItem({ kind: 'section', id: sectionId }, input.position && { before: pointer(input.position.before), after: pointer(input.position.after) });
-    await structure.save(tctx.db);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
     return presentedSection(ctx, site, structure, sectionId);
   });
 }
@@ -218,8 +214,7 @@ export async function addGroup(ctx: Context, organizationId: string, siteId: str
     };
     structure.addGroup(row);
     for (const id of sections) structure.moveIntoGroup({ kind: 'section', id }, row.id);
-    await structure.save(tctx.db);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
     return presentedGroup(ctx, site, structure, row.id);
   });
 }
@@ -235,8 +230,7 @@ export async function updateGroup(ctx: Context, organizationId: string, siteId: 
     if (input.icon !== undefined) changes.icon = input.icon;
     if (Object.keys(changes).length > 0) {
       structure.updateGroup(groupId, changes);
-      await structure.save(tctx.db);
-      await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+      await structure.saveChange(tctx.db, isoNow(ctx.clock));
     }
     return presentedGroup(ctx, site, structure, groupId);
   });
@@ -248,8 +242,7 @@ export async function deleteGroup(ctx: Context, organizationId: string, siteId: 
     await loadSiteToManage(tctx, organizationId, siteId);
     const structure = await SiteStructure.load(tctx, siteId);
     if (!structure.removeGroup(groupId)) return;
-    await structure.save(tctx.db);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
   });
 }
 
@@ -261,8 +254,7 @@ export async function addSectionToGroup(ctx: Context, organizationId: string, si
     findGroup(structure, groupId);
     if (!structure.section(sectionId)) throw badRequest(`body/sectionId: section "${sectionId}" is not in this site`);
     structure.moveIntoGroup({ kind: 'section', id: sectionId }, groupId);
-    await structure.save(tctx.db);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
     return presentedGroup(ctx, site, structure, groupId);
   });
 }
@@ -275,8 +267,7 @@ export async function removeSectionFromGroup(ctx: Context, organizationId: strin
     const section = structure.section(sectionId);
     if (!section || section.section_group_id !== groupId) return;
     structure.moveLevelItem({ kind: 'section', id: sectionId }, { after: { kind: 'group', id: groupId } });
-    await structure.save(tctx.db);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
   });
 }
 
@@ -289,8 +280,7 @@ export async function moveGroup(ctx: Context, organizationId: string, siteId: st
     const pointer = (p?: { type: 'site-section' | 'site-section-group'; id: string }) =>
       p ? { kind: p.type === 'site-section' ? ('section' as const) : ('group' as const), id: p.id } : undefined;
     structure.moveLevelItem({ kind: 'group', id: groupId }, input.position && { before: pointer(input.position.before), after: pointer(input.position.after) });
-    await structure.save(tctx.db);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
     return presentedGroup(ctx, site, structure, groupId);
   });
 }

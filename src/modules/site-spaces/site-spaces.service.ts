@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids.ts';
 import { conditionValue } from '../sites/site-conditions.ts';
 import { pageOf, pathFrom, SiteStructure, uniquePath } from '../sites/site-structure.ts';
 import { loadSite, loadSiteToManage } from '../../access/index.ts';
-import { sitesRepository, type SiteRow } from '../sites/sites.repository.ts';
+import type { SiteRow } from '../sites/sites.repository.ts';
 import { siteSpacesRepository, type SiteSpaceRow } from './site-spaces.repository.ts';
 import type { AddSiteSpaceInput, MoveSiteSpaceInput, UpdateSiteSpaceInput } from './site-spaces.schemas.ts';
 
@@ -64,8 +64,7 @@ export async function addSiteSpace(ctx: Context, organizationId: string, siteId:
       created_at: isoNow(ctx.clock),
     };
     await structure.addSiteSpace(tctx, row);
-    await structure.save(tctx.db);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
     return presented(ctx, site, structure, row.id);
   });
 }
@@ -91,8 +90,7 @@ export async function updateSiteSpace(ctx: Context, organizationId: string, site
     }
     if (Object.keys(changes).length > 0) {
       await structure.updateSiteSpace(tctx, siteSpaceId, changes);
-      await structure.save(tctx.db);
-      await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+      await structure.saveChange(tctx.db, isoNow(ctx.clock));
     }
     return presented(ctx, site, structure, siteSpaceId);
   });
@@ -105,9 +103,8 @@ export async function deleteSiteSpace(ctx: Context, organizationId: string, site
     const structure = await SiteStructure.load(tctx, siteId);
     // An absent site space changes nothing: the site keeps its updatedAt.
     if (!structure.removeSiteSpace(siteSpaceId)) return;
-    await structure.save(tctx.db);
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
     if (site.default_site_space_id === siteSpaceId) await siteSpacesRepository.clearSiteDefault(tctx.db, siteId);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
   });
 }
 
@@ -119,8 +116,7 @@ export async function moveSiteSpace(ctx: Context, organizationId: string, siteId
     findRow(structure, siteSpaceId);
     const position = input.position && { before: input.position.before?.siteSpace, after: input.position.after?.siteSpace };
     structure.moveSiteSpaceNextTo(siteSpaceId, position);
-    await structure.save(tctx.db);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
     return presented(ctx, site, structure, siteSpaceId);
   });
 }

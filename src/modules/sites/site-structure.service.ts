@@ -5,7 +5,6 @@ import { SiteStructure, type LevelPointer } from './site-structure.ts';
 import type { CustomizationWire, SortStructureInput } from './sites.schemas.ts';
 import { loadSite, loadSiteToManage } from '../../access/index.ts';
 import { isoNow } from '../../lib/clock.ts';
-import { sitesRepository } from './sites.repository.ts';
 import { presentSiteFor } from './sites.service.ts';
 
 /* A site's structure and published profile as the API reads them, and sortSiteStructure (the model: site-structure.ts). */
@@ -65,8 +64,7 @@ export async function sortStructure(ctx: Context, organizationId: string, siteId
       const current = structure.parentOf({ kind, id: item.id });
       structure.moveLevelItem({ kind, id: item.id }, position && { before: toPointer(position.before), after: toPointer(position.after) }, { parent: current });
     }
-    await structure.save(tctx.db);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
     const presented = structure.present(ctx, site);
     const moved = [...presented.siteSpaces, ...presented.sections, ...presented.groups].find((o) => o.id === item.id && o.object === item.type);
     if (!moved) throw notFound('Item');

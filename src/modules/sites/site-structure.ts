@@ -18,7 +18,7 @@ import {
 } from '../site-sections/site-sections.presenter.ts';
 import { siteSpacesRepository, type SiteSpaceRow } from '../site-spaces/site-spaces.repository.ts';
 import { siteUrl } from './sites.presenter.ts';
-import type { SiteRow } from './sites.repository.ts';
+import { sitesRepository, type SiteRow } from './sites.repository.ts';
 
 /*
  * A site's structure (section groups, sections, site spaces) as one model, in Outline's
@@ -391,5 +391,11 @@ export class SiteStructure {
     this.trackedGroups.settle();
     this.trackedSections.settle();
     this.trackedSiteSpaces.settle();
+  }
+
+  /** Saves, and marks the site updated: a change of its structure is a change of the site. */
+  async saveChange(db: Db, updatedAt: string): Promise<void> {
+    await this.save(db);
+    await sitesRepository.touch(db, this.siteId, updatedAt);
   }
 }
