@@ -131,8 +131,7 @@ export async function addSection(ctx: Context, organizationId: string, siteId: s
 /** PATCH {SITE}/sections/{id}: title, path (409 when another section has it), default site space, condition, icon, description, group. */
 export async function updateSection(ctx: Context, organizationId: string, siteId: string, sectionId: string, input: UpdateSectionInput) {
   return ctx.transaction(async (tctx) => {
-    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { site, structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     const row = findSection(structure, sectionId);
     const changes: Parameters<SiteStructure['updateSection']>[1] = {};
     if (input.title !== undefined) changes.title = input.title.trim().length >= 2 ? input.title.trim() : input.title;
@@ -163,8 +162,7 @@ export async function updateSection(ctx: Context, organizationId: string, siteId
 /** DELETE {SITE}/sections/{id}: the section and its site spaces; 204 also when absent. */
 export async function deleteSection(ctx: Context, organizationId: string, siteId: string, sectionId: string) {
   await ctx.transaction(async (tctx) => {
-    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { site, structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     // An absent section (no site spaces either) changes nothing: the site keeps its updatedAt.
     if (!structure.removeSection(sectionId)) return;
     await structure.saveChange(tctx.db, isoNow(ctx.clock));
@@ -175,8 +173,7 @@ export async function deleteSection(ctx: Context, organizationId: string, siteId
 /** POST {SITE}/sections/{id}/move (deprecated; sortSiteStructure replaces it). */
 export async function moveSection(ctx: Context, organizationId: string, siteId: string, sectionId: string, input: MoveSectionInput) {
   return ctx.transaction(async (tctx) => {
-    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { site, structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     findSection(structure, sectionId);
     const pointer = (p?: { siteSection: string }) => (p ? { kind: 'section' as const, id: p.siteSection } : undefined);
     structure.moveLevelItem({ kind: 'section', id: sectionId }, input.position && { before: pointer(input.position.before), after: pointer(input.position.after) });
@@ -196,8 +193,7 @@ export async function listGroups(ctx: Context, organizationId: string, siteId: s
 /** POST {SITE}/section-groups: at the end of `parent` (or the site root), holding `sections` in that order. */
 export async function addGroup(ctx: Context, organizationId: string, siteId: string, input: AddGroupInput) {
   return ctx.transaction(async (tctx) => {
-    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { site, structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     const parent = input.parent ?? null;
     if (parent !== null && !structure.group(parent)) throw badRequest(`body/parent: section group "${parent}" is not in this site`);
     const sections = [...new Set(input.sections ?? [])];
@@ -222,8 +218,7 @@ export async function addGroup(ctx: Context, organizationId: string, siteId: str
 /** PATCH {SITE}/section-groups/{id}: title, icon. */
 export async function updateGroup(ctx: Context, organizationId: string, siteId: string, groupId: string, input: UpdateGroupInput) {
   return ctx.transaction(async (tctx) => {
-    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { site, structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     findGroup(structure, groupId);
     const changes: Partial<GroupRow> = {};
     if (input.title !== undefined) changes.title = input.title.trim() || input.title;
@@ -239,8 +234,7 @@ export async function updateGroup(ctx: Context, organizationId: string, siteId: 
 /** DELETE {SITE}/section-groups/{id}: what it holds moves up to its place; 204 also when absent. */
 export async function deleteGroup(ctx: Context, organizationId: string, siteId: string, groupId: string) {
   await ctx.transaction(async (tctx) => {
-    await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     if (!structure.removeGroup(groupId)) return;
     await structure.saveChange(tctx.db, isoNow(ctx.clock));
   });
@@ -249,8 +243,7 @@ export async function deleteGroup(ctx: Context, organizationId: string, siteId: 
 /** POST {SITE}/section-groups/{id}/sections: puts a section at the end of the group. */
 export async function addSectionToGroup(ctx: Context, organizationId: string, siteId: string, groupId: string, sectionId: string) {
   return ctx.transaction(async (tctx) => {
-    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { site, structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     findGroup(structure, groupId);
     if (!structure.section(sectionId)) throw badRequest(`body/sectionId: section "${sectionId}" is not in this site`);
     structure.moveIntoGroup({ kind: 'section', id: sectionId }, groupId);
@@ -262,8 +255,7 @@ export async function addSectionToGroup(ctx: Context, organizationId: string, si
 /** DELETE {SITE}/section-groups/{id}/sections/{sectionId}: the section goes right after the group; 204 also when it was not in it. */
 export async function removeSectionFromGroup(ctx: Context, organizationId: string, siteId: string, groupId: string, sectionId: string) {
   await ctx.transaction(async (tctx) => {
-    await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     const section = structure.section(sectionId);
     if (!section || section.section_group_id !== groupId) return;
     structure.moveLevelItem({ kind: 'section', id: sectionId }, { after: { kind: 'group', id: groupId } });
@@ -274,8 +266,7 @@ export async function removeSectionFromGroup(ctx: Context, organizationId: strin
 /** POST {SITE}/section-groups/{id}/move (deprecated): next to a section or group; 404 unknown group, 400 bad position. */
 export async function moveGroup(ctx: Context, organizationId: string, siteId: string, groupId: string, input: MoveGroupInput) {
   return ctx.transaction(async (tctx) => {
-    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { site, structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     findGroup(structure, groupId);
     const pointer = (p?: { type: 'site-section' | 'site-section-group'; id: string }) =>
       p ? { kind: p.type === 'site-section' ? ('section' as const) : ('group' as const), id: p.id } : undefined;

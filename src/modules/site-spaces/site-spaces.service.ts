@@ -72,8 +72,7 @@ export async function addSiteSpace(ctx: Context, organizationId: string, siteId:
 /** PATCH {SITE}/site-spaces/{id}: path (409 when taken in its section), condition, space. */
 export async function updateSiteSpace(ctx: Context, organizationId: string, siteId: string, siteSpaceId: string, input: UpdateSiteSpaceInput) {
   return ctx.transaction(async (tctx) => {
-    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { site, structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     const row = findRow(structure, siteSpaceId);
     const changes: Parameters<SiteStructure['updateSiteSpace']>[2] = {};
     if (input.path !== undefined && input.path !== row.path) {
@@ -99,8 +98,7 @@ export async function updateSiteSpace(ctx: Context, organizationId: string, site
 /** DELETE {SITE}/site-spaces/{id}: 204 also when absent. */
 export async function deleteSiteSpace(ctx: Context, organizationId: string, siteId: string, siteSpaceId: string) {
   await ctx.transaction(async (tctx) => {
-    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { site, structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     // An absent site space changes nothing: the site keeps its updatedAt.
     if (!structure.removeSiteSpace(siteSpaceId)) return;
     await structure.saveChange(tctx.db, isoNow(ctx.clock));
@@ -111,8 +109,7 @@ export async function deleteSiteSpace(ctx: Context, organizationId: string, site
 /** POST {SITE}/site-spaces/{id}/move (deprecated): next to another site space, or to the end of its section. */
 export async function moveSiteSpace(ctx: Context, organizationId: string, siteId: string, siteSpaceId: string, input: MoveSiteSpaceInput) {
   return ctx.transaction(async (tctx) => {
-    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { site, structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     findRow(structure, siteSpaceId);
     const position = input.position && { before: input.position.before?.siteSpace, after: input.position.after?.siteSpace };
     structure.moveSiteSpaceNextTo(siteSpaceId, position);

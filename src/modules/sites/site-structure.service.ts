@@ -3,7 +3,7 @@ import { badRequest, notFound } from '../../errors.ts';
 import { effectiveCustomization } from './site-customization.ts';
 import { SiteStructure, type LevelPointer } from './site-structure.ts';
 import type { CustomizationWire, SortStructureInput } from './sites.schemas.ts';
-import { loadSite, loadSiteToManage } from '../../access/index.ts';
+import { loadSite } from '../../access/index.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { presentSiteFor } from './sites.service.ts';
 
@@ -45,8 +45,7 @@ const POINTER_KIND = { 'site-section': 'section', 'site-section-group': 'group' 
  */
 export async function sortStructure(ctx: Context, organizationId: string, siteId: string, input: SortStructureInput) {
   return ctx.transaction(async (tctx) => {
-    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { site, structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     const { item, position } = input;
     const pointers = [position?.before, position?.after].filter((p) => p !== undefined);
     if (item.type === 'site-external-link') throw notFound('External link');

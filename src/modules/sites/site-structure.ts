@@ -3,7 +3,7 @@ import type { Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { decodePageCursor, pageWith, type Page, type PageRequest } from '../../lib/pagination/index.ts';
 import { badRequest } from '../../errors.ts';
-import { contentAccess } from '../../access/index.ts';
+import { contentAccess, loadSiteToManage, type SiteView } from '../../access/index.ts';
 import { spacePermissions } from '../spaces/spaces.policy.ts';
 import { presentSpace } from '../spaces/spaces.presenter.ts';
 import type { SpaceWire } from '../spaces/spaces.schemas.ts';
@@ -137,6 +137,12 @@ export class SiteStructure {
     const structure = new SiteStructure(siteId, groups, sections, siteSpaces, new Map());
     await structure.presentSpaces(ctx, [...new Set(siteSpaces.map((s) => s.space_id))]);
     return structure;
+  }
+
+  /** The structure of a site the caller manages (else 403 or 404, as loadSiteToManage says), with the site. */
+  static async loadToManage(ctx: Ctx, organizationId: string, siteId: string): Promise<{ site: SiteView; structure: SiteStructure }> {
+    const { site } = await loadSiteToManage(ctx, organizationId, siteId);
+    return { site, structure: await SiteStructure.load(ctx, siteId) };
   }
 
   private async presentSpaces(ctx: Ctx, spaceIds: string[]): Promise<void> {
