@@ -54,12 +54,14 @@ export const changeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const contentRoute = operations(app, ['change-requests-content']);
 
   route.post('/v1/spaces/:spaceId/change-requests', {
-    operationId: 'createChangeRequest', summary: 'Open a change request (edit role)', params: SpaceParams, body: CreateChangeRequestBody, optionalBody: true, created: ref(ChangeRequest), location: true,
+    operationId: 'createChangeRequest', summary: 'Open a change request (edit role)',
+    params: SpaceParams, body: CreateChangeRequestBody, optionalBody: true, created: ref(ChangeRequest), location: true,
     handler: (request) => changeRequests.createChangeRequest(contextOf(request), request.params.spaceId, request.body),
   });
 
   route.get('/v1/spaces/:spaceId/change-requests', {
-    operationId: 'listChangeRequestsForSpace', summary: 'List the change requests of a space (status defaults to open), newest first', params: SpaceParams, querystring: ListSpaceChangeRequestsQuery, ok: ChangeRequestList, errors: [400, 401, 404],
+    operationId: 'listChangeRequestsForSpace', summary: 'List the change requests of a space (status defaults to open), newest first',
+    params: SpaceParams, querystring: ListSpaceChangeRequestsQuery, ok: ChangeRequestList, errors: [400, 401, 404],
     handler: (request) => {
       const { page, limit, ...filters } = request.query;
       return changeRequests.listSpaceChangeRequests(contextOf(request), request.params.spaceId, filters, pageRequest(request, { page, limit }));
@@ -67,7 +69,8 @@ export const changeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   route.get('/v1/orgs/:organizationId/change-requests', {
-    operationId: 'listChangeRequestsForOrganization', summary: 'List the change requests of the spaces the caller can access', params: OrganizationParams, querystring: ListOrganizationChangeRequestsQuery, ok: ChangeRequestList, errors: [400, 401, 404],
+    operationId: 'listChangeRequestsForOrganization', summary: 'List the change requests of the spaces the caller can access',
+    params: OrganizationParams, querystring: ListOrganizationChangeRequestsQuery, ok: ChangeRequestList, errors: [400, 401, 404],
     handler: (request) => {
       const { page, limit, ...filters } = request.query;
       return changeRequests.listOrganizationChangeRequests(contextOf(request), request.params.organizationId, filters, pageRequest(request, { page, limit }));
@@ -80,17 +83,20 @@ export const changeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   route.patch(CR, {
-    operationId: 'updateChangeRequestById', summary: 'Change the subject, description or status (its creator, or the edit role)', params: ChangeRequestParams, body: UpdateChangeRequestBody, ok: ref(ChangeRequest), errors: [400, 401, 403, 404, 409],
+    operationId: 'updateChangeRequestById', summary: 'Change the subject, description or status (its creator, or the edit role)',
+    params: ChangeRequestParams, body: UpdateChangeRequestBody, ok: ref(ChangeRequest), errors: [400, 401, 403, 404, 409],
     handler: (request) => changeRequests.updateChangeRequest(contextOf(request), request.params.spaceId, request.params.changeRequestId, request.body),
   });
 
   route.post(`${CR}/merge`, {
-    operationId: 'mergeChangeRequest', summary: 'Merge into the space (review role; merge rules; 409 on conflicts, nothing changed)', params: ChangeRequestParams, ok: MergeResult, errors: [400, 401, 403, 404, 409],
+    operationId: 'mergeChangeRequest', summary: 'Merge into the space (review role; merge rules; 409 on conflicts, nothing changed)',
+    params: ChangeRequestParams, ok: MergeResult, errors: [400, 401, 403, 404, 409],
     handler: (request) => changeRequests.mergeChangeRequest(contextOf(request), request.params.spaceId, request.params.changeRequestId),
   });
 
   route.post(`${CR}/update`, {
-    operationId: 'updateChangeRequest', summary: 'Bring the space’s changes into the change request (edit role; 409 on conflicts)', params: ChangeRequestParams, ok: UpdateResult, errors: [400, 401, 403, 404, 409],
+    operationId: 'updateChangeRequest', summary: 'Bring the space’s changes into the change request (edit role; 409 on conflicts)',
+    params: ChangeRequestParams, ok: UpdateResult, errors: [400, 401, 403, 404, 409],
     handler: (request) => changeRequests.updateFromMain(contextOf(request), request.params.spaceId, request.params.changeRequestId),
   });
 
@@ -100,7 +106,8 @@ export const changeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   route.post(`${CR}/reviews`, {
-    operationId: 'submitChangeRequestReview', summary: 'Approve or request changes on the current revision (review role)', params: ChangeRequestParams, body: SubmitReviewBody, created: ref(ChangeRequestReview), location: true, errors: [400, 401, 403, 404, 409],
+    operationId: 'submitChangeRequestReview', summary: 'Approve or request changes on the current revision (review role)',
+    params: ChangeRequestParams, body: SubmitReviewBody, created: ref(ChangeRequestReview), location: true, errors: [400, 401, 403, 404, 409],
     handler: (request) => changeRequests.submitReview(contextOf(request), request.params.spaceId, request.params.changeRequestId, request.body),
   });
 
@@ -110,17 +117,20 @@ export const changeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   route.get(`${CR}/requested-reviewers`, {
-    operationId: 'getRequestedReviewersByChangeRequestId', summary: 'List the requested reviewers', params: ChangeRequestParams, querystring: ListQuery, ok: RequestedReviewerList, errors: [400, 401, 404],
+    operationId: 'getRequestedReviewersByChangeRequestId', summary: 'List the requested reviewers',
+    params: ChangeRequestParams, querystring: ListQuery, ok: RequestedReviewerList, errors: [400, 401, 404],
     handler: (request) => changeRequests.listRequestedReviewers(contextOf(request), request.params.spaceId, request.params.changeRequestId, pageRequest(request, request.query)),
   });
 
   route.post(`${CR}/requested-reviewers`, {
-    operationId: 'requestReviewersForChangeRequest', summary: 'Request reviews from members (its creator, or the edit role)', params: ChangeRequestParams, body: RequestReviewersBody, ok: RequestReviewersResult, errors: [400, 401, 403, 404, 409],
+    operationId: 'requestReviewersForChangeRequest', summary: 'Request reviews from members (its creator, or the edit role)',
+    params: ChangeRequestParams, body: RequestReviewersBody, ok: RequestReviewersResult, errors: [400, 401, 403, 404, 409],
     handler: (request) => changeRequests.requestReviewers(contextOf(request), request.params.spaceId, request.params.changeRequestId, request.body),
   });
 
   route.delete(`${CR}/requested-reviewers/:userId`, {
-    operationId: 'removeRequestedReviewerFromChangeRequest', summary: 'Withdraw a review request (its creator, the edit role, or the reviewer); 204 also when absent', params: ReviewerParams, noContent: 'The user is not a requested reviewer',
+    operationId: 'removeRequestedReviewerFromChangeRequest', summary: 'Withdraw a review request (its creator, the edit role, or the reviewer); 204 also when absent',
+    params: ReviewerParams, noContent: 'The user is not a requested reviewer',
     handler: async (request) => {
       const { spaceId, changeRequestId, userId } = request.params;
       await changeRequests.removeRequestedReviewer(contextOf(request), spaceId, changeRequestId, userId);
@@ -128,12 +138,14 @@ export const changeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   route.get(`${CR}/contributors`, {
-    operationId: 'getContributorsByChangeRequestId', summary: 'List the users who edited the change request', params: ChangeRequestParams, querystring: ListQuery, ok: ContributorList, errors: [400, 401, 404],
+    operationId: 'getContributorsByChangeRequestId', summary: 'List the users who edited the change request',
+    params: ChangeRequestParams, querystring: ListQuery, ok: ContributorList, errors: [400, 401, 404],
     handler: (request) => changeRequests.listContributors(contextOf(request), request.params.spaceId, request.params.changeRequestId, pageRequest(request, request.query)),
   });
 
   contentRoute.post(`${CR}/content`, {
-    operationId: 'updateChangeRequestContent', summary: 'Apply up to 50 content changes as one revision, all or nothing (edit role)', params: ChangeRequestParams, querystring: UpdateContentQuery, body: UpdateContentBody, ok: ContentUpdateResult,
+    operationId: 'updateChangeRequestContent', summary: 'Apply up to 50 content changes as one revision, all or nothing (edit role)',
+    params: ChangeRequestParams, querystring: UpdateContentQuery, body: UpdateContentBody, ok: ContentUpdateResult,
     handler: (request) => applyContentChanges(contextOf(request), request.params.spaceId, request.params.changeRequestId, request.body.changes, request.query.compat !== false),
   });
 
@@ -142,7 +154,8 @@ export const changeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     changeRequests.readContent(contextOf(request), request.params.spaceId, request.params.changeRequestId, fn);
 
   contentRoute.get(`${CR}/content`, {
-    operationId: 'getRevisionOfChangeRequestById', summary: 'The change request’s current revision', params: ChangeRequestParams, querystring: RevisionQuery, ok: ref(Revision), errors: [400, 401, 404],
+    operationId: 'getRevisionOfChangeRequestById', summary: 'The change request’s current revision',
+    params: ChangeRequestParams, querystring: RevisionQuery, ok: ref(Revision), errors: [400, 401, 404],
     handler: (request) => read(request, (revisionId) => content.getRevision(contextOf(request), request.params.spaceId, { ...request.query, revisionId })),
   });
 
@@ -162,12 +175,14 @@ export const changeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   contentRoute.get(`${CR}/content/files/:fileId`, {
-    operationId: 'getFileInChangeRequestById', summary: 'A file of the change request', params: Type.Object({ ...ChangeRequestParams.properties, fileId: Id('The unique id of the file') }), querystring: RevisionQuery, ok: ref(RevisionFile), errors: [400, 401, 404],
+    operationId: 'getFileInChangeRequestById', summary: 'A file of the change request',
+    params: Type.Object({ ...ChangeRequestParams.properties, fileId: Id('The unique id of the file') }), querystring: RevisionQuery, ok: ref(RevisionFile), errors: [400, 401, 404],
     handler: (request) => read(request, (revisionId) => content.getFile(contextOf(request), request.params.spaceId, request.params.fileId, { ...request.query, revisionId })),
   });
 
   contentRoute.get(`${CR}/content/page/:pageId`, {
-    operationId: 'getPageInChangeRequestById', summary: 'A page of the change request with its body', params: Type.Object({ ...ChangeRequestParams.properties, pageId: Id('The unique id of the page') }), querystring: PageQueryParams, ok: ref(RevisionPage), errors: [400, 401, 404],
+    operationId: 'getPageInChangeRequestById', summary: 'A page of the change request with its body',
+    params: Type.Object({ ...ChangeRequestParams.properties, pageId: Id('The unique id of the page') }), querystring: PageQueryParams, ok: ref(RevisionPage), errors: [400, 401, 404],
     handler: (request) => read(request, (revisionId) => content.getPage(contextOf(request), request.params.spaceId, request.params.pageId, pageReadOptions(request.query, revisionId))),
   });
 

@@ -20,7 +20,8 @@ export const collectionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const route = operations(app, ['collections']);
 
   route.get('/v1/orgs/:organizationId/collections', {
-    operationId: 'listCollectionsInOrganizationById', summary: 'List the collections of an organization the caller can see', params: OrganizationParams, querystring: ListCollectionsQuery, ok: CollectionList, errors: [400, 401, 404],
+    operationId: 'listCollectionsInOrganizationById', summary: 'List the collections of an organization the caller can see',
+    params: OrganizationParams, querystring: ListCollectionsQuery, ok: CollectionList, errors: [400, 401, 404],
     handler: (request) => {
       const { nested, ...page } = request.query;
       return collections.listCollections(contextOf(request), request.params.organizationId, nested !== false, pageRequest(request, page));
@@ -29,7 +30,8 @@ export const collectionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   // GitBook's body is optional (the title defaults).
   route.post('/v1/orgs/:organizationId/collections', {
-    operationId: 'createCollection', summary: 'Create a collection (create role at the root, or create on the parent collection)', params: OrganizationParams, body: CreateCollectionBody, optionalBody: true, created: ref(Collection), location: true,
+    operationId: 'createCollection', summary: 'Create a collection (create role at the root, or create on the parent collection)',
+    params: OrganizationParams, body: CreateCollectionBody, optionalBody: true, created: ref(Collection), location: true,
     handler: (request) => collections.createCollection(contextOf(request), request.params.organizationId, request.body),
   });
 
@@ -39,12 +41,14 @@ export const collectionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   route.patch('/v1/collections/:collectionId', {
-    operationId: 'updateCollectionById', summary: 'Change the title, description or defaultLevel of a collection (collection admins)', params: CollectionParams, body: UpdateCollectionBody, ok: ref(Collection),
+    operationId: 'updateCollectionById', summary: 'Change the title, description or defaultLevel of a collection (collection admins)',
+    params: CollectionParams, body: UpdateCollectionBody, ok: ref(Collection),
     handler: (request) => collections.updateCollection(contextOf(request), request.params.collectionId, request.body),
   });
 
   route.delete('/v1/collections/:collectionId', {
-    operationId: 'deleteCollectionById', summary: 'Delete a collection and its sub-collections; their spaces are soft-deleted (collection admins); 204 also when absent', params: CollectionParams, noContent: 'The collection is gone',
+    operationId: 'deleteCollectionById', summary: 'Delete a collection and its sub-collections; their spaces are soft-deleted (collection admins); 204 also when absent',
+    params: CollectionParams, noContent: 'The collection is gone',
     handler: (request) => collections.deleteCollection(contextOf(request), request.params.collectionId),
   });
 
@@ -54,7 +58,8 @@ export const collectionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   route.post('/v1/collections/:collectionId/transfer', {
-    operationId: 'transferCollection', summary: 'Transfer a collection with its content to another organization (admins of both)', params: CollectionParams, body: TransferCollectionBody, ok: ref(Collection), errors: [400, 401, 403, 404, 409],
+    operationId: 'transferCollection', summary: 'Transfer a collection with its content to another organization (admins of both)',
+    params: CollectionParams, body: TransferCollectionBody, ok: ref(Collection), errors: [400, 401, 403, 404, 409],
     handler: (request) => collections.transferCollection(contextOf(request), request.params.collectionId, request.body.organization),
   });
 };

@@ -71,7 +71,8 @@ export const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   route.get(`${O}/conversations-clusters`, {
-    operationId: 'listConversationsIssuesClusters', summary: 'List the clusters of issues: the documentation problems conversations reveal', params: OrganizationParams, querystring: ListClustersQuery, ok: ClusterList,
+    operationId: 'listConversationsIssuesClusters', summary: 'List the clusters of issues: the documentation problems conversations reveal',
+    params: OrganizationParams, querystring: ListClustersQuery, ok: ClusterList,
     handler: (request) => {
       const { page, limit, order, sort } = request.query;
       return conversations.listClusters(

@@ -20,7 +20,8 @@ export const invitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const route = operations(app, ['organization-invites']);
 
   route.post('/v1/orgs/:organizationId/invites', {
-    operationId: 'inviteUsersToOrganization', summary: 'Invite users by email: they become members at once (admins)', params: OrganizationParams, body: InviteUsersBody, ok: ref(InvitedUsers), errors: [400, 401, 403, 404, 409],
+    operationId: 'inviteUsersToOrganization', summary: 'Invite users by email: they become members at once (admins)',
+    params: OrganizationParams, body: InviteUsersBody, ok: ref(InvitedUsers), errors: [400, 401, 403, 404, 409],
     handler: (request) => invites.inviteUsers(contextOf(request), request.params.organizationId, request.body),
   });
 
@@ -30,7 +31,8 @@ export const invitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   route.post('/v1/orgs/:organizationId/link-invites', {
-    operationId: 'createOrganizationInvite', summary: 'Create an invite link (admins; refused while invite links are turned off)', params: OrganizationParams, body: InviteLinkBody, created: ref(InviteLink), location: true,
+    operationId: 'createOrganizationInvite', summary: 'Create an invite link (admins; refused while invite links are turned off)',
+    params: OrganizationParams, body: InviteLinkBody, created: ref(InviteLink), location: true,
     handler: (request) => invites.createInviteLink(contextOf(request), request.params.organizationId, request.body),
   });
 
@@ -45,7 +47,8 @@ export const invitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   route.delete('/v1/orgs/:organizationId/link-invites/:inviteId', {
-    operationId: 'deleteOrganizationInviteById', summary: 'Delete an invite link (admins); 204 also when it does not exist', params: InviteParams, noContent: 'Deleted, or did not exist', errors: [401, 403, 404],
+    operationId: 'deleteOrganizationInviteById', summary: 'Delete an invite link (admins); 204 also when it does not exist',
+    params: InviteParams, noContent: 'Deleted, or did not exist', errors: [401, 403, 404],
     handler: (request) => invites.deleteInviteLink(contextOf(request), request.params.organizationId, request.params.inviteId),
   });
 

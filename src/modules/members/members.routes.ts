@@ -47,7 +47,8 @@ export const membersRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   route.get('/v1/orgs/:organizationId/members/:userId/spaces', {
-    operationId: 'listSpacesForOrganizationMember', summary: 'List the spaces a member can access, with their role on each', params: MemberParams, querystring: ListMemberSpacesQuery, ok: MemberSpaceList,
+    operationId: 'listSpacesForOrganizationMember', summary: 'List the spaces a member can access, with their role on each',
+    params: MemberParams, querystring: ListMemberSpacesQuery, ok: MemberSpaceList,
     handler: (request) => {
       const { page, limit, order } = request.query;
       return members.listMemberSpaces(
@@ -73,12 +74,14 @@ export const membersRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   route.post('/v1/orgs/:organizationId/ping', {
-    operationId: 'updateOrganizationMemberLastSeenAt', summary: "Record the caller's activity; answers signed claims about them", params: OrganizationParams, ok: ref(PingResponse), errors: [400, 401, 404],
+    operationId: 'updateOrganizationMemberLastSeenAt', summary: "Record the caller's activity; answers signed claims about them",
+    params: OrganizationParams, ok: ref(PingResponse), errors: [400, 401, 404],
     handler: (request) => members.ping(contextOf(request), request.params.organizationId),
   });
 
   route.post('/v1/orgs/:organizationId/join', {
-    operationId: 'joinOrganization', tags: ['organizations'], summary: "Join an organization that allows the caller's verified email domain", params: OrganizationParams, noContent: 'Joined, or already a member', errors: [400, 401, 404],
+    operationId: 'joinOrganization', tags: ['organizations'], summary: "Join an organization that allows the caller's verified email domain",
+    params: OrganizationParams, noContent: 'Joined, or already a member', errors: [400, 401, 404],
     handler: (request) => members.joinOrganization(contextOf(request), request.params.organizationId),
   });
 };

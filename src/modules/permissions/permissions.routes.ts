@@ -98,12 +98,14 @@ export const permissionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       ['team', 'Team', k.teamParams, (params: Record<string, string>) => params.teamId],
     ] as const) {
       route.patch(`${base}/${target}s/:${target}Id`, {
-        operationId: ops[`update${Target}`], summary: `Change a ${target}'s role on a ${kind}; null removes it (${kind} admins)`, params: targetParams, body: UpdatePermissionBody, noContent: `${Target} permission was updated`,
+        operationId: ops[`update${Target}`], summary: `Change a ${target}'s role on a ${kind}; null removes it (${kind} admins)`,
+        params: targetParams, body: UpdatePermissionBody, noContent: `${Target} permission was updated`,
         handler: (request) => permissions.updateTargetPermission(contextOf(request), kind, idOf(request.params), target, targetId(request.params), request.body.role),
       });
 
       route.delete(`${base}/${target}s/:${target}Id`, {
-        operationId: ops[`remove${Target}`], summary: `Remove a ${target}'s grant on a ${kind} (${kind} admins); 204 also when absent`, params: targetParams, noContent: `The ${target} holds no grant on it`,
+        operationId: ops[`remove${Target}`], summary: `Remove a ${target}'s grant on a ${kind} (${kind} admins); 204 also when absent`,
+        params: targetParams, noContent: `The ${target} holds no grant on it`,
         handler: (request) => permissions.removeTargetPermission(contextOf(request), kind, idOf(request.params), target, targetId(request.params)),
       });
     }

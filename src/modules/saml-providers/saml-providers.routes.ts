@@ -22,7 +22,8 @@ export const samlProvidersRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const route = operations(app, tags);
 
   route.get('/v1/orgs/:organizationId/saml', {
-    operationId: 'listSAMLProvidersInOrganizationById', summary: 'List the SAML providers of an organization (admins)', params: OrganizationParams, querystring: ListProvidersQuery, ok: SamlProviderList,
+    operationId: 'listSAMLProvidersInOrganizationById', summary: 'List the SAML providers of an organization (admins)',
+    params: OrganizationParams, querystring: ListProvidersQuery, ok: SamlProviderList,
     handler: (request) => providers.listProviders(contextOf(request), request.params.organizationId, pageRequest(request, request.query)),
   });
 

@@ -53,7 +53,8 @@ export const siteSectionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   section.post('/v1/orgs/:organizationId/sites/:siteId/sections/:siteSectionId/move', {
-    operationId: 'moveSiteSection', summary: 'Move a section (deprecated: use sortSiteStructure)', params: SectionParams, body: MoveSectionBody, deprecated: true, optionalBody: true, ok: ref(SiteSection),
+    operationId: 'moveSiteSection', summary: 'Move a section (deprecated: use sortSiteStructure)',
+    params: SectionParams, body: MoveSectionBody, deprecated: true, optionalBody: true, ok: ref(SiteSection),
     handler: (request) => sections.moveSection(contextOf(request), request.params.organizationId, request.params.siteId, request.params.siteSectionId, request.body),
   });
 
@@ -90,7 +91,8 @@ export const siteSectionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   group.delete('/v1/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId/sections/:siteSectionId', {
-    operationId: 'removeSectionFromSiteSectionGroup', summary: 'Take a section out of a group (it goes right after the group); 204 also when it was not in it', params: GroupSectionParams, noContent: 'The section is not in the group',
+    operationId: 'removeSectionFromSiteSectionGroup', summary: 'Take a section out of a group (it goes right after the group); 204 also when it was not in it',
+    params: GroupSectionParams, noContent: 'The section is not in the group',
     handler: async (request) => {
       const { organizationId, siteId, siteSectionGroupId, siteSectionId } = request.params;
       await sections.removeSectionFromGroup(contextOf(request), organizationId, siteId, siteSectionGroupId, siteSectionId);
@@ -98,7 +100,8 @@ export const siteSectionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   group.post('/v1/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId/move', {
-    operationId: 'moveSiteSectionGroup', summary: 'Move a section group (deprecated: use sortSiteStructure)', params: GroupParams, body: MoveGroupBody, deprecated: true, optionalBody: true, ok: ref(SiteSectionGroup),
+    operationId: 'moveSiteSectionGroup', summary: 'Move a section group (deprecated: use sortSiteStructure)',
+    params: GroupParams, body: MoveGroupBody, deprecated: true, optionalBody: true, ok: ref(SiteSectionGroup),
     handler: (request) => sections.moveGroup(contextOf(request), request.params.organizationId, request.params.siteId, request.params.siteSectionGroupId, request.body),
   });
 };

@@ -38,7 +38,8 @@ export const siteSpacesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   route.patch('/v1/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId', {
-    operationId: 'updateSiteSpaceById', summary: 'Update a site space: path, condition, space', params: SiteSpaceParams, body: UpdateSiteSpaceBody, ok: ref(SiteSpace), errors: [400, 401, 403, 404, 409],
+    operationId: 'updateSiteSpaceById', summary: 'Update a site space: path, condition, space',
+    params: SiteSpaceParams, body: UpdateSiteSpaceBody, ok: ref(SiteSpace), errors: [400, 401, 403, 404, 409],
     handler: (request) => siteSpaces.updateSiteSpace(contextOf(request), request.params.organizationId, request.params.siteId, request.params.siteSpaceId, request.body),
   });
 
@@ -48,7 +49,8 @@ export const siteSpacesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   route.post('/v1/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/move', {
-    operationId: 'moveSiteSpace', summary: 'Move a site space (deprecated: use sortSiteStructure)', params: SiteSpaceParams, body: MoveSiteSpaceBody, deprecated: true, optionalBody: true, ok: ref(SiteSpace),
+    operationId: 'moveSiteSpace', summary: 'Move a site space (deprecated: use sortSiteStructure)',
+    params: SiteSpaceParams, body: MoveSiteSpaceBody, deprecated: true, optionalBody: true, ok: ref(SiteSpace),
     handler: (request) => siteSpaces.moveSiteSpace(contextOf(request), request.params.organizationId, request.params.siteId, request.params.siteSpaceId, request.body),
   });
 };

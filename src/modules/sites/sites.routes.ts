@@ -56,7 +56,8 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   route.post('/v1/orgs/:organizationId/sites', {
-    operationId: 'createSite', summary: 'Create a site (create role); `spaces` become its site spaces', params: OrganizationParams, body: CreateSiteBody, optionalBody: true, created: ref(Site), location: true,
+    operationId: 'createSite', summary: 'Create a site (create role); `spaces` become its site spaces',
+    params: OrganizationParams, body: CreateSiteBody, optionalBody: true, created: ref(Site), location: true,
     handler: (request) => sites.createSite(contextOf(request), request.params.organizationId, request.body),
   });
 
@@ -96,7 +97,8 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   route.patch('/v1/orgs/:organizationId/sites/:siteId/structure/sort', {
-    operationId: 'sortSiteStructure', summary: 'Move a site space, section or section group next to another; answers the moved item', params: SiteParams, body: SortStructureBody, ok: Type.Union([ref(SiteSpace), ref(SiteSection), ref(SiteSectionGroup)]),
+    operationId: 'sortSiteStructure', summary: 'Move a site space, section or section group next to another; answers the moved item',
+    params: SiteParams, body: SortStructureBody, ok: Type.Union([ref(SiteSpace), ref(SiteSection), ref(SiteSectionGroup)]),
     handler: (request) => structure.sortStructure(contextOf(request), request.params.organizationId, request.params.siteId, request.body),
   });
 
@@ -126,12 +128,14 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   route.get('/v1/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/customization', {
-    operationId: 'getSiteSpaceCustomizationById', summary: 'The customization of a site space: the site’s with its overrides', params: SiteSpaceParams, querystring: Unmasked, ok: ref(SiteSpaceCustomization),
+    operationId: 'getSiteSpaceCustomizationById', summary: 'The customization of a site space: the site’s with its overrides',
+    params: SiteSpaceParams, querystring: Unmasked, ok: ref(SiteSpaceCustomization),
     handler: (request) => customization.getSiteSpaceCustomization(contextOf(request), request.params.organizationId, request.params.siteId, request.params.siteSpaceId),
   });
 
   route.patch('/v1/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/customization', {
-    operationId: 'overrideSiteSpaceCustomizationById', summary: 'Override settings of the site customization for one site space (null resets one)', params: SiteSpaceParams, body: CustomizationOverrideInput, ok: ref(SiteSpaceCustomization),
+    operationId: 'overrideSiteSpaceCustomizationById', summary: 'Override settings of the site customization for one site space (null resets one)',
+    params: SiteSpaceParams, body: CustomizationOverrideInput, ok: ref(SiteSpaceCustomization),
     handler: (request) =>
       customization.overrideSiteSpaceCustomization(
         contextOf(request),
@@ -181,7 +185,8 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   route.patch('/v1/custom-hostnames/:hostname', {
-    operationId: 'dnsRevalidateCustomHostname', summary: "Prove a site's pending custom hostname (DNS TXT record, or an installation admin) and serve it", params: HostnameParams, noContent: 'The hostname is proven and served', errors: [400, 401, 404, 409],
+    operationId: 'dnsRevalidateCustomHostname', summary: "Prove a site's pending custom hostname (DNS TXT record, or an installation admin) and serve it",
+    params: HostnameParams, noContent: 'The hostname is proven and served', errors: [400, 401, 404, 409],
     handler: (request) => publishing.verifyCustomHostname(contextOf(request), request.params.hostname),
   });
 };

@@ -22,17 +22,20 @@ export const spacesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const route = operations(app, ['spaces']);
 
   route.get('/v1/orgs/:organizationId/spaces', {
-    operationId: 'listSpacesInOrganizationById', summary: 'List the spaces of an organization the caller may see', params: OrganizationParams, querystring: ListSpacesQuery, ok: SpaceList, errors: [400, 401, 404],
+    operationId: 'listSpacesInOrganizationById', summary: 'List the spaces of an organization the caller may see',
+    params: OrganizationParams, querystring: ListSpacesQuery, ok: SpaceList, errors: [400, 401, 404],
     handler: (request) => spaces.listSpaces(contextOf(request), request.params.organizationId, pageRequest(request, request.query)),
   });
 
   route.post('/v1/orgs/:organizationId/spaces', {
-    operationId: 'createSpace', summary: 'Create a space (create role in the organization or in the parent collection)', params: OrganizationParams, body: CreateSpaceBody, optionalBody: true, created: ref(Space), location: true,
+    operationId: 'createSpace', summary: 'Create a space (create role in the organization or in the parent collection)',
+    params: OrganizationParams, body: CreateSpaceBody, optionalBody: true, created: ref(Space), location: true,
     handler: (request) => spaces.createSpace(contextOf(request), request.params.organizationId, request.body),
   });
 
   route.get('/v1/collections/:collectionId/spaces', {
-    operationId: 'listSpacesInCollectionById', tags: ['collections'], summary: 'List the spaces of a collection the caller may see', params: CollectionParams, querystring: ListSpacesQuery, ok: SpaceList, errors: [400, 401, 404],
+    operationId: 'listSpacesInCollectionById', tags: ['collections'], summary: 'List the spaces of a collection the caller may see',
+    params: CollectionParams, querystring: ListSpacesQuery, ok: SpaceList, errors: [400, 401, 404],
     handler: (request) => spaces.listCollectionSpaces(contextOf(request), request.params.collectionId, pageRequest(request, request.query)),
   });
 
@@ -42,7 +45,8 @@ export const spacesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   route.patch('/v1/spaces/:spaceId', {
-    operationId: 'updateSpaceById', summary: 'Update a space: title, emoji, language (edit role); editMode, defaultLevel, mergeRules, visibility (admin)', params: SpaceParams, body: UpdateSpaceBody, ok: ref(Space),
+    operationId: 'updateSpaceById', summary: 'Update a space: title, emoji, language (edit role); editMode, defaultLevel, mergeRules, visibility (admin)',
+    params: SpaceParams, body: UpdateSpaceBody, ok: ref(Space),
     handler: (request) => spaces.updateSpace(contextOf(request), request.params.spaceId, request.body),
   });
 
@@ -62,7 +66,8 @@ export const spacesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   route.post('/v1/spaces/:spaceId/move', {
-    operationId: 'moveSpace', summary: 'Move a space to another collection (or the root) and/or position (admin)', params: SpaceParams, body: MoveSpaceBody, ok: ref(Space), errors: [400, 401, 403, 404, 409],
+    operationId: 'moveSpace', summary: 'Move a space to another collection (or the root) and/or position (admin)',
+    params: SpaceParams, body: MoveSpaceBody, ok: ref(Space), errors: [400, 401, 403, 404, 409],
     handler: (request) => spaces.moveSpace(contextOf(request), request.params.spaceId, request.body),
   });
 

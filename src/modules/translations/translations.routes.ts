@@ -31,7 +31,8 @@ export const translationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   translation.post(`${O}/translations`, {
-    operationId: 'createTranslation', summary: 'Create a translation of a space into another language (create role); its first run starts at once', params: OrganizationParams, body: CreateTranslationBody, created: ref(Translation),
+    operationId: 'createTranslation', summary: 'Create a translation of a space into another language (create role); its first run starts at once',
+    params: OrganizationParams, body: CreateTranslationBody, created: ref(Translation),
     handler: (request) => translations.createTranslation(contextOf(request), request.params.organizationId, request.body),
   });
 
@@ -56,7 +57,8 @@ export const translationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   glossary.get(`${O}/translations-glossary`, {
-    operationId: 'listGlossaryEntries', summary: 'List the glossary: terms kept as they are or translated to a fixed term per language', params: OrganizationParams, querystring: ListGlossaryQuery, ok: GlossaryEntryList,
+    operationId: 'listGlossaryEntries', summary: 'List the glossary: terms kept as they are or translated to a fixed term per language',
+    params: OrganizationParams, querystring: ListGlossaryQuery, ok: GlossaryEntryList,
     handler: (request) => {
       const { page, limit, orderBy } = request.query;
       return translations.listGlossaryEntries(contextOf(request), request.params.organizationId, orderBy, pageRequest(request, { page, limit }));
@@ -64,7 +66,8 @@ export const translationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   });
 
   glossary.put(`${O}/translations-glossary`, {
-    operationId: 'updateGlossaryEntries', summary: 'Insert, update and delete glossary entries, all or none', params: OrganizationParams, body: UpdateGlossaryBody, noContent: 'Glossary entries updated',
+    operationId: 'updateGlossaryEntries', summary: 'Insert, update and delete glossary entries, all or none',
+    params: OrganizationParams, body: UpdateGlossaryBody, noContent: 'Glossary entries updated',
     handler: (request) => translations.updateGlossaryEntries(contextOf(request), request.params.organizationId, request.body.operations),
   });
 
