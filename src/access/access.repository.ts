@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Db } from '../db/database.ts';
-import { paginate, type Page, type PageRequest } from '../lib/pagination/index.ts';
+import { keysetOf, paginate, type Page, type PageRequest } from '../lib/pagination/index.ts';
 import { preparedQuery } from '../db/prepared.ts';
 import type { ChangeRequestsTable, CollectionsTable, ContentPermissionsTable, Database, DefaultLevel, OrganizationsTable, RoleName, SessionsTable, SitesTable, SpacesTable } from '../db/types.ts';
 import { ROLE_RANK, ROLES } from '../policies/index.ts';
@@ -318,10 +318,7 @@ export const accessRepository = {
     if (onlyRank !== undefined) query = query.where(rank, '=', onlyRank);
     return paginate(
       query,
-      [
-        { ref: 'a.joined_at', field: 'joined_at', dir: 'asc' },
-        { ref: 'a.user_id', field: 'user_id', dir: 'asc' },
-      ],
+      keysetOf('asc', 'a.joined_at', 'a.user_id'),
       page,
     ) as Promise<Page<AccessView>>;
   },

@@ -10,6 +10,6 @@
  * The HTTP side (the page request from a route's query) is plugins/pagination.ts.
  */
 export { decodePageCursor, encodePageCursor } from './cursor.ts';
-export { paginate, type KeysetColumn } from './keyset.ts';
+export { keysetOf, paginate, type KeysetColumn } from './keyset.ts';
 export { offsetOf, offsetPage, pageOfItems } from './offset.ts';
 export { pageWith, type Page, type PageRequest } from './page.ts';

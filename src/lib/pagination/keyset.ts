@@ -11,6 +11,11 @@ export interface KeysetColumn {
   dir: 'asc' | 'desc';
 }
 
+/** A list's order on columns read back under their own names (`t.created_at` as `created_at`), all one way. */
+export function keysetOf(dir: 'asc' | 'desc', ...refs: string[]): KeysetColumn[] {
+  return refs.map((ref) => ({ ref, field: ref.slice(ref.lastIndexOf('.') + 1), dir }));
+}
+
 interface Cursor {
   /** Sort key of the item the page starts after (or ends before). */
   k: string[];

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { paginate, type Page, type PageRequest } from '../../lib/pagination/index.ts';
+import { keysetOf, paginate, type Page, type PageRequest } from '../../lib/pagination/index.ts';
 import type {
   ChangeRequestContributorsTable,
   ChangeRequestReviewersTable,
@@ -110,10 +110,7 @@ export const changeRequestsRepository = {
   pageOfReviews(db: Db, changeRequestId: string, page: PageRequest): Promise<Page<ReviewRow>> {
     return paginate(
       db.selectFrom('change_request_reviews').selectAll().where('change_request_id', '=', changeRequestId),
-      [
-        { ref: 'created_at', field: 'created_at', dir: 'asc' },
-        { ref: 'id', field: 'id', dir: 'asc' },
-      ],
+      keysetOf('asc', 'created_at', 'id'),
       page,
     );
   },
@@ -140,10 +137,7 @@ export const changeRequestsRepository = {
   pageOfReviewers(db: Db, changeRequestId: string, page: PageRequest): Promise<Page<ReviewerRow>> {
     return paginate(
       db.selectFrom('change_request_reviewers').selectAll().where('change_request_id', '=', changeRequestId),
-      [
-        { ref: 'created_at', field: 'created_at', dir: 'asc' },
-        { ref: 'user_id', field: 'user_id', dir: 'asc' },
-      ],
+      keysetOf('asc', 'created_at', 'user_id'),
       page,
     );
   },
@@ -162,10 +156,7 @@ export const changeRequestsRepository = {
   pageOfContributors(db: Db, changeRequestId: string, page: PageRequest): Promise<Page<ContributorRow>> {
     return paginate(
       db.selectFrom('change_request_contributors').selectAll().where('change_request_id', '=', changeRequestId),
-      [
-        { ref: 'first_contributed_at', field: 'first_contributed_at', dir: 'asc' },
-        { ref: 'user_id', field: 'user_id', dir: 'asc' },
-      ],
+      keysetOf('asc', 'first_contributed_at', 'user_id'),
       page,
     );
   },

@@ -13,15 +13,14 @@ import * as syncProtocol from 'y-protocols/sync';
 import * as awarenessProtocol from 'y-protocols/awareness';
 import * as encoding from 'lib0/encoding';
 import * as decoding from 'lib0/decoding';
-import { prosemirrorJSONToYXmlFragment, yXmlFragmentToProseMirrorRootNode } from 'y-prosemirror';
-import { createHash } from 'node:crypto';
+import { prosemirrorJSONToYXmlFragment } from 'y-prosemirror';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps, Context } from '../../context.ts';
 import { HttpError, forbidden, notFound, toHttpError } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { schema } from '../../editor/schema.ts';
-import { fromProseMirrorJSON, toProseMirrorJSON } from '../../editor/convert.ts';
-import { documentAttrsOf, writeDocumentAttrs } from '../../editor/live-doc.ts';
+import { toProseMirrorJSON } from '../../editor/convert.ts';
+import { writeDocumentAttrs } from '../../editor/live-doc.ts';
 import type { Document } from '../../content/markdown/types.ts';
 import { changeRequestPolicy } from '../change-requests/change-requests.policy.ts';
 import { loadChangeRequest } from '../../access/index.ts';
@@ -33,14 +32,11 @@ import { sessionMayCreateTokens } from '../app-area/app-area.policy.ts';
 import { appAreaRepository } from '../app-area/app-area.repository.ts';
 import { collabRepository, type CollabAwarenessRow, type CollabDocKey, type CollabUpdateRow } from './collab.repository.ts';
 import { COLLAB_LIMITS } from './collab.limits.ts';
+import { awarenessEntries, BASE, digest, documentOfYDoc, FRAGMENT, isInStepWithPage, markBase, message, MESSAGE, seedUpdate, viewDigest } from './collab.ydoc.ts';
 
 export { COLLAB_LIMITS };
 
-/** Message types: y-protocols' sync (0) and awareness (1), then Quire's own. */
-export const MESSAGE = { sync: 0, awareness: 1, ack: 3, save: 4, saved: 5, error: 6, generation: 7, reload: 8 } as const;
-
-/** The name of the Y.XmlFragment holding the ProseMirror document (y-prosemirror's default). */
-export const FRAGMENT = 'prosemirror';
+export { FRAGMENT, MESSAGE, documentOfYDoc, seedUpdate } from './collab.ydoc.ts';
 /** How often other processes' updates are looked for. */
 const POLL_MS = 250;
 /** Rows younger than this are read again at each poll (ids may commit out of order on PostgreSQL). */
@@ -129,77 +125,6 @@ class Room {
   ) {
     this.awareness.setLocalState(null);
   }
-}
-
-const message = (type: number, write: (encoder: encoding.Encoder) => void): Uint8Array => {
-  const encoder = encoding.createEncoder();
-  encoding.writeVarUint(encoder, type);
-  write(encoder);
-  return encoding.toUint8Array(encoder);
-};
-
-/**
- * What a live document was last in step with, kept in the Y.Doc itself (so it is stored and
- * shared like any edit): `page`, the digest of the page's stored document; `view`, the digest
- * of the live document's content at that moment. A page changed outside live editing (the
- * API, git sync, the tree forms) differs from `page` when the document is next opened; if
- * the live content still equals `view` (nothing typed since), the live document follows the
- * page, so the next save cannot overwrite the change with stale content.
- */
-const BASE = 'quire-base';
-const digest = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url');
-const viewDigest = (doc: Y.Doc) => digest(yXmlFragmentToProseMirrorRootNode(doc.getXmlFragment(FRAGMENT), schema).toJSON());
-
-/** Records what the live document is in step with (inside the caller's transaction). */
-function markBase(doc: Y.Doc, pageDigest: string): void {
-  const base = doc.getMap<string>(BASE);
-  base.set('page', pageDigest);
-  base.set('view', viewDigest(doc));
-}
-
-/**
- * The update of a page's first state. Seeding happens under the document's lock, once per
- * generation: a generation starts when a document is opened with no stored rows and ends
- * when its rows are deleted (saved and left by everyone). Its id, kept in the Y.Doc, lets a
- * browser that was disconnected meanwhile tell that its document is of an ended generation,
- * whose items must not be merged into the new one.
- */
-export function seedUpdate(document: Document): Uint8Array {
-  const seed = new Y.Doc();
-  seed.transact(() => {
-    const json = toProseMirrorJSON(document);
-    prosemirrorJSONToYXmlFragment(schema, json, seed.getXmlFragment(FRAGMENT));
-    writeDocumentAttrs(seed, json);
-    markBase(seed, digest(document));
-    seed.getMap<string>(BASE).set('generation', newId(16));
-  });
-  return Y.encodeStateAsUpdate(seed);
-}
-
-/** Whether a live document holds nothing that its page does not (no edit since the last save or follow). */
-function isInStepWithPage(doc: Y.Doc): boolean {
-  const base = doc.getMap<string>(BASE);
-  return base.has('view') && base.get('view') === viewDigest(doc);
-}
-
-/** One client's entry in a y-protocols awareness update: its id and its state's JSON length. */
-function awarenessEntries(update: Uint8Array): Array<{ clientId: number; stateBytes: number; removed: boolean }> {
-  const decoder = decoding.createDecoder(update);
-  const entries = [];
-  for (let count = decoding.readVarUint(decoder); count > 0; count--) {
-    const clientId = decoding.readVarUint(decoder);
-    decoding.readVarUint(decoder);
-    const state = decoding.readVarString(decoder);
-    entries.push({ clientId, stateBytes: state.length, removed: state === 'null' });
-  }
-  return entries;
-}
-
-/** The GitBook document of a Y.Doc's current state: its content and the page's own properties (live-doc.ts). */
-export function documentOfYDoc(doc: Y.Doc): Document {
-  const json = yXmlFragmentToProseMirrorRootNode(doc.getXmlFragment(FRAGMENT), schema).toJSON() as Record<string, unknown>;
-  const attrs = documentAttrsOf(doc);
-  return fromProseMirrorJSON(attrs ? { ...json, attrs } : json);
 }
 
 export class CollabHub {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { paginate, type Page, type PageRequest } from '../../lib/pagination/index.ts';
+import { keysetOf, paginate, type Page, type PageRequest } from '../../lib/pagination/index.ts';
 import type { CollectionsTable } from '../../db/types.ts';
 
 export type CollectionRow = CollectionsTable;
@@ -31,10 +31,7 @@ export const collectionsRepository = {
     if (!filters.nested) query = query.where('c.parent_id', 'is', null);
     return paginate(
       query,
-      [
-        { ref: 'c.created_at', field: 'created_at', dir: 'asc' },
-        { ref: 'c.id', field: 'id', dir: 'asc' },
-      ],
+      keysetOf('asc', 'c.created_at', 'c.id'),
       page,
     ) as Promise<Page<CollectionRow>>;
   },

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { paginate, type Page, type PageRequest } from '../../lib/pagination/index.ts';
+import { keysetOf, paginate, type Page, type PageRequest } from '../../lib/pagination/index.ts';
 import type { CommentReactionsTable, CommentRepliesTable, CommentsTable, UsersTable } from '../../db/types.ts';
 import { withMemberColumns, type MemberView } from '../members/members.repository.ts';
 import type { CommentFilters } from './comments.schemas.ts';
@@ -149,10 +149,7 @@ export const commentsRepository = {
   pageOfReplies(db: Db, commentId: string, page: PageRequest): Promise<Page<ReplyRow>> {
     return paginate(
       db.selectFrom('comment_replies').selectAll().where('comment_id', '=', commentId),
-      [
-        { ref: 'posted_at', field: 'posted_at', dir: 'asc' },
-        { ref: 'id', field: 'id', dir: 'asc' },
-      ],
+      keysetOf('asc', 'posted_at', 'id'),
       page,
     );
   },
@@ -189,10 +186,7 @@ export const commentsRepository = {
       .where('members.user_id', 'in', authors);
     return paginate(
       withMemberColumns(memberships),
-      [
-        { ref: 'u.display_name', field: 'display_name', dir: 'asc' },
-        { ref: 'members.user_id', field: 'user_id', dir: 'asc' },
-      ],
+      keysetOf('asc', 'u.display_name', 'members.user_id'),
       page,
     ) as Promise<Page<MemberView>>;
   },

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { contextOf } from '../../context.ts';
+import { operations } from '../../plugins/operations.ts';
 import { pageRequest } from '../../plugins/pagination.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { ref } from '../../schemas/registry.ts';
@@ -20,57 +21,31 @@ const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, d
  * (open, review, merge), and imports nothing of content.
  */
 export const changeRequestContentRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.post(`${CR}/content`, {
-    schema: {
-      operationId: 'updateChangeRequestContent',
-      tags: ['change-requests-content'],
-      summary: 'Apply up to 50 content changes as one revision, all or nothing (edit role)',
-      params: ChangeRequestParams,
-      querystring: UpdateContentQuery,
-      body: UpdateContentBody,
-      response: { 200: ContentUpdateResult, ...errorResponses(400, 401, 403, 404) },
-    },
-    handler: (request) =>
-      applyContentChanges(contextOf(request), request.params.spaceId, request.params.changeRequestId, request.body.changes, request.query.compat !== false),
+  const route = operations(app, ['change-requests-content']);
+
+  route.post(`${CR}/content`, {
+    operationId: 'updateChangeRequestContent', summary: 'Apply up to 50 content changes as one revision, all or nothing (edit role)',
+    params: ChangeRequestParams, querystring: UpdateContentQuery, body: UpdateContentBody, ok: ContentUpdateResult,
+    handler: (request) => applyContentChanges(contextOf(request), request.params.spaceId, request.params.changeRequestId, request.body.changes, request.query.compat !== false),
   });
 
   // Content reads of the change request's head revision, with the space reads' parameters.
   const read = <T>(request: { params: { spaceId: string; changeRequestId: string } } & Parameters<typeof contextOf>[0], fn: (revisionId: string) => T | Promise<T>) =>
     content.readChangeRequest(contextOf(request), request.params.spaceId, request.params.changeRequestId, fn);
 
-  app.get(`${CR}/content`, {
-    schema: {
-      operationId: 'getRevisionOfChangeRequestById',
-      tags: ['change-requests-content'],
-      summary: 'The change request’s current revision',
-      params: ChangeRequestParams,
-      querystring: RevisionQuery,
-      response: { 200: ref(Revision), ...errorResponses(400, 401, 404) },
-    },
+  route.get(`${CR}/content`, {
+    operationId: 'getRevisionOfChangeRequestById', summary: 'The change request’s current revision',
+    params: ChangeRequestParams, querystring: RevisionQuery, ok: ref(Revision), errors: [400, 401, 404],
     handler: (request) => read(request, (revisionId) => content.getRevision(contextOf(request), request.params.spaceId, { ...request.query, revisionId })),
   });
 
-  app.get(`${CR}/content/pages`, {
-    schema: {
-      operationId: 'listPagesInChangeRequest',
-      tags: ['change-requests-content'],
-      summary: 'The page tree of the change request',
-      params: ChangeRequestParams,
-      querystring: RevisionQuery,
-      response: { 200: PagesResponse, ...errorResponses(400, 401, 404) },
-    },
+  route.get(`${CR}/content/pages`, {
+    operationId: 'listPagesInChangeRequest', summary: 'The page tree of the change request', params: ChangeRequestParams, querystring: RevisionQuery, ok: PagesResponse, errors: [400, 401, 404],
     handler: (request) => read(request, (revisionId) => content.listPages(contextOf(request), request.params.spaceId, { ...request.query, revisionId })),
   });
 
-  app.get(`${CR}/content/files`, {
-    schema: {
-      operationId: 'listFilesInChangeRequestById',
-      tags: ['change-requests-content'],
-      summary: 'The files of the change request',
-      params: ChangeRequestParams,
-      querystring: FilesQuery,
-      response: { 200: FileList, ...errorResponses(400, 401, 404) },
-    },
+  route.get(`${CR}/content/files`, {
+    operationId: 'listFilesInChangeRequestById', summary: 'The files of the change request', params: ChangeRequestParams, querystring: FilesQuery, ok: FileList, errors: [400, 401, 404],
     handler: (request) => {
       const { page, limit, ...options } = request.query;
       return read(request, (revisionId) =>
@@ -79,30 +54,16 @@ export const changeRequestContentRoutes: FastifyPluginAsyncTypebox = async (app)
     },
   });
 
-  app.get(`${CR}/content/files/:fileId`, {
-    schema: {
-      operationId: 'getFileInChangeRequestById',
-      tags: ['change-requests-content'],
-      summary: 'A file of the change request',
-      params: Type.Object({ ...ChangeRequestParams.properties, fileId: Id('The unique id of the file') }),
-      querystring: RevisionQuery,
-      response: { 200: ref(RevisionFile), ...errorResponses(400, 401, 404) },
-    },
-    handler: (request) =>
-      read(request, (revisionId) => content.getFile(contextOf(request), request.params.spaceId, request.params.fileId, { ...request.query, revisionId })),
+  route.get(`${CR}/content/files/:fileId`, {
+    operationId: 'getFileInChangeRequestById', summary: 'A file of the change request',
+    params: Type.Object({ ...ChangeRequestParams.properties, fileId: Id('The unique id of the file') }), querystring: RevisionQuery, ok: ref(RevisionFile), errors: [400, 401, 404],
+    handler: (request) => read(request, (revisionId) => content.getFile(contextOf(request), request.params.spaceId, request.params.fileId, { ...request.query, revisionId })),
   });
 
-  app.get(`${CR}/content/page/:pageId`, {
-    schema: {
-      operationId: 'getPageInChangeRequestById',
-      tags: ['change-requests-content'],
-      summary: 'A page of the change request with its body',
-      params: Type.Object({ ...ChangeRequestParams.properties, pageId: Id('The unique id of the page') }),
-      querystring: PageQueryParams,
-      response: { 200: ref(RevisionPage), ...errorResponses(400, 401, 404) },
-    },
-    handler: (request) =>
-      read(request, (revisionId) => content.getPage(contextOf(request), request.params.spaceId, request.params.pageId, pageReadOptions(request.query, revisionId))),
+  route.get(`${CR}/content/page/:pageId`, {
+    operationId: 'getPageInChangeRequestById', summary: 'A page of the change request with its body',
+    params: Type.Object({ ...ChangeRequestParams.properties, pageId: Id('The unique id of the page') }), querystring: PageQueryParams, ok: ref(RevisionPage), errors: [400, 401, 404],
+    handler: (request) => read(request, (revisionId) => content.getPage(contextOf(request), request.params.spaceId, request.params.pageId, pageReadOptions(request.query, revisionId))),
   });
 
   for (const wildcard of [false, true]) {

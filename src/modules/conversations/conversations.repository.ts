@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { paginate, type Page, type PageRequest } from '../../lib/pagination/index.ts';
+import { keysetOf, paginate, type Page, type PageRequest } from '../../lib/pagination/index.ts';
 import type { ConversationClustersTable, ConversationIssuesTable, ConversationsTable } from '../../db/types.ts';
 import type { ListClustersOptions } from './conversations.schemas.ts';
 
@@ -77,10 +77,7 @@ export const conversationsRepository = {
     if (filter.source) query = query.where('c.source', '=', filter.source);
     return paginate(
       query,
-      [
-        { ref: 'c.created_at', field: 'created_at', dir: 'desc' },
-        { ref: 'c.id', field: 'id', dir: 'desc' },
-      ],
+      keysetOf('desc', 'c.created_at', 'c.id'),
       page,
     ) as Promise<Page<ConversationRow>>;
   },
@@ -193,10 +190,7 @@ export const conversationsRepository = {
     if (filter.conversation) query = query.where('i.conversation_id', '=', filter.conversation);
     const page_ = await paginate(
       query,
-      [
-        { ref: 'i.created_at', field: 'created_at', dir: 'desc' },
-        { ref: 'i.id', field: 'id', dir: 'desc' },
-      ],
+      keysetOf('desc', 'i.created_at', 'i.id'),
       page,
     );
     return { ...page_, items: page_.items.map(issueView) };

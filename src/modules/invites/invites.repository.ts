@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import { paginate, type PageRequest } from '../../lib/pagination/index.ts';
+import { keysetOf, paginate, type PageRequest } from '../../lib/pagination/index.ts';
 import type { InviteLinksTable, RoleName } from '../../db/types.ts';
 
 export type InviteLinkRow = InviteLinksTable;
@@ -21,10 +21,7 @@ export const invitesRepository = {
     const query = db.selectFrom('invite_links').selectAll().where('organization_id', '=', organizationId);
     return paginate(
       query,
-      [
-        { ref: 'created_at', field: 'created_at', dir: 'asc' },
-        { ref: 'id', field: 'id', dir: 'asc' },
-      ],
+      keysetOf('asc', 'created_at', 'id'),
       page,
     );
   },

@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { contextOf } from '../../context.ts';
+import { operations } from '../../plugins/operations.ts';
 import { pageRequest } from '../../plugins/pagination.ts';
-import { errorResponses } from '../../schemas/common.ts';
 import { ref } from '../../schemas/registry.ts';
 import { OrganizationParams } from '../organizations/organizations.schemas.ts';
 import {
@@ -15,93 +14,43 @@ import {
 } from './members.schemas.ts';
 import * as members from './members.service.ts';
 
-const tags = ['organization-members'];
-
 export const membersRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/v1/orgs/:organizationId/members', {
-    schema: {
-      operationId: 'listMembersInOrganizationById',
-      tags,
-      summary: 'List the members of an organization (members with a role)',
-      params: OrganizationParams,
-      querystring: ListMembersQuery,
-      response: { 200: MemberList, ...errorResponses(400, 401, 403, 404) },
-    },
-    handler: (request) =>
-      members.listMembers(contextOf(request), request.params.organizationId, request.query, pageRequest(request, request.query)),
+  const route = operations(app, ['organization-members']);
+
+  route.get('/v1/orgs/:organizationId/members', {
+    operationId: 'listMembersInOrganizationById', summary: 'List the members of an organization (members with a role)', params: OrganizationParams, querystring: ListMembersQuery, ok: MemberList,
+    handler: (request) => members.listMembers(contextOf(request), request.params.organizationId, request.query, pageRequest(request, request.query)),
   });
 
-  app.get('/v1/orgs/:organizationId/members/:userId', {
-    schema: {
-      operationId: 'getMemberInOrganizationById',
-      tags,
-      summary: 'Get a member of an organization',
-      params: MemberParams,
-      response: { 200: ref(Member), ...errorResponses(400, 401, 403, 404) },
-    },
+  route.get('/v1/orgs/:organizationId/members/:userId', {
+    operationId: 'getMemberInOrganizationById', summary: 'Get a member of an organization', params: MemberParams, ok: ref(Member),
     handler: (request) => members.getMember(contextOf(request), request.params.organizationId, request.params.userId),
   });
 
-  app.patch('/v1/orgs/:organizationId/members/:userId', {
-    schema: {
-      operationId: 'updateMemberInOrganizationById',
-      tags,
-      summary: "Change a member's role (admins); null makes them a guest",
-      params: MemberParams,
-      body: UpdateMemberBody,
-      response: { 200: ref(Member), ...errorResponses(400, 401, 403, 404) },
-    },
-    handler: (request) =>
-      members.updateMember(contextOf(request), request.params.organizationId, request.params.userId, request.body),
+  route.patch('/v1/orgs/:organizationId/members/:userId', {
+    operationId: 'updateMemberInOrganizationById', summary: "Change a member's role (admins); null makes them a guest", params: MemberParams, body: UpdateMemberBody, ok: ref(Member),
+    handler: (request) => members.updateMember(contextOf(request), request.params.organizationId, request.params.userId, request.body),
   });
 
-  app.delete('/v1/orgs/:organizationId/members/:userId', {
-    schema: {
-      operationId: 'removeMemberFromOrganizationById',
-      tags,
-      summary: 'Remove a member (admins), or leave the organization (yourself)',
-      params: MemberParams,
-      response: { 204: Type.Null({ description: 'Removed, or was not a member' }), ...errorResponses(400, 401, 403, 404) },
-    },
-    handler: async (request, reply) => {
-      await members.removeMember(contextOf(request), request.params.organizationId, request.params.userId);
-      return reply.code(204).send(null);
-    },
+  route.delete('/v1/orgs/:organizationId/members/:userId', {
+    operationId: 'removeMemberFromOrganizationById', summary: 'Remove a member (admins), or leave the organization (yourself)', params: MemberParams, noContent: 'Removed, or was not a member',
+    handler: (request) => members.removeMember(contextOf(request), request.params.organizationId, request.params.userId),
   });
 
-  app.post('/v1/orgs/:organizationId/members/:userId/sso', {
-    schema: {
-      operationId: 'setUserAsSSOMemberForOrganization',
-      tags,
-      summary: 'Mark a member as signing in through SSO (admins)',
-      params: MemberParams,
-      response: { 200: ref(Member), ...errorResponses(400, 401, 403, 404) },
-    },
+  route.post('/v1/orgs/:organizationId/members/:userId/sso', {
+    operationId: 'setUserAsSSOMemberForOrganization', summary: 'Mark a member as signing in through SSO (admins)', params: MemberParams, ok: ref(Member),
     handler: (request) => members.setMemberSSO(contextOf(request), request.params.organizationId, request.params.userId),
   });
 
-  app.post('/v1/orgs/:organizationId/ping', {
-    schema: {
-      operationId: 'updateOrganizationMemberLastSeenAt',
-      tags,
-      summary: "Record the caller's activity; answers signed claims about them",
-      params: OrganizationParams,
-      response: { 200: ref(PingResponse), ...errorResponses(400, 401, 404) },
-    },
+  route.post('/v1/orgs/:organizationId/ping', {
+    operationId: 'updateOrganizationMemberLastSeenAt', summary: "Record the caller's activity; answers signed claims about them",
+    params: OrganizationParams, ok: ref(PingResponse), errors: [400, 401, 404],
     handler: (request) => members.ping(contextOf(request), request.params.organizationId),
   });
 
-  app.post('/v1/orgs/:organizationId/join', {
-    schema: {
-      operationId: 'joinOrganization',
-      tags: ['organizations'],
-      summary: "Join an organization that allows the caller's verified email domain",
-      params: OrganizationParams,
-      response: { 204: Type.Null({ description: 'Joined, or already a member' }), ...errorResponses(400, 401, 404) },
-    },
-    handler: async (request, reply) => {
-      await members.joinOrganization(contextOf(request), request.params.organizationId);
-      return reply.code(204).send(null);
-    },
+  route.post('/v1/orgs/:organizationId/join', {
+    operationId: 'joinOrganization', tags: ['organizations'], summary: "Join an organization that allows the caller's verified email domain",
+    params: OrganizationParams, noContent: 'Joined, or already a member', errors: [400, 401, 404],
+    handler: (request) => members.joinOrganization(contextOf(request), request.params.organizationId),
   });
 };

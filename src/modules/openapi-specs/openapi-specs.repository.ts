@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import { paginate, type Page, type PageRequest } from '../../lib/pagination/index.ts';
+import { keysetOf, paginate, type Page, type PageRequest } from '../../lib/pagination/index.ts';
 import type { OpenAPISpecsTable, OpenAPISpecVersionsTable } from '../../db/types.ts';
 
 export type SpecRow = OpenAPISpecsTable;
@@ -21,10 +21,7 @@ export const openapiSpecsRepository = {
   list(db: Db, organizationId: string, page: PageRequest): Promise<Page<SpecRow>> {
     return paginate(
       db.selectFrom('openapi_specs').selectAll().where('organization_id', '=', organizationId),
-      [
-        { ref: 'slug', field: 'slug', dir: 'asc' },
-        { ref: 'id', field: 'id', dir: 'asc' },
-      ],
+      keysetOf('asc', 'slug', 'id'),
       page,
     ) as Promise<Page<SpecRow>>;
   },
@@ -50,10 +47,7 @@ export const openapiSpecsRepository = {
   listVersions(db: Db, specId: string, page: PageRequest): Promise<Page<VersionHead>> {
     return paginate(
       db.selectFrom('openapi_spec_versions').select(HEAD_COLUMNS).where('spec_id', '=', specId),
-      [
-        { ref: 'created_at', field: 'created_at', dir: 'desc' },
-        { ref: 'id', field: 'id', dir: 'desc' },
-      ],
+      keysetOf('desc', 'created_at', 'id'),
       page,
     ) as Promise<Page<VersionHead>>;
   },

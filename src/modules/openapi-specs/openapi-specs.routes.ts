@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { contextOf } from '../../context.ts';
+import { operations } from '../../plugins/operations.ts';
 import { pageRequest } from '../../plugins/pagination.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { ref } from '../../schemas/registry.ts';
@@ -27,25 +27,20 @@ const O = '/v1/orgs/:organizationId';
 const S = `${O}/openapi/:specSlug`;
 
 export const openapiSpecsRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(`${O}/openapi`, {
-    schema: { operationId: 'listOpenAPISpecs', tags, summary: 'List the organization’s OpenAPI specs', params: OrganizationParams, querystring: ListQuery, response: { 200: SpecList, ...errorResponses(400, 401, 403, 404) } },
+  const route = operations(app, tags);
+
+  route.get(`${O}/openapi`, {
+    operationId: 'listOpenAPISpecs', summary: 'List the organization’s OpenAPI specs', params: OrganizationParams, querystring: ListQuery, ok: SpecList,
     handler: (request) => specs.listSpecs(contextOf(request), request.params.organizationId, pageRequest(request, request.query)),
   });
 
-  app.post(`${O}/openapi`, {
-    schema: {
-      operationId: 'createOpenAPISpec',
-      tags,
-      summary: 'Create a spec from a URL or a text; it is processed in the background',
-      params: OrganizationParams,
-      body: CreateSpecBody,
-      response: { 201: ref(OpenAPISpec), ...errorResponses(400, 401, 403, 404) },
-    },
-    handler: async (request, reply) => reply.code(201).send(await specs.createSpec(contextOf(request), request.params.organizationId, request.body)),
+  route.post(`${O}/openapi`, {
+    operationId: 'createOpenAPISpec', summary: 'Create a spec from a URL or a text; it is processed in the background', params: OrganizationParams, body: CreateSpecBody, created: ref(OpenAPISpec),
+    handler: (request) => specs.createSpec(contextOf(request), request.params.organizationId, request.body),
   });
 
-  app.get(S, {
-    schema: { operationId: 'getOpenAPISpecBySlug', tags, summary: 'Get a spec', params: SpecParams, response: { 200: ref(OpenAPISpec), ...errorResponses(400, 401, 403, 404) } },
+  route.get(S, {
+    operationId: 'getOpenAPISpecBySlug', summary: 'Get a spec', params: SpecParams, ok: ref(OpenAPISpec),
     handler: (request) => specs.getSpec(contextOf(request), request.params.organizationId, request.params.specSlug),
   });
 
@@ -64,71 +59,43 @@ export const openapiSpecsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   });
 
-  app.patch(S, {
-    schema: {
-      operationId: 'updateOpenAPISpecBySlug',
-      tags,
-      summary: 'Change a spec’s visibility',
-      params: SpecParams,
-      body: PatchSpecBody,
-      response: { 200: ref(OpenAPISpec), ...errorResponses(400, 401, 403, 404) },
-    },
+  route.patch(S, {
+    operationId: 'updateOpenAPISpecBySlug', summary: 'Change a spec’s visibility', params: SpecParams, body: PatchSpecBody, ok: ref(OpenAPISpec),
     handler: (request) => specs.updateVisibility(contextOf(request), request.params.organizationId, request.params.specSlug, request.body.visibility),
   });
 
-  app.delete(S, {
-    schema: { operationId: 'deleteOpenAPISpecBySlug', tags, summary: 'Delete a spec and its versions (204, also when absent)', params: SpecParams, response: { 204: Type.Null(), ...errorResponses(400, 401, 403, 404) } },
-    handler: async (request, reply) => {
-      await specs.deleteSpec(contextOf(request), request.params.organizationId, request.params.specSlug);
-      return reply.code(204).send(null);
-    },
+  route.delete(S, {
+    operationId: 'deleteOpenAPISpecBySlug', summary: 'Delete a spec and its versions (204, also when absent)', params: SpecParams, noContent: null,
+    handler: (request) => specs.deleteSpec(contextOf(request), request.params.organizationId, request.params.specSlug),
   });
 
-  app.get(`${S}/versions`, {
-    schema: { operationId: 'listOpenAPISpecVersions', tags, summary: 'List a spec’s versions, newest first', params: SpecParams, querystring: ListQuery, response: { 200: VersionList, ...errorResponses(400, 401, 403, 404) } },
+  route.get(`${S}/versions`, {
+    operationId: 'listOpenAPISpecVersions', summary: 'List a spec’s versions, newest first', params: SpecParams, querystring: ListQuery, ok: VersionList,
     handler: (request) => specs.listVersions(contextOf(request), request.params.organizationId, request.params.specSlug, pageRequest(request, request.query)),
   });
 
-  app.get(`${S}/versions/latest`, {
-    schema: { operationId: 'getLatestOpenAPISpecVersion', tags, summary: 'Get the latest version', params: SpecParams, response: { 200: ref(OpenAPISpecVersion), ...errorResponses(400, 401, 403, 404) } },
+  route.get(`${S}/versions/latest`, {
+    operationId: 'getLatestOpenAPISpecVersion', summary: 'Get the latest version', params: SpecParams, ok: ref(OpenAPISpecVersion),
     handler: (request) => specs.getVersion(contextOf(request), request.params.organizationId, request.params.specSlug, 'latest'),
   });
 
-  app.get(`${S}/versions/latest/content`, {
-    schema: {
-      operationId: 'getLatestOpenAPISpecVersionContent',
-      tags,
-      summary: 'The latest version’s files',
-      params: SpecParams,
-      response: { 200: OpenAPISpecContent, ...errorResponses(400, 401, 403, 404) },
-    },
+  route.get(`${S}/versions/latest/content`, {
+    operationId: 'getLatestOpenAPISpecVersionContent', summary: 'The latest version’s files', params: SpecParams, ok: OpenAPISpecContent,
     handler: (request) => specs.getVersionContent(contextOf(request), request.params.organizationId, request.params.specSlug, 'latest'),
   });
 
-  app.get(`${S}/versions/latest/content/raw`, {
-    schema: {
-      operationId: 'getLatestOpenAPISpecVersionContentRaw',
-      tags,
-      summary: 'The latest version’s entrypoint, exactly as fetched or uploaded',
-      params: SpecParams,
-      response: { 200: OpenAPISpecRawContent, ...errorResponses(400, 401, 403, 404) },
-    },
+  route.get(`${S}/versions/latest/content/raw`, {
+    operationId: 'getLatestOpenAPISpecVersionContentRaw', summary: 'The latest version’s entrypoint, exactly as fetched or uploaded', params: SpecParams, ok: OpenAPISpecRawContent,
     handler: (request) => specs.getRawContent(contextOf(request), request.params.organizationId, request.params.specSlug, 'latest'),
   });
 
-  app.get(`${S}/versions/:versionId`, {
-    schema: { operationId: 'getOpenAPISpecVersionById', tags, summary: 'Get a version', params: VersionParams, response: { 200: ref(OpenAPISpecVersion), ...errorResponses(400, 401, 403, 404) } },
+  route.get(`${S}/versions/:versionId`, {
+    operationId: 'getOpenAPISpecVersionById', summary: 'Get a version', params: VersionParams, ok: ref(OpenAPISpecVersion),
     handler: (request) => specs.getVersion(contextOf(request), request.params.organizationId, request.params.specSlug, request.params.versionId),
   });
 
-  app.get(`${S}/versions/:versionId/content`, {
-    schema: {
-      operationId: 'getOpenAPISpecVersionContentById',
-      tags,
-      summary: 'A version’s files',
-      params: VersionParams,
-      response: { 200: OpenAPISpecContent, ...errorResponses(400, 401, 403, 404) },
-    },
+  route.get(`${S}/versions/:versionId/content`, {
+    operationId: 'getOpenAPISpecVersionContentById', summary: 'A version’s files', params: VersionParams, ok: OpenAPISpecContent,
     handler: (request) => specs.getVersionContent(contextOf(request), request.params.organizationId, request.params.specSlug, request.params.versionId),
   });
 

@@ -2,7 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import type { Db } from '../../db/database.ts';
 import { contains } from '../../db/like.ts';
 import { accessRepository, CALLER_MEMBERSHIP, ownsTeam, type OrganizationWithAccess } from '../../access/access.repository.ts';
-import { paginate, type PageRequest } from '../../lib/pagination/index.ts';
+import { keysetOf, paginate, type PageRequest } from '../../lib/pagination/index.ts';
 import type { AgentInstructionsTable, BootstrapTable, OrganizationsTable, VerifiedDomainsTable } from '../../db/types.ts';
 
 export type OrganizationRow = Selectable<OrganizationsTable>;
@@ -50,10 +50,7 @@ export const organizationsRepository = {
       .where('m.disabled', '=', 0);
     return paginate(
       query,
-      [
-        { ref: 'm.joined_at', field: 'joined_at', dir: 'asc' },
-        { ref: 'o.id', field: 'id', dir: 'asc' },
-      ],
+      keysetOf('asc', 'm.joined_at', 'o.id'),
       page,
     );
   },

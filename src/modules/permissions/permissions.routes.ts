@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { contextOf } from '../../context.ts';
+import { operations } from '../../plugins/operations.ts';
 import { pageRequest } from '../../plugins/pagination.ts';
-import { errorResponses } from '../../schemas/common.ts';
 import {
   AccessList,
   CollectionParams,
@@ -68,123 +67,47 @@ const KINDS = [
 export const permissionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   for (const k of KINDS) {
     const { kind, base, tags, idOf, ops } = k;
+    const route = operations(app, tags);
 
-    app.post(base, {
-      schema: {
-        operationId: ops.invite,
-        tags,
-        summary: `Give users and teams a role on a ${kind} (${kind} admins)`,
-        params: k.params,
-        body: InviteUsersAndTeamsBody,
-        response: { 204: Type.Null({ description: 'The users and teams have the role' }), ...errorResponses(400, 401, 403, 404) },
-      },
-      handler: async (request, reply) => {
-        await permissions.inviteToTarget(contextOf(request), kind, idOf(request.params), request.body);
-        return reply.code(204).send(null);
-      },
+    route.post(base, {
+      operationId: ops.invite, summary: `Give users and teams a role on a ${kind} (${kind} admins)`, params: k.params, body: InviteUsersAndTeamsBody, noContent: 'The users and teams have the role',
+      handler: (request) => permissions.inviteToTarget(contextOf(request), kind, idOf(request.params), request.body),
     });
 
-    app.get(`${base}/users`, {
-      schema: {
-        operationId: ops.listUsers,
-        tags,
-        summary: `List the users granted a role on a ${kind} (${kind} admins)`,
-        params: k.params,
-        querystring: ListPermissionsQuery,
-        response: { 200: UserPermissionList, ...errorResponses(400, 401, 403, 404) },
-      },
-      handler: (request) =>
-        permissions.listUserPermissions(contextOf(request), kind, idOf(request.params), pageRequest(request, request.query)),
+    route.get(`${base}/users`, {
+      operationId: ops.listUsers, summary: `List the users granted a role on a ${kind} (${kind} admins)`, params: k.params, querystring: ListPermissionsQuery, ok: UserPermissionList,
+      handler: (request) => permissions.listUserPermissions(contextOf(request), kind, idOf(request.params), pageRequest(request, request.query)),
     });
 
-    app.get(`${base}/teams`, {
-      schema: {
-        operationId: ops.listTeams,
-        tags,
-        summary: `List the teams granted a role on a ${kind} (${kind} admins)`,
-        params: k.params,
-        querystring: ListPermissionsQuery,
-        response: { 200: TeamPermissionList, ...errorResponses(400, 401, 403, 404) },
-      },
-      handler: (request) =>
-        permissions.listTeamPermissions(contextOf(request), kind, idOf(request.params), pageRequest(request, request.query)),
+    route.get(`${base}/teams`, {
+      operationId: ops.listTeams, summary: `List the teams granted a role on a ${kind} (${kind} admins)`, params: k.params, querystring: ListPermissionsQuery, ok: TeamPermissionList,
+      handler: (request) => permissions.listTeamPermissions(contextOf(request), kind, idOf(request.params), pageRequest(request, request.query)),
     });
 
-    app.get(`${base}/aggregate`, {
-      schema: {
-        operationId: ops.aggregate,
-        tags,
-        summary: `List every member who can access a ${kind}, with their effective role (${kind} admins)`,
-        params: k.params,
-        querystring: ListAggregateQuery,
-        response: { 200: AccessList, ...errorResponses(400, 401, 403, 404) },
-      },
+    route.get(`${base}/aggregate`, {
+      operationId: ops.aggregate, summary: `List every member who can access a ${kind}, with their effective role (${kind} admins)`, params: k.params, querystring: ListAggregateQuery, ok: AccessList,
       handler: (request) => {
         const { role, ...page } = request.query;
         return permissions.listAccessAggregate(contextOf(request), kind, idOf(request.params), role, pageRequest(request, page));
       },
     });
 
-    app.patch(`${base}/users/:userId`, {
-      schema: {
-        operationId: ops.updateUser,
-        tags,
-        summary: `Change a user's role on a ${kind}; null removes it (${kind} admins)`,
-        params: k.userParams,
-        body: UpdatePermissionBody,
-        response: { 204: Type.Null({ description: 'User permission was updated' }), ...errorResponses(400, 401, 403, 404) },
-      },
-      handler: async (request, reply) => {
-        const params = request.params as Record<string, string>;
-        await permissions.updateTargetPermission(contextOf(request), kind, idOf(params), 'user', params.userId, request.body.role);
-        return reply.code(204).send(null);
-      },
-    });
+    // A user's grant and a team's are changed and removed alike.
+    for (const [target, Target, targetParams, targetId] of [
+      ['user', 'User', k.userParams, (params: Record<string, string>) => params.userId],
+      ['team', 'Team', k.teamParams, (params: Record<string, string>) => params.teamId],
+    ] as const) {
+      route.patch(`${base}/${target}s/:${target}Id`, {
+        operationId: ops[`update${Target}`], summary: `Change a ${target}'s role on a ${kind}; null removes it (${kind} admins)`,
+        params: targetParams, body: UpdatePermissionBody, noContent: `${Target} permission was updated`,
+        handler: (request) => permissions.updateTargetPermission(contextOf(request), kind, idOf(request.params), target, targetId(request.params), request.body.role),
+      });
 
-    app.patch(`${base}/teams/:teamId`, {
-      schema: {
-        operationId: ops.updateTeam,
-        tags,
-        summary: `Change a team's role on a ${kind}; null removes it (${kind} admins)`,
-        params: k.teamParams,
-        body: UpdatePermissionBody,
-        response: { 204: Type.Null({ description: 'Team permission was updated' }), ...errorResponses(400, 401, 403, 404) },
-      },
-      handler: async (request, reply) => {
-        const params = request.params as Record<string, string>;
-        await permissions.updateTargetPermission(contextOf(request), kind, idOf(params), 'team', params.teamId, request.body.role);
-        return reply.code(204).send(null);
-      },
-    });
-
-    app.delete(`${base}/users/:userId`, {
-      schema: {
-        operationId: ops.removeUser,
-        tags,
-        summary: `Remove a user's grant on a ${kind} (${kind} admins); 204 also when absent`,
-        params: k.userParams,
-        response: { 204: Type.Null({ description: 'The user holds no grant on it' }), ...errorResponses(400, 401, 403, 404) },
-      },
-      handler: async (request, reply) => {
-        const params = request.params as Record<string, string>;
-        await permissions.removeTargetPermission(contextOf(request), kind, idOf(params), 'user', params.userId);
-        return reply.code(204).send(null);
-      },
-    });
-
-    app.delete(`${base}/teams/:teamId`, {
-      schema: {
-        operationId: ops.removeTeam,
-        tags,
-        summary: `Remove a team's grant on a ${kind} (${kind} admins); 204 also when absent`,
-        params: k.teamParams,
-        response: { 204: Type.Null({ description: 'The team holds no grant on it' }), ...errorResponses(400, 401, 403, 404) },
-      },
-      handler: async (request, reply) => {
-        const params = request.params as Record<string, string>;
-        await permissions.removeTargetPermission(contextOf(request), kind, idOf(params), 'team', params.teamId);
-        return reply.code(204).send(null);
-      },
-    });
+      route.delete(`${base}/${target}s/:${target}Id`, {
+        operationId: ops[`remove${Target}`], summary: `Remove a ${target}'s grant on a ${kind} (${kind} admins); 204 also when absent`,
+        params: targetParams, noContent: `The ${target} holds no grant on it`,
+        handler: (request) => permissions.removeTargetPermission(contextOf(request), kind, idOf(request.params), target, targetId(request.params)),
+      });
+    }
   }
 };

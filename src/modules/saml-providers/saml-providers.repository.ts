@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import { paginate, type Page, type PageRequest } from '../../lib/pagination/index.ts';
+import { keysetOf, paginate, type Page, type PageRequest } from '../../lib/pagination/index.ts';
 import type { SamlProvidersTable } from '../../db/types.ts';
 import { selectTeams, type TeamView } from '../teams/teams.repository.ts';
 
@@ -11,10 +11,7 @@ export const samlProvidersRepository = {
     const query = db.selectFrom('saml_providers as p').selectAll('p').where('p.organization_id', '=', organizationId);
     return paginate(
       query,
-      [
-        { ref: 'p.created_at', field: 'created_at', dir: 'asc' },
-        { ref: 'p.id', field: 'id', dir: 'asc' },
-      ],
+      keysetOf('asc', 'p.created_at', 'p.id'),
       page,
     ) as Promise<Page<SamlProviderRow>>;
   },

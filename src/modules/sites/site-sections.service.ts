@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids.ts';
 import { conditionValue } from './site-conditions.ts';
 import { pageOf, pathFrom, SiteStructure, uniquePath } from './site-structure.ts';
 import { loadSite, loadSiteToManage } from '../../access/index.ts';
-import { sitesRepository, type SiteRow } from './sites.repository.ts';
+import type { SiteRow } from './sites.repository.ts';
 import { siteSectionsRepository, type GroupRow, type SectionRow } from './site-sections.repository.ts';
 import type {
   AddGroupInput,
@@ -123,8 +123,7 @@ export async function addSection(ctx: Context, organizationId: string, siteId: s
       position: 0,
       created_at: now,
     });
-    await structure.save(tctx.db);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
     return presentedSection(ctx, site, structure, section.id);
   });
 }
@@ -132,8 +131,7 @@ export async function addSection(ctx: Context, organizationId: string, siteId: s
 /** PATCH {SITE}/sections/{id}: title, path (409 when another section has it), default site space, condition, icon, description, group. */
 export async function updateSection(ctx: Context, organizationId: string, siteId: string, sectionId: string, input: UpdateSectionInput) {
   return ctx.transaction(async (tctx) => {
-    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { site, structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     const row = findSection(structure, sectionId);
     const changes: Parameters<SiteStructure['updateSection']>[1] = {};
     if (input.title !== undefined) changes.title = input.title.trim().length >= 2 ? input.title.trim() : input.title;
@@ -156,8 +154,7 @@ export async function updateSection(ctx: Context, organizationId: string, siteId
     if (input.siteSectionGroupId !== undefined && input.siteSectionGroupId !== row.section_group_id) {
       structure.moveIntoGroup({ kind: 'section', id: sectionId }, input.siteSectionGroupId);
     }
-    await structure.save(tctx.db);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
     return presentedSection(ctx, site, structure, sectionId);
   });
 }
@@ -165,26 +162,22 @@ export async function updateSection(ctx: Context, organizationId: string, siteId
 /** DELETE {SITE}/sections/{id}: the section and its site spaces; 204 also when absent. */
 export async function deleteSection(ctx: Context, organizationId: string, siteId: string, sectionId: string) {
   await ctx.transaction(async (tctx) => {
-    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { site, structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     // An absent section (no site spaces either) changes nothing: the site keeps its updatedAt.
     if (!structure.removeSection(sectionId)) return;
-    await structure.save(tctx.db);
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
     if (site.default_site_section_id === sectionId) await siteSectionsRepository.clearSiteDefaultSection(tctx.db, siteId);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
   });
 }
 
 /** POST {SITE}/sections/{id}/move (deprecated; sortSiteStructure replaces it). */
 export async function moveSection(ctx: Context, organizationId: string, siteId: string, sectionId: string, input: MoveSectionInput) {
   return ctx.transaction(async (tctx) => {
-    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { site, structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     findSection(structure, sectionId);
     const pointer = (p?: { siteSection: string }) => (p ? { kind: 'section' as const, id: p.siteSection } : undefined);
     structure.moveLevelItem({ kind: 'section', id: sectionId }, input.position && { before: pointer(input.position.before), after: pointer(input.position.after) });
-    await structure.save(tctx.db);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
     return presentedSection(ctx, site, structure, sectionId);
   });
 }
@@ -200,8 +193,7 @@ export async function listGroups(ctx: Context, organizationId: string, siteId: s
 /** POST {SITE}/section-groups: at the end of `parent` (or the site root), holding `sections` in that order. */
 export async function addGroup(ctx: Context, organizationId: string, siteId: string, input: AddGroupInput) {
   return ctx.transaction(async (tctx) => {
-    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { site, structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     const parent = input.parent ?? null;
     if (parent !== null && !structure.group(parent)) throw badRequest(`body/parent: section group "${parent}" is not in this site`);
     const sections = [...new Set(input.sections ?? [])];
@@ -218,8 +210,7 @@ export async function addGroup(ctx: Context, organizationId: string, siteId: str
     };
     structure.addGroup(row);
     for (const id of sections) structure.moveIntoGroup({ kind: 'section', id }, row.id);
-    await structure.save(tctx.db);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
     return presentedGroup(ctx, site, structure, row.id);
   });
 }
@@ -227,16 +218,14 @@ export async function addGroup(ctx: Context, organizationId: string, siteId: str
 /** PATCH {SITE}/section-groups/{id}: title, icon. */
 export async function updateGroup(ctx: Context, organizationId: string, siteId: string, groupId: string, input: UpdateGroupInput) {
   return ctx.transaction(async (tctx) => {
-    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { site, structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     findGroup(structure, groupId);
     const changes: Partial<GroupRow> = {};
     if (input.title !== undefined) changes.title = input.title.trim() || input.title;
     if (input.icon !== undefined) changes.icon = input.icon;
     if (Object.keys(changes).length > 0) {
       structure.updateGroup(groupId, changes);
-      await structure.save(tctx.db);
-      await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+      await structure.saveChange(tctx.db, isoNow(ctx.clock));
     }
     return presentedGroup(ctx, site, structure, groupId);
   });
@@ -245,24 +234,20 @@ export async function updateGroup(ctx: Context, organizationId: string, siteId: 
 /** DELETE {SITE}/section-groups/{id}: what it holds moves up to its place; 204 also when absent. */
 export async function deleteGroup(ctx: Context, organizationId: string, siteId: string, groupId: string) {
   await ctx.transaction(async (tctx) => {
-    await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     if (!structure.removeGroup(groupId)) return;
-    await structure.save(tctx.db);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
   });
 }
 
 /** POST {SITE}/section-groups/{id}/sections: puts a section at the end of the group. */
 export async function addSectionToGroup(ctx: Context, organizationId: string, siteId: string, groupId: string, sectionId: string) {
   return ctx.transaction(async (tctx) => {
-    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { site, structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     findGroup(structure, groupId);
     if (!structure.section(sectionId)) throw badRequest(`body/sectionId: section "${sectionId}" is not in this site`);
     structure.moveIntoGroup({ kind: 'section', id: sectionId }, groupId);
-    await structure.save(tctx.db);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
     return presentedGroup(ctx, site, structure, groupId);
   });
 }
@@ -270,27 +255,23 @@ export async function addSectionToGroup(ctx: Context, organizationId: string, si
 /** DELETE {SITE}/section-groups/{id}/sections/{sectionId}: the section goes right after the group; 204 also when it was not in it. */
 export async function removeSectionFromGroup(ctx: Context, organizationId: string, siteId: string, groupId: string, sectionId: string) {
   await ctx.transaction(async (tctx) => {
-    await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     const section = structure.section(sectionId);
     if (!section || section.section_group_id !== groupId) return;
     structure.moveLevelItem({ kind: 'section', id: sectionId }, { after: { kind: 'group', id: groupId } });
-    await structure.save(tctx.db);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
   });
 }
 
 /** POST {SITE}/section-groups/{id}/move (deprecated): next to a section or group; 404 unknown group, 400 bad position. */
 export async function moveGroup(ctx: Context, organizationId: string, siteId: string, groupId: string, input: MoveGroupInput) {
   return ctx.transaction(async (tctx) => {
-    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { site, structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     findGroup(structure, groupId);
     const pointer = (p?: { type: 'site-section' | 'site-section-group'; id: string }) =>
       p ? { kind: p.type === 'site-section' ? ('section' as const) : ('group' as const), id: p.id } : undefined;
     structure.moveLevelItem({ kind: 'group', id: groupId }, input.position && { before: pointer(input.position.before), after: pointer(input.position.after) });
-    await structure.save(tctx.db);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
     return presentedGroup(ctx, site, structure, groupId);
   });
 }

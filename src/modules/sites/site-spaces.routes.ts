@@ -1,8 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { contextOf } from '../../context.ts';
+import { operations } from '../../plugins/operations.ts';
 import { pageRequest } from '../../plugins/pagination.ts';
-import { errorResponses } from '../../schemas/common.ts';
 import { ref } from '../../schemas/registry.ts';
 import {
   AddSiteSpaceBody,
@@ -16,18 +15,11 @@ import {
 } from './site-spaces.schemas.ts';
 import * as siteSpaces from './site-spaces.service.ts';
 
-const tags = ['site-spaces'];
-
 export const siteSpacesRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get('/v1/orgs/:organizationId/sites/:siteId/site-spaces', {
-    schema: {
-      operationId: 'listSiteSpaces',
-      tags,
-      summary: 'List the site spaces of a site, in structure order',
-      params: SiteParams,
-      querystring: ListSiteSpacesQuery,
-      response: { 200: SiteSpaceList, ...errorResponses(400, 401, 403, 404) },
-    },
+  const route = operations(app, ['site-spaces']);
+
+  route.get('/v1/orgs/:organizationId/sites/:siteId/site-spaces', {
+    operationId: 'listSiteSpaces', summary: 'List the site spaces of a site, in structure order', params: SiteParams, querystring: ListSiteSpacesQuery, ok: SiteSpaceList,
     handler: (request) => {
       const { page, limit, shareKey, default: onlyDefault } = request.query;
       return siteSpaces.listSiteSpaces(
@@ -40,62 +32,25 @@ export const siteSpacesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
   });
 
-  app.post('/v1/orgs/:organizationId/sites/:siteId/site-spaces', {
-    schema: {
-      operationId: 'addSpaceToSite',
-      tags,
-      summary: 'Attach a space to a site: into a section, the default section, or the root',
-      params: SiteParams,
-      body: AddSiteSpaceBody,
-      response: { 201: ref(SiteSpace), ...errorResponses(400, 401, 403, 404) },
-    },
-    handler: async (request, reply) => {
-      const created = await siteSpaces.addSiteSpace(contextOf(request), request.params.organizationId, request.params.siteId, request.body);
-      return reply.code(201).send(created);
-    },
+  route.post('/v1/orgs/:organizationId/sites/:siteId/site-spaces', {
+    operationId: 'addSpaceToSite', summary: 'Attach a space to a site: into a section, the default section, or the root', params: SiteParams, body: AddSiteSpaceBody, created: ref(SiteSpace),
+    handler: (request) => siteSpaces.addSiteSpace(contextOf(request), request.params.organizationId, request.params.siteId, request.body),
   });
 
-  app.patch('/v1/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId', {
-    schema: {
-      operationId: 'updateSiteSpaceById',
-      tags,
-      summary: 'Update a site space: path, condition, space',
-      params: SiteSpaceParams,
-      body: UpdateSiteSpaceBody,
-      response: { 200: ref(SiteSpace), ...errorResponses(400, 401, 403, 404, 409) },
-    },
-    handler: (request) =>
-      siteSpaces.updateSiteSpace(contextOf(request), request.params.organizationId, request.params.siteId, request.params.siteSpaceId, request.body),
+  route.patch('/v1/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId', {
+    operationId: 'updateSiteSpaceById', summary: 'Update a site space: path, condition, space',
+    params: SiteSpaceParams, body: UpdateSiteSpaceBody, ok: ref(SiteSpace), errors: [400, 401, 403, 404, 409],
+    handler: (request) => siteSpaces.updateSiteSpace(contextOf(request), request.params.organizationId, request.params.siteId, request.params.siteSpaceId, request.body),
   });
 
-  app.delete('/v1/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId', {
-    schema: {
-      operationId: 'deleteSiteSpaceById',
-      tags,
-      summary: 'Detach a space from a site; 204 also when absent',
-      params: SiteSpaceParams,
-      response: { 204: Type.Null({ description: 'The site space is gone' }), ...errorResponses(400, 401, 403, 404) },
-    },
-    handler: async (request, reply) => {
-      await siteSpaces.deleteSiteSpace(contextOf(request), request.params.organizationId, request.params.siteId, request.params.siteSpaceId);
-      return reply.code(204).send(null);
-    },
+  route.delete('/v1/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId', {
+    operationId: 'deleteSiteSpaceById', summary: 'Detach a space from a site; 204 also when absent', params: SiteSpaceParams, noContent: 'The site space is gone',
+    handler: (request) => siteSpaces.deleteSiteSpace(contextOf(request), request.params.organizationId, request.params.siteId, request.params.siteSpaceId),
   });
 
-  app.post('/v1/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/move', {
-    schema: {
-      operationId: 'moveSiteSpace',
-      tags,
-      summary: 'Move a site space (deprecated: use sortSiteStructure)',
-      deprecated: true,
-      params: SiteSpaceParams,
-      body: MoveSiteSpaceBody,
-      response: { 200: ref(SiteSpace), ...errorResponses(400, 401, 403, 404) },
-    },
-    preValidation: async (request) => {
-      request.body ??= {};
-    },
-    handler: (request) =>
-      siteSpaces.moveSiteSpace(contextOf(request), request.params.organizationId, request.params.siteId, request.params.siteSpaceId, request.body),
+  route.post('/v1/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/move', {
+    operationId: 'moveSiteSpace', summary: 'Move a site space (deprecated: use sortSiteStructure)',
+    params: SiteSpaceParams, body: MoveSiteSpaceBody, deprecated: true, optionalBody: true, ok: ref(SiteSpace),
+    handler: (request) => siteSpaces.moveSiteSpace(contextOf(request), request.params.organizationId, request.params.siteId, request.params.siteSpaceId, request.body),
   });
 };

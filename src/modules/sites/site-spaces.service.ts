@@ -6,7 +6,7 @@ import { newId } from '../../lib/ids.ts';
 import { conditionValue } from './site-conditions.ts';
 import { pageOf, pathFrom, SiteStructure, uniquePath } from './site-structure.ts';
 import { loadSite, loadSiteToManage } from '../../access/index.ts';
-import { sitesRepository, type SiteRow } from './sites.repository.ts';
+import type { SiteRow } from './sites.repository.ts';
 import { siteSpacesRepository, type SiteSpaceRow } from './site-spaces.repository.ts';
 import type { AddSiteSpaceInput, MoveSiteSpaceInput, UpdateSiteSpaceInput } from './site-spaces.schemas.ts';
 
@@ -64,8 +64,7 @@ export async function addSiteSpace(ctx: Context, organizationId: string, siteId:
       created_at: isoNow(ctx.clock),
     };
     await structure.addSiteSpace(tctx, row);
-    await structure.save(tctx.db);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
     return presented(ctx, site, structure, row.id);
   });
 }
@@ -73,8 +72,7 @@ export async function addSiteSpace(ctx: Context, organizationId: string, siteId:
 /** PATCH {SITE}/site-spaces/{id}: path (409 when taken in its section), condition, space. */
 export async function updateSiteSpace(ctx: Context, organizationId: string, siteId: string, siteSpaceId: string, input: UpdateSiteSpaceInput) {
   return ctx.transaction(async (tctx) => {
-    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { site, structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     const row = findRow(structure, siteSpaceId);
     const changes: Parameters<SiteStructure['updateSiteSpace']>[2] = {};
     if (input.path !== undefined && input.path !== row.path) {
@@ -91,8 +89,7 @@ export async function updateSiteSpace(ctx: Context, organizationId: string, site
     }
     if (Object.keys(changes).length > 0) {
       await structure.updateSiteSpace(tctx, siteSpaceId, changes);
-      await structure.save(tctx.db);
-      await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+      await structure.saveChange(tctx.db, isoNow(ctx.clock));
     }
     return presented(ctx, site, structure, siteSpaceId);
   });
@@ -101,26 +98,22 @@ export async function updateSiteSpace(ctx: Context, organizationId: string, site
 /** DELETE {SITE}/site-spaces/{id}: 204 also when absent. */
 export async function deleteSiteSpace(ctx: Context, organizationId: string, siteId: string, siteSpaceId: string) {
   await ctx.transaction(async (tctx) => {
-    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { site, structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     // An absent site space changes nothing: the site keeps its updatedAt.
     if (!structure.removeSiteSpace(siteSpaceId)) return;
-    await structure.save(tctx.db);
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
     if (site.default_site_space_id === siteSpaceId) await siteSpacesRepository.clearSiteDefault(tctx.db, siteId);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
   });
 }
 
 /** POST {SITE}/site-spaces/{id}/move (deprecated): next to another site space, or to the end of its section. */
 export async function moveSiteSpace(ctx: Context, organizationId: string, siteId: string, siteSpaceId: string, input: MoveSiteSpaceInput) {
   return ctx.transaction(async (tctx) => {
-    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { site, structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     findRow(structure, siteSpaceId);
     const position = input.position && { before: input.position.before?.siteSpace, after: input.position.after?.siteSpace };
     structure.moveSiteSpaceNextTo(siteSpaceId, position);
-    await structure.save(tctx.db);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
     return presented(ctx, site, structure, siteSpaceId);
   });
 }

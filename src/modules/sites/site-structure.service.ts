@@ -3,9 +3,8 @@ import { badRequest, notFound } from '../../errors.ts';
 import { effectiveCustomization } from './site-customization.ts';
 import { SiteStructure, type LevelPointer } from './site-structure.ts';
 import type { CustomizationWire, SortStructureInput } from './sites.schemas.ts';
-import { loadSite, loadSiteToManage } from '../../access/index.ts';
+import { loadSite } from '../../access/index.ts';
 import { isoNow } from '../../lib/clock.ts';
-import { sitesRepository } from './sites.repository.ts';
 import { presentSiteFor } from './sites.service.ts';
 
 /* A site's structure and published profile as the API reads them, and sortSiteStructure (the model: site-structure.ts). */
@@ -46,8 +45,7 @@ const POINTER_KIND = { 'site-section': 'section', 'site-section-group': 'group' 
  */
 export async function sortStructure(ctx: Context, organizationId: string, siteId: string, input: SortStructureInput) {
   return ctx.transaction(async (tctx) => {
-    const { site } = await loadSiteToManage(tctx, organizationId, siteId);
-    const structure = await SiteStructure.load(tctx, siteId);
+    const { site, structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     const { item, position } = input;
     const pointers = [position?.before, position?.after].filter((p) => p !== undefined);
     if (item.type === 'site-external-link') throw notFound('External link');
@@ -65,8 +63,7 @@ export async function sortStructure(ctx: Context, organizationId: string, siteId
       const current = structure.parentOf({ kind, id: item.id });
       structure.moveLevelItem({ kind, id: item.id }, position && { before: toPointer(position.before), after: toPointer(position.after) }, { parent: current });
     }
-    await structure.save(tctx.db);
-    await sitesRepository.touch(tctx.db, siteId, isoNow(ctx.clock));
+    await structure.saveChange(tctx.db, isoNow(ctx.clock));
     const presented = structure.present(ctx, site);
     const moved = [...presented.siteSpaces, ...presented.sections, ...presented.groups].find((o) => o.id === item.id && o.object === item.type);
     if (!moved) throw notFound('Item');

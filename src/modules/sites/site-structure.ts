@@ -3,7 +3,7 @@ import type { Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
 import { decodePageCursor, pageWith, type Page, type PageRequest } from '../../lib/pagination/index.ts';
 import { badRequest } from '../../errors.ts';
-import { contentAccess } from '../../access/index.ts';
+import { contentAccess, loadSiteToManage, type SiteView } from '../../access/index.ts';
 import { spacePermissions } from '../spaces/spaces.policy.ts';
 import { presentSpace } from '../spaces/spaces.presenter.ts';
 import type { SpaceWire } from '../spaces/spaces.schemas.ts';
@@ -18,7 +18,7 @@ import {
 } from './site-sections.presenter.ts';
 import { siteSpacesRepository, type SiteSpaceRow } from './site-spaces.repository.ts';
 import { publishedSiteUrl } from '../../lib/urls.ts';
-import type { SiteRow } from './sites.repository.ts';
+import { sitesRepository, type SiteRow } from './sites.repository.ts';
 
 /*
  * A site's structure (section groups, sections, site spaces) as one model, in Outline's
@@ -137,6 +137,12 @@ export class SiteStructure {
     const structure = new SiteStructure(siteId, groups, sections, siteSpaces, new Map());
     await structure.presentSpaces(ctx, [...new Set(siteSpaces.map((s) => s.space_id))]);
     return structure;
+  }
+
+  /** The structure of a site the caller manages (else 403 or 404, as loadSiteToManage says), with the site. */
+  static async loadToManage(ctx: Ctx, organizationId: string, siteId: string): Promise<{ site: SiteView; structure: SiteStructure }> {
+    const { site } = await loadSiteToManage(ctx, organizationId, siteId);
+    return { site, structure: await SiteStructure.load(ctx, siteId) };
   }
 
   private async presentSpaces(ctx: Ctx, spaceIds: string[]): Promise<void> {
@@ -391,5 +397,11 @@ export class SiteStructure {
     this.trackedGroups.settle();
     this.trackedSections.settle();
     this.trackedSiteSpaces.settle();
+  }
+
+  /** Saves, and marks the site updated: a change of its structure is a change of the site. */
+  async saveChange(db: Db, updatedAt: string): Promise<void> {
+    await this.save(db);
+    await sitesRepository.touch(db, this.siteId, updatedAt);
   }
 }

@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import { paginate, type Page, type PageRequest } from '../../lib/pagination/index.ts';
+import { keysetOf, paginate, type Page, type PageRequest } from '../../lib/pagination/index.ts';
 import { lowerContains } from '../../db/like.ts';
 import type { SiteShareLinksTable, SitesTable } from '../../db/types.ts';
 import { accessRepository, normalizeSiteView, selectSites, type SiteView } from '../../access/access.repository.ts';
@@ -32,10 +32,7 @@ export const sitesRepository = {
     }
     const result = await paginate(
       query,
-      [
-        { ref: 's.created_at', field: 'created_at', dir: 'asc' },
-        { ref: 's.id', field: 'id', dir: 'asc' },
-      ],
+      keysetOf('asc', 's.created_at', 's.id'),
       page,
     );
     return { ...result, items: (result.items as SiteView[]).map(normalizeSiteView) };
@@ -83,10 +80,7 @@ export const sitesRepository = {
     if (search) query = query.where((eb) => lowerContains(eb, 'name', search));
     return paginate(
       query,
-      [
-        { ref: 'created_at', field: 'created_at', dir: 'asc' },
-        { ref: 'id', field: 'id', dir: 'asc' },
-      ],
+      keysetOf('asc', 'created_at', 'id'),
       page,
     );
   },

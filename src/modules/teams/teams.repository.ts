@@ -1,6 +1,6 @@
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { Db } from '../../db/database.ts';
-import { paginate, type Page, type PageRequest } from '../../lib/pagination/index.ts';
+import { keysetOf, paginate, type Page, type PageRequest } from '../../lib/pagination/index.ts';
 import { lowerContains } from '../../db/like.ts';
 import { preparedQuery } from '../../db/prepared.ts';
 import type { Database, TeamMembersTable, TeamsTable } from '../../db/types.ts';
@@ -124,10 +124,7 @@ export const teamsRepository = {
     }
     return paginate(
       query,
-      [
-        { ref: 't.created_at', field: 'created_at', dir: 'asc' },
-        { ref: 't.id', field: 'id', dir: 'asc' },
-      ],
+      keysetOf('asc', 't.created_at', 't.id'),
       page,
     ) as Promise<Page<TeamView>>;
   },
@@ -199,10 +196,7 @@ export const teamsRepository = {
     );
     return paginate(
       query,
-      [
-        { ref: 'tm.added_at', field: 'added_at', dir: 'asc' },
-        { ref: 'tm.user_id', field: 'user_id', dir: 'asc' },
-      ],
+      keysetOf('asc', 'tm.added_at', 'tm.user_id'),
       page,
     ) as Promise<Page<TeamMemberView>>;
   },
@@ -224,10 +218,7 @@ export const teamsRepository = {
     if (title) query = query.where((eb) => lowerContains(eb, 't.title', title));
     return paginate(
       query,
-      [
-        { ref: 't.title', field: 'title', dir: 'asc' },
-        { ref: 't.id', field: 'id', dir: 'asc' },
-      ],
+      keysetOf('asc', 't.title', 't.id'),
       page,
     ) as Promise<Page<MemberTeamView>>;
   },

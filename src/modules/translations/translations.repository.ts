@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import { paginate, type Page, type PageRequest } from '../../lib/pagination/index.ts';
+import { keysetOf, paginate, type Page, type PageRequest } from '../../lib/pagination/index.ts';
 import type { GlossaryEntriesTable, TranslationPagesTable, TranslationsTable } from '../../db/types.ts';
 
 export type TranslationRow = TranslationsTable;
@@ -24,10 +24,7 @@ export const translationsRepository = {
     const query = db.selectFrom('translations').selectAll().where('organization_id', '=', organizationId);
     return paginate(
       query,
-      [
-        { ref: 'created_at', field: 'created_at', dir: 'asc' },
-        { ref: 'id', field: 'id', dir: 'asc' },
-      ],
+      keysetOf('asc', 'created_at', 'id'),
       page,
     ) as Promise<Page<TranslationRow>>;
   },
