@@ -65,29 +65,53 @@ export interface PathNode {
 
 const ABSOLUTE = /^(?:[a-z][a-z0-9+.-]*:|\/|#)/i;
 
-/** The reference a relative link of the page in `pageFile` stands for, or null when it resolves to nothing. */
-export function resolveRelative(href: string, pageFile: string, paths: SpacePaths): ContentRef | null {
+/** What a relative link is resolved against: the page and the file (not a page) at a path of the layout, by id. */
+export interface PathLookup {
+  pageAt(path: string): string | undefined;
+  fileAt(path: string): string | undefined;
+}
+
+/**
+ * A relative path from a folder, as GitBook resolves it: like a URL, so `..` above the
+ * repository's top stays at the top (`../../.gitbook/assets/x.png` from `guides/` is
+ * `.gitbook/assets/x.png`); `.` is the top.
+ */
+export function clampedPath(fromDir: string, target: string): string {
+  const full = posix.normalize(posix.join(fromDir || '.', target)).replace(/\/+$/, '');
+  const clamped = full.replace(/^(?:\.\.(?:\/|$))+/, '');
+  return clamped === '' ? '.' : clamped;
+}
+
+/**
+ * The one rule for a relative link of the page whose markdown file is `fromFile` (git sync's
+ * import, the change-request batch, the published site's verbatim markup): read like a URL
+ * (query aside, percent-decoded, clamped at the top), a folder (`dir/`, `./`, or a path
+ * naming no file) is its `README.md`, a `.md` path is a page, any other path a file; an
+ * `#anchor` is kept on a page and names nothing on a file. null when it names nothing.
+ */
+export function resolveRelative(href: string, fromFile: string, lookup: PathLookup): ContentRef | null {
   if (href === '' || ABSOLUTE.test(href)) return null;
   const hash = href.indexOf('#');
-  const rawPath = hash >= 0 ? href.slice(0, hash) : href;
   const anchor = hash >= 0 ? href.slice(hash + 1) : '';
-  let decoded: string;
+  const rawPath = (hash >= 0 ? href.slice(0, hash) : href).replace(/\?.*$/, '').replace(/^<|>$/g, '');
+  let target: string;
   try {
-    decoded = decodeURI(rawPath.replace(/^<|>$/g, ''));
+    target = decodeURI(rawPath);
   } catch {
-    decoded = rawPath;
+    target = rawPath;
   }
-  const target = posix.normalize(posix.join(posix.dirname(pageFile), decoded));
-  if (target.startsWith('..')) return null;
-  const asPage = target.endsWith('/') ? `${target}README.md` : /\.md$/i.test(target) ? target : null;
-  if (asPage) {
-    const page = paths.pageAt(asPage);
-    if (!page) return null;
-    return anchor ? { kind: 'anchor', page, anchor } : { kind: 'page', page };
-  }
-  if (anchor) return null;
-  const file = target.startsWith(ASSETS_DIR + '/') ? paths.fileNamed(target.slice(ASSETS_DIR.length + 1)) : undefined;
-  return file ? { kind: 'file', file } : null;
+  const dir = posix.dirname(fromFile) === '.' ? '' : posix.dirname(fromFile);
+  const full = clampedPath(dir, target || '.');
+  const readme = full === '.' ? 'README.md' : `${full}/README.md`;
+  const page = (path: string): ContentRef | null => {
+    const id = lookup.pageAt(path);
+    if (!id) return null;
+    return anchor ? { kind: 'anchor', page: id, anchor } : { kind: 'page', page: id };
+  };
+  if (target === '' || target.endsWith('/') || full === '.') return page(readme);
+  if (/\.md$/i.test(full)) return page(full);
+  const file = anchor ? undefined : lookup.fileAt(full);
+  return file ? { kind: 'file', file } : page(readme);
 }
 
 /** The relative path GitBook writes for a reference from the page in `pageFile`; null when it has none (another space, unknown id). */
@@ -137,8 +161,16 @@ export function mapRefs(document: Document, visit: Visit): Document {
 export function resolveDocumentPaths(document: Document, pageFile: string, paths: SpacePaths): Document {
   return settleTables(mapRefs(document, (ref) => {
     const path = relativePathOf(ref);
-    return path === null ? ref : (resolveRelative(path, pageFile, paths) ?? ref);
+    return path === null ? ref : (resolveRelative(path, pageFile, lookupOf(paths)) ?? ref);
   }));
+}
+
+/** A space's pages by layout path, and its uploaded files in `.gitbook/assets/<name>` (where GitBook's markdown puts them). */
+function lookupOf(paths: SpacePaths): PathLookup {
+  return {
+    pageAt: (path) => paths.pageAt(path),
+    fileAt: (path) => (path.startsWith(ASSETS_DIR + '/') ? paths.fileNamed(path.slice(ASSETS_DIR.length + 1)) : undefined),
+  };
 }
 
 /** The path a reference may stand for relative to its page: a relative URL, or a file block's `src` that is a path, not an id (refs.ts keeps it in `file`). */

@@ -84,16 +84,23 @@ function parseDocument(input: DocumentInput, where: string): ParsedDocument {
   return { document, fields, heading: title };
 }
 
-/** Rewrites links to batch refs (`./<ref>.md`, `<ref>.md`, `./<ref>`) into page and file references. */
+/**
+ * Rewrites links to batch refs into page and file references: GitBook's ref semantics, the
+ * link names the ref whatever the page's eventual path (`./<ref>.md`, `<ref>.md`, `./<ref>`,
+ * each with an optional `#anchor` on a page; `./<ref>` or `<ref>` for a file).
+ */
 function resolveRefs(value: unknown, pages: Map<string, string>, files: Map<string, string>): unknown {
   if (Array.isArray(value)) return value.map((v) => resolveRefs(v, pages, files));
   if (!value || typeof value !== 'object') return value;
   const ref = value as { kind?: string; url?: string };
   if (ref.kind === 'url' && typeof ref.url === 'string') {
-    const name = ref.url.replace(/^\.\//, '');
+    const hash = ref.url.indexOf('#');
+    const path = hash >= 0 ? ref.url.slice(0, hash) : ref.url;
+    const anchor = hash >= 0 ? ref.url.slice(hash + 1) : '';
+    const name = path.replace(/^\.\//, '');
     const page = pages.get(name.replace(/\.md$/, ''));
-    if (page && (name.endsWith('.md') || ref.url.startsWith('./'))) return { kind: 'page', page };
-    const file = files.get(name);
+    if (page && (name.endsWith('.md') || path.startsWith('./'))) return anchor ? { kind: 'anchor', page, anchor } : { kind: 'page', page };
+    const file = hash >= 0 ? undefined : files.get(name);
     if (file) return { kind: 'file', file };
     return value;
   }
