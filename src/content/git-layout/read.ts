@@ -164,7 +164,7 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
       return GIT_REF + path;
     },
   };
-  const resolve = (href: string, fromFile: string): ContentRef | null => resolveRelative(href, fromFile, lookup);
+  const resolve = (href: string, fromFile: string): ContentRef | null => resolveRelative(href, fromFile, lookup, root);
 
   const slugs = (list: LayoutPage[]) => {
     const taken = new Set<string>();

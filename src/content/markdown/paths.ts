@@ -63,7 +63,8 @@ export interface PathNode {
   children: readonly PathNode[];
 }
 
-const ABSOLUTE = /^(?:[a-z][a-z0-9+.-]*:|\/|#)/i;
+/** A URL of another site, or a fragment of this page: never a path of the layout. */
+const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|\/\/|#)/i;
 
 /** What a relative link is resolved against: the page and the file (not a page) at a path of the layout, by id. */
 export interface PathLookup {
@@ -85,12 +86,15 @@ export function clampedPath(fromDir: string, target: string): string {
 /**
  * The one rule for a relative link of the page whose markdown file is `fromFile` (git sync's
  * import, the change-request batch, the published site's verbatim markup): read like a URL
- * (query aside, percent-decoded, clamped at the top), a folder (`dir/`, `./`, or a path
+ * (query aside, percent-decoded, `..` clamped at the top of the content root), a folder (`dir/`, `./`, or a path
  * naming no file) is its `README.md`, a `.md` path is a page, any other path a file; an
- * `#anchor` is kept on a page and names nothing on a file. null when it names nothing.
+ * `#anchor` is kept on a page and names nothing on a file. A path from the top (`/a/b.md`,
+ * as GitHub reads it) starts at the content root `root`, and names a page or file only
+ * (no folder: `/` alone is a site's own URL). null when it names nothing.
  */
-export function resolveRelative(href: string, fromFile: string, lookup: PathLookup): ContentRef | null {
-  if (href === '' || ABSOLUTE.test(href)) return null;
+export function resolveRelative(href: string, fromFile: string, lookup: PathLookup, root = ''): ContentRef | null {
+  if (href === '' || EXTERNAL.test(href)) return null;
+  const rooted = href.startsWith('/');
   const hash = href.indexOf('#');
   const anchor = hash >= 0 ? href.slice(hash + 1) : '';
   const rawPath = (hash >= 0 ? href.slice(0, hash) : href).replace(/\?.*$/, '').replace(/^<|>$/g, '');
@@ -100,18 +104,22 @@ export function resolveRelative(href: string, fromFile: string, lookup: PathLook
   } catch {
     target = rawPath;
   }
-  const dir = posix.dirname(fromFile) === '.' ? '' : posix.dirname(fromFile);
-  const full = clampedPath(dir, target || '.');
+  // Resolved within the content root: `..` stops at its top.
+  const inRoot = root !== '' && fromFile.startsWith(root + '/') ? fromFile.slice(root.length + 1) : fromFile;
+  const dir = rooted || posix.dirname(inRoot) === '.' ? '' : posix.dirname(inRoot);
+  const inner = clampedPath(dir, rooted ? target.slice(1) : target || '.');
+  const full = inner === '.' ? root || '.' : root ? `${root}/${inner}` : inner;
   const readme = full === '.' ? 'README.md' : `${full}/README.md`;
   const page = (path: string): ContentRef | null => {
     const id = lookup.pageAt(path);
     if (!id) return null;
     return anchor ? { kind: 'anchor', page: id, anchor } : { kind: 'page', page: id };
   };
-  if (target === '' || target.endsWith('/') || full === '.') return page(readme);
   if (/\.md$/i.test(full)) return page(full);
+  if (rooted && (target.endsWith('/') || inner === '.')) return null;
+  if (target === '' || target.endsWith('/') || inner === '.') return page(readme);
   const file = anchor ? undefined : lookup.fileAt(full);
-  return file ? { kind: 'file', file } : page(readme);
+  return file ? { kind: 'file', file } : rooted ? null : page(readme);
 }
 
 /** The relative path GitBook writes for a reference from the page in `pageFile`; null when it has none (another space, unknown id). */
@@ -175,7 +183,7 @@ function lookupOf(paths: SpacePaths): PathLookup {
 
 /** The path a reference may stand for relative to its page: a relative URL, or a file block's `src` that is a path, not an id (refs.ts keeps it in `file`). */
 function relativePathOf(ref: ContentRef): string | null {
-  if (ref.kind === 'url') return ref.url !== '' && !ABSOLUTE.test(ref.url) ? ref.url : null;
+  if (ref.kind === 'url') return ref.url !== '' && !EXTERNAL.test(ref.url) ? ref.url : null;
   if (ref.kind === 'file' && !ref.space && /[/.]/.test(ref.file)) return ref.file;
   return null;
 }
