@@ -164,13 +164,26 @@ export function mapRefs(document: Document, visit: Visit): Document {
 
 /**
  * Reading: relative links and asset paths of the page in `pageFile` become page, anchor and
- * file references; what resolves to nothing stays as written.
+ * file references; what resolves to nothing stays as written. Given `hasPage`, a page
+ * reference naming no page of the space is read as GitBook's API reads `/pages/<x>`: a
+ * path from the top (`guides/setup`, `guides/setup.md`, `guides/README.md`; `README.md`
+ * is the first page).
  */
-export function resolveDocumentPaths(document: Document, pageFile: string, paths: SpacePaths): Document {
+export function resolveDocumentPaths(document: Document, pageFile: string, paths: SpacePaths, hasPage?: (id: string) => boolean): Document {
   return settleTables(mapRefs(document, (ref) => {
+    if (hasPage && isPathOfPage(ref, hasPage)) {
+      const page = ref.kind === 'page' || ref.kind === 'anchor' ? (ref.page as string) : '';
+      const id = /\.md$/i.test(page) ? paths.pageAt(page) : (paths.pageAt(`${page}.md`) ?? paths.pageAt(`${page}/README.md`));
+      return id ? { ...ref, page: id } : ref;
+    }
     const path = relativePathOf(ref);
     return path === null ? ref : (resolveRelative(path, pageFile, lookupOf(paths)) ?? ref);
   }));
+}
+
+/** A page reference of this space whose id names no page (a path given as `/pages/<path>`). */
+function isPathOfPage(ref: ContentRef, hasPage: (id: string) => boolean): boolean {
+  return (ref.kind === 'page' || ref.kind === 'anchor') && !ref.space && typeof ref.page === 'string' && !hasPage(ref.page);
 }
 
 /** A space's pages by layout path, and its uploaded files in `.gitbook/assets/<name>` (where GitBook's markdown puts them). */
@@ -189,10 +202,10 @@ function relativePathOf(ref: ContentRef): string | null {
 }
 
 /** Whether resolveDocumentPaths could change anything: callers skip building the space's paths when not. */
-export function holdsRelativePaths(document: Document): boolean {
+export function holdsRelativePaths(document: Document, hasPage?: (id: string) => boolean): boolean {
   let found = false;
   mapRefs(document, (ref) => {
-    found ||= relativePathOf(ref) !== null;
+    found ||= relativePathOf(ref) !== null || (!!hasPage && isPathOfPage(ref, hasPage));
     return ref;
   });
   return found;

@@ -239,16 +239,18 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
     }
 
     // Links resolve once every page and ref of the batch is known: batch refs, then paths
-    // relative to the page's own markdown file (GitBook's `../a/b.md`, `.gitbook/assets/x.png`).
+    // relative to the page's own markdown file (GitBook's `../a/b.md`, `.gitbook/assets/x.png`)
+    // and `/pages/<path>` from the top.
     if (documentsToResolve.size > 0) {
       // The space's paths cost a walk of every page: built only for documents that hold a path.
       let paths: SpacePaths | undefined;
       const current = await editor.documents(tctx.db, [...documentsToResolve]);
       for (const [pageId, document] of current) {
         let resolved = resolveRefs(document, pageRefs, fileRefs) as Document;
-        if (holdsRelativePaths(resolved)) paths ??= editor.spacePaths();
+        const hasPage = (id: string) => editor.hasPage(id);
+        if (holdsRelativePaths(resolved, hasPage)) paths ??= editor.spacePaths();
         const pageFile = paths?.fileOfPage(pageId);
-        resolved = paths && pageFile ? resolveDocumentPaths(resolved, pageFile, paths) : settleTables(resolved);
+        resolved = paths && pageFile ? resolveDocumentPaths(resolved, pageFile, paths, hasPage) : settleTables(resolved);
         if (JSON.stringify(resolved) !== JSON.stringify(document)) editor.updatePage(pageId, { document: resolved });
       }
     }

@@ -163,4 +163,41 @@ describe('links in a change-request batch', () => {
       expect((await t.app.inject({ method: 'GET', url: href.replace(/#.*$/, '') })).statusCode, href).toBe(200);
     }
   });
+
+  it('reads /pages/<path> as GitBook’s API does: a slug path, a markdown file path, README.md for the first page; an id stays an id', async () => {
+    const space = await createSpace(t, { organization: org, title: 'Paths' });
+    let first = '';
+    let guides = '';
+    let setup = '';
+    await editSpaceContent(t.app.deps, space.id, org.admin.id, (e) => {
+      first = e.insertPage({ title: 'Welcome', markdown: 'Hello.\n' });
+      guides = e.insertPage({ title: 'Guides', markdown: 'Guides.\n' });
+      setup = e.insertPage({ title: 'Getting started', slug: 'getting-started', markdown: '## Steps\n\nDo it.\n' }, { parent: guides });
+    });
+    t.clock.advance(1000);
+    const S = `/v1/spaces/${space.id}`;
+    const cr = await ok('POST', `${S}/change-requests`, { body: { subject: 'Root paths' } });
+    const CR = `${S}/change-requests/${cr.id}`;
+    const markdown = [
+      '[a](/pages/guides/getting-started#steps) [b](/pages/guides/getting-started.md) [c](/pages/guides/README.md) [d](/pages/guides)',
+      `[e](/pages/README.md) [f](/pages/${setup}) [g](/pages/guides/missing)`,
+      '',
+    ].join(' ');
+    await ok('POST', `${CR}/content`, { body: { changes: [{ operation: 'update_page', page: first, document: { markdown } }] } });
+    const stored = (await ok('GET', `${CR}/content/page/${first}`, { query: { format: 'document' } })).document;
+    expect(refsOf(stored)).toEqual([
+      { kind: 'anchor', page: setup, anchor: 'steps' },
+      { kind: 'page', page: setup },
+      { kind: 'page', page: guides },
+      { kind: 'page', page: guides },
+      { kind: 'page', page: first },
+      { kind: 'page', page: setup },
+      // Names no page: kept as GitBook's API reads it, a page reference the link report calls broken.
+      { kind: 'page', page: 'guides/missing' },
+    ]);
+    const read = (await ok('GET', `${CR}/content/page/${first}`, { query: { format: 'markdown' } })).markdown;
+    expect(read).toBe(
+      '[a](guides/getting-started.md#steps) [b](guides/getting-started.md) [c](guides/README.md) [d](guides/README.md) [e](welcome.md) [f](guides/getting-started.md) [g](/pages/guides/missing)\n',
+    );
+  });
 });
