@@ -155,8 +155,17 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
   for (const f of input.files) if (f.path.startsWith(assetsDir + '/')) assets.set(f.path, f);
 
   // Relative links are bound by the one rule (paths.ts resolveRelative) against the repository's pages and files.
+  // A page moved by a `.gitbook.yaml` redirect (`old/path: new/file.md`) is found under its old path too.
+  const redirected = (path: string): string | undefined => {
+    const key = (root === '' ? path : path.slice(root.length + 1)).replace(/(?:\/README)?\.md$/i, '');
+    const to = Object.hasOwn(redirects, key) ? join(root, redirects[key]) : undefined;
+    return to && pagePaths.has(to) ? to : undefined;
+  };
   const lookup: PathLookup = {
-    pageAt: (path) => (pagePaths.has(path) ? GIT_REF + path : undefined),
+    pageAt: (path) => {
+      const found = pagePaths.has(path) ? path : redirected(path);
+      return found ? GIT_REF + found : undefined;
+    },
     fileAt: (path) => {
       const file = byPath.get(path);
       if (!file || MARKDOWN.test(path)) return undefined;
