@@ -221,8 +221,16 @@ async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, roo
     tally.apiPages++;
     const read = await t.request('GET', `/v1/spaces/${space.body.id}/content/page/${page.id}`, { token, query: { format: 'markdown' }, skipSchemaCheck: true });
     // The endpoint returns the body only: front matter and `# Title` are the page's metadata and title.
-    if (read.status === 200 && canonical(read.body.markdown ?? '') === canonical(engineOwned(source))) tally.apiIdentical++;
-    else log(`API-DIFFERS ${repo.repo} ${file}`);
+    // The blank line after `# Title` separates the title from the body: it is not the body's.
+    const owned = engineOwned(source).replace(/^(?:[ \t]*\r?\n)+/, '');
+    if (read.status === 200 && canonical(read.body.markdown ?? '') === canonical(owned)) tally.apiIdentical++;
+    else if (opts.verbose) {
+      // The first line that differs (tuning pages only: held-out pages are measured, not read).
+      const a = canonical(owned).split('\n');
+      const b = canonical(read.body.markdown ?? '').split('\n');
+      const at = a.findIndex((line, i) => line !== b[i]);
+      log(`API-DIFFERS ${repo.repo} ${file} (${read.status}) line ${at + 1}:\n  - ${a[at]}\n  + ${b[at]}`);
+    }
     const pageUrl = `/sites/${name}/${page.path}`;
     log(`PAGE ${pageUrl}`);
     const res = await t.app.inject({ method: 'GET', url: pageUrl });

@@ -17,23 +17,38 @@ export interface SpacePaths {
   pageAt(path: string): string | undefined;
   /** An uploaded file by name / the name of a file by id. */
   fileNamed(name: string): string | undefined;
+  /** The file at a path: its git path, or `.gitbook/assets/<name>`. */
+  fileAtPath(path: string): string | undefined;
   nameOfFile(fileId: string): string | undefined;
+  /** Where a file is: its git path, else `.gitbook/assets/<name>`. */
+  pathOfFile(fileId: string): string | undefined;
 }
 
 export const ASSETS_DIR = '.gitbook/assets';
 
-/** Builds SpacePaths from a page tree (id, slug, children) and a file list. */
+/**
+ * Builds SpacePaths from a page tree (id, slug, children) and a file list. A page or file
+ * git sync imported keeps the path it had in git (`file`, `path`): links are read and
+ * written against the layout the repository has, not the one its slugs would give.
+ */
 export function spacePaths(
   tree: readonly PathNode[],
-  files: readonly { id: string; name: string }[],
+  files: readonly { id: string; name: string; path?: string }[],
 ): SpacePaths {
   const fileOf = new Map<string, string>();
   const pageOf = new Map<string, string>();
+  const gitFiles = (nodes: readonly PathNode[]) => {
+    for (const node of nodes) {
+      if (node.file && !pageOf.has(node.file)) pageOf.set(node.file, node.id);
+      gitFiles(node.children);
+    }
+  };
+  gitFiles(tree);
   const walk = (nodes: readonly PathNode[], dir: string) => {
     for (const node of nodes) {
       const path = dir ? `${dir}/${node.slug}` : node.slug;
       const hasChildren = node.children.length > 0;
-      const file = hasChildren ? `${path}/README.md` : `${path}.md`;
+      const file = node.file ?? (hasChildren ? `${path}/README.md` : `${path}.md`);
       fileOf.set(node.id, file);
       // Either form finds the page: links written before the page got subpages still resolve.
       for (const alias of [file, `${path}.md`, `${path}/README.md`]) if (!pageOf.has(alias)) pageOf.set(alias, node.id);
@@ -44,22 +59,31 @@ export function spacePaths(
   // The space's README.md is its first page (GitBook's landing page), whatever its slug.
   if (!pageOf.has('README.md') && tree[0]) pageOf.set('README.md', tree[0].id);
   const byName = new Map<string, string>();
+  const byPath = new Map<string, string>();
+  const pathOf = new Map<string, string>();
   const nameOf = new Map<string, string>();
   for (const f of files) {
     if (!byName.has(f.name)) byName.set(f.name, f.id);
+    const path = f.path ?? `${ASSETS_DIR}/${f.name}`;
+    if (!byPath.has(path)) byPath.set(path, f.id);
+    pathOf.set(f.id, path);
     nameOf.set(f.id, f.name);
   }
   return {
     fileOfPage: (id) => fileOf.get(id),
     pageAt: (path) => pageOf.get(path),
     fileNamed: (name) => byName.get(name),
+    fileAtPath: (path) => byPath.get(path) ?? (path.startsWith(ASSETS_DIR + '/') ? byName.get(path.slice(ASSETS_DIR.length + 1)) : undefined),
     nameOfFile: (id) => nameOf.get(id),
+    pathOfFile: (id) => pathOf.get(id),
   };
 }
 
 export interface PathNode {
   id: string;
   slug: string;
+  /** The page's markdown file where git sync found it, if it did. */
+  file?: string;
   children: readonly PathNode[];
 }
 
@@ -135,8 +159,8 @@ export function relativeHref(ref: ContentRef, pageFile: string, pageId: string, 
     return rel(target) + anchor;
   }
   if (ref.kind === 'file') {
-    const name = paths.nameOfFile(ref.file);
-    return name ? rel(`${ASSETS_DIR}/${name}`) : null;
+    const path = paths.pathOfFile(ref.file);
+    return path ? rel(path) : null;
   }
   return null;
 }
@@ -186,11 +210,11 @@ function isPathOfPage(ref: ContentRef, hasPage: (id: string) => boolean): boolea
   return (ref.kind === 'page' || ref.kind === 'anchor') && !ref.space && typeof ref.page === 'string' && !hasPage(ref.page);
 }
 
-/** A space's pages by layout path, and its uploaded files in `.gitbook/assets/<name>` (where GitBook's markdown puts them). */
+/** A space's pages and files by layout path (uploaded files in `.gitbook/assets/<name>`, where GitBook's markdown puts them). */
 function lookupOf(paths: SpacePaths): PathLookup {
   return {
     pageAt: (path) => paths.pageAt(path),
-    fileAt: (path) => (path.startsWith(ASSETS_DIR + '/') ? paths.fileNamed(path.slice(ASSETS_DIR.length + 1)) : undefined),
+    fileAt: (path) => paths.fileAtPath(path),
   };
 }
 
