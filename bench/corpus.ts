@@ -85,8 +85,9 @@ interface Tally {
   brokenLinks: number;
   pagesWithBrokenLinks: number;
   mdHrefs: number;
+  deadInSource: number;
 }
-const emptyTally = (): Tally => ({ pages: 0, identical: 0, recent: 0, recentIdentical: 0, stable: 0, lostWords: 0, raw: 0, apiPages: 0, apiIdentical: 0, published: 0, publishedRaw: 0, publishedLost: 0, linkPages: 0, links: 0, brokenLinks: 0, pagesWithBrokenLinks: 0, mdHrefs: 0 });
+const emptyTally = (): Tally => ({ pages: 0, identical: 0, recent: 0, recentIdentical: 0, stable: 0, lostWords: 0, raw: 0, apiPages: 0, apiIdentical: 0, published: 0, publishedRaw: 0, publishedLost: 0, linkPages: 0, links: 0, brokenLinks: 0, pagesWithBrokenLinks: 0, mdHrefs: 0, deadInSource: 0 });
 const add = (a: Tally, b: Tally) => Object.keys(a).forEach((k) => ((a as any)[k] += (b as any)[k]));
 const log = (line: string) => opts.verbose && console.log(line);
 
@@ -141,10 +142,41 @@ function measureEngine(repo: ManifestRepo, files: string[], tally: Tally) {
   }
 }
 
+/**
+ * Whether a link left as written on a published page is dead in the source itself: no file
+ * the repository holds answers to it, read any plausible way (from the page's folder, `..`
+ * clamped or not; a `/path` from the content root or the repository's top; a folder's
+ * README.md), or it is GitBook's `broken-reference` placeholder. Decided on the files, not
+ * by Quire's rule, so a link Quire fails to bind is never excused.
+ */
+function deadInSource(repoDir: string, root: string, file: string, href: string): boolean {
+  if (/^(?:[a-z][a-z0-9+.-]*:|\/\/|#)/i.test(href) && !href.startsWith('/')) return false;
+  let path = href.replace(/#.*$/, '').replace(/\?.*$/, '').replace(/^<|>$/g, '');
+  if (path === 'broken-reference') return true;
+  try {
+    path = decodeURI(path);
+  } catch {
+    // kept as written
+  }
+  const clamp = (p: string) => posix.normalize(p).replace(/^(?:\.\.(?:\/|$))+/, '') || '.';
+  const inRoot = (p: string) => (root ? posix.join(root, p) : p);
+  const dir = posix.dirname(file);
+  const candidates = path.startsWith('/')
+    ? [inRoot(clamp(path.slice(1))), clamp(path.slice(1))]
+    : [posix.normalize(posix.join(dir, path)), clamp(posix.join(dir, path)), inRoot(clamp(posix.join(posix.relative(root || '.', dir), path)))];
+  for (const candidate of candidates) {
+    if (candidate.startsWith('..')) continue;
+    const full = join(repoDir, candidate);
+    if (existsSync(full) && statSync(full).isFile()) return false;
+    if (existsSync(join(full, 'README.md'))) return false;
+  }
+  return true;
+}
+
 /** The main content of a published page. */
 const mainOf = (html: string) => /<main[\s\S]*?<\/main>/.exec(html)?.[0] ?? html;
 
-async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, files: string[], tally: Tally, index: number) {
+async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, root: string, files: string[], tally: Tally, index: number) {
   const org = await createOrganization(t, { title: repo.repo });
   const token = org.admin.token;
   // The corpus folder as one commit on `main` of a bare repository the git server serves.
@@ -189,8 +221,16 @@ async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, fil
     tally.apiPages++;
     const read = await t.request('GET', `/v1/spaces/${space.body.id}/content/page/${page.id}`, { token, query: { format: 'markdown' }, skipSchemaCheck: true });
     // The endpoint returns the body only: front matter and `# Title` are the page's metadata and title.
-    if (read.status === 200 && canonical(read.body.markdown ?? '') === canonical(engineOwned(source))) tally.apiIdentical++;
-    else log(`API-DIFFERS ${repo.repo} ${file}`);
+    // The blank line after `# Title` separates the title from the body: it is not the body's.
+    const owned = engineOwned(source).replace(/^(?:[ \t]*\r?\n)+/, '');
+    if (read.status === 200 && canonical(read.body.markdown ?? '') === canonical(owned)) tally.apiIdentical++;
+    else if (opts.verbose) {
+      // The first line that differs (tuning pages only: held-out pages are measured, not read).
+      const a = canonical(owned).split('\n');
+      const b = canonical(read.body.markdown ?? '').split('\n');
+      const at = a.findIndex((line, i) => line !== b[i]);
+      log(`API-DIFFERS ${repo.repo} ${file} (${read.status}) line ${at + 1}:\n  - ${a[at]}\n  + ${b[at]}`);
+    }
     const pageUrl = `/sites/${name}/${page.path}`;
     log(`PAGE ${pageUrl}`);
     const res = await t.app.inject({ method: 'GET', url: pageUrl });
@@ -219,6 +259,13 @@ async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, fil
       const isMd = attr === 'href' && /\.md$/i.test(resolved.pathname) && resolved.pathname !== `${pageUrl}.md`;
       if (isMd) tally.mdHrefs++;
       if (isMd || (await get(resolved.pathname + resolved.search)) !== 200) {
+        // A link left as written whose target the repository does not hold is dead in the source, not broken by Quire.
+        const asWritten = !target.startsWith(`/sites/${name}/`) && !target.startsWith(t.config.publicUrl) && !target.includes('/downloads/');
+        if (asWritten && deadInSource(join(corpus, repo.folder), root, file, target)) {
+          tally.deadInSource++;
+          log(`DEAD-IN-SOURCE ${repo.repo} ${file}: ${target}`);
+          continue;
+        }
         broken++;
         log(`BROKEN ${repo.repo} ${file}: ${target}`);
       }
@@ -232,7 +279,7 @@ async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, fil
 const pct = (n: number, d: number) => (d ? `${n} (${((100 * n) / d).toFixed(1)}%)` : '-');
 const row = (label: string, x: Tally) =>
   `| ${label} | ${x.pages} | ${pct(x.identical, x.pages)} | ${x.recent ? `${x.recentIdentical} of ${x.recent} (${((100 * x.recentIdentical) / x.recent).toFixed(1)}%)` : '-'} | ${pct(x.stable, x.pages)} | ${x.lostWords} | ${x.raw} |` +
-  (opts['engine-only'] ? '' : ` ${pct(x.apiIdentical, x.apiPages)} | ${x.published} | ${x.publishedRaw} | ${x.publishedLost} | ${pct(x.pagesWithBrokenLinks, x.linkPages)} | ${x.brokenLinks}/${x.links} (${x.mdHrefs} .md) |`);
+  (opts['engine-only'] ? '' : ` ${pct(x.apiIdentical, x.apiPages)} | ${x.published} | ${x.publishedRaw} | ${x.publishedLost} | ${pct(x.pagesWithBrokenLinks, x.linkPages)} | ${x.brokenLinks}/${x.links} (${x.mdHrefs} .md) | ${x.deadInSource} |`);
 
 const halves = { tuning: emptyTally(), 'held-out': emptyTally() };
 const lines: string[] = [];
@@ -248,9 +295,9 @@ try {
     if (opts.repo && !opts.repo.includes(repo.repo)) continue;
     if (opts.half && repo.half !== opts.half) continue;
     const tally = emptyTally();
-    const { files } = pagesOf(repo);
+    const { root, files } = pagesOf(repo);
     measureEngine(repo, files, tally);
-    if (t && server) await measureApi(t, server, repo, files, tally, index++);
+    if (t && server) await measureApi(t, server, repo, root, files, tally, index++);
     add(halves[repo.half], tally);
     lines.push(row(`${repo.repo} (${repo.half})`, tally));
     console.error(`measured ${repo.repo}: ${tally.pages} pages`);
@@ -261,7 +308,7 @@ try {
 }
 const header =
   '| corpus | pages | byte-identical (1 round trip) | GitBook-written in the last 2 years, identical | stable (2nd) | pages losing words | raw markup |' +
-  (opts['engine-only'] ? '' : ' API: markdown read back identical | published | published raw markup | published losing words | pages with broken links | broken links |');
+  (opts['engine-only'] ? '' : ' API: markdown read back identical | published | published raw markup | published losing words | pages with broken links | broken links | links dead in the source |');
 console.log(header);
 console.log(header.replace(/[^|]+/g, ' --- '));
 console.log(row('**held-out**', halves['held-out']));

@@ -105,6 +105,37 @@ describe('readGitLayout', () => {
     expect(layout.pages.map((p) => p.git?.path)).toEqual(['site/content/intro.md']);
   });
 
+  it('binds links like URLs: from the content root for /paths, a folder without a slash is its README, .. clamped, a redirected path; dead links stay as written', async () => {
+    const layout = await readGitLayout(
+      source({
+        '.gitbook.yaml': 'root: ./docs\nredirects:\n  old/mallet: tools/hammer.md\n',
+        'docs/README.md': '# Top\n',
+        'docs/tools/README.md': '# Tools\n',
+        'docs/tools/hammer.md': '# Hammer\n',
+        'docs/deep/nail.md': [
+          '# Nail',
+          '',
+          '[a](/tools/hammer.md#grip) [b](../tools) [c](../../../tools/hammer.md) [d](/tools/) [e](/) [f](../tools/saw.md) [g](broken-reference) [h](/docs/tools/hammer.md) [i](../old/mallet.md#grip) [j](/old/mallet)',
+          '',
+        ].join('\n'),
+      }),
+    );
+    const nail = layout.pages.find((p) => p.title === 'Nail') ?? layout.pages.flatMap((p) => p.children).find((p) => p.title === 'Nail');
+    const refs = JSON.stringify(nail!.document).match(/\{"kind":"[a-z]+"[^{}]*\}/g);
+    expect(refs).toEqual([
+      '{"kind":"anchor","page":"git:docs/tools/hammer.md","anchor":"grip"}',
+      '{"kind":"page","page":"git:docs/tools/README.md"}',
+      '{"kind":"page","page":"git:docs/tools/hammer.md"}',
+      '{"kind":"url","url":"/tools/"}',
+      '{"kind":"url","url":"/"}',
+      '{"kind":"url","url":"../tools/saw.md"}',
+      '{"kind":"url","url":"broken-reference"}',
+      '{"kind":"url","url":"/docs/tools/hammer.md"}',
+      '{"kind":"anchor","page":"git:docs/tools/hammer.md","anchor":"grip"}',
+      '{"kind":"url","url":"/old/mallet"}',
+    ]);
+  });
+
   it('ignores a broken .gitbook.yaml and gives empty pages to SUMMARY items without a file', async () => {
     const layout = await readGitLayout(source({ '.gitbook.yaml': 'root: [', 'SUMMARY.md': '* [Gone](gone.md)\n* Plain\n' }));
     expect(layout.pages.map((p) => [p.type, p.title, p.git])).toEqual([

@@ -9,7 +9,7 @@
 import { posix } from 'node:path';
 import { loadOnUse } from '../../lib/load-on-use.ts';
 import { readPageMarkdown } from '../markdown/page.ts';
-import { mapRefs } from '../markdown/paths.ts';
+import { mapRefs, resolveRelative, type PathLookup } from '../markdown/paths.ts';
 import { settleTables } from '../markdown/html-table.ts';
 import { markupOf, type ContentRef, type Document } from '../markdown/types.ts';
 import { decodeEntities } from '../markdown/syntax.ts';
@@ -154,27 +154,26 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
   const assetsDir = join(root, '.gitbook/assets');
   for (const f of input.files) if (f.path.startsWith(assetsDir + '/')) assets.set(f.path, f);
 
-  const resolve = (href: string, fromFile: string): ContentRef | null => {
-    if (href === '' || EXTERNAL.test(href) || href.startsWith('#') || href.startsWith('/')) return null;
-    const hash = href.indexOf('#');
-    let target = hash >= 0 ? href.slice(0, hash) : href;
-    const anchor = hash >= 0 ? href.slice(hash + 1) : '';
-    target = target.replace(/^<|>$/g, '');
-    try {
-      target = decodeURI(target);
-    } catch {
-      // kept as written
-    }
-    let full = clampedPath(posix.dirname(fromFile), target);
-    if (target.endsWith('/') || full === '.') full = join(full, 'README.md');
-    if (pagePaths.has(full)) return anchor ? { kind: 'anchor', page: GIT_REF + full, anchor } : { kind: 'page', page: GIT_REF + full };
-    const file = byPath.get(full);
-    if (file && !MARKDOWN.test(full) && !anchor) {
-      assets.set(full, file);
-      return { kind: 'file', file: GIT_REF + full };
-    }
-    return null;
+  // Relative links are bound by the one rule (paths.ts resolveRelative) against the repository's pages and files.
+  // A page moved by a `.gitbook.yaml` redirect (`old/path: new/file.md`) is found under its old path too.
+  const redirected = (path: string): string | undefined => {
+    const key = (root === '' ? path : path.slice(root.length + 1)).replace(/(?:\/README)?\.md$/i, '');
+    const to = Object.hasOwn(redirects, key) ? join(root, redirects[key]) : undefined;
+    return to && pagePaths.has(to) ? to : undefined;
   };
+  const lookup: PathLookup = {
+    pageAt: (path) => {
+      const found = pagePaths.has(path) ? path : redirected(path);
+      return found ? GIT_REF + found : undefined;
+    },
+    fileAt: (path) => {
+      const file = byPath.get(path);
+      if (!file || MARKDOWN.test(path)) return undefined;
+      assets.set(path, file);
+      return GIT_REF + path;
+    },
+  };
+  const resolve = (href: string, fromFile: string): ContentRef | null => resolveRelative(href, fromFile, lookup, root);
 
   const slugs = (list: LayoutPage[]) => {
     const taken = new Set<string>();
@@ -263,17 +262,6 @@ export function urlsInMarkup(markup: string): string[] {
   const urls: string[] = [];
   for (const m of markup.matchAll(/\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')|\]\(\s*(?:<([^>]*)>|([^)\s]+))/gi)) urls.push(decodeEntities(m[1] ?? m[2] ?? m[3] ?? m[4] ?? ''));
   return urls.filter(Boolean);
-}
-
-/**
- * A relative path from a folder, as GitBook resolves it: like a URL, so `..` above the
- * repository's top stays at the top (`../../.gitbook/assets/x.png` from `guides/` is
- * `.gitbook/assets/x.png`).
- */
-export function clampedPath(fromDir: string, target: string): string {
-  const full = posix.normalize(posix.join(fromDir || '.', target));
-  const clamped = full.replace(/^(?:\.\.(?:\/|$))+/, '');
-  return clamped === '' ? '.' : clamped;
 }
 
 /** The page tree of a folder tree (no SUMMARY.md): README.md is a folder's page, files and folders by name. */

@@ -17,23 +17,38 @@ export interface SpacePaths {
   pageAt(path: string): string | undefined;
   /** An uploaded file by name / the name of a file by id. */
   fileNamed(name: string): string | undefined;
+  /** The file at a path: its git path, or `.gitbook/assets/<name>`. */
+  fileAtPath(path: string): string | undefined;
   nameOfFile(fileId: string): string | undefined;
+  /** Where a file is: its git path, else `.gitbook/assets/<name>`. */
+  pathOfFile(fileId: string): string | undefined;
 }
 
 export const ASSETS_DIR = '.gitbook/assets';
 
-/** Builds SpacePaths from a page tree (id, slug, children) and a file list. */
+/**
+ * Builds SpacePaths from a page tree (id, slug, children) and a file list. A page or file
+ * git sync imported keeps the path it had in git (`file`, `path`): links are read and
+ * written against the layout the repository has, not the one its slugs would give.
+ */
 export function spacePaths(
   tree: readonly PathNode[],
-  files: readonly { id: string; name: string }[],
+  files: readonly { id: string; name: string; path?: string }[],
 ): SpacePaths {
   const fileOf = new Map<string, string>();
   const pageOf = new Map<string, string>();
+  const gitFiles = (nodes: readonly PathNode[]) => {
+    for (const node of nodes) {
+      if (node.file && !pageOf.has(node.file)) pageOf.set(node.file, node.id);
+      gitFiles(node.children);
+    }
+  };
+  gitFiles(tree);
   const walk = (nodes: readonly PathNode[], dir: string) => {
     for (const node of nodes) {
       const path = dir ? `${dir}/${node.slug}` : node.slug;
       const hasChildren = node.children.length > 0;
-      const file = hasChildren ? `${path}/README.md` : `${path}.md`;
+      const file = node.file ?? (hasChildren ? `${path}/README.md` : `${path}.md`);
       fileOf.set(node.id, file);
       // Either form finds the page: links written before the page got subpages still resolve.
       for (const alias of [file, `${path}.md`, `${path}/README.md`]) if (!pageOf.has(alias)) pageOf.set(alias, node.id);
@@ -44,50 +59,91 @@ export function spacePaths(
   // The space's README.md is its first page (GitBook's landing page), whatever its slug.
   if (!pageOf.has('README.md') && tree[0]) pageOf.set('README.md', tree[0].id);
   const byName = new Map<string, string>();
+  const byPath = new Map<string, string>();
+  const pathOf = new Map<string, string>();
   const nameOf = new Map<string, string>();
   for (const f of files) {
     if (!byName.has(f.name)) byName.set(f.name, f.id);
+    const path = f.path ?? `${ASSETS_DIR}/${f.name}`;
+    if (!byPath.has(path)) byPath.set(path, f.id);
+    pathOf.set(f.id, path);
     nameOf.set(f.id, f.name);
   }
   return {
     fileOfPage: (id) => fileOf.get(id),
     pageAt: (path) => pageOf.get(path),
     fileNamed: (name) => byName.get(name),
+    fileAtPath: (path) => byPath.get(path) ?? (path.startsWith(ASSETS_DIR + '/') ? byName.get(path.slice(ASSETS_DIR.length + 1)) : undefined),
     nameOfFile: (id) => nameOf.get(id),
+    pathOfFile: (id) => pathOf.get(id),
   };
 }
 
 export interface PathNode {
   id: string;
   slug: string;
+  /** The page's markdown file where git sync found it, if it did. */
+  file?: string;
   children: readonly PathNode[];
 }
 
-const ABSOLUTE = /^(?:[a-z][a-z0-9+.-]*:|\/|#)/i;
+/** A URL of another site, or a fragment of this page: never a path of the layout. */
+const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|\/\/|#)/i;
 
-/** The reference a relative link of the page in `pageFile` stands for, or null when it resolves to nothing. */
-export function resolveRelative(href: string, pageFile: string, paths: SpacePaths): ContentRef | null {
-  if (href === '' || ABSOLUTE.test(href)) return null;
+/** What a relative link is resolved against: the page and the file (not a page) at a path of the layout, by id. */
+export interface PathLookup {
+  pageAt(path: string): string | undefined;
+  fileAt(path: string): string | undefined;
+}
+
+/**
+ * A relative path from a folder, as GitBook resolves it: like a URL, so `..` above the
+ * repository's top stays at the top (`../../.gitbook/assets/x.png` from `guides/` is
+ * `.gitbook/assets/x.png`); `.` is the top.
+ */
+export function clampedPath(fromDir: string, target: string): string {
+  const full = posix.normalize(posix.join(fromDir || '.', target)).replace(/\/+$/, '');
+  const clamped = full.replace(/^(?:\.\.(?:\/|$))+/, '');
+  return clamped === '' ? '.' : clamped;
+}
+
+/**
+ * The one rule for a relative link of the page whose markdown file is `fromFile` (git sync's
+ * import, the change-request batch, the published site's verbatim markup): read like a URL
+ * (query aside, percent-decoded, `..` clamped at the top of the content root), a folder (`dir/`, `./`, or a path
+ * naming no file) is its `README.md`, a `.md` path is a page, any other path a file; an
+ * `#anchor` is kept on a page and names nothing on a file. A path from the top (`/a/b.md`,
+ * as GitHub reads it) starts at the content root `root`, and names a page or file only
+ * (no folder: `/` alone is a site's own URL). null when it names nothing.
+ */
+export function resolveRelative(href: string, fromFile: string, lookup: PathLookup, root = ''): ContentRef | null {
+  if (href === '' || EXTERNAL.test(href)) return null;
+  const rooted = href.startsWith('/');
   const hash = href.indexOf('#');
-  const rawPath = hash >= 0 ? href.slice(0, hash) : href;
   const anchor = hash >= 0 ? href.slice(hash + 1) : '';
-  let decoded: string;
+  const rawPath = (hash >= 0 ? href.slice(0, hash) : href).replace(/\?.*$/, '').replace(/^<|>$/g, '');
+  let target: string;
   try {
-    decoded = decodeURI(rawPath.replace(/^<|>$/g, ''));
+    target = decodeURI(rawPath);
   } catch {
-    decoded = rawPath;
+    target = rawPath;
   }
-  const target = posix.normalize(posix.join(posix.dirname(pageFile), decoded));
-  if (target.startsWith('..')) return null;
-  const asPage = target.endsWith('/') ? `${target}README.md` : /\.md$/i.test(target) ? target : null;
-  if (asPage) {
-    const page = paths.pageAt(asPage);
-    if (!page) return null;
-    return anchor ? { kind: 'anchor', page, anchor } : { kind: 'page', page };
-  }
-  if (anchor) return null;
-  const file = target.startsWith(ASSETS_DIR + '/') ? paths.fileNamed(target.slice(ASSETS_DIR.length + 1)) : undefined;
-  return file ? { kind: 'file', file } : null;
+  // Resolved within the content root: `..` stops at its top.
+  const inRoot = root !== '' && fromFile.startsWith(root + '/') ? fromFile.slice(root.length + 1) : fromFile;
+  const dir = rooted || posix.dirname(inRoot) === '.' ? '' : posix.dirname(inRoot);
+  const inner = clampedPath(dir, rooted ? target.slice(1) : target || '.');
+  const full = inner === '.' ? root || '.' : root ? `${root}/${inner}` : inner;
+  const readme = full === '.' ? 'README.md' : `${full}/README.md`;
+  const page = (path: string): ContentRef | null => {
+    const id = lookup.pageAt(path);
+    if (!id) return null;
+    return anchor ? { kind: 'anchor', page: id, anchor } : { kind: 'page', page: id };
+  };
+  if (/\.md$/i.test(full)) return page(full);
+  if (rooted && (target.endsWith('/') || inner === '.')) return null;
+  if (target === '' || target.endsWith('/') || inner === '.') return page(readme);
+  const file = anchor ? undefined : lookup.fileAt(full);
+  return file ? { kind: 'file', file } : rooted ? null : page(readme);
 }
 
 /** The relative path GitBook writes for a reference from the page in `pageFile`; null when it has none (another space, unknown id). */
@@ -103,8 +159,8 @@ export function relativeHref(ref: ContentRef, pageFile: string, pageId: string, 
     return rel(target) + anchor;
   }
   if (ref.kind === 'file') {
-    const name = paths.nameOfFile(ref.file);
-    return name ? rel(`${ASSETS_DIR}/${name}`) : null;
+    const path = paths.pathOfFile(ref.file);
+    return path ? rel(path) : null;
   }
   return null;
 }
@@ -132,27 +188,48 @@ export function mapRefs(document: Document, visit: Visit): Document {
 
 /**
  * Reading: relative links and asset paths of the page in `pageFile` become page, anchor and
- * file references; what resolves to nothing stays as written.
+ * file references; what resolves to nothing stays as written. Given `hasPage`, a page
+ * reference naming no page of the space is read as GitBook's API reads `/pages/<x>`: a
+ * path from the top (`guides/setup`, `guides/setup.md`, `guides/README.md`; `README.md`
+ * is the first page).
  */
-export function resolveDocumentPaths(document: Document, pageFile: string, paths: SpacePaths): Document {
+export function resolveDocumentPaths(document: Document, pageFile: string, paths: SpacePaths, hasPage?: (id: string) => boolean): Document {
   return settleTables(mapRefs(document, (ref) => {
+    if (hasPage && isPathOfPage(ref, hasPage)) {
+      const page = ref.kind === 'page' || ref.kind === 'anchor' ? (ref.page as string) : '';
+      const id = /\.md$/i.test(page) ? paths.pageAt(page) : (paths.pageAt(`${page}.md`) ?? paths.pageAt(`${page}/README.md`));
+      return id ? { ...ref, page: id } : ref;
+    }
     const path = relativePathOf(ref);
-    return path === null ? ref : (resolveRelative(path, pageFile, paths) ?? ref);
+    return path === null ? ref : (resolveRelative(path, pageFile, lookupOf(paths)) ?? ref);
   }));
+}
+
+/** A page reference of this space whose id names no page (a path given as `/pages/<path>`). */
+function isPathOfPage(ref: ContentRef, hasPage: (id: string) => boolean): boolean {
+  return (ref.kind === 'page' || ref.kind === 'anchor') && !ref.space && typeof ref.page === 'string' && !hasPage(ref.page);
+}
+
+/** A space's pages and files by layout path (uploaded files in `.gitbook/assets/<name>`, where GitBook's markdown puts them). */
+function lookupOf(paths: SpacePaths): PathLookup {
+  return {
+    pageAt: (path) => paths.pageAt(path),
+    fileAt: (path) => paths.fileAtPath(path),
+  };
 }
 
 /** The path a reference may stand for relative to its page: a relative URL, or a file block's `src` that is a path, not an id (refs.ts keeps it in `file`). */
 function relativePathOf(ref: ContentRef): string | null {
-  if (ref.kind === 'url') return ref.url !== '' && !ABSOLUTE.test(ref.url) ? ref.url : null;
+  if (ref.kind === 'url') return ref.url !== '' && !EXTERNAL.test(ref.url) ? ref.url : null;
   if (ref.kind === 'file' && !ref.space && /[/.]/.test(ref.file)) return ref.file;
   return null;
 }
 
 /** Whether resolveDocumentPaths could change anything: callers skip building the space's paths when not. */
-export function holdsRelativePaths(document: Document): boolean {
+export function holdsRelativePaths(document: Document, hasPage?: (id: string) => boolean): boolean {
   let found = false;
   mapRefs(document, (ref) => {
-    found ||= relativePathOf(ref) !== null;
+    found ||= relativePathOf(ref) !== null || (!!hasPage && isPathOfPage(ref, hasPage));
     return ref;
   });
   return found;

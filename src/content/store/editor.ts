@@ -354,8 +354,9 @@ export class RevisionEditor {
 
   /** Where each page and file sits in GitBook's layout (content/markdown/paths.ts), as edited so far: a walk of every page. */
   spacePaths(): SpacePaths {
-    const tree = (parent: string | null): PathNode[] => this.childrenOf(parent).map((entry) => ({ id: entry.id, slug: entry.slug, children: tree(entry.id) }));
-    return spacePaths(tree(null), this.fileEntries());
+    const tree = (parent: string | null): PathNode[] =>
+      this.childrenOf(parent).map((entry) => ({ id: entry.id, slug: entry.slug, ...(entry.git?.path ? { file: entry.git.path } : {}), children: tree(entry.id) }));
+    return spacePaths(tree(null), this.fileEntries().map((f) => ({ id: f.id, name: f.name, ...(f.git?.path ? { path: f.git.path } : {}) })));
   }
 
   removeFile(fileId: string): void {

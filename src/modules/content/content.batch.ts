@@ -84,16 +84,23 @@ function parseDocument(input: DocumentInput, where: string): ParsedDocument {
   return { document, fields, heading: title };
 }
 
-/** Rewrites links to batch refs (`./<ref>.md`, `<ref>.md`, `./<ref>`) into page and file references. */
+/**
+ * Rewrites links to batch refs into page and file references: GitBook's ref semantics, the
+ * link names the ref whatever the page's eventual path (`./<ref>.md`, `<ref>.md`, `./<ref>`,
+ * each with an optional `#anchor` on a page; `./<ref>` or `<ref>` for a file).
+ */
 function resolveRefs(value: unknown, pages: Map<string, string>, files: Map<string, string>): unknown {
   if (Array.isArray(value)) return value.map((v) => resolveRefs(v, pages, files));
   if (!value || typeof value !== 'object') return value;
   const ref = value as { kind?: string; url?: string };
   if (ref.kind === 'url' && typeof ref.url === 'string') {
-    const name = ref.url.replace(/^\.\//, '');
+    const hash = ref.url.indexOf('#');
+    const path = hash >= 0 ? ref.url.slice(0, hash) : ref.url;
+    const anchor = hash >= 0 ? ref.url.slice(hash + 1) : '';
+    const name = path.replace(/^\.\//, '');
     const page = pages.get(name.replace(/\.md$/, ''));
-    if (page && (name.endsWith('.md') || ref.url.startsWith('./'))) return { kind: 'page', page };
-    const file = files.get(name);
+    if (page && (name.endsWith('.md') || path.startsWith('./'))) return anchor ? { kind: 'anchor', page, anchor } : { kind: 'page', page };
+    const file = hash >= 0 ? undefined : files.get(name);
     if (file) return { kind: 'file', file };
     return value;
   }
@@ -232,16 +239,18 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
     }
 
     // Links resolve once every page and ref of the batch is known: batch refs, then paths
-    // relative to the page's own markdown file (GitBook's `../a/b.md`, `.gitbook/assets/x.png`).
+    // relative to the page's own markdown file (GitBook's `../a/b.md`, `.gitbook/assets/x.png`)
+    // and `/pages/<path>` from the top.
     if (documentsToResolve.size > 0) {
       // The space's paths cost a walk of every page: built only for documents that hold a path.
       let paths: SpacePaths | undefined;
       const current = await editor.documents(tctx.db, [...documentsToResolve]);
       for (const [pageId, document] of current) {
         let resolved = resolveRefs(document, pageRefs, fileRefs) as Document;
-        if (holdsRelativePaths(resolved)) paths ??= editor.spacePaths();
+        const hasPage = (id: string) => editor.hasPage(id);
+        if (holdsRelativePaths(resolved, hasPage)) paths ??= editor.spacePaths();
         const pageFile = paths?.fileOfPage(pageId);
-        resolved = paths && pageFile ? resolveDocumentPaths(resolved, pageFile, paths) : settleTables(resolved);
+        resolved = paths && pageFile ? resolveDocumentPaths(resolved, pageFile, paths, hasPage) : settleTables(resolved);
         if (JSON.stringify(resolved) !== JSON.stringify(document)) editor.updatePage(pageId, { document: resolved });
       }
     }

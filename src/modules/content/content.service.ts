@@ -89,7 +89,7 @@ function subtree(nodes: PageNode[]): PageNode[] {
  * few queries, variables resolved when asked, markdown written when asked.
  */
 function pathTree(nodes: readonly PageNode[]): PathNode[] {
-  return nodes.map((n) => ({ id: n.entry.id, slug: n.entry.slug, children: pathTree(n.children) }));
+  return nodes.map((n) => ({ id: n.entry.id, slug: n.entry.slug, ...(n.entry.git?.path ? { file: n.entry.git.path } : {}), children: pathTree(n.children) }));
 }
 
 async function pageBodies(
@@ -123,7 +123,7 @@ async function pageBodies(
 function revisionPaths(snapshot: RevisionSnapshot): SpacePaths {
   const key = `paths\u0000${snapshot.revision.spaceId}\u0000${snapshot.revision.id}`;
   let paths = derivedCache.get(key) as SpacePaths | undefined;
-  if (!paths) derivedCache.set(key, (paths = spacePaths(pathTree(snapshot.pages), [...snapshot.filesById.values()])));
+  if (!paths) derivedCache.set(key, (paths = spacePaths(pathTree(snapshot.pages), [...snapshot.filesById.values()].map((f) => ({ id: f.id, name: f.name, ...(f.git?.path ? { path: f.git.path } : {}) })))));
   return paths;
 }
 

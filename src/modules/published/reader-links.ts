@@ -1,5 +1,4 @@
-import { posix } from 'node:path';
-import { clampedPath } from '../../content/git-layout/read.ts';
+import { resolveRelative } from '../../content/markdown/paths.ts';
 import type { AppDeps } from '../../context.ts';
 import { loadSnapshot } from '../../content/store/snapshot.ts';
 import type { ContentRef, PageNode, RevisionSnapshot } from '../../content/store/types.ts';
@@ -84,29 +83,18 @@ function gitPathIndex(snapshot: RevisionSnapshot) {
 
 /**
  * Where a URL written relative to a page's file in git leads on the site (RenderLinks.relative):
- * resolved as GitBook resolves it (like a URL, clamped at the repository's top; a folder is
- * its README.md), to the page or file of the space with that path.
+ * resolved by the rule git sync binds links with (content/markdown/paths.ts resolveRelative),
+ * to the page or file of the space with that path.
  */
 export function gitRelativeLinks(snapshot: RevisionSnapshot, fromFile: string, base: string, sign?: (fileId: string) => { url: string; name: string } | null) {
-  const dir = posix.dirname(fromFile) === '.' ? '' : posix.dirname(fromFile);
   return (href: string): string | null => {
     const { pages, files } = gitPathIndex(snapshot);
-    const hash = href.indexOf('#');
-    const anchor = hash >= 0 ? href.slice(hash + 1) : '';
-    let target = (hash >= 0 ? href.slice(0, hash) : href).replace(/\?.*$/, '').replace(/^<|>$/g, '');
-    try {
-      target = decodeURI(target);
-    } catch {
-      // kept as written
+    const ref = resolveRelative(href, fromFile, { pageAt: (path) => pages.get(path)?.entry.id, fileAt: (path) => files.get(path) });
+    if (ref?.kind === 'page' || ref?.kind === 'anchor') {
+      const node = snapshot.byId.get(ref.page as string);
+      return node ? `${base}${node.path}${ref.kind === 'anchor' ? `#${ref.anchor}` : ''}` : null;
     }
-    const full = clampedPath(dir, target || '.');
-    const candidates = target.endsWith('/') || full === '.' || target === '' ? [posix.join(full, 'README.md')] : [full, posix.join(full, 'README.md')];
-    for (const path of candidates) {
-      const page = pages.get(path);
-      if (page) return `${base}${page.path}${anchor ? `#${anchor}` : ''}`;
-    }
-    const fileId = files.get(full);
-    return fileId && sign ? (sign(fileId)?.url ?? null) : null;
+    return ref?.kind === 'file' && sign ? (sign(ref.file)?.url ?? null) : null;
   };
 }
 

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { relativeDocumentPaths, resolveDocumentPaths, spacePaths } from './paths.ts';
+import type { Document } from './types.ts';
+
+/*
+ * Where links lead in GitBook's layout: pages and files git sync imported keep the path
+ * they had in git, so a page's markdown links to them as the repository did (issue 31);
+ * pages made through the API have the path their slugs give.
+ */
+
+const linkTo = (ref: unknown): Document =>
+  ({ object: 'document', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'inline', type: 'link', data: { ref }, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'x', marks: [] }] }] }] }] }) as unknown as Document;
+const refOf = (document: Document) => (document.nodes[0] as any).nodes[0].data.ref;
+
+describe('space paths', () => {
+  // git: `docs/start/README.md` (slug `intro`) with `docs/start/install-guide.md` (slug `install`); an API page `faq` with no git path.
+  const paths = spacePaths(
+    [
+      { id: 'P1', slug: 'intro', file: 'docs/start/README.md', children: [{ id: 'P2', slug: 'install', file: 'docs/start/install-guide.md', children: [] }] },
+      { id: 'P3', slug: 'faq', children: [] },
+    ],
+    [
+      { id: 'F1', name: 'shot.png', path: 'docs/images/shot.png' },
+      { id: 'F2', name: 'upload.png' },
+    ],
+  );
+
+  it('writes links to git-synced pages and files by their git paths, to other pages by their slug paths', () => {
+    const from = (ref: unknown) => refOf(relativeDocumentPaths(linkTo(ref), 'docs/start/install-guide.md', 'P2', paths));
+    expect(from({ kind: 'page', page: 'P1' })).toEqual({ kind: 'url', url: 'README.md' });
+    expect(from({ kind: 'anchor', page: 'P2', anchor: 'steps' })).toEqual({ kind: 'url', url: '#steps' });
+    expect(from({ kind: 'file', file: 'F1' })).toEqual({ kind: 'url', url: '../images/shot.png' });
+    expect(from({ kind: 'file', file: 'F2' })).toEqual({ kind: 'url', url: '../../.gitbook/assets/upload.png' });
+    expect(from({ kind: 'page', page: 'P3' })).toEqual({ kind: 'url', url: '../../faq.md' });
+  });
+
+  it('reads them back to the same references', () => {
+    const read = (url: string) => refOf(resolveDocumentPaths(linkTo({ kind: 'url', url }), 'docs/start/install-guide.md', paths));
+    expect(read('README.md')).toEqual({ kind: 'page', page: 'P1' });
+    expect(read('./')).toEqual({ kind: 'page', page: 'P1' });
+    expect(read('../images/shot.png')).toEqual({ kind: 'file', file: 'F1' });
+    expect(read('../../.gitbook/assets/upload.png')).toEqual({ kind: 'file', file: 'F2' });
+    expect(read('../../faq.md')).toEqual({ kind: 'page', page: 'P3' });
+    // The slug paths still find git-synced pages: links written before the import resolve.
+    expect(refOf(resolveDocumentPaths(linkTo({ kind: 'url', url: 'intro/install.md' }), 'faq.md', paths))).toEqual({ kind: 'page', page: 'P2' });
+    expect(read('../nowhere.md')).toEqual({ kind: 'url', url: '../nowhere.md' });
+  });
+});
