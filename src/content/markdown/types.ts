@@ -593,6 +593,12 @@ export interface WrittenSeparator {
   separator: string;
 }
 
+/** A page's `# Title` line as written, and the newlines between it and the body (page.ts). */
+export interface WrittenTitle {
+  line: string;
+  separator: string;
+}
+
 /** GitBook's `JSONDocument`: what a page's content is. */
 export interface Document {
   object: 'document';
@@ -601,9 +607,10 @@ export interface Document {
    * GitBook's older export, which escaped every parenthesis of text (`\(24 hours\)`).
    * `writtenForms` (Quire's): runs of top-level blocks and the markdown the page wrote them
    * in, where that differs from the canonical writing (written-form.ts); `writtenSeparators`
-   * (Quire's) the separators between top-level blocks it wrote differently.
+   * (Quire's) the separators between top-level blocks it wrote differently; `writtenTitle`
+   * (Quire's) the page's `# Title` line and the blank lines under it, where they differ.
    */
-  data: { escapeParentheses?: true; writtenForms?: WrittenForm[]; writtenSeparators?: WrittenSeparator[] };
+  data: { escapeParentheses?: true; writtenForms?: WrittenForm[]; writtenSeparators?: WrittenSeparator[]; writtenTitle?: WrittenTitle };
   nodes: Block[];
 }
 

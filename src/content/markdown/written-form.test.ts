@@ -206,6 +206,15 @@ describe('keeping the separators between top-level blocks', () => {
     expect(writePageMarkdown(document)).toBe('Steps:\n\n1. Download it.\n2. Run it.\n   * quietly\n3. Finished.\n');
   });
 
+  it('keeps two adjacent lists written with their own markers as one run, which keeps them two lists', () => {
+    const source = 'Flags:\n- one\n- two\n\n\n* three\n\nAfter.\n';
+    const { document } = readPageMarkdown(source);
+    expect(writePageMarkdown(document)).toBe(source);
+    expect(document.data.writtenForms?.map((f) => f.markdown)).toEqual(['- one\n- two\n\n\n* three']);
+    expect(strip(document.nodes)).toEqual(strip(canonicalNodes(source)));
+    expect(readPageMarkdown(writePageMarkdown(document)).document).toEqual(document);
+  });
+
   it('ignores a separator that would change what the page says (a caller can write any data)', () => {
     const { document } = readPageMarkdown('First paragraph.\n\nSecond paragraph.\n\n## Heading\n\nText.\n');
     const separator = (from: number, separator: string) => ({ nodes: 2, blocks: runFingerprint(document.nodes.slice(from, from + 2)), separator });
@@ -223,5 +232,32 @@ describe('keeping the separators between top-level blocks', () => {
 
   it('leaves markdown that is not a page with canonical separators', () => {
     expect(normalizeMarkdown('## A\nText.\n\n\nMore.\n')).toBe('## A\n\nText.\n\nMore.\n');
+  });
+});
+
+describe('keeping the title line of a page', () => {
+  it('writes the title line and the blank lines under it as the page wrote them while the title is the same', () => {
+    const source = '# Install the `cli` \\(beta\\)\nRun it.\n\n## Next\n\nMore.\n';
+    const { title, document } = readPageMarkdown(source);
+    expect(title).toBe('Install the cli (beta)');
+    expect(writePageMarkdown(document, title)).toBe(source);
+    expect(readPageMarkdown(writePageMarkdown(document, title)).document).toEqual(document);
+    // Another title is written canonically, under the same separator.
+    expect(writePageMarkdown(document, 'Install')).toBe('# Install\nRun it.\n\n## Next\n\nMore.\n');
+    // Two blank lines under a plain title.
+    const spaced = '# Plain\n\n\nText.\n';
+    const read = readPageMarkdown(spaced);
+    expect(writePageMarkdown(read.document, read.title)).toBe(spaced);
+    // The body alone (the content endpoint) is unchanged by it.
+    expect(writePageMarkdown(read.document)).toBe('Text.\n');
+  });
+
+  it('ignores a kept title line that is not one title line (a caller can write any data)', () => {
+    const { document } = readPageMarkdown('# Plain\n\nText.\n');
+    const forged = (writtenTitle: unknown) => ({ ...document, data: { writtenTitle } }) as unknown as Document;
+    expect(writePageMarkdown(forged({ line: '# Plain\n\n<p>x</p>', separator: '\n\n' }), 'Plain')).toBe('# Plain\n\nText.\n');
+    expect(writePageMarkdown(forged({ line: '# Plain', separator: '\n<p>\n' }), 'Plain')).toBe('# Plain\n\nText.\n');
+    expect(writePageMarkdown(forged({ line: 'Plain', separator: '\n' }), 'Plain')).toBe('# Plain\n\nText.\n');
+    expect(normalizeDocument(forged({ line: '# Plain\nx', separator: '\n' })).data).toEqual({});
   });
 });

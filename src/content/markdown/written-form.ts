@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { diffArrays } from 'diff';
-import type { Block, Document, WrittenForm, WrittenSeparator } from './types.ts';
+import type { Block, Document, WrittenForm, WrittenSeparator, WrittenTitle } from './types.ts';
 
 /** Where each written top-level block stands in the canonical text: `[start, end)` offsets and its index among the document's nodes. */
 export interface BlockSpan {
@@ -112,6 +112,14 @@ export function writtenFormsOf(data: Document['data'] | undefined): WrittenForm[
     (f): f is WrittenForm =>
       !!f && typeof f === 'object' && Number.isInteger(f.nodes) && f.nodes > 0 && typeof f.blocks === 'string' && typeof f.markdown === 'string' && f.markdown.trim() !== '',
   );
+}
+
+/** A page's kept title line and the newlines under it (page.ts), when well formed: one line, and newlines only. */
+export function writtenTitleOf(data: Document['data'] | undefined): WrittenTitle | undefined {
+  const title = (data as { writtenTitle?: unknown } | undefined)?.writtenTitle as WrittenTitle | undefined;
+  if (!title || typeof title !== 'object' || typeof title.line !== 'string' || typeof title.separator !== 'string') return undefined;
+  if (!/^#[ \t][^\n]*$/.test(title.line) || title.line.length > 10_000 || !/^\n{1,1000}$/.test(title.separator)) return undefined;
+  return { line: title.line, separator: title.separator };
 }
 
 /**
@@ -292,6 +300,20 @@ export function findWrittenForms(
     }
     return pieces;
   };
+  /**
+   * The form of a piece of source standing for blocks `lo..hi`: undefined when it is written
+   * as the canonical text, null when it may not be kept (it does not read as its blocks, or
+   * the writer would not write it there). `read` says whether it is already known to read so.
+   */
+  const formOf = (piece: { lo: number; hi: number; from: number; to: number }, read: boolean): WrittenForm | null | undefined => {
+    const firstBlock = blockLines[piece.lo];
+    const lastBlock = blockLines[piece.hi];
+    const markdown = sourceLines.slice(piece.from, piece.to).join('\n');
+    if (sameText(markdown, canonical.slice(firstBlock.start, lastBlock.end))) return undefined;
+    const run = nodes.slice(firstBlock.index, lastBlock.index + 1);
+    const form = { nodes: run.length, blocks: runFingerprint(run), markdown };
+    return (read || sameBlocks(readBlocks(markdown), run)) && keep(firstBlock.index, form) ? form : null;
+  };
   let next = 0;
   for (const group of groups) {
     for (; next < group.lo; next++) runs.push(single(next));
@@ -315,17 +337,18 @@ export function findWrittenForms(
     }
     const from = low < high ? sourceFilled[low] : 0;
     const to = low < high ? sourceFilled[high - 1] + 1 : 0;
+    // One form per block where the group's source cuts into pieces that each read as their
+    // block and may each be written alone; else the group's source as one form.
+    const whole = { lo: group.lo, hi: group.hi, from, to };
     const pieces = from < to ? splitGroup(group.lo, group.hi, from, to) : undefined;
-    for (const piece of pieces ?? [{ lo: group.lo, hi: group.hi, from, to }]) {
-      const firstBlock = blockLines[piece.lo];
-      const lastBlock = blockLines[piece.hi];
-      const markdown = piece.from < piece.to ? sourceLines.slice(piece.from, piece.to).join('\n') : '';
-      const run = nodes.slice(firstBlock.index, lastBlock.index + 1);
-      const form = { nodes: run.length, blocks: runFingerprint(run), markdown };
+    const split = pieces?.map((piece) => ({ piece, form: formOf(piece, true) }));
+    let choice = split && split.every((p) => p.form !== null) ? split : [{ piece: whole, form: from < to ? formOf(whole, false) : undefined }];
+    if (split && choice[0].form === null) choice = split;
+    for (const { piece, form } of choice) {
       const known = piece.from < piece.to;
-      if (known && !sameText(markdown, canonical.slice(firstBlock.start, lastBlock.end)) && (pieces || sameBlocks(readBlocks(markdown), run)) && keep(firstBlock.index, form)) {
+      if (form) {
         forms.push(form);
-        runs.push({ first: firstBlock.index, last: lastBlock.index, text: markdown, start: firstBlock.start, end: lastBlock.end, from: piece.from, to: piece.to });
+        runs.push({ first: blockLines[piece.lo].index, last: blockLines[piece.hi].index, text: form.markdown, start: blockLines[piece.lo].start, end: blockLines[piece.hi].end, from: piece.from, to: piece.to });
       } else {
         // Written canonically, block by block: only the outer ends are known in the source.
         for (let k = piece.lo; k <= piece.hi; k++) {
