@@ -4,7 +4,7 @@
  * and keys derived from each node's position.
  */
 import { fitBlocks } from './fit.ts';
-import { currentForms, writtenFormsOf } from './written-form.ts';
+import { currentForms, writtenFormsOf, writtenSeparatorsOf, writtenTitleOf } from './written-form.ts';
 import { emptyParagraph, isEmptyContent, normalizeInlines } from './leaves.ts';
 import type { Block, Document, ExpandableBlock, ImageBlock, ImagesBlock, InlineContent, InlineLink, ParagraphBlock } from './types.ts';
 
@@ -14,6 +14,10 @@ export function normalizeDocument(document: Document): Document {
   const nodes = normalizeBlocks(fitBlocks(document.nodes, 'document'), false);
   const writtenForms = currentForms(nodes, writtenFormsOf(document.data));
   if (writtenForms.length > 0) data.writtenForms = writtenForms;
+  const writtenSeparators = currentForms(nodes, writtenSeparatorsOf(document.data));
+  if (writtenSeparators.length > 0) data.writtenSeparators = writtenSeparators;
+  const writtenTitle = writtenTitleOf(document.data);
+  if (writtenTitle) data.writtenTitle = writtenTitle;
   return { object: 'document', data, nodes };
 }
 

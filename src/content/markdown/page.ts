@@ -7,6 +7,7 @@
 import { markdownToDocument } from './parse.ts';
 import { documentToMarkdown } from './write.ts';
 import { assignKeys } from './normalize.ts';
+import { writtenTitleOf } from './written-form.ts';
 import type { Document, InlineContent } from './types.ts';
 
 /** GitBook's page markdown writes heading-1 as `##`. */
@@ -33,16 +34,37 @@ export function readPageMarkdown(markdown: string): PageMarkdown {
   const body = pageBody(markdown);
   const document = assignKeys(markdownToDocument(body, { headingOffset: PAGE_HEADING_OFFSET, keepWrittenForm: true }));
   if (!match) return { document };
-  const heading = markdownToDocument('# ' + match[1]).nodes[0];
-  const title = heading && 'nodes' in heading ? plainText(heading.nodes as InlineContent[]).trim() : '';
-  return title ? { title, document } : { document };
+  const title = titleText(match[1]);
+  if (!title) return { document };
+  // The title line and the blank lines under it as written, where GitBook would write them otherwise.
+  const line = match[0].replace(/^(?:[ \t]*\r?\n)*/, '').replace(/(?:[ \t]|&#x20;)*\r?\n?$/, '');
+  const blank = /^(?:[ \t]*\r?\n)*/.exec(body)![0].split('\n').length - 1;
+  const separator = document.nodes.length > 0 ? '\n'.repeat(blank + 1) : '\n\n';
+  if (line !== `# ${title}` || separator !== '\n\n') document.data.writtenTitle = { line, separator };
+  return { title, document };
 }
 
-/** Writes a page body the way GitBook does; with a title, `# Title` comes first. */
+/** Writes a page body the way GitBook does; with a title, `# Title` comes first (as the page wrote it, while it says that title). */
 export function writePageMarkdown(document: Document, title?: string): string {
   const body = documentToMarkdown(document, { headingOffset: PAGE_HEADING_OFFSET });
   if (title === undefined) return body;
-  return `# ${title}\n` + (body === '' ? '' : '\n' + body);
+  const kept = writtenTitleOf(document.data);
+  const line = kept && titleLine(kept.line) === title ? kept.line : `# ${title}`;
+  // A body right under the title line that starts with `---` would read as front matter.
+  const separator = kept && !body.startsWith('---') ? kept.separator : '\n\n';
+  return line + (body === '' ? '\n' : separator + body);
+}
+
+/** The title a line reads as, if it is a `# Title` line. */
+function titleLine(line: string): string | undefined {
+  const match = line.includes('\n') ? null : TITLE_LINE.exec(line);
+  return match ? titleText(match[1]) : undefined;
+}
+
+/** The plain text of a title line's text. */
+function titleText(text: string): string {
+  const heading = markdownToDocument('# ' + text).nodes[0];
+  return heading && 'nodes' in heading ? plainText(heading.nodes as InlineContent[]).trim() : '';
 }
 
 function plainText(nodes: InlineContent[]): string {

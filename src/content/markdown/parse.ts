@@ -43,8 +43,9 @@ export function markdownToDocument(markdown: string, options: ReadOptions = {}):
     const canonical = writeTop(document, headingOffset, { spans });
     const read = (snippet: string) => markdownToDocument(snippet, { headingOffset }).nodes;
     const fits = keptFormFits(document.nodes, headingOffset, document.data.escapeParentheses);
-    const forms = findWrittenForms(markdown, document.nodes, canonical, spans, headingOffset, read).filter((f) => fits(f.index, f.form)).map((f) => f.form);
+    const { forms, separators } = findWrittenForms(markdown, document.nodes, canonical, spans, read, fits);
     if (forms.length > 0) document.data.writtenForms = forms;
+    if (separators.length > 0) document.data.writtenSeparators = separators;
   }
   return assignKeys(document);
 }

@@ -581,6 +581,24 @@ export interface WrittenForm {
   markdown: string;
 }
 
+/**
+ * The separator a page wrote between two top-level blocks where it differs from the
+ * canonical one (a heading with its paragraph on the next line, two blank lines for one):
+ * `nodes` blocks from the one before it to the one after it (empty paragraphs between
+ * included), `blocks` their fingerprint, `separator` the newlines between their texts.
+ */
+export interface WrittenSeparator {
+  nodes: number;
+  blocks: string;
+  separator: string;
+}
+
+/** A page's `# Title` line as written, and the newlines between it and the body (page.ts). */
+export interface WrittenTitle {
+  line: string;
+  separator: string;
+}
+
 /** GitBook's `JSONDocument`: what a page's content is. */
 export interface Document {
   object: 'document';
@@ -588,9 +606,11 @@ export interface Document {
    * `escapeParentheses` (Quire's; JSONDocument's data is open): the page was written by
    * GitBook's older export, which escaped every parenthesis of text (`\(24 hours\)`).
    * `writtenForms` (Quire's): runs of top-level blocks and the markdown the page wrote them
-   * in, where that differs from the canonical writing (written-form.ts).
+   * in, where that differs from the canonical writing (written-form.ts); `writtenSeparators`
+   * (Quire's) the separators between top-level blocks it wrote differently; `writtenTitle`
+   * (Quire's) the page's `# Title` line and the blank lines under it, where they differ.
    */
-  data: { escapeParentheses?: true; writtenForms?: WrittenForm[] };
+  data: { escapeParentheses?: true; writtenForms?: WrittenForm[]; writtenSeparators?: WrittenSeparator[]; writtenTitle?: WrittenTitle };
   nodes: Block[];
 }
 

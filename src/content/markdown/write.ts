@@ -17,7 +17,7 @@ import type {
 } from './types.ts';
 import { tableNeedsHtml, writeHtmlTable } from './html-table.ts';
 import { markdownToDocument } from './parse.ts';
-import { formLookup, sameBlocks, writtenFormsOf, type BlockSpan } from './written-form.ts';
+import { formLookup, sameBlocks, separatorFits, separatorLookup, writtenFormsOf, writtenSeparatorsOf, type BlockSpan } from './written-form.ts';
 import { codeNeedsHtml, writeHtmlCode } from './html-code.ts';
 
 export interface WriteOptions {
@@ -43,10 +43,20 @@ export function documentToMarkdown(document: Document, options: WriteOptions = {
   const normal = normalizeDocument(document);
   const headingOffset = options.headingOffset ?? 0;
   const lookup = formLookup(normal.nodes, writtenFormsOf(normal.data));
-  let top: TopLevel = {};
+  const separators = separatorLookup(normal.nodes, writtenSeparatorsOf(normal.data));
+  const top: TopLevel = {};
   if (lookup) {
     const fits = keptFormFits(normal.nodes, headingOffset, normal.data.escapeParentheses);
-    top = { lookup: (index) => { const form = lookup(index); return form && fits(index, form) ? form : undefined; } };
+    top.lookup = (index) => { const form = lookup(index); return form && fits(index, form) ? form : undefined; };
+  }
+  if (separators) {
+    const read = (markdown: string) => markdownToDocument(markdown, { headingOffset }).nodes;
+    top.separator = (before, after, canonical) => {
+      const kept = separators(before.last, after.first);
+      if (!kept) return undefined;
+      const run = normal.nodes.slice(before.first, after.last + 1);
+      return separatorFits(before.text, kept.separator, after.text, canonical, run, read) ? kept.separator : undefined;
+    };
   }
   const markdown = writeTop(normal, headingOffset, top);
   return markdown === '' ? '' : markdown + '\n';
@@ -90,7 +100,16 @@ export function writeTop(normal: Document, headingOffset: number, top: TopLevel 
 
 interface TopLevel {
   lookup?: (index: number) => WrittenForm | undefined;
+  /** The kept separator between two written runs of top-level blocks, if any fits. */
+  separator?: (before: WrittenRun, after: WrittenRun, canonical: string) => string | undefined;
   spans?: BlockSpan[];
+}
+
+/** A run of top-level blocks as written: its first and last node indexes, and its text. */
+interface WrittenRun {
+  first: number;
+  last: number;
+  text: string;
 }
 
 const isBulletList = (b: Block | null) => b?.type === 'list-unordered' || b?.type === 'list-tasks';
@@ -103,6 +122,10 @@ const isBulletList = (b: Block | null) => b?.type === 'list-unordered' || b?.typ
 function writeBlocks(blocks: Block[], ctx: Context, tight = false, top: TopLevel = {}): string {
   let out = '';
   let previous: Block | null = null;
+  // The previous written run (a block, or the blocks of a kept form): its first node and its text.
+  let previousFirst = -1;
+  let previousIndex = -1;
+  let previousText = '';
   let bullet: Context['bullet'] = '*';
   let delimiter: Context['delimiter'] = '.';
   // Empty paragraphs between blocks: GitBook writes each as nothing between two separators.
@@ -114,22 +137,28 @@ function writeBlocks(blocks: Block[], ctx: Context, tight = false, top: TopLevel
       continue;
     }
     const form = top.lookup?.(index);
+    let text: string;
+    let end = index;
     if (form) {
-      if (previous) out += empties > 0 ? '\n\n'.repeat(empties + 1) : '\n\n';
-      out += form.markdown;
-      index += form.nodes - 1;
-      previous = blocks[index];
-      empties = 0;
-      continue;
+      text = form.markdown;
+      end = index + form.nodes - 1;
+    } else {
+      if (isBulletList(block)) bullet = isBulletList(previous) && bullet === '*' ? '-' : '*';
+      if (block.type === 'list-ordered') delimiter = previous?.type === 'list-ordered' && delimiter === '.' ? ')' : '.';
+      text = writeBlock(block, { ...ctx, bullet, delimiter });
+      if (text === '') continue;
     }
-    if (isBulletList(block)) bullet = isBulletList(previous) && bullet === '*' ? '-' : '*';
-    if (block.type === 'list-ordered') delimiter = previous?.type === 'list-ordered' && delimiter === '.' ? ')' : '.';
-    const text = writeBlock(block, { ...ctx, bullet, delimiter });
-    if (text === '') continue;
-    if (previous) out += empties > 0 ? '\n\n'.repeat(empties + 1) : tight && previous.type === 'paragraph' && interruptsParagraph(block) ? '\n' : '\n\n';
+    if (previous) {
+      const canonical = empties > 0 ? '\n\n'.repeat(empties + 1) : tight && !form && previous.type === 'paragraph' && interruptsParagraph(block) ? '\n' : '\n\n';
+      out += top.separator?.({ first: previousFirst, last: previousIndex, text: previousText }, { first: index, last: end, text }, canonical) ?? canonical;
+    }
     top.spans?.push({ index, start: out.length, end: out.length + text.length });
     out += text;
-    previous = block;
+    previousFirst = index;
+    previousIndex = end;
+    previousText = text;
+    previous = blocks[end];
+    index = end;
     empties = 0;
   }
   return out;

@@ -10,6 +10,7 @@ import { documentToMarkdown, markdownToDocument, normalizeMarkdown, readPageMark
 import { PAGE_HEADING_OFFSET } from './page.ts';
 import { normalizeDocument } from './normalize.ts';
 import { runFingerprint } from './written-form.ts';
+import type { HeadingBlock } from './types.ts';
 import type { Block, Document, ParagraphBlock } from './types.ts';
 
 const HAND_WRITTEN = [
@@ -124,5 +125,139 @@ describe('keeping the written form of a page', () => {
     const kept = markdownToDocument('- a\n', { keepWrittenForm: true });
     expect(documentToMarkdown(kept)).toBe('- a\n');
     expect(paragraphText((kept.nodes[0] as Extract<Block, { type: 'list-unordered' }>).nodes[0].nodes[0])).toBe('a');
+  });
+});
+
+/** Separators GitBook's canonical writing does not use: a heading with its paragraph on the next line, two blank lines for one, four where three hold an empty paragraph. */
+const SEPARATED = [
+  '## Install',
+  'Run the installer once.',
+  '',
+  '',
+  '### Options',
+  '',
+  'Pick a size.',
+  '',
+  '',
+  '',
+  '',
+  'After an empty paragraph.',
+  '',
+  '## Usage',
+  'Start it.',
+  '',
+].join('\n');
+
+const setText = (block: Block, text: string) => {
+  (block as ParagraphBlock | HeadingBlock).nodes = [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }];
+};
+
+describe('keeping the separators between top-level blocks', () => {
+  it('writes the blank lines a page put between its blocks back as read, meaning what the canonical reading means', () => {
+    const { document } = readPageMarkdown(SEPARATED);
+    expect(writePageMarkdown(document)).toBe(SEPARATED);
+    expect(documentSchemaErrors(document)).toBeNull();
+    expect(strip(document.nodes)).toEqual(strip(canonicalNodes(SEPARATED)));
+    expect(document.data.writtenForms).toBeUndefined();
+    expect(document.data.writtenSeparators?.map((f) => [f.nodes, f.separator])).toEqual([
+      [2, '\n'],
+      [2, '\n\n\n'],
+      [3, '\n\n\n\n\n'],
+      [2, '\n'],
+    ]);
+    // Stable: read again, the same document and the same text.
+    const again = readPageMarkdown(writePageMarkdown(document)).document;
+    expect(again).toEqual(document);
+    expect(writePageMarkdown(again)).toBe(SEPARATED);
+  });
+
+  it('writes the separators next to an edited block canonically and keeps the others', () => {
+    const { document } = readPageMarkdown(SEPARATED);
+    setText(document.nodes[1], 'Run the new installer.');
+    const written = writePageMarkdown(document);
+    expect(written).toBe(SEPARATED.replace('## Install\nRun the installer once.\n\n\n', '## Install\n\nRun the new installer.\n\n'));
+    // The edited block's separators are forgotten once the document is normalized (stored), the others stay.
+    const stored = normalizeDocument(document);
+    expect(stored.data.writtenSeparators?.map((f) => f.separator)).toEqual(['\n\n\n\n\n', '\n']);
+    const again = readPageMarkdown(written).document;
+    expect(writePageMarkdown(again)).toBe(written);
+    expect(strip(again.nodes)).toEqual(strip(normalizeDocument({ ...document, data: {} }).nodes));
+  });
+
+  it('keeps a separator between a kept written form and its neighbour, and forgets it when a block comes between', () => {
+    const source = 'Options\n-------\nPick a size.\n\n\n- small\n- large\n';
+    const { document } = readPageMarkdown(source);
+    expect(writePageMarkdown(document)).toBe(source);
+    expect(document.data.writtenForms?.map((f) => f.markdown)).toEqual(['Options\n-------', '- small\n- large']);
+    expect(document.data.writtenSeparators?.map((f) => f.separator)).toEqual(['\n', '\n\n\n']);
+    expect(readPageMarkdown(writePageMarkdown(document)).document).toEqual(document);
+    // A block inserted between the heading and its paragraph: both are written apart, canonically separated.
+    const inserted = { ...document, nodes: [document.nodes[0], { object: 'block', type: 'divider', data: {} } as Block, ...document.nodes.slice(1)] };
+    expect(writePageMarkdown(inserted)).toBe('Options\n-------\n\n***\n\nPick a size.\n\n\n- small\n- large\n');
+  });
+
+  it('keeps the blank lines a list puts between its items as the list\'s written form', () => {
+    const source = 'Steps:\n\n1. Download it.\n\n2. Run it.\n   * quietly\n\n3. Done.\n';
+    const { document } = readPageMarkdown(source);
+    expect(writePageMarkdown(document)).toBe(source);
+    expect(strip(document.nodes)).toEqual(strip(canonicalNodes(source)));
+    const list = document.nodes[1] as Extract<Block, { type: 'list-ordered' }>;
+    setText(list.nodes[2].nodes[0], 'Finished.');
+    expect(writePageMarkdown(document)).toBe('Steps:\n\n1. Download it.\n2. Run it.\n   * quietly\n3. Finished.\n');
+  });
+
+  it('keeps two adjacent lists written with their own markers as one run, which keeps them two lists', () => {
+    const source = 'Flags:\n- one\n- two\n\n\n* three\n\nAfter.\n';
+    const { document } = readPageMarkdown(source);
+    expect(writePageMarkdown(document)).toBe(source);
+    expect(document.data.writtenForms?.map((f) => f.markdown)).toEqual(['- one\n- two\n\n\n* three']);
+    expect(strip(document.nodes)).toEqual(strip(canonicalNodes(source)));
+    expect(readPageMarkdown(writePageMarkdown(document)).document).toEqual(document);
+  });
+
+  it('ignores a separator that would change what the page says (a caller can write any data)', () => {
+    const { document } = readPageMarkdown('First paragraph.\n\nSecond paragraph.\n\n## Heading\n\nText.\n');
+    const separator = (from: number, separator: string) => ({ nodes: 2, blocks: runFingerprint(document.nodes.slice(from, from + 2)), separator });
+    const forged: Document = {
+      ...document,
+      // No blank line joins two paragraphs into one; three blank lines add an empty paragraph.
+      data: { writtenSeparators: [separator(0, '\n'), separator(1, '\n\n\n\n'), separator(2, '\n')] },
+    };
+    expect(writePageMarkdown(forged)).toBe('First paragraph.\n\nSecond paragraph.\n\n## Heading\nText.\n');
+    // Malformed entries are dropped, never written.
+    const malformed = { ...document, data: { writtenSeparators: [{ nodes: 2, blocks: runFingerprint(document.nodes.slice(0, 2)), separator: '\n<p>x</p>\n' }, { nodes: 1, blocks: 'x', separator: '\n' }] } } as unknown as Document;
+    expect(normalizeDocument(malformed).data).toEqual({});
+    expect(writePageMarkdown(malformed)).toBe('First paragraph.\n\nSecond paragraph.\n\n## Heading\n\nText.\n');
+  });
+
+  it('leaves markdown that is not a page with canonical separators', () => {
+    expect(normalizeMarkdown('## A\nText.\n\n\nMore.\n')).toBe('## A\n\nText.\n\nMore.\n');
+  });
+});
+
+describe('keeping the title line of a page', () => {
+  it('writes the title line and the blank lines under it as the page wrote them while the title is the same', () => {
+    const source = '# Install the `cli` \\(beta\\)\nRun it.\n\n## Next\n\nMore.\n';
+    const { title, document } = readPageMarkdown(source);
+    expect(title).toBe('Install the cli (beta)');
+    expect(writePageMarkdown(document, title)).toBe(source);
+    expect(readPageMarkdown(writePageMarkdown(document, title)).document).toEqual(document);
+    // Another title is written canonically, under the same separator.
+    expect(writePageMarkdown(document, 'Install')).toBe('# Install\nRun it.\n\n## Next\n\nMore.\n');
+    // Two blank lines under a plain title.
+    const spaced = '# Plain\n\n\nText.\n';
+    const read = readPageMarkdown(spaced);
+    expect(writePageMarkdown(read.document, read.title)).toBe(spaced);
+    // The body alone (the content endpoint) is unchanged by it.
+    expect(writePageMarkdown(read.document)).toBe('Text.\n');
+  });
+
+  it('ignores a kept title line that is not one title line (a caller can write any data)', () => {
+    const { document } = readPageMarkdown('# Plain\n\nText.\n');
+    const forged = (writtenTitle: unknown) => ({ ...document, data: { writtenTitle } }) as unknown as Document;
+    expect(writePageMarkdown(forged({ line: '# Plain\n\n<p>x</p>', separator: '\n\n' }), 'Plain')).toBe('# Plain\n\nText.\n');
+    expect(writePageMarkdown(forged({ line: '# Plain', separator: '\n<p>\n' }), 'Plain')).toBe('# Plain\n\nText.\n');
+    expect(writePageMarkdown(forged({ line: 'Plain', separator: '\n' }), 'Plain')).toBe('# Plain\n\nText.\n');
+    expect(normalizeDocument(forged({ line: '# Plain\nx', separator: '\n' })).data).toEqual({});
   });
 });
