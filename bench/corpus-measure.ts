@@ -4,7 +4,7 @@
  * the comparison that counts as byte-identical, the visible text of rendered HTML, raw
  * markup in it, and the source words a reader should see.
  */
-import { decodeHTML } from 'entities';
+import { decodeHTML, decodeHTMLStrict } from 'entities';
 import { pageBody, readPageMarkdown, writePageMarkdown } from '../src/content/markdown/index.ts';
 
 export const FRONT_MATTER = /^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/;
@@ -47,7 +47,7 @@ export const canonical = (text: string) => text.replace(/(?:[ \t]|&#x20;)+$/gm, 
  *   - markdown syntax is what it means on the page: a link is its text, an image (markdown
  *     `![alt](src)` or `<img>`) shows no words, a list's numbers and task boxes are drawn,
  *     a reference definition and an HTML comment show nothing, escapes and entities are
- *     the characters they stand for, every HTML tag and `{% tag %}` is a separator;
+ *     the characters they stand for (an entity ends with `;`, as CommonMark reads it), every HTML tag and `{% tag %}` is a separator;
  *   - a link labelled with its own address (a cards table's target cell, a content-ref's
  *     link, a mention as GitBook exports them) shows the target's title: left out;
  *   - the visible attributes of GitBook's tags are words: a tab's and a code block's
@@ -117,12 +117,12 @@ export function sourceText(source: string): { all: string; prose: string } {
   const text = engineOwned(source)
     // Shown as written.
     .replace(/^([ \t>]*)(`{3,}|~{3,})[^\n]*\n([\s\S]*?)^[ \t>]*\2[ \t]*$/gm, (_, _p, _f, body: string) => take(body))
-    .replace(/\$\$([\s\S]*?)\$\$/g, (_, formula: string) => take(formula))
-    .replace(/<pre[^>]*>([\s\S]*?)<\/pre>/gi, (_, body: string) => take(decodeHTML(body.replace(/<[^>]*>/g, ''))))
+    .replace(/<pre[^>]*>([\s\S]*?)<\/pre>/gi, (_, body: string) => take(decodeHTMLStrict(body.replace(/<[^>]*>/g, ''))))
     .replace(/(?<![\\`])(`+)((?:[^`\n]|\n(?![ \t>]*\n))+?)\1(?!`)/g, (_, _t, body: string) => take(body))
+    .replace(/\$\$([\s\S]*?)\$\$/g, (_, formula: string) => take(formula))
     // Shown as GitBook's tags say.
     .replace(/\{%\s*openapi-operation[\s\S]*?\{%\s*endopenapi-operation\s*%\}/g, ' ')
-    .replace(/\{%\s*(?:tab|code)\s[^%]*?title="([^"]*)"[^%]*%\}/g, (_, title: string) => take(decodeHTML(title)))
+    .replace(/\{%\s*(?:tab|code)\s[^%]*?title="([^"]*)"[^%]*%\}/g, (_, title: string) => take(decodeHTMLStrict(title)))
     .replace(/(?<!\\)\{%[\s\S]*?%\}/g, ' ')
     // Shown as nothing.
     .replace(/<!--[\s\S]*?-->/g, ' ')
@@ -142,7 +142,7 @@ export function sourceText(source: string): { all: string; prose: string } {
     .replace(/\]\[[^\]]*\]/g, '] ')
     .replace(/(?<!\\)<[a-zA-Z/][^>]*>/g, ' ')
     .replace(/\\([!-/:-@[-`{-~])/g, '$1');
-  const prose = decodeHTML(text);
+  const prose = decodeHTMLStrict(text);
   return { prose, all: `${prose} ${shown.join(' ')}` };
 }
 
