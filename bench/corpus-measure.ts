@@ -4,8 +4,7 @@
  * the comparison that counts as byte-identical, the visible text of rendered HTML, raw
  * markup in it, and the source words a reader should see.
  */
-import sanitizeHtml from 'sanitize-html';
-import { decodeHTML } from 'entities';
+import { decodeHTML, decodeHTMLStrict } from 'entities';
 import { pageBody, readPageMarkdown, writePageMarkdown } from '../src/content/markdown/index.ts';
 
 export const FRONT_MATTER = /^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/;
@@ -28,31 +27,151 @@ export const engineOwned = (markdown: string) => pageBody(markdown.replace(FRONT
 /** Trailing whitespace of lines (GitBook's `&#x20;` is an encoded trailing space) and of the file does not count. */
 export const canonical = (text: string) => text.replace(/(?:[ \t]|&#x20;)+$/gm, '').replace(/\s+$/, '');
 
-/** Text a reader sees in rendered HTML, code left out (markup is content there); block ends separate words. */
-export function visibleText(html: string): string {
-  const withoutCode = html.replace(/<pre[\s\S]*?<\/pre>/g, ' ').replace(/<code[\s\S]*?<\/code>/g, ' ').replace(/<\/(?:p|li|td|th|summary|div|h\d)>/g, ' $&');
-  return decodeHTML(sanitizeHtml(withoutCode, { allowedTags: [], allowedAttributes: {} }).replace(/&lt;/g, '&amp;lt;'));
+/*
+ * Pages losing words: what is compared.
+ *
+ * Both sides are reduced to the words a reader sees, in the same way, and compared as
+ * multisets: a word the source shows n times is missing when the rendered page shows it
+ * fewer than n times. A word is a run of letters and digits (any script), lower-cased;
+ * every other character separates words, on both sides. URLs (`scheme:…`) are no words on
+ * either side (a link's address is not its text; an embed shows its URL).
+ *
+ * - The rendered page (`renderedWords`): the text of the page's HTML, code, math and
+ *   expressions included (they are shown), every tag a separator except the highlighter's
+ *   `<span>`s inside `<pre>` (they split one code token, not words), entities decoded;
+ *   attributes (`alt`, `href`, `data-*`) are not text.
+ * - The source (`sourceWords`): the body the engine owns (front matter and the `# Title`
+ *   line aside: page metadata and the page title), where
+ *   - fenced code, inline code, `$$` math and `<pre>` are taken as written (their content
+ *     is shown as is);
+ *   - markdown syntax is what it means on the page: a link is its text, an image (markdown
+ *     `![alt](src)` or `<img>`) shows no words, a list's numbers and task boxes are drawn,
+ *     a reference definition and an HTML comment show nothing, escapes and entities are
+ *     the characters they stand for (an entity ends with `;`, as CommonMark reads it), every HTML tag and `{% tag %}` is a separator;
+ *   - a link labelled with its own address (a cards table's target cell, a content-ref's
+ *     link, a mention as GitBook exports them) shows the target's title: left out;
+ *   - the visible attributes of GitBook's tags are words: a tab's and a code block's
+ *     `title`; an icon (`<i class="fa-x">:x:</i>`) is drawn, not text; an OpenAPI block's
+ *     fallback link is not shown (GitBook shows the operation).
+ * Nothing else is left out: a word of the source missing from the page counts, whatever
+ * block it stood in.
+ */
+
+/** A markdown link's or image's destination and title: `(<a b.png> "t")`, `(a(1).md)`. */
+const DESTINATION = String.raw`\s*(?:<[^>\n]*>|(?:[^()\s]|\([^()]*\))*)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*`;
+
+/** GitBook labels a card's target and a content-ref with the address (`<a href="a/">a</a>`). */
+const ownAddress = (label: string, href: string) => {
+  const address = href.replace(/\/$/, '');
+  return label === href || label === address || address.endsWith(`/${label}`);
+};
+
+const URL_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/\S*|\bmailto:\S*/gi;
+
+function wordCounts(text: string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const word of text.replace(URL_TEXT, ' ').toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) counts.set(word, (counts.get(word) ?? 0) + 1);
+  return counts;
 }
+
+/**
+ * The rendered page's text: `all` (code included) for words, `prose` (code and math left
+ * out: markup is content there) for raw markup. Literal `<` stays `<` (decoded), so a `<p>`
+ * a reader sees is found.
+ */
+export function renderedText(html: string): { all: string; prose: string } {
+  let all = '';
+  let prose = '';
+  let pre = 0;
+  let code = 0;
+  for (const [, tag, text] of html.matchAll(/(<[^>]*>)|([^<]+)/g)) {
+    if (text !== undefined) {
+      const decoded = decodeHTML(text);
+      all += decoded;
+      if (pre === 0 && code === 0) prose += decoded;
+      continue;
+    }
+    const [, close, name] = /^<(\/?)([a-zA-Z][\w-]*)/.exec(tag) ?? [];
+    const lower = name?.toLowerCase();
+    if (lower === 'pre') pre = Math.max(0, pre + (close ? -1 : 1));
+    if (lower === 'code') code = Math.max(0, code + (close ? -1 : 1));
+    if (lower === 'span' && pre > 0) continue;
+    all += ' ';
+    prose += ' ';
+  }
+  return { all, prose };
+}
+
+/** Text a reader sees in rendered HTML outside code (where markup is content): for raw markup. */
+export const visibleText = (html: string) => renderedText(html).prose;
 
 export const RAW_MARKUP = /<[a-z/][^>]*>|\{%|\\[\\`*_{}[\]()#+\-.!<>]/i;
-export const words = (text: string) => new Set(text.toLowerCase().match(/[a-z0-9]{3,}/g) ?? []);
 
-/** Words of the source a reader should see: markup, URLs, code and the title line aside. */
-export function sourceWords(source: string): Set<string> {
-  const text = source
-    .replace(FRONT_MATTER, '')
-    .replace(/```[\s\S]*?```/g, ' ')
-    .replace(/`[^`]*`/g, ' ')
-    .replace(/\{%[\s\S]*?%\}/g, ' ')
-    .replace(/<pre[\s\S]*?<\/pre>/g, ' ')
-    .replace(/<[^>]*>/g, ' ')
-    .replace(/\]\([^)]*\)/g, '] ')
-    .replace(/^#\s.*$/m, ' ');
-  return words(decodeHTML(text));
+/**
+ * The text a reader should see of a source page (see above): `prose` outside code, `all`
+ * with code, math and visible tag attributes.
+ */
+export function sourceText(source: string): { all: string; prose: string } {
+  const shown: string[] = [];
+  const take = (text: string) => (shown.push(text), ' ');
+  const text = engineOwned(source)
+    // Shown as written.
+    .replace(/^([ \t>]*)(`{3,}|~{3,})[^\n]*\n([\s\S]*?)^[ \t>]*\2[ \t]*$/gm, (_, _p, _f, body: string) => take(body))
+    .replace(/<pre[^>]*>([\s\S]*?)<\/pre>/gi, (_, body: string) => take(decodeHTMLStrict(body.replace(/<[^>]*>/g, ''))))
+    .replace(/(?<![\\`])(`+)((?:[^`\n]|\n(?![ \t>]*\n))+?)\1(?!`)/g, (_, _t, body: string) => take(body))
+    .replace(/\$\$([\s\S]*?)\$\$/g, (_, formula: string) => take(formula))
+    // Shown as GitBook's tags say.
+    .replace(/\{%\s*openapi-operation[\s\S]*?\{%\s*endopenapi-operation\s*%\}/g, ' ')
+    .replace(/\{%\s*(?:tab|code)\s[^%]*?title="([^"]*)"[^%]*%\}/g, (_, title: string) => take(decodeHTMLStrict(title)))
+    .replace(/(?<!\\)\{%[\s\S]*?%\}/g, ' ')
+    // Shown as nothing.
+    .replace(/<!--[\s\S]*?-->/g, ' ')
+    .replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<i\s+class="fa[^"]*"[^>]*>[\s\S]*?<\/i>/gi, ' ')
+    .replace(/^[ \t>]*\[[^\]\n]+\]:[ \t]+\S+.*$/gm, ' ')
+    .replace(new RegExp(String.raw`!\[(?:[^\][]|\[[^\]]*\])*\]\(${DESTINATION}\)`, 'g'), ' ')
+    .replace(/!\[[^\]]*\]\[[^\]]*\]/g, ' ')
+    .replace(/^([ \t>]*)\d+[.)](?=[ \t]|$)/gm, '$1 ')
+    .replace(/^([ \t>]*[*+-][ \t]+)\[[ xX]\](?=[ \t]|$)/gm, '$1 ')
+    // A link labelled with its own address (a card's target cell, a content-ref, a mention as
+    // GitBook exports them) shows the target page's title, not those words.
+    .replace(/<a\s+href="([^"]*)"[^>]*>([^<]*)<\/a>/g, (link, href: string, label: string) => (ownAddress(label, href) ? ' ' : link))
+    .replace(/\[([^\]\n]*)\]\(<?([^)>\s]*)>?(?:\s+"mention")?\)/g, (link, label: string, href: string) => (ownAddress(label, href) ? ' ' : link))
+    // A link is its text.
+    .replace(new RegExp(String.raw`\]\(${DESTINATION}\)`, 'g'), '] ')
+    .replace(/\]\[[^\]]*\]/g, '] ')
+    .replace(/(?<!\\)<[a-zA-Z/][^>]*>/g, ' ')
+    .replace(/\\([!-/:-@[-`{-~])/g, '$1');
+  const prose = decodeHTMLStrict(text);
+  return { prose, all: `${prose} ${shown.join(' ')}` };
 }
 
-/** Source words missing from the visible text. */
-export function missingWords(source: string, visible: string): string[] {
-  const shown = words(visible);
-  return [...sourceWords(source)].filter((w) => !shown.has(w));
+/** Source words missing from the rendered page (`all` of renderedText): each missing occurrence once. */
+export function missingWords(source: string, html: string): string[] {
+  const shown = wordCounts(renderedText(html).all);
+  const missing: string[] = [];
+  for (const [word, count] of wordCounts(sourceText(source).all)) {
+    for (let i = shown.get(word) ?? 0; i < count; i++) missing.push(word);
+  }
+  return missing;
+}
+
+/** What shows as raw markup on a published page (issue 31's list). */
+export const LEAKS: [string, RegExp][] = [
+  ['<p>', /<p>/gi],
+  ['<table', /<table/gi],
+  ['<button', /<button/gi],
+  ['{%', /\{%/g],
+  ['\\<', /\\</g],
+];
+
+/**
+ * Raw markup the rendered page shows outside code that its source does not mean to show:
+ * a leak counts where the rendered prose holds it more often than the source's prose
+ * (an escaped `\{%x%\}` or `\<p>` is text its author wrote to be read).
+ */
+export function rawMarkup(source: string, html: string): string[] {
+  const shown = renderedText(html).prose;
+  const meant = sourceText(source).prose;
+  return LEAKS.filter(([, re]) => (shown.match(re)?.length ?? 0) > (meant.match(re)?.length ?? 0)).map(([label]) => label);
 }

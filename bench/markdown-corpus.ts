@@ -41,8 +41,9 @@ for (const path of all) {
   else different.push(relative(folder, path));
   if (second.markdown === first.markdown) stable++;
   else console.log(`UNSTABLE ${relative(folder, path)}`);
-  const text = visibleText(renderDocument(first.document).html);
-  const missing = missingWords(source, text);
+  const html = renderDocument(first.document).html;
+  const text = visibleText(html);
+  const missing = missingWords(source, html);
   if (missing.length > 0) console.log(`LOST ${relative(folder, path)}: ${missing.slice(0, 10).join(' ')}`);
   lostWords += missing.length;
   const raw = RAW_MARKUP.exec(text);

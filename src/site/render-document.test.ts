@@ -175,6 +175,17 @@ describe('renderDocument', () => {
     expect(inline).toContain('alt="The save button"');
   });
 
+  it('shows the caption of a figure in a list item, where it stands as an inline image (issue 31)', () => {
+    const html = md('* Open the panel.\n\n  <figure><img src="https://cdn.test/p.png" alt=""><figcaption><p>The panel &#x26; its knobs</p></figcaption></figure>\n');
+    expect(html).toContain('<span class="inline-figure"><img src="https://cdn.test/p.png"');
+    expect(html).toContain('<span class="inline-figcaption">The panel &amp; its knobs</span></span>');
+  });
+
+  it('shows the text of a mention whose target is gone or left as an address (issue 31)', () => {
+    expect(md('See [Old walkthrough](/spaces/gone/pages/p1 "mention") first.\n')).toBe('<p>See Old walkthrough first.</p>');
+    expect(md('See [Old walkthrough](broken-reference "mention") first.\n')).toBe('<p>See <a class="mention" href="broken-reference">Old walkthrough</a> first.</p>');
+  });
+
   it('renders math, emoji, dividers, unknown nodes as nothing, and an empty document', () => {
     const html = renderDocument(
       doc(

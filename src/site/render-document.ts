@@ -407,7 +407,12 @@ function inline(node: InlineContent, state: State): string {
   switch (node.type) {
     case 'mention': {
       const target = refTarget(node.data?.ref, state);
-      return target ? `<a class="mention" href="${escapeHtml(target.url)}">${escapeHtml((node.data.ref?.kind === 'page' || node.data.ref?.kind === 'anchor') && node.data.ref.page ? (state.links.pageTitle?.(node.data.ref.page, node.data.ref.space) ?? target.label) : target.label)}</a>` : '';
+      const ref = node.data?.ref;
+      // A mention whose target is gone still shows the text it was written with; one left as
+      // an address (GitBook's `broken-reference`, a path that resolved to nothing) shows that text too.
+      if (!target) return escapeHtml(node.data?.text ?? '');
+      const label = (ref?.kind === 'page' || ref?.kind === 'anchor') && ref.page ? (state.links.pageTitle?.(ref.page, ref.space) ?? target.label) : ref?.kind === 'url' && node.data.text ? node.data.text : target.label;
+      return `<a class="mention" href="${escapeHtml(target.url)}">${escapeHtml(label)}</a>`;
     }
     case 'button': {
       const target = refTarget(node.data?.ref, state);
@@ -426,7 +431,10 @@ function inline(node: InlineContent, state: State): string {
     }
     case 'inline-image': {
       const cls = node.data?.size === 'line' ? ' class="inline-image line"' : ' class="inline-image"';
-      return img(node.data?.ref, node.data?.refDark, imageDescription(node), cls, state);
+      const picture = img(node.data?.ref, node.data?.refDark, imageDescription(node), cls, state);
+      // A figure where no image block may stand (a list item, a quote): its caption is shown under it, as GitBook shows it.
+      const caption = node.data?.caption?.trim();
+      return picture && caption ? `<span class="inline-figure">${picture}<span class="inline-figcaption">${escapeHtml(caption)}</span></span>` : picture;
     }
     case 'inline-math':
       return `<code class="math">${escapeHtml(node.data?.formula ?? '')}</code>`;

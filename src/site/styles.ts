@@ -110,6 +110,7 @@ th,td{border:1px solid var(--border);padding:.45rem .7rem;text-align:left;vertic
 figure{margin:1rem 0;text-align:center}figure img{max-width:100%;height:auto;border-radius:6px}
 figcaption{color:var(--muted);font-size:.9rem}.images-left figure{text-align:left}.images-right figure{text-align:right}
 img.inline-image.line{height:1.2em;vertical-align:middle}
+.inline-figure{display:block}.inline-figure .inline-figcaption{display:block;color:var(--muted);font-size:.9rem}
 [data-theme=light] .only-dark,[data-theme=dark] .only-light{display:none}
 details.expandable{border:1px solid var(--border);border-radius:8px;margin:1rem 0;padding:.5rem 1rem}
 details.expandable>summary{cursor:pointer;font-weight:600}

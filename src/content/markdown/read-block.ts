@@ -471,29 +471,54 @@ function readTable(node: Table, ctx: BlockContext): TableBlock {
   });
   const hideHeader = columns.length > 0 && columns.every((id) => definition[id].title === '');
   const data: TableBlock['data'] = { view: { type: 'grid', columns, hideHeader }, records, definition };
-  // GitBook's 2021 export wrote cells of several paragraphs in a pipe table (`| <p>a</p><p>b</p> |`): kept so.
+  // GitBook's 2021 export wrote cells of several paragraphs in a pipe table (`| <p>a</p><p>b</p> |`): kept so
+  // (today's GitBook writes lists there too: read as paragraphs, see cellParagraphs).
   if (paragraphCells) data.written = 'gfm';
   return { object: 'block', type: 'table', isVoid: true, data, fragments };
 }
 
-const isHtmlTag = (node: PhrasingContent | undefined, tag: string) => node?.type === 'html' && node.value.trim().toLowerCase() === tag;
-
-/** A cell of two or more `<p>…</p>` (and nothing between them): the children of each; null otherwise. */
+/**
+ * A cell of two or more `<p>…</p>` (and nothing between them), or of paragraphs and
+ * `<ul>`/`<ol>` lists (`<p>a</p><ul><li>b</li></ul>`, today's GitBook): the children of
+ * each paragraph and list item; null otherwise. A cell holds paragraphs only, so a list
+ * item is a paragraph: its words stay, its bullet goes (the page keeps its written form).
+ */
 function cellParagraphs(children: PhrasingContent[]): PhrasingContent[][] | null {
   const paragraphs: PhrasingContent[][] = [];
   let current: PhrasingContent[] | null = null;
+  let lists = 0;
+  let item = false;
+  let listed = false;
   for (const node of children) {
-    if (isHtmlTag(node, '<p>')) {
-      if (current) return null;
+    const tag = node.type === 'html' ? node.value.trim().toLowerCase() : null;
+    if (tag === '<ul>' || tag === '<ol>') {
+      if (current || item) return null;
+      lists++;
+      listed = true;
+    } else if (tag === '</ul>' || tag === '</ol>') {
+      if (current || item || lists === 0) return null;
+      lists--;
+    } else if (tag === '<li>') {
+      if (current || item || lists === 0) return null;
+      item = true;
       current = [];
-    } else if (isHtmlTag(node, '</p>')) {
+    } else if (tag === '</li>') {
+      if (!item) return null;
+      if (current) paragraphs.push(current);
+      current = null;
+      item = false;
+    } else if (tag === '<p>') {
+      // `<li><p>a</p></li>`: the item's paragraph.
+      if (current && !(item && current.length === 0)) return null;
+      current = [];
+    } else if (tag === '</p>') {
       if (!current) return null;
       paragraphs.push(current);
       current = null;
     } else if (current) current.push(node);
     else if (!(node.type === 'text' && node.value.trim() === '')) return null;
   }
-  return !current && paragraphs.length > 1 ? paragraphs : null;
+  return !current && !item && lists === 0 && (paragraphs.length > 1 || listed) ? paragraphs : null;
 }
 
 /** GitBook writes a cell holding a line break as `<p>…<br>…</p>`: the paragraph tags go. */

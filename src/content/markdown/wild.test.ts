@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { documentSchemaErrors } from '../../../test/markdown-schema.ts';
-import { documentToMarkdown, extractText, markdownToDocument, normalizeMarkdown } from './index.ts';
+import { documentToMarkdown, extractText, markdownToDocument, normalizeMarkdown, readPageMarkdown, writePageMarkdown } from './index.ts';
 import type { Block } from './types.ts';
 
 /** Reads `markdown`, checks it validates and writes back as `written` (the source by default) and stays so. */
@@ -92,6 +92,20 @@ describe('HTML in pipe-table cells (GitBook\'s 2021 export)', () => {
     const cell = (table as { fragments: Array<{ fragment: string; nodes: unknown[] }> }).fragments.find((f) => f.fragment === 'r0c0')!;
     expect(cell.nodes).toHaveLength(2);
     expect(JSON.stringify(cell)).not.toContain('<p>');
+  });
+
+  it('reads a list in a pipe-table cell (`<ul><li>`) as paragraphs, not escaped text; the page keeps its written form', () => {
+    const markdown = '| Code | Meaning |\n| ---- | ------- |\n| 7 | <p>Renew the lantern</p><ul><li>The wick is short</li><li><p>The oil ran out</p></li></ul> |\n| 8 | <ol><li>Only one</li></ol> |\n';
+    const [table] = markdownToDocument(markdown).nodes as Array<{ fragments: Array<{ fragment: string; nodes: unknown[] }> }>;
+    const cell = (name: string) => table.fragments.find((f) => f.fragment === name)!;
+    expect(cell('r0c1').nodes).toHaveLength(3);
+    expect(cell('r1c1').nodes).toHaveLength(1);
+    expect(JSON.stringify(table)).not.toMatch(/<\/?(?:p|ul|ol|li)>/);
+    expect(extractText(markdownToDocument(markdown))[0].body).toContain('The oil ran out');
+    // Written canonically, each item is a paragraph of the cell; a page keeps the lists as written.
+    roundTrips(markdown, '| Code | Meaning                                                                |\n| ---- | ---------------------------------------------------------------------- |\n| 7    | <p>Renew the lantern</p><p>The wick is short</p><p>The oil ran out</p> |\n| 8    | Only one                                                               |\n');
+    const page = readPageMarkdown(markdown);
+    expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
   });
 });
 
