@@ -3,7 +3,7 @@
  * A document read from markdown is always in this form, and the writer normalizes what it is
  * given the same way before writing, so writing and reading back gives the same nodes.
  */
-import type { InlineContent, Leaf, Mark, ParagraphBlock, Text, TextColor } from './types.ts';
+import type { InlineContent, Leaf, Mark, ParagraphBlock, Text, TextAlignment, TextColor } from './types.ts';
 
 /** Order of marks in a leaf; `code` last because a code span can hold no other markup. */
 const MARK_ORDER: Record<Mark['type'], number> = {
@@ -43,6 +43,10 @@ export function textNode(leaves: Leaf[]): Text {
 
 export function emptyText(): Text {
   return textNode([leaf('')]);
+}
+
+export function paragraph(nodes: InlineContent[], align?: TextAlignment): ParagraphBlock {
+  return { object: 'block', type: 'paragraph', data: align ? { align } : {}, nodes };
 }
 
 export function emptyParagraph(): ParagraphBlock {

@@ -1,0 +1,112 @@
+/*
+ * A pipe table (mdast) -> GitBook's table block: one text column per header cell, a record
+ * per row, a fragment per cell. GitBook's HTML tables are read by html-table.ts.
+ */
+import type { PhrasingContent, Table } from 'mdast';
+import { leaf, paragraph, textNode } from './leaves.ts';
+import { readInlines, type InlineContext } from './read-inline.ts';
+import { orderIndex } from './order.ts';
+import { headerFragment } from './normalize.ts';
+import type { InlineContent, TableBlock } from './types.ts';
+
+export function readTable(node: Table, ctx: InlineContext): TableBlock {
+  const [header, ...rows] = node.children;
+  const columns = (header?.children ?? []).map((_, c) => `c${c}`);
+  const definition: TableBlock['data']['definition'] = {};
+  const fragments: TableBlock['fragments'] = [];
+  columns.forEach((id, c) => {
+    const cell = header.children[c];
+    const nodes = readInlines(unwrapCell(cell.children), ctx).nodes;
+    const title = plainText(nodes);
+    const align = node.align?.[c];
+    definition[id] = { id, title, type: 'text', textAlignment: align === 'center' ? 'center' : align === 'right' ? 'right' : 'left' };
+    // A column title is plain text: its marks, links and breaks as written are kept beside it.
+    if (!isPlainText(nodes)) fragments.push({ object: 'fragment', fragment: headerFragment(id), nodes: [paragraph(nodes)] });
+  });
+  const records: TableBlock['data']['records'] = {};
+  let paragraphCells = false;
+  rows.forEach((row, r) => {
+    const values: Record<string, string> = {};
+    columns.forEach((id, c) => {
+      const name = `r${r}${id}`;
+      const cell = row.children[c];
+      const paragraphs = cell ? cellParagraphs(cell.children) : null;
+      if (paragraphs) paragraphCells = true;
+      const nodes = paragraphs ? paragraphs.map((p) => paragraph(readInlines(p, ctx).nodes)) : [paragraph(cell ? readInlines(unwrapCell(cell.children), ctx).nodes : [textNode([leaf('')])])];
+      fragments.push({ object: 'fragment', fragment: name, nodes });
+      values[id] = name;
+    });
+    records[`r${r}`] = { orderIndex: orderIndex(r), values };
+  });
+  const hideHeader = columns.length > 0 && columns.every((id) => definition[id].title === '');
+  const data: TableBlock['data'] = { view: { type: 'grid', columns, hideHeader }, records, definition };
+  // GitBook's 2021 export wrote cells of several paragraphs in a pipe table (`| <p>a</p><p>b</p> |`): kept so
+  // (today's GitBook writes lists there too: read as paragraphs, see cellParagraphs).
+  if (paragraphCells) data.written = 'gfm';
+  return { object: 'block', type: 'table', isVoid: true, data, fragments };
+}
+
+/**
+ * A cell of two or more `<p>…</p>` (and nothing between them), or of paragraphs and
+ * `<ul>`/`<ol>` lists (`<p>a</p><ul><li>b</li></ul>`, today's GitBook): the children of
+ * each paragraph and list item; null otherwise. A cell holds paragraphs only, so a list
+ * item is a paragraph: its words stay, its bullet goes (the page keeps its written form).
+ */
+function cellParagraphs(children: PhrasingContent[]): PhrasingContent[][] | null {
+  const paragraphs: PhrasingContent[][] = [];
+  let current: PhrasingContent[] | null = null;
+  let lists = 0;
+  let item = false;
+  let listed = false;
+  for (const node of children) {
+    const tag = node.type === 'html' ? node.value.trim().toLowerCase() : null;
+    if (tag === '<ul>' || tag === '<ol>') {
+      if (current || item) return null;
+      lists++;
+      listed = true;
+    } else if (tag === '</ul>' || tag === '</ol>') {
+      if (current || item || lists === 0) return null;
+      lists--;
+    } else if (tag === '<li>') {
+      if (current || item || lists === 0) return null;
+      item = true;
+      current = [];
+    } else if (tag === '</li>') {
+      if (!item) return null;
+      if (current) paragraphs.push(current);
+      current = null;
+      item = false;
+    } else if (tag === '<p>') {
+      // `<li><p>a</p></li>`: the item's paragraph.
+      if (current && !(item && current.length === 0)) return null;
+      current = [];
+    } else if (tag === '</p>') {
+      if (!current) return null;
+      paragraphs.push(current);
+      current = null;
+    } else if (current) current.push(node);
+    else if (!(node.type === 'text' && node.value.trim() === '')) return null;
+  }
+  return !current && !item && lists === 0 && (paragraphs.length > 1 || listed) ? paragraphs : null;
+}
+
+/** GitBook writes a cell holding a line break as `<p>…<br>…</p>`: the paragraph tags go. */
+function unwrapCell(children: PhrasingContent[]): PhrasingContent[] {
+  const first = children[0];
+  const last = children[children.length - 1];
+  const isTag = (node: PhrasingContent | undefined, tag: string) => node?.type === 'html' && node.value.trim().toLowerCase() === tag;
+  if (children.length < 2 || !isTag(first, '<p>') || !isTag(last, '</p>')) return children;
+  const inner = children.slice(1, -1);
+  return inner.some((n) => isTag(n, '<p>') || isTag(n, '</p>')) ? children : inner;
+}
+
+function isPlainText(nodes: InlineContent[]): boolean {
+  return nodes.every((n) => n.object === 'text' && n.leaves.every((l) => l.marks.length === 0 && !l.text.includes('\n')));
+}
+
+function plainText(nodes: InlineContent[]): string {
+  return nodes
+    .map((n) => (n.object === 'text' ? n.leaves.map((l) => l.text).join('') : n.type === 'link' ? plainText(n.nodes) : ''))
+    .join('')
+    .replace(/\n/g, ' ');
+}
