@@ -289,6 +289,30 @@ describe('live editing (collab)', () => {
     await leave(back);
   });
 
+  it('follows a page changed outside live editing while its room stays open: a member who joins sees the change, and so do those in the room', async () => {
+    // A change request of its own: the room of this test is not the other tests' room.
+    const cr = await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: editor.token, body: { subject: 'Open room' } });
+    const path = `/app/collab/${spaceId}/${cr.body.id}/${pageId}`;
+    const staying = new Client(connect(await cookieOf(editor), { path }));
+    await staying.synced;
+    expect(staying.text()).toBe('Handbook text.');
+    const changed = await t.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.body.id}/content`, {
+      token: org.admin.token,
+      body: { changes: [{ operation: 'update_page', page: pageId, markdown: 'Changed while the room was open.\n' }] },
+      skipSchemaCheck: true,
+    });
+    expect(changed.status).toBe(200);
+    // Before the fix the room, loaded once, kept the old text for everyone until it closed.
+    const joining = new Client(connect(await cookieOf(other), { path }));
+    await joining.synced;
+    expect(joining.text()).toBe('Changed while the room was open.');
+    await until(() => staying.text() === 'Changed while the room was open.', 5_000);
+    for (const c of [staying, joining]) {
+      c.ws.close();
+      await c.closed;
+    }
+  });
+
   it('tells a member whose save would replace a change made outside live editing; they replace it, or take the page’s version', async () => {
     const cr = (await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: editor.token, body: { subject: 'Outside' } })).body.id as string;
     const update = (markdown: string) =>

@@ -147,9 +147,22 @@ export class CollabHub {
   /** Joins a connection to its document; answers the connection's message handler and its leave. */
   async join(access: CollabAccess, transport: CollabTransport): Promise<{ receive(data: Uint8Array): void; leave(): void }> {
     let room = await this.room(access);
-    // The last member's leave may have closed this room while it was being fetched: a closed
-    // room's document is destroyed, so join the one that replaces it.
-    while (this.rooms.get(room.name) !== room) room = await this.room(access);
+    for (;;) {
+      // The last member's leave may have closed this room while it was being fetched: a closed
+      // room's document is destroyed, so join the one that replaces it.
+      while (this.rooms.get(room.name) !== room) room = await this.room(access);
+      // A page changed outside live editing while its room stayed open (a member reloading
+      // opens the new connection before the old one closes) is followed at each join, not only
+      // when the room loads. Read in the room's queue, after any save in flight, so what is
+      // followed is never older than what the room last saved.
+      const followed = room.queue.then(async () => {
+        const stored = await this.storedPage({ access });
+        if (stored) await this.followPage(room, stored);
+      });
+      room.queue = followed.catch(() => undefined);
+      await followed;
+      if (this.rooms.get(room.name) === room) break;
+    }
     // Counted after the last await: connections opening at once each see the others.
     const sessionCount = this.perSession.get(access.sessionId) ?? 0;
     if (sessionCount >= COLLAB_LIMITS.connectionsPerSession) throw new HttpError(429, `At most ${COLLAB_LIMITS.connectionsPerSession} live editing connections per session`);
@@ -405,7 +418,7 @@ export class CollabHub {
   }
 
   /** The page as the change request stores it now. */
-  private async storedPage(member: Member): Promise<Document | undefined> {
+  private async storedPage(member: Pick<Member, 'access'>): Promise<Document | undefined> {
     const { ctx, spaceId, key } = member.access;
     const { cr } = await loadChangeRequest(ctx, spaceId, key.changeRequestId);
     return ((await getPage(ctx, spaceId, key.pageId, { revisionId: cr.revision_id, format: 'document' })) as { document?: Document }).document;
