@@ -20,6 +20,9 @@ export const ErrorBody = component(
 
 export const Timestamp = Type.String({ format: 'date-time' });
 
+/** An object's id in a path or a body: what every id of the API accepts. */
+export const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
+
 export const RoleSchema = component(
   'MemberRole',
   Type.Union(

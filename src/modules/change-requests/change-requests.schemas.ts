@@ -1,9 +1,8 @@
 import { Type, type Static } from 'typebox';
-import { ListOf, PageQuery, Timestamp } from '../../schemas/common.ts';
+import { ListOf, PageQuery, Timestamp, Id } from '../../schemas/common.ts';
 import { component, ref } from '../../schemas/registry.ts';
 import { User } from '../users/users.schemas.ts';
 
-const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
 const Json = (description: string) => Type.Unsafe<unknown>({ description });
 
 export const ChangeRequestStatusSchema = Type.Union(

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import { contextOf } from '../../context.ts';
 import { operations } from '../../plugins/operations.ts';
 import { pageRequest } from '../../plugins/pagination.ts';
-import { errorResponses } from '../../schemas/common.ts';
+import { errorResponses, Id } from '../../schemas/common.ts';
 import { ref } from '../../schemas/registry.ts';
 import { ChangeRequestParams, ContentUpdateResult, UpdateContentBody, UpdateContentQuery } from '../change-requests/change-requests.schemas.ts';
 import { applyContentChanges } from './content.batch.ts';
@@ -12,7 +12,6 @@ import { FileList, FilesQuery, PagesResponse, PageQueryParams, Revision, Revisio
 import * as content from './content.service.ts';
 
 const CR = '/v1/spaces/:spaceId/change-requests/:changeRequestId';
-const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
 
 /*
  * The content of a change request (GitBook's change-requests-content): its batch of changes

@@ -1,8 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { ListOf, PageQuery, Timestamp } from '../../schemas/common.ts';
+import { ListOf, PageQuery, Timestamp, Id } from '../../schemas/common.ts';
 import { component, ref } from '../../schemas/registry.ts';
 
-const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
 
 /** Any JSON value (document JSON, content references): serialized as it is. */
 const Json = (description: string) => Type.Unsafe<unknown>({ description });

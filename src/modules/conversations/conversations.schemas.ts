@@ -1,8 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { ListOf, OrderQuery, PageQuery, Timestamp } from '../../schemas/common.ts';
+import { ListOf, OrderQuery, PageQuery, Timestamp, Id } from '../../schemas/common.ts';
 import { component, ref } from '../../schemas/registry.ts';
 
-const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
 
 /** Limits of one ingested conversation (docs/decisions/conversations.md). */
 export const MAX_PARTS = 500;

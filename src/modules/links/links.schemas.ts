@@ -1,8 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { PageQuery } from '../../schemas/common.ts';
+import { PageQuery, Id } from '../../schemas/common.ts';
 import { component, ref } from '../../schemas/registry.ts';
 
-const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
 
 const VersionContext = Type.Object({
   type: Type.String({ description: 'revision, or changeRequest for reads of a change request' }),

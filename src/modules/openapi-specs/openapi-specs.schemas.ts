@@ -1,8 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { ListOf, PageQuery, Timestamp } from '../../schemas/common.ts';
+import { ListOf, PageQuery, Timestamp, Id } from '../../schemas/common.ts';
 import { component, ref } from '../../schemas/registry.ts';
 
-const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
 const Url = (description: string) => Type.String({ format: 'uri', maxLength: 2048, description });
 
 export const SLUG_PATTERN = '^[a-zA-Z0-9]+(?:-[a-zA-Z0-9]+)*$';

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
+import { Id } from '../../schemas/common.ts';
 
-const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
 
 export const SpaceParams = Type.Object({ spaceId: Id('The unique id of the space') });
 export const ChangeRequestParams = Type.Object({

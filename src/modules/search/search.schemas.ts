@@ -1,8 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { ListOf, PageQuery } from '../../schemas/common.ts';
+import { ListOf, PageQuery, Id } from '../../schemas/common.ts';
 import { component, ref } from '../../schemas/registry.ts';
 
-const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
 const Score = Type.Number({ minimum: 0, description: 'Relevance: higher is better, unbounded (a page whose title matches scores above 1)' });
 
 export const SearchSectionResult = component(

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { ListOf, PageQuery } from '../../schemas/common.ts';
+import { ListOf, PageQuery, Id } from '../../schemas/common.ts';
 import { component, ref } from '../../schemas/registry.ts';
 import { ConditionSchema, SitePathSchema, SiteSpace } from './site-spaces.schemas.ts';
 
@@ -8,7 +8,6 @@ import { ConditionSchema, SitePathSchema, SiteSpace } from './site-spaces.schema
  * SiteStructure). docs/decisions/sites.md.
  */
 
-const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
 
 export const SectionTitle = Type.String({ minLength: 2, maxLength: 128, description: 'Title of the section (2 to 128 characters)' });
 export const SectionDescription = Type.String({ maxLength: 256, description: 'Description of the section (max 256 characters)' });

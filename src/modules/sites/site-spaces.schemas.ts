@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { ListOf, PageQuery } from '../../schemas/common.ts';
+import { ListOf, PageQuery, Id } from '../../schemas/common.ts';
 import { component, ref } from '../../schemas/registry.ts';
 import { Space } from '../spaces/spaces.schemas.ts';
 
@@ -8,7 +8,6 @@ import { Space } from '../spaces/spaces.schemas.ts';
  * (spec 2.10, GitBook SiteSpace). docs/decisions/sites.md.
  */
 
-const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
 
 /**
  * A path segment of the published site (1 to 100 characters): letters, digits and

@@ -1,5 +1,5 @@
 import { Type, type Static, type TSchema } from 'typebox';
-import { ListOf, PageQuery, Timestamp } from '../../schemas/common.ts';
+import { ListOf, PageQuery, Timestamp, Id } from '../../schemas/common.ts';
 import { component, ref } from '../../schemas/registry.ts';
 import { SiteStructure } from './site-sections.schemas.ts';
 
@@ -8,7 +8,6 @@ import { SiteStructure } from './site-sections.schemas.ts';
  * ShareLink, PublishedContentSite). docs/decisions/sites.md.
  */
 
-const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
 const Enum = <T extends string>(values: readonly T[], description?: string) =>
   Type.Unsafe<T>({ type: 'string', enum: [...values], ...(description ? { description } : {}) });
 

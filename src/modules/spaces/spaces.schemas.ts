@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { ListOf, OrderQuery, PageQuery, RoleSchema, Timestamp } from '../../schemas/common.ts';
+import { ListOf, OrderQuery, PageQuery, RoleSchema, Timestamp, Id } from '../../schemas/common.ts';
 import { component, ref } from '../../schemas/registry.ts';
 import { MergeRule } from '../organizations/organizations.schemas.ts';
 
@@ -117,7 +117,6 @@ export type SpaceWire = Static<typeof Space>;
 
 export const SpaceList = ListOf(ref(Space), 'Spaces, oldest first');
 
-const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
 
 export const OrganizationParams = Type.Object({ organizationId: Id('The unique id of the organization') });
 export const SpaceParams = Type.Object({ spaceId: Id('The unique id of the space') });

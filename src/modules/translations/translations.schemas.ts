@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { ListOf, PageQuery, Timestamp } from '../../schemas/common.ts';
+import { ListOf, PageQuery, Timestamp, Id } from '../../schemas/common.ts';
 import { component, ref } from '../../schemas/registry.ts';
 import { RichTextDocument } from '../organizations/organizations.schemas.ts';
 
@@ -11,7 +11,6 @@ export type TranslationLanguageName = (typeof TRANSLATION_LANGUAGES)[number];
 export const MAX_GLOSSARY_ENTRIES = 5000;
 export const MAX_GLOSSARY_OPERATIONS = 500;
 
-const Id = (description: string) => Type.String({ minLength: 1, maxLength: 64, description });
 
 export const TranslationLanguage = component(
   'TranslationLanguage',
