@@ -225,7 +225,6 @@ export class CollabHub {
     });
     room.heldAt = Date.now();
     this.applyRows(room, rows, true);
-    await this.followPage(room, access.document);
     room.doc.on('update', (update: Uint8Array, origin: unknown) => {
       const data = message(MESSAGE.sync, (e) => syncProtocol.writeUpdate(e, update));
       for (const member of room.members) if (member !== origin) member.transport.send(data);
