@@ -157,8 +157,8 @@ main.content h1{font-size:1.7rem}
 .pagination{flex-direction:column}
 html:not(.js) aside.sidebar{position:static;max-height:none;border-bottom:1px solid var(--border)}
 .js .menu-toggle{display:inline-flex;align-items:center;justify-content:center}
-.js aside.sidebar{position:fixed;top:0;bottom:0;left:0;z-index:50;align-self:stretch;height:100dvh;width:min(85vw,320px);max-height:none;padding:1rem;background:var(--bg);border-right:1px solid var(--border);transform:translateX(-100%);visibility:hidden;transition:transform .2s,visibility .2s}
-.js.drawer-open aside.sidebar{transform:none;visibility:visible}
+.js aside.sidebar{position:fixed;top:0;bottom:0;left:0;z-index:50;align-self:stretch;height:100dvh;width:min(85vw,320px);max-height:none;padding:1rem;background:var(--bg);border-right:1px solid var(--border);transform:translateX(-100%);visibility:hidden;transition:transform .2s,visibility 0s .2s}
+.js.drawer-open aside.sidebar{transform:none;visibility:visible;transition:transform .2s}
 .js.drawer-open .drawer-backdrop{display:block;position:fixed;inset:0;width:100vw;height:100dvh;align-self:stretch;z-index:45;background:rgba(0,0,0,.45)}
 .js.drawer-open body{overflow:hidden}
 }

@@ -42,7 +42,7 @@ function copy(text,b){var o=b.textContent;var done=function(){b.textContent='Cop
 qa('.copy-code').forEach(function(b){b.addEventListener('click',function(){copy(b.closest('.code').querySelector('pre').textContent,b)})});
 var cm=q('#copy-markdown');if(cm)cm.addEventListener('click',function(){fetch(cm.getAttribute('data-src')).then(function(r){return r.text()}).then(function(t){copy(t,cm)})});
 var mb=q('#menu-toggle'),dr=q('#site-drawer');
-function drawer(open){root.classList.toggle('drawer-open',open);mb.setAttribute('aria-expanded',String(open));if(open){var a=q('[aria-current=page]',dr)||q('a',dr);if(a)setTimeout(function(){a.focus()},30)}}
+function drawer(open){root.classList.toggle('drawer-open',open);mb.setAttribute('aria-expanded',String(open));if(open){var a=q('[aria-current=page]',dr)||q('a',dr);if(a)a.focus()}}
 if(mb&&dr){mb.addEventListener('click',function(){drawer(!root.classList.contains('drawer-open'))});
 dr.addEventListener('click',function(e){if(e.target.closest('a'))drawer(false)});
 var bd=q('.drawer-backdrop');if(bd)bd.addEventListener('click',function(){drawer(false)});
