@@ -48,6 +48,18 @@ function errorText(error: unknown): string {
   return text.length > MAX_ERROR_LENGTH ? text.slice(0, MAX_ERROR_LENGTH) : text;
 }
 
+/**
+ * The jobs a worker may claim now among `kinds`: due (or running under a lease that ran
+ * out), and first among the unfinished jobs of their lane. The claim and the idle check
+ * use this one condition.
+ */
+function claimable(kinds: string[], nowIso: string) {
+  return sql<boolean>`j.kind in (${sql.join(kinds)})
+    and ((j.state = 'queued' and j.run_at <= ${nowIso}) or (j.state = 'running' and j.locked_until < ${nowIso}))
+    and (j.lane_key is null or j.id = (
+      select min(l.id) from jobs l where l.lane_key = j.lane_key and l.state in ('queued', 'running')))`;
+}
+
 export class JobWorker {
   readonly id = `${os.hostname()}:${process.pid}:${newId(6)}`;
   private readonly running = new Map<number, Running>();
@@ -117,6 +129,10 @@ export class JobWorker {
         await Promise.race([...this.running.values()].map((r) => r.done));
         continue;
       }
+      // What this process knows says idle; the table decides. A pump that had already
+      // made its last claim when this one asked to claim again ends without claiming,
+      // so a job enqueued meanwhile would otherwise be left behind.
+      if (await this.anyClaimable(this.kindsWithRoom(), new Date().toISOString())) continue;
       const wait = await this.nextDueWithin(options.waitForDueWithinMs ?? 0);
       if (wait === undefined) return;
       await new Promise((resolve) => setTimeout(resolve, wait));
@@ -220,17 +236,13 @@ export class JobWorker {
       this.pumpAgain = true;
       return this.pumping;
     }
-    // The claim loop may end without awaiting anything (every slot busy), so `pumping` is
-    // cleared in a `finally` that runs after this assignment, never before it: a cleared
-    // flag set back to a settled promise would stop this worker claiming for good.
-    const pumping = this.claimWhileRoom().finally(() => {
-      if (this.pumping === pumping) this.pumping = undefined;
-    });
-    this.pumping = pumping;
+    this.pumping = this.claimWhileRoom();
     return this.pumping;
   }
 
   private async claimWhileRoom(): Promise<void> {
+    // Always asynchronous, so the `finally` below runs after pump() stored this promise.
+    await null;
     try {
       do {
         this.pumpAgain = false;
@@ -244,6 +256,10 @@ export class JobWorker {
       } while (this.pumpAgain && !this.stopping);
     } catch (error) {
       this.options.log.error({ err: error }, 'claiming jobs failed');
+    } finally {
+      // Cleared in the same step as the last look at `pumpAgain`: a pump() asking in
+      // between would otherwise be told to wait for a pump that will not claim again.
+      this.pumping = undefined;
     }
   }
 
@@ -275,10 +291,7 @@ export class JobWorker {
           locked_until = ${until}, updated_at = ${nowIso}
       where id = (
         select j.id from jobs j
-        where j.kind in (${sql.join(kinds)})
-          and ((j.state = 'queued' and j.run_at <= ${nowIso}) or (j.state = 'running' and j.locked_until < ${nowIso}))
-          and (j.lane_key is null or j.id = (
-            select min(l.id) from jobs l where l.lane_key = j.lane_key and l.state in ('queued', 'running')))
+        where ${claimable(kinds, nowIso)}
         order by j.run_at, j.id
         limit 1
         ${postgres ? sql`for update of j skip locked` : sql``}
@@ -293,11 +306,8 @@ export class JobWorker {
   }
 
   private async anyClaimable(kinds: string[], nowIso: string): Promise<boolean> {
-    const { rows } = await sql<{ id: number }>`
-      select j.id from jobs j
-      where j.kind in (${sql.join(kinds)})
-        and ((j.state = 'queued' and j.run_at <= ${nowIso}) or (j.state = 'running' and j.locked_until < ${nowIso}))
-      limit 1`.execute(this.deps.db);
+    if (kinds.length === 0) return false;
+    const { rows } = await sql<{ id: number }>`select j.id from jobs j where ${claimable(kinds, nowIso)} limit 1`.execute(this.deps.db);
     return rows.length > 0;
   }
 

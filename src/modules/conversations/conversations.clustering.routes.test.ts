@@ -47,6 +47,9 @@ describe('conversation clusters group one problem asked in different words', () 
     for (const body of SSO) await ingest('sso', body);
     for (const [problem, bodies] of Object.entries(OTHERS)) for (const body of bodies) await ingest(problem, body);
     await t.runJobsUntilIdle();
+    // Idle means every conversation was processed and clustered: no job left or failed.
+    const unfinished = await t.db.selectFrom('jobs').select(['kind', 'state', 'last_error']).where('state', '!=', 'done').execute();
+    expect(unfinished).toEqual([]);
 
     const clusters = await t.request('GET', `/v1/orgs/${org.id}/conversations-clusters`, { token: org.admin.token });
     expect(clusters.status).toBe(200);
