@@ -1,6 +1,6 @@
 import { escapeHtml as e } from '../../site/html.ts';
-import type { PageDiff } from './app-area.diff.ts';
-import { diffTable, layout, when, type Chrome, type TreePage } from './app-area.presenter.ts';
+import { diffTable, layout, when, type Chrome } from './app-area.presenter.ts';
+import type { ChangeRequestListView, ChangeRequestPageView, CommentView, CrPageView, MoveDirection, TreePage } from './app-area.views.ts';
 import { scriptTags, type PageScript } from './app-area.editor.presenter.ts';
 
 /*
@@ -10,62 +10,10 @@ import { scriptTags, type PageScript } from './app-area.editor.presenter.ts';
  * server refuses them anyway.
  */
 
-export type MoveDirection = 'up' | 'down' | 'indent' | 'outdent';
 
-export interface ChangeRequestListView {
-  space: { id: string; title: string };
-  filter: { status: string; who?: 'mine' | 'review' };
-  mayCreate: boolean;
-  items: { number: number; subject: string; status: string; author: string; updatedAt: string }[];
-}
 
-export interface CommentView {
-  id: string;
-  author: string;
-  at: string;
-  text: string;
-  status: string;
-  pageId?: string;
-  nodeId?: string;
-  reactions: { emoji: string; count: number; mine: boolean }[];
-  replies: { author: string; at: string; text: string }[];
-}
 
-export interface ChangeRequestPageView {
-  space: { id: string; title: string };
-  changeRequest: {
-    number: number;
-    subject: string;
-    status: string;
-    outdated: boolean;
-    createdBy: string;
-    createdAt: string;
-    merged?: { by: string; at: string };
-    descriptionMarkdown: string;
-    /** The stored GitBook document, for the rich-text editor (null: none yet). */
-    descriptionDocument: unknown;
-    /** Rendered by the site's document renderer (escaped there). */
-    descriptionHtml: string;
-  };
-  can: { update: boolean; edit: boolean; review: boolean; merge: boolean; requestReview: boolean; comment: boolean };
-  reviews: { status: string; outdated: boolean; reviewer: string; at: string }[];
-  requestedReviewers: string[];
-  members: { id: string; name: string; role: string }[];
-  comments: CommentView[];
-  changes: PageDiff[];
-  pages: TreePage[];
-  mergeBlockers: string[];
-  conflicts: { pageId: string; title: string; detail: string }[];
-}
 
-export interface CrPageView {
-  space: { id: string; title: string };
-  changeRequest: { number: number; subject: string; status: string };
-  page: { id: string; title: string; emoji?: string; description?: string };
-  blocks: { nodeId: string; html: string }[];
-  comments: CommentView[];
-  can: { comment: boolean };
-}
 
 /** Reactions offered on every comment (any single emoji is accepted by the API). */
 const REACTIONS = ['👍', '❤️', '🎉', '👀'];

@@ -1,6 +1,5 @@
 import type { Context } from '../../context.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
-import { appUrl } from '../../lib/urls.ts';
 import { documentToMarkdown, markdownToDocument, type Document } from '../../content/markdown/index.ts';
 import { completeDocument, InvalidDocument } from '../../content/markdown/complete.ts';
 import { loadSnapshot } from '../../content/store/snapshot.ts';
@@ -30,9 +29,7 @@ import { organizationPolicy } from '../organizations/organizations.policy.ts';
 import { loadChangeRequest, loadSpace, memberAccess } from '../../access/index.ts';
 import { csrfToken, type BrowserSession } from '../../access/index.ts';
 import { changedPages, enforceSpaceSso } from './app-area.service.ts';
-import type { TreePage } from './app-area.presenter.ts';
-import { editButton } from './app-area.editor.presenter.ts';
-import type { ChangeRequestListView, ChangeRequestPageView, CommentView, CrPageView, MoveDirection } from './app-area.change-requests.presenter.ts';
+import type { ChangeRequestListView, ChangeRequestPageView, CommentView, CrPageView, MoveDirection, TreePage } from './app-area.views.ts';
 
 /*
  * Change requests in the app, from start to merge (issue 32): every read and write goes
@@ -463,7 +460,7 @@ function locate(nodes: SnapshotNode[], id: string, parent: SnapshotNode | null =
   return undefined;
 }
 
-// ---- Editing: the Edit button's target and the editor page (app-area.editor.ts serves them) ----
+// ---- Editing: the Edit button's target and the editor page (app-area.editor.routes.ts serves them) ----
 
 /** Whether the session's user may edit the space (open and edit change requests on it). */
 export async function mayEditSpace(ctx: Context, spaceId: string): Promise<boolean> {
@@ -471,10 +468,15 @@ export async function mayEditSpace(ctx: Context, spaceId: string): Promise<boole
   return changeRequestPolicy.can('create', { space: access, isCreator: true });
 }
 
-/** The Edit button of a page in the app, or nothing for a member who may not edit. */
-export async function editAction(ctx: Context, session: BrowserSession, spaceId: string, pageId: string | undefined): Promise<string> {
-  if (!pageId || !(await mayEditSpace(ctx, spaceId))) return '';
-  return editButton(appUrl(ctx.config, ''), spaceId, pageId, csrfToken(session));
+/** The page an Edit button opens, with the form's CSRF token; undefined for a member who may not edit. */
+export async function editTarget(
+  ctx: Context,
+  session: BrowserSession,
+  spaceId: string,
+  pageId: string | undefined,
+): Promise<{ spaceId: string; pageId: string; csrf: string } | undefined> {
+  if (!pageId || !(await mayEditSpace(ctx, spaceId))) return undefined;
+  return { spaceId, pageId, csrf: csrfToken(session) };
 }
 
 /**

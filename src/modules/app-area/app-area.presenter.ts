@@ -3,6 +3,7 @@ import { SITE_CSS } from '../../site/styles.ts';
 import { THEME_HEAD_SCRIPT, THEME_SCRIPT_HASHES, SITE_SCRIPT } from '../../site/theme-toggle.ts';
 import type { PageDiff } from './app-area.diff.ts';
 import type { SearchView } from './app-area.service.ts';
+import type { AccountView, TreePage } from './app-area.views.ts';
 
 /*
  * HTML of the app area, with the published site's style sheet and theme toggle (src/site)
@@ -103,14 +104,6 @@ export function organizationSignInPage(chrome: Chrome, organization: { title: st
   return layout(chrome, `<main class="app-main"><h1>Sign in to ${e(organization.title)}</h1>${list}</main>`);
 }
 
-export interface AccountView {
-  user: { display_name: string; email: string };
-  memberships: { id: string; title: string; role: string | null; member_sso: number; organization_sso: number }[];
-  tokens: { id: string; label: string | null; created_at: string }[];
-  newToken?: string;
-  mayCreateTokens: boolean;
-  signedInWith: string;
-}
 
 export function accountPage(chrome: Chrome, view: AccountView): string {
   const csrf = `<input type="hidden" name="csrf" value="${e(chrome.csrf ?? '')}">`;
@@ -222,13 +215,6 @@ export function searchPage(chrome: Chrome, view: SearchView): string {
   );
 }
 
-export interface TreePage {
-  id: string;
-  title: string;
-  kind?: string;
-  type?: string;
-  pages?: TreePage[];
-}
 
 function tree(appBase: string, spaceId: string, pages: TreePage[], current: string | undefined, revisionId?: string): string {
   const at = revisionId ? `/revisions/${encodeURIComponent(revisionId)}` : '';

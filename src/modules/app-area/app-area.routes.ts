@@ -44,8 +44,9 @@ import {
 } from './app-area.schemas.ts';
 import * as appArea from './app-area.service.ts';
 import { changeRequestPages } from './app-area.change-requests.routes.ts';
-import { editAction } from './app-area.change-requests.service.ts';
-import { appAreaEditorRoutes } from './app-area.editor.ts';
+import { editTarget } from './app-area.change-requests.service.ts';
+import { editButton } from './app-area.editor.presenter.ts';
+import { appAreaEditorRoutes } from './app-area.editor.routes.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -188,7 +189,8 @@ export const appAreaRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/s/:spaceId/pages/:pageId', { config: signedIn, schema: { hide: true, params: PageParams } }, async (request, reply) => {
     const view = await appArea.spaceView(ctxOf(request), request.browserSession as BrowserSession, request.params.spaceId, request.params.pageId);
-    const edit = await editAction(ctxOf(request), request.browserSession as BrowserSession, request.params.spaceId, view.page?.id);
+    const target = await editTarget(ctxOf(request), request.browserSession as BrowserSession, request.params.spaceId, view.page?.id);
+    const edit = target ? editButton(base(), target.spaceId, target.pageId, target.csrf) : '';
     return html(reply, 200, spacePage(chromeOf(request, view.page?.title ?? view.space.title), view.space, view.pages, view.page, edit));
   });
 

@@ -16,7 +16,7 @@ import { issueToken } from '../users/users.tokens.ts';
 import { sessionScope, type BrowserSession } from '../../access/index.ts';
 import { sessionMayCreateTokens, sessionMaySee } from './app-area.policy.ts';
 import { appAreaRepository } from './app-area.repository.ts';
-import type { AccountView, TreePage } from './app-area.presenter.ts';
+import type { AccountView, TreePage } from './app-area.views.ts';
 
 /** An organization's sign-in page: its title and providers; 404 for an unknown organization. */
 export async function organizationSignIn(deps: AppDeps, organizationKey: string) {
