@@ -4,8 +4,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SHARE_COOKIE, VISITOR_COOKIE, type CookieToSet } from './published.policy.ts';
 import { credentialParam, type HostParams, type SiteParams } from './published.schemas.ts';
 import { publishedRepository } from './published.repository.ts';
+import { renderErrorPage, renderNotFoundInSite, renderSitePage } from './published.presenter.ts';
 import {
-  errorPage,
   llmsTxt,
   missingPage,
   openSite,
@@ -74,7 +74,8 @@ const text = (contentType: string, file: SiteFile, visit: SiteVisit, noindex = !
 
 /** The 404 of a page the visitor does not find (in the site's layout). */
 async function missing(deps: Deps, visit: SiteVisit): Promise<Answer> {
-  return html(404, await missingPage(deps, visit), true, true);
+  const answer = await missingPage(deps, visit);
+  return html(404, answer.kind === 'in-site' ? renderNotFoundInSite(answer.view, answer.main) : renderErrorPage(404, answer.home), true, true);
 }
 
 function page(path: string): Resource {
@@ -82,7 +83,7 @@ function page(path: string): Resource {
     const answer = await readPage(deps, visit, path, depend);
     switch (answer.kind) {
       case 'page':
-        return html(200, answer.html, answer.noindex, visit.restricted, answer.lastModified);
+        return html(200, renderSitePage(answer.view, answer.main), answer.noindex, visit.restricted, answer.lastModified);
       case 'markdown':
         return text('text/markdown; charset=utf-8', { text: answer.markdown, listed: true }, visit, answer.noindex);
       case 'moved':
@@ -101,7 +102,7 @@ function search(query: string, dropdown: boolean): Resource {
       const body = JSON.stringify({ query: answer.query, count: answer.count, html: answer.html });
       return text('application/json; charset=utf-8', { text: body, listed: false }, visit);
     }
-    return html(200, answer.html, true, visit.restricted);
+    return html(200, renderSitePage(answer.view, answer.main), true, visit.restricted);
   };
 }
 
@@ -144,7 +145,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
     switch (opened.kind) {
       case 'hidden':
       case 'sign-in': {
-        const body = errorPage(opened.kind);
+        const body = opened.kind === 'hidden' ? renderErrorPage(404) : renderErrorPage(401);
         const status = opened.kind === 'hidden' ? 404 : 401;
         return { kind: 'body', status, contentType: HTML, body, noindex: true, private: true, cookies: opened.forget ? [opened.forget] : [], cookiePath };
       }

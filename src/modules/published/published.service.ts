@@ -3,7 +3,7 @@ import { uncached, type Depend } from '../../db/read-cache.ts';
 import { loadSnapshot } from '../../content/store/snapshot.ts';
 import type { PageNode } from '../../content/store/types.ts';
 import { decideAccess, type Claims, type CookieToSet, type Credentials } from './published.policy.ts';
-import { renderErrorPage, renderNotFoundInSite, renderSitePage, type MainFragments } from './published.presenter.ts';
+import type { MainFragments, SiteView } from './published.presenter.ts';
 import { publishedRepository, type PublishedSiteRow } from './published.repository.ts';
 import { customizationRefs, coverUrl, absoluteUrl, firstPage, renderedMain, siteView } from './reader-page.ts';
 import { resolveRef, snapshotsFor } from './reader-links.ts';
@@ -78,25 +78,24 @@ export async function openSite(deps: Deps, mount: Mount, credentials: Credential
   };
 }
 
-/** The HTML of a page that is not there: in the site's layout when the visitor sees a site space, else the bare error page. */
-export async function missingPage(deps: Deps, visit: SiteVisit): Promise<string> {
+/** A page the visitor and the site's layout around its 404, or (no site space visible) the bare 404. */
+export type MissingAnswer = { kind: 'in-site'; view: SiteView; main: MainFragments } | { kind: 'bare'; home: string };
+
+/** A page that is not there: in the site's layout when the visitor sees a site space, else the bare error page. */
+export async function missingPage(deps: Deps, visit: SiteVisit): Promise<MissingAnswer> {
   const { structure } = visit;
   const home = structure.siteSpaces[0];
-  if (!home) return renderErrorPage(404, visit.base);
+  if (!home) return { kind: 'bare', home: visit.base };
   const snapshot = home.row.revision_id ? await loadSnapshot(deps.db, home.row.space_id, home.row.revision_id) : null;
   const main = snapshot ? await renderedMain(deps, structure, home, snapshot, undefined) : null;
   const view = siteView(visit.site, structure, home, visit.claims, snapshot, undefined);
   const fragments: MainFragments = { title: '', description: '', sidebar: main?.sidebar ?? '', article: '', outline: '', prev: null, next: null, noindex: true };
-  return renderNotFoundInSite(view, fragments);
-}
-
-/** The bare error page of a site that is hidden (404, with a link home when given) or asks to sign in (401). */
-export function errorPage(kind: 'hidden' | 'sign-in', home?: string): string {
-  return kind === 'hidden' ? renderErrorPage(404, home) : renderErrorPage(401);
+  return { kind: 'in-site', view, main: fragments };
 }
 
 export type PageAnswer =
-  | { kind: 'page'; html: string; noindex: boolean; lastModified?: string }
+  /** The site's view around the page and the page's rendered fragments (memoized per revision by reader-page.ts). */
+  | { kind: 'page'; view: SiteView; main: MainFragments; noindex: boolean; lastModified?: string }
   | { kind: 'markdown'; markdown: string; noindex: boolean }
   /** The page lives at another address (groups, link pages, git redirects). */
   | { kind: 'moved'; location: string }
@@ -117,7 +116,7 @@ export async function readPage(deps: Deps, visit: SiteVisit, path: string, depen
     const view = siteView(site, structure, current, claims, null, undefined);
     view.noindex = visit.noindex;
     const main: MainFragments = { title: 'No pages yet', description: '', sidebar: '', article: '<h1>No pages yet</h1>', outline: '', prev: null, next: null, noindex: false };
-    return { kind: 'page', html: renderSitePage(view, main), noindex: visit.noindex };
+    return { kind: 'page', view, main, noindex: visit.noindex };
   }
 
   const snapshot = await loadSnapshot(db, current.row.space_id, current.row.revision_id);
@@ -158,11 +157,11 @@ export async function readPage(deps: Deps, visit: SiteVisit, path: string, depen
     view.imageUrl = coverUrl(node, visit.origin) ?? (view.logo ? absoluteUrl(view.logo.light, visit.origin) : null);
     if (view.markdownEnabled) view.markdownUrl = `${current.base}${node.path}.md`;
   }
-  return { kind: 'page', html: renderSitePage(view, main), noindex: visit.noindex || main.noindex, lastModified: new Date(snapshot.revision.createdAt).toUTCString() };
+  return { kind: 'page', view, main, noindex: visit.noindex || main.noindex, lastModified: new Date(snapshot.revision.createdAt).toUTCString() };
 }
 
 export type SearchAnswer =
-  | { kind: 'results'; html: string }
+  | { kind: 'results'; view: SiteView; main: MainFragments }
   /** The instant-search dropdown's results. */
   | { kind: 'dropdown'; query: string; count: number; html: string }
   /** The visitor sees no site space to search. */
@@ -176,7 +175,7 @@ export async function searchSite(deps: Deps, visit: SiteVisit, text: string, dro
   if (dropdown) return { kind: 'dropdown', query: text, count: found.count, html: found.dropdown };
   const view = siteView(visit.site, structure, structure.siteSpaces[0], visit.claims, null, undefined);
   view.searchQuery = text;
-  return { kind: 'results', html: renderSitePage(view, found.main) };
+  return { kind: 'results', view, main: found.main };
 }
 
 /** A file of the site beside its pages; `listed`: whether search engines may index it. */
