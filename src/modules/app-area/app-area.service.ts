@@ -11,7 +11,7 @@ import { pageDiff, type PageDiff } from './app-area.diff.ts';
 import { renderDocument } from '../../site/render-document.ts';
 import { loadSnapshot } from '../../content/store/snapshot.ts';
 import type { PageNode } from '../../content/store/types.ts';
-import { serviceUrls } from '../saml-providers/saml-providers.presenter.ts';
+import { serviceUrls } from '../saml-providers/saml-providers.urls.ts';
 import { issueToken } from '../users/users.tokens.ts';
 import { sessionScope, type BrowserSession } from '../../access/index.ts';
 import { sessionMayCreateTokens, sessionMaySee } from './app-area.policy.ts';
