@@ -77,7 +77,7 @@ export async function organizationView(ctx: Context, session: BrowserSession, or
   const [spaces, collections] = await Promise.all([listSpaces(ctx, organizationId, { limit: 1000 }), visibleCollections(ctx, organizationId)]);
   return {
     organization: { title: organization.title },
-    spaces: spaces.items.map((s) => ({ id: s.id, title: s.title, ...(s.emoji ? { emoji: s.emoji } : {}) })),
+    spaces: spaces.items.map(({ space: s }) => ({ id: s.id, title: s.title, ...(s.emoji ? { emoji: s.emoji } : {}) })),
     collections: collections.items.map((c) => ({ id: c.id, title: c.title })),
   };
 }
@@ -109,7 +109,7 @@ export async function enforceSpaceSso(ctx: Context, session: BrowserSession, spa
  * current revision or at `revisionId` (the `urls.app` of a revision).
  */
 export async function spaceView(ctx: Context, session: BrowserSession, spaceId: string, pageId?: string, revisionId?: string) {
-  const space = await getSpace(ctx, spaceId);
+  const { space } = await getSpace(ctx, spaceId);
   await enforceSpaceSso(ctx, session, spaceId);
   const at = revisionId ? { revisionId } : {};
   const { pages } = (await listPages(ctx, spaceId, at)) as { pages: TreePage[] };
@@ -182,7 +182,7 @@ export async function collectionView(ctx: Context, session: BrowserSession, orga
   return {
     organization: { id: organizationId },
     collection: { id: collection.id, title: collection.title },
-    spaces: spaces.items.map((s) => ({ id: s.id, title: s.title, ...(s.emoji ? { emoji: s.emoji } : {}) })),
+    spaces: spaces.items.map(({ space: s }) => ({ id: s.id, title: s.title, ...(s.emoji ? { emoji: s.emoji } : {}) })),
   };
 }
 
@@ -213,7 +213,7 @@ const hitOf = (p: PageHit) => ({ title: p.title, url: p.urls.app, excerpt: p.sec
 /** Search of one space in the app: the API's search, as the member. */
 export async function searchSpaceView(ctx: Context, session: BrowserSession, spaceId: string, text: string): Promise<SearchView> {
   const query = text.trim();
-  const space = await getSpace(ctx, spaceId);
+  const { space } = await getSpace(ctx, spaceId);
   await enforceSpaceSso(ctx, session, spaceId);
   const found = query ? ((await searchSpace(ctx, spaceId, query, { limit: 50 })) as { items: PageHit[] }) : { items: [] };
   return { query, scope: { kind: 'space', id: space.id, title: space.title }, results: [{ pages: found.items.map(hitOf) }] };
