@@ -7,6 +7,7 @@ import { getSpace, listSpaces } from '../spaces/spaces.service.ts';
 import { getPage, listPages } from '../content/content.service.ts';
 import { publishedSiteUrl } from '../../lib/urls.ts';
 import { searchOrganization, searchSpace } from '../search/search.service.ts';
+import { presentOrganizationSearch, presentSpaceSearch } from '../search/search.presenter.ts';
 import { pageDiff, type PageDiff } from './app-area.diff.ts';
 import { renderDocument } from '../../site/render-document.ts';
 import { loadSnapshot } from '../../content/store/snapshot.ts';
@@ -215,7 +216,7 @@ export async function searchSpaceView(ctx: Context, session: BrowserSession, spa
   const query = text.trim();
   const { space } = await getSpace(ctx, spaceId);
   await enforceSpaceSso(ctx, session, spaceId);
-  const found = query ? ((await searchSpace(ctx, spaceId, query, { limit: 50 })) as { items: PageHit[] }) : { items: [] };
+  const found = query ? presentSpaceSearch(ctx.config, await searchSpace(ctx, spaceId, query, { limit: 50 })) : { items: [] };
   return { query, scope: { kind: 'space', id: space.id, title: space.title }, results: [{ pages: found.items.map(hitOf) }] };
 }
 
@@ -224,7 +225,7 @@ export async function searchOrganizationView(ctx: Context, session: BrowserSessi
   const query = text.trim();
   const { organization } = await organizationAccess(ctx, organizationId);
   await enforceSso(ctx, session, organizationId);
-  const found = query ? ((await searchOrganization(ctx, organizationId, query, { limit: 20 })) as { items: { title: string; pages: PageHit[] }[] }) : { items: [] };
+  const found = query ? presentOrganizationSearch(ctx.config, await searchOrganization(ctx, organizationId, query, { limit: 20 })) : { items: [] };
   return {
     query,
     scope: { kind: 'organization', id: organizationId, title: organization.title },
