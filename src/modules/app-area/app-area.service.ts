@@ -7,11 +7,12 @@ import { getSpace, listSpaces } from '../spaces/spaces.service.ts';
 import { getPage, listPages } from '../content/content.service.ts';
 import { publishedSiteUrl } from '../../lib/urls.ts';
 import { searchOrganization, searchSpace } from '../search/search.service.ts';
+import { presentOrganizationSearch, presentSpaceSearch } from '../search/search.presenter.ts';
 import { pageDiff, type PageDiff } from './app-area.diff.ts';
 import { renderDocument } from '../../site/render-document.ts';
 import { loadSnapshot } from '../../content/store/snapshot.ts';
 import type { PageNode } from '../../content/store/types.ts';
-import { serviceUrls } from '../saml-providers/saml-providers.presenter.ts';
+import { serviceUrls } from '../saml-providers/saml-providers.urls.ts';
 import { issueToken } from '../users/users.tokens.ts';
 import { sessionScope, type BrowserSession } from '../../access/index.ts';
 import { sessionMayCreateTokens, sessionMaySee } from './app-area.policy.ts';
@@ -77,7 +78,7 @@ export async function organizationView(ctx: Context, session: BrowserSession, or
   const [spaces, collections] = await Promise.all([listSpaces(ctx, organizationId, { limit: 1000 }), visibleCollections(ctx, organizationId)]);
   return {
     organization: { title: organization.title },
-    spaces: spaces.items.map((s) => ({ id: s.id, title: s.title, ...(s.emoji ? { emoji: s.emoji } : {}) })),
+    spaces: spaces.items.map(({ space: s }) => ({ id: s.id, title: s.title, ...(s.emoji ? { emoji: s.emoji } : {}) })),
     collections: collections.items.map((c) => ({ id: c.id, title: c.title })),
   };
 }
@@ -109,7 +110,7 @@ export async function enforceSpaceSso(ctx: Context, session: BrowserSession, spa
  * current revision or at `revisionId` (the `urls.app` of a revision).
  */
 export async function spaceView(ctx: Context, session: BrowserSession, spaceId: string, pageId?: string, revisionId?: string) {
-  const space = await getSpace(ctx, spaceId);
+  const { space } = await getSpace(ctx, spaceId);
   await enforceSpaceSso(ctx, session, spaceId);
   const at = revisionId ? { revisionId } : {};
   const { pages } = (await listPages(ctx, spaceId, at)) as { pages: TreePage[] };
@@ -182,7 +183,7 @@ export async function collectionView(ctx: Context, session: BrowserSession, orga
   return {
     organization: { id: organizationId },
     collection: { id: collection.id, title: collection.title },
-    spaces: spaces.items.map((s) => ({ id: s.id, title: s.title, ...(s.emoji ? { emoji: s.emoji } : {}) })),
+    spaces: spaces.items.map(({ space: s }) => ({ id: s.id, title: s.title, ...(s.emoji ? { emoji: s.emoji } : {}) })),
   };
 }
 
@@ -213,9 +214,9 @@ const hitOf = (p: PageHit) => ({ title: p.title, url: p.urls.app, excerpt: p.sec
 /** Search of one space in the app: the API's search, as the member. */
 export async function searchSpaceView(ctx: Context, session: BrowserSession, spaceId: string, text: string): Promise<SearchView> {
   const query = text.trim();
-  const space = await getSpace(ctx, spaceId);
+  const { space } = await getSpace(ctx, spaceId);
   await enforceSpaceSso(ctx, session, spaceId);
-  const found = query ? ((await searchSpace(ctx, spaceId, query, { limit: 50 })) as { items: PageHit[] }) : { items: [] };
+  const found = query ? presentSpaceSearch(ctx.config, await searchSpace(ctx, spaceId, query, { limit: 50 })) : { items: [] };
   return { query, scope: { kind: 'space', id: space.id, title: space.title }, results: [{ pages: found.items.map(hitOf) }] };
 }
 
@@ -224,7 +225,7 @@ export async function searchOrganizationView(ctx: Context, session: BrowserSessi
   const query = text.trim();
   const { organization } = await organizationAccess(ctx, organizationId);
   await enforceSso(ctx, session, organizationId);
-  const found = query ? ((await searchOrganization(ctx, organizationId, query, { limit: 20 })) as { items: { title: string; pages: PageHit[] }[] }) : { items: [] };
+  const found = query ? presentOrganizationSearch(ctx.config, await searchOrganization(ctx, organizationId, query, { limit: 20 })) : { items: [] };
   return {
     query,
     scope: { kind: 'organization', id: organizationId, title: organization.title },

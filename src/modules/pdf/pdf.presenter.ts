@@ -1,4 +1,5 @@
 import type { Config } from '../../config.ts';
+import type { PdfExportRef } from './pdf.model.ts';
 import type { PdfUrlWire } from './pdf.schemas.ts';
 
 /** The `{ url }` GitBook answers: Quire's public download route for the export. */
@@ -6,14 +7,9 @@ export function presentPdfUrl(config: Pick<Config, 'publicUrl'>, exportId: strin
   return { url: `${config.publicUrl}/v1/exports/pdf/${exportId}` };
 }
 
-/** A file name for the download: the title, with what file systems dislike removed. */
-export function pdfFileName(title: string): string {
-  const base = title
-    .replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, ' ')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 120);
-  return `${base || 'export'}.pdf`;
+/** An export made for a request -> its `{ url }`. */
+export function presentPdfExport(config: Pick<Config, 'publicUrl'>, ref: PdfExportRef): PdfUrlWire {
+  return presentPdfUrl(config, ref.exportId);
 }
 
 /** Content-Disposition for a download name: an ASCII fallback and the UTF-8 name. */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { contextOf } from '../../context.ts';
 import { errorResponses } from '../../schemas/common.ts';
-import { contentDisposition } from './pdf.presenter.ts';
+import { contentDisposition, presentPdfExport } from './pdf.presenter.ts';
 import { ChangeRequestParams, ExportParams, PdfQuery, PdfUrl, SpaceParams } from './pdf.schemas.ts';
 import * as pdf from './pdf.service.ts';
 
@@ -10,6 +10,8 @@ import * as pdf from './pdf.service.ts';
  * the URL is Quire's public download route, which serves the file until it expires.
  */
 export const pdfRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { config } = app.deps;
+
   app.get('/v1/spaces/:spaceId/pdf', {
     schema: {
       operationId: 'getSpacePDF',
@@ -19,7 +21,7 @@ export const pdfRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: PdfQuery,
       response: { 200: PdfUrl, ...errorResponses(400, 401, 403, 404) },
     },
-    handler: (request) => pdf.getSpacePdf(contextOf(request), request.params.spaceId, request.query),
+    handler: async (request) => presentPdfExport(config, await pdf.getSpacePdf(contextOf(request), request.params.spaceId, request.query)),
   });
 
   app.get('/v1/spaces/:spaceId/change-requests/:changeRequestId/pdf', {
@@ -31,7 +33,7 @@ export const pdfRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: PdfQuery,
       response: { 200: PdfUrl, ...errorResponses(400, 401, 403, 404) },
     },
-    handler: (request) => pdf.getChangeRequestPdf(contextOf(request), request.params.spaceId, request.params.changeRequestId, request.query),
+    handler: async (request) => presentPdfExport(config, await pdf.getChangeRequestPdf(contextOf(request), request.params.spaceId, request.params.changeRequestId, request.query)),
   });
 
   // The download: public (the unguessable id is the credential), like signed file URLs.

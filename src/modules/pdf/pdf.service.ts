@@ -15,9 +15,9 @@ import type { PageNode, RevisionSnapshot } from '../../content/store/types.ts';
 import { loadChangeRequest, loadSpace } from '../../access/index.ts';
 import { pdfExportJob, type PdfExportJob } from './pdf.job-kinds.ts';
 import { pdfPolicy } from './pdf.policy.ts';
-import { pdfFileName, presentPdfUrl } from './pdf.presenter.ts';
+import { pdfFileName, type PdfExportRef } from './pdf.model.ts';
 import { pdfRepository, type PdfExportRow } from './pdf.repository.ts';
-import type { PdfQueryInput, PdfUrlWire } from './pdf.schemas.ts';
+import type { PdfQueryInput } from './pdf.schemas.ts';
 
 /*
  * PDF exports (GitBook's getSpacePDF and getChangeRequestPDF; docs/decisions/pdf.md).
@@ -49,14 +49,14 @@ function legacyExportPath(dataDir: string, id: string): string {
 }
 
 /** GET {S}/pdf: the space's current revision. */
-export async function getSpacePdf(ctx: Context, spaceId: string, query: PdfQueryInput): Promise<PdfUrlWire> {
+export async function getSpacePdf(ctx: Context, spaceId: string, query: PdfQueryInput): Promise<PdfExportRef> {
   const { space, access } = await loadSpace(ctx, spaceId);
   pdfPolicy.authorize('export', access, 'Exporting this space needs read access to it');
   return exportRevision(ctx, { spaceId, revisionId: space.revision_id as string, title: space.title }, query);
 }
 
 /** GET {CR}/pdf: the change request's head revision (its draft content). */
-export async function getChangeRequestPdf(ctx: Context, spaceId: string, changeRequestId: string, query: PdfQueryInput): Promise<PdfUrlWire> {
+export async function getChangeRequestPdf(ctx: Context, spaceId: string, changeRequestId: string, query: PdfQueryInput): Promise<PdfExportRef> {
   const { cr } = await loadChangeRequest(ctx, spaceId, changeRequestId);
   const title = cr.subject ? cr.subject : `Change request #${cr.number}`;
   return exportRevision(ctx, { spaceId, revisionId: cr.revision_id, title }, query);
@@ -68,7 +68,7 @@ interface Source {
   title: string;
 }
 
-async function exportRevision(ctx: Context, source: Source, query: PdfQueryInput): Promise<PdfUrlWire> {
+async function exportRevision(ctx: Context, source: Source, query: PdfQueryInput): Promise<PdfExportRef> {
   const snapshot = await loadSnapshot(ctx.db, source.spaceId, source.revisionId);
   const { key: selection } = selectionOf(snapshot, query);
   const now = ctx.clock.now();
@@ -76,7 +76,7 @@ async function exportRevision(ctx: Context, source: Source, query: PdfQueryInput
 
   const reusable = await pdfRepository.findReusable(ctx.db, source.spaceId, source.revisionId, selection, now.toISOString());
   if (reusable && reusable.file_hash && (await ctx.files.exists(EXPORT_AREA, reusable.file_hash))) {
-    if (await pdfRepository.extend(ctx.db, reusable.id, now.toISOString(), expiresAt)) return presentPdfUrl(ctx.config, reusable.id);
+    if (await pdfRepository.extend(ctx.db, reusable.id, now.toISOString(), expiresAt)) return { exportId: reusable.id };
   }
 
   const payload: PdfExportJob = { ...source, query: { ...(query.page !== undefined ? { page: query.page } : {}), ...(query.only !== undefined ? { only: query.only } : {}) } };
@@ -84,7 +84,7 @@ async function exportRevision(ctx: Context, source: Source, query: PdfQueryInput
   const outcome = await pdfExportJob.waitFor(ctx.db, id, PDF_WAIT_MS);
   if (!outcome) throw new HttpError(503, 'The PDF is still being made; ask again in a moment', { 'retry-after': '5' });
   if (outcome.state !== 'done') throw new Error(`PDF export job ${id} ended ${outcome.state}: ${outcome.error ?? 'no result'}`);
-  return presentPdfUrl(ctx.config, outcome.result.exportId);
+  return { exportId: outcome.result.exportId };
 }
 
 /**

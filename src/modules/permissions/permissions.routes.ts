@@ -17,6 +17,7 @@ import {
   UpdatePermissionBody,
   UserPermissionList,
 } from './permissions.schemas.ts';
+import { presentTeamPermissions, presentUserPermissions } from './permissions.presenter.ts';
 import * as permissions from './permissions.service.ts';
 
 /*
@@ -76,19 +77,26 @@ export const permissionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
     route.get(`${base}/users`, {
       operationId: ops.listUsers, summary: `List the users granted a role on a ${kind} (${kind} admins)`, params: k.params, querystring: ListPermissionsQuery, ok: UserPermissionList,
-      handler: (request) => permissions.listUserPermissions(contextOf(request), kind, idOf(request.params), pageRequest(request, request.query)),
+      handler: async (request) => {
+        const ctx = contextOf(request);
+        return presentUserPermissions(ctx.config, await permissions.listUserPermissions(ctx, kind, idOf(request.params), pageRequest(request, request.query)));
+      },
     });
 
     route.get(`${base}/teams`, {
       operationId: ops.listTeams, summary: `List the teams granted a role on a ${kind} (${kind} admins)`, params: k.params, querystring: ListPermissionsQuery, ok: TeamPermissionList,
-      handler: (request) => permissions.listTeamPermissions(contextOf(request), kind, idOf(request.params), pageRequest(request, request.query)),
+      handler: async (request) => {
+        const ctx = contextOf(request);
+        return presentTeamPermissions(ctx.config, await permissions.listTeamPermissions(ctx, kind, idOf(request.params), pageRequest(request, request.query)));
+      },
     });
 
     route.get(`${base}/aggregate`, {
       operationId: ops.aggregate, summary: `List every member who can access a ${kind}, with their effective role (${kind} admins)`, params: k.params, querystring: ListAggregateQuery, ok: AccessList,
-      handler: (request) => {
+      handler: async (request) => {
         const { role, ...page } = request.query;
-        return permissions.listAccessAggregate(contextOf(request), kind, idOf(request.params), role, pageRequest(request, page));
+        const ctx = contextOf(request);
+        return presentUserPermissions(ctx.config, await permissions.listAccessAggregate(ctx, kind, idOf(request.params), role, pageRequest(request, page)));
       },
     });
 

@@ -1,14 +1,13 @@
 import type { Context } from '../../context.ts';
-import type { PageRequest } from '../../lib/pagination/index.ts';
+import type { Page, PageRequest } from '../../lib/pagination/index.ts';
 import type { RoleName } from '../../db/types.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { accessRepository, contentAccess, effectiveDefaultLevel, roleOfRank, roleRank } from '../../access/index.ts';
 import { organizationsRepository } from '../organizations/organizations.repository.ts';
 import { teamPermissions } from '../teams/teams.policy.ts';
-import { presentTeam } from '../teams/teams.presenter.ts';
 import { collectionPolicy, spacePolicy } from './permissions.policy.ts';
-import { presentUserPermission } from './permissions.presenter.ts';
+import type { TeamGrant, UserRole } from './permissions.model.ts';
 import { grantsRepository, type GrantRow } from './permissions.repository.ts';
 
 /* ------------------------------------------------------------------------------------
@@ -114,22 +113,23 @@ export async function removeTargetPermission(ctx: Context, kind: TargetKind, id:
 }
 
 /** GET .../permissions/users: users granted a role on the target (current members only). */
-export async function listUserPermissions(ctx: Context, kind: TargetKind, id: string, page: PageRequest) {
+export async function listUserPermissions(ctx: Context, kind: TargetKind, id: string, page: PageRequest): Promise<Page<UserRole>> {
   const { target } = await adminTarget(ctx, kind, id);
   const result = await grantsRepository.listUsers(ctx.db, target.organization_id, id, page);
-  return { ...result, items: result.items.map((row) => presentUserPermission(ctx.config, row, row.role)) };
+  return { ...result, items: result.items.map((row) => ({ user: row, role: row.role })) };
 }
 
 /** GET .../permissions/teams: teams granted a role on the target, as Team objects. */
-export async function listTeamPermissions(ctx: Context, kind: TargetKind, id: string, page: PageRequest) {
+export async function listTeamPermissions(ctx: Context, kind: TargetKind, id: string, page: PageRequest): Promise<Page<TeamGrant>> {
   const { target, access } = await adminTarget(ctx, kind, id);
   const result = await grantsRepository.listTeams(ctx.db, target.organization_id, id, access.userId, page);
   const orgAccess = { organizationId: target.organization_id, userId: access.userId, role: access.orgRole };
   return {
     ...result,
     items: result.items.map((row) => ({
-      permission: row.role,
-      team: presentTeam(ctx.config, row, teamPermissions({ ...orgAccess, teamRole: row.caller_role })),
+      team: row,
+      permissions: teamPermissions({ ...orgAccess, teamRole: row.caller_role }),
+      role: row.role,
     })),
   };
 }
@@ -139,7 +139,13 @@ export async function listTeamPermissions(ctx: Context, kind: TargetKind, id: st
  * the target, with their effective role (organization role, defaultLevel, grants to them
  * and their teams on the target and the collections above it); `role` keeps one role.
  */
-export async function listAccessAggregate(ctx: Context, kind: TargetKind, id: string, role: RoleName | undefined, page: PageRequest) {
+export async function listAccessAggregate(
+  ctx: Context,
+  kind: TargetKind,
+  id: string,
+  role: RoleName | undefined,
+  page: PageRequest,
+): Promise<Page<UserRole>> {
   const { target } = await adminTarget(ctx, kind, id);
   const chain = await accessRepository.collectionChain(ctx.db, kind === 'collection' ? target.id : target.parent_id);
   const above = kind === 'collection' ? chain.slice(1) : chain;
@@ -153,5 +159,5 @@ export async function listAccessAggregate(ctx: Context, kind: TargetKind, id: st
     page,
   );
   // listAccess keeps members with a rank above 0, so every row has a role.
-  return { ...result, items: result.items.map((row) => presentUserPermission(ctx.config, row, roleOfRank(Number(row.rank)) as RoleName)) };
+  return { ...result, items: result.items.map((row) => ({ user: row, role: roleOfRank(Number(row.rank)) as RoleName })) };
 }

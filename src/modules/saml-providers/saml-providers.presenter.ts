@@ -1,17 +1,12 @@
 import type { Config } from '../../config.ts';
 import { apiUrl } from '../../lib/urls.ts';
 import type { SamlProvidersTable } from '../../db/types.ts';
+import type { Page } from '../../lib/pagination/index.ts';
+import { presentTeamResult } from '../teams/teams.presenter.ts';
 import type { TeamWire } from '../teams/teams.schemas.ts';
+import type { SamlProviderResult } from './saml-providers.model.ts';
 import type { SamlProviderWire } from './saml-providers.schemas.ts';
-
-/**
- * Quire's service-provider endpoints for one provider. The entity ID is also the address
- * of the metadata XML, so an administrator can paste one URL into the identity provider.
- */
-export function serviceUrls(config: Pick<Config, 'publicUrl'>, providerId: string) {
-  const base = `${config.publicUrl}/sso/saml/${encodeURIComponent(providerId)}`;
-  return { entityID: base, acsURL: `${base}/acs`, startURL: `${base}/start` };
-}
+import { serviceUrls } from './saml-providers.urls.ts';
 
 /** saml_providers row -> SAMLProvider wire object (`defaultTeam` when the team still exists). */
 export function presentSamlProvider(
@@ -38,4 +33,19 @@ export function presentSamlProvider(
 /** The `GET {O}/sso` item of a provider. */
 export function presentSsoLogin(config: Pick<Config, 'publicUrl'>, row: Pick<SamlProvidersTable, 'id' | 'label'>) {
   return { id: row.id, label: row.label, startURL: serviceUrls(config, row.id).startURL };
+}
+
+/** A provider with its default team -> SAMLProvider wire object. */
+export function presentSamlProviderResult(config: Pick<Config, 'publicUrl'>, result: SamlProviderResult): SamlProviderWire {
+  return presentSamlProvider(config, result.provider, result.defaultTeam ? presentTeamResult(config, result.defaultTeam) : undefined);
+}
+
+/** A page of providers -> the SAMLProviderList wire object. */
+export function presentSamlProviders(config: Pick<Config, 'publicUrl'>, page: Page<SamlProviderResult>) {
+  return { ...page, items: page.items.map((result) => presentSamlProviderResult(config, result)) };
+}
+
+/** An organization's providers -> the `GET {O}/sso` list. */
+export function presentSsoLogins(config: Pick<Config, 'publicUrl'>, rows: Pick<SamlProvidersTable, 'id' | 'label'>[]) {
+  return { items: rows.map((row) => presentSsoLogin(config, row)) };
 }

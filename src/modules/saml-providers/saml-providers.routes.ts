@@ -14,32 +14,35 @@ import {
   SsoProviderLoginList,
   UpdateProviderBody,
 } from './saml-providers.schemas.ts';
+import { presentSamlProviderResult, presentSamlProviders, presentSsoLogins } from './saml-providers.presenter.ts';
 import * as providers from './saml-providers.service.ts';
 
 const tags = ['sso'];
 
 export const samlProvidersRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const route = operations(app, tags);
+  const { config } = app.deps;
 
   route.get('/v1/orgs/:organizationId/saml', {
     operationId: 'listSAMLProvidersInOrganizationById', summary: 'List the SAML providers of an organization (admins)',
     params: OrganizationParams, querystring: ListProvidersQuery, ok: SamlProviderList,
-    handler: (request) => providers.listProviders(contextOf(request), request.params.organizationId, pageRequest(request, request.query)),
+    handler: async (request) => presentSamlProviders(config, await providers.listProviders(contextOf(request), request.params.organizationId, pageRequest(request, request.query))),
   });
 
   route.post('/v1/orgs/:organizationId/saml', {
     operationId: 'createOrganizationSAMLProvider', summary: 'Create a SAML provider (admins)', params: OrganizationParams, body: CreateProviderBody, created: ref(SamlProvider), location: true,
-    handler: (request) => providers.createProvider(contextOf(request), request.params.organizationId, request.body),
+    handler: async (request) => presentSamlProviderResult(config, await providers.createProvider(contextOf(request), request.params.organizationId, request.body)),
   });
 
   route.get('/v1/orgs/:organizationId/saml/:samlProviderId', {
     operationId: 'getOrganizationSAMLProviderById', summary: 'Get a SAML provider (admins)', params: ProviderParams, ok: ref(SamlProvider),
-    handler: (request) => providers.getProvider(contextOf(request), request.params.organizationId, request.params.samlProviderId),
+    handler: async (request) => presentSamlProviderResult(config, await providers.getProvider(contextOf(request), request.params.organizationId, request.params.samlProviderId)),
   });
 
   route.patch('/v1/orgs/:organizationId/saml/:samlProviderId', {
     operationId: 'updateOrganizationSAMLProvider', summary: 'Change a SAML provider (admins)', params: ProviderParams, body: UpdateProviderBody, ok: ref(SamlProvider),
-    handler: (request) => providers.updateProvider(contextOf(request), request.params.organizationId, request.params.samlProviderId, request.body),
+    handler: async (request) =>
+      presentSamlProviderResult(config, await providers.updateProvider(contextOf(request), request.params.organizationId, request.params.samlProviderId, request.body)),
   });
 
   route.delete('/v1/orgs/:organizationId/saml/:samlProviderId', {
@@ -59,6 +62,6 @@ export const samlProvidersRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: OrganizationParams,
       response: { 200: SsoProviderLoginList, ...errorResponses(400, 404) },
     },
-    handler: (request) => providers.listSsoLogins(request.server.deps, request.params.organizationId),
+    handler: async (request) => presentSsoLogins(config, await providers.listSsoLogins(request.server.deps, request.params.organizationId)),
   });
 };

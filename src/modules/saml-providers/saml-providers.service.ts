@@ -1,16 +1,15 @@
 import { X509Certificate } from 'node:crypto';
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
-import type { PageRequest } from '../../lib/pagination/index.ts';
+import type { Page, PageRequest } from '../../lib/pagination/index.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import type { OrganizationAccess } from '../organizations/organizations.policy.ts';
 import { memberAccess } from '../../access/index.ts';
 import { teamPermissions } from '../teams/teams.policy.ts';
-import { presentTeam } from '../teams/teams.presenter.ts';
 import { samlProviderPolicy } from './saml-providers.policy.ts';
-import { presentSamlProvider, presentSsoLogin } from './saml-providers.presenter.ts';
+import type { SamlProviderResult } from './saml-providers.model.ts';
 import { samlProvidersRepository, type SamlProviderRow } from './saml-providers.repository.ts';
 import type { CreateProviderInput, UpdateProviderInput } from './saml-providers.schemas.ts';
 
@@ -39,14 +38,14 @@ async function checkTeam(db: Db, organizationId: string, teamId: string | null |
   if (!team) throw badRequest(`body/defaultTeam: "${teamId}" is not a team of this organization`);
 }
 
-/** Rows -> wire objects, each with its default team (one query for all of them). */
-async function present(ctx: Pick<Context, 'config'>, db: Db, access: OrganizationAccess, rows: SamlProviderRow[]) {
+/** Rows -> results, each with its default team as the caller sees it (one query for all of them). */
+async function withTeams(db: Db, access: OrganizationAccess, rows: SamlProviderRow[]): Promise<SamlProviderResult[]> {
   const teams = await samlProvidersRepository.teams(db, access.organizationId, rows.map((r) => r.default_team_id), access.userId);
   const byId = new Map(teams.map((team) => [team.id, team]));
   return rows.map((row) => {
     const team = row.default_team_id ? byId.get(row.default_team_id) : undefined;
-    const wire = team ? presentTeam(ctx.config, team, teamPermissions({ ...access, teamRole: team.caller_role })) : undefined;
-    return presentSamlProvider(ctx.config, row, wire);
+    const defaultTeam = team ? { team, permissions: teamPermissions({ ...access, teamRole: team.caller_role }) } : undefined;
+    return { provider: row, defaultTeam };
   });
 }
 
@@ -57,14 +56,14 @@ async function adminAccess(ctx: Context, db: Db, organizationId: string): Promis
 }
 
 /** GET /v1/orgs/{organizationId}/saml: admins. */
-export async function listProviders(ctx: Context, organizationId: string, page: PageRequest) {
+export async function listProviders(ctx: Context, organizationId: string, page: PageRequest): Promise<Page<SamlProviderResult>> {
   const access = await adminAccess(ctx, ctx.db, organizationId);
   const result = await samlProvidersRepository.list(ctx.db, organizationId, page);
-  return { ...result, items: await present(ctx, ctx.db, access, result.items) };
+  return { ...result, items: await withTeams(ctx.db, access, result.items) };
 }
 
 /** POST /v1/orgs/{organizationId}/saml: admins; every field checked before anything is stored. */
-export async function createProvider(ctx: Context, organizationId: string, input: CreateProviderInput) {
+export async function createProvider(ctx: Context, organizationId: string, input: CreateProviderInput): Promise<SamlProviderResult> {
   return ctx.transaction(async (tctx) => {
     const access = await adminAccess(ctx, tctx.db, organizationId);
     const certificate = normalizeCertificate(input.certificate);
@@ -82,22 +81,22 @@ export async function createProvider(ctx: Context, organizationId: string, input
       created_at: isoNow(ctx.clock),
     };
     await samlProvidersRepository.insert(tctx.db, row);
-    const [wire] = await present(ctx, tctx.db, access, [row]);
-    return wire;
+    const [result] = await withTeams(tctx.db, access, [row]);
+    return result;
   });
 }
 
 /** GET /v1/orgs/{organizationId}/saml/{samlProviderId}: admins. */
-export async function getProvider(ctx: Context, organizationId: string, providerId: string) {
+export async function getProvider(ctx: Context, organizationId: string, providerId: string): Promise<SamlProviderResult> {
   const access = await adminAccess(ctx, ctx.db, organizationId);
   const row = await samlProvidersRepository.find(ctx.db, organizationId, providerId);
   if (!row) throw notFound('SAML provider');
-  const [wire] = await present(ctx, ctx.db, access, [row]);
-  return wire;
+  const [result] = await withTeams(ctx.db, access, [row]);
+  return result;
 }
 
 /** PATCH /v1/orgs/{organizationId}/saml/{samlProviderId}: admins; only the fields sent change. */
-export async function updateProvider(ctx: Context, organizationId: string, providerId: string, input: UpdateProviderInput) {
+export async function updateProvider(ctx: Context, organizationId: string, providerId: string, input: UpdateProviderInput): Promise<SamlProviderResult> {
   return ctx.transaction(async (tctx) => {
     const access = await adminAccess(ctx, tctx.db, organizationId);
     const row = await samlProvidersRepository.find(tctx.db, organizationId, providerId);
@@ -113,8 +112,8 @@ export async function updateProvider(ctx: Context, organizationId: string, provi
     }
     if (input.defaultRole !== undefined) changes.default_role = input.defaultRole;
     await samlProvidersRepository.update(tctx.db, organizationId, providerId, changes);
-    const [wire] = await present(ctx, tctx.db, access, [{ ...row, ...changes }]);
-    return wire;
+    const [result] = await withTeams(tctx.db, access, [{ ...row, ...changes }]);
+    return result;
   });
 }
 
@@ -127,8 +126,7 @@ export async function deleteProvider(ctx: Context, organizationId: string, provi
 }
 
 /** GET /v1/orgs/{organizationId}/sso: public (the sign-in page); 404 for an unknown organization. */
-export async function listSsoLogins(ctx: Pick<Context, 'db' | 'config'>, organizationId: string) {
+export async function listSsoLogins(ctx: Pick<Context, 'db'>, organizationId: string): Promise<Pick<SamlProviderRow, 'id' | 'label'>[]> {
   if (!(await samlProvidersRepository.organizationExists(ctx.db, organizationId))) throw notFound('Organization');
-  const rows = await samlProvidersRepository.listAll(ctx.db, organizationId);
-  return { items: rows.map((row) => presentSsoLogin(ctx.config, row)) };
+  return samlProvidersRepository.listAll(ctx.db, organizationId);
 }

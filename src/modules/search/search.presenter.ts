@@ -2,13 +2,9 @@ import type { Config } from '../../config.ts';
 import { appUrl } from '../../lib/urls.ts';
 import { excerpt, type SearchQuery } from '../../content/search/query.ts';
 import type { PageNode, RevisionSnapshot } from '../../content/store/types.ts';
-import { SECTIONS_KEPT, type RankedPage, type SectionHit } from './search.repository.ts';
+import { shownSections, type OrganizationSearchResult, type SpaceSearchResult } from './search.model.ts';
+import type { RankedPage } from './search.repository.ts';
 import type { SearchPageResultWire } from './search.schemas.ts';
-
-/** A page's best sections (most matches, then document order), at most `max` (none while unread: searchRepository.readSections). */
-export function shownSections(page: RankedPage, max = SECTIONS_KEPT): SectionHit[] {
-  return [...(page.sections ?? [])].sort((a, b) => b.rank - a.rank || a.position - b.position).slice(0, max);
-}
 
 /**
  * GitBook's score is unbounded, higher is better. Relevance is squashed into [0, 1) and a
@@ -49,5 +45,23 @@ export function presentPageResult(config: Pick<Config, 'publicUrl'>, snapshot: R
     })),
     ancestors: ancestorsOf(snapshot, node),
     urls: { app: pageUrl },
+  };
+}
+
+/** A page of one space's search results -> the SpaceSearchList wire object. */
+export function presentSpaceSearch(config: Pick<Config, 'publicUrl'>, result: SpaceSearchResult) {
+  const { query, ...page } = result;
+  return { ...page, items: result.items.map((p) => presentPageResult(config, p.snapshot, p.hit, p.rank, query)) };
+}
+
+/** A page of an organization's search results -> the OrganizationSearchList wire object (a space's score is its best page's). */
+export function presentOrganizationSearch(config: Pick<Config, 'publicUrl'>, result: OrganizationSearchResult) {
+  const { query, ...page } = result;
+  return {
+    ...page,
+    items: result.items.map(({ space, pages: hits }) => {
+      const pages = hits.map((p) => presentPageResult(config, p.snapshot, p.hit, p.rank, query));
+      return { type: 'space' as const, id: space.id, title: space.title, score: pages[0]?.score ?? 0, pages };
+    }),
   };
 }

@@ -111,7 +111,7 @@ const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapt
 
 /**
  * The sections of a page a result keeps, its best (most searched words, then document
- * order): the most it shows (search.presenter.ts). PostgreSQL reads no others; SQLite
+ * order): the most it shows (shownSections, search.model.ts). PostgreSQL reads no others; SQLite
  * cuts them from the page's one row, all of them.
  */
 export const SECTIONS_KEPT = 5;

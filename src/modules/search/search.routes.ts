@@ -4,6 +4,7 @@ import { pageRequest } from '../../plugins/pagination.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { OrganizationParams } from '../organizations/organizations.schemas.ts';
 import { OrganizationSearchList, SearchQuery, SearchQueryParams, SpaceParams, SpaceSearchList } from './search.schemas.ts';
+import { presentOrganizationSearch, presentSpaceSearch } from './search.presenter.ts';
 import * as search from './search.service.ts';
 
 /*
@@ -11,6 +12,8 @@ import * as search from './search.service.ts';
  * under GitBook's organizations tag, with the organizations module's wire shapes).
  */
 export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { config } = app.deps;
+
   app.get('/v1/spaces/:spaceId/search', {
     schema: {
       operationId: 'searchSpaceContent',
@@ -20,9 +23,9 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: SearchQueryParams,
       response: { 200: SpaceSearchList, ...errorResponses(400, 401, 404) },
     },
-    handler: (request) => {
+    handler: async (request) => {
       const { query, page, limit } = request.query;
-      return search.searchSpace(contextOf(request), request.params.spaceId, query, pageRequest(request, { page, limit }));
+      return presentSpaceSearch(config, await search.searchSpace(contextOf(request), request.params.spaceId, query, pageRequest(request, { page, limit })));
     },
   });
 
@@ -35,9 +38,9 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: SearchQuery,
       response: { 200: OrganizationSearchList, ...errorResponses(400, 401, 404) },
     },
-    handler: (request) => {
+    handler: async (request) => {
       const { query, page, limit } = request.query;
-      return search.searchOrganization(contextOf(request), request.params.organizationId, query, pageRequest(request, { page, limit }));
+      return presentOrganizationSearch(config, await search.searchOrganization(contextOf(request), request.params.organizationId, query, pageRequest(request, { page, limit })));
     },
   });
 };

@@ -9,7 +9,7 @@ import { excerpt, parseSearchQuery, type SearchQuery } from '../../content/searc
 import { loadDocuments, loadSnapshot, loadTrees } from '../../content/store/snapshot.ts';
 import type { PageEntry, RevisionTrees } from '../../content/store/types.ts';
 import { loadSpace, visibleSpaceIds } from '../../access/index.ts';
-import { presentPageResult, shownSections } from './search.presenter.ts';
+import { shownSections, type OrganizationSearchResult, type SpaceSearchResult } from './search.model.ts';
 import { searchRepository, type RankedPage, type RankedResult, type SectionRow } from './search.repository.ts';
 
 /*
@@ -168,10 +168,10 @@ async function rankedPages(
 }
 
 /** GET {S}/search: pages of one space, ranked. */
-export async function searchSpace(ctx: Context, spaceId: string, text: string, page: PageRequest) {
+export async function searchSpace(ctx: Context, spaceId: string, text: string, page: PageRequest): Promise<SpaceSearchResult> {
   const query = queryOf(text);
   const { space } = await loadSpace(ctx, spaceId);
-  if (query.length === 0 || !space.revision_id) return { count: 0, items: [] };
+  if (query.length === 0 || !space.revision_id) return { count: 0, items: [], query };
   const start = offsetOf(page);
   // Only the pages up to this window are ranked in full: the best are what is shown.
   const ranked = await rankedPages(ctx, [{ id: space.id, revision_id: space.revision_id }], query, start + page.limit, start);
@@ -181,21 +181,24 @@ export async function searchSpace(ctx: Context, spaceId: string, text: string, p
   // The sections (and excerpts) of the pages shown only, not of the earlier pages of the
   // window: the ranking brought them, unless its result was kept from an earlier search.
   await searchRepository.readSections(ctx.db, query, hits);
-  return offsetPage(
-    hits.map((hit, i) => presentPageResult(ctx.config, snapshot, hit, start + i + 1, query)),
-    ranked.total,
-    start,
-  );
+  return {
+    ...offsetPage(
+      hits.map((hit, i) => ({ hit, snapshot, rank: start + i + 1 })),
+      ranked.total,
+      start,
+    ),
+    query,
+  };
 }
 
 /** Pages shown per space in the organization search: its best ones. */
 const PAGES_PER_SPACE = 20;
 
 /** GET {O}/search: one item per space the caller can see, holding its matching pages; spaces ranked by their best page. */
-export async function searchOrganization(ctx: Context, organizationId: string, text: string, page: PageRequest) {
+export async function searchOrganization(ctx: Context, organizationId: string, text: string, page: PageRequest): Promise<OrganizationSearchResult> {
   const query = queryOf(text);
   const ids = await visibleSpaceIds(ctx, organizationId);
-  if (query.length === 0 || ids.length === 0) return { count: 0, items: [] };
+  if (query.length === 0 || ids.length === 0) return { count: 0, items: [], query };
   const spaces = (await searchRepository.liveSpaces(ctx.db, ids)).filter((s): s is typeof s & { revision_id: string } => s.revision_id !== null);
   // Which spaces are shown is known after the ranking: their pages' sections are read after it.
   const result = await rankedPages(ctx, spaces, query, PAGES_PER_SPACE * spaces.length, PAGES_PER_SPACE * spaces.length);
@@ -212,11 +215,11 @@ export async function searchOrganization(ctx: Context, organizationId: string, t
   }
   // The sections (and excerpts) of the pages shown only: those of the spaces on this page of results.
   await searchRepository.readSections(ctx.db, query, shown.flatMap((s) => s.top));
-  const items = shown.map(({ space, snapshot, top }) => {
-    const pages = top.map((hit) => presentPageResult(ctx.config, snapshot, hit, rankOf.get(hit)!, query));
-    return { type: 'space' as const, id: space.id, title: space.title, score: pages[0]?.score ?? 0, pages };
-  });
-  return { ...(next ? { next } : {}), count: ordered.length, items };
+  const items = shown.map(({ space, snapshot, top }) => ({
+    space: { id: space.id, title: space.title },
+    pages: top.map((hit) => ({ hit, snapshot, rank: rankOf.get(hit)! })),
+  }));
+  return { ...(next ? { next } : {}), count: ordered.length, items, query };
 }
 
 /** One result of a search on a published site: where the page is, and the text that matched. */

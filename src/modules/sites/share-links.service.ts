@@ -3,31 +3,37 @@ import type { PageRequest } from '../../lib/pagination/index.ts';
 import { notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { presentShareLink } from './sites.presenter.ts';
+import type { ShareLinkResult, ShareLinksPage } from './sites.model.ts';
 import { sitesRepository } from './sites.repository.ts';
 import { loadSiteToManage } from '../../access/index.ts';
 
 /* Share links of a site: keys that open a `share-link` site to visitors. */
 
 /** GET {SITE}/share-links: whoever manages the site (the keys are secrets). */
-export async function listShareLinks(ctx: Context, organizationId: string, siteId: string, search: string | undefined, page: PageRequest) {
+export async function listShareLinks(ctx: Context, organizationId: string, siteId: string, search: string | undefined, page: PageRequest): Promise<ShareLinksPage> {
   const { site } = await loadSiteToManage(ctx, organizationId, siteId);
   const result = await sitesRepository.listShareLinks(ctx.db, siteId, search, page);
-  return { ...result, items: result.items.map((row) => presentShareLink(ctx.config, site, row)) };
+  return { ...result, site };
 }
 
 /** POST {SITE}/share-links: a new active link with a random key. */
-export async function createShareLink(ctx: Context, organizationId: string, siteId: string, name: string) {
+export async function createShareLink(ctx: Context, organizationId: string, siteId: string, name: string): Promise<ShareLinkResult> {
   return ctx.transaction(async (tctx) => {
     const { site } = await loadSiteToManage(tctx, organizationId, siteId);
     const row = { id: newId(), site_id: siteId, name, key: newId(32), active: 1, created_at: isoNow(ctx.clock) };
     await sitesRepository.insertShareLink(tctx.db, row);
-    return presentShareLink(ctx.config, site, row);
+    return { site, link: row };
   });
 }
 
 /** PATCH {SITE}/share-links/{id}: rename, turn on or off. */
-export async function updateShareLink(ctx: Context, organizationId: string, siteId: string, shareLinkId: string, input: { name?: string; active?: boolean }) {
+export async function updateShareLink(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  shareLinkId: string,
+  input: { name?: string; active?: boolean },
+): Promise<ShareLinkResult> {
   return ctx.transaction(async (tctx) => {
     const { site } = await loadSiteToManage(tctx, organizationId, siteId);
     const row = await sitesRepository.findShareLink(tctx.db, siteId, shareLinkId);
@@ -36,7 +42,7 @@ export async function updateShareLink(ctx: Context, organizationId: string, site
     if (input.name !== undefined) changes.name = input.name;
     if (input.active !== undefined) changes.active = input.active ? 1 : 0;
     if (Object.keys(changes).length > 0) await sitesRepository.updateShareLink(tctx.db, siteId, shareLinkId, changes);
-    return presentShareLink(ctx.config, site, { ...row, ...changes });
+    return { site, link: { ...row, ...changes } };
   });
 }
 

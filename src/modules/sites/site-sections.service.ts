@@ -1,10 +1,11 @@
 import type { Context } from '../../context.ts';
-import type { PageRequest } from '../../lib/pagination/index.ts';
+import type { Page, PageRequest } from '../../lib/pagination/index.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { conditionValue } from './site-conditions.ts';
-import { pageOf, pathFrom, SiteStructure, uniquePath } from './site-structure.ts';
+import { pageOf, pathFrom, SiteStructure, uniquePath, type PlacedGroup, type PlacedSection } from './site-structure.ts';
+import type { StructureItem } from './sites.model.ts';
 import { loadSite, loadSiteToManage } from '../../access/index.ts';
 import type { SiteRow } from './sites.repository.ts';
 import { siteSectionsRepository, type GroupRow, type SectionRow } from './site-sections.repository.ts';
@@ -20,16 +21,18 @@ import { siteSpacesRepository } from './site-spaces.repository.ts';
 
 /* Sections and section groups of a site. Changes go through the site's SiteStructure. */
 
-function presentedSection(ctx: Pick<Context, 'config'>, site: SiteRow, structure: SiteStructure, id: string) {
-  const wire = structure.present(ctx, site).sections.find((s) => s.id === id);
-  if (!wire) throw notFound('Section');
-  return wire;
+/** The section as the structure shows it, after a change (site-sections.presenter.ts makes the wire object). */
+function placedSection(site: SiteRow, structure: SiteStructure, id: string): StructureItem<PlacedSection> {
+  const item = structure.arrange(site).sections.find((s) => s.id === id);
+  if (!item) throw notFound('Section');
+  return { site, item };
 }
 
-function presentedGroup(ctx: Pick<Context, 'config'>, site: SiteRow, structure: SiteStructure, id: string) {
-  const wire = structure.present(ctx, site).groups.find((g) => g.id === id);
-  if (!wire) throw notFound('Section group');
-  return wire;
+/** The section group as the structure shows it, after a change. */
+function placedGroup(site: SiteRow, structure: SiteStructure, id: string): StructureItem<PlacedGroup> {
+  const item = structure.arrange(site).groups.find((g) => g.id === id);
+  if (!item) throw notFound('Section group');
+  return { site, item };
 }
 
 function findSection(structure: SiteStructure, id: string): SectionRow {
@@ -53,9 +56,15 @@ function sectionTitle(title: string): string {
 // ---------------------------------------------------------------- sections
 
 /** GET {SITE}/sections: in structure order (depth-first through groups). */
-export async function listSections(ctx: Context, organizationId: string, siteId: string, shareKey: string | undefined, page: PageRequest) {
+export async function listSections(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  shareKey: string | undefined,
+  page: PageRequest,
+): Promise<Page<PlacedSection> & { site: SiteRow }> {
   const { site } = await loadSite(ctx, organizationId, siteId, { visitor: true, shareKey });
-  return pageOf((await SiteStructure.load(ctx, siteId)).present(ctx, site).sections, page);
+  return { ...pageOf((await SiteStructure.load(ctx, siteId)).arrange(site).sections, page), site };
 }
 
 /**
@@ -78,7 +87,7 @@ export async function addSection(ctx: Context, organizationId: string, siteId: s
     const root = structure.containerSiteSpaces(null);
     if (structure.sections.length === 0 && root.length > 0) {
       const first = root.find((s) => s.id === site.default_site_space_id) ?? root[0];
-      const firstTitle = first.title ?? structure.spaces.get(first.space_id)?.title ?? site.title;
+      const firstTitle = first.title ?? structure.spaces.get(first.space_id)?.space.title ?? site.title;
       const id = newId();
       structure.addSection({
         id,
@@ -124,7 +133,7 @@ export async function addSection(ctx: Context, organizationId: string, siteId: s
       created_at: now,
     });
     await structure.saveChange(tctx.db, isoNow(ctx.clock));
-    return presentedSection(ctx, site, structure, section.id);
+    return placedSection(site, structure, section.id);
   });
 }
 
@@ -155,7 +164,7 @@ export async function updateSection(ctx: Context, organizationId: string, siteId
       structure.moveIntoGroup({ kind: 'section', id: sectionId }, input.siteSectionGroupId);
     }
     await structure.saveChange(tctx.db, isoNow(ctx.clock));
-    return presentedSection(ctx, site, structure, sectionId);
+    return placedSection(site, structure, sectionId);
   });
 }
 
@@ -178,16 +187,16 @@ export async function moveSection(ctx: Context, organizationId: string, siteId: 
     const pointer = (p?: { siteSection: string }) => (p ? { kind: 'section' as const, id: p.siteSection } : undefined);
     structure.moveLevelItem({ kind: 'section', id: sectionId }, input.position && { before: pointer(input.position.before), after: pointer(input.position.after) });
     await structure.saveChange(tctx.db, isoNow(ctx.clock));
-    return presentedSection(ctx, site, structure, sectionId);
+    return placedSection(site, structure, sectionId);
   });
 }
 
 // ---------------------------------------------------------------- section groups
 
 /** GET {SITE}/section-groups: in structure order. */
-export async function listGroups(ctx: Context, organizationId: string, siteId: string, page: PageRequest) {
+export async function listGroups(ctx: Context, organizationId: string, siteId: string, page: PageRequest): Promise<Page<PlacedGroup> & { site: SiteRow }> {
   const { site } = await loadSite(ctx, organizationId, siteId);
-  return pageOf((await SiteStructure.load(ctx, siteId)).present(ctx, site).groups, page);
+  return { ...pageOf((await SiteStructure.load(ctx, siteId)).arrange(site).groups, page), site };
 }
 
 /** POST {SITE}/section-groups: at the end of `parent` (or the site root), holding `sections` in that order. */
@@ -211,7 +220,7 @@ export async function addGroup(ctx: Context, organizationId: string, siteId: str
     structure.addGroup(row);
     for (const id of sections) structure.moveIntoGroup({ kind: 'section', id }, row.id);
     await structure.saveChange(tctx.db, isoNow(ctx.clock));
-    return presentedGroup(ctx, site, structure, row.id);
+    return placedGroup(site, structure, row.id);
   });
 }
 
@@ -227,7 +236,7 @@ export async function updateGroup(ctx: Context, organizationId: string, siteId: 
       structure.updateGroup(groupId, changes);
       await structure.saveChange(tctx.db, isoNow(ctx.clock));
     }
-    return presentedGroup(ctx, site, structure, groupId);
+    return placedGroup(site, structure, groupId);
   });
 }
 
@@ -248,7 +257,7 @@ export async function addSectionToGroup(ctx: Context, organizationId: string, si
     if (!structure.section(sectionId)) throw badRequest(`body/sectionId: section "${sectionId}" is not in this site`);
     structure.moveIntoGroup({ kind: 'section', id: sectionId }, groupId);
     await structure.saveChange(tctx.db, isoNow(ctx.clock));
-    return presentedGroup(ctx, site, structure, groupId);
+    return placedGroup(site, structure, groupId);
   });
 }
 
@@ -272,6 +281,6 @@ export async function moveGroup(ctx: Context, organizationId: string, siteId: st
       p ? { kind: p.type === 'site-section' ? ('section' as const) : ('group' as const), id: p.id } : undefined;
     structure.moveLevelItem({ kind: 'group', id: groupId }, input.position && { before: pointer(input.position.before), after: pointer(input.position.after) });
     await structure.saveChange(tctx.db, isoNow(ctx.clock));
-    return presentedGroup(ctx, site, structure, groupId);
+    return placedGroup(site, structure, groupId);
   });
 }

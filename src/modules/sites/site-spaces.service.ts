@@ -1,10 +1,11 @@
 import type { Context } from '../../context.ts';
-import type { PageRequest } from '../../lib/pagination/index.ts';
+import type { Page, PageRequest } from '../../lib/pagination/index.ts';
 import { badRequest, conflict, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { conditionValue } from './site-conditions.ts';
-import { pageOf, pathFrom, SiteStructure, uniquePath } from './site-structure.ts';
+import { pageOf, pathFrom, SiteStructure, uniquePath, type PlacedSiteSpace } from './site-structure.ts';
+import type { StructureItem } from './sites.model.ts';
 import { loadSite, loadSiteToManage } from '../../access/index.ts';
 import type { SiteRow } from './sites.repository.ts';
 import { siteSpacesRepository, type SiteSpaceRow } from './site-spaces.repository.ts';
@@ -12,11 +13,11 @@ import type { AddSiteSpaceInput, MoveSiteSpaceInput, UpdateSiteSpaceInput } from
 
 /* Site spaces: a space shown on a site, in a section or at its root. Changes go through the site's SiteStructure. */
 
-/** The presented site space, after a change. */
-function presented(ctx: Pick<Context, 'config'>, site: SiteRow, structure: SiteStructure, siteSpaceId: string) {
-  const wire = structure.present(ctx, site).siteSpaces.find((s) => s.id === siteSpaceId);
-  if (!wire) throw notFound('Site space');
-  return wire;
+/** The site space as the structure shows it, after a change (site-sections.presenter.ts makes the wire object). */
+function placed(site: SiteRow, structure: SiteStructure, siteSpaceId: string): StructureItem<PlacedSiteSpace> {
+  const item = structure.arrange(site).siteSpaces.find((s) => s.id === siteSpaceId);
+  if (!item) throw notFound('Site space');
+  return { site, item };
 }
 
 /** A site space whose space is live; 404 otherwise. */
@@ -27,11 +28,17 @@ function findRow(structure: SiteStructure, siteSpaceId: string): SiteSpaceRow {
 }
 
 /** GET {SITE}/site-spaces: in structure order; `default` keeps only (or leaves out) the defaults. */
-export async function listSiteSpaces(ctx: Context, organizationId: string, siteId: string, query: { shareKey?: string; default?: boolean }, page: PageRequest) {
+export async function listSiteSpaces(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  query: { shareKey?: string; default?: boolean },
+  page: PageRequest,
+): Promise<Page<PlacedSiteSpace> & { site: SiteRow }> {
   const { site } = await loadSite(ctx, organizationId, siteId, { visitor: true, shareKey: query.shareKey });
-  let items = (await SiteStructure.load(ctx, siteId)).present(ctx, site).siteSpaces;
-  if (query.default !== undefined) items = items.filter((s) => s.default === query.default);
-  return pageOf(items, page);
+  let items = (await SiteStructure.load(ctx, siteId)).arrange(site).siteSpaces;
+  if (query.default !== undefined) items = items.filter((s) => s.isDefault === query.default);
+  return { ...pageOf(items, page), site };
 }
 
 /**
@@ -65,7 +72,7 @@ export async function addSiteSpace(ctx: Context, organizationId: string, siteId:
     };
     await structure.addSiteSpace(tctx, row);
     await structure.saveChange(tctx.db, isoNow(ctx.clock));
-    return presented(ctx, site, structure, row.id);
+    return placed(site, structure, row.id);
   });
 }
 
@@ -91,7 +98,7 @@ export async function updateSiteSpace(ctx: Context, organizationId: string, site
       await structure.updateSiteSpace(tctx, siteSpaceId, changes);
       await structure.saveChange(tctx.db, isoNow(ctx.clock));
     }
-    return presented(ctx, site, structure, siteSpaceId);
+    return placed(site, structure, siteSpaceId);
   });
 }
 
@@ -114,6 +121,6 @@ export async function moveSiteSpace(ctx: Context, organizationId: string, siteId
     const position = input.position && { before: input.position.before?.siteSpace, after: input.position.after?.siteSpace };
     structure.moveSiteSpaceNextTo(siteSpaceId, position);
     await structure.saveChange(tctx.db, isoNow(ctx.clock));
-    return presented(ctx, site, structure, siteSpaceId);
+    return placed(site, structure, siteSpaceId);
   });
 }

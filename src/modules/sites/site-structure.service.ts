@@ -1,39 +1,33 @@
 import type { Context } from '../../context.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { effectiveCustomization } from './site-customization.ts';
-import { SiteStructure, type LevelPointer } from './site-structure.ts';
+import { SiteStructure, type ArrangedStructure, type LevelPointer, type PlacedGroup, type PlacedSection, type PlacedSiteSpace } from './site-structure.ts';
 import type { CustomizationWire, SortStructureInput } from './sites.schemas.ts';
 import { loadSite } from '../../access/index.ts';
 import { isoNow } from '../../lib/clock.ts';
-import { presentSiteFor } from './sites.service.ts';
+import type { PublishedSiteResult, StructureItem } from './sites.model.ts';
+import { siteResult } from './sites.service.ts';
 
 /* A site's structure and published profile as the API reads them, and sortSiteStructure (the model: site-structure.ts). */
 
 
 /** GET {SITE}/published: members (also before publishing), and visitors of the published site. */
-export async function getPublished(ctx: Context, organizationId: string, siteId: string, shareKey?: string) {
+export async function getPublished(ctx: Context, organizationId: string, siteId: string, shareKey?: string): Promise<PublishedSiteResult> {
   const { site, access } = await loadSite(ctx, organizationId, siteId, { visitor: true, shareKey });
   const structure = await SiteStructure.load(ctx, siteId);
-  const presented = structure.present(ctx, site);
   const customization = effectiveCustomization(site.customization);
   const siteSpaces: Record<string, CustomizationWire> = {};
   for (const row of structure.siteSpaces) {
     if (!structure.spaces.has(row.space_id)) continue;
     siteSpaces[row.id] = effectiveCustomization(site.customization, row.customization);
   }
-  return {
-    object: 'published-content-site' as const,
-    site: presentSiteFor(ctx, site, access),
-    structure: presented.structure,
-    customizations: { site: customization, siteSpaces },
-    scripts: [],
-  };
+  return { site: siteResult(site, access), structure: structure.arrange(site), customizations: { site: customization, siteSpaces } };
 }
 
 /** GET {SITE}/structure */
-export async function getStructure(ctx: Context, organizationId: string, siteId: string, shareKey?: string) {
+export async function getStructure(ctx: Context, organizationId: string, siteId: string, shareKey?: string): Promise<ArrangedStructure> {
   const { site } = await loadSite(ctx, organizationId, siteId, { visitor: true, shareKey });
-  return (await SiteStructure.load(ctx, siteId)).present(ctx, site).structure;
+  return (await SiteStructure.load(ctx, siteId)).arrange(site);
 }
 
 const POINTER_KIND = { 'site-section': 'section', 'site-section-group': 'group' } as const;
@@ -43,7 +37,12 @@ const POINTER_KIND = { 'site-section': 'section', 'site-section-group': 'group' 
  * group among sections and groups (spec 4.5: replaces the deprecated moves). Answers the
  * moved item.
  */
-export async function sortStructure(ctx: Context, organizationId: string, siteId: string, input: SortStructureInput) {
+export async function sortStructure(
+  ctx: Context,
+  organizationId: string,
+  siteId: string,
+  input: SortStructureInput,
+): Promise<StructureItem<PlacedSiteSpace | PlacedSection | PlacedGroup>> {
   return ctx.transaction(async (tctx) => {
     const { site, structure } = await SiteStructure.loadToManage(tctx, organizationId, siteId);
     const { item, position } = input;
@@ -64,9 +63,9 @@ export async function sortStructure(ctx: Context, organizationId: string, siteId
       structure.moveLevelItem({ kind, id: item.id }, position && { before: toPointer(position.before), after: toPointer(position.after) }, { parent: current });
     }
     await structure.saveChange(tctx.db, isoNow(ctx.clock));
-    const presented = structure.present(ctx, site);
-    const moved = [...presented.siteSpaces, ...presented.sections, ...presented.groups].find((o) => o.id === item.id && o.object === item.type);
+    const arranged = structure.arrange(site);
+    const moved = [...arranged.siteSpaces, ...arranged.sections, ...arranged.groups].find((o) => o.id === item.id && o.object === item.type);
     if (!moved) throw notFound('Item');
-    return moved;
+    return { site, item: moved };
   });
 }

@@ -5,19 +5,10 @@ import { decodePageCursor, pageWith, type Page, type PageRequest } from '../../l
 import { badRequest } from '../../errors.ts';
 import { contentAccess, loadSiteToManage, type SiteView } from '../../access/index.ts';
 import { spacePermissions } from '../spaces/spaces.policy.ts';
-import { presentSpace } from '../spaces/spaces.presenter.ts';
-import type { SpaceWire } from '../spaces/spaces.schemas.ts';
+import type { SpaceResult } from '../spaces/spaces.model.ts';
+import { containerSiteSpaces, defaultOf, levelItems, orderedSections, siteStructure } from '../../site/structure.ts';
 import { siteSectionsRepository, type GroupRow, type SectionRow } from './site-sections.repository.ts';
-import {
-  containerSiteSpaces,
-  defaultOf,
-  levelItems,
-  orderedSections,
-  presentStructure,
-  type PresentedStructure,
-} from './site-sections.presenter.ts';
 import { siteSpacesRepository, type SiteSpaceRow } from './site-spaces.repository.ts';
-import { publishedSiteUrl } from '../../lib/urls.ts';
 import { sitesRepository, type SiteRow } from './sites.repository.ts';
 
 /*
@@ -30,6 +21,46 @@ import { sitesRepository, type SiteRow } from './sites.repository.ts';
  */
 
 type Ctx = Pick<Context, 'db' | 'actor' | 'caches' | 'config' | 'clock'>;
+
+/** A site space as the structure shows it: its row, its live space, its section, and whether it is its container's default. */
+export interface PlacedSiteSpace {
+  object: 'site-space';
+  id: string;
+  row: SiteSpaceRow;
+  space: SpaceResult;
+  section: SectionRow | null;
+  isDefault: boolean;
+}
+
+/** A section as the structure shows it, with its site spaces in order. */
+export interface PlacedSection {
+  object: 'site-section';
+  id: string;
+  row: SectionRow;
+  isDefault: boolean;
+  siteSpaces: PlacedSiteSpace[];
+}
+
+/** A section group as the structure shows it, with its sections and groups in order. */
+export interface PlacedGroup {
+  object: 'site-section-group';
+  id: string;
+  row: GroupRow;
+  children: (PlacedSection | PlacedGroup)[];
+}
+
+/**
+ * A site's structure as the API shows it (site spaces of deleted spaces left out), in
+ * structure order: the top level (sections and groups, or the root site spaces), and every
+ * site space, section and group (site-sections.presenter.ts makes the wire objects).
+ */
+export interface ArrangedStructure {
+  site: SiteRow;
+  top: { type: 'sections'; items: (PlacedSection | PlacedGroup)[] } | { type: 'siteSpaces'; items: PlacedSiteSpace[] };
+  sections: PlacedSection[];
+  groups: PlacedGroup[];
+  siteSpaces: PlacedSiteSpace[];
+}
 
 /** A section or a group: the two kinds of item that share a level (site root or group). */
 export type LevelPointer = { kind: 'section' | 'group'; id: string };
@@ -121,21 +152,21 @@ export class SiteStructure {
     groups: GroupRow[],
     sections: SectionRow[],
     siteSpaces: SiteSpaceRow[],
-    /** Live spaces by id, presented for the caller. */
-    readonly spaces: Map<string, SpaceWire>,
+    /** Live spaces by id, with the caller's permissions on each. */
+    readonly spaces: Map<string, SpaceResult>,
   ) {
     this.trackedGroups = new Tracked(groups as (GroupRow & Row)[]);
     this.trackedSections = new Tracked(sections as (SectionRow & Row)[]);
     this.trackedSiteSpaces = new Tracked(siteSpaces as (SiteSpaceRow & Row)[]);
   }
 
-  /** The site's structure rows, and its spaces presented for the caller. */
+  /** The site's structure rows, and its live spaces with the caller's permissions. */
   static async load(ctx: Ctx, siteId: string): Promise<SiteStructure> {
     const groups = await siteSectionsRepository.groups(ctx.db, siteId);
     const sections = await siteSectionsRepository.sections(ctx.db, siteId);
     const siteSpaces = await siteSpacesRepository.list(ctx.db, siteId);
     const structure = new SiteStructure(siteId, groups, sections, siteSpaces, new Map());
-    await structure.presentSpaces(ctx, [...new Set(siteSpaces.map((s) => s.space_id))]);
+    await structure.loadSpaces(ctx, [...new Set(siteSpaces.map((s) => s.space_id))]);
     return structure;
   }
 
@@ -145,9 +176,9 @@ export class SiteStructure {
     return { site, structure: await SiteStructure.load(ctx, siteId) };
   }
 
-  private async presentSpaces(ctx: Ctx, spaceIds: string[]): Promise<void> {
+  private async loadSpaces(ctx: Ctx, spaceIds: string[]): Promise<void> {
     for (const row of await siteSpacesRepository.liveSpaces(ctx.db, spaceIds)) {
-      this.spaces.set(row.id, presentSpace(ctx.config, row, spacePermissions(await contentAccess(ctx, row, 'space'))));
+      this.spaces.set(row.id, { space: row, permissions: spacePermissions(await contentAccess(ctx, row, 'space')) });
     }
   }
 
@@ -218,16 +249,68 @@ export class SiteStructure {
     return false;
   }
 
-  /** Every structure object presented (site spaces of deleted spaces left out). */
-  present(ctx: Pick<Context, 'config'>, site: SiteRow): PresentedStructure {
-    return presentStructure({
-      siteUrl: site.published === 1 ? publishedSiteUrl(ctx.config, site) : null,
+  /**
+   * Every structure object as the API shows it (site spaces of deleted spaces left out), in
+   * structure order; order and defaults come from siteStructure (src/site/structure.ts), the
+   * model the published site reads too.
+   */
+  arrange(site: SiteRow): ArrangedStructure {
+    const live = this.siteSpaces.filter((s) => this.spaces.has(s.space_id));
+    const model = siteStructure({
       defaultSectionId: site.default_site_section_id,
       defaultRootSiteSpaceId: site.default_site_space_id,
       groups: this.groups,
       sections: this.sections,
-      siteSpaces: this.siteSpaces.filter((s) => this.spaces.has(s.space_id)).map((row) => ({ row, space: this.spaces.get(row.space_id) as SpaceWire })),
+      siteSpaces: live,
     });
+    const siteSpaces: PlacedSiteSpace[] = [];
+    const sections: PlacedSection[] = [];
+    const groups: PlacedGroup[] = [];
+
+    const place = (items: SiteSpaceRow[], section: SectionRow | null, fallback: SiteSpaceRow | undefined): PlacedSiteSpace[] => {
+      const placed = items.map((row): PlacedSiteSpace => ({
+        object: 'site-space',
+        id: row.id,
+        row,
+        space: this.spaces.get(row.space_id) as SpaceResult,
+        section,
+        isDefault: row.id === fallback?.id,
+      }));
+      siteSpaces.push(...placed);
+      return placed;
+    };
+
+    const sectionModel = new Map(model.sections.map((s) => [s.row.id, s]));
+    const placeSection = (row: SectionRow): PlacedSection => {
+      const placed = sectionModel.get(row.id);
+      const section: PlacedSection = {
+        object: 'site-section',
+        id: row.id,
+        row,
+        isDefault: row.id === model.defaultSection?.id,
+        siteSpaces: place(placed?.siteSpaces ?? [], row, placed?.defaultSiteSpace),
+      };
+      sections.push(section);
+      return section;
+    };
+
+    const level = (parent: string | null, depth: number): (PlacedSection | PlacedGroup)[] =>
+      depth > 32
+        ? []
+        : model.level(parent).map((item) => {
+            if (item.kind === 'section') return placeSection(item.row);
+            const group: PlacedGroup = { object: 'site-section-group', id: item.row.id, row: item.row, children: [] };
+            groups.push(group);
+            group.children = level(item.row.id, depth + 1);
+            return group;
+          });
+
+    if (model.hasSections) {
+      const items = level(null, 0);
+      return { site, top: { type: 'sections', items }, sections, groups, siteSpaces };
+    }
+    const items = place(model.rootSiteSpaces, null, model.defaultRootSiteSpace);
+    return { site, top: { type: 'siteSpaces', items }, sections, groups, siteSpaces };
   }
 
   // ------------------------------------------------------------ commands
@@ -240,11 +323,11 @@ export class SiteStructure {
     this.sections.push(row);
   }
 
-  /** Adds a site space at the end of its section (or the root); its space is presented if new here. */
+  /** Adds a site space at the end of its section (or the root); its space is loaded if new here. */
   async addSiteSpace(ctx: Ctx, row: SiteSpaceRow): Promise<void> {
     this.siteSpaces.push(row);
     this.putSiteSpace(row.id, row.section_id);
-    if (!this.spaces.has(row.space_id)) await this.presentSpaces(ctx, [row.space_id]);
+    if (!this.spaces.has(row.space_id)) await this.loadSpaces(ctx, [row.space_id]);
   }
 
   /** Changes fields of a section (its group: moveIntoGroup). */
@@ -256,11 +339,11 @@ export class SiteStructure {
     Object.assign(this.group(id) as GroupRow, changes);
   }
 
-  /** Changes fields of a site space (its place: putSiteSpace); a new space is presented. */
+  /** Changes fields of a site space (its place: putSiteSpace); a new space is loaded. */
   async updateSiteSpace(ctx: Ctx, id: string, changes: Partial<Pick<SiteSpaceRow, 'path' | 'condition' | 'space_id' | 'customization'>>): Promise<void> {
     const row = this.siteSpace(id) as SiteSpaceRow;
     Object.assign(row, changes);
-    if (!this.spaces.has(row.space_id)) await this.presentSpaces(ctx, [row.space_id]);
+    if (!this.spaces.has(row.space_id)) await this.loadSpaces(ctx, [row.space_id]);
   }
 
   /** Sections turned on: every site space at the root moves into `sectionId`. */

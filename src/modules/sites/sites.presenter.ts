@@ -1,5 +1,8 @@
 import type { Config } from '../../config.ts';
 import { apiUrl, appUrl, publishedSiteUrl } from '../../lib/urls.ts';
+import type { Page } from '../../lib/pagination/index.ts';
+import { presentStructure } from './site-sections.presenter.ts';
+import type { PublishedSiteResult, ShareLinkResult, ShareLinksPage, SiteResult } from './sites.model.ts';
 import type { ShareLinkRow, SiteView } from './sites.repository.ts';
 import type { ShareLinkWire, SitePermissionsWire, SiteWire } from './sites.schemas.ts';
 
@@ -57,6 +60,29 @@ export function presentSite(config: Pick<Config, 'publicUrl'>, row: SiteView, pe
   };
 }
 
+/** A site as the caller sees it -> Site wire object. */
+export function presentSiteResult(config: Pick<Config, 'publicUrl'>, result: SiteResult): SiteWire {
+  return presentSite(config, result.site, result.permissions);
+}
+
+/** A page of sites -> the SiteList wire object. */
+export function presentSites(config: Pick<Config, 'publicUrl'>, page: Page<SiteResult>) {
+  return { ...page, items: page.items.map((result) => presentSiteResult(config, result)) };
+}
+
+/** The published site profile -> PublishedContentSite wire object. */
+export function presentPublishedSite(config: Pick<Config, 'publicUrl'>, result: PublishedSiteResult) {
+  return {
+    object: 'published-content-site' as const,
+    site: presentSiteResult(config, result.site),
+    structure: presentStructure(config, result.structure),
+    customizations: result.customizations,
+    scripts: [],
+  };
+}
+
+// ---- Share links ----
+
 /** site_share_links row -> ShareLink wire object. */
 export function presentShareLink(config: Pick<Config, 'publicUrl'>, site: SiteAddress, row: ShareLinkRow): ShareLinkWire {
   return {
@@ -68,4 +94,15 @@ export function presentShareLink(config: Pick<Config, 'publicUrl'>, site: SiteAd
     key: row.key,
     urls: { published: `${publishedSiteUrl(config, site)}?shareKey=${encodeURIComponent(row.key)}` },
   };
+}
+
+/** A share link of a site -> ShareLink wire object. */
+export function presentShareLinkResult(config: Pick<Config, 'publicUrl'>, result: ShareLinkResult): ShareLinkWire {
+  return presentShareLink(config, result.site, result.link);
+}
+
+/** A page of a site's share links -> the ShareLinkList wire object. */
+export function presentShareLinks(config: Pick<Config, 'publicUrl'>, page: ShareLinksPage) {
+  const { site, ...rest } = page;
+  return { ...rest, items: page.items.map((row) => presentShareLink(config, site, row)) };
 }

@@ -39,6 +39,8 @@ import * as adaptive from './site-adaptive.service.ts';
 import * as customization from './site-customization.service.ts';
 import * as publishing from './site-publishing.service.ts';
 import * as structure from './site-structure.service.ts';
+import { presentPlaced, presentStructure } from './site-sections.presenter.ts';
+import { presentPublishedSite, presentShareLinkResult, presentShareLinks, presentSiteResult, presentSites } from './sites.presenter.ts';
 import * as sites from './sites.service.ts';
 
 const HostnameParams = Type.Object({ hostname: Type.String({ minLength: 1, maxLength: 255, pattern: HOSTNAME_PATTERN }) });
@@ -46,29 +48,30 @@ const Unmasked = Type.Object({ unmasked: Type.Optional(Type.Boolean({ descriptio
 
 export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const route = operations(app, ['sites']);
+  const { config } = app.deps;
 
   route.get('/v1/orgs/:organizationId/sites', {
     operationId: 'listSites', summary: 'List the sites of an organization (members with a role)', params: OrganizationParams, querystring: ListSitesQuery, ok: SiteList,
-    handler: (request) => {
+    handler: async (request) => {
       const { page, limit, ...filter } = request.query;
-      return sites.listSites(contextOf(request), request.params.organizationId, filter, pageRequest(request, { page, limit }));
+      return presentSites(config, await sites.listSites(contextOf(request), request.params.organizationId, filter, pageRequest(request, { page, limit })));
     },
   });
 
   route.post('/v1/orgs/:organizationId/sites', {
     operationId: 'createSite', summary: 'Create a site (create role); `spaces` become its site spaces',
     params: OrganizationParams, body: CreateSiteBody, optionalBody: true, created: ref(Site), location: true,
-    handler: (request) => sites.createSite(contextOf(request), request.params.organizationId, request.body),
+    handler: async (request) => presentSiteResult(config, await sites.createSite(contextOf(request), request.params.organizationId, request.body)),
   });
 
   route.get('/v1/orgs/:organizationId/sites/:siteId', {
     operationId: 'getSiteById', summary: 'Get a site', params: SiteParams, ok: ref(Site),
-    handler: (request) => sites.getSite(contextOf(request), request.params.organizationId, request.params.siteId),
+    handler: async (request) => presentSiteResult(config, await sites.getSite(contextOf(request), request.params.organizationId, request.params.siteId)),
   });
 
   route.patch('/v1/orgs/:organizationId/sites/:siteId', {
     operationId: 'updateSiteById', summary: 'Update a site (admins, or its creator with the create role)', params: SiteParams, body: UpdateSiteBody, ok: ref(Site), errors: [400, 401, 403, 404, 409],
-    handler: (request) => sites.updateSite(contextOf(request), request.params.organizationId, request.params.siteId, request.body),
+    handler: async (request) => presentSiteResult(config, await sites.updateSite(contextOf(request), request.params.organizationId, request.params.siteId, request.body)),
   });
 
   route.delete('/v1/orgs/:organizationId/sites/:siteId', {
@@ -82,24 +85,24 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   ] as const) {
     route.post(`/v1/orgs/:organizationId/sites/:siteId/${action}`, {
       operationId, summary: published ? 'Publish a site to the audience of its visibility' : 'Take a site offline', params: SiteParams, ok: ref(Site),
-      handler: (request) => sites.setPublished(contextOf(request), request.params.organizationId, request.params.siteId, published),
+      handler: async (request) => presentSiteResult(config, await sites.setPublished(contextOf(request), request.params.organizationId, request.params.siteId, published)),
     });
   }
 
   route.get('/v1/orgs/:organizationId/sites/:siteId/published', {
     operationId: 'getPublishedContentSite', summary: 'The published site profile: site, structure, customizations, scripts', params: SiteParams, querystring: ShareKeyQuery, ok: ref(PublishedSite),
-    handler: (request) => structure.getPublished(contextOf(request), request.params.organizationId, request.params.siteId, request.query.shareKey),
+    handler: async (request) => presentPublishedSite(config, await structure.getPublished(contextOf(request), request.params.organizationId, request.params.siteId, request.query.shareKey)),
   });
 
   route.get('/v1/orgs/:organizationId/sites/:siteId/structure', {
     operationId: 'getSiteStructure', summary: 'The structure of a site: sections and groups, or root site spaces', params: SiteParams, querystring: ShareKeyQuery, ok: ref(SiteStructure),
-    handler: (request) => structure.getStructure(contextOf(request), request.params.organizationId, request.params.siteId, request.query.shareKey),
+    handler: async (request) => presentStructure(config, await structure.getStructure(contextOf(request), request.params.organizationId, request.params.siteId, request.query.shareKey)),
   });
 
   route.patch('/v1/orgs/:organizationId/sites/:siteId/structure/sort', {
     operationId: 'sortSiteStructure', summary: 'Move a site space, section or section group next to another; answers the moved item',
     params: SiteParams, body: SortStructureBody, ok: Type.Union([ref(SiteSpace), ref(SiteSection), ref(SiteSectionGroup)]),
-    handler: (request) => structure.sortStructure(contextOf(request), request.params.organizationId, request.params.siteId, request.body),
+    handler: async (request) => presentPlaced(config, await structure.sortStructure(contextOf(request), request.params.organizationId, request.params.siteId, request.body)),
   });
 
   route.get('/v1/orgs/:organizationId/sites/:siteId/adaptive-schema', {
@@ -153,20 +156,21 @@ export const sitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   route.get('/v1/orgs/:organizationId/sites/:siteId/share-links', {
     operationId: 'listSiteShareLinks', summary: 'List the share links of a site (whoever manages it)', params: SiteParams, querystring: ListShareLinksQuery, ok: ShareLinkList,
-    handler: (request) => {
+    handler: async (request) => {
       const { page, limit, search } = request.query;
-      return shareLinks.listShareLinks(contextOf(request), request.params.organizationId, request.params.siteId, search, pageRequest(request, { page, limit }));
+      return presentShareLinks(config, await shareLinks.listShareLinks(contextOf(request), request.params.organizationId, request.params.siteId, search, pageRequest(request, { page, limit })));
     },
   });
 
   route.post('/v1/orgs/:organizationId/sites/:siteId/share-links', {
     operationId: 'createSiteShareLink', summary: 'Create a share link with a random key', params: SiteParams, body: CreateShareLinkBody, created: ref(ShareLink),
-    handler: (request) => shareLinks.createShareLink(contextOf(request), request.params.organizationId, request.params.siteId, request.body.name),
+    handler: async (request) => presentShareLinkResult(config, await shareLinks.createShareLink(contextOf(request), request.params.organizationId, request.params.siteId, request.body.name)),
   });
 
   route.patch('/v1/orgs/:organizationId/sites/:siteId/share-links/:shareLinkId', {
     operationId: 'updateSiteShareLinkById', summary: 'Rename a share link, or turn it on or off', params: ShareLinkParams, body: UpdateShareLinkBody, ok: ref(ShareLink),
-    handler: (request) => shareLinks.updateShareLink(contextOf(request), request.params.organizationId, request.params.siteId, request.params.shareLinkId, request.body),
+    handler: async (request) =>
+      presentShareLinkResult(config, await shareLinks.updateShareLink(contextOf(request), request.params.organizationId, request.params.siteId, request.params.shareLinkId, request.body)),
   });
 
   route.delete('/v1/orgs/:organizationId/sites/:siteId/share-links/:shareLinkId', {

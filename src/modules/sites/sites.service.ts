@@ -1,5 +1,5 @@
 import type { Context } from '../../context.ts';
-import type { PageRequest } from '../../lib/pagination/index.ts';
+import type { Page, PageRequest } from '../../lib/pagination/index.ts';
 import { badRequest, conflict } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
@@ -9,7 +9,7 @@ import { siteSpacesRepository } from './site-spaces.repository.ts';
 import { sealVisitorAuthKey } from './site-visitor-key.ts';
 import { pathFrom, SiteStructure, uniquePath } from './site-structure.ts';
 import { sitePermissions, type SiteAccess } from './sites.policy.ts';
-import { presentSite } from './sites.presenter.ts';
+import type { SiteResult } from './sites.model.ts';
 import { sitesRepository, type SiteRow, type SiteView } from './sites.repository.ts';
 import type { CreateSiteInput, ListSitesFilter, UpdateSiteInput } from './sites.schemas.ts';
 
@@ -22,22 +22,23 @@ import type { CreateSiteInput, ListSitesFilter, UpdateSiteInput } from './sites.
  * (visitor-auth keys, custom hostnames). site-sections and site-spaces build on the model.
  */
 
-export function presentSiteFor(ctx: Pick<Context, 'config'>, site: SiteView, access: SiteAccess) {
-  return presentSite(ctx.config, site, sitePermissions(access));
+/** A site with the caller's permissions on it (sites.presenter.ts makes the wire object). */
+export function siteResult(site: SiteView, access: SiteAccess): SiteResult {
+  return { site, permissions: sitePermissions(access) };
 }
 
 
 // ---------------------------------------------------------------- sites
 
 /** GET {O}/sites: members with a role; filters in SQL. */
-export async function listSites(ctx: Context, organizationId: string, filter: ListSitesFilter, page: PageRequest) {
+export async function listSites(ctx: Context, organizationId: string, filter: ListSitesFilter, page: PageRequest): Promise<Page<SiteResult>> {
   const access = await memberAccess(ctx, organizationId);
   organizationPolicy.authorize('listTeams', access, 'Guests cannot see the sites of the organization');
   const result = await sitesRepository.list(ctx.db, organizationId, filter, page);
   return {
     ...result,
     items: result.items.map((site) =>
-      presentSiteFor(ctx, site, { organizationId, userId: access.userId, role: access.role, creator: site.created_by === access.userId, visitor: false }),
+      siteResult(site, { organizationId, userId: access.userId, role: access.role, creator: site.created_by === access.userId, visitor: false }),
     ),
   };
 }
@@ -77,7 +78,7 @@ export function newSiteRow(fields: {
 }
 
 /** POST {O}/sites: the create role; the listed spaces become site spaces at the root. */
-export async function createSite(ctx: Context, organizationId: string, input: CreateSiteInput) {
+export async function createSite(ctx: Context, organizationId: string, input: CreateSiteInput): Promise<SiteResult> {
   return ctx.transaction(async (tctx) => {
     const access = await memberAccess(tctx, organizationId);
     organizationPolicy.authorize('createContent', access, 'Creating a site needs the create role in the organization');
@@ -119,18 +120,18 @@ export async function createSite(ctx: Context, organizationId: string, input: Cr
       });
     }
     const site = (await sitesRepository.find(tctx.db, organizationId, id)) as SiteView;
-    return presentSiteFor(ctx, site, { organizationId, userId: access.userId, role: access.role, creator: true, visitor: false });
+    return siteResult(site, { organizationId, userId: access.userId, role: access.role, creator: true, visitor: false });
   });
 }
 
 /** GET {SITE} */
-export async function getSite(ctx: Context, organizationId: string, siteId: string) {
+export async function getSite(ctx: Context, organizationId: string, siteId: string): Promise<SiteResult> {
   const { site, access } = await loadSite(ctx, organizationId, siteId);
-  return presentSiteFor(ctx, site, access);
+  return siteResult(site, access);
 }
 
 /** PATCH {SITE}: whoever manages the site. */
-export async function updateSite(ctx: Context, organizationId: string, siteId: string, input: UpdateSiteInput) {
+export async function updateSite(ctx: Context, organizationId: string, siteId: string, input: UpdateSiteInput): Promise<SiteResult> {
   return ctx.transaction(async (tctx) => {
     const { site, access } = await loadSiteToManage(tctx, organizationId, siteId);
     const changes: Partial<SiteRow> = { updated_at: isoNow(ctx.clock) };
@@ -171,7 +172,7 @@ export async function updateSite(ctx: Context, organizationId: string, siteId: s
       await structure.save(tctx.db);
     }
     await sitesRepository.update(tctx.db, siteId, changes);
-    return presentSiteFor(ctx, { ...site, ...changes }, access);
+    return siteResult({ ...site, ...changes }, access);
   });
 }
 
@@ -187,12 +188,12 @@ export async function deleteSite(ctx: Context, organizationId: string, siteId: s
 }
 
 /** POST {SITE}/publish and /unpublish. */
-export async function setPublished(ctx: Context, organizationId: string, siteId: string, published: boolean) {
+export async function setPublished(ctx: Context, organizationId: string, siteId: string, published: boolean): Promise<SiteResult> {
   return ctx.transaction(async (tctx) => {
     const { site, access } = await loadSiteToManage(tctx, organizationId, siteId);
     const changes = { published: published ? 1 : 0, updated_at: isoNow(ctx.clock) };
     await sitesRepository.update(tctx.db, siteId, changes);
-    return presentSiteFor(ctx, { ...site, ...changes }, access);
+    return siteResult({ ...site, ...changes }, access);
   });
 }
 

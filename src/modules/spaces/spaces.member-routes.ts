@@ -4,6 +4,7 @@ import { pageRequest } from '../../plugins/pagination.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { MemberParams } from '../members/members.schemas.ts';
 import { ListMemberSpacesQuery, MemberSpaceList } from './spaces.schemas.ts';
+import { presentMemberSpaces } from './spaces.presenter.ts';
 import * as spaces from './spaces.service.ts';
 
 // Under the member's path and the members' tag, as GitBook files it; the list is of spaces.
@@ -19,15 +20,11 @@ export const memberSpacesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: ListMemberSpacesQuery,
       response: { 200: MemberSpaceList, ...errorResponses(400, 401, 403, 404) },
     },
-    handler: (request) => {
+    handler: async (request) => {
       const { page, limit, order } = request.query;
-      return spaces.listMemberSpaces(
-        contextOf(request),
-        request.params.organizationId,
-        request.params.userId,
-        pageRequest(request, { page, limit }),
-        order ?? 'desc',
-      );
+      const ctx = contextOf(request);
+      const result = await spaces.listMemberSpaces(ctx, request.params.organizationId, request.params.userId, pageRequest(request, { page, limit }), order ?? 'desc');
+      return presentMemberSpaces(ctx.config, result);
     },
   });
 };

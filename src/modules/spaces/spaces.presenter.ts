@@ -1,17 +1,10 @@
 import type { Config } from '../../config.ts';
 import type { SpacesTable } from '../../db/types.ts';
-import { apiUrl, appUrl } from '../../lib/urls.ts';
+import type { Page } from '../../lib/pagination/index.ts';
+import { apiUrl, appUrl, publishedSiteUrl, siteSpaceUrl } from '../../lib/urls.ts';
+import { NO_COUNTS, type MemberSpaceResult, type SpaceCounts, type SpaceResult } from './spaces.model.ts';
+import type { PublishedPlacement } from './spaces.repository.ts';
 import type { SpaceWire } from './spaces.schemas.ts';
-
-/** What a Space shows besides its row: counts kept by other modules. */
-export interface SpaceCounts {
-  comments: number;
-  changeRequests: number;
-  changeRequestsOpen: number;
-  changeRequestsDraft: number;
-}
-
-export const NO_COUNTS: SpaceCounts = { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 };
 
 /** spaces row -> Space wire object, with the caller's permissions on it. */
 export function presentSpace(
@@ -47,4 +40,27 @@ export function presentSpace(
     permissions,
     ...(row.git_sync ? { gitSync: JSON.parse(row.git_sync) } : {}),
   };
+}
+
+/** The published URL of a space from the site space showing it. */
+function publishedUrl(config: Pick<Config, 'publicUrl'>, placement: PublishedPlacement) {
+  const base = publishedSiteUrl(config, { id: placement.site_id, basename: placement.basename, hostname: placement.hostname });
+  const section = placement.section_path === null ? null : { path: placement.section_path };
+  return { url: siteSpaceUrl(base, section, placement), public: placement.visibility === 'public' };
+}
+
+/** A space as the caller sees it -> Space wire object. */
+export function presentSpaceResult(config: Pick<Config, 'publicUrl'>, result: SpaceResult): SpaceWire {
+  const { placement } = result;
+  return presentSpace(config, result.space, result.permissions, result.counts, placement && publishedUrl(config, placement));
+}
+
+/** A page of spaces -> the SpaceList wire object. */
+export function presentSpaces(config: Pick<Config, 'publicUrl'>, page: Page<SpaceResult>) {
+  return { ...page, items: page.items.map((result) => presentSpaceResult(config, result)) };
+}
+
+/** A page of the spaces a member can access -> the MemberSpaceList wire object. */
+export function presentMemberSpaces(config: Pick<Config, 'publicUrl'>, page: Page<MemberSpaceResult>) {
+  return { ...page, items: page.items.map((result) => ({ permission: result.permission, space: presentSpaceResult(config, result) })) };
 }

@@ -4,7 +4,7 @@ import { paginate, type Page, type PageRequest } from '../../lib/pagination/inde
 import { accessRepository, spaceInScope as inScope } from '../../access/access.repository.ts';
 import type { ContentScope } from '../../access/access.ts';
 import type { SpacesTable } from '../../db/types.ts';
-import { NO_COUNTS, type SpaceCounts } from './spaces.presenter.ts';
+import { NO_COUNTS, type SpaceCounts } from './spaces.model.ts';
 
 export type SpaceRow = SpacesTable;
 

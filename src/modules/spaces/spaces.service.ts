@@ -1,8 +1,7 @@
 import type { AppDeps, Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
-import type { PageRequest } from '../../lib/pagination/index.ts';
+import type { Page, PageRequest } from '../../lib/pagination/index.ts';
 import { readUnlessChanged } from '../../db/read-cache.ts';
-import { reusable } from '../../lib/reusable.ts';
 import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
@@ -15,24 +14,17 @@ import { organizationPolicy } from '../organizations/organizations.policy.ts';
 import { permissionsRepository } from '../permissions/permissions.repository.ts';
 import { visibleMember } from '../members/members.rules.ts';
 import { spacePermissions, spacePolicy } from './spaces.policy.ts';
-import { presentSpace, type SpaceCounts } from './spaces.presenter.ts';
+import type { MemberSpaceResult, SpaceCounts, SpaceResult } from './spaces.model.ts';
 import { spacesRepository, type PublishedPlacement, type Sibling, type SpaceRow } from './spaces.repository.ts';
-import { publishedSiteUrl, siteSpaceUrl } from '../../lib/urls.ts';
 import { assertMovableToAnotherOrganization } from './spaces.rules.ts';
 import type { ContentPositionInput, CreateSpaceInput, MoveSpaceInput, UpdateSpaceInput } from './spaces.schemas.ts';
 
 /** Deleted spaces stay restorable this long, then the purge removes them (spec 8). */
 export const SPACE_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
 
-export function present(ctx: Pick<Context, 'config'>, row: SpaceRow, access: ContentAccess, counts?: SpaceCounts, placement?: PublishedPlacement) {
-  return presentSpace(ctx.config, row, spacePermissions(access), counts, placement && publishedUrl(ctx, placement));
-}
-
-/** The published URL of a space from the site space showing it. */
-function publishedUrl(ctx: Pick<Context, 'config'>, placement: PublishedPlacement) {
-  const base = publishedSiteUrl(ctx.config, { id: placement.site_id, basename: placement.basename, hostname: placement.hostname });
-  const section = placement.section_path === null ? null : { path: placement.section_path };
-  return { url: siteSpaceUrl(base, section, placement), public: placement.visibility === 'public' };
+/** A space with the caller's permissions on it, and its counts and placement when given (spaces.presenter.ts makes the wire object). */
+function resultOf(row: SpaceRow, access: ContentAccess, counts?: SpaceCounts, placement?: PublishedPlacement): SpaceResult {
+  return { space: row, permissions: spacePermissions(access), counts, placement };
 }
 
 /** What a page of spaces shows besides their rows: counts and published URLs, two queries in all. */
@@ -42,10 +34,10 @@ async function extras(ctx: Pick<Context, 'db'>, rows: SpaceRow[]) {
   return { counts, placements };
 }
 
-/** One space as the API shows it, with its counts and published URL. */
-async function presentOne(ctx: Pick<Context, 'config' | 'db'>, row: SpaceRow, access: ContentAccess) {
+/** One space as the API shows it, with its counts and published placement. */
+async function resultWithExtras(ctx: Pick<Context, 'db'>, row: SpaceRow, access: ContentAccess): Promise<SpaceResult> {
   const { counts, placements } = await extras(ctx, [row]);
-  return present(ctx, row, access, counts.get(row.id), placements.get(row.id));
+  return resultOf(row, access, counts.get(row.id), placements.get(row.id));
 }
 
 /** Where new content may go: the organization root (createContent) or a collection (its `create`). */
@@ -85,7 +77,7 @@ async function place(db: Db, organizationId: string, parentId: string | null, it
 }
 
 /** POST /v1/orgs/{organizationId}/spaces: create role in the organization, or in the parent collection. */
-export async function createSpace(ctx: Context, organizationId: string, input: CreateSpaceInput) {
+export async function createSpace(ctx: Context, organizationId: string, input: CreateSpaceInput): Promise<SpaceResult> {
   return ctx.transaction(async (tctx) => {
     await memberAccess(tctx, organizationId);
     await authorizeCreateIn(tctx, organizationId, input.parent);
@@ -115,12 +107,12 @@ export async function createSpace(ctx: Context, organizationId: string, input: C
     const editor = await RevisionEditor.open(tctx.db, id, null, ctx.clock, ctx.files);
     row.revision_id = await editor.commit(tctx.db, { createdBy: ctx.actor.userId });
     await spacesRepository.update(tctx.db, id, { revision_id: row.revision_id });
-    return present(ctx, row, await contentAccess(tctx, row, 'space'));
+    return resultOf(row, await contentAccess(tctx, row, 'space'));
   });
 }
 
 /** GET /v1/orgs/{organizationId}/spaces: what the caller may see, filtered in SQL. */
-export async function listSpaces(ctx: Context, organizationId: string, page: PageRequest, collectionId?: string) {
+export async function listSpaces(ctx: Context, organizationId: string, page: PageRequest, collectionId?: string): Promise<Page<SpaceResult>> {
   const access = await memberAccess(ctx, organizationId);
   const scope = await contentScope(ctx, organizationId, access.userId, access.role);
   const result = await spacesRepository.list(ctx.db, organizationId, scope, page, collectionId);
@@ -128,7 +120,7 @@ export async function listSpaces(ctx: Context, organizationId: string, page: Pag
     accessResolver(ctx, organizationId, access.userId),
     extras(ctx, result.items),
   ]);
-  return { ...result, items: result.items.map((row) => present(ctx, row, resolve(row), counts.get(row.id), placements.get(row.id))) };
+  return { ...result, items: result.items.map((row) => resultOf(row, resolve(row), counts.get(row.id), placements.get(row.id))) };
 }
 
 /**
@@ -136,7 +128,13 @@ export async function listSpaces(ctx: Context, organizationId: string, page: Pag
  * with the member's effective role on each (GitBook's MemberContentPermission); each space
  * carries the caller's own permissions.
  */
-export async function listMemberSpaces(ctx: Context, organizationId: string, userId: string, page: PageRequest, order: 'asc' | 'desc') {
+export async function listMemberSpaces(
+  ctx: Context,
+  organizationId: string,
+  userId: string,
+  page: PageRequest,
+  order: 'asc' | 'desc',
+): Promise<Page<MemberSpaceResult>> {
   const access = await memberAccess(ctx, organizationId);
   const member = await visibleMember(ctx, access, userId);
   // A disabled member can access none.
@@ -151,8 +149,8 @@ export async function listMemberSpaces(ctx: Context, organizationId: string, use
   return {
     ...result,
     items: result.items.map((row) => ({
+      ...resultOf(row, mine(row), counts.get(row.id), placements.get(row.id)),
       permission: theirs(row).role ?? 'read',
-      space: present(ctx, row, mine(row), counts.get(row.id), placements.get(row.id)),
     })),
   };
 }
@@ -164,26 +162,27 @@ async function accessResolver(ctx: Pick<Context, 'db'>, organizationId: string, 
 }
 
 /** GET /v1/collections/{collectionId}/spaces */
-export async function listCollectionSpaces(ctx: Context, collectionId: string, page: PageRequest) {
+export async function listCollectionSpaces(ctx: Context, collectionId: string, page: PageRequest): Promise<Page<SpaceResult>> {
   const { row: collection } = (await requireAccess(ctx, { permission: 'collection.read', ids: [collectionId] })).get(collectionId)!;
   return listSpaces(ctx, collection.organization_id, page, collectionId);
 }
 
 /** GET /v1/spaces/{spaceId} */
-export async function getSpace(ctx: Context, spaceId: string, shareKey?: string) {
-  // The Space object (counts and published URL included) depends only on the database:
-  // reused, and serialized once, while what it depends on is unchanged.
+export async function getSpace(ctx: Context, spaceId: string, shareKey?: string): Promise<SpaceResult> {
+  // The space as the caller sees it (counts and published placement included) depends only
+  // on the database: reused while what it depends on is unchanged, the same result each
+  // time (the route presents and serializes it once, presentReused).
   const key = `space-get\u0000${spaceId}\u0000${ctx.actor.userId}\u0000${shareKey ?? ''}`;
   return readUnlessChanged(ctx.db, ctx.caches.listings, key, async (depend) => {
     const { space, access } = await loadSpace(ctx, spaceId, shareKey, depend);
     // The Space object also counts comments and change requests and shows where it is published.
     depend(`comments:${space.id}`, `change-requests:${space.id}`, `sites:${space.organization_id}`);
-    return reusable(await presentOne(ctx, space, access));
+    return resultWithExtras(ctx, space, access);
   });
 }
 
 /** PATCH /v1/spaces/{spaceId}: title, emoji and language need edit; the rest admin. */
-export async function updateSpace(ctx: Context, spaceId: string, input: UpdateSpaceInput) {
+export async function updateSpace(ctx: Context, spaceId: string, input: UpdateSpaceInput): Promise<SpaceResult> {
   return ctx.transaction(async (tctx) => {
     const { space, access, facts } = await loadSpace(tctx, spaceId);
     const settings = input.editMode !== undefined || input.defaultLevel !== undefined || input.mergeRules !== undefined || input.visibility !== undefined;
@@ -208,7 +207,7 @@ export async function updateSpace(ctx: Context, spaceId: string, input: UpdateSp
     const row = { ...space, ...changes };
     // The space stays where it was: the facts read by loadSpace still hold, only its own
     // fields (defaultLevel, visibility, edit mode) may have changed the access.
-    return presentOne(tctx, row, accessFrom(facts, row));
+    return resultWithExtras(tctx, row, accessFrom(facts, row));
   });
 }
 
@@ -225,7 +224,7 @@ export async function deleteSpace(ctx: Context, spaceId: string) {
 }
 
 /** POST /v1/spaces/{spaceId}/restore: admin on the space, within 7 days of its deletion. */
-export async function restoreSpace(ctx: Context, spaceId: string) {
+export async function restoreSpace(ctx: Context, spaceId: string): Promise<SpaceResult> {
   return ctx.transaction(async (tctx) => {
     const space = await spacesRepository.findAny(tctx.db, spaceId);
     if (!space) throw notFound('Space');
@@ -234,7 +233,7 @@ export async function restoreSpace(ctx: Context, spaceId: string) {
     const target = parentGone ? { ...space, parent_id: null } : space;
     const access = await contentAccess(tctx, target, 'space');
     if (access.role === null) throw notFound('Space');
-    if (space.deleted_at === null) return presentOne(tctx, space, access);
+    if (space.deleted_at === null) return resultWithExtras(tctx, space, access);
     spacePolicy.authorize('admin', access, 'Restoring a space needs the admin role on it');
     if (ctx.clock.now().getTime() - Date.parse(space.deleted_at) > SPACE_RETENTION_MS) throw notFound('Space');
     const changes: Partial<SpaceRow> = { deleted_at: null, updated_at: isoNow(ctx.clock) };
@@ -244,7 +243,7 @@ export async function restoreSpace(ctx: Context, spaceId: string) {
       changes.position = await place(tctx.db, space.organization_id, null, { type: 'space', id: space.id });
     }
     await spacesRepository.update(tctx.db, spaceId, changes);
-    return presentOne(tctx, { ...space, ...changes }, access);
+    return resultWithExtras(tctx, { ...space, ...changes }, access);
   });
 }
 
@@ -253,7 +252,7 @@ export async function restoreSpace(ctx: Context, spaceId: string) {
  * with the same settings, grants and content, and a history of its own (one revision
  * without parents). Needs read on the space and the create role where the copy goes.
  */
-export async function duplicateSpace(ctx: Context, spaceId: string) {
+export async function duplicateSpace(ctx: Context, spaceId: string): Promise<SpaceResult> {
   return ctx.transaction(async (tctx) => {
     const { space } = await loadSpace(tctx, spaceId);
     await authorizeCreateIn(tctx, space.organization_id, space.parent_id);
@@ -293,12 +292,12 @@ export async function duplicateSpace(ctx: Context, spaceId: string) {
     });
     await spacesRepository.update(tctx.db, id, { revision_id: copy.revision_id });
     await spacesRepository.copyGrants(tctx.db, space.id, id, now);
-    return present(ctx, copy, await contentAccess(tctx, copy, 'space'));
+    return resultOf(copy, await contentAccess(tctx, copy, 'space'));
   });
 }
 
 /** POST /v1/spaces/{spaceId}/move: admin on the space and create in the new parent collection. */
-export async function moveSpace(ctx: Context, spaceId: string, input: MoveSpaceInput) {
+export async function moveSpace(ctx: Context, spaceId: string, input: MoveSpaceInput): Promise<SpaceResult> {
   return ctx.transaction(async (tctx) => {
     const { space, access } = await loadSpace(tctx, spaceId);
     spacePolicy.authorize('admin', access, 'Moving a space needs the admin role on it');
@@ -313,7 +312,7 @@ export async function moveSpace(ctx: Context, spaceId: string, input: MoveSpaceI
     if (parent === null && space.visibility === 'in-collection') changes.visibility = 'private';
     await spacesRepository.update(tctx.db, spaceId, changes);
     const row = { ...space, ...changes };
-    return presentOne(tctx, row, await contentAccess(tctx, row, 'space'));
+    return resultWithExtras(tctx, row, await contentAccess(tctx, row, 'space'));
   });
 }
 
@@ -322,7 +321,7 @@ export async function moveSpace(ctx: Context, spaceId: string, input: MoveSpaceI
  * space lands at the new organization's root; grants naming the old organization's
  * members and teams are removed so no permission leaks across.
  */
-export async function transferSpace(ctx: Context, spaceId: string, organizationId: string) {
+export async function transferSpace(ctx: Context, spaceId: string, organizationId: string): Promise<SpaceResult> {
   return ctx.transaction(async (tctx) => {
     const { space, access } = await loadSpace(tctx, spaceId);
     const from = await memberAccess(tctx, space.organization_id).catch(() => null);
@@ -345,7 +344,7 @@ export async function transferSpace(ctx: Context, spaceId: string, organizationI
     changes.position = await place(tctx.db, organizationId, null, { type: 'space', id: space.id });
     await spacesRepository.update(tctx.db, spaceId, { position: changes.position });
     const row = { ...space, ...changes };
-    return presentOne(tctx, row, await contentAccess(tctx, row, 'space'));
+    return resultWithExtras(tctx, row, await contentAccess(tctx, row, 'space'));
   });
 }
 

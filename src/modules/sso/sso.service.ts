@@ -9,7 +9,7 @@ import { appUrl } from '../../lib/urls.ts';
 import { hashToken } from '../../lib/tokens.ts';
 import { buildUserRow } from '../users/users.rules.ts';
 import { usersRepository } from '../users/users.repository.ts';
-import { serviceUrls } from '../saml-providers/saml-providers.presenter.ts';
+import { serviceUrls } from '../saml-providers/saml-providers.urls.ts';
 import { samlProvidersRepository, type SamlProviderRow } from '../saml-providers/saml-providers.repository.ts';
 import { startSession } from '../sessions/sessions.service.ts';
 import { safeReturnTarget, ssoVouches } from './sso.policy.ts';

@@ -3,6 +3,7 @@ import { contextOf } from '../../context.ts';
 import { pageRequest } from '../../plugins/pagination.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { MemberParams } from '../members/members.schemas.ts';
+import { presentMemberTeams } from './teams.presenter.ts';
 import { ListMemberTeamsQuery, MemberTeamList } from './teams.schemas.ts';
 import * as teams from './teams.service.ts';
 
@@ -19,13 +20,10 @@ export const memberTeamsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: ListMemberTeamsQuery,
       response: { 200: MemberTeamList, ...errorResponses(400, 401, 403, 404) },
     },
-    handler: (request) =>
-      teams.listMemberTeams(
-        contextOf(request),
-        request.params.organizationId,
-        request.params.userId,
-        request.query.title,
-        pageRequest(request, request.query),
-      ),
+    handler: async (request) => {
+      const ctx = contextOf(request);
+      const result = await teams.listMemberTeams(ctx, request.params.organizationId, request.params.userId, request.query.title, pageRequest(request, request.query));
+      return presentMemberTeams(ctx.config, result);
+    },
   });
 };

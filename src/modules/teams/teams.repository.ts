@@ -5,9 +5,18 @@ import { lowerContains } from '../../db/like.ts';
 import { preparedQuery } from '../../db/prepared.ts';
 import type { Database, TeamMembersTable, TeamsTable } from '../../db/types.ts';
 import { withMemberColumns, type MemberView } from '../members/members.repository.ts';
-import type { TeamRowWithCounts } from './teams.presenter.ts';
 
 export type TeamRow = TeamsTable;
+
+/** A team row with its counts, as every team query selects it. */
+export interface TeamRowWithCounts {
+  id: string;
+  organization_id: string;
+  title: string;
+  created_at: string;
+  members: number;
+  spaces: number;
+}
 export type TeamRole = TeamMembersTable['role'];
 
 /** A team with its counts and the caller's role in it (for its permissions). */

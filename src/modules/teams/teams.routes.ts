@@ -2,7 +2,10 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { contextOf } from '../../context.ts';
 import { operations } from '../../plugins/operations.ts';
 import { pageRequest } from '../../plugins/pagination.ts';
+import { presentReused } from '../../lib/reusable.ts';
 import { ref } from '../../schemas/registry.ts';
+import { presentTeamMembers, presentTeamResult, presentTeams } from './teams.presenter.ts';
+import type { TeamResult } from './teams.model.ts';
 import {
   AddTeamMemberBody,
   CreateTeamBody,
@@ -24,28 +27,32 @@ const O = '/v1/orgs/:organizationId';
 export const teamsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const team = operations(app, ['teams']);
   const member = operations(app, ['team-members']);
+  const { config } = app.deps;
+  // One function for the app's life, so a reused team is presented once (presentReused).
+  const presentGot = (result: TeamResult) => presentTeamResult(config, result);
 
   team.get(`${O}/teams`, {
     operationId: 'listTeamsInOrganizationById', summary: 'List the teams of an organization (members but guests)', params: OrganizationParams, querystring: ListTeamsQuery, ok: TeamList,
-    handler: (request) => {
+    handler: async (request) => {
       const { page, limit, ...filter } = request.query;
-      return teams.listTeams(contextOf(request), request.params.organizationId, filter, pageRequest(request, { page, limit }));
+      const result = await teams.listTeams(contextOf(request), request.params.organizationId, filter, pageRequest(request, { page, limit }));
+      return presentTeams(config, result);
     },
   });
 
   team.put(`${O}/teams`, {
     operationId: 'createOrganizationTeam', summary: 'Create a team (admins)', params: OrganizationParams, body: CreateTeamBody, created: ref(Team),
-    handler: (request) => teams.createTeam(contextOf(request), request.params.organizationId, request.body),
+    handler: async (request) => presentGot(await teams.createTeam(contextOf(request), request.params.organizationId, request.body)),
   });
 
   team.get(`${O}/teams/:teamId`, {
     operationId: 'getTeamInOrganizationById', summary: 'Get a team', params: TeamParams, ok: ref(Team),
-    handler: (request) => teams.getTeam(contextOf(request), request.params.organizationId, request.params.teamId),
+    handler: (request) => presentReused(teams.getTeam(contextOf(request), request.params.organizationId, request.params.teamId), presentGot),
   });
 
   team.patch(`${O}/teams/:teamId`, {
     operationId: 'updateTeamInOrganizationById', summary: 'Rename a team (admins and team owners)', params: TeamParams, body: UpdateTeamBody, ok: ref(Team),
-    handler: (request) => teams.updateTeam(contextOf(request), request.params.organizationId, request.params.teamId, request.body.title),
+    handler: async (request) => presentGot(await teams.updateTeam(contextOf(request), request.params.organizationId, request.params.teamId, request.body.title)),
   });
 
   team.delete(`${O}/teams/:teamId`, {
@@ -55,7 +62,8 @@ export const teamsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   member.get(`${O}/teams/:teamId/members`, {
     operationId: 'listTeamMembersInOrganizationById', summary: 'List the members of a team, with their roles in it', params: TeamParams, querystring: ListTeamMembersQuery, ok: TeamMemberList,
-    handler: (request) => teams.listTeamMembers(contextOf(request), request.params.organizationId, request.params.teamId, pageRequest(request, request.query)),
+    handler: async (request) =>
+      presentTeamMembers(config, await teams.listTeamMembers(contextOf(request), request.params.organizationId, request.params.teamId, pageRequest(request, request.query))),
   });
 
   member.put(`${O}/teams/:teamId/members`, {

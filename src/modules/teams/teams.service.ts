@@ -1,17 +1,15 @@
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
-import type { PageRequest } from '../../lib/pagination/index.ts';
+import type { Page, PageRequest } from '../../lib/pagination/index.ts';
 import { readUnlessChanged, reuseUnlessChanged, type Depend } from '../../db/read-cache.ts';
-import { reusable } from '../../lib/reusable.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { presentMember } from '../members/members.presenter.ts';
 import { visibleMember } from '../members/members.rules.ts';
 import { organizationPolicy, type OrganizationAccess } from '../organizations/organizations.policy.ts';
 import { memberAccess } from '../../access/index.ts';
 import { teamMembershipPolicy, teamPermissions, teamPolicy, type TeamAccess } from './teams.policy.ts';
-import { presentTeam } from './teams.presenter.ts';
+import type { MemberTeamResult, TeamMembersPage, TeamResult } from './teams.model.ts';
 import { teamsRepository, type TeamRole, type TeamView } from './teams.repository.ts';
 import type { CreateTeamInput, ListTeamsFilter, UpdateTeamMembersInput } from './teams.schemas.ts';
 
@@ -19,8 +17,9 @@ function teamAccess(access: OrganizationAccess, team: TeamView): TeamAccess {
   return { ...access, teamRole: team.caller_role };
 }
 
-function present(ctx: Pick<Context, 'config'>, team: TeamView, access: OrganizationAccess) {
-  return presentTeam(ctx.config, team, teamPermissions(teamAccess(access, team)));
+/** The team with the caller's permissions on it (teams.presenter.ts makes the wire object). */
+function resultOf(team: TeamView, access: OrganizationAccess): TeamResult {
+  return { team, permissions: teamPermissions(teamAccess(access, team)) };
 }
 
 /** What a team read depends on: its member and space counts are the directory's (memberships, grants, space deletions). */
@@ -29,7 +28,7 @@ const teamScopes = (organizationId: string) => [`org:${organizationId}`, `direct
 /**
  * The team with the caller's standing towards it; 404 when the organization has no such
  * team. Reused while the organization's directory is unchanged, unless a cached read that
- * calls this gives its own `within` (GET team keeps the presented team instead).
+ * calls this gives its own `within` (GET team keeps its whole result instead).
  */
 async function loadTeam(ctx: Pick<Context, 'db' | 'actor' | 'caches'>, organizationId: string, teamId: string, within?: Depend) {
   const access = await memberAccess(ctx, organizationId);
@@ -75,15 +74,15 @@ async function resolveMembers(
 }
 
 /** GET /v1/orgs/{organizationId}/teams: every member but guests; filters and pages in SQL. */
-export async function listTeams(ctx: Context, organizationId: string, filter: ListTeamsFilter, page: PageRequest) {
+export async function listTeams(ctx: Context, organizationId: string, filter: ListTeamsFilter, page: PageRequest): Promise<Page<TeamResult>> {
   const access = await memberAccess(ctx, organizationId);
   organizationPolicy.authorize('listTeams', access, 'Guests cannot list the teams of the organization');
   const result = await teamsRepository.list(ctx.db, organizationId, access.userId, filter, page);
-  return { ...result, items: result.items.map((team) => present(ctx, team, access)) };
+  return { ...result, items: result.items.map((team) => resultOf(team, access)) };
 }
 
 /** PUT /v1/orgs/{organizationId}/teams: admins only; the listed members join with role member. */
-export async function createTeam(ctx: Context, organizationId: string, input: CreateTeamInput) {
+export async function createTeam(ctx: Context, organizationId: string, input: CreateTeamInput): Promise<TeamResult> {
   return ctx.transaction(async (tctx) => {
     const access = await memberAccess(tctx, organizationId);
     organizationPolicy.authorize('admin', access, 'Only organization admins can create teams');
@@ -101,31 +100,32 @@ export async function createTeam(ctx: Context, organizationId: string, input: Cr
     await teamsRepository.insert(tctx.db, { id, organization_id: organizationId, title: input.title.trim(), created_at: now });
     await teamsRepository.addMembers(tctx.db, organizationId, id, members, 'member', now);
     const team = (await teamsRepository.find(tctx.db, organizationId, id, access.userId)) as TeamView;
-    return present(ctx, team, access);
+    return resultOf(team, access);
   });
 }
 
 /** GET /v1/orgs/{organizationId}/teams/{teamId}: two queries, access then the team with its counts. */
-export function getTeam(ctx: Context, organizationId: string, teamId: string) {
-  // Reused whole (and serialized once) while the organization and its directory are
-  // unchanged: a hit answers synchronously. Refusals are not kept.
+export function getTeam(ctx: Context, organizationId: string, teamId: string): TeamResult | Promise<TeamResult> {
+  // Reused whole while the organization and its directory are unchanged: a hit answers
+  // synchronously, the same result each time (the route presents and serializes it once,
+  // presentReused). Refusals are not kept.
   return reuseUnlessChanged(ctx.db, ctx.caches.listings, `team-get\u0000${organizationId}\u0000${teamId}\u0000${ctx.actor.userId}`, async (depend) => {
     // Declared before loadTeam reads the membership.
     depend(...teamScopes(organizationId));
     const { team, access, organizationAccess: orgAccess } = await loadTeam(ctx, organizationId, teamId, depend);
     teamPolicy.authorize('view', access, 'Guests cannot see the teams of the organization');
-    return reusable(present(ctx, team, orgAccess));
+    return resultOf(team, orgAccess);
   });
 }
 
 /** PATCH /v1/orgs/{organizationId}/teams/{teamId}: admins and owners of the team. */
-export async function updateTeam(ctx: Context, organizationId: string, teamId: string, title: string) {
+export async function updateTeam(ctx: Context, organizationId: string, teamId: string, title: string): Promise<TeamResult> {
   return ctx.transaction(async (tctx) => {
     const { access, organizationAccess: orgAccess } = await loadTeam(tctx, organizationId, teamId);
     teamPolicy.authorize('admin', access, 'Only organization admins and owners of the team can rename it');
     await teamsRepository.updateTitle(tctx.db, organizationId, teamId, title.trim());
     const team = (await teamsRepository.find(tctx.db, organizationId, teamId, access.userId)) as TeamView;
-    return present(ctx, team, orgAccess);
+    return resultOf(team, orgAccess);
   });
 }
 
@@ -140,19 +140,11 @@ export async function deleteTeam(ctx: Context, organizationId: string, teamId: s
 }
 
 /** GET /v1/orgs/{organizationId}/teams/{teamId}/members: whoever may view the team. */
-export async function listTeamMembers(ctx: Context, organizationId: string, teamId: string, page: PageRequest) {
+export async function listTeamMembers(ctx: Context, organizationId: string, teamId: string, page: PageRequest): Promise<TeamMembersPage> {
   const { access } = await loadTeam(ctx, organizationId, teamId);
   teamPolicy.authorize('view', access, 'Guests cannot see the teams of the organization');
   const result = await teamsRepository.listMembers(ctx.db, teamId, page);
-  const view = teamPolicy.can('view', access);
-  return {
-    ...result,
-    items: result.items.map((row) => ({
-      organization: presentMember(ctx.config, row),
-      team: { role: row.team_role },
-      permissions: { view },
-    })),
-  };
+  return { ...result, view: teamPolicy.can('view', access) };
 }
 
 /**
@@ -222,15 +214,22 @@ export async function removeTeamMember(ctx: Context, organizationId: string, tea
 }
 
 /** GET /v1/orgs/{organizationId}/members/{userId}/teams: the teams a member belongs to, with their role in each. */
-export async function listMemberTeams(ctx: Context, organizationId: string, userId: string, title: string | undefined, page: PageRequest) {
+export async function listMemberTeams(
+  ctx: Context,
+  organizationId: string,
+  userId: string,
+  title: string | undefined,
+  page: PageRequest,
+): Promise<Page<MemberTeamResult>> {
   const access = await memberAccess(ctx, organizationId);
   await visibleMember(ctx, access, userId);
   const result = await teamsRepository.listForMember(ctx.db, organizationId, userId, access.userId, title, page);
   return {
     ...result,
     items: result.items.map((row) => ({
-      team: presentTeam(ctx.config, row, teamPermissions({ ...access, teamRole: row.caller_role })),
-      member: { role: row.member_role },
+      team: row,
+      permissions: teamPermissions({ ...access, teamRole: row.caller_role }),
+      memberRole: row.member_role,
     })),
   };
 }

@@ -1,16 +1,15 @@
 import type { Config } from '../../config.ts';
 import { apiUrl } from '../../lib/urls.ts';
+import type { Page } from '../../lib/pagination/index.ts';
+import { durationSeconds, type TranslationPermissions, type TranslationResult } from './translations.model.ts';
 import type { GlossaryEntryRow, TranslationRow } from './translations.repository.ts';
 import type { TranslationLanguageName } from './translations.schemas.ts';
 
 type Urls = Pick<Config, 'publicUrl'>;
 const org = (organizationId: string) => `/orgs/${encodeURIComponent(organizationId)}`;
 
-/** Run durations are shown in whole seconds, rounded up (a run that happened took time). */
-export const durationSeconds = (ms: number) => Math.ceil(Math.max(0, ms) / 1000);
-
 /** translations row -> Translation wire object. */
-export function presentTranslation(config: Urls, row: TranslationRow, permissions: { view: boolean; edit: boolean }) {
+export function presentTranslation(config: Urls, row: TranslationRow, permissions: TranslationPermissions) {
   const language = row.language as TranslationLanguageName;
   return {
     object: 'translation' as const,
@@ -39,6 +38,17 @@ export function presentTranslation(config: Urls, row: TranslationRow, permission
   };
 }
 
+/** A translation as the caller sees it -> Translation wire object. */
+export function presentTranslationResult(config: Urls, result: TranslationResult) {
+  return presentTranslation(config, result.translation, result.permissions);
+}
+
+/** A page of translations -> the TranslationList wire object. */
+export function presentTranslations(config: Urls, page: Page<TranslationResult>) {
+  return { ...page, items: page.items.map((result) => presentTranslationResult(config, result)) };
+}
+
+/** glossary_entries row -> GlossaryEntry wire object. */
 export function presentGlossaryEntry(config: Urls, row: GlossaryEntryRow) {
   return {
     object: 'glossary-entry' as const,
@@ -48,4 +58,9 @@ export function presentGlossaryEntry(config: Urls, row: GlossaryEntryRow) {
     updatedAt: row.updated_at,
     urls: { location: apiUrl(config, `${org(row.organization_id)}/translations-glossary/${row.id}`) },
   };
+}
+
+/** A page of glossary entries -> the GlossaryEntryList wire object. */
+export function presentGlossaryEntries(config: Urls, page: Page<GlossaryEntryRow>) {
+  return { ...page, items: page.items.map((row) => presentGlossaryEntry(config, row)) };
 }

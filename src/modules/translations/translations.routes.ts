@@ -17,6 +17,7 @@ import {
   UpdateGlossaryBody,
   UpdateTranslationBody,
 } from './translations.schemas.ts';
+import { presentGlossaryEntries, presentGlossaryEntry, presentTranslationResult, presentTranslations } from './translations.presenter.ts';
 import * as translations from './translations.service.ts';
 
 const O = '/v1/orgs/:organizationId';
@@ -24,26 +25,28 @@ const O = '/v1/orgs/:organizationId';
 export const translationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const translation = operations(app, ['translations']);
   const glossary = operations(app, ['glossary']);
+  const { config } = app.deps;
 
   translation.get(`${O}/translations`, {
     operationId: 'listTranslations', summary: 'List the organization’s translations, oldest first', params: OrganizationParams, querystring: ListTranslationsQuery, ok: TranslationList,
-    handler: (request) => translations.listTranslations(contextOf(request), request.params.organizationId, pageRequest(request, request.query)),
+    handler: async (request) => presentTranslations(config, await translations.listTranslations(contextOf(request), request.params.organizationId, pageRequest(request, request.query))),
   });
 
   translation.post(`${O}/translations`, {
     operationId: 'createTranslation', summary: 'Create a translation of a space into another language (create role); its first run starts at once',
     params: OrganizationParams, body: CreateTranslationBody, created: ref(Translation),
-    handler: (request) => translations.createTranslation(contextOf(request), request.params.organizationId, request.body),
+    handler: async (request) => presentTranslationResult(config, await translations.createTranslation(contextOf(request), request.params.organizationId, request.body)),
   });
 
   translation.get(`${O}/translations/:translationId`, {
     operationId: 'getTranslation', summary: 'Get a translation', params: TranslationParams, ok: ref(Translation),
-    handler: (request) => translations.getTranslation(contextOf(request), request.params.organizationId, request.params.translationId),
+    handler: async (request) => presentTranslationResult(config, await translations.getTranslation(contextOf(request), request.params.organizationId, request.params.translationId)),
   });
 
   translation.put(`${O}/translations/:translationId`, {
     operationId: 'updateTranslation', summary: 'Replace a translation’s instructions (used from its next run)', params: TranslationParams, body: UpdateTranslationBody, ok: ref(Translation),
-    handler: (request) => translations.updateTranslation(contextOf(request), request.params.organizationId, request.params.translationId, request.body),
+    handler: async (request) =>
+      presentTranslationResult(config, await translations.updateTranslation(contextOf(request), request.params.organizationId, request.params.translationId, request.body)),
   });
 
   translation.delete(`${O}/translations/:translationId`, {
@@ -59,9 +62,9 @@ export const translationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   glossary.get(`${O}/translations-glossary`, {
     operationId: 'listGlossaryEntries', summary: 'List the glossary: terms kept as they are or translated to a fixed term per language',
     params: OrganizationParams, querystring: ListGlossaryQuery, ok: GlossaryEntryList,
-    handler: (request) => {
+    handler: async (request) => {
       const { page, limit, orderBy } = request.query;
-      return translations.listGlossaryEntries(contextOf(request), request.params.organizationId, orderBy, pageRequest(request, { page, limit }));
+      return presentGlossaryEntries(config, await translations.listGlossaryEntries(contextOf(request), request.params.organizationId, orderBy, pageRequest(request, { page, limit })));
     },
   });
 
@@ -73,6 +76,6 @@ export const translationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   glossary.get(`${O}/translations-glossary/:glossaryEntryId`, {
     operationId: 'getGlossaryEntry', summary: 'Get a glossary entry', params: GlossaryEntryParams, ok: ref(GlossaryEntry),
-    handler: (request) => translations.getGlossaryEntry(contextOf(request), request.params.organizationId, request.params.glossaryEntryId),
+    handler: async (request) => presentGlossaryEntry(config, await translations.getGlossaryEntry(contextOf(request), request.params.organizationId, request.params.glossaryEntryId)),
   });
 };

@@ -13,7 +13,7 @@ import { countWords, extractDocument, htmlToPlain, plainToHtml, type ExtractedDo
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { spacesRepository, type SpaceRow } from '../spaces/spaces.repository.ts';
-import { durationSeconds } from './translations.presenter.ts';
+import { durationSeconds } from './translations.model.ts';
 import { LANGUAGE_NAMES, providerFromConfig, TranslationFailure, type ProviderOptions } from './translations.providers.ts';
 import { translationsRepository as repo, type TranslationRow } from './translations.repository.ts';
 

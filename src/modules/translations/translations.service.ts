@@ -1,5 +1,5 @@
 import type { Context } from '../../context.ts';
-import { pageOfItems, type PageRequest } from '../../lib/pagination/index.ts';
+import { pageOfItems, type Page, type PageRequest } from '../../lib/pagination/index.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
@@ -8,8 +8,8 @@ import type { OrganizationAccess } from '../organizations/organizations.policy.t
 import { spacesRepository } from '../spaces/spaces.repository.ts';
 import { requestTranslationRun } from './translations.job-kinds.ts';
 import { translationPolicy } from './translations.policy.ts';
-import { presentGlossaryEntry, presentTranslation } from './translations.presenter.ts';
-import { translationsRepository as repo, type TranslationRow } from './translations.repository.ts';
+import type { TranslationResult } from './translations.model.ts';
+import { translationsRepository as repo, type GlossaryEntryRow, type TranslationRow } from './translations.repository.ts';
 import {
   MAX_GLOSSARY_ENTRIES,
   TRANSLATION_LANGUAGES,
@@ -36,8 +36,9 @@ async function editAccess(ctx: Pick<Context, 'db' | 'actor' | 'caches'>, organiz
   return access;
 }
 
-function present(ctx: Pick<Context, 'config'>, row: TranslationRow, access: OrganizationAccess) {
-  return presentTranslation(ctx.config, row, permissionsOf(access));
+/** A translation with the caller's permissions (translations.presenter.ts makes the wire object). */
+function resultOf(row: TranslationRow, access: OrganizationAccess): TranslationResult {
+  return { translation: row, permissions: permissionsOf(access) };
 }
 
 /** A translation as created: pending, never run, no result yet. */
@@ -77,7 +78,7 @@ export function newTranslationRow(fields: {
 }
 
 /** POST {O}/translations: 201; the first run is queued at once. */
-export async function createTranslation(ctx: Context, organizationId: string, input: CreateTranslationInput) {
+export async function createTranslation(ctx: Context, organizationId: string, input: CreateTranslationInput): Promise<TranslationResult> {
   return ctx.transaction(async (tctx) => {
     const access = await editAccess(tctx, organizationId);
     if (input.language === input.source.language) throw badRequest('body/language must differ from body/source/language');
@@ -97,34 +98,34 @@ export async function createTranslation(ctx: Context, organizationId: string, in
     });
     await repo.insert(tctx.db, row);
     await requestTranslationRun(tctx.db, row.id);
-    return present(ctx, row, access);
+    return resultOf(row, access);
   });
 }
 
 /** GET {O}/translations */
-export async function listTranslations(ctx: Context, organizationId: string, page: PageRequest) {
+export async function listTranslations(ctx: Context, organizationId: string, page: PageRequest): Promise<Page<TranslationResult>> {
   const access = await viewAccess(ctx, organizationId);
   const result = await repo.list(ctx.db, organizationId, page);
-  return { ...result, items: result.items.map((row) => present(ctx, row, access)) };
+  return { ...result, items: result.items.map((row) => resultOf(row, access)) };
 }
 
 /** GET {O}/translations/{translationId} */
-export async function getTranslation(ctx: Context, organizationId: string, translationId: string) {
+export async function getTranslation(ctx: Context, organizationId: string, translationId: string): Promise<TranslationResult> {
   const access = await viewAccess(ctx, organizationId);
   const row = await repo.find(ctx.db, organizationId, translationId);
   if (!row) throw notFound('Translation');
-  return present(ctx, row, access);
+  return resultOf(row, access);
 }
 
 /** PUT {O}/translations/{translationId}: the instructions (used by the next run). */
-export async function updateTranslation(ctx: Context, organizationId: string, translationId: string, input: UpdateTranslationInput) {
+export async function updateTranslation(ctx: Context, organizationId: string, translationId: string, input: UpdateTranslationInput): Promise<TranslationResult> {
   return ctx.transaction(async (tctx) => {
     const access = await editAccess(tctx, organizationId);
     const row = await repo.find(tctx.db, organizationId, translationId);
     if (!row) throw notFound('Translation');
     const changes = { instructions: JSON.stringify(input.instructions), updated_at: isoNow(ctx.clock) };
     await repo.update(tctx.db, row.id, changes);
-    return present(ctx, { ...row, ...changes }, access);
+    return resultOf({ ...row, ...changes }, access);
   });
 }
 
@@ -150,28 +151,32 @@ export async function triggerRun(ctx: Context, organizationId: string, translati
 /* ------------------------------------------------------------------ glossary */
 
 /** GET {O}/translations-glossary: ordered by creation, or by the term in `orderBy`'s language (entries without one last). */
-export async function listGlossaryEntries(ctx: Context, organizationId: string, orderBy: TranslationLanguageName | undefined, page: PageRequest) {
+export async function listGlossaryEntries(
+  ctx: Context,
+  organizationId: string,
+  orderBy: TranslationLanguageName | undefined,
+  page: PageRequest,
+): Promise<Page<GlossaryEntryRow>> {
   await viewAccess(ctx, organizationId);
   const rows = await repo.glossary(ctx.db, organizationId);
-  const items = rows.map((row) => presentGlossaryEntry(ctx.config, row));
-  if (orderBy) {
-    const collator = new Intl.Collator(orderBy, { sensitivity: 'base' });
-    items.sort((a, b) => {
-      const x = a.translations[orderBy];
-      const y = b.translations[orderBy];
-      if (x === undefined || y === undefined) return x === y ? 0 : x === undefined ? 1 : -1;
-      return collator.compare(x, y) || a.id.localeCompare(b.id);
-    });
-  }
-  return pageOfItems(items, page);
+  if (!orderBy) return pageOfItems(rows, page);
+  const collator = new Intl.Collator(orderBy, { sensitivity: 'base' });
+  const terms = rows.map((row) => ({ row, term: (JSON.parse(row.translations) as Record<string, string>)[orderBy] }));
+  terms.sort((a, b) => {
+    const x = a.term;
+    const y = b.term;
+    if (x === undefined || y === undefined) return x === y ? 0 : x === undefined ? 1 : -1;
+    return collator.compare(x, y) || a.row.id.localeCompare(b.row.id);
+  });
+  return pageOfItems(terms.map((t) => t.row), page);
 }
 
 /** GET {O}/translations-glossary/{glossaryEntryId} */
-export async function getGlossaryEntry(ctx: Context, organizationId: string, entryId: string) {
+export async function getGlossaryEntry(ctx: Context, organizationId: string, entryId: string): Promise<GlossaryEntryRow> {
   await viewAccess(ctx, organizationId);
   const row = await repo.findGlossaryEntry(ctx.db, organizationId, entryId);
   if (!row) throw notFound('Glossary entry');
-  return presentGlossaryEntry(ctx.config, row);
+  return row;
 }
 
 const LANGUAGE_SET = new Set<string>(TRANSLATION_LANGUAGES);

@@ -3,9 +3,12 @@ import { contextOf } from '../../context.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { ref } from '../../schemas/registry.ts';
 import { User, UserIdParams } from './users.schemas.ts';
+import { presentUser } from './users.presenter.ts';
 import * as users from './users.service.ts';
 
 export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { config } = app.deps;
+
   app.get('/v1/user', {
     schema: {
       operationId: 'getAuthenticatedUser',
@@ -13,7 +16,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Get the user owning the token',
       response: { 200: ref(User), ...errorResponses(401, 404) },
     },
-    handler: (request) => users.getAuthenticatedUser(contextOf(request)),
+    handler: async (request) => presentUser(config, await users.getAuthenticatedUser(contextOf(request))),
   });
 
   app.get('/v1/users/:userId', {
@@ -24,6 +27,6 @@ export const usersRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: UserIdParams,
       response: { 200: ref(User), ...errorResponses(401, 404) },
     },
-    handler: (request) => users.getUserById(contextOf(request), request.params.userId),
+    handler: async (request) => presentUser(config, await users.getUserById(contextOf(request), request.params.userId)),
   });
 };
