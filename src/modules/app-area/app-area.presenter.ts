@@ -2,8 +2,9 @@ import { escapeHtml as e } from '../../site/html.ts';
 import { SITE_CSS } from '../../site/styles.ts';
 import { THEME_HEAD_SCRIPT, THEME_SCRIPT_HASHES, SITE_SCRIPT } from '../../site/theme-toggle.ts';
 import type { PageDiff } from './app-area.diff.ts';
-import type { SearchView } from './app-area.service.ts';
-import type { AccountView, TreePage } from './app-area.views.ts';
+import type { Config } from '../../config.ts';
+import { presentOrganizationSearch, presentSpaceSearch } from '../search/search.presenter.ts';
+import type { AccountView, SearchView, TreePage } from './app-area.views.ts';
 
 /*
  * HTML of the app area, with the published site's style sheet and theme toggle (src/site)
@@ -193,10 +194,19 @@ export function diffTable(diff: PageDiff): string {
   return `<table class="diff" aria-label="Changes to ${e(diff.title)}"><tbody>${rows.join('')}</tbody></table>`;
 }
 
-export function searchPage(chrome: Chrome, view: SearchView): string {
+/** A search hit as the app lists it: the API's page result (its app URL and first section). */
+const hitOf = (p: { title: string; urls: { app: string }; sections?: { body?: string }[] }) => ({ title: p.title, url: p.urls.app, excerpt: p.sections?.[0]?.body ?? '' });
+
+function searchGroups(config: Pick<Config, 'publicUrl'>, found: SearchView['found']): { spaceTitle?: string; pages: ReturnType<typeof hitOf>[] }[] {
+  if (!found) return [];
+  if (found.kind === 'space') return [{ pages: presentSpaceSearch(config, found.result).items.map(hitOf) }];
+  return presentOrganizationSearch(config, found.result).items.map((space) => ({ spaceTitle: space.title, pages: space.pages.map(hitOf) }));
+}
+
+export function searchPage(chrome: Chrome, view: SearchView, config: Pick<Config, 'publicUrl'>): string {
   const action = `${chrome.appBase}/${view.scope.kind === 'space' ? 's' : 'o'}/${view.scope.id}/search`;
   const back = `${chrome.appBase}/${view.scope.kind === 'space' ? 's' : 'o'}/${view.scope.id}`;
-  const groups = view.results.filter((g) => g.pages.length > 0);
+  const groups = searchGroups(config, view.found).filter((g) => g.pages.length > 0);
   const results = !view.query
     ? ''
     : groups.length

@@ -168,7 +168,7 @@ export const appAreaRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/o/:organizationId/search', { config: signedIn, schema: { hide: true, params: OrganizationParams, querystring: SearchQuery } }, async (request, reply) => {
     const view = await appArea.searchOrganizationView(ctxOf(request), request.browserSession as BrowserSession, request.params.organizationId, request.query.q ?? '');
-    return html(reply, 200, searchPage(chromeOf(request, `Search ${view.scope.title}`), view));
+    return html(reply, 200, searchPage(chromeOf(request, `Search ${view.scope.title}`), view, config));
   });
 
   app.get('/o/:organizationId/c/:collectionId', { config: signedIn, schema: { hide: true, params: CollectionParams } }, async (request, reply) => {
@@ -196,7 +196,7 @@ export const appAreaRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get('/s/:spaceId/search', { config: signedIn, schema: { hide: true, params: SpaceParams, querystring: SearchQuery } }, async (request, reply) => {
     const view = await appArea.searchSpaceView(ctxOf(request), request.browserSession as BrowserSession, request.params.spaceId, request.query.q ?? '');
-    return html(reply, 200, searchPage(chromeOf(request, `Search ${view.scope.title}`), view));
+    return html(reply, 200, searchPage(chromeOf(request, `Search ${view.scope.title}`), view, config));
   });
 
   app.get('/s/:spaceId/revisions/:revisionId', { config: signedIn, schema: { hide: true, params: RevisionParams } }, async (request, reply) => {

@@ -7,7 +7,6 @@ import { getSpace, listSpaces } from '../spaces/spaces.service.ts';
 import { getPage, listPages } from '../content/content.service.ts';
 import { publishedSiteUrl } from '../../lib/urls.ts';
 import { searchOrganization, searchSpace } from '../search/search.service.ts';
-import { presentOrganizationSearch, presentSpaceSearch } from '../search/search.presenter.ts';
 import { pageDiff, type PageDiff } from './app-area.diff.ts';
 import { renderDocument } from '../../site/render-document.ts';
 import { loadSnapshot } from '../../content/store/snapshot.ts';
@@ -17,7 +16,7 @@ import { issueToken } from '../users/users.tokens.ts';
 import { sessionScope, type BrowserSession } from '../../access/index.ts';
 import { sessionMayCreateTokens, sessionMaySee } from './app-area.policy.ts';
 import { appAreaRepository } from './app-area.repository.ts';
-import type { AccountView, TreePage } from './app-area.views.ts';
+import type { AccountView, SearchView, TreePage } from './app-area.views.ts';
 
 /** An organization's sign-in page: its title and providers; 404 for an unknown organization. */
 export async function organizationSignIn(deps: AppDeps, organizationKey: string) {
@@ -196,28 +195,13 @@ export async function siteView(ctx: Context, session: BrowserSession, organizati
   return { organization: { id: organizationId }, site: { id: site.id, title: site.title, visibility: site.visibility, published } };
 }
 
-export interface SearchView {
-  query: string;
-  /** Where the search ran: an organization (all its spaces the member sees) or one space. */
-  scope: { kind: 'organization' | 'space'; id: string; title: string };
-  results: { spaceTitle?: string; pages: { title: string; url: string; excerpt: string }[] }[];
-}
-
-interface PageHit {
-  title: string;
-  urls: { app: string };
-  sections?: { body?: string; title?: string }[];
-}
-
-const hitOf = (p: PageHit) => ({ title: p.title, url: p.urls.app, excerpt: p.sections?.[0]?.body ?? '' });
-
 /** Search of one space in the app: the API's search, as the member. */
 export async function searchSpaceView(ctx: Context, session: BrowserSession, spaceId: string, text: string): Promise<SearchView> {
   const query = text.trim();
   const { space } = await getSpace(ctx, spaceId);
   await enforceSpaceSso(ctx, session, spaceId);
-  const found = query ? presentSpaceSearch(ctx.config, await searchSpace(ctx, spaceId, query, { limit: 50 })) : { items: [] };
-  return { query, scope: { kind: 'space', id: space.id, title: space.title }, results: [{ pages: found.items.map(hitOf) }] };
+  const found = query ? { kind: 'space' as const, result: await searchSpace(ctx, spaceId, query, { limit: 50 }) } : undefined;
+  return { query, scope: { kind: 'space', id: space.id, title: space.title }, found };
 }
 
 /** Search of an organization in the app (every space the member sees), grouped by space. */
@@ -225,10 +209,6 @@ export async function searchOrganizationView(ctx: Context, session: BrowserSessi
   const query = text.trim();
   const { organization } = await organizationAccess(ctx, organizationId);
   await enforceSso(ctx, session, organizationId);
-  const found = query ? presentOrganizationSearch(ctx.config, await searchOrganization(ctx, organizationId, query, { limit: 20 })) : { items: [] };
-  return {
-    query,
-    scope: { kind: 'organization', id: organizationId, title: organization.title },
-    results: found.items.map((space) => ({ spaceTitle: space.title, pages: space.pages.map(hitOf) })),
-  };
+  const found = query ? { kind: 'organization' as const, result: await searchOrganization(ctx, organizationId, query, { limit: 20 }) } : undefined;
+  return { query, scope: { kind: 'organization', id: organizationId, title: organization.title }, found };
 }

@@ -1,4 +1,5 @@
 import type { PageDiff } from './app-area.diff.ts';
+import type { OrganizationSearchResult, SpaceSearchResult } from '../search/search.model.ts';
 
 /*
  * What the app area's services return and its presenters render: plain view models, so a
@@ -77,4 +78,12 @@ export interface CrPageView {
   blocks: { nodeId: string; html: string }[];
   comments: CommentView[];
   can: { comment: boolean };
+}
+
+export interface SearchView {
+  query: string;
+  /** Where the search ran: an organization (all its spaces the member sees) or one space. */
+  scope: { kind: 'organization' | 'space'; id: string; title: string };
+  /** The search's results; none before a query is typed. */
+  found: { kind: 'space'; result: SpaceSearchResult } | { kind: 'organization'; result: OrganizationSearchResult } | undefined;
 }
