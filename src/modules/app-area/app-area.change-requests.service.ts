@@ -24,6 +24,7 @@ import {
 import type { ContentChangeInput } from '../change-requests/change-requests.schemas.ts';
 import { presentChangeRequestResult, presentChangeRequestsPage, presentRequestedReviewersPage, presentReviewsPage } from '../change-requests/change-requests.presenter.ts';
 import { commentPolicy } from '../comments/comments.policy.ts';
+import { presentCommentsPage, presentRepliesPage } from '../comments/comments.presenter.ts';
 import { listComments, listReplies, postComment, postReply, updateComment } from '../comments/comments.service.ts';
 import { getPage, listPages, readChangeRequest } from '../content/content.service.ts';
 import { membersRepository } from '../members/members.repository.ts';
@@ -108,11 +109,11 @@ type CommentWire = {
 
 async function commentsOf(ctx: Context, spaceId: string, crId: string): Promise<CommentView[]> {
   const ref = { spaceId, changeRequestId: crId };
-  const list = (await listComments(ctx, ref, { order: 'asc', format: 'markdown' }, { limit: 100 })) as { items: CommentWire[] };
+  const list = presentCommentsPage(ctx.config, await listComments(ctx, ref, { order: 'asc', format: 'markdown' }, { limit: 100 })) as { items: CommentWire[] };
   return Promise.all(
     list.items.map(async (c) => {
       const replies = c.replies
-        ? ((await listReplies(ctx, ref, c.id, { limit: 100 }, 'markdown')) as { items: CommentWire[] }).items.map((r) => ({
+        ? (presentRepliesPage(ctx.config, await listReplies(ctx, ref, c.id, { limit: 100 }, 'markdown')) as { items: CommentWire[] }).items.map((r) => ({
             author: r.postedBy?.displayName ?? '',
             at: r.postedAt ?? '',
             text: r.body?.markdown ?? '',
