@@ -53,7 +53,7 @@ export async function measureChangeRequestScaling(rounds = 30): Promise<ChangeRe
     const times = { large: { edit: [] as number[], merge: [] as number[] }, small: { edit: [] as number[], merge: [] as number[] } };
     for (let i = 0; i < rounds + 3; i++) {
       for (const [name, space] of [['large', large], ['small', small]] as const) {
-        const cr = await createChangeRequest(ctx, space.spaceId, { subject: `Round ${i}` });
+        const { changeRequest: cr } = await createChangeRequest(ctx, space.spaceId, { subject: `Round ${i}` });
         let started = performance.now();
         await applyContentChanges(ctx, space.spaceId, cr.id, [{ operation: 'update_page', page: space.pageId, document: { markdown: pageMarkdown(200_000 + i) } }], true);
         const edit = performance.now() - started;

@@ -21,7 +21,8 @@ import { runWorkerProcess } from './worker.ts';
 import { appUrl } from './lib/urls.ts';
 import { createLoginLink } from './modules/sessions/sessions.service.ts';
 import { verifyDomain } from './modules/organizations/organizations.service.ts';
-import { runLog as gitSyncRunLog } from './modules/git-sync/git-sync.service.ts';
+import { presentRunLine } from './modules/git-sync/git-sync.presenter.ts';
+import { listRuns as gitSyncRuns } from './modules/git-sync/git-sync.service.ts';
 
 const USAGE = `Usage: npm run --silent cli -- <command> [options]
 
@@ -238,7 +239,7 @@ async function gitSyncLog(db: Db, args: string[]): Promise<void> {
   if (positionals.length !== 1) throw new UsageError('git-sync log takes one space id');
   const limit = values.limit === undefined ? 50 : Number(values.limit);
   if (!Number.isInteger(limit) || limit < 1) throw new UsageError('--limit must be a positive integer');
-  const lines = await gitSyncRunLog(db, positionals[0], limit);
+  const lines = (await gitSyncRuns(db, positionals[0], limit)).map(presentRunLine);
   process.stdout.write(lines.length ? lines.join('\n') + '\n' : `no git sync runs for space ${positionals[0]}\n`);
 }
 

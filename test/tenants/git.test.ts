@@ -4,7 +4,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BLOB_AREA } from '../../src/content/store/blobs.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
-import { runLog } from '../../src/modules/git-sync/git-sync.service.ts';
+import { presentRunLine } from '../../src/modules/git-sync/git-sync.presenter.ts';
+import { listRuns } from '../../src/modules/git-sync/git-sync.service.ts';
 import { createTestApp, type TestApp } from '../app.ts';
 import { createOrganization, createSpace, type TestOrganization } from '../factories.ts';
 import { createRepository, git, startGitServer, type GitServer } from '../git-server.ts';
@@ -15,6 +16,9 @@ import { appOnOlderSchema, upgradeDatabase } from '../upgrade.ts';
  * same Quire through git sync (the shared fetch cache, blob sizes, URLs with credentials,
  * cache and temporary names steered by request text).
  */
+
+/** The space's sync runs as `cli -- git-sync log` shows them, newest first. */
+const runLog = async (db: Parameters<typeof listRuns>[0], spaceId: string) => (await listRuns(db, spaceId)).map(presentRunLine);
 
 const MAX_FILE = 1024 * 1024;
 const MAX_IMPORT = 3 * 1024 * 1024;

@@ -21,7 +21,9 @@ import {
   updateFromMainConflicts,
 } from '../change-requests/change-requests.service.ts';
 import type { ContentChangeInput } from '../change-requests/change-requests.schemas.ts';
+import { presentChangeRequestResult, presentChangeRequestsPage, presentRequestedReviewersPage, presentReviewsPage } from '../change-requests/change-requests.presenter.ts';
 import { commentPolicy } from '../comments/comments.policy.ts';
+import { presentCommentsPage, presentRepliesPage } from '../comments/comments.presenter.ts';
 import { listComments, listReplies, postComment, postReply, updateComment } from '../comments/comments.service.ts';
 import { getPage, listPages, readChangeRequest } from '../content/content.service.ts';
 import { membersRepository } from '../members/members.repository.ts';
@@ -56,7 +58,7 @@ export type ListFilter = { status: 'open' | 'draft' | 'merged' | 'archived'; who
 
 /** A space's change requests with the app's filters: status, opened by me, my review requested. */
 export async function changeRequestListView(ctx: Context, session: BrowserSession, spaceId: string, filter: ListFilter): Promise<ChangeRequestListView> {
-  const list = (await listSpaceChangeRequests(
+  const list = presentChangeRequestsPage(ctx.config, await listSpaceChangeRequests(
     ctx,
     spaceId,
     {
@@ -85,8 +87,8 @@ export async function changeRequestListView(ctx: Context, session: BrowserSessio
 /** Opens a change request from the app; its number, to go to. */
 export async function openChangeRequest(ctx: Context, session: BrowserSession, spaceId: string, subject: string): Promise<number> {
   await enforceSpaceSso(ctx, session, spaceId);
-  const created = (await createChangeRequest(ctx, spaceId, { subject: subject.trim().slice(0, 100) })) as Presented;
-  return created.number;
+  const created = await createChangeRequest(ctx, spaceId, { subject: subject.trim().slice(0, 100) });
+  return Number(created.changeRequest.number);
 }
 
 const plain = (document: Document | undefined) => (document ? documentToMarkdown(document) : '');
@@ -104,11 +106,11 @@ type CommentWire = {
 
 async function commentsOf(ctx: Context, spaceId: string, crId: string): Promise<CommentView[]> {
   const ref = { spaceId, changeRequestId: crId };
-  const list = (await listComments(ctx, ref, { order: 'asc', format: 'markdown' }, { limit: 100 })) as { items: CommentWire[] };
+  const list = presentCommentsPage(ctx.config, await listComments(ctx, ref, { order: 'asc', format: 'markdown' }, { limit: 100 })) as { items: CommentWire[] };
   return Promise.all(
     list.items.map(async (c) => {
       const replies = c.replies
-        ? ((await listReplies(ctx, ref, c.id, { limit: 100 }, 'markdown')) as { items: CommentWire[] }).items.map((r) => ({
+        ? (presentRepliesPage(ctx.config, await listReplies(ctx, ref, c.id, { limit: 100 }, 'markdown')) as { items: CommentWire[] }).items.map((r) => ({
             author: r.postedBy?.displayName ?? '',
             at: r.postedAt ?? '',
             text: r.body?.markdown ?? '',
@@ -138,7 +140,7 @@ async function commentsOf(ctx: Context, spaceId: string, crId: string): Promise<
 export async function changeRequestPageView(ctx: Context, session: BrowserSession, spaceId: string, number: string): Promise<ChangeRequestPageView> {
   const { space, cr, access } = await loadChangeRequest(ctx, spaceId, number);
   await enforceSpaceSso(ctx, session, spaceId);
-  const presented = (await getChangeRequest(ctx, spaceId, number)) as Presented;
+  const presented = presentChangeRequestResult(ctx.config, await getChangeRequest(ctx, spaceId, number)) as Presented;
   const pending = cr.status === 'open' || cr.status === 'draft';
   const can = {
     update: changeRequestPolicy.can('update', access) && cr.status !== 'merged',
@@ -149,8 +151,8 @@ export async function changeRequestPageView(ctx: Context, session: BrowserSessio
     comment: commentPolicy.can('reply', { space: access.space, isAuthor: true }),
   };
   const [reviews, requested, comments, changes, tree, blockers, conflicts, members] = await Promise.all([
-    listReviews(ctx, spaceId, number, { limit: 100 }) as Promise<{ items: { status: string; outdated?: boolean; reviewer?: { displayName?: string }; createdAt?: string }[] }>,
-    listRequestedReviewers(ctx, spaceId, number, { limit: 100 }) as Promise<{ items: { user?: { id: string; displayName?: string } }[] }>,
+    listReviews(ctx, spaceId, number, { limit: 100 }).then((page) => presentReviewsPage(ctx.config, page)) as Promise<{ items: { status: string; outdated?: boolean; reviewer?: { displayName?: string }; createdAt?: string }[] }>,
+    listRequestedReviewers(ctx, spaceId, number, { limit: 100 }).then((page) => presentRequestedReviewersPage(ctx.config, page)) as Promise<{ items: { user?: { id: string; displayName?: string } }[] }>,
     commentsOf(ctx, spaceId, cr.id),
     changedPages(ctx, spaceId, cr.revision_merged_ancestor, cr.revision_id),
     readChangeRequest(ctx, spaceId, number, (revisionId) => listPages(ctx, spaceId, { revisionId })) as Promise<{ pages: TreePage[] }>,
@@ -487,10 +489,10 @@ export async function changeRequestToEdit(ctx: Context, session: BrowserSession,
   await enforceSpaceSso(ctx, session, spaceId);
   const page = (await getPage(ctx, spaceId, pageId, {})) as { title: string };
   const mine = await listSpaceChangeRequests(ctx, spaceId, { status: 'open', creator: ctx.actor.userId, orderBy: 'updatedAt' } as never, { limit: 1 });
-  const open = mine.items[0] as { number: number } | undefined;
-  if (open) return open.number;
-  const created = (await createChangeRequest(ctx, spaceId, { subject: `Edit ${page.title}`.slice(0, 100) })) as { number: number };
-  return created.number;
+  const open = mine.items[0];
+  if (open) return Number(open.number);
+  const created = await createChangeRequest(ctx, spaceId, { subject: `Edit ${page.title}`.slice(0, 100) });
+  return Number(created.changeRequest.number);
 }
 
 /**

@@ -2,10 +2,20 @@ import type { Config } from '../../config.ts';
 import { apiUrl, appUrl } from '../../lib/urls.ts';
 import { presentUser } from '../users/users.presenter.ts';
 import type { UserWire } from '../users/users.schemas.ts';
-import type { ChangeRequestView, ContributorRow, ReviewerRow, ReviewRow, UserRef } from './change-requests.repository.ts';
+import type { Page } from '../../lib/pagination/index.ts';
+import type {
+  ChangeRequestResult,
+  ChangeRequestsPage,
+  ContributorsPage,
+  PageWithUsers,
+  RequestedReviewersPage,
+  RequestedReviewersResult,
+  ReviewResult,
+  ReviewsPage,
+  Users,
+} from './change-requests.model.ts';
+import type { ChangeRequestView, ContributorRow, ReviewerRow, ReviewRow } from './change-requests.repository.ts';
 import type { ChangeRequestWire } from './change-requests.schemas.ts';
-
-export type Users = Map<string, UserRef>;
 
 /** A user by id; a user since removed from the server still shows as who they were. */
 function user(config: Pick<Config, 'publicUrl'>, users: Users, id: string): UserWire {
@@ -77,3 +87,31 @@ export function presentRequestedReviewer(config: Pick<Config, 'publicUrl'>, row:
 export function presentContributor(config: Pick<Config, 'publicUrl'>, row: ContributorRow, users: Users) {
   return { updatedAt: row.last_contributed_at, count: Number(row.count), user: user(config, users, row.user_id), actionType: 'edit' as const };
 }
+
+/** A page of the service's rows as the wire's list: the same cursors and count, each item presented. */
+function presentPage<T, W>(page: PageWithUsers<T>, present: (row: T) => W): Page<W> {
+  const { items, count, next, previous } = page;
+  return { items: items.map(present), count, ...(next ? { next } : {}), ...(previous ? { previous } : {}) };
+}
+
+export const presentChangeRequestResult = (config: Pick<Config, 'publicUrl'>, result: ChangeRequestResult) =>
+  presentChangeRequest(config, result.changeRequest, result.users);
+
+export const presentChangeRequestsPage = (config: Pick<Config, 'publicUrl'>, page: ChangeRequestsPage) =>
+  presentPage(page, (row) => presentChangeRequest(config, row, page.users));
+
+export const presentReviewResult = (config: Pick<Config, 'publicUrl'>, result: ReviewResult) =>
+  presentReview(config, result.review, result.users, result.outdated, result.spaceId);
+
+export const presentReviewsPage = (config: Pick<Config, 'publicUrl'>, page: ReviewsPage) =>
+  presentPage(page, (row) => presentReview(config, row, page.users, page.outdated.has(row.id), page.spaceId));
+
+export const presentRequestedReviewers = (config: Pick<Config, 'publicUrl'>, result: RequestedReviewersResult) => ({
+  users: result.reviewers.map((row) => presentRequestedReviewer(config, row, result.users)),
+});
+
+export const presentRequestedReviewersPage = (config: Pick<Config, 'publicUrl'>, page: RequestedReviewersPage) =>
+  presentPage(page, (row) => presentRequestedReviewer(config, row, page.users));
+
+export const presentContributorsPage = (config: Pick<Config, 'publicUrl'>, page: ContributorsPage) =>
+  presentPage(page, (row) => presentContributor(config, row, page.users));

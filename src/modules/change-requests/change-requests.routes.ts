@@ -27,6 +27,15 @@ import {
   UpdateChangeRequestBody,
   UpdateResult,
 } from './change-requests.schemas.ts';
+import {
+  presentChangeRequestResult,
+  presentChangeRequestsPage,
+  presentContributorsPage,
+  presentRequestedReviewers,
+  presentRequestedReviewersPage,
+  presentReviewResult,
+  presentReviewsPage,
+} from './change-requests.presenter.ts';
 import * as changeRequests from './change-requests.service.ts';
 
 const CR = '/v1/spaces/:spaceId/change-requests/:changeRequestId';
@@ -38,36 +47,48 @@ export const changeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   route.post('/v1/spaces/:spaceId/change-requests', {
     operationId: 'createChangeRequest', summary: 'Open a change request (edit role)',
     params: SpaceParams, body: CreateChangeRequestBody, optionalBody: true, created: ref(ChangeRequest), location: true,
-    handler: (request) => changeRequests.createChangeRequest(contextOf(request), request.params.spaceId, request.body),
+    handler: async (request) => {
+      const ctx = contextOf(request);
+      return presentChangeRequestResult(ctx.config, await changeRequests.createChangeRequest(ctx, request.params.spaceId, request.body));
+    },
   });
 
   route.get('/v1/spaces/:spaceId/change-requests', {
     operationId: 'listChangeRequestsForSpace', summary: 'List the change requests of a space (status defaults to open), newest first',
     params: SpaceParams, querystring: ListSpaceChangeRequestsQuery, ok: ChangeRequestList, errors: [400, 401, 404],
-    handler: (request) => {
+    handler: async (request) => {
       const { page, limit, ...filters } = request.query;
-      return changeRequests.listSpaceChangeRequests(contextOf(request), request.params.spaceId, filters, pageRequest(request, { page, limit }));
+      const ctx = contextOf(request);
+      return presentChangeRequestsPage(ctx.config, await changeRequests.listSpaceChangeRequests(ctx, request.params.spaceId, filters, pageRequest(request, { page, limit })));
     },
   });
 
   route.get('/v1/orgs/:organizationId/change-requests', {
     operationId: 'listChangeRequestsForOrganization', summary: 'List the change requests of the spaces the caller can access',
     params: OrganizationParams, querystring: ListOrganizationChangeRequestsQuery, ok: ChangeRequestList, errors: [400, 401, 404],
-    handler: (request) => {
+    handler: async (request) => {
       const { page, limit, ...filters } = request.query;
-      return changeRequests.listOrganizationChangeRequests(contextOf(request), request.params.organizationId, filters, pageRequest(request, { page, limit }));
+      const ctx = contextOf(request);
+      const result = await changeRequests.listOrganizationChangeRequests(ctx, request.params.organizationId, filters, pageRequest(request, { page, limit }));
+      return presentChangeRequestsPage(ctx.config, result);
     },
   });
 
   route.get(CR, {
     operationId: 'getChangeRequestById', summary: 'Get a change request by id or number', params: ChangeRequestParams, ok: ref(ChangeRequest), errors: [400, 401, 404],
-    handler: (request) => changeRequests.getChangeRequest(contextOf(request), request.params.spaceId, request.params.changeRequestId),
+    handler: async (request) => {
+      const ctx = contextOf(request);
+      return presentChangeRequestResult(ctx.config, await changeRequests.getChangeRequest(ctx, request.params.spaceId, request.params.changeRequestId));
+    },
   });
 
   route.patch(CR, {
     operationId: 'updateChangeRequestById', summary: 'Change the subject, description or status (its creator, or the edit role)',
     params: ChangeRequestParams, body: UpdateChangeRequestBody, ok: ref(ChangeRequest), errors: [400, 401, 403, 404, 409],
-    handler: (request) => changeRequests.updateChangeRequest(contextOf(request), request.params.spaceId, request.params.changeRequestId, request.body),
+    handler: async (request) => {
+      const ctx = contextOf(request);
+      return presentChangeRequestResult(ctx.config, await changeRequests.updateChangeRequest(ctx, request.params.spaceId, request.params.changeRequestId, request.body));
+    },
   });
 
   route.post(`${CR}/merge`, {
@@ -84,30 +105,46 @@ export const changeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   route.get(`${CR}/reviews`, {
     operationId: 'getReviewsByChangeRequestId', summary: 'List the reviews, oldest first', params: ChangeRequestParams, querystring: ListQuery, ok: ChangeRequestReviewList, errors: [400, 401, 404],
-    handler: (request) => changeRequests.listReviews(contextOf(request), request.params.spaceId, request.params.changeRequestId, pageRequest(request, request.query)),
+    handler: async (request) => {
+      const ctx = contextOf(request);
+      return presentReviewsPage(ctx.config, await changeRequests.listReviews(ctx, request.params.spaceId, request.params.changeRequestId, pageRequest(request, request.query)));
+    },
   });
 
   route.post(`${CR}/reviews`, {
     operationId: 'submitChangeRequestReview', summary: 'Approve or request changes on the current revision (review role)',
     params: ChangeRequestParams, body: SubmitReviewBody, created: ref(ChangeRequestReview), location: true, errors: [400, 401, 403, 404, 409],
-    handler: (request) => changeRequests.submitReview(contextOf(request), request.params.spaceId, request.params.changeRequestId, request.body),
+    handler: async (request) => {
+      const ctx = contextOf(request);
+      return presentReviewResult(ctx.config, await changeRequests.submitReview(ctx, request.params.spaceId, request.params.changeRequestId, request.body));
+    },
   });
 
   route.get(`${CR}/reviews/:reviewId`, {
     operationId: 'getChangeRequestReviewById', summary: 'Get a review', params: ReviewParams, ok: ref(ChangeRequestReview), errors: [400, 401, 404],
-    handler: (request) => changeRequests.getReview(contextOf(request), request.params.spaceId, request.params.changeRequestId, request.params.reviewId),
+    handler: async (request) => {
+      const ctx = contextOf(request);
+      return presentReviewResult(ctx.config, await changeRequests.getReview(ctx, request.params.spaceId, request.params.changeRequestId, request.params.reviewId));
+    },
   });
 
   route.get(`${CR}/requested-reviewers`, {
     operationId: 'getRequestedReviewersByChangeRequestId', summary: 'List the requested reviewers',
     params: ChangeRequestParams, querystring: ListQuery, ok: RequestedReviewerList, errors: [400, 401, 404],
-    handler: (request) => changeRequests.listRequestedReviewers(contextOf(request), request.params.spaceId, request.params.changeRequestId, pageRequest(request, request.query)),
+    handler: async (request) => {
+      const ctx = contextOf(request);
+      const result = await changeRequests.listRequestedReviewers(ctx, request.params.spaceId, request.params.changeRequestId, pageRequest(request, request.query));
+      return presentRequestedReviewersPage(ctx.config, result);
+    },
   });
 
   route.post(`${CR}/requested-reviewers`, {
     operationId: 'requestReviewersForChangeRequest', summary: 'Request reviews from members (its creator, or the edit role)',
     params: ChangeRequestParams, body: RequestReviewersBody, ok: RequestReviewersResult, errors: [400, 401, 403, 404, 409],
-    handler: (request) => changeRequests.requestReviewers(contextOf(request), request.params.spaceId, request.params.changeRequestId, request.body),
+    handler: async (request) => {
+      const ctx = contextOf(request);
+      return presentRequestedReviewers(ctx.config, await changeRequests.requestReviewers(ctx, request.params.spaceId, request.params.changeRequestId, request.body));
+    },
   });
 
   route.delete(`${CR}/requested-reviewers/:userId`, {
@@ -122,6 +159,9 @@ export const changeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   route.get(`${CR}/contributors`, {
     operationId: 'getContributorsByChangeRequestId', summary: 'List the users who edited the change request',
     params: ChangeRequestParams, querystring: ListQuery, ok: ContributorList, errors: [400, 401, 404],
-    handler: (request) => changeRequests.listContributors(contextOf(request), request.params.spaceId, request.params.changeRequestId, pageRequest(request, request.query)),
+    handler: async (request) => {
+      const ctx = contextOf(request);
+      return presentContributorsPage(ctx.config, await changeRequests.listContributors(ctx, request.params.spaceId, request.params.changeRequestId, pageRequest(request, request.query)));
+    },
   });
 };

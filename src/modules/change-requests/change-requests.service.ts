@@ -13,20 +13,24 @@ import { findTemplate, SPACE_TEMPLATES } from '../../content/templates.ts';
 import { loadChangeRequest, loadSpace, memberAccess, visibleSpaceIds } from '../../access/index.ts';
 import { spacesRepository } from '../spaces/spaces.repository.ts';
 import { changeRequestPolicy } from './change-requests.policy.ts';
-import {
-  presentChangeRequest,
-  presentContributor,
-  presentRequestedReviewer,
-  presentReview,
-  type Users,
-} from './change-requests.presenter.ts';
+import type {
+  ChangeRequestResult,
+  ChangeRequestsPage,
+  ContributorsPage,
+  RequestedReviewersPage,
+  RequestedReviewersResult,
+  ReviewResult,
+  ReviewsPage,
+  Users,
+} from './change-requests.model.ts';
 import { changeRequestsRepository, type ChangeRequestRow, type ChangeRequestView, type ReviewRow } from './change-requests.repository.ts';
 import type { ChangeRequestFilters, CreateChangeRequestInput, UpdateChangeRequestInput } from './change-requests.schemas.ts';
 
 const usersOf = (db: Db, ids: (string | null | undefined)[]): Promise<Users> => changeRequestsRepository.usersById(db, ids);
 
-async function present(ctx: Pick<Context, 'db' | 'config'>, row: ChangeRequestView) {
-  return presentChangeRequest(ctx.config, row, await usersOf(ctx.db, [row.created_by, row.merged_by]));
+/** A change request and the users it names. */
+async function withUsers(db: Db, row: ChangeRequestView): Promise<ChangeRequestResult> {
+  return { changeRequest: row, users: await usersOf(db, [row.created_by, row.merged_by]) };
 }
 
 const pending = (cr: ChangeRequestRow) => cr.status === 'open' || cr.status === 'draft';
@@ -36,7 +40,7 @@ function assertPending(cr: ChangeRequestRow, action: string) {
 }
 
 /** POST {S}/change-requests: edit role; starts at the space's current revision (with a template's pages when given). */
-export async function createChangeRequest(ctx: Context, spaceId: string, input: CreateChangeRequestInput) {
+export async function createChangeRequest(ctx: Context, spaceId: string, input: CreateChangeRequestInput): Promise<ChangeRequestResult> {
   const template = input.template ? findTemplate(input.template.id) : undefined;
   if (input.template && !template) {
     throw badRequest(`body/template/id: unknown template "${input.template.id}"; known: ${SPACE_TEMPLATES.map((t) => t.id).join(', ')}`);
@@ -73,7 +77,7 @@ export async function createChangeRequest(ctx: Context, spaceId: string, input: 
     };
     await changeRequestsRepository.insert(tctx.db, row);
     if (template) await changeRequestsRepository.addContribution(tctx.db, row.id, ctx.actor.userId, now);
-    return present(tctx, { ...row, space_revision_id: base, organization_id: space.organization_id });
+    return withUsers(tctx.db, { ...row, space_revision_id: base, organization_id: space.organization_id });
   });
 }
 
@@ -86,31 +90,29 @@ function filtersOf(query: FilterQuery): ChangeRequestFilters {
 }
 
 /** GET {S}/change-requests: members who may access the space; status defaults to open. */
-export async function listSpaceChangeRequests(ctx: Context, spaceId: string, query: FilterQuery, page: PageRequest) {
+export async function listSpaceChangeRequests(ctx: Context, spaceId: string, query: FilterQuery, page: PageRequest): Promise<ChangeRequestsPage> {
   const { access } = await loadSpace(ctx, spaceId);
   if (!changeRequestPolicy.can('view', { space: access, isCreator: false })) throw notFound('Space');
   const result = await changeRequestsRepository.list(ctx.db, { spaceIds: [spaceId] }, filtersOf(query), page);
-  const users = await usersOf(ctx.db, result.items.flatMap((r) => [r.created_by, r.merged_by]));
-  return { ...result, items: result.items.map((row) => presentChangeRequest(ctx.config, row, users)) };
+  return { ...result, users: await usersOf(ctx.db, result.items.flatMap((r) => [r.created_by, r.merged_by])) };
 }
 
 /** GET {O}/change-requests: over the spaces of the organization the caller may access. */
-export async function listOrganizationChangeRequests(ctx: Context, organizationId: string, query: FilterQuery, page: PageRequest) {
+export async function listOrganizationChangeRequests(ctx: Context, organizationId: string, query: FilterQuery, page: PageRequest): Promise<ChangeRequestsPage> {
   await memberAccess(ctx, organizationId);
   const spaceIds = await visibleSpaceIds(ctx, organizationId);
   const result = await changeRequestsRepository.list(ctx.db, { spaceIds }, filtersOf(query), page);
-  const users = await usersOf(ctx.db, result.items.flatMap((r) => [r.created_by, r.merged_by]));
-  return { ...result, items: result.items.map((row) => presentChangeRequest(ctx.config, row, users)) };
+  return { ...result, users: await usersOf(ctx.db, result.items.flatMap((r) => [r.created_by, r.merged_by])) };
 }
 
 /** GET {CR} */
-export async function getChangeRequest(ctx: Context, spaceId: string, idOrNumber: string) {
+export async function getChangeRequest(ctx: Context, spaceId: string, idOrNumber: string): Promise<ChangeRequestResult> {
   const { cr } = await loadChangeRequest(ctx, spaceId, idOrNumber);
-  return present(ctx, cr);
+  return withUsers(ctx.db, cr);
 }
 
 /** PATCH {CR}: subject, description, status (draft, open, archived); the creator or the edit role. */
-export async function updateChangeRequest(ctx: Context, spaceId: string, idOrNumber: string, input: UpdateChangeRequestInput) {
+export async function updateChangeRequest(ctx: Context, spaceId: string, idOrNumber: string, input: UpdateChangeRequestInput): Promise<ChangeRequestResult> {
   return ctx.transaction(async (tctx) => {
     const { cr, access } = await loadChangeRequest(tctx, spaceId, idOrNumber);
     changeRequestPolicy.authorize('update', access, 'Only its creator and members with the edit role can change a change request');
@@ -122,7 +124,7 @@ export async function updateChangeRequest(ctx: Context, spaceId: string, idOrNum
     if (input.conversationsIssuesCluster) await assertClusterOf(tctx.db, cr.organization_id, input.conversationsIssuesCluster, 'body/conversationsIssuesCluster');
     if (input.conversationsIssuesCluster !== undefined) changes.conversations_issues_cluster = input.conversationsIssuesCluster;
     await changeRequestsRepository.update(tctx.db, cr.id, changes);
-    return present(tctx, { ...cr, ...changes });
+    return withUsers(tctx.db, { ...cr, ...changes });
   });
 }
 
@@ -214,7 +216,12 @@ function outdatedReviews(reviews: ReviewRow[], head: string): Set<string> {
 }
 
 /** POST {CR}/reviews: the review role; judges the current revision. */
-export async function submitReview(ctx: Context, spaceId: string, idOrNumber: string, input: { status: ReviewRow['status']; comment?: { markdown: string } }) {
+export async function submitReview(
+  ctx: Context,
+  spaceId: string,
+  idOrNumber: string,
+  input: { status: ReviewRow['status']; comment?: { markdown: string } },
+): Promise<ReviewResult> {
   return ctx.transaction(async (tctx) => {
     const { cr, access } = await loadChangeRequest(tctx, spaceId, idOrNumber);
     changeRequestPolicy.authorize('review', access, 'Reviewing needs the review role on the space');
@@ -233,27 +240,26 @@ export async function submitReview(ctx: Context, spaceId: string, idOrNumber: st
       updated_at: now,
     };
     await changeRequestsRepository.insertReview(tctx.db, row);
-    const users = await usersOf(tctx.db, [row.reviewer_id, row.requested_by]);
-    return presentReview(ctx.config, row, users, false, spaceId);
+    return { review: row, outdated: false, spaceId, users: await usersOf(tctx.db, [row.reviewer_id, row.requested_by]) };
   });
 }
 
 /** GET {CR}/reviews */
-export async function listReviews(ctx: Context, spaceId: string, idOrNumber: string, page: PageRequest) {
+export async function listReviews(ctx: Context, spaceId: string, idOrNumber: string, page: PageRequest): Promise<ReviewsPage> {
   const { cr } = await loadChangeRequest(ctx, spaceId, idOrNumber);
   const [result, all] = await Promise.all([changeRequestsRepository.pageOfReviews(ctx.db, cr.id, page), changeRequestsRepository.reviews(ctx.db, cr.id)]);
   const outdated = outdatedReviews(all, cr.revision_id);
   const users = await usersOf(ctx.db, result.items.flatMap((r) => [r.reviewer_id, r.requested_by]));
-  return { ...result, items: result.items.map((r) => presentReview(ctx.config, r, users, outdated.has(r.id), spaceId)) };
+  return { ...result, users, outdated, spaceId };
 }
 
 /** GET {CR}/reviews/{reviewId} */
-export async function getReview(ctx: Context, spaceId: string, idOrNumber: string, reviewId: string) {
+export async function getReview(ctx: Context, spaceId: string, idOrNumber: string, reviewId: string): Promise<ReviewResult> {
   const { cr } = await loadChangeRequest(ctx, spaceId, idOrNumber);
   const review = await changeRequestsRepository.findReview(ctx.db, cr.id, reviewId);
   if (!review) throw notFound('Review');
   const outdated = outdatedReviews(await changeRequestsRepository.reviews(ctx.db, cr.id), cr.revision_id);
-  return presentReview(ctx.config, review, await usersOf(ctx.db, [review.reviewer_id, review.requested_by]), outdated.has(review.id), spaceId);
+  return { review, outdated: outdated.has(review.id), spaceId, users: await usersOf(ctx.db, [review.reviewer_id, review.requested_by]) };
 }
 
 /** POST {CR}/requested-reviewers: the creator or the edit role; reviewers must be active members. */
@@ -262,7 +268,7 @@ export async function requestReviewers(
   spaceId: string,
   idOrNumber: string,
   input: { users: string[]; subject?: string; description?: UpdateChangeRequestInput['description'] },
-) {
+): Promise<RequestedReviewersResult> {
   return ctx.transaction(async (tctx) => {
     const { cr, access } = await loadChangeRequest(tctx, spaceId, idOrNumber);
     changeRequestPolicy.authorize('requestReview', access, 'Only its creator and members with the edit role can request reviews');
@@ -278,17 +284,15 @@ export async function requestReviewers(
     if (input.subject !== undefined) changes.subject = input.subject.trim();
     if (input.description !== undefined) changes.description = JSON.stringify({ data: {}, ...input.description });
     await changeRequestsRepository.update(tctx.db, cr.id, changes);
-    const users = await usersOf(tctx.db, [...wanted, ctx.actor.userId]);
-    return { users: rows.map((r) => presentRequestedReviewer(ctx.config, r, users)) };
+    return { reviewers: rows, users: await usersOf(tctx.db, [...wanted, ctx.actor.userId]) };
   });
 }
 
 /** GET {CR}/requested-reviewers */
-export async function listRequestedReviewers(ctx: Context, spaceId: string, idOrNumber: string, page: PageRequest) {
+export async function listRequestedReviewers(ctx: Context, spaceId: string, idOrNumber: string, page: PageRequest): Promise<RequestedReviewersPage> {
   const { cr } = await loadChangeRequest(ctx, spaceId, idOrNumber);
   const result = await changeRequestsRepository.pageOfReviewers(ctx.db, cr.id, page);
-  const users = await usersOf(ctx.db, result.items.flatMap((r) => [r.user_id, r.requested_by]));
-  return { ...result, items: result.items.map((r) => presentRequestedReviewer(ctx.config, r, users)) };
+  return { ...result, users: await usersOf(ctx.db, result.items.flatMap((r) => [r.user_id, r.requested_by])) };
 }
 
 /** DELETE {CR}/requested-reviewers/{userId}: 204 also when the user was not requested. */
@@ -302,11 +306,10 @@ export async function removeRequestedReviewer(ctx: Context, spaceId: string, idO
 }
 
 /** GET {CR}/contributors */
-export async function listContributors(ctx: Context, spaceId: string, idOrNumber: string, page: PageRequest) {
+export async function listContributors(ctx: Context, spaceId: string, idOrNumber: string, page: PageRequest): Promise<ContributorsPage> {
   const { cr } = await loadChangeRequest(ctx, spaceId, idOrNumber);
   const result = await changeRequestsRepository.pageOfContributors(ctx.db, cr.id, page);
-  const users = await usersOf(ctx.db, result.items.map((r) => r.user_id));
-  return { ...result, items: result.items.map((r) => presentContributor(ctx.config, r, users)) };
+  return { ...result, users: await usersOf(ctx.db, result.items.map((r) => r.user_id)) };
 }
 
 

@@ -1,9 +1,9 @@
 import type { Config } from '../../config.ts';
-import type { CollectionsTable } from '../../db/types.ts';
+import type { Page } from '../../lib/pagination/index.ts';
 import { apiUrl, appUrl } from '../../lib/urls.ts';
+import type { CollectionResult, CollectionsPage } from './collections.model.ts';
+import type { CollectionRow } from './collections.repository.ts';
 import type { CollectionWire } from './collections.schemas.ts';
-
-export type CollectionRow = CollectionsTable;
 
 /** collections row -> Collection wire object, with the caller's permissions on it. */
 export function presentCollection(
@@ -31,4 +31,11 @@ export function presentCollection(
   if (row.description) collection.description = row.description;
   if (row.parent_id) collection.parent = row.parent_id;
   return collection;
+}
+
+export const presentCollectionResult = (config: Pick<Config, 'publicUrl'>, result: CollectionResult): CollectionWire =>
+  presentCollection(config, result.collection, result.permissions);
+
+export function presentCollectionsPage(config: Pick<Config, 'publicUrl'>, page: CollectionsPage): Page<CollectionWire> {
+  return { ...page, items: page.items.map((result) => presentCollectionResult(config, result)) };
 }

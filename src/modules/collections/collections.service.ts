@@ -10,14 +10,15 @@ import { accessRepository, accessResolver, contentAccess, memberAccess, reachabl
 import { permissionsRepository } from '../permissions/permissions.repository.ts';
 import { assertMovableToAnotherOrganization } from '../spaces/spaces.rules.ts';
 import { collectionPermissions, collectionPolicy, type ContentAccess } from './collections.policy.ts';
-import { presentCollection } from './collections.presenter.ts';
+import type { CollectionResult, CollectionsPage } from './collections.model.ts';
 import { collectionsRepository, type CollectionRow, type Sibling } from './collections.repository.ts';
 import type { ContentPositionInput, CreateCollectionInput, MoveCollectionInput, UpdateCollectionInput } from './collections.schemas.ts';
 
 type Ctx = Pick<Context, 'db' | 'actor'>;
 
-function present(ctx: Pick<Context, 'config'>, row: CollectionRow, access: ContentAccess) {
-  return presentCollection(ctx.config, row, collectionPermissions(access));
+/** A collection with the caller's permissions on it. */
+function resultOf(row: CollectionRow, access: ContentAccess): CollectionResult {
+  return { collection: row, permissions: collectionPermissions(access) };
 }
 
 /** The collection with the caller's access; 404 when absent or when the caller has no role on it. */
@@ -59,7 +60,7 @@ async function endPosition(db: Db, organizationId: string, parentId: string | nu
 }
 
 /** POST /v1/orgs/{organizationId}/collections: at the root (org role create) or in a collection (create on it). */
-export async function createCollection(ctx: Context, organizationId: string, input: CreateCollectionInput) {
+export async function createCollection(ctx: Context, organizationId: string, input: CreateCollectionInput): Promise<CollectionResult> {
   return ctx.transaction(async (tctx) => {
     // Non-members get 404 for the organization before anything about a parent is said.
     await memberAccess(tctx, organizationId);
@@ -81,7 +82,7 @@ export async function createCollection(ctx: Context, organizationId: string, inp
       updated_at: now,
     };
     await collectionsRepository.insert(tctx.db, row);
-    return present(ctx, row, await contentAccess(tctx, row, 'collection'));
+    return resultOf(row, await contentAccess(tctx, row, 'collection'));
   });
 }
 
@@ -89,24 +90,24 @@ export async function createCollection(ctx: Context, organizationId: string, inp
  * GET /v1/orgs/{organizationId}/collections: every collection for members with an
  * organization role; guests see those their grants reach (filtered in SQL before paging).
  */
-export async function listCollections(ctx: Context, organizationId: string, nested: boolean, page: PageRequest) {
+export async function listCollections(ctx: Context, organizationId: string, nested: boolean, page: PageRequest): Promise<CollectionsPage> {
   const access = await memberAccess(ctx, organizationId);
   const visible = await reachableCollections(ctx, organizationId, access.role);
   const [result, resolver] = await Promise.all([
     collectionsRepository.list(ctx.db, organizationId, { visible, nested }, page),
     accessResolver(ctx, organizationId, access.userId),
   ]);
-  return { ...result, items: result.items.map((row) => present(ctx, row, resolver.collection(row.id))) };
+  return { ...result, items: result.items.map((row) => resultOf(row, resolver.collection(row.id))) };
 }
 
 /** GET /v1/collections/{collectionId}: anyone with a role on it. */
-export async function getCollection(ctx: Context, collectionId: string) {
+export async function getCollection(ctx: Context, collectionId: string): Promise<CollectionResult> {
   const { collection, access } = await loadCollection(ctx, collectionId);
-  return present(ctx, collection, access);
+  return resultOf(collection, access);
 }
 
 /** PATCH /v1/collections/{collectionId}: title, description, defaultLevel (collection admins). */
-export async function updateCollection(ctx: Context, collectionId: string, input: UpdateCollectionInput) {
+export async function updateCollection(ctx: Context, collectionId: string, input: UpdateCollectionInput): Promise<CollectionResult> {
   return ctx.transaction(async (tctx) => {
     const { collection, access } = await loadCollection(tctx, collectionId);
     collectionPolicy.authorize('admin', access, 'Only admins of this collection can change it');
@@ -114,12 +115,12 @@ export async function updateCollection(ctx: Context, collectionId: string, input
     if (input.title !== undefined) changes.title = input.title.trim();
     if (input.description !== undefined) changes.description = input.description.trim() || null;
     if (input.defaultLevel !== undefined) changes.default_level = input.defaultLevel;
-    if (Object.keys(changes).length === 0) return present(ctx, collection, access);
+    if (Object.keys(changes).length === 0) return resultOf(collection, access);
     changes.updated_at = isoNow(ctx.clock);
     await collectionsRepository.update(tctx.db, collectionId, changes);
     const updated = { ...collection, ...changes };
     // defaultLevel may change the caller's own role on it.
-    return present(ctx, updated, await contentAccess(tctx, updated, 'collection'));
+    return resultOf(updated, await contentAccess(tctx, updated, 'collection'));
   });
 }
 
@@ -161,7 +162,7 @@ function placeAmong(children: Sibling[], item: Sibling, position: ContentPositio
  * before or after a sibling; at the end of the parent by default. Admins of the
  * collection, with create rights where it lands.
  */
-export async function moveCollection(ctx: Context, collectionId: string, input: MoveCollectionInput) {
+export async function moveCollection(ctx: Context, collectionId: string, input: MoveCollectionInput): Promise<CollectionResult> {
   return ctx.transaction(async (tctx) => {
     const { collection, access } = await loadCollection(tctx, collectionId);
     collectionPolicy.authorize('admin', access, 'Only admins of this collection can move it');
@@ -211,7 +212,7 @@ export async function moveCollection(ctx: Context, collectionId: string, input: 
     const now = isoNow(ctx.clock);
     await collectionsRepository.update(tctx.db, collectionId, { parent_id: parentId, position: moved.position, updated_at: now });
     const updated = { ...collection, parent_id: parentId, position: moved.position, updated_at: now };
-    return present(ctx, updated, await contentAccess(tctx, updated, 'collection'));
+    return resultOf(updated, await contentAccess(tctx, updated, 'collection'));
   });
 }
 
@@ -221,7 +222,7 @@ export async function moveCollection(ctx: Context, collectionId: string, input: 
  * it lands at the end of the target's root; grants on all of them are deleted (they name
  * the old organization's users and teams).
  */
-export async function transferCollection(ctx: Context, collectionId: string, organizationId: string) {
+export async function transferCollection(ctx: Context, collectionId: string, organizationId: string): Promise<CollectionResult> {
   return ctx.transaction(async (tctx) => {
     const { collection } = await loadCollection(tctx, collectionId);
     const source = await memberAccess(tctx, collection.organization_id);
@@ -241,6 +242,6 @@ export async function transferCollection(ctx: Context, collectionId: string, org
     const position = await endPosition(tctx.db, organizationId, null);
     await collectionsRepository.update(tctx.db, collectionId, { parent_id: null, position, updated_at: now });
     const updated = { ...collection, organization_id: organizationId, parent_id: null, position, updated_at: now };
-    return present(ctx, updated, await contentAccess(tctx, updated, 'collection'));
+    return resultOf(updated, await contentAccess(tctx, updated, 'collection'));
   });
 }

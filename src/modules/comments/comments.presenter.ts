@@ -4,11 +4,10 @@ import { childrenOf } from '../../content/markdown/extract.ts';
 import { apiUrl } from '../../lib/urls.ts';
 import { presentUser } from '../users/users.presenter.ts';
 import type { UserWire } from '../users/users.schemas.ts';
-import type { CommentRow, ReactionRow, ReplierRow, ReplyRow, UserRef } from './comments.repository.ts';
+import type { Page } from '../../lib/pagination/index.ts';
+import type { CommentExtras, CommentResult, CommentsPage, RepliesPage, ReplyResult, Users } from './comments.model.ts';
+import type { CommentRow, ReactionRow, ReplyRow } from './comments.repository.ts';
 import type { BodyFormat, CommentReplyWire, CommentWire } from './comments.schemas.ts';
-
-export type Users = Map<string, UserRef>;
-type Permissions = CommentWire['permissions'];
 
 /** A user by id; a user since removed from the server still shows as who they were. */
 function user(config: Pick<Config, 'publicUrl'>, users: Users, id: string): UserWire {
@@ -55,14 +54,6 @@ export function presentReactions(config: Pick<Config, 'publicUrl'>, rows: Reacti
     reaction.users.push({ user: user(config, users, row.user_id), reactedAt: row.reacted_at });
   }
   return [...byEmoji.values()];
-}
-
-export interface CommentExtras {
-  users: Users;
-  repliers: ReplierRow[];
-  reactions: ReactionRow[];
-  permissions: Permissions;
-  format: BodyFormat;
 }
 
 /** comments row -> Comment wire object. */
@@ -117,4 +108,18 @@ export function presentReply(
   };
   if (row.edited_at) reply.editedAt = row.edited_at;
   return reply;
+}
+
+export const presentCommentResult = (config: Pick<Config, 'publicUrl'>, result: CommentResult): CommentWire =>
+  presentComment(config, result.comment, result.extras);
+
+export const presentReplyResult = (config: Pick<Config, 'publicUrl'>, result: ReplyResult): CommentReplyWire =>
+  presentReply(config, result.comment, result.reply, result.extras);
+
+export function presentCommentsPage(config: Pick<Config, 'publicUrl'>, page: CommentsPage): Page<CommentWire> {
+  return { ...page, items: page.items.map((result) => presentCommentResult(config, result)) };
+}
+
+export function presentRepliesPage(config: Pick<Config, 'publicUrl'>, page: RepliesPage): Page<CommentReplyWire> {
+  return { ...page, items: page.items.map((result) => presentReplyResult(config, result)) };
 }

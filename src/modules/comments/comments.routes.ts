@@ -1,10 +1,14 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { contextOf } from '../../context.ts';
+import { presentReused } from '../../lib/reusable.ts';
 import { pageRequest } from '../../plugins/pagination.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { ref } from '../../schemas/registry.ts';
+import { presentMember } from '../members/members.presenter.ts';
 import { MemberList } from '../members/members.schemas.ts';
+import type { CommentsPage } from './comments.model.ts';
+import { presentCommentResult, presentCommentsPage, presentRepliesPage, presentReplyResult } from './comments.presenter.ts';
 import {
   ChangeRequestParams,
   Comment,
@@ -43,6 +47,10 @@ const baseOf = (params: BaseParams): comments.BaseRef => ({ spaceId: params.spac
 const Deleted = (what: string) => Type.Null({ description: `The ${what} is deleted, or was not there` });
 
 export const commentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { config } = app.deps;
+  // One function for the app's life, so a reused page of comments is presented once (presentReused).
+  const presentComments = (page: CommentsPage) => presentCommentsPage(config, page);
+
   for (const base of BASES) {
     const C = `${base.prefix}/comments`;
 
@@ -57,7 +65,7 @@ export const commentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
       handler: (request) => {
         const { page, limit, ...query } = request.query;
-        return comments.listComments(contextOf(request), baseOf(request.params as BaseParams), query, pageRequest(request, { page, limit }));
+        return presentReused(comments.listComments(contextOf(request), baseOf(request.params as BaseParams), query, pageRequest(request, { page, limit })), presentComments);
       },
     });
 
@@ -71,7 +79,8 @@ export const commentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: PostCommentBody,
         response: { 200: ref(Comment), ...errorResponses(400, 401, 403, 404) },
       },
-      handler: (request) => comments.postComment(contextOf(request), baseOf(request.params as BaseParams), request.body, request.query.format),
+      handler: async (request) =>
+        presentCommentResult(config, await comments.postComment(contextOf(request), baseOf(request.params as BaseParams), request.body, request.query.format)),
     });
 
     app.get(`${C}/:commentId`, {
@@ -83,8 +92,8 @@ export const commentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: FormatOnlyQuery,
         response: { 200: ref(Comment), ...errorResponses(400, 401, 404) },
       },
-      handler: (request) =>
-        comments.getComment(contextOf(request), baseOf(request.params as BaseParams), request.params.commentId, request.query.format),
+      handler: async (request) =>
+        presentCommentResult(config, await comments.getComment(contextOf(request), baseOf(request.params as BaseParams), request.params.commentId, request.query.format)),
     });
 
     app.put(`${C}/:commentId`, {
@@ -97,8 +106,10 @@ export const commentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: UpdateCommentBody,
         response: { 200: ref(Comment), ...errorResponses(400, 401, 403, 404) },
       },
-      handler: (request) =>
-        comments.updateComment(contextOf(request), baseOf(request.params as BaseParams), request.params.commentId, request.body, request.query.format),
+      handler: async (request) => {
+        const result = await comments.updateComment(contextOf(request), baseOf(request.params as BaseParams), request.params.commentId, request.body, request.query.format);
+        return presentCommentResult(config, result);
+      },
     });
 
     app.delete(`${C}/:commentId`, {
@@ -124,9 +135,10 @@ export const commentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: ListRepliesQuery,
         response: { 200: CommentReplyList, ...errorResponses(400, 401, 404) },
       },
-      handler: (request) => {
+      handler: async (request) => {
         const { page, limit, format } = request.query;
-        return comments.listReplies(contextOf(request), baseOf(request.params as BaseParams), request.params.commentId, pageRequest(request, { page, limit }), format);
+        const result = await comments.listReplies(contextOf(request), baseOf(request.params as BaseParams), request.params.commentId, pageRequest(request, { page, limit }), format);
+        return presentRepliesPage(config, result);
       },
     });
 
@@ -140,8 +152,10 @@ export const commentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: PostReplyBody,
         response: { 200: ref(CommentReply), ...errorResponses(400, 401, 403, 404) },
       },
-      handler: (request) =>
-        comments.postReply(contextOf(request), baseOf(request.params as BaseParams), request.params.commentId, request.body, request.query.format),
+      handler: async (request) => {
+        const result = await comments.postReply(contextOf(request), baseOf(request.params as BaseParams), request.params.commentId, request.body, request.query.format);
+        return presentReplyResult(config, result);
+      },
     });
 
     app.get(`${C}/:commentId/replies/:commentReplyId`, {
@@ -153,9 +167,9 @@ export const commentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: FormatOnlyQuery,
         response: { 200: ref(CommentReply), ...errorResponses(400, 401, 404) },
       },
-      handler: (request) => {
+      handler: async (request) => {
         const { commentId, commentReplyId } = request.params;
-        return comments.getReply(contextOf(request), baseOf(request.params as BaseParams), commentId, commentReplyId, request.query.format);
+        return presentReplyResult(config, await comments.getReply(contextOf(request), baseOf(request.params as BaseParams), commentId, commentReplyId, request.query.format));
       },
     });
 
@@ -169,9 +183,10 @@ export const commentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: UpdateReplyBody,
         response: { 200: ref(CommentReply), ...errorResponses(400, 401, 403, 404) },
       },
-      handler: (request) => {
+      handler: async (request) => {
         const { commentId, commentReplyId } = request.params;
-        return comments.updateReply(contextOf(request), baseOf(request.params as BaseParams), commentId, commentReplyId, request.body, request.query.format);
+        const result = await comments.updateReply(contextOf(request), baseOf(request.params as BaseParams), commentId, commentReplyId, request.body, request.query.format);
+        return presentReplyResult(config, result);
       },
     });
 
@@ -199,7 +214,10 @@ export const commentsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: PageOnlyQuery,
         response: { 200: MemberList, ...errorResponses(400, 401, 404) },
       },
-      handler: (request) => comments.listCommenters(contextOf(request), baseOf(request.params as BaseParams), pageRequest(request, request.query)),
+      handler: async (request) => {
+        const result = await comments.listCommenters(contextOf(request), baseOf(request.params as BaseParams), pageRequest(request, request.query));
+        return { ...result, items: result.items.map((row) => presentMember(config, row)) };
+      },
     });
   }
 };

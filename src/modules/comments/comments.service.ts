@@ -1,8 +1,7 @@
 import type { Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
-import type { PageRequest } from '../../lib/pagination/index.ts';
+import type { Page, PageRequest } from '../../lib/pagination/index.ts';
 import { readUnlessChanged } from '../../db/read-cache.ts';
-import { reusable } from '../../lib/reusable.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
@@ -11,9 +10,9 @@ import { childrenOf } from '../../content/markdown/extract.ts';
 import { completeDocument, InvalidDocument } from '../../content/markdown/complete.ts';
 import { loadDocument, loadSnapshot } from '../../content/store/snapshot.ts';
 import { loadChangeRequest, loadSpace, type ContentAccess } from '../../access/index.ts';
-import { presentMember } from '../members/members.presenter.ts';
+import type { MemberView } from '../members/members.repository.ts';
 import { commentPolicy, type CommentAccess } from './comments.policy.ts';
-import { presentComment, presentReply, type Users } from './comments.presenter.ts';
+import type { CommentResult, CommentsPage, RepliesPage, ReplyResult, Users } from './comments.model.ts';
 import { commentsRepository, type CommentBase, type CommentRow, type ReplyRow } from './comments.repository.ts';
 import {
   MAX_BODY_LENGTH,
@@ -176,9 +175,9 @@ async function checkTarget(db: Db, loaded: LoadedBase, input: PostCommentInput):
 }
 
 // ---------------------------------------------------------------------------------------
-// Presenting
+// What a comment's or reply's wire object shows beside its row
 
-async function presentComments(ctx: Context, loaded: LoadedBase, rows: CommentRow[], format: BodyFormat) {
+async function commentResults(ctx: Context, loaded: LoadedBase, rows: CommentRow[], format: BodyFormat): Promise<CommentResult[]> {
   const ids = rows.map((r) => r.id);
   const [repliers, reactions] = await Promise.all([commentsRepository.repliers(ctx.db, ids), commentsRepository.commentReactions(ctx.db, ids)]);
   const users = await commentsRepository.usersById(ctx.db, [
@@ -188,32 +187,35 @@ async function presentComments(ctx: Context, loaded: LoadedBase, rows: CommentRo
   ]);
   const repliersOf = group(repliers, (r) => r.comment_id);
   const reactionsOf = group(reactions, (r) => r.comment_id);
-  return rows.map((row) =>
-    presentComment(ctx.config, row, {
+  return rows.map((row) => ({
+    comment: row,
+    extras: {
       users,
       repliers: repliersOf.get(row.id) ?? [],
       reactions: reactionsOf.get(row.id) ?? [],
       permissions: permissionsOf(accessTo(ctx, loaded, row.posted_by)),
       format,
-    }),
-  );
+    },
+  }));
 }
 
-async function presentReplies(ctx: Context, loaded: LoadedBase, comment: CommentRow, rows: ReplyRow[], format: BodyFormat) {
+async function replyResults(ctx: Context, loaded: LoadedBase, comment: CommentRow, rows: ReplyRow[], format: BodyFormat): Promise<ReplyResult[]> {
   const reactions = await commentsRepository.replyReactions(ctx.db, comment.id, rows.map((r) => r.id));
   const users: Users = await commentsRepository.usersById(ctx.db, [
     ...rows.flatMap((r) => [r.posted_by, ...(JSON.parse(r.mentions) as string[])]),
     ...reactions.map((r) => r.user_id),
   ]);
   const reactionsOf = group(reactions, (r) => r.reply_id);
-  return rows.map((row) =>
-    presentReply(ctx.config, comment, row, {
+  return rows.map((row) => ({
+    comment,
+    reply: row,
+    extras: {
       users,
       reactions: reactionsOf.get(row.id) ?? [],
       permissions: permissionsOf(accessTo(ctx, loaded, row.posted_by)),
       format,
-    }),
-  );
+    },
+  }));
 }
 
 function group<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
@@ -238,22 +240,22 @@ export async function listComments(
   ref: BaseRef,
   query: { order?: 'asc' | 'desc'; status?: CommentFilters['status']; targetPage?: string; authors?: string[]; format?: BodyFormat },
   page: PageRequest,
-) {
+): Promise<CommentsPage> {
   const loaded = await loadBase(ctx, ref);
   const filters: CommentFilters = { order: query.order ?? 'desc', status: query.status ?? 'all', targetPage: query.targetPage, authors: query.authors };
   const format = formatOf(query.format);
-  // A page is reused (and its JSON serialized once) while the space's comments are unchanged; the
-  // caller is part of the key since permissions are theirs.
+  // A page is reused (the route presents it and serializes its JSON once, presentReused) while the
+  // space's comments are unchanged; the caller is part of the key since permissions are theirs.
   const key = ['comments', loaded.base.spaceId, loaded.base.changeRequestId ?? '', ctx.actor.userId, JSON.stringify(filters), page.page ?? '', page.limit, format].join('\u0000');
   return readUnlessChanged(ctx.db, ctx.caches.listings, key, async (depend) => {
     depend(`comments:${loaded.base.spaceId}`, `org:${loaded.organizationId}`, 'users');
     const result = await commentsRepository.list(ctx.db, loaded.base, filters, page);
-    return reusable({ ...result, items: await presentComments(ctx, loaded, result.items, format) });
+    return { ...result, items: await commentResults(ctx, loaded, result.items, format) };
   });
 }
 
 /** POST {base}: the comment role; the target must exist in the revision the comment is made on. */
-export async function postComment(ctx: Context, ref: BaseRef, input: PostCommentInput, format?: BodyFormat) {
+export async function postComment(ctx: Context, ref: BaseRef, input: PostCommentInput, format?: BodyFormat): Promise<CommentResult> {
   return ctx.transaction(async (tctx) => {
     const loaded = await loadBase(tctx, ref);
     commentPolicy.authorize('reply', { space: loaded.access, isAuthor: true }, 'Commenting needs the comment role on the space');
@@ -278,24 +280,24 @@ export async function postComment(ctx: Context, ref: BaseRef, input: PostComment
       resolved_by: null,
     };
     await commentsRepository.insert(tctx.db, row);
-    const [comment] = await presentComments(tctx, loaded, [row], formatOf(format));
+    const [comment] = await commentResults(tctx, loaded, [row], formatOf(format));
     return comment;
   });
 }
 
 /** GET {base}/{commentId} */
-export async function getComment(ctx: Context, ref: BaseRef, commentId: string, format?: BodyFormat) {
+export async function getComment(ctx: Context, ref: BaseRef, commentId: string, format?: BodyFormat): Promise<CommentResult> {
   const loaded = await loadBase(ctx, ref);
   const comment = await findComment(ctx, loaded, commentId);
-  const [presented] = await presentComments(ctx, loaded, [comment], formatOf(format));
-  return presented;
+  const [result] = await commentResults(ctx, loaded, [comment], formatOf(format));
+  return result;
 }
 
 /**
  * PUT {base}/{commentId}: its author changes the body; the comment role resolves, reopens
  * and reacts. Resolving an already resolved comment keeps who resolved it and when.
  */
-export async function updateComment(ctx: Context, ref: BaseRef, commentId: string, input: UpdateCommentInput, format?: BodyFormat) {
+export async function updateComment(ctx: Context, ref: BaseRef, commentId: string, input: UpdateCommentInput, format?: BodyFormat): Promise<CommentResult> {
   const added = checkEmojis(input.addedReactions, 'body/addedReactions');
   const removed = checkEmojis(input.removedReactions, 'body/removedReactions');
   return ctx.transaction(async (tctx) => {
@@ -317,8 +319,8 @@ export async function updateComment(ctx: Context, ref: BaseRef, commentId: strin
     if (input.resolved === false && comment.status !== 'open') Object.assign(changes, { status: 'open', resolved_at: null, resolved_by: null });
     if (Object.keys(changes).length > 0) await commentsRepository.update(tctx.db, comment.id, changes);
     await react(ctx, tctx.db, { commentId: comment.id, replyId: '' }, removed, added);
-    const [presented] = await presentComments(tctx, loaded, [{ ...comment, ...changes }], formatOf(format));
-    return presented;
+    const [result] = await commentResults(tctx, loaded, [{ ...comment, ...changes }], formatOf(format));
+    return result;
   });
 }
 
@@ -337,15 +339,15 @@ export async function deleteComment(ctx: Context, ref: BaseRef, commentId: strin
 // Replies
 
 /** GET {base}/{commentId}/replies: oldest first. */
-export async function listReplies(ctx: Context, ref: BaseRef, commentId: string, page: PageRequest, format?: BodyFormat) {
+export async function listReplies(ctx: Context, ref: BaseRef, commentId: string, page: PageRequest, format?: BodyFormat): Promise<RepliesPage> {
   const loaded = await loadBase(ctx, ref);
   const comment = await findComment(ctx, loaded, commentId);
   const result = await commentsRepository.pageOfReplies(ctx.db, comment.id, page);
-  return { ...result, items: await presentReplies(ctx, loaded, comment, result.items, formatOf(format)) };
+  return { ...result, items: await replyResults(ctx, loaded, comment, result.items, formatOf(format)) };
 }
 
 /** POST {base}/{commentId}/replies: the comment role. */
-export async function postReply(ctx: Context, ref: BaseRef, commentId: string, input: { body: CommentBodyInput }, format?: BodyFormat) {
+export async function postReply(ctx: Context, ref: BaseRef, commentId: string, input: { body: CommentBodyInput }, format?: BodyFormat): Promise<ReplyResult> {
   return ctx.transaction(async (tctx) => {
     const loaded = await loadBase(tctx, ref);
     const comment = await findComment(tctx, loaded, commentId);
@@ -362,7 +364,7 @@ export async function postReply(ctx: Context, ref: BaseRef, commentId: string, i
       edited_at: null,
     };
     await commentsRepository.insertReply(tctx.db, row);
-    const [reply] = await presentReplies(tctx, loaded, comment, [row], formatOf(format));
+    const [reply] = await replyResults(tctx, loaded, comment, [row], formatOf(format));
     return reply;
   });
 }
@@ -374,16 +376,23 @@ async function findReply(ctx: Context, comment: CommentRow, replyId: string): Pr
 }
 
 /** GET {base}/{commentId}/replies/{commentReplyId} */
-export async function getReply(ctx: Context, ref: BaseRef, commentId: string, replyId: string, format?: BodyFormat) {
+export async function getReply(ctx: Context, ref: BaseRef, commentId: string, replyId: string, format?: BodyFormat): Promise<ReplyResult> {
   const loaded = await loadBase(ctx, ref);
   const comment = await findComment(ctx, loaded, commentId);
   const reply = await findReply(ctx, comment, replyId);
-  const [presented] = await presentReplies(ctx, loaded, comment, [reply], formatOf(format));
-  return presented;
+  const [result] = await replyResults(ctx, loaded, comment, [reply], formatOf(format));
+  return result;
 }
 
 /** PUT {base}/{commentId}/replies/{commentReplyId}: its author changes the body; the comment role reacts. */
-export async function updateReply(ctx: Context, ref: BaseRef, commentId: string, replyId: string, input: UpdateReplyInput, format?: BodyFormat) {
+export async function updateReply(
+  ctx: Context,
+  ref: BaseRef,
+  commentId: string,
+  replyId: string,
+  input: UpdateReplyInput,
+  format?: BodyFormat,
+): Promise<ReplyResult> {
   const added = checkEmojis(input.addedReactions, 'body/addedReactions');
   const removed = checkEmojis(input.removedReactions, 'body/removedReactions');
   return ctx.transaction(async (tctx) => {
@@ -401,8 +410,8 @@ export async function updateReply(ctx: Context, ref: BaseRef, commentId: string,
       await commentsRepository.updateReply(tctx.db, reply.id, changes);
     }
     await react(ctx, tctx.db, { commentId: comment.id, replyId: reply.id }, removed, added);
-    const [presented] = await presentReplies(tctx, loaded, comment, [{ ...reply, ...changes }], formatOf(format));
-    return presented;
+    const [result] = await replyResults(tctx, loaded, comment, [{ ...reply, ...changes }], formatOf(format));
+    return result;
   });
 }
 
@@ -422,10 +431,9 @@ export async function deleteReply(ctx: Context, ref: BaseRef, commentId: string,
 // ---------------------------------------------------------------------------------------
 // Commenters
 
-/** GET {base-owner}/commenters: members who posted a comment or a reply there, by name. */
-export async function listCommenters(ctx: Context, ref: BaseRef, page: PageRequest) {
+/** GET {base-owner}/commenters: members who posted a comment or a reply there, by name (member rows, presented as members). */
+export async function listCommenters(ctx: Context, ref: BaseRef, page: PageRequest): Promise<Page<MemberView>> {
   const loaded = await loadBase(ctx, ref);
-  const result = await commentsRepository.commenters(ctx.db, loaded.organizationId, loaded.base, page);
-  return { ...result, items: result.items.map((row) => presentMember(ctx.config, row)) };
+  return commentsRepository.commenters(ctx.db, loaded.organizationId, loaded.base, page);
 }
 

@@ -1,13 +1,16 @@
 import type { Config } from '../../config.ts';
+import type { Page } from '../../lib/pagination/index.ts';
 import { apiUrl } from '../../lib/urls.ts';
 import { weeklyPulse } from './conversations.analysis.ts';
-import type { ClusterView, ConversationRow, IssueView } from './conversations.repository.ts';
+import type { ClustersPage, ClusterView, ConversationRow, IssueView } from './conversations.repository.ts';
 
 type Urls = Pick<Config, 'publicUrl'>;
 const org = (organizationId: string) => `/orgs/${encodeURIComponent(organizationId)}`;
 
+type ConversationFields = Pick<ConversationRow, 'organization_id' | 'id' | 'subject' | 'source' | 'metadata' | 'created_at' | 'processed_at'>;
+
 /** conversations row -> Conversation wire object. */
-export function presentConversation(config: Urls, row: Pick<ConversationRow, 'organization_id' | 'id' | 'subject' | 'source' | 'metadata' | 'created_at' | 'processed_at'>) {
+export function presentConversation(config: Urls, row: ConversationFields) {
   const metadata = JSON.parse(row.metadata) as { url?: string };
   return {
     object: 'conversation' as const,
@@ -62,4 +65,18 @@ export function presentCluster(config: Urls, row: ClusterView, now: Date) {
     stats: { issues: Number(row.issues), conversations: Number(row.conversations) },
     urls: { location: apiUrl(config, `${org(row.organization_id)}/conversations-issues?cluster=${row.id}`) },
   };
+}
+
+export function presentConversationsPage(config: Urls, page: Page<ConversationFields>) {
+  return { ...page, items: page.items.map((row) => presentConversation(config, row)) };
+}
+
+export function presentIssuesPage(config: Urls, page: Page<IssueView>) {
+  return { ...page, items: page.items.map((row) => presentIssueWithConversation(config, row)) };
+}
+
+/** A page of clusters, each pulse counted up to the week of the listing's read. */
+export function presentClustersPage(config: Urls, page: ClustersPage) {
+  const { now, ...rest } = page;
+  return { ...rest, items: page.items.map((row) => presentCluster(config, row, now)) };
 }

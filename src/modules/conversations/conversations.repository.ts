@@ -11,6 +11,8 @@ export type ClusterRow = ConversationClustersTable;
 export type ClusterView = Omit<ClusterRow, 'centroid_terms' | 'centroid_embedding' | 'words'>;
 /** An issue with what its listing shows of its conversation. */
 export type IssueView = Omit<IssueRow, 'terms' | 'words' | 'embedding'> & { conversation: ConversationRow };
+/** A page of clusters and the time their weekly pulse is counted up to (the listing's read). */
+export type ClustersPage = Page<ClusterView> & { now: Date };
 
 const CONVERSATION_COLUMNS = [
   'c.organization_id',

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AppDeps, Context } from '../../context.ts';
 import type { Db } from '../../db/database.ts';
-import type { PageRequest } from '../../lib/pagination/index.ts';
+import type { Page, PageRequest } from '../../lib/pagination/index.ts';
 import { readUnlessChanged } from '../../db/read-cache.ts';
 import { badRequest, notFound, payloadTooLarge } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
@@ -27,8 +27,14 @@ import {
 import { requestConversationProcessing } from './conversations.job-kinds.ts';
 import { chatJson, embed } from './conversations.model.ts';
 import { conversationPolicy } from './conversations.policy.ts';
-import { presentCluster, presentConversation, presentConversationWithParts, presentIssueWithConversation } from './conversations.presenter.ts';
-import { conversationsRepository as repo, type ClusterRow, type ConversationRow, type IssueRow } from './conversations.repository.ts';
+import {
+  conversationsRepository as repo,
+  type ClusterRow,
+  type ClustersPage,
+  type ConversationRow,
+  type IssueRow,
+  type IssueView,
+} from './conversations.repository.ts';
 import type { IngestConversationInput, ListClustersOptions } from './conversations.schemas.ts';
 
 /** What background processing logs to (a request's logger, or the job runner's). */
@@ -118,44 +124,44 @@ export async function ingestConversation(ctx: Context, organizationId: string, i
 /** GET {O}/conversations */
 export async function listConversations(ctx: Context, organizationId: string, filter: { source?: string }, page: PageRequest) {
   await readAccess(ctx, organizationId);
-  const result = await repo.listConversations(ctx.db, organizationId, filter, page);
-  return { ...result, items: result.items.map((row) => presentConversation(ctx.config, row)) };
+  return repo.listConversations(ctx.db, organizationId, filter, page);
 }
 
 /** GET {O}/conversations/{conversationId} */
-export async function getConversation(ctx: Context, organizationId: string, conversationId: string) {
+export async function getConversation(ctx: Context, organizationId: string, conversationId: string): Promise<ConversationRow> {
   await readAccess(ctx, organizationId);
   const row = await repo.find(ctx.db, organizationId, conversationId);
   if (!row) throw notFound('Conversation');
-  return presentConversationWithParts(ctx.config, row);
+  return row;
 }
 
 /** GET {O}/conversations-issues: 404 when the cluster or conversation filtered by does not exist. */
-export async function listIssues(ctx: Context, organizationId: string, filter: { cluster?: string; conversation?: string }, page: PageRequest) {
+export async function listIssues(ctx: Context, organizationId: string, filter: { cluster?: string; conversation?: string }, page: PageRequest): Promise<Page<IssueView>> {
   await readAccess(ctx, organizationId);
   if (filter.cluster && !(await repo.clusterExists(ctx.db, organizationId, filter.cluster))) throw notFound('Issues cluster');
   if (filter.conversation && !(await repo.find(ctx.db, organizationId, filter.conversation))) throw notFound('Conversation');
-  const result = await repo.listIssues(ctx.db, organizationId, filter, page);
-  return { ...result, items: result.items.map((row) => presentIssueWithConversation(ctx.config, row)) };
+  return repo.listIssues(ctx.db, organizationId, filter, page);
 }
 
 /** GET {O}/conversations-issues/{issueId} */
-export async function getIssue(ctx: Context, organizationId: string, issueId: string) {
+export async function getIssue(ctx: Context, organizationId: string, issueId: string): Promise<IssueView> {
   await readAccess(ctx, organizationId);
   const row = await repo.findIssue(ctx.db, organizationId, issueId);
   if (!row) throw notFound('Conversation issue');
-  return presentIssueWithConversation(ctx.config, row);
+  return row;
 }
 
-/** GET {O}/conversations-clusters: a hot read, reused while the organization's conversations are unchanged (and the week too). */
-export async function listClusters(ctx: Context, organizationId: string, options: ListClustersOptions, page: PageRequest) {
+/**
+ * GET {O}/conversations-clusters: a hot read, reused while the organization's conversations
+ * are unchanged (and the week too); the route presents a reused page once (presentReused).
+ */
+export async function listClusters(ctx: Context, organizationId: string, options: ListClustersOptions, page: PageRequest): Promise<ClustersPage> {
   await readAccess(ctx, organizationId);
   const now = ctx.clock.now();
   const key = `clusters\u0000${organizationId}\u0000${options.sort}\u0000${options.order}\u0000${page.page ?? ''}\u0000${page.limit}\u0000${weekStart(now)}`;
   return readUnlessChanged(ctx.db, ctx.caches.listings, key, async (depend) => {
     depend(`conversations:${organizationId}`);
-    const result = await repo.listClusters(ctx.db, organizationId, options, page);
-    return { ...result, items: result.items.map((row) => presentCluster(ctx.config, row, now)) };
+    return { ...(await repo.listClusters(ctx.db, organizationId, options, page)), now };
   });
 }
 

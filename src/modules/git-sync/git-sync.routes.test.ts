@@ -4,7 +4,11 @@ import { createOrganization, createSpace, type TestOrganization, type TestUser }
 import { createRoleMatrix } from '../../../test/role-matrix.ts';
 import { createRepository, git, gitBytes, startGitServer, type GitServer } from '../../../test/git-server.ts';
 import { editSpaceContent } from '../content/content.service.ts';
-import { runLog } from './git-sync.service.ts';
+import { presentRunLine } from './git-sync.presenter.ts';
+import { listRuns } from './git-sync.service.ts';
+
+/** The space's sync runs as `cli -- git-sync log` shows them, newest first. */
+const runLog = async (db: Parameters<typeof listRuns>[0], spaceId: string) => (await listRuns(db, spaceId)).map(presentRunLine);
 
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082', 'hex');
 

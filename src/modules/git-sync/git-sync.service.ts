@@ -5,7 +5,7 @@ import { sealRemote, storedUrl } from './git-sync.remote.ts';
 import { urlWithoutSecrets } from '../../lib/outbound/redact.ts';
 import { loadSpace } from '../../access/index.ts';
 import { gitSyncPolicy } from './git-sync.policy.ts';
-import { presentGitSync, presentRunLine } from './git-sync.presenter.ts';
+import { gitSyncState } from './git-sync.state.ts';
 import { gitSyncRepository, type GitSyncRunRow } from './git-sync.repository.ts';
 import type { ExportInput, GitSyncStateWire, ImportInput } from './git-sync.schemas.ts';
 import { requestGitOperation, type GitOperation } from './git-sync.job-kinds.ts';
@@ -72,7 +72,7 @@ async function requestOperation(ctx: Context, spaceId: string, direction: 'impor
     // What a request does not say (gitInfo is optional) stays as the last one said.
     const before = await gitSyncRepository.spaceGitSync(tctx.db, spaceId);
     const previous = before ? (JSON.parse(before) as GitSyncStateWire) : undefined;
-    const gitSync = presentGitSync({
+    const gitSync = gitSyncState({
       spaceId,
       remote,
       provider: input.gitInfo?.provider ?? (previous?.integration !== 'git' ? previous?.installationProvider : undefined),
@@ -111,8 +111,7 @@ export async function deleteLegacyInstallation(ctx: Context, spaceId: string): P
   gitSyncPolicy.authorizeTrigger(access);
 }
 
-/** The sync runs of a space, newest first, as lines (cli -- git-sync log SPACE). */
-export async function runLog(db: Db, spaceId: string, limit = 50): Promise<string[]> {
-  const runs: GitSyncRunRow[] = await gitSyncRepository.listRuns(db, spaceId, limit);
-  return runs.map(presentRunLine);
+/** The sync runs of a space, newest first (cli -- git-sync log SPACE shows each as a line, presentRunLine). */
+export function listRuns(db: Db, spaceId: string, limit = 50): Promise<GitSyncRunRow[]> {
+  return gitSyncRepository.listRuns(db, spaceId, limit);
 }

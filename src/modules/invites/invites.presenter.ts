@@ -1,7 +1,9 @@
 import type { Config } from '../../config.ts';
 import type { RoleName } from '../../db/types.ts';
+import type { Page } from '../../lib/pagination/index.ts';
 import { apiUrl } from '../../lib/urls.ts';
 import { atLeast } from '../../policies/index.ts';
+import type { InviteLinkResult, InviteLinksPage } from './invites.model.ts';
 import type { InviteLinkRow } from './invites.repository.ts';
 import type { InviteLinkWire } from './invites.schemas.ts';
 
@@ -26,4 +28,12 @@ export function presentInviteLink(
     redundant: isRedundant(callerRole, row.role),
     urls: { location: apiUrl(config, `/orgs/${row.organization_id}/link-invites/${row.id}`) },
   };
+}
+
+export const presentInviteLinkResult = (config: Pick<Config, 'publicUrl'>, result: InviteLinkResult): InviteLinkWire =>
+  presentInviteLink(config, result.invite, result.callerRole);
+
+export function presentInviteLinksPage(config: Pick<Config, 'publicUrl'>, page: InviteLinksPage): Page<InviteLinkWire> {
+  const { callerRole, ...rest } = page;
+  return { ...rest, items: page.items.map((row) => presentInviteLink(config, row, callerRole)) };
 }

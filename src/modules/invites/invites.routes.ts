@@ -14,10 +14,12 @@ import {
   JoinedOrganization,
   ListInviteLinksQuery,
 } from './invites.schemas.ts';
+import { presentInviteLinkResult, presentInviteLinksPage } from './invites.presenter.ts';
 import * as invites from './invites.service.ts';
 
 export const invitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const route = operations(app, ['organization-invites']);
+  const { config } = app.deps;
 
   route.post('/v1/orgs/:organizationId/invites', {
     operationId: 'inviteUsersToOrganization', summary: 'Invite users by email: they become members at once (admins)',
@@ -27,23 +29,23 @@ export const invitesRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   route.get('/v1/orgs/:organizationId/link-invites', {
     operationId: 'listOrganizationInviteLinks', summary: 'List the invite links of an organization (admins)', params: OrganizationParams, querystring: ListInviteLinksQuery, ok: InviteLinkList,
-    handler: (request) => invites.listInviteLinks(contextOf(request), request.params.organizationId, pageRequest(request, request.query)),
+    handler: async (request) => presentInviteLinksPage(config, await invites.listInviteLinks(contextOf(request), request.params.organizationId, pageRequest(request, request.query))),
   });
 
   route.post('/v1/orgs/:organizationId/link-invites', {
     operationId: 'createOrganizationInvite', summary: 'Create an invite link (admins; refused while invite links are turned off)',
     params: OrganizationParams, body: InviteLinkBody, created: ref(InviteLink), location: true,
-    handler: (request) => invites.createInviteLink(contextOf(request), request.params.organizationId, request.body),
+    handler: async (request) => presentInviteLinkResult(config, await invites.createInviteLink(contextOf(request), request.params.organizationId, request.body)),
   });
 
   route.get('/v1/orgs/:organizationId/link-invites/:inviteId', {
     operationId: 'getOrganizationInviteLink', summary: 'Get an invite link (admins)', params: InviteParams, ok: ref(InviteLink), errors: [401, 403, 404],
-    handler: (request) => invites.getInviteLink(contextOf(request), request.params.organizationId, request.params.inviteId),
+    handler: async (request) => presentInviteLinkResult(config, await invites.getInviteLink(contextOf(request), request.params.organizationId, request.params.inviteId)),
   });
 
   route.patch('/v1/orgs/:organizationId/link-invites/:inviteId', {
     operationId: 'updateOrganizationInviteById', summary: 'Change the role an invite link gives (admins)', params: InviteParams, body: InviteLinkBody, ok: ref(InviteLink),
-    handler: (request) => invites.updateInviteLink(contextOf(request), request.params.organizationId, request.params.inviteId, request.body),
+    handler: async (request) => presentInviteLinkResult(config, await invites.updateInviteLink(contextOf(request), request.params.organizationId, request.params.inviteId, request.body)),
   });
 
   route.delete('/v1/orgs/:organizationId/link-invites/:inviteId', {

@@ -9,7 +9,7 @@ import { organizationsRepository } from '../organizations/organizations.reposito
 import { usersRepository } from '../users/users.repository.ts';
 import { buildUserRow } from '../users/users.rules.ts';
 import { invitesPolicy } from './invites.policy.ts';
-import { presentInviteLink } from './invites.presenter.ts';
+import type { InviteLinkResult, InviteLinksPage } from './invites.model.ts';
 import { invitesRepository } from './invites.repository.ts';
 import { membersRepository } from '../members/members.repository.ts';
 import type { InviteLinkInput, InviteUsersInput, InvitedUsersWire } from './invites.schemas.ts';
@@ -85,15 +85,15 @@ export async function inviteUsers(ctx: Context, organizationId: string, input: I
 }
 
 /** GET /v1/orgs/{organizationId}/link-invites (admins). */
-export async function listInviteLinks(ctx: Context, organizationId: string, page: PageRequest) {
+export async function listInviteLinks(ctx: Context, organizationId: string, page: PageRequest): Promise<InviteLinksPage> {
   const access = await memberAccess(ctx, organizationId);
   invitesPolicy.authorize('manage', access, MANAGE_MESSAGE);
   const result = await invitesRepository.list(ctx.db, organizationId, page);
-  return { ...result, items: result.items.map((row) => presentInviteLink(ctx.config, row, access.role)) };
+  return { ...result, callerRole: access.role };
 }
 
 /** POST /v1/orgs/{organizationId}/link-invites (admins); refused while invite links are turned off. */
-export async function createInviteLink(ctx: Context, organizationId: string, input: InviteLinkInput) {
+export async function createInviteLink(ctx: Context, organizationId: string, input: InviteLinkInput): Promise<InviteLinkResult> {
   return ctx.transaction(async (tctx) => {
     const { organization, access } = await organizationAccess(tctx, organizationId);
     invitesPolicy.authorize('manage', access, MANAGE_MESSAGE);
@@ -108,28 +108,28 @@ export async function createInviteLink(ctx: Context, organizationId: string, inp
       created_at: isoNow(ctx.clock),
     };
     await invitesRepository.insert(tctx.db, row);
-    return presentInviteLink(ctx.config, row, access.role);
+    return { invite: row, callerRole: access.role };
   });
 }
 
 /** GET /v1/orgs/{organizationId}/link-invites/{inviteId} (admins). */
-export async function getInviteLink(ctx: Context, organizationId: string, inviteId: string) {
+export async function getInviteLink(ctx: Context, organizationId: string, inviteId: string): Promise<InviteLinkResult> {
   const access = await memberAccess(ctx, organizationId);
   invitesPolicy.authorize('manage', access, MANAGE_MESSAGE);
   const row = await invitesRepository.find(ctx.db, organizationId, inviteId);
   if (!row) throw notFound('Invite');
-  return presentInviteLink(ctx.config, row, access.role);
+  return { invite: row, callerRole: access.role };
 }
 
 /** PATCH /v1/orgs/{organizationId}/link-invites/{inviteId} (admins): changes the role it gives. */
-export async function updateInviteLink(ctx: Context, organizationId: string, inviteId: string, input: InviteLinkInput) {
+export async function updateInviteLink(ctx: Context, organizationId: string, inviteId: string, input: InviteLinkInput): Promise<InviteLinkResult> {
   return ctx.transaction(async (tctx) => {
     const access = await memberAccess(tctx, organizationId);
     invitesPolicy.authorize('manage', access, MANAGE_MESSAGE);
     const row = await invitesRepository.find(tctx.db, organizationId, inviteId);
     if (!row) throw notFound('Invite');
     await invitesRepository.updateRole(tctx.db, organizationId, inviteId, input.role);
-    return presentInviteLink(ctx.config, { ...row, role: input.role }, access.role);
+    return { invite: { ...row, role: input.role }, callerRole: access.role };
   });
 }
 

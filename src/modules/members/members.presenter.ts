@@ -1,4 +1,5 @@
 import type { Config } from '../../config.ts';
+import type { Page } from '../../lib/pagination/index.ts';
 import { presentUser } from '../users/users.presenter.ts';
 import type { MemberView } from './members.repository.ts';
 import type { MemberWire } from './members.schemas.ts';
@@ -25,4 +26,8 @@ export function presentMember(config: Pick<Config, 'publicUrl'>, row: MemberView
   };
   if (row.last_seen_at) member.lastSeenAt = row.last_seen_at;
   return member;
+}
+
+export function presentMembersPage(config: Pick<Config, 'publicUrl'>, page: Page<MemberView>): Page<MemberWire> {
+  return { ...page, items: page.items.map((row) => presentMember(config, row)) };
 }

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { contextOf } from '../../context.ts';
+import { presentReused } from '../../lib/reusable.ts';
+import type { Page } from '../../lib/pagination/index.ts';
 import { operations } from '../../plugins/operations.ts';
 import { pageRequest } from '../../plugins/pagination.ts';
 import { ref } from '../../schemas/registry.ts';
@@ -12,24 +14,29 @@ import {
   PingResponse,
   UpdateMemberBody,
 } from './members.schemas.ts';
+import { presentMember, presentMembersPage } from './members.presenter.ts';
+import type { MemberView } from './members.repository.ts';
 import * as members from './members.service.ts';
 
 export const membersRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const route = operations(app, ['organization-members']);
+  const { config } = app.deps;
+  // One function for the app's life, so a reused page of members is presented once (presentReused).
+  const presentMembers = (page: Page<MemberView>) => presentMembersPage(config, page);
 
   route.get('/v1/orgs/:organizationId/members', {
     operationId: 'listMembersInOrganizationById', summary: 'List the members of an organization (members with a role)', params: OrganizationParams, querystring: ListMembersQuery, ok: MemberList,
-    handler: (request) => members.listMembers(contextOf(request), request.params.organizationId, request.query, pageRequest(request, request.query)),
+    handler: (request) => presentReused(members.listMembers(contextOf(request), request.params.organizationId, request.query, pageRequest(request, request.query)), presentMembers),
   });
 
   route.get('/v1/orgs/:organizationId/members/:userId', {
     operationId: 'getMemberInOrganizationById', summary: 'Get a member of an organization', params: MemberParams, ok: ref(Member),
-    handler: (request) => members.getMember(contextOf(request), request.params.organizationId, request.params.userId),
+    handler: async (request) => presentMember(config, await members.getMember(contextOf(request), request.params.organizationId, request.params.userId)),
   });
 
   route.patch('/v1/orgs/:organizationId/members/:userId', {
     operationId: 'updateMemberInOrganizationById', summary: "Change a member's role (admins); null makes them a guest", params: MemberParams, body: UpdateMemberBody, ok: ref(Member),
-    handler: (request) => members.updateMember(contextOf(request), request.params.organizationId, request.params.userId, request.body),
+    handler: async (request) => presentMember(config, await members.updateMember(contextOf(request), request.params.organizationId, request.params.userId, request.body)),
   });
 
   route.delete('/v1/orgs/:organizationId/members/:userId', {
@@ -39,7 +46,7 @@ export const membersRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   route.post('/v1/orgs/:organizationId/members/:userId/sso', {
     operationId: 'setUserAsSSOMemberForOrganization', summary: 'Mark a member as signing in through SSO (admins)', params: MemberParams, ok: ref(Member),
-    handler: (request) => members.setMemberSSO(contextOf(request), request.params.organizationId, request.params.userId),
+    handler: async (request) => presentMember(config, await members.setMemberSSO(contextOf(request), request.params.organizationId, request.params.userId)),
   });
 
   route.post('/v1/orgs/:organizationId/ping', {

@@ -1,10 +1,9 @@
 import { SignJWT } from 'jose';
 import type { Context } from '../../context.ts';
-import type { PageRequest } from '../../lib/pagination/index.ts';
+import type { Page, PageRequest } from '../../lib/pagination/index.ts';
 import { serverSecret } from '../../db/secrets.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
-import { reusable } from '../../lib/reusable.ts';
 import { readUnlessChanged } from '../../db/read-cache.ts';
 import { organizationPolicy } from '../organizations/organizations.policy.ts';
 import { organizationsRepository } from '../organizations/organizations.repository.ts';
@@ -12,7 +11,6 @@ import { actorReaches, memberAccess } from '../../access/index.ts';
 import { usersRepository } from '../users/users.repository.ts';
 import { memberPolicy } from './members.policy.ts';
 import { visibleMember } from './members.rules.ts';
-import { presentMember } from './members.presenter.ts';
 import { membersRepository, type MemberView } from './members.repository.ts';
 import type { ListMembersFilters, UpdateMemberInput } from './members.schemas.ts';
 
@@ -30,29 +28,28 @@ async function ensureAnotherAdmin(ctx: Pick<Context, 'db'>, organizationId: stri
 /**
  * GET /v1/orgs/{organizationId}/members: members with a role only (guests may not list).
  * A page is reused while the organization's directory (memberships, team memberships) and
- * users are unchanged (the change feed).
+ * users are unchanged (the change feed); the route presents a reused page once (presentReused).
  */
-export async function listMembers(ctx: Context, organizationId: string, query: ListMembersFilters, page: PageRequest) {
+export async function listMembers(ctx: Context, organizationId: string, query: ListMembersFilters, page: PageRequest): Promise<Page<MemberView>> {
   const access = await memberAccess(ctx, organizationId);
   organizationPolicy.authorize('listMembers', access, 'Guests cannot list the members of the organization');
   const filters = { role: query.role, search: query.search, sort: query.sort ?? 'joinedAt', order: query.order ?? 'desc' } as const;
   const key = JSON.stringify(['members', organizationId, filters, page.page ?? null, page.limit]);
   return readUnlessChanged(ctx.db, ctx.caches.listings, key, async (depend) => {
     depend(`directory:${organizationId}`, 'users');
-    const result = await membersRepository.list(ctx.db, organizationId, filters, page);
-    return reusable({ ...result, items: result.items.map((row) => presentMember(ctx.config, row)) });
+    return membersRepository.list(ctx.db, organizationId, filters, page);
   });
 }
 
 
 /** GET /v1/orgs/{organizationId}/members/{userId} */
-export async function getMember(ctx: Context, organizationId: string, userId: string) {
+export async function getMember(ctx: Context, organizationId: string, userId: string): Promise<MemberView> {
   const access = await memberAccess(ctx, organizationId);
-  return presentMember(ctx.config, await visibleMember(ctx, access, userId));
+  return visibleMember(ctx, access, userId);
 }
 
 /** PATCH /v1/orgs/{organizationId}/members/{userId}: admins change roles; an organization keeps an admin. */
-export async function updateMember(ctx: Context, organizationId: string, userId: string, input: UpdateMemberInput) {
+export async function updateMember(ctx: Context, organizationId: string, userId: string, input: UpdateMemberInput): Promise<MemberView> {
   const member = await ctx.transaction(async (tctx) => {
     const access = await memberAccess(tctx, organizationId);
     memberPolicy.authorize('updateRole', { access, userId }, 'Only organization admins can change member roles');
@@ -62,7 +59,7 @@ export async function updateMember(ctx: Context, organizationId: string, userId:
       if (input.role !== 'admin') await ensureAnotherAdmin(tctx, organizationId, member, 'demote');
       await membersRepository.update(tctx.db, organizationId, userId, { role: input.role });
     }
-    return presentMember(ctx.config, { ...member, role: input.role === undefined ? member.role : input.role });
+    return { ...member, role: input.role === undefined ? member.role : input.role };
   });
   return member;
 }
@@ -84,13 +81,13 @@ export async function removeMember(ctx: Context, organizationId: string, userId:
 }
 
 /** POST /v1/orgs/{organizationId}/members/{userId}/sso: admins mark a member as signing in through SSO. */
-export async function setMemberSSO(ctx: Context, organizationId: string, userId: string) {
+export async function setMemberSSO(ctx: Context, organizationId: string, userId: string): Promise<MemberView> {
   return ctx.transaction(async (tctx) => {
     const access = await memberAccess(tctx, organizationId);
     memberPolicy.authorize('setSSO', { access, userId }, 'Only organization admins can set SSO members');
     const member = await visibleMember(tctx, access, userId);
     if (member.sso !== 1) await membersRepository.update(tctx.db, organizationId, userId, { sso: 1 });
-    return presentMember(ctx.config, { ...member, sso: 1 });
+    return { ...member, sso: 1 };
   });
 }
 

@@ -1,5 +1,6 @@
 import type { Config } from '../../config.ts';
 import { apiUrl, appUrl } from '../../lib/urls.ts';
+import type { SpecResult, SpecsPage, VersionContentResult, VersionResult, VersionsPage } from './openapi-specs.model.ts';
 import type { SpecRow, VersionHead } from './openapi-specs.repository.ts';
 
 type Urls = Pick<Config, 'publicUrl'>;
@@ -59,3 +60,19 @@ export function presentContent(config: Urls, spec: SpecRow, version: VersionHead
     urls: { source: url, public: spec.visibility === 'public' ? publishedSpecUrl(config, spec) : null },
   };
 }
+
+export const presentSpecResult = (config: Urls, result: SpecResult) => presentSpec(config, result.spec, result.permissions);
+
+export function presentSpecsPage(config: Urls, page: SpecsPage) {
+  const { permissions, ...rest } = page;
+  return { ...rest, items: page.items.map((row) => presentSpec(config, row, permissions)) };
+}
+
+export const presentVersionResult = (config: Urls, result: VersionResult) => presentVersion(config, result.spec, result.version);
+
+export function presentVersionsPage(config: Urls, page: VersionsPage) {
+  const { spec, ...rest } = page;
+  return { ...rest, items: page.items.map((version) => presentVersion(config, spec, version)) };
+}
+
+export const presentContentResult = (config: Urls, result: VersionContentResult) => presentContent(config, result.spec, result.version, result.filesystem);

@@ -20,6 +20,13 @@ import {
   VersionList,
   VersionParams,
 } from './openapi-specs.schemas.ts';
+import {
+  presentContentResult,
+  presentSpecResult,
+  presentSpecsPage,
+  presentVersionResult,
+  presentVersionsPage,
+} from './openapi-specs.presenter.ts';
 import * as specs from './openapi-specs.service.ts';
 
 const tags = ['openapi'];
@@ -28,20 +35,21 @@ const S = `${O}/openapi/:specSlug`;
 
 export const openapiSpecsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const route = operations(app, tags);
+  const { config } = app.deps;
 
   route.get(`${O}/openapi`, {
     operationId: 'listOpenAPISpecs', summary: 'List the organization’s OpenAPI specs', params: OrganizationParams, querystring: ListQuery, ok: SpecList,
-    handler: (request) => specs.listSpecs(contextOf(request), request.params.organizationId, pageRequest(request, request.query)),
+    handler: async (request) => presentSpecsPage(config, await specs.listSpecs(contextOf(request), request.params.organizationId, pageRequest(request, request.query))),
   });
 
   route.post(`${O}/openapi`, {
     operationId: 'createOpenAPISpec', summary: 'Create a spec from a URL or a text; it is processed in the background', params: OrganizationParams, body: CreateSpecBody, created: ref(OpenAPISpec),
-    handler: (request) => specs.createSpec(contextOf(request), request.params.organizationId, request.body),
+    handler: async (request) => presentSpecResult(config, await specs.createSpec(contextOf(request), request.params.organizationId, request.body)),
   });
 
   route.get(S, {
     operationId: 'getOpenAPISpecBySlug', summary: 'Get a spec', params: SpecParams, ok: ref(OpenAPISpec),
-    handler: (request) => specs.getSpec(contextOf(request), request.params.organizationId, request.params.specSlug),
+    handler: async (request) => presentSpecResult(config, await specs.getSpec(contextOf(request), request.params.organizationId, request.params.specSlug)),
   });
 
   app.put(S, {
@@ -54,14 +62,15 @@ export const openapiSpecsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 200: ref(OpenAPISpec), 201: ref(OpenAPISpec), ...errorResponses(400, 401, 403, 404) },
     },
     handler: async (request, reply) => {
-      const { created, spec } = await specs.putSpec(contextOf(request), request.params.organizationId, request.params.specSlug, request.body);
-      return reply.code(created ? 201 : 200).send(spec);
+      const result = await specs.putSpec(contextOf(request), request.params.organizationId, request.params.specSlug, request.body);
+      return reply.code(result.created ? 201 : 200).send(presentSpecResult(config, result));
     },
   });
 
   route.patch(S, {
     operationId: 'updateOpenAPISpecBySlug', summary: 'Change a spec’s visibility', params: SpecParams, body: PatchSpecBody, ok: ref(OpenAPISpec),
-    handler: (request) => specs.updateVisibility(contextOf(request), request.params.organizationId, request.params.specSlug, request.body.visibility),
+    handler: async (request) =>
+      presentSpecResult(config, await specs.updateVisibility(contextOf(request), request.params.organizationId, request.params.specSlug, request.body.visibility)),
   });
 
   route.delete(S, {
@@ -71,17 +80,18 @@ export const openapiSpecsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   route.get(`${S}/versions`, {
     operationId: 'listOpenAPISpecVersions', summary: 'List a spec’s versions, newest first', params: SpecParams, querystring: ListQuery, ok: VersionList,
-    handler: (request) => specs.listVersions(contextOf(request), request.params.organizationId, request.params.specSlug, pageRequest(request, request.query)),
+    handler: async (request) =>
+      presentVersionsPage(config, await specs.listVersions(contextOf(request), request.params.organizationId, request.params.specSlug, pageRequest(request, request.query))),
   });
 
   route.get(`${S}/versions/latest`, {
     operationId: 'getLatestOpenAPISpecVersion', summary: 'Get the latest version', params: SpecParams, ok: ref(OpenAPISpecVersion),
-    handler: (request) => specs.getVersion(contextOf(request), request.params.organizationId, request.params.specSlug, 'latest'),
+    handler: async (request) => presentVersionResult(config, await specs.getVersion(contextOf(request), request.params.organizationId, request.params.specSlug, 'latest')),
   });
 
   route.get(`${S}/versions/latest/content`, {
     operationId: 'getLatestOpenAPISpecVersionContent', summary: 'The latest version’s files', params: SpecParams, ok: OpenAPISpecContent,
-    handler: (request) => specs.getVersionContent(contextOf(request), request.params.organizationId, request.params.specSlug, 'latest'),
+    handler: async (request) => presentContentResult(config, await specs.getVersionContent(contextOf(request), request.params.organizationId, request.params.specSlug, 'latest')),
   });
 
   route.get(`${S}/versions/latest/content/raw`, {
@@ -91,12 +101,14 @@ export const openapiSpecsRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   route.get(`${S}/versions/:versionId`, {
     operationId: 'getOpenAPISpecVersionById', summary: 'Get a version', params: VersionParams, ok: ref(OpenAPISpecVersion),
-    handler: (request) => specs.getVersion(contextOf(request), request.params.organizationId, request.params.specSlug, request.params.versionId),
+    handler: async (request) =>
+      presentVersionResult(config, await specs.getVersion(contextOf(request), request.params.organizationId, request.params.specSlug, request.params.versionId)),
   });
 
   route.get(`${S}/versions/:versionId/content`, {
     operationId: 'getOpenAPISpecVersionContentById', summary: 'A version’s files', params: VersionParams, ok: OpenAPISpecContent,
-    handler: (request) => specs.getVersionContent(contextOf(request), request.params.organizationId, request.params.specSlug, request.params.versionId),
+    handler: async (request) =>
+      presentContentResult(config, await specs.getVersionContent(contextOf(request), request.params.organizationId, request.params.specSlug, request.params.versionId)),
   });
 
   // A public spec's latest document, for anyone (no token): JSON or YAML, with an ETag.

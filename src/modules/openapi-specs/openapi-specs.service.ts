@@ -11,9 +11,9 @@ import { memberAccess } from '../../access/index.ts';
 import type { OrganizationAccess } from '../organizations/organizations.policy.ts';
 import { requestSpecProcessing } from './openapi-specs.job-kinds.ts';
 import { openapiSpecPolicy } from './openapi-specs.policy.ts';
-import { presentContent, presentSpec, presentVersion } from './openapi-specs.presenter.ts';
+import type { SpecResult, SpecsPage, VersionContentResult, VersionResult, VersionsPage } from './openapi-specs.model.ts';
 import { loadSpec, type SpecSource } from './openapi-specs.process.ts';
-import { openapiSpecsRepository as repo, type SpecRow, type VersionHead } from './openapi-specs.repository.ts';
+import { openapiSpecsRepository as repo, type SpecRow } from './openapi-specs.repository.ts';
 import type { SpecSourceInput } from './openapi-specs.schemas.ts';
 
 /** YAML is parsed only by some requests: loaded on first use (lib/load-on-use.ts). */
@@ -37,7 +37,8 @@ async function editAccess(ctx: Context, organizationId: string): Promise<Organiz
   return access;
 }
 
-const present = (ctx: Context, row: SpecRow, access: OrganizationAccess) => presentSpec(ctx.config, row, openapiSpecPolicy.permissions(access));
+/** A spec with the caller's permissions on it. */
+const resultOf = (spec: SpecRow, access: OrganizationAccess): SpecResult => ({ spec, permissions: openapiSpecPolicy.permissions(access) });
 
 /**
  * `source` is `{ url }` or `{ text }`, nothing else. A URL is fetched again on a schedule,
@@ -68,10 +69,10 @@ function sourceColumns(source: SpecSource) {
 }
 
 /** GET {O}/openapi */
-export async function listSpecs(ctx: Context, organizationId: string, page: PageRequest) {
+export async function listSpecs(ctx: Context, organizationId: string, page: PageRequest): Promise<SpecsPage> {
   const access = await readAccess(ctx, organizationId);
   const result = await repo.list(ctx.db, organizationId, page);
-  return { ...result, items: result.items.map((row) => present(ctx, row, access)) };
+  return { ...result, permissions: openapiSpecPolicy.permissions(access) };
 }
 
 async function specOf(ctx: Context, organizationId: string, slug: string): Promise<{ access: OrganizationAccess; spec: SpecRow }> {
@@ -82,13 +83,13 @@ async function specOf(ctx: Context, organizationId: string, slug: string): Promi
 }
 
 /** GET {O}/openapi/{slug} */
-export async function getSpec(ctx: Context, organizationId: string, slug: string) {
+export async function getSpec(ctx: Context, organizationId: string, slug: string): Promise<SpecResult> {
   const { access, spec } = await specOf(ctx, organizationId, slug);
-  return present(ctx, spec, access);
+  return resultOf(spec, access);
 }
 
 /** POST {O}/openapi: 400 when the slug is taken (PUT replaces). */
-export async function createSpec(ctx: Context, organizationId: string, input: { slug: string; source: SpecSourceInput }) {
+export async function createSpec(ctx: Context, organizationId: string, input: { slug: string; source: SpecSourceInput }): Promise<SpecResult> {
   const source = normalizeSource(input.source);
   return ctx.transaction(async (tctx) => {
     const access = await editAccess(tctx, organizationId);
@@ -96,7 +97,7 @@ export async function createSpec(ctx: Context, organizationId: string, input: { 
     const row = newSpecRow(ctx, organizationId, input.slug, source);
     await repo.insert(tctx.db, row);
     await requestSpecProcessing(tctx.db, row.id);
-    return present(ctx, row, access);
+    return resultOf(row, access);
   });
 }
 
@@ -120,7 +121,7 @@ function newSpecRow(ctx: Context, organizationId: string, slug: string, source: 
 }
 
 /** PUT {O}/openapi/{slug}: creates (201) or replaces the source and processes it again (200). */
-export async function putSpec(ctx: Context, organizationId: string, slug: string, input: { source: SpecSourceInput }) {
+export async function putSpec(ctx: Context, organizationId: string, slug: string, input: { source: SpecSourceInput }): Promise<SpecResult & { created: boolean }> {
   const source = normalizeSource(input.source);
   return ctx.transaction(async (tctx) => {
     const access = await editAccess(tctx, organizationId);
@@ -135,19 +136,19 @@ export async function putSpec(ctx: Context, organizationId: string, slug: string
       await repo.insert(tctx.db, row);
     }
     await requestSpecProcessing(tctx.db, row.id);
-    return { created: !existing, spec: present(ctx, row, access) };
+    return { created: !existing, ...resultOf(row, access) };
   });
 }
 
 /** PATCH {O}/openapi/{slug}: visibility. */
-export async function updateVisibility(ctx: Context, organizationId: string, slug: string, visibility: 'private' | 'public') {
+export async function updateVisibility(ctx: Context, organizationId: string, slug: string, visibility: 'private' | 'public'): Promise<SpecResult> {
   return ctx.transaction(async (tctx) => {
     const access = await editAccess(tctx, organizationId);
     const spec = await repo.findBySlug(tctx.db, organizationId, slug);
     if (!spec) throw notFound('OpenAPI spec');
     const changes = { visibility, updated_at: isoNow(ctx.clock) };
     await repo.update(tctx.db, spec.id, changes);
-    return present(ctx, { ...spec, ...changes }, access);
+    return resultOf({ ...spec, ...changes }, access);
   });
 }
 
@@ -161,13 +162,12 @@ export async function deleteSpec(ctx: Context, organizationId: string, slug: str
 }
 
 /** GET {O}/openapi/{slug}/versions */
-export async function listVersions(ctx: Context, organizationId: string, slug: string, page: PageRequest) {
+export async function listVersions(ctx: Context, organizationId: string, slug: string, page: PageRequest): Promise<VersionsPage> {
   const { spec } = await specOf(ctx, organizationId, slug);
-  const result = await repo.listVersions(ctx.db, spec.id, page);
-  return { ...result, items: result.items.map((v) => presentVersion(ctx.config, spec, v)) };
+  return { ...(await repo.listVersions(ctx.db, spec.id, page)), spec };
 }
 
-async function versionOf(ctx: Context, organizationId: string, slug: string, versionId: string): Promise<{ spec: SpecRow; version: VersionHead }> {
+async function versionOf(ctx: Context, organizationId: string, slug: string, versionId: string): Promise<VersionResult> {
   const { spec } = await specOf(ctx, organizationId, slug);
   const id = versionId === 'latest' ? spec.last_version_id : versionId;
   const version = id ? await repo.findVersionHead(ctx.db, spec.id, id) : undefined;
@@ -176,16 +176,15 @@ async function versionOf(ctx: Context, organizationId: string, slug: string, ver
 }
 
 /** GET {O}/openapi/{slug}/versions/{latest|id} */
-export async function getVersion(ctx: Context, organizationId: string, slug: string, versionId: string) {
-  const { spec, version } = await versionOf(ctx, organizationId, slug, versionId);
-  return presentVersion(ctx.config, spec, version);
+export async function getVersion(ctx: Context, organizationId: string, slug: string, versionId: string): Promise<VersionResult> {
+  return versionOf(ctx, organizationId, slug, versionId);
 }
 
 /** GET .../versions/{latest|id}/content */
-export async function getVersionContent(ctx: Context, organizationId: string, slug: string, versionId: string) {
+export async function getVersionContent(ctx: Context, organizationId: string, slug: string, versionId: string): Promise<VersionContentResult> {
   const { spec, version } = await versionOf(ctx, organizationId, slug, versionId);
   const full = await repo.findVersion(ctx.db, spec.id, version.id);
-  return presentContent(ctx.config, spec, version, full!.filesystem);
+  return { spec, version, filesystem: full!.filesystem };
 }
 
 /** GET .../versions/latest/content/raw: the entrypoint as fetched or uploaded. */

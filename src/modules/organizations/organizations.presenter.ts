@@ -1,6 +1,8 @@
 import type { Config } from '../../config.ts';
 import type { AgentInstructionsTable } from '../../db/types.ts';
+import type { Page } from '../../lib/pagination/index.ts';
 import { apiUrl, appUrl } from '../../lib/urls.ts';
+import type { OrganizationResult, OrganizationsPage } from './organizations.model.ts';
 import { organizationPolicy, type OrganizationAccess } from './organizations.policy.ts';
 import type { OrganizationRow } from './organizations.repository.ts';
 import type { OrganizationWire } from './organizations.schemas.ts';
@@ -75,6 +77,13 @@ export function presentOrganization(
   // Billing details are for members only, as on GitBook.
   if (access) org.billing = SELF_HOSTED_BILLING;
   return org;
+}
+
+export const presentOrganizationResult = (config: Pick<Config, 'publicUrl'>, result: OrganizationResult): OrganizationWire =>
+  presentOrganization(config, result.organization, result.access);
+
+export function presentOrganizationsPage(config: Pick<Config, 'publicUrl'>, page: OrganizationsPage): Page<OrganizationWire> {
+  return { ...page, items: page.items.map((result) => presentOrganizationResult(config, result)) };
 }
 
 /** agent_instructions row -> AgentInstructions wire object. */

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { contextOf } from '../../context.ts';
+import { presentReused } from '../../lib/reusable.ts';
 import { errorResponses } from '../../schemas/common.ts';
 import { ref } from '../../schemas/registry.ts';
 import { pageRequest } from '../../plugins/pagination.ts';
@@ -15,11 +16,17 @@ import {
   UpdateAgentInstructionsBody,
   UpdateOrganizationBody,
 } from './organizations.schemas.ts';
+import type { OrganizationResult } from './organizations.model.ts';
+import { presentAgentInstructions, presentOrganizationResult, presentOrganizationsPage } from './organizations.presenter.ts';
 import * as organizations from './organizations.service.ts';
 
 const tags = ['organizations'];
 
 export const organizationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { config } = app.deps;
+  // One function for the app's life, so a reused organization is presented once (presentReused).
+  const presentGot = (result: OrganizationResult) => presentOrganizationResult(config, result);
+
   app.get('/v1/orgs', {
     schema: {
       operationId: 'listOrganizationsForAuthenticatedUser',
@@ -28,7 +35,7 @@ export const organizationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: ListOrganizationsQuery,
       response: { 200: OrganizationList, ...errorResponses(400, 401) },
     },
-    handler: (request) => organizations.listOrganizations(contextOf(request), pageRequest(request, request.query)),
+    handler: async (request) => presentOrganizationsPage(config, await organizations.listOrganizations(contextOf(request), pageRequest(request, request.query))),
   });
 
   app.post('/v1/orgs', {
@@ -40,7 +47,7 @@ export const organizationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       response: { 201: ref(Organization), ...errorResponses(400, 401, 403) },
     },
     handler: async (request, reply) => {
-      const organization = await organizations.createOrganization(contextOf(request), request.body);
+      const organization = presentOrganizationResult(config, await organizations.createOrganization(contextOf(request), request.body));
       return reply.code(201).header('location', organization.urls.location).send(organization);
     },
   });
@@ -53,7 +60,7 @@ export const organizationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: OrganizationParams,
       response: { 200: ref(Organization), ...errorResponses(401, 404) },
     },
-    handler: (request) => organizations.getOrganization(contextOf(request), request.params.organizationId),
+    handler: (request) => presentReused(organizations.getOrganization(contextOf(request), request.params.organizationId), presentGot),
   });
 
   app.patch('/v1/orgs/:organizationId', {
@@ -65,8 +72,8 @@ export const organizationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: UpdateOrganizationBody,
       response: { 200: ref(Organization), ...errorResponses(400, 401, 403, 404, 409) },
     },
-    handler: (request) =>
-      organizations.updateOrganization(contextOf(request), request.params.organizationId, request.body),
+    handler: async (request) =>
+      presentOrganizationResult(config, await organizations.updateOrganization(contextOf(request), request.params.organizationId, request.body)),
   });
 
   app.get('/v1/email-domains/:emailDomain/orgs', {
@@ -77,8 +84,10 @@ export const organizationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: EmailDomainParams,
       response: { 200: OrganizationsForEmailDomain, ...errorResponses(401) },
     },
-    handler: (request) =>
-      organizations.listOrganizationsForEmailDomain(contextOf(request), request.params.emailDomain),
+    handler: async (request) => {
+      const results = await organizations.listOrganizationsForEmailDomain(contextOf(request), request.params.emailDomain);
+      return { organizations: results.map((result) => presentOrganizationResult(config, result)) };
+    },
   });
 
   app.get('/v1/orgs/:organizationId/agent-instructions', {
@@ -89,7 +98,7 @@ export const organizationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: OrganizationParams,
       response: { 200: ref(AgentInstructions), ...errorResponses(401, 403, 404) },
     },
-    handler: (request) => organizations.getAgentInstructions(contextOf(request), request.params.organizationId),
+    handler: async (request) => presentAgentInstructions(config, await organizations.getAgentInstructions(contextOf(request), request.params.organizationId)),
   });
 
   app.put('/v1/orgs/:organizationId/agent-instructions', {
@@ -101,7 +110,7 @@ export const organizationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       body: UpdateAgentInstructionsBody,
       response: { 200: ref(AgentInstructions), ...errorResponses(400, 401, 403, 404) },
     },
-    handler: (request) =>
-      organizations.updateAgentInstructions(contextOf(request), request.params.organizationId, request.body.instructions),
+    handler: async (request) =>
+      presentAgentInstructions(config, await organizations.updateAgentInstructions(contextOf(request), request.params.organizationId, request.body.instructions)),
   });
 };

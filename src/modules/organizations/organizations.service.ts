@@ -5,11 +5,11 @@ import { badRequest, conflict, forbidden, notFound } from '../../errors.ts';
 import { isUniqueViolation } from '../../db/errors.ts';
 import { isoNow, type Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { reusable } from '../../lib/reusable.ts';
 import { reuseUnlessChanged } from '../../db/read-cache.ts';
+import type { AgentInstructionsTable } from '../../db/types.ts';
 import type { PageRequest } from '../../lib/pagination/index.ts';
 import { mayCreateOrganization, organizationPolicy } from './organizations.policy.ts';
-import { presentAgentInstructions, presentOrganization } from './organizations.presenter.ts';
+import type { OrganizationResult, OrganizationsPage } from './organizations.model.ts';
 import { organizationsRepository, type OrganizationRow } from './organizations.repository.ts';
 import { usersRepository } from '../users/users.repository.ts';
 import type { UpdateOrganizationInput } from './organizations.schemas.ts';
@@ -18,21 +18,21 @@ import { normalizeMergeRules } from './organizations.rules.ts';
 const EMPTY_DOCUMENT = JSON.stringify({ object: 'document', data: {}, nodes: [] });
 
 /** GET /v1/orgs */
-export async function listOrganizations(ctx: Context, page: PageRequest) {
+export async function listOrganizations(ctx: Context, page: PageRequest): Promise<OrganizationsPage> {
   const result = await organizationsRepository.listForUser(ctx.db, ctx.actor.userId, page);
   // A scoped caller sees its own organization only (the count stays the page query's).
   const items = result.items.filter((row) => actorReaches(ctx.actor, row.id));
-  return { ...result, items: items.map((row) => presentOrganization(ctx.config, row, accessOf(row))) };
+  return { ...result, items: items.map((row) => ({ organization: row, access: accessOf(row) })) };
 }
 
 /** GET /v1/orgs/{organizationId} */
-export function getOrganization(ctx: Context, organizationId: string) {
-  // Reused (and serialized once) while the organization and its members are unchanged; a
-  // hit answers synchronously.
+export function getOrganization(ctx: Context, organizationId: string): OrganizationResult | Promise<OrganizationResult> {
+  // Reused while the organization and its members are unchanged (the route presents and
+  // serializes it once, presentReused); a hit answers synchronously.
   return reuseUnlessChanged(ctx.db, ctx.caches.listings, `org-get\u0000${organizationId}\u0000${ctx.actor.userId}`, async (depend) => {
     depend(`org:${organizationId}`);
     const { organization, access } = await organizationAccess(ctx, organizationId);
-    return reusable(presentOrganization(ctx.config, organization, access));
+    return { organization, access };
   });
 }
 
@@ -83,7 +83,7 @@ function normalizeDomains(domains: string[]): string[] {
 }
 
 /** POST /v1/orgs: whoever ORG_CREATION allows founds an organization and becomes its admin. */
-export async function createOrganization(ctx: Context, input: NewOrganization) {
+export async function createOrganization(ctx: Context, input: NewOrganization): Promise<OrganizationResult> {
   const caller = await usersRepository.findById(ctx.db, ctx.actor.userId);
   const standing = {
     installationAdmin: caller?.installation_admin === 1,
@@ -102,11 +102,11 @@ export async function createOrganization(ctx: Context, input: NewOrganization) {
   const row = await ctx.db
     .transaction()
     .execute((trx) => createOrganizationWithAdmin(trx, ctx.clock, input, ctx.actor.userId));
-  return presentOrganization(ctx.config, row, { organizationId: row.id, userId: ctx.actor.userId, role: 'admin' });
+  return { organization: row, access: { organizationId: row.id, userId: ctx.actor.userId, role: 'admin' } };
 }
 
 /** PATCH /v1/orgs/{organizationId}: admins only. */
-export async function updateOrganization(ctx: Context, organizationId: string, input: UpdateOrganizationInput) {
+export async function updateOrganization(ctx: Context, organizationId: string, input: UpdateOrganizationInput): Promise<OrganizationResult> {
   return ctx.transaction(async (tctx) => {
     const access = await memberAccess(tctx, organizationId);
     organizationPolicy.authorize('admin', access, 'Only organization admins can change its settings');
@@ -140,12 +140,12 @@ export async function updateOrganization(ctx: Context, organizationId: string, i
 
     await organizationsRepository.update(tctx.db, organizationId, changes);
     const updated = (await organizationsRepository.findById(tctx.db, organizationId)) as OrganizationRow;
-    return presentOrganization(ctx.config, updated, access);
+    return { organization: updated, access };
   });
 }
 
 /** GET /v1/email-domains/{emailDomain}/orgs: organizations a user of that domain may join. */
-export async function listOrganizationsForEmailDomain(ctx: Context, emailDomain: string) {
+export async function listOrganizationsForEmailDomain(ctx: Context, emailDomain: string): Promise<OrganizationResult[]> {
   const domain = emailDomain.trim().toLowerCase();
   // Only users of that domain (a verified address) learn which organizations take it;
   // anyone else sees just the ones they already belong to. Otherwise any signed-in user
@@ -154,22 +154,19 @@ export async function listOrganizationsForEmailDomain(ctx: Context, emailDomain:
   const callersDomain = caller && caller.email_verified === 1 ? caller.email.slice(caller.email.lastIndexOf('@') + 1).toLowerCase() : null;
   const rows = await organizationsRepository.listByEmailDomain(ctx.db, domain, ctx.actor.userId);
   const visible = (callersDomain === domain ? rows : rows.filter((row) => accessOf(row) !== null)).filter((row) => actorReaches(ctx.actor, row.id));
-  return { organizations: visible.map((row) => presentOrganization(ctx.config, row, accessOf(row))) };
+  return visible.map((row) => ({ organization: row, access: accessOf(row) }));
 }
 
 /** GET /v1/orgs/{organizationId}/agent-instructions */
-export async function getAgentInstructions(ctx: Context, organizationId: string) {
+export async function getAgentInstructions(ctx: Context, organizationId: string): Promise<AgentInstructionsTable> {
   const { organization, access } = await organizationAccess(ctx, organizationId);
   organizationPolicy.authorize('readAgentInstructions', access, 'Guests cannot read the organization agent instructions');
   const row = await organizationsRepository.findAgentInstructions(ctx.db, organizationId);
-  return presentAgentInstructions(
-    ctx.config,
-    row ?? { organization_id: organizationId, instructions: EMPTY_DOCUMENT, updated_at: organization.created_at, updated_by: '' },
-  );
+  return row ?? { organization_id: organizationId, instructions: EMPTY_DOCUMENT, updated_at: organization.created_at, updated_by: '' };
 }
 
 /** PUT /v1/orgs/{organizationId}/agent-instructions: admins only. */
-export async function updateAgentInstructions(ctx: Context, organizationId: string, instructions: unknown) {
+export async function updateAgentInstructions(ctx: Context, organizationId: string, instructions: unknown): Promise<AgentInstructionsTable> {
   return ctx.transaction(async (tctx) => {
     const access = await memberAccess(tctx, organizationId);
     organizationPolicy.authorize('admin', access, 'Only organization admins can change the agent instructions');
@@ -180,7 +177,7 @@ export async function updateAgentInstructions(ctx: Context, organizationId: stri
       updated_by: ctx.actor.userId,
     };
     await organizationsRepository.upsertAgentInstructions(tctx.db, row);
-    return presentAgentInstructions(ctx.config, row);
+    return row;
   });
 }
 
