@@ -1,5 +1,5 @@
 import type { Db } from '../../db/database.ts';
-import { selectTeams } from '../teams/teams.repository.ts';
+import { selectTeams, type TeamRowWithCounts } from '../teams/teams.repository.ts';
 import { paginate, type Page, type PageRequest } from '../../lib/pagination/index.ts';
 import type { ContentPermissionsTable, RoleName } from '../../db/types.ts';
 
@@ -32,13 +32,7 @@ export interface UserGrantView {
 }
 
 /** A team grant with the team's counts and the caller's role in the team. */
-export interface TeamGrantView {
-  id: string;
-  organization_id: string;
-  title: string;
-  created_at: string;
-  members: number;
-  spaces: number;
+export interface TeamGrantView extends TeamRowWithCounts {
   caller_role: 'owner' | 'member' | null;
   role: RoleName;
   granted_at: string;
