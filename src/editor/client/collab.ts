@@ -19,7 +19,7 @@ import { documentAttrsOf } from '../live-doc.ts';
 import { redo, undo, yCursorPlugin, ySyncPlugin, ySyncPluginKey, yUndoPlugin, yXmlFragmentToProseMirrorRootNode } from 'y-prosemirror';
 
 /** Message types: as src/modules/collab/collab.service.ts MESSAGE. */
-const MESSAGE = { sync: 0, awareness: 1, ack: 3, save: 4, saved: 5, error: 6, generation: 7, reload: 8 } as const;
+const MESSAGE = { sync: 0, awareness: 1, ack: 3, save: 4, saved: 5, error: 6, generation: 7, reload: 8, notice: 9 } as const;
 
 /** A save refused because the page changed outside live editing since the unsaved edits (the member chooses). */
 export class StaleSave extends Error {}
@@ -168,7 +168,9 @@ export function connectCollab(url: string, schema: Schema, user: { name: string 
         const waiter = saves.shift();
         if (result.ok) waiter?.resolve();
         else waiter?.reject(new (result.stale ? StaleSave : Error)(result.message ?? 'Not saved'));
-      } else if (type === MESSAGE.error) {
+      } else if (type === MESSAGE.error || type === MESSAGE.notice) {
+        // A notice follows the save's answer (the editor's "Saved"): a change made outside live
+        // editing merged into the live edits, naming the blocks both changed.
         onStatus(decoding.readVarString(decoder));
       }
     };
