@@ -127,6 +127,17 @@ describe('the editor keeps written forms, loads less, works on phones', { timeou
     const handle = page.locator(`li[data-tree-page="${ids.Gamma}"] > .row > .drag-handle`);
     await handle.waitFor();
     await handle.scrollIntoViewIfNeeded();
+    // Each row is one line: its Delete button beside the handle, the name and the move buttons
+    // (it wrapped to a line of its own at 390 px), and nothing sticks out on the right.
+    for (const title of ['Alpha', 'Beta', 'Gamma']) {
+      const row = page.locator(`li[data-tree-page="${ids[title]}"] > .row`);
+      const grip = (await row.locator('.drag-handle').boundingBox())!;
+      const remove = (await row.getByRole('button', { name: `Delete: ${title}` }).boundingBox())!;
+      expect(Math.abs(remove.y + remove.height / 2 - (grip.y + grip.height / 2)), title).toBeLessThan(4);
+      expect(remove.x + remove.width, title).toBeLessThanOrEqual(390);
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: `${SHOTS}/tree-rows-phone.png` });
 
     // A finger on Gamma's handle, moved to the top of Alpha's row: Gamma goes before Alpha.
     const from = (await handle.boundingBox())!;
