@@ -154,6 +154,7 @@ export function connectCollab(url: string, schema: Schema, user: { name: string 
         const kind = syncProtocol.readSyncMessage(decoder, encoder, doc, ws);
         if (encoding.length(encoder) > 1) send(encoding.toUint8Array(encoder));
         if (kind === syncProtocol.messageYjsSyncStep2 && synced) {
+          started = true;
           synced();
           synced = null;
           failed = null;
@@ -190,6 +191,14 @@ export function connectCollab(url: string, schema: Schema, user: { name: string 
     };
   };
 
+  // A merge of a change made outside live editing, made by the server on any process: told
+  // here when it arrives (not one merged before this editor started).
+  let started = false;
+  const notices = doc.getMap<string>('quire-notice');
+  notices.observe(() => {
+    const raw = notices.get('merge');
+    if (started && raw) onStatus((JSON.parse(raw) as { text: string }).text);
+  });
   doc.on('update', (update: Uint8Array, origin: unknown) => {
     if (origin === socket) return;
     pending += 1;

@@ -28,7 +28,7 @@ import { getPage } from '../content/content.service.ts';
 import { findSession, SESSION_COOKIE, type BrowserSession } from '../../access/index.ts';
 import { collabRepository, type CollabAwarenessRow, type CollabDocKey, type CollabUpdateRow } from './collab.repository.ts';
 import { COLLAB_LIMITS } from './collab.limits.ts';
-import { awarenessEntries, BASE, digest, documentOfYDoc, FRAGMENT, isInStepWithPage, markBase, message, MESSAGE, seedUpdate, viewDigest, viewOfDocument, type StoredPage } from './collab.ydoc.ts';
+import { awarenessEntries, BASE, NOTICE, digest, documentOfYDoc, FRAGMENT, isInStepWithPage, markBase, message, MESSAGE, seedUpdate, viewDigest, viewOfDocument, type StoredPage } from './collab.ydoc.ts';
 import { EMPTY_DOCUMENT, mergeLiveDocument, mergeNotice, type BlockConflict } from './collab.merge.ts';
 import { documentHashOf, type CollabAccess } from './collab.access.ts';
 import { loadDocument } from '../../content/store/snapshot.ts';
@@ -263,6 +263,7 @@ export class CollabHub {
       if (baseMap.get('page') === digest(stored.document)) return { conflicts: [], notice: mergeNotice([]) };
       if (baseMap.get('page') !== digest(base)) return undefined;
       const { document, conflicts } = mergeLiveDocument(base, documentOfYDoc(room.doc), stored.document);
+      const notice = mergeNotice(conflicts);
       await this.storeChange(
         room,
         () => {
@@ -270,11 +271,13 @@ export class CollabHub {
           prosemirrorJSONToYXmlFragment(schema, json, room.doc.getXmlFragment(FRAGMENT));
           writeDocumentAttrs(room.doc, json);
           markBase(room.doc, stored, view);
+          // With the merge itself, so members on every process are told (collab.ts shows it).
+          room.doc.getMap<string>(NOTICE).set('merge', JSON.stringify({ id: newId(8), text: notice }));
         },
         trx,
       );
       this.log.info({ changeRequestId: room.key.changeRequestId, pageId: room.key.pageId, conflicts: conflicts.length }, 'merged a change made outside live editing into unsaved live edits');
-      return { conflicts, notice: mergeNotice(conflicts) };
+      return { conflicts, notice };
     });
   }
 

@@ -38,6 +38,8 @@ export const message = (type: number, write: (encoder: encoding.Encoder) => void
  * the merge when the live content was edited since (collab.merge.ts).
  */
 export const BASE = 'quire-base';
+/** The last merge of a change made outside live editing, as told to members: `merge`, JSON `{ id, text }`. */
+export const NOTICE = 'quire-notice';
 export const digest = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url');
 export const viewDigest = (doc: Y.Doc) => digest(yXmlFragmentToProseMirrorRootNode(doc.getXmlFragment(FRAGMENT), schema).toJSON());
 
