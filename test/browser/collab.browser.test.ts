@@ -17,7 +17,8 @@ import { servedTestApp } from './served-app.ts';
  * shows the other's cursor, and the document saved by one of them, read back through the
  * API, has both. On PostgreSQL once more with each member on their own server process (two
  * apps on one database, each on its own port), where edits and cursors pass through the
- * database.
+ * database. A page changed through the API while a member has unsaved live edits is merged
+ * into them (the member typed in one paragraph, the API client changed another).
  */
 
 const SHOTS = process.env.COLLAB_SHOTS ?? '/tmp/collab';
@@ -136,5 +137,40 @@ describe('editing together in a browser', () => {
 
   it.runIf(testDialect === 'postgres')('the same with each member on their own server process (PostgreSQL)', async () => {
     await typeTogether(url, secondUrl, 'two-processes');
+  }, 120_000);
+
+  it('a member types in paragraph A while an API client changes paragraph B of the same page: the two are merged, and the saved page has both', async () => {
+    const cr = (await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: ana.token, body: { subject: 'Merged' } })).body;
+    const page = await editorOf(ana, `/app/s/${spaceId}/change-requests/${cr.number}/pages/${pageId}/edit`);
+    const watcher = await editorOf(ben, `/app/s/${spaceId}/change-requests/${cr.number}/pages/${pageId}/edit`, secondUrl || url);
+    // Typed at the end of paragraph A, live (not saved).
+    await page.evaluate(() => {
+      const { view } = (window as unknown as { quireEditor: { view: any } }).quireEditor;
+      const end = view.state.doc.child(0).nodeSize - 1;
+      view.dispatch(view.state.tr.setSelection(view.state.selection.constructor.create(view.state.doc, end)));
+      view.focus();
+    });
+    await page.keyboard.type(' Typed live in A.', { delay: 10 });
+    await expect.poll(() => textOf(watcher), { timeout: 5_000 }).toContain('Typed live in A.');
+    // Meanwhile an API client changes paragraph B.
+    const changed = await t.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content`, {
+      token: org.admin.token,
+      body: { changes: [{ operation: 'update_page', page: pageId, document: { markdown: 'Shared paragraph.\n\nSecond paragraph, changed through the API.\n' } }] },
+    });
+    expect(changed.status).toBe(200);
+    await page.keyboard.type(' More.', { delay: 10 });
+    await page.keyboard.press('Control+s');
+    // No choice to make: the member is told the change was merged; both editors show both.
+    await expect.poll(() => page.locator('.save-status').innerText(), { timeout: 10_000 }).toContain('merged into the live edits');
+    expect(await page.getByRole('alert').isHidden()).toBe(true);
+    const both = 'Shared paragraph. Typed live in A. More.\nSecond paragraph, changed through the API.';
+    await expect.poll(() => textOf(page), { timeout: 5_000 }).toBe(both);
+    await expect.poll(() => textOf(watcher), { timeout: 5_000 }).toBe(both);
+    await expect.poll(() => watcher.locator('.save-status').innerText(), { timeout: 5_000 }).toContain('merged into the live edits');
+    await page.screenshot({ path: `${SHOTS}/collab-merged.png` });
+    const saved = await t.request('GET', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${pageId}`, { token: ana.token, query: { format: 'markdown' } });
+    expect(saved.body.markdown).toBe('Shared paragraph. Typed live in A. More.\n\nSecond paragraph, changed through the API.\n');
+    await page.context().close();
+    await watcher.context().close();
   }, 120_000);
 });

@@ -13,8 +13,9 @@ import { servedTestApp } from './served-app.ts';
  * markdown written by hand keeps that form for the blocks the editor did not touch); its live
  * editing socket opens alongside the API reads, not after them; on a 390 px touch phone a
  * finger drags a page in the change request's tree, and the keyboard's move buttons still
- * work; a live save that would replace a change made to the page outside live editing is
- * stopped with a notice, and the member may load the page's version. Screenshots go to
+ * work; a live save that would replace a change made to the page outside live editing that
+ * cannot be merged is stopped with a notice, and the member may load the page's version
+ * (a change that can be merged is: collab.browser.test.ts). Screenshots go to
  * /tmp/editor-phone/.
  */
 
@@ -126,6 +127,17 @@ describe('the editor keeps written forms, loads less, works on phones', { timeou
     const handle = page.locator(`li[data-tree-page="${ids.Gamma}"] > .row > .drag-handle`);
     await handle.waitFor();
     await handle.scrollIntoViewIfNeeded();
+    // Each row is one line: its Delete button beside the handle, the name and the move buttons
+    // (it wrapped to a line of its own at 390 px), and nothing sticks out on the right.
+    for (const title of ['Alpha', 'Beta', 'Gamma']) {
+      const row = page.locator(`li[data-tree-page="${ids[title]}"] > .row`);
+      const grip = (await row.locator('.drag-handle').boundingBox())!;
+      const remove = (await row.getByRole('button', { name: `Delete: ${title}` }).boundingBox())!;
+      expect(Math.abs(remove.y + remove.height / 2 - (grip.y + grip.height / 2)), title).toBeLessThan(4);
+      expect(remove.x + remove.width, title).toBeLessThanOrEqual(390);
+    }
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await page.screenshot({ path: `${SHOTS}/tree-rows-phone.png` });
 
     // A finger on Gamma's handle, moved to the top of Alpha's row: Gamma goes before Alpha.
     const from = (await handle.boundingBox())!;
@@ -153,11 +165,18 @@ describe('the editor keeps written forms, loads less, works on phones', { timeou
     await page.screenshot({ path: `${SHOTS}/tree-phone.png`, fullPage: true });
   });
 
-  it('tells the member when saving would replace a change made outside live editing, and loads the page’s version on request', async () => {
+  it('tells the member when saving would replace a change made outside live editing that cannot be merged, and loads the page’s version on request', async () => {
     const cr = (await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: writer.token, body: { subject: 'Outside' } })).body;
     const page = await signedIn(writer);
     await page.goto(`${url}/app/s/${spaceId}/change-requests/${cr.number}/pages/${pageId}/edit`);
     await ready(page);
+    // A live document with no recorded base (seeded before bases were recorded) cannot be
+    // merged with a change made outside it: the base is forgotten through the live document.
+    await page.evaluate(() => {
+      const { view } = (window as any).quireEditor;
+      const sync = view.state.plugins.find((p: any) => String(p.key).startsWith('y-sync'));
+      sync.getState(view.state).doc.getMap('quire-base').delete('document');
+    });
     await page.evaluate(() => (window as any).quireEditor.focusEnd());
     await page.keyboard.type('Typed live.');
     const changed = await t.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content`, {

@@ -11,7 +11,7 @@ import { PAGE_HEADING_OFFSET } from './page.ts';
 import { normalizeDocument } from './normalize.ts';
 import { runFingerprint } from './written-form.ts';
 import type { HeadingBlock } from './types.ts';
-import type { Block, Document, ParagraphBlock } from './types.ts';
+import type { Block, Document, ListItemBlock, ParagraphBlock, WrittenForm } from './types.ts';
 
 const HAND_WRITTEN = [
   'Set up the *widget* before __anything__ else.',
@@ -63,15 +63,19 @@ describe('keeping the written form of a page', () => {
     expect(again).toEqual(document);
   });
 
-  it('writes an edited block in the canonical form and keeps the others as written', () => {
+  it('writes an edited block in the canonical form and keeps the others as written; a list keeps its style', () => {
     const { document } = readPageMarkdown(HAND_WRITTEN);
+    setText(document.nodes[0], 'Set up the gadget first.');
     const list = document.nodes[1] as Extract<Block, { type: 'list-unordered' }>;
     const item = list.nodes[0].nodes[0] as ParagraphBlock;
     item.nodes = [{ object: 'text', leaves: [{ object: 'leaf', text: 'first step, edited', marks: [] }] }];
     const written = writePageMarkdown(document);
-    expect(written).toBe(HAND_WRITTEN.replace('- first step\n- second step', '* first step, edited\n* second step'));
-    // The edited list's kept form is forgotten once the document is normalized (stored).
-    expect(normalizeDocument(document).data.writtenForms?.map((f) => f.markdown)).not.toContain('- first step\n- second step');
+    // The paragraph canonically; the list's edited item in the list's `-` bullets.
+    expect(written).toBe(HAND_WRITTEN.replace('Set up the *widget* before __anything__ else.', 'Set up the gadget first.').replace('- first step\n- second step', '- first step, edited\n- second step'));
+    // Once the document is normalized (stored), the list's form is the one it is now written in,
+    // with each item's source, so the next edit keeps the untouched items alike.
+    expect(normalizeDocument(document).data.writtenForms?.map((f) => f.markdown)).toContain('- first step, edited\n- second step');
+    expect(writePageMarkdown(normalizeDocument(document))).toBe(written);
   });
 
   it('writes a removed, moved or duplicated block by its content, wherever it stands', () => {
@@ -203,7 +207,8 @@ describe('keeping the separators between top-level blocks', () => {
     expect(strip(document.nodes)).toEqual(strip(canonicalNodes(source)));
     const list = document.nodes[1] as Extract<Block, { type: 'list-ordered' }>;
     setText(list.nodes[2].nodes[0], 'Finished.');
-    expect(writePageMarkdown(document)).toBe('Steps:\n\n1. Download it.\n2. Run it.\n   * quietly\n3. Finished.\n');
+    // The list keeps its spacing; only the edited item is written anew.
+    expect(writePageMarkdown(document)).toBe('Steps:\n\n1. Download it.\n\n2. Run it.\n   * quietly\n\n3. Finished.\n');
   });
 
   it('keeps two adjacent lists written with their own markers as one run, which keeps them two lists', () => {
@@ -232,6 +237,77 @@ describe('keeping the separators between top-level blocks', () => {
 
   it('leaves markdown that is not a page with canonical separators', () => {
     expect(normalizeMarkdown('## A\nText.\n\n\nMore.\n')).toBe('## A\n\nText.\n\nMore.\n');
+  });
+});
+
+describe('keeping the written form of a list whose items change', () => {
+  const LIST = ['Before.', '', '1)  Unpack the box.', '', '2)  Plug it in:', '    - the *red* cable', '    - the blue one', '', '3)  Switch it on.', '', 'After.', ''].join('\n');
+  const listOf = (document: Document) => document.nodes[1] as Extract<Block, { type: 'list-ordered' }>;
+  const item = (text: string) => ({ object: 'block', type: 'list-item', data: {}, nodes: [{ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] }] }) as unknown as ListItemBlock;
+
+  it('keeps the untouched items, the `1)` numbering, the spacing and the marker width when one item is edited', () => {
+    const { document } = readPageMarkdown(LIST);
+    expect(writePageMarkdown(document)).toBe(LIST);
+    setText(listOf(document).nodes[2].nodes[0], 'Switch it on, then wait.');
+    const written = writePageMarkdown(document);
+    expect(written).toBe(LIST.replace('3)  Switch it on.', '3)  Switch it on, then wait.'));
+    // It means what the canonical writing means, and stays so once stored and read again.
+    expect(strip(readPageMarkdown(written).document.nodes)).toEqual(strip(canonicalNodes(written)));
+    expect(strip(readPageMarkdown(written).document.nodes)).toEqual(strip(normalizeDocument(document).nodes));
+    expect(writePageMarkdown(normalizeDocument(document))).toBe(written);
+    expect(writePageMarkdown(readPageMarkdown(written).document)).toBe(written);
+  });
+
+  it('writes an added item in the list’s style and renumbers the items after it; a removed one leaves the others as written', () => {
+    const { document } = readPageMarkdown(LIST);
+    const list = listOf(document);
+    list.nodes.splice(1, 0, item('Read the manual.'));
+    // The new item's content stands one space after its marker (its own column, as a new item's is).
+    expect(writePageMarkdown(document)).toBe(LIST.replace('2)  Plug it in:', '2) Read the manual.\n\n3)  Plug it in:').replace('3)  Switch', '4)  Switch'));
+    const removed = readPageMarkdown(LIST).document;
+    listOf(removed).nodes.splice(0, 1);
+    expect(writePageMarkdown(removed)).toBe(['Before.', '', '1)  Plug it in:', '    - the *red* cable', '    - the blue one', '', '2)  Switch it on.', '', 'After.', ''].join('\n'));
+  });
+
+  it('moves an item’s other lines when its number gets wider', () => {
+    const source = ['* one', '* two', ''].join('\n');
+    const bullets = readPageMarkdown(['- one', '- two', '  continued', ''].join('\n')).document;
+    setText((bullets.nodes[0] as Extract<Block, { type: 'list-unordered' }>).nodes[0].nodes[0], 'ONE');
+    expect(writePageMarkdown(bullets)).toBe('- ONE\n- two\n  continued\n');
+    expect(readPageMarkdown(source).document.data.writtenForms).toBeUndefined();
+    const nine = Array.from({ length: 9 }, (_, i) => `${i + 1})  Step ${i + 1}${i === 8 ? '\n    more of it' : ''}`).join('\n') + '\n';
+    const { document } = readPageMarkdown(nine);
+    expect(writePageMarkdown(document)).toBe(nine);
+    const list = document.nodes[0] as Extract<Block, { type: 'list-ordered' }>;
+    list.nodes.unshift(item('Step 0'));
+    const written = writePageMarkdown(document);
+    // Its content keeps its column (one space less after the wider number)...
+    expect(written.split('\n').slice(-3)).toEqual(['10) Step 9', '    more of it', '']);
+    // (What the canonical writing means: a wider number leaves no room for an `indent` of 4 there either.)
+    const canonicalOf = (d: Document) => strip(canonicalNodes(writePageMarkdown({ ...d, data: {} })));
+    expect(strip(readPageMarkdown(written).document.nodes)).toEqual(canonicalOf(document));
+    // ...or, with no space to spare, moves its other lines.
+    const tight = readPageMarkdown(nine.replace(/\)  /g, ') ').replace('    more', '   more')).document;
+    (tight.nodes[0] as Extract<Block, { type: 'list-ordered' }>).nodes.unshift(item('Step 0'));
+    const wider = writePageMarkdown(tight);
+    expect(wider.split('\n').slice(-3)).toEqual(['10) Step 9', '    more of it', '']);
+    expect(strip(readPageMarkdown(wider).document.nodes)).toEqual(canonicalOf(tight));
+  });
+
+  it('ignores kept items that would not read as the list (a caller can write any data)', () => {
+    const { document } = readPageMarkdown(LIST);
+    const form = document.data.writtenForms!.find((f) => f.markdown.startsWith('1)'))! as WrittenForm & { items: { blocks: string; markdown: string }[] };
+    // The first item's kept source replaced by another text with the same fingerprint.
+    form.items[0] = { ...form.items[0], markdown: '1)  Unpack the box.\n\n<p>injected</p>' };
+    setText(listOf(document).nodes[2].nodes[0], 'Switch it on, then wait.');
+    const written = writePageMarkdown(document);
+    expect(written).not.toContain('injected');
+    expect(written).toBe(writePageMarkdown({ ...document, data: {} }));
+    // Malformed items are not items at all: the list is written canonically too.
+    const malformed = readPageMarkdown(LIST).document;
+    (malformed.data.writtenForms![0] as unknown as { gaps: unknown }).gaps = ['\n<p>x</p>\n', '\n'];
+    setText(listOf(malformed).nodes[2].nodes[0], 'Switch it on, then wait.');
+    expect(writePageMarkdown(malformed)).toBe(written);
   });
 });
 

@@ -301,9 +301,9 @@ class Merge {
       const vb = b?.entry[field];
       const vo = o?.entry[field];
       const vt = t!.entry[field];
-      if (!o || same(vo, vb)) merged.set(field, vt);
-      else if (same(vt, vb) || same(vo, vt)) merged.set(field, vo);
-      else clashes.push(`${field} (ours ${show(vo)}, theirs ${show(vt)})`);
+      const side = o ? threeWay(vb, vo, vt) : 'theirs';
+      if (side === 'conflict') clashes.push(`${field} (ours ${show(vo)}, theirs ${show(vt)})`);
+      else merged.set(field, side === 'ours' ? vo : vt);
     }
     if (clashes.length > 0) this.conflict(page, 'metadata', `changed differently on both sides: ${clashes.join(', ')}`);
 
@@ -374,8 +374,9 @@ class Merge {
     const ids = new Set([...ft.keys(), ...fb.keys()]);
     for (const id of ids) {
       const [b, o, t] = [fb.get(id), fo.get(id), ft.get(id)];
-      if (same(o, t) || same(t, b)) continue;
-      if (same(o, b)) {
+      const side = threeWay(b, o, t);
+      if (side === 'ours') continue;
+      if (side === 'theirs') {
         if (t) this.editor.putFileEntry(t);
         else this.editor.removeFile(id);
         continue;
@@ -395,8 +396,9 @@ class Merge {
     let changed = false;
     for (const name of new Set([...Object.keys(vb), ...Object.keys(vt)])) {
       const [b, o, t] = [vb[name], vo[name], vt[name]];
-      if (same(o, t) || same(t, b)) continue;
-      if (same(o, b)) {
+      const side = threeWay(b, o, t);
+      if (side === 'ours') continue;
+      if (side === 'theirs') {
         if (t === undefined) delete result[name];
         else result[name] = t;
         changed = true;
@@ -472,8 +474,20 @@ function markdownOf(document: Document | undefined): string {
   return document ? documentToMarkdown(document) : '';
 }
 
+/**
+ * The rule every merged value follows (a page's field, a file, a variable; live editing's
+ * blocks, src/modules/collab/collab.merge.ts): what only one side changed since `base` is
+ * that side's; the same change on both sides is no conflict; different changes on both sides
+ * are a conflict. `undefined` is absence (added, or deleted), compared like any value.
+ */
+export function threeWay(base: unknown, ours: unknown, theirs: unknown): 'ours' | 'theirs' | 'conflict' {
+  if (same(ours, theirs) || same(theirs, base)) return 'ours';
+  if (same(ours, base)) return 'theirs';
+  return 'conflict';
+}
+
 /** Deep equality of JSON values (object keys in any order; undefined equals only undefined). */
-function same(a: unknown, b: unknown): boolean {
+export function same(a: unknown, b: unknown): boolean {
   return canonical(a) === canonical(b);
 }
 

@@ -19,7 +19,7 @@ import { documentAttrsOf } from '../live-doc.ts';
 import { redo, undo, yCursorPlugin, ySyncPlugin, ySyncPluginKey, yUndoPlugin, yXmlFragmentToProseMirrorRootNode } from 'y-prosemirror';
 
 /** Message types: as src/modules/collab/collab.service.ts MESSAGE. */
-const MESSAGE = { sync: 0, awareness: 1, ack: 3, save: 4, saved: 5, error: 6, generation: 7, reload: 8 } as const;
+const MESSAGE = { sync: 0, awareness: 1, ack: 3, save: 4, saved: 5, error: 6, generation: 7, reload: 8, notice: 9 } as const;
 
 /** A save refused because the page changed outside live editing since the unsaved edits (the member chooses). */
 export class StaleSave extends Error {}
@@ -154,6 +154,7 @@ export function connectCollab(url: string, schema: Schema, user: { name: string 
         const kind = syncProtocol.readSyncMessage(decoder, encoder, doc, ws);
         if (encoding.length(encoder) > 1) send(encoding.toUint8Array(encoder));
         if (kind === syncProtocol.messageYjsSyncStep2 && synced) {
+          started = true;
           synced();
           synced = null;
           failed = null;
@@ -168,7 +169,9 @@ export function connectCollab(url: string, schema: Schema, user: { name: string 
         const waiter = saves.shift();
         if (result.ok) waiter?.resolve();
         else waiter?.reject(new (result.stale ? StaleSave : Error)(result.message ?? 'Not saved'));
-      } else if (type === MESSAGE.error) {
+      } else if (type === MESSAGE.error || type === MESSAGE.notice) {
+        // A notice follows the save's answer (the editor's "Saved"): a change made outside live
+        // editing merged into the live edits, naming the blocks both changed.
         onStatus(decoding.readVarString(decoder));
       }
     };
@@ -188,6 +191,14 @@ export function connectCollab(url: string, schema: Schema, user: { name: string 
     };
   };
 
+  // A merge of a change made outside live editing, made by the server on any process: told
+  // here when it arrives (not one merged before this editor started).
+  let started = false;
+  const notices = doc.getMap<string>('quire-notice');
+  notices.observe(() => {
+    const raw = notices.get('merge');
+    if (started && raw) onStatus((JSON.parse(raw) as { text: string }).text);
+  });
   doc.on('update', (update: Uint8Array, origin: unknown) => {
     if (origin === socket) return;
     pending += 1;

@@ -42,8 +42,9 @@ h2[id],.block,.comment,.cr-box{scroll-margin-top:4.5rem}
 .cr-tabs a[aria-current]{background:var(--primary);color:var(--primary-fg);border-color:var(--primary)}
 .cr-tree,.cr-tree ul{list-style:none;padding-left:0;margin:0}.cr-tree ul{padding-left:1.25rem;border-left:1px solid var(--border);margin-left:.4rem}
 .cr-tree li{margin:.35rem 0}
-.cr-tree .row{display:flex;flex-wrap:wrap;gap:.3rem;align-items:center}
-.cr-tree .row .name{flex:1 1 10rem;min-width:8rem;overflow-wrap:anywhere}
+.cr-tree .row{display:flex;gap:.3rem;align-items:center}
+.cr-tree .row .name{flex:1 1 auto;min-width:0;overflow-wrap:anywhere}
+.cr-tree .row>form{flex:none}
 .cr-tree details{margin:.25rem 0 .25rem 0}
 .cr-tree summary,.comment summary{cursor:pointer;color:var(--primary)}
 .comment .reactions{display:flex;flex-wrap:wrap;gap:.3rem;margin:.4rem 0}

@@ -535,11 +535,12 @@ describe('change requests', () => {
       edited.nodes[3].nodes[0].leaves[0].text = 'Edited.';
       await applyOk(space.id, cr.id, [{ operation: 'update_page', page: one, document: { document: edited } }]);
       expect(await crMarkdown(space.id, cr.id, one)).toBe(written.replace('Edit me.', 'Edited.'));
-      // A form that no longer matches its blocks is dropped: the edited list is written canonically.
+      // A list with an edited item keeps its written style (issue 32): its untouched items as
+      // written, the edited one with the list's `-` bullet (written-form.ts).
       const again = (await get(`${CR(space.id, cr.id)}/content/page/${one}`, editor.token, { format: 'document' })).body.document;
       again.nodes[1].nodes[0].nodes[0].nodes[0].leaves[0].text = 'plums';
       await applyOk(space.id, cr.id, [{ operation: 'update_page', page: one, document: { document: again } }]);
-      expect(await crMarkdown(space.id, cr.id, one)).toBe('Lead.\n\n* plums\n* pears\n\nA *quiet* word.\n\nEdited.\n');
+      expect(await crMarkdown(space.id, cr.id, one)).toBe('Lead.\n\n- plums\n- pears\n\nA *quiet* word.\n\nEdited.\n');
     });
 
     it('update_page: document, metadata, moves with into/at and into null; compat=false says updated_page', async () => {

@@ -30,7 +30,9 @@ class Client {
   generation: string | null = null;
   acks = 0;
   synced: Promise<void>;
-  saved: Array<{ ok: boolean; stale?: boolean; message?: string }> = [];
+  saved: Array<{ ok: boolean; stale?: boolean; message?: string; merged?: boolean; conflicts?: Array<{ key: string; label: string; kind: string }> }> = [];
+  /** What the server told this client (a merge of a change made outside live editing). */
+  notices: string[] = [];
   closed: Promise<{ code: number; reason: string }>;
   constructor(readonly ws: WebSocket) {
     let onSynced!: () => void;
@@ -56,6 +58,7 @@ class Client {
       else if (type === MESSAGE.generation) this.generation = decoding.readVarString(decoder);
       else if (type === MESSAGE.ack) this.acks += decoding.readVarUint(decoder);
       else if (type === MESSAGE.saved) this.saved.push(JSON.parse(decoding.readVarString(decoder)));
+      else if (type === MESSAGE.notice) this.notices.push(decoding.readVarString(decoder));
     });
     this.doc.on('update', (update: Uint8Array, origin: unknown) => {
       if (origin !== this) this.send(MESSAGE.sync, (e) => syncProtocol.writeUpdate(e, update));
@@ -82,9 +85,9 @@ class Client {
   nameOf(clientId: number): string | undefined {
     return (this.awareness.getStates().get(clientId) as { user?: { name?: string } } | undefined)?.user?.name;
   }
-  /** Types at the start of the first paragraph. */
-  type(text: string) {
-    const paragraph = this.doc.getXmlFragment(FRAGMENT).get(0) as Y.XmlElement;
+  /** Types at the start of a paragraph (the first one unless told). */
+  type(text: string, block = 0) {
+    const paragraph = this.doc.getXmlFragment(FRAGMENT).get(block) as Y.XmlElement;
     (paragraph.get(0) as Y.XmlText).insert(0, text);
   }
   /** The document's text (its leaves, joined). */
@@ -313,13 +316,16 @@ describe('live editing (collab)', () => {
     }
   });
 
-  it('tells a member whose save would replace a change made outside live editing; they replace it, or take the page’s version', async () => {
+  it('merges a change made outside live editing into unsaved live edits, by block: the live side wins a block both changed, and every member is told', async () => {
     const cr = (await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: editor.token, body: { subject: 'Outside' } })).body.id as string;
     const update = (markdown: string) =>
       t.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/content`, { token: org.admin.token, body: { changes: [{ operation: 'update_page', page: pageId, document: { markdown } }] } });
     const markdown = async () => (await t.request('GET', `/v1/spaces/${spaceId}/change-requests/${cr}/content/page/${pageId}`, { token: org.admin.token, query: { format: 'markdown' } })).body.markdown as string;
-    const c = new Client(connect(await cookieOf(editor), { path: `/app/collab/${spaceId}/${cr}/${pageId}` }));
-    await c.synced;
+    expect((await update('First paragraph.\n\nSecond paragraph.\n')).status).toBe(200);
+    const path = `/app/collab/${spaceId}/${cr}/${pageId}`;
+    const c = new Client(connect(await cookieOf(editor), { path }));
+    const watcher = new Client(connect(await cookieOf(other), { path }));
+    await Promise.all([c.synced, watcher.synced]);
     const saveAs = async (payload?: object) => {
       const count = c.saved.length;
       c.send(MESSAGE.save, (e) => payload && encoding.writeVarString(e, JSON.stringify(payload)));
@@ -327,21 +333,55 @@ describe('live editing (collab)', () => {
       return c.saved[count];
     };
 
+    // One side each: both kept, no conflict.
     c.type('Live ');
     await until(() => c.acks >= 1);
-    expect((await update('Outside change.\n')).status).toBe(200);
-    // A plain save is refused, saying why; the change made outside stays.
-    expect(await saveAs()).toEqual({ ok: false, stale: true, message: expect.stringContaining('changed outside live editing') });
-    expect(await markdown()).toBe('Outside change.\n');
-    // Told, the member replaces it.
-    expect(await saveAs({ replace: true })).toEqual({ ok: true });
-    expect(await markdown()).toBe('Live Handbook text.\n');
+    expect((await update('First paragraph.\n\nSecond, changed outside.\n')).status).toBe(200);
+    expect(await saveAs()).toEqual({ ok: true, merged: true, conflicts: [] });
+    expect(await markdown()).toBe('Live First paragraph.\n\nSecond, changed outside.\n');
+    await until(() => watcher.text() === 'Live First paragraph.Second, changed outside.');
+    await until(() => c.notices.length === 1 && watcher.notices.length === 1);
+    expect(watcher.notices[0]).toContain('merged into the live edits');
 
-    // Or takes the page's version: the live document becomes the page, and saving is plain again.
+    // Both changed the first paragraph, the outside change also added a block: the live
+    // paragraph is kept and named, the added block is in.
     c.type('More ');
     await until(() => c.acks >= 2);
+    expect((await update('Outside first.\n\nSecond, changed outside.\n\nAdded outside.\n')).status).toBe(200);
+    const conflicted = await saveAs();
+    expect(conflicted).toMatchObject({ ok: true, merged: true, conflicts: [{ kind: 'changed', label: 'paragraph “More Live First paragraph.”' }] });
+    expect(await markdown()).toBe('More Live First paragraph.\n\nSecond, changed outside.\n\nAdded outside.\n');
+    await until(() => watcher.notices.length === 2);
+    expect(watcher.notices[1]).toContain('changed on both sides, and the live version was kept: paragraph “More Live First paragraph.”');
+
+    // Merged when a member joins too (the room stays open), and followed by those in it.
+    c.type('Typed ', 1);
+    await until(() => c.acks >= 3);
+    expect((await update('More Live First paragraph.\n\nSecond, changed outside.\n\nAdded outside, then changed.\n')).status).toBe(200);
+    const joining = new Client(connect(await cookieOf(other), { path }));
+    await joining.synced;
+    const both = 'More Live First paragraph.Typed Second, changed outside.Added outside, then changed.';
+    expect(joining.text()).toBe(both);
+    await until(() => c.text() === both && watcher.text() === both);
+    expect(await saveAs()).toEqual({ ok: true });
+    expect(await markdown()).toBe('More Live First paragraph.\n\nTyped Second, changed outside.\n\nAdded outside, then changed.\n');
+
+    // Saving with `replace` still replaces the change made outside.
+    c.type('Replacing ');
+    await until(() => c.acks >= 4);
+    expect((await update('Outside only.\n')).status).toBe(200);
+    expect(await saveAs({ replace: true })).toEqual({ ok: true });
+    expect(await markdown()).toBe('Replacing More Live First paragraph.\n\nTyped Second, changed outside.\n\nAdded outside, then changed.\n');
+
+    // A live document with no known base (seeded before bases were recorded) is not merged:
+    // the save is refused, saying why; the member replaces the change or takes the page's version.
+    c.type('Old ');
+    await until(() => c.acks >= 5);
+    c.doc.getMap('quire-base').delete('document');
+    await until(() => c.acks >= 6);
     expect((await update('Outside again.\n')).status).toBe(200);
-    expect((await saveAs()).stale).toBe(true);
+    expect(await saveAs()).toEqual({ ok: false, stale: true, message: expect.stringContaining('changed outside live editing') });
+    expect(await markdown()).toBe('Outside again.\n');
     const count = c.saved.length;
     c.send(MESSAGE.reload, () => undefined);
     await until(() => c.saved.length > count, 5_000);
@@ -349,8 +389,10 @@ describe('live editing (collab)', () => {
     await until(() => c.text() === 'Outside again.');
     expect(await saveAs()).toEqual({ ok: true });
     expect(await markdown()).toBe('Outside again.\n');
-    c.ws.close();
-    await c.closed;
+    for (const client of [c, watcher, joining]) {
+      client.ws.close();
+      await client.closed;
+    }
   });
 
   it('relays cursors to a member on another process, drops them when their client leaves, and lets no member speak for another’s client', async () => {

@@ -15,24 +15,23 @@ import * as encoding from 'lib0/encoding';
 import * as decoding from 'lib0/decoding';
 import { prosemirrorJSONToYXmlFragment } from 'y-prosemirror';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps, Context } from '../../context.ts';
-import { HttpError, forbidden, notFound, toHttpError } from '../../errors.ts';
+import type { AppDeps } from '../../context.ts';
+import { HttpError, toHttpError } from '../../errors.ts';
 import { newId } from '../../lib/ids.ts';
 import { schema } from '../../editor/schema.ts';
 import { toProseMirrorJSON } from '../../editor/convert.ts';
 import { writeDocumentAttrs } from '../../editor/live-doc.ts';
 import type { Document } from '../../content/markdown/types.ts';
-import { changeRequestPolicy } from '../change-requests/change-requests.policy.ts';
 import { loadChangeRequest } from '../../access/index.ts';
 import { applyContentChanges } from '../content/content.batch.ts';
 import { getPage } from '../content/content.service.ts';
-import { findSession, SESSION_COOKIE, sessionIdOf, type BrowserSession } from '../../access/index.ts';
-import { sessionContext } from '../../context.ts';
-import { sessionMayCreateTokens } from '../app-area/app-area.policy.ts';
-import { appAreaRepository } from '../app-area/app-area.repository.ts';
+import { findSession, SESSION_COOKIE, type BrowserSession } from '../../access/index.ts';
 import { collabRepository, type CollabAwarenessRow, type CollabDocKey, type CollabUpdateRow } from './collab.repository.ts';
 import { COLLAB_LIMITS } from './collab.limits.ts';
-import { awarenessEntries, BASE, digest, documentOfYDoc, FRAGMENT, isInStepWithPage, markBase, message, MESSAGE, seedUpdate, viewDigest } from './collab.ydoc.ts';
+import { awarenessEntries, BASE, NOTICE, digest, documentOfYDoc, FRAGMENT, isInStepWithPage, markBase, message, MESSAGE, seedUpdate, viewDigest, viewOfDocument, type StoredPage } from './collab.ydoc.ts';
+import { EMPTY_DOCUMENT, mergeLiveDocument, mergeNotice, type BlockConflict } from './collab.merge.ts';
+import { documentHashOf, type CollabAccess } from './collab.access.ts';
+import { loadDocument } from '../../content/store/snapshot.ts';
 
 export { COLLAB_LIMITS };
 
@@ -51,43 +50,12 @@ const HOLD_RENEW_MS = 5_000;
  */
 const EXPIRE_MS = 45_000;
 
-/** Who a connection is, what it opened and whether it may write. */
-export interface CollabAccess {
-  sessionId: string;
-  ctx: Context;
-  spaceId: string;
-  key: CollabDocKey;
-  canWrite: boolean;
-  document: Document;
-}
+export { authorizeCollab, type CollabAccess } from './collab.access.ts';
 
 /** What the hub needs of a connection (a WebSocket in the routes, anything in tests). */
 export interface CollabTransport {
   send(data: Uint8Array): void;
   close(code: number, reason: string): void;
-}
-
-/**
- * Checks a connection's request before it is upgraded: same origin, a live session that may
- * use the API (SSO as for the API's session cookie), a change request the member can see and
- * a page in it. Writing needs the change request's `edit` right and an open change request.
- */
-export async function authorizeCollab(
-  deps: AppDeps,
-  request: { cookie: string | undefined; origin: string | undefined; spaceId: string; changeRequestId: string; pageId: string; requestId: string; log: Context['log'] },
-): Promise<CollabAccess> {
-  if (request.origin !== new URL(deps.config.publicUrl).origin) throw forbidden('Live editing is open to this site’s own pages only');
-  const session = await findSession(deps, request.cookie);
-  if (!session) throw new HttpError(401, 'Sign in to edit');
-  const memberships = await appAreaRepository.memberships(deps.db, session.row.user_id);
-  if (!sessionMayCreateTokens(session.row, memberships)) throw forbidden('This organization requires signing in through its identity provider');
-  const ctx = sessionContext(deps, session, request.requestId, request.log);
-  const { cr, access } = await loadChangeRequest(ctx, request.spaceId, request.changeRequestId);
-  if (cr.id !== request.changeRequestId) throw notFound('Change request');
-  const page = (await getPage(ctx, request.spaceId, request.pageId, { revisionId: cr.revision_id, format: 'document' })) as { id: string; type?: string; document?: Document };
-  if (page.id !== request.pageId || !page.document) throw notFound('Page');
-  const canWrite = changeRequestPolicy.can('edit', access) && (cr.status === 'open' || cr.status === 'draft');
-  return { sessionId: sessionIdOf(request.cookie)!, ctx, spaceId: request.spaceId, key: { changeRequestId: cr.id, pageId: page.id }, canWrite, document: page.document };
 }
 
 class Member {
@@ -147,6 +115,7 @@ export class CollabHub {
   /** Joins a connection to its document; answers the connection's message handler and its leave. */
   async join(access: CollabAccess, transport: CollabTransport): Promise<{ receive(data: Uint8Array): void; leave(): void }> {
     let room = await this.room(access);
+    let notice: string | undefined;
     for (;;) {
       // The last member's leave may have closed this room while it was being fetched: a closed
       // room's document is destroyed, so join the one that replaces it.
@@ -154,10 +123,11 @@ export class CollabHub {
       // A page changed outside live editing while its room stayed open (a member reloading
       // opens the new connection before the old one closes) is followed at each join, not only
       // when the room loads. Read in the room's queue, after any save in flight, so what is
-      // followed is never older than what the room last saved.
+      // followed is never older than what the room last saved. With unsaved live edits the
+      // change is merged into them.
       const followed = room.queue.then(async () => {
         const stored = await this.storedPage({ access });
-        if (stored) await this.followPage(room, stored);
+        if (stored) notice = await this.followPage(room, access, stored);
       });
       room.queue = followed.catch(() => undefined);
       await followed;
@@ -175,6 +145,7 @@ export class CollabHub {
     transport.send(message(MESSAGE.sync, (e) => syncProtocol.writeSyncStep1(e, room.doc)));
     const states = [...room.awareness.getStates().keys()];
     if (states.length > 0) transport.send(message(MESSAGE.awareness, (e) => encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(room.awareness, states))));
+    if (notice !== undefined) this.tell(room, notice);
     let left = false;
     return {
       receive: (data) => {
@@ -220,7 +191,7 @@ export class CollabHub {
       await collabRepository.holdRoom(trx, access.key, this.processId, this.now());
       const stored = await collabRepository.after(trx, access.key, 0);
       if (stored.length > 0) return stored;
-      await collabRepository.insert(trx, access.key, this.processId, seedUpdate(access.document), this.now());
+      await collabRepository.insert(trx, access.key, this.processId, seedUpdate(access.document, access.documentHash), this.now());
       return collabRepository.after(trx, access.key, 0);
     });
     room.heldAt = Date.now();
@@ -243,35 +214,85 @@ export class CollabHub {
   /**
    * Brings a stored live document in step with its page when the page changed outside live
    * editing and nothing was typed since the last save (see BASE). With unsaved live edits the
-   * live document is kept: acknowledged edits are never dropped.
+   * change is merged into them (acknowledged edits are never dropped); answers what the
+   * members are to be told of that merge.
    */
-  private async followPage(room: Room, document: Document): Promise<void> {
+  private async followPage(room: Room, access: CollabAccess, stored: StoredPage): Promise<string | undefined> {
     const base = room.doc.getMap<string>(BASE);
-    const page = digest(document);
-    if (base.get('page') === page) return;
+    if (base.get('page') === digest(stored.document)) return undefined;
     if (base.has('view') && base.get('view') !== viewDigest(room.doc)) {
-      this.log.warn({ changeRequestId: room.key.changeRequestId, pageId: room.key.pageId }, 'the page changed outside live editing while live edits were unsaved; the live edits are kept');
-      return;
+      const merged = await this.mergeOutside(room, access, stored);
+      if (merged) return merged.notice;
+      this.log.warn({ changeRequestId: room.key.changeRequestId, pageId: room.key.pageId }, 'the page changed outside live editing while live edits were unsaved, with no known base to merge from; the live edits are kept');
+      return undefined;
     }
-    await this.followStored(room, document);
+    await this.followStored(room, stored);
+    return undefined;
   }
 
   /** Makes the live document the page's stored document (the smallest change y-prosemirror finds). */
-  private async followStored(room: Room, document: Document): Promise<void> {
+  private async followStored(room: Room, stored: StoredPage): Promise<void> {
     await this.storeChange(room, () => {
-      const json = toProseMirrorJSON(document);
+      const json = toProseMirrorJSON(stored.document);
       prosemirrorJSONToYXmlFragment(schema, json, room.doc.getXmlFragment(FRAGMENT));
       writeDocumentAttrs(room.doc, json);
-      markBase(room.doc, digest(document));
+      markBase(room.doc, stored);
     });
   }
 
+  /**
+   * Merges a change made to the page outside live editing into the live document's unsaved
+   * edits, by block (collab.merge.ts): the base is the page the live document was last in
+   * step with, read back from the revision store by the hash BASE recorded. Applied to the
+   * Y.Doc, so every member's editor follows; the live document is then in step with the
+   * stored page and still holds its own edits. Undefined when the base is not known (a live
+   * document seeded before bases were recorded): the caller keeps the live edits as they are.
+   * Decided and stored under the document's lock after reading the other processes' latest
+   * rows, so two processes never merge the same change twice.
+   */
+  private async mergeOutside(room: Room, access: CollabAccess, stored: StoredPage): Promise<{ conflicts: BlockConflict[]; notice: string } | undefined> {
+    const baseMap = room.doc.getMap<string>(BASE);
+    const known = baseMap.get('document');
+    if (known === undefined) return undefined;
+    const base = known === '' ? EMPTY_DOCUMENT : await loadDocument<Document>(this.deps.db, access.spaceId, known).catch(() => undefined);
+    if (!base || digest(base) !== baseMap.get('page')) return undefined;
+    const view = viewOfDocument(stored.document);
+    return collabRepository.withDocLock(this.deps.db, this.deps.dialect, room.key, async (trx) => {
+      this.applyRows(room, await collabRepository.after(trx, room.key, room.pollMark), false);
+      // Another process merged it meanwhile, or its base moved on: nothing more to do here.
+      if (baseMap.get('page') === digest(stored.document)) return { conflicts: [], notice: mergeNotice([]) };
+      if (baseMap.get('page') !== digest(base)) return undefined;
+      const { document, conflicts } = mergeLiveDocument(base, documentOfYDoc(room.doc), stored.document);
+      const notice = mergeNotice(conflicts);
+      await this.storeChange(
+        room,
+        () => {
+          const json = toProseMirrorJSON(document);
+          prosemirrorJSONToYXmlFragment(schema, json, room.doc.getXmlFragment(FRAGMENT));
+          writeDocumentAttrs(room.doc, json);
+          markBase(room.doc, stored, view);
+          // With the merge itself, so members on every process are told (collab.ts shows it).
+          room.doc.getMap<string>(NOTICE).set('merge', JSON.stringify({ id: newId(8), text: notice }));
+        },
+        trx,
+      );
+      this.log.info({ changeRequestId: room.key.changeRequestId, pageId: room.key.pageId, conflicts: conflicts.length }, 'merged a change made outside live editing into unsaved live edits');
+      return { conflicts, notice };
+    });
+  }
+
+  /** Sends every member of a document a notice (shown in their editor's status). */
+  private tell(room: Room, text: string): void {
+    const data = message(MESSAGE.notice, (e) => encoding.writeVarString(e, text));
+    for (const member of room.members) member.transport.send(data);
+  }
+
   /** A change the server makes to a live document, stored like a member's update. */
-  private async storeChange(room: Room, change: () => void): Promise<void> {
+  private async storeChange(room: Room, change: () => void, db = this.deps.db): Promise<void> {
     const before = Y.encodeStateVector(room.doc);
     room.doc.transact(change, 'server');
     const update = Y.encodeStateAsUpdate(room.doc, before);
-    await collabRepository.insert(this.deps.db, room.key, this.processId, update, this.now());
+    await collabRepository.insert(db, room.key, this.processId, update, this.now());
     room.rows += 1;
     room.bytes += update.length;
   }
@@ -404,8 +425,10 @@ export class CollabHub {
     if (type === MESSAGE.save) {
       // `{"replace":true}` after the member was told the page changed outside live editing.
       const options = decoding.hasContent(decoder) ? (JSON.parse(decoding.readVarString(decoder)) as { replace?: unknown }) : {};
-      const result = await this.save(room, member, options.replace === true);
+      const { notice, ...result } = await this.save(room, member, options.replace === true);
       member.transport.send(message(MESSAGE.saved, (e) => encoding.writeVarString(e, JSON.stringify(result))));
+      // After the answer: the editor shows "Saved" on it, then this.
+      if (notice !== undefined) this.tell(room, notice);
       return;
     }
     if (type === MESSAGE.reload) {
@@ -417,27 +440,37 @@ export class CollabHub {
   }
 
   /** The page as the change request stores it now. */
-  private async storedPage(member: Pick<Member, 'access'>): Promise<Document | undefined> {
+  private async storedPage(member: Pick<Member, 'access'>): Promise<StoredPage | undefined> {
     const { ctx, spaceId, key } = member.access;
     const { cr } = await loadChangeRequest(ctx, spaceId, key.changeRequestId);
-    return ((await getPage(ctx, spaceId, key.pageId, { revisionId: cr.revision_id, format: 'document' })) as { document?: Document }).document;
+    const document = ((await getPage(ctx, spaceId, key.pageId, { revisionId: cr.revision_id, format: 'document' })) as { document?: Document }).document;
+    return document ? { document, hash: await documentHashOf(ctx, spaceId, cr.revision_id, key.pageId) } : undefined;
   }
 
   /**
    * Writes the merged document to the change request as the member who asked. When the page
    * changed outside live editing (the API, git sync, the tree forms) since the live document
-   * was last in step with it, saving would replace that change: refused with `stale` unless
-   * the member, told so, asks to `replace` it (or reloads the page's version instead).
+   * was last in step with it, that change is first merged into the live document (by block,
+   * the live side kept where both changed a block: `conflicts` names them, and `notice` is
+   * what every member is told). Where it cannot be merged (no known base), saving would
+   * replace it: refused with `stale` unless the member, told so, asks to `replace` it (or
+   * reloads the page's version instead).
    */
-  private async save(room: Room, member: Member, replace = false): Promise<{ ok: boolean; stale?: true; message?: string }> {
+  private async save(
+    room: Room,
+    member: Member,
+    replace = false,
+  ): Promise<{ ok: boolean; stale?: true; message?: string; merged?: true; conflicts?: BlockConflict[]; notice?: string }> {
     if (!member.access.canWrite) return { ok: false, message: 'Editing needs the edit role on this space' };
     try {
       const session: BrowserSession | null = await findSession(this.deps, `${SESSION_COOKIE}=${member.access.sessionId}`);
       if (!session) return { ok: false, message: 'The session has ended: sign in again' };
+      let merged: { conflicts: BlockConflict[]; notice: string } | undefined;
       if (!replace) {
         const current = await this.storedPage(member);
-        if (current && digest(current) !== room.doc.getMap<string>(BASE).get('page')) {
-          return { ok: false, stale: true, message: 'This page was changed outside live editing since your unsaved edits: saving replaces that change' };
+        if (current && digest(current.document) !== room.doc.getMap<string>(BASE).get('page')) {
+          merged = await this.mergeOutside(room, member.access, current);
+          if (!merged) return { ok: false, stale: true, message: 'This page was changed outside live editing since your unsaved edits: saving replaces that change' };
         }
       }
       const document = documentOfYDoc(room.doc);
@@ -448,7 +481,7 @@ export class CollabHub {
       // for the save (one queue per document), so nothing was typed in between.
       const stored = await this.storedPage(member);
       if (stored) await this.followStored(room, stored);
-      return { ok: true };
+      return merged ? { ok: true, merged: true, conflicts: merged.conflicts, notice: merged.notice } : { ok: true };
     } catch (error) {
       const refused = toHttpError(error);
       if (refused) return { ok: false, message: refused.message };

@@ -15,7 +15,7 @@ import { documentAttrsOf, writeDocumentAttrs } from '../../editor/live-doc.ts';
 import type { Document } from '../../content/markdown/types.ts';
 
 /** Message types: y-protocols' sync (0) and awareness (1), then Quire's own. */
-export const MESSAGE = { sync: 0, awareness: 1, ack: 3, save: 4, saved: 5, error: 6, generation: 7, reload: 8 } as const;
+export const MESSAGE = { sync: 0, awareness: 1, ack: 3, save: 4, saved: 5, error: 6, generation: 7, reload: 8, notice: 9 } as const;
 
 /** The name of the Y.XmlFragment holding the ProseMirror document (y-prosemirror's default). */
 export const FRAGMENT = 'prosemirror';
@@ -33,17 +33,43 @@ export const message = (type: number, write: (encoder: encoding.Encoder) => void
  * of the live document's content at that moment. A page changed outside live editing (the
  * API, git sync, the tree forms) differs from `page` when the document is next opened; if
  * the live content still equals `view` (nothing typed since), the live document follows the
- * page, so the next save cannot overwrite the change with stale content.
+ * page, so the next save cannot overwrite the change with stale content. `document`, the
+ * revision store's hash of that page's document ('' for a page without one), is the base of
+ * the merge when the live content was edited since (collab.merge.ts).
  */
 export const BASE = 'quire-base';
+/** The last merge of a change made outside live editing, as told to members: `merge`, JSON `{ id, text }`. */
+export const NOTICE = 'quire-notice';
 export const digest = (value: unknown) => createHash('sha256').update(JSON.stringify(value)).digest('base64url');
 export const viewDigest = (doc: Y.Doc) => digest(yXmlFragmentToProseMirrorRootNode(doc.getXmlFragment(FRAGMENT), schema).toJSON());
 
-/** Records what the live document is in step with (inside the caller's transaction). */
-export function markBase(doc: Y.Doc, pageDigest: string): void {
+/** A page as the change request stores it: its document and the revision store's hash of it (null for none). */
+export interface StoredPage {
+  document: Document;
+  hash: string | null;
+}
+
+/**
+ * Records what the live document is in step with (inside the caller's transaction); `view`
+ * when the live content is not that page's (merged with unsaved edits): the view the page
+ * alone would have.
+ */
+export function markBase(doc: Y.Doc, page: StoredPage | { document: Document; hash?: undefined }, view = viewDigest(doc)): void {
   const base = doc.getMap<string>(BASE);
-  base.set('page', pageDigest);
-  base.set('view', viewDigest(doc));
+  base.set('page', digest(page.document));
+  base.set('view', view);
+  if (page.hash !== undefined) base.set('document', page.hash ?? '');
+}
+
+/** The view digest a live document holding only `document` has (seeded as seedUpdate seeds it). */
+export function viewOfDocument(document: Document): string {
+  const doc = new Y.Doc();
+  try {
+    prosemirrorJSONToYXmlFragment(schema, toProseMirrorJSON(document), doc.getXmlFragment(FRAGMENT));
+    return viewDigest(doc);
+  } finally {
+    doc.destroy();
+  }
 }
 
 /**
@@ -53,13 +79,13 @@ export function markBase(doc: Y.Doc, pageDigest: string): void {
  * browser that was disconnected meanwhile tell that its document is of an ended generation,
  * whose items must not be merged into the new one.
  */
-export function seedUpdate(document: Document): Uint8Array {
+export function seedUpdate(document: Document, hash?: string | null): Uint8Array {
   const seed = new Y.Doc();
   seed.transact(() => {
     const json = toProseMirrorJSON(document);
     prosemirrorJSONToYXmlFragment(schema, json, seed.getXmlFragment(FRAGMENT));
     writeDocumentAttrs(seed, json);
-    markBase(seed, digest(document));
+    markBase(seed, { document, hash });
     seed.getMap<string>(BASE).set('generation', newId(16));
   });
   return Y.encodeStateAsUpdate(seed);
