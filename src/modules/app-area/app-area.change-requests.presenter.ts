@@ -1,6 +1,22 @@
 import { escapeHtml as e } from '../../site/html.ts';
 import { diffTable, layout, when, type Chrome } from './app-area.presenter.ts';
-import type { ChangeRequestListView, ChangeRequestPageView, CommentView, CrPageView, MoveDirection, TreePage } from './app-area.views.ts';
+import type { Config } from '../../config.ts';
+import { documentToMarkdown, type Document } from '../../content/markdown/index.ts';
+import { renderDocument } from '../../site/render-document.ts';
+import { presentChangeRequest, presentChangeRequestsPage, presentRequestedReviewersPage, presentReviewsPage } from '../change-requests/change-requests.presenter.ts';
+import { presentCommentsPage, presentRepliesPage } from '../comments/comments.presenter.ts';
+import type {
+  ChangeRequestListData,
+  ChangeRequestListView,
+  ChangeRequestPageData,
+  ChangeRequestPageView,
+  CommentsData,
+  CommentView,
+  CrPageData,
+  CrPageView,
+  MoveDirection,
+  TreePage,
+} from './app-area.views.ts';
 import { scriptTags, type PageScript } from './app-area.editor.presenter.ts';
 
 /*
@@ -14,6 +30,74 @@ import { scriptTags, type PageScript } from './app-area.editor.presenter.ts';
 
 
 
+
+type Wire = Pick<Config, 'publicUrl'>;
+
+/*
+ * Views from the services' data: the change requests, reviews and comments as the API
+ * presents them (their presenters), reduced to what the app shows.
+ */
+
+export function changeRequestListViewOf(config: Wire, data: ChangeRequestListData): ChangeRequestListView {
+  const { changeRequests, ...rest } = data;
+  return {
+    ...rest,
+    items: presentChangeRequestsPage(config, changeRequests).items.map((cr) => ({
+      number: cr.number,
+      subject: cr.subject ?? '',
+      status: cr.status,
+      author: cr.createdBy?.displayName ?? '',
+      updatedAt: cr.updatedAt ?? cr.createdAt,
+    })),
+  };
+}
+
+function commentViewsOf(config: Wire, data: CommentsData): CommentView[] {
+  return presentCommentsPage(config, data.comments).items.map((c) => {
+    const answered = data.replies.get(c.id);
+    return {
+      id: c.id,
+      author: c.postedBy?.displayName ?? '',
+      at: c.postedAt ?? '',
+      text: c.body?.markdown ?? '',
+      status: c.status ?? 'open',
+      ...(c.target?.page ? { pageId: c.target.page.id } : {}),
+      ...(c.target?.node ? { nodeId: c.target.node.id } : {}),
+      reactions: (c.reactions ?? []).map((r) => ({ emoji: r.emoji, count: r.count, mine: r.users.some((u) => u.user.id === data.viewer) })),
+      replies: answered
+        ? presentRepliesPage(config, answered).items.map((r) => ({ author: r.postedBy?.displayName ?? '', at: r.postedAt ?? '', text: r.body?.markdown ?? '' }))
+        : [],
+    };
+  });
+}
+
+export function changeRequestPageViewOf(config: Wire, data: ChangeRequestPageData): ChangeRequestPageView {
+  const { changeRequest: result, reviews, requested, comments, ...rest } = data;
+  const cr = presentChangeRequest(config, result.changeRequest, result.users);
+  const description = cr.description as Document | undefined;
+  return {
+    ...rest,
+    changeRequest: {
+      number: cr.number,
+      subject: cr.subject ?? '',
+      status: cr.status,
+      outdated: cr.outdated === true,
+      createdBy: cr.createdBy?.displayName ?? '',
+      createdAt: cr.createdAt,
+      ...(cr.mergedAt ? { merged: { by: cr.mergedBy?.displayName ?? '', at: cr.mergedAt } } : {}),
+      descriptionMarkdown: description ? documentToMarkdown(description) : '',
+      descriptionDocument: description ?? null,
+      descriptionHtml: description?.nodes?.length ? renderDocument(description as never).html : '',
+    },
+    reviews: presentReviewsPage(config, reviews).items.map((r) => ({ status: r.status, outdated: r.outdated === true, reviewer: r.reviewer?.displayName ?? '', at: r.createdAt ?? '' })),
+    requestedReviewers: presentRequestedReviewersPage(config, requested).items.map((r) => r.user?.displayName ?? ''),
+    comments: commentViewsOf(config, comments),
+  };
+}
+
+export function crPageViewOf(config: Wire, data: CrPageData): CrPageView {
+  return { ...data, comments: commentViewsOf(config, data.comments).filter((c) => c.pageId === data.page.id) };
+}
 
 /** Reactions offered on every comment (any single emoji is accepted by the API). */
 const REACTIONS = ['👍', '❤️', '🎉', '👀'];

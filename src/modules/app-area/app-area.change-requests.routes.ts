@@ -3,7 +3,14 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Context } from '../../context.ts';
 import { editorAssets } from '../../editor/assets.ts';
 import type { BrowserSession } from '../../access/index.ts';
-import { changeRequestFullPage, changeRequestListPage, changeRequestPageOfPage } from './app-area.change-requests.presenter.ts';
+import {
+  changeRequestFullPage,
+  changeRequestListPage,
+  changeRequestListViewOf,
+  changeRequestPageOfPage,
+  changeRequestPageViewOf,
+  crPageViewOf,
+} from './app-area.change-requests.presenter.ts';
 import * as crs from './app-area.change-requests.service.ts';
 import { EDITOR_CSP } from './app-area.editor.presenter.ts';
 import {
@@ -46,12 +53,13 @@ export interface AppPageHelpers {
 export async function changeRequestPages(parent: FastifyInstance, helpers: AppPageHelpers) {
   const app = parent.withTypeProvider<TypeBoxTypeProvider>();
   const { base, html, chromeOf, ctxOf } = helpers;
+  const { config } = parent.deps;
   const signedIn = { public: true } as const;
   const session = (request: FastifyRequest) => request.browserSession as BrowserSession;
   const crUrl = (spaceId: string, number: string | number) => `${base()}/s/${encodeURIComponent(spaceId)}/change-requests/${number}`;
 
   const showChangeRequest = async (request: FastifyRequest, reply: FastifyReply, spaceId: string, number: string, status = 200, error?: string) => {
-    const view = await crs.changeRequestPageView(ctxOf(request), session(request), spaceId, number);
+    const view = changeRequestPageViewOf(config, await crs.changeRequestPageView(ctxOf(request), session(request), spaceId, number));
     const chrome = chromeOf(request, `#${view.changeRequest.number} ${view.changeRequest.subject}`);
     if (!view.can.edit && !view.can.update) return html(reply, status, changeRequestFullPage(chrome, view, error));
     // A member who may change something gets the page's script (the bundle's change-request
@@ -102,10 +110,11 @@ export async function changeRequestPages(parent: FastifyInstance, helpers: AppPa
   };
 
   app.get('/s/:spaceId/change-requests', { config: signedIn, schema: { hide: true, params: SpaceParams, querystring: ChangeRequestListQuery } }, async (request, reply) => {
-    const view = await crs.changeRequestListView(ctxOf(request), session(request), request.params.spaceId, {
+    const data = await crs.changeRequestListView(ctxOf(request), session(request), request.params.spaceId, {
       status: request.query.status ?? 'open',
       ...(request.query.who ? { who: request.query.who } : {}),
     });
+    const view = changeRequestListViewOf(config, data);
     return html(reply, 200, changeRequestListPage(chromeOf(request, `Change requests · ${view.space.title}`), view));
   });
 
@@ -120,7 +129,7 @@ export async function changeRequestPages(parent: FastifyInstance, helpers: AppPa
 
   app.get('/s/:spaceId/change-requests/:number/pages/:pageId', { config: signedIn, schema: { hide: true, params: CrPageParams, querystring: CrPageQuery } }, async (request, reply) => {
     const { spaceId, number, pageId } = request.params;
-    const view = await crs.changeRequestPageOfView(ctxOf(request), session(request), spaceId, number, pageId);
+    const view = crPageViewOf(config, await crs.changeRequestPageOfView(ctxOf(request), session(request), spaceId, number, pageId));
     return html(reply, 200, changeRequestPageOfPage(chromeOf(request, view.page.title), view, request.query.comment));
   });
 

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
-import { documentToMarkdown, markdownToDocument, type Document } from '../../content/markdown/index.ts';
+import { markdownToDocument, type Document } from '../../content/markdown/index.ts';
 import { completeDocument, InvalidDocument } from '../../content/markdown/complete.ts';
 import { loadSnapshot } from '../../content/store/snapshot.ts';
 import { renderDocument } from '../../site/render-document.ts';
@@ -21,9 +21,8 @@ import {
   updateFromMainConflicts,
 } from '../change-requests/change-requests.service.ts';
 import type { ContentChangeInput } from '../change-requests/change-requests.schemas.ts';
-import { presentChangeRequestResult, presentChangeRequestsPage, presentRequestedReviewersPage, presentReviewsPage } from '../change-requests/change-requests.presenter.ts';
+import { isOutdated } from '../change-requests/change-requests.model.ts';
 import { commentPolicy } from '../comments/comments.policy.ts';
-import { presentCommentsPage, presentRepliesPage } from '../comments/comments.presenter.ts';
 import { listComments, listReplies, postComment, postReply, updateComment } from '../comments/comments.service.ts';
 import { getPage, listPages, readChangeRequest } from '../content/content.service.ts';
 import { membersRepository } from '../members/members.repository.ts';
@@ -31,7 +30,7 @@ import { organizationPolicy } from '../organizations/organizations.policy.ts';
 import { loadChangeRequest, loadSpace, memberAccess } from '../../access/index.ts';
 import { csrfToken, type BrowserSession } from '../../access/index.ts';
 import { changedPages, enforceSpaceSso } from './app-area.service.ts';
-import type { ChangeRequestListView, ChangeRequestPageView, CommentView, CrPageView, MoveDirection, TreePage } from './app-area.views.ts';
+import type { ChangeRequestListData, ChangeRequestPageData, CommentsData, CrPageData, MoveDirection, TreePage } from './app-area.views.ts';
 
 /*
  * Change requests in the app, from start to merge (issue 32): every read and write goes
@@ -40,25 +39,11 @@ import type { ChangeRequestListView, ChangeRequestPageView, CommentView, CrPageV
  * member may do decides which controls are shown; the services decide again on each POST.
  */
 
-type Presented = {
-  id: string;
-  number: number;
-  subject?: string;
-  status: string;
-  outdated?: boolean;
-  description?: Document;
-  createdBy?: { id?: string; displayName?: string };
-  createdAt: string;
-  mergedBy?: { displayName?: string };
-  mergedAt?: string;
-  updatedAt?: string;
-};
-
 export type ListFilter = { status: 'open' | 'draft' | 'merged' | 'archived'; who?: 'mine' | 'review' };
 
 /** A space's change requests with the app's filters: status, opened by me, my review requested. */
-export async function changeRequestListView(ctx: Context, session: BrowserSession, spaceId: string, filter: ListFilter): Promise<ChangeRequestListView> {
-  const list = presentChangeRequestsPage(ctx.config, await listSpaceChangeRequests(
+export async function changeRequestListView(ctx: Context, session: BrowserSession, spaceId: string, filter: ListFilter): Promise<ChangeRequestListData> {
+  const changeRequests = await listSpaceChangeRequests(
     ctx,
     spaceId,
     {
@@ -67,20 +52,14 @@ export async function changeRequestListView(ctx: Context, session: BrowserSessio
       ...(filter.who === 'review' ? { requestedReviewer: ctx.actor.userId } : {}),
     },
     { limit: 100 },
-  )) as { items: Presented[] };
+  );
   await enforceSpaceSso(ctx, session, spaceId);
   const { space, access } = await loadSpace(ctx, spaceId);
   return {
     space: { id: space.id, title: space.title },
     filter,
     mayCreate: changeRequestPolicy.can('create', { space: access, isCreator: true }),
-    items: list.items.map((cr) => ({
-      number: cr.number,
-      subject: cr.subject ?? '',
-      status: cr.status,
-      author: cr.createdBy?.displayName ?? '',
-      updatedAt: cr.updatedAt ?? cr.createdAt,
-    })),
+    changeRequests,
   };
 }
 
@@ -91,44 +70,18 @@ export async function openChangeRequest(ctx: Context, session: BrowserSession, s
   return Number(created.changeRequest.number);
 }
 
-const plain = (document: Document | undefined) => (document ? documentToMarkdown(document) : '');
-
-type CommentWire = {
-  id: string;
-  body?: { markdown?: string };
-  postedBy?: { displayName?: string };
-  postedAt?: string;
-  status?: string;
-  target?: { page?: { id: string }; node?: { id: string } };
-  reactions?: { emoji: string; count: number; users: { user: { id: string } }[] }[];
-  replies?: number;
-};
-
-async function commentsOf(ctx: Context, spaceId: string, crId: string): Promise<CommentView[]> {
+/** The change request's comments, oldest first, with the replies of those that have some. */
+async function commentsOf(ctx: Context, spaceId: string, crId: string): Promise<CommentsData> {
   const ref = { spaceId, changeRequestId: crId };
-  const list = presentCommentsPage(ctx.config, await listComments(ctx, ref, { order: 'asc', format: 'markdown' }, { limit: 100 })) as { items: CommentWire[] };
-  return Promise.all(
-    list.items.map(async (c) => {
-      const replies = c.replies
-        ? (presentRepliesPage(ctx.config, await listReplies(ctx, ref, c.id, { limit: 100 }, 'markdown')) as { items: CommentWire[] }).items.map((r) => ({
-            author: r.postedBy?.displayName ?? '',
-            at: r.postedAt ?? '',
-            text: r.body?.markdown ?? '',
-          }))
-        : [];
-      return {
-        id: c.id,
-        author: c.postedBy?.displayName ?? '',
-        at: c.postedAt ?? '',
-        text: c.body?.markdown ?? '',
-        status: c.status ?? 'open',
-        ...(c.target?.page ? { pageId: c.target.page.id } : {}),
-        ...(c.target?.node ? { nodeId: c.target.node.id } : {}),
-        reactions: (c.reactions ?? []).map((r) => ({ emoji: r.emoji, count: r.count, mine: r.users.some((u) => u.user.id === ctx.actor.userId) })),
-        replies,
-      };
-    }),
+  const comments = await listComments(ctx, ref, { order: 'asc', format: 'markdown' }, { limit: 100 });
+  const replies = new Map(
+    await Promise.all(
+      comments.items
+        .filter((c) => c.extras.repliers.length > 0)
+        .map(async (c) => [c.comment.id, await listReplies(ctx, ref, c.comment.id, { limit: 100 }, 'markdown')] as const),
+    ),
   );
+  return { comments, replies, viewer: ctx.actor.userId };
 }
 
 /**
@@ -137,10 +90,10 @@ async function commentsOf(ctx: Context, spaceId: string, crId: string): Promise<
  * it cannot merge yet, the pages that conflict with main when it is outdated, and which
  * controls this member gets.
  */
-export async function changeRequestPageView(ctx: Context, session: BrowserSession, spaceId: string, number: string): Promise<ChangeRequestPageView> {
+export async function changeRequestPageView(ctx: Context, session: BrowserSession, spaceId: string, number: string): Promise<ChangeRequestPageData> {
   const { space, cr, access } = await loadChangeRequest(ctx, spaceId, number);
   await enforceSpaceSso(ctx, session, spaceId);
-  const presented = presentChangeRequestResult(ctx.config, await getChangeRequest(ctx, spaceId, number)) as Presented;
+  const changeRequest = await getChangeRequest(ctx, spaceId, number);
   const pending = cr.status === 'open' || cr.status === 'draft';
   const can = {
     update: changeRequestPolicy.can('update', access) && cr.status !== 'merged',
@@ -151,33 +104,21 @@ export async function changeRequestPageView(ctx: Context, session: BrowserSessio
     comment: commentPolicy.can('reply', { space: access.space, isAuthor: true }),
   };
   const [reviews, requested, comments, changes, tree, blockers, conflicts, members] = await Promise.all([
-    listReviews(ctx, spaceId, number, { limit: 100 }).then((page) => presentReviewsPage(ctx.config, page)) as Promise<{ items: { status: string; outdated?: boolean; reviewer?: { displayName?: string }; createdAt?: string }[] }>,
-    listRequestedReviewers(ctx, spaceId, number, { limit: 100 }).then((page) => presentRequestedReviewersPage(ctx.config, page)) as Promise<{ items: { user?: { id: string; displayName?: string } }[] }>,
+    listReviews(ctx, spaceId, number, { limit: 100 }),
+    listRequestedReviewers(ctx, spaceId, number, { limit: 100 }),
     commentsOf(ctx, spaceId, cr.id),
     changedPages(ctx, spaceId, cr.revision_merged_ancestor, cr.revision_id),
     readChangeRequest(ctx, spaceId, number, (revisionId) => listPages(ctx, spaceId, { revisionId })) as Promise<{ pages: TreePage[] }>,
     pending ? mergeBlockers(ctx, spaceId, number) : Promise.resolve([]),
-    pending && presented.outdated ? updateFromMainConflicts(ctx, spaceId, number) : Promise.resolve([]),
+    isOutdated(changeRequest.changeRequest) ? updateFromMainConflicts(ctx, spaceId, number) : Promise.resolve([]),
     can.requestReview ? reviewerChoices(ctx, space.organization_id) : Promise.resolve([]),
   ]);
-  const description = presented.description;
   return {
     space: { id: space.id, title: space.title },
-    changeRequest: {
-      number: presented.number,
-      subject: presented.subject ?? '',
-      status: presented.status,
-      outdated: presented.outdated === true,
-      createdBy: presented.createdBy?.displayName ?? '',
-      createdAt: presented.createdAt,
-      ...(presented.mergedAt ? { merged: { by: presented.mergedBy?.displayName ?? '', at: presented.mergedAt } } : {}),
-      descriptionMarkdown: plain(description),
-      descriptionDocument: description ?? null,
-      descriptionHtml: description?.nodes?.length ? renderDocument(description as never).html : '',
-    },
+    changeRequest,
     can,
-    reviews: reviews.items.map((r) => ({ status: r.status, outdated: r.outdated === true, reviewer: r.reviewer?.displayName ?? '', at: r.createdAt ?? '' })),
-    requestedReviewers: requested.items.map((r) => r.user?.displayName ?? ''),
+    reviews,
+    requested,
     members,
     comments,
     changes,
@@ -199,7 +140,7 @@ async function reviewerChoices(ctx: Context, organizationId: string) {
 }
 
 /** One page of a change request at its head, block by block, with the comments on each block. */
-export async function changeRequestPageOfView(ctx: Context, session: BrowserSession, spaceId: string, number: string, pageId: string): Promise<CrPageView> {
+export async function changeRequestPageOfView(ctx: Context, session: BrowserSession, spaceId: string, number: string, pageId: string): Promise<CrPageData> {
   const { space, cr, access } = await loadChangeRequest(ctx, spaceId, number);
   await enforceSpaceSso(ctx, session, spaceId);
   const page = (await getPage(ctx, spaceId, pageId, { revisionId: cr.revision_id, format: 'document' })) as {
@@ -215,7 +156,7 @@ export async function changeRequestPageOfView(ctx: Context, session: BrowserSess
     space: (target: string) => `${appBase}/s/${encodeURIComponent(target)}`,
     file: () => null,
   };
-  const comments = (await commentsOf(ctx, spaceId, cr.id)).filter((c) => c.pageId === page.id);
+  const comments = await commentsOf(ctx, spaceId, cr.id);
   const blocks = (page.document?.nodes ?? []).map((node) => {
     const key = (node as { key?: string }).key ?? '';
     return { nodeId: key, html: renderDocument({ object: 'document', data: {}, nodes: [node] } as never, links).html };

@@ -1,9 +1,13 @@
 import type { PageDiff } from './app-area.diff.ts';
 import type { OrganizationSearchResult, SpaceSearchResult } from '../search/search.model.ts';
+import type { ChangeRequestResult, ChangeRequestsPage, RequestedReviewersPage, ReviewsPage } from '../change-requests/change-requests.model.ts';
+import type { CommentsPage, RepliesPage } from '../comments/comments.model.ts';
 
 /*
- * What the app area's services return and its presenters render: plain view models, so a
- * service never imports a presenter (docs/architecture.md).
+ * What the app area's services return and its presenters render: view models, and (the
+ * `*Data` types) the other modules' domain results a view is made of, which the presenter
+ * turns into the view through those modules' presenters. So a service never imports a
+ * presenter (docs/architecture.md).
  */
 
 export interface TreePage {
@@ -86,4 +90,29 @@ export interface SearchView {
   scope: { kind: 'organization' | 'space'; id: string; title: string };
   /** The search's results; none before a query is typed. */
   found: { kind: 'space'; result: SpaceSearchResult } | { kind: 'organization'; result: OrganizationSearchResult } | undefined;
+}
+
+/** A change request list: its space, the filter, and the change-request service's page. */
+export interface ChangeRequestListData extends Omit<ChangeRequestListView, 'items'> {
+  changeRequests: ChangeRequestsPage;
+}
+
+/** A change request's comments, the replies of those answered (by comment id), and who is looking (their reactions are marked). */
+export interface CommentsData {
+  comments: CommentsPage;
+  replies: Map<string, RepliesPage>;
+  viewer: string;
+}
+
+/** What a change request's page is made of; the presenter makes the ChangeRequestPageView. */
+export interface ChangeRequestPageData extends Omit<ChangeRequestPageView, 'changeRequest' | 'reviews' | 'requestedReviewers' | 'comments'> {
+  changeRequest: ChangeRequestResult;
+  reviews: ReviewsPage;
+  requested: RequestedReviewersPage;
+  comments: CommentsData;
+}
+
+/** One page of a change request; its comments are the change request's (the view keeps the page's). */
+export interface CrPageData extends Omit<CrPageView, 'comments'> {
+  comments: CommentsData;
 }

@@ -39,3 +39,8 @@ export interface RequestedReviewersResult {
 export type ChangeRequestsPage = PageWithUsers<ChangeRequestView>;
 export type RequestedReviewersPage = PageWithUsers<ReviewerRow>;
 export type ContributorsPage = PageWithUsers<ContributorRow>;
+
+/** Whether a pending change request started from a revision older than its space's head. */
+export function isOutdated(row: Pick<ChangeRequestView, 'status' | 'space_revision_id' | 'revision_merged_ancestor'>): boolean {
+  return (row.status === 'open' || row.status === 'draft') && row.space_revision_id !== row.revision_merged_ancestor;
+}

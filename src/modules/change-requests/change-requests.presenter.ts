@@ -14,6 +14,7 @@ import type {
   ReviewsPage,
   Users,
 } from './change-requests.model.ts';
+import { isOutdated } from './change-requests.model.ts';
 import type { ChangeRequestView, ContributorRow, ReviewerRow, ReviewRow } from './change-requests.repository.ts';
 import type { ChangeRequestWire } from './change-requests.schemas.ts';
 
@@ -28,7 +29,6 @@ export const changeRequestUrl = (config: Pick<Config, 'publicUrl'>, spaceId: str
 
 /** change_requests row -> ChangeRequest wire object. */
 export function presentChangeRequest(config: Pick<Config, 'publicUrl'>, row: ChangeRequestView, users: Users): ChangeRequestWire {
-  const pending = row.status === 'open' || row.status === 'draft';
   return {
     object: 'change-request',
     id: row.id,
@@ -48,7 +48,7 @@ export function presentChangeRequest(config: Pick<Config, 'publicUrl'>, row: Cha
     ...(row.revision_merged ? { revisionMerged: row.revision_merged } : {}),
     // Open comments (a just-created change request has none).
     comments: Number(row.comments ?? 0),
-    outdated: pending && row.space_revision_id !== row.revision_merged_ancestor,
+    outdated: isOutdated(row),
     ...(row.conversations_issues_cluster ? { conversationsIssuesCluster: row.conversations_issues_cluster } : {}),
     urls: {
       location: changeRequestUrl(config, row.space_id, row.id),
