@@ -10,11 +10,12 @@ import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { EditorState } from 'prosemirror-state';
-import { markdownToDocument } from '../content/markdown/index.ts';
+import { documentToMarkdown, markdownToDocument } from '../content/markdown/index.ts';
 import type { Block, Document, InlineContent } from '../content/markdown/types.ts';
 import { BLOCK_SAMPLES, INLINE_SAMPLES, MARK_SAMPLES, inContainer, leaf, matrix, paragraph, text } from '../../test/markdown-samples.ts';
 import { canonical, fromProseMirror, fromProseMirrorJSON, toProseMirror, toProseMirrorJSON } from './convert.ts';
 import { schema } from './schema.ts';
+import { PANEL_SETTINGS, withCaptions } from './client/panel.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const doc = (...nodes: Block[]): Document => ({ object: 'document', data: {}, nodes });
@@ -180,5 +181,91 @@ describe('editor document conversion', () => {
     for (const name of Object.values(records[1]![1].values)) expect(tableBlock.fragments.some((f) => f.fragment === name)).toBe(true);
     // Read back by the engine: the new row is there.
     expect(canonical(roundTrip(withRow))).toBe(canonical(withRow));
+  });
+
+  describe('the blocks set by the block panel (alignment, image size and dark image, buttons, changelogs, drawings)', () => {
+    const image = (data: object) => ({ object: 'block', type: 'image', isVoid: true, data, fragments: [{ object: 'fragment', fragment: 'caption', nodes: [paragraph(text(leaf('Light and dark')))] }] });
+    const button = (data: object) => ({ object: 'inline', type: 'button', isVoid: true, data }) as InlineContent;
+    const edited = () =>
+      doc(
+        { object: 'block', type: 'paragraph', data: { align: 'center' }, nodes: [text(leaf('Centred'))] } as Block,
+        { object: 'block', type: 'heading-2', data: { align: 'end', id: 'right' }, nodes: [text(leaf('Right'))] } as Block,
+        { object: 'block', type: 'images', isVoid: false, data: { align: 'center', fullWidth: true, withFrame: true }, nodes: [image({ ref: { kind: 'url', url: 'https://x.io/light.png' }, refDark: { kind: 'file', file: 'dark1' }, alt: 'Logo', width: 320 })] } as unknown as Block,
+        paragraph(
+          text(leaf('Buttons: ')),
+          button({ label: 'Find', kind: 'primary', icon: 'magnifying-glass', action: { action: 'search', query: 'install' } }),
+          text(leaf(' ')),
+          button({ label: 'Pick', kind: 'secondary', action: { action: 'select', slug: 'linux' } }),
+          text(leaf(' ')),
+          button({ label: 'Docs', kind: 'primary', icon: 'book', ref: { kind: 'page', page: 'p1' } }),
+        ),
+        { object: 'block', type: 'updates', data: { format: 'short' }, nodes: [{ object: 'block', type: 'update', data: { date: '2026-11-28T00:00:00.000Z' }, nodes: [paragraph(text(leaf('New.')))] }, { object: 'block', type: 'update', data: { date: '2026-10-01T00:00:00.000Z' }, nodes: [paragraph(text(leaf('Old.')))] }] } as unknown as Block,
+        { object: 'block', type: 'drawing', isVoid: true, data: { ref: { kind: 'file', file: 'drawing2' } } } as unknown as Block,
+      );
+
+    /** The document as the engine writes it to markdown and reads it back, keys aside. */
+    const withoutKeys = (value: unknown): unknown =>
+      Array.isArray(value) ? value.map(withoutKeys) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'key').map(([k, v]) => [k, withoutKeys(v)])) : value;
+    const throughMarkdown = (document: Document) => markdownToDocument(documentToMarkdown(document));
+
+    it('round-trips them exactly, all editable, and the engine writes and reads them back the same', () => {
+      const document = edited();
+      expect(roundTrip(document)).toEqual(document);
+      expect(opaqueIn(document)).toEqual([]);
+      expect(canonical(withoutKeys(throughMarkdown(document)))).toBe(canonical(withoutKeys(document)));
+    });
+
+    it('what each panel control writes is what GitBook allows and the engine reads back', async () => {
+      const source = markdownToDocument('A paragraph.\n\n## A heading\n\n![Shot](https://x.io/a.png)\n\nA <a href="https://x.io/go" class="button primary">Go</a> button.\n\n{% updates format="full" %}\n\n{% update date="2026-01-02" %}\nFirst.\n{% endupdate %}\n{% endupdates %}\n');
+      let state = EditorState.create({ doc: toProseMirror(source) });
+      const control = (type: string, label: string) => PANEL_SETTINGS[type]!.find((s) => s.label === label)!;
+      const ctx = { ask: async () => ({ slug: 'mac', url: '', page: '' }), upload: async () => 'f1', chosenFile: () => null, pages: () => [], say: () => {} };
+      /** Sets a control of the first node of `type`, as the panel does (one setNodeMarkup). */
+      const apply = async (type: string, label: string, value: string | boolean) => {
+        let at = -1;
+        state.doc.descendants((node, pos) => {
+          if (at < 0 && node.type.name === type) at = pos;
+          return at < 0;
+        });
+        const node = state.doc.nodeAt(at)!;
+        const data = await control(type, label).set(node.attrs.data as Record<string, unknown>, value, ctx);
+        expect(data, `${type} ${label} ${String(value)}`).not.toBeNull();
+        state = state.apply(withCaptions(state.tr.setNodeMarkup(at, undefined, { ...node.attrs, data }), at));
+      };
+      await apply('paragraph', 'Alignment', 'center');
+      await apply('heading', 'Alignment', 'end');
+      await apply('image', 'Width (px)', '240');
+      await apply('images', 'Align', 'right');
+      await apply('images', 'Full width', true);
+      await apply('button', 'Icon', 'rocket');
+      await apply('button', 'Action', 'select');
+      await apply('updates', 'Date format', 'numeric');
+      await apply('update', 'Date', '2026-03-04');
+      // Values a block cannot take are refused, not written.
+      expect(await control('image', 'Width (px)').set({}, '-3', ctx)).toBeNull();
+      expect(await control('update', 'Date').set({ date: 'x' }, 'soon', ctx)).toBeNull();
+      expect(await control('button', 'Icon').set({}, 'not an icon!', ctx)).toBeNull();
+      // Back to the left: no alignment at all, as GitBook and the engine write a plain paragraph.
+      expect(control('paragraph', 'Alignment').set({ align: 'center' }, 'start', ctx)).toEqual({});
+
+      const saved = fromProseMirror(state.doc);
+      const nodes = saved.nodes as unknown as Array<{ type: string; data: Record<string, unknown>; nodes: Array<Record<string, unknown>> }>;
+      expect(nodes.map((node) => node.type)).toEqual(['paragraph', 'heading-2', 'images', 'paragraph', 'updates']);
+      expect(nodes[0]!.data).toEqual({ align: 'center' });
+      expect(nodes[1]!.data).toMatchObject({ align: 'end' });
+      expect(nodes[2]!.data).toEqual({ align: 'right', fullWidth: true });
+      expect((nodes[2]!.nodes[0] as { data: object }).data).toMatchObject({ width: 240 });
+      expect((nodes[3]!.nodes[1] as { data: object }).data).toEqual({ label: 'Go', kind: 'primary', icon: 'rocket', action: { action: 'select', slug: 'mac' } });
+      expect(nodes[4]!.data).toEqual({ format: 'numeric' });
+      expect((nodes[4]!.nodes[0] as { data: object }).data).toEqual({ date: '2026-03-04T00:00:00.000Z' });
+      const markdown = documentToMarkdown(saved);
+      expect(markdown).toContain('<p align="center">A paragraph.</p>');
+      expect(markdown).toContain('data-action="select" data-slug="mac" data-icon="rocket"');
+      expect(markdown).toContain('{% update date="2026-03-04" %}');
+      expect(canonical(withoutKeys(throughMarkdown(saved)))).toBe(canonical(withoutKeys(saved)));
+      // And the editor reads the saved document back exactly, editable.
+      expect(roundTrip(saved)).toEqual(saved);
+      expect(opaqueIn(saved)).toEqual([]);
+    });
   });
 });

@@ -232,7 +232,11 @@ const nodes: Record<string, NodeSpec> = {
     content: 'image+',
     attrs: gitbookAttrs({ isVoid: false }),
     parseDOM: [own('images')],
-    toDOM: (node) => ['div', { 'data-type': 'images', class: 'images', ...dataAttr(node) }, 0],
+    toDOM: (node) => {
+      const data = (node.attrs.data ?? {}) as { align?: string; fullWidth?: boolean; withFrame?: boolean };
+      const classes = ['images', data.align ? `images-${safeToken(data.align)}` : '', data.fullWidth ? 'images-full' : '', data.withFrame ? 'images-frame' : ''];
+      return ['div', { 'data-type': 'images', class: classes.filter(Boolean).join(' '), ...dataAttr(node) }, 0];
+    },
   },
   image: {
     content: 'caption?',

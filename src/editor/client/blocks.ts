@@ -129,6 +129,12 @@ export const KINDS: Kind[] = [
     keywords: 'layout two columns',
     make: () => n.columns!.create(null, [n.column!.create({ data: { width: { value: 50, unit: '%' } } }, p()), n.column!.create({ data: { width: { value: 50, unit: '%' } } }, p())]),
   },
+  {
+    id: 'updates',
+    label: 'Changelog',
+    keywords: 'updates update release notes dated',
+    make: () => n.updates!.create({ data: { format: 'full' } }, n.update!.create({ data: { date: today() } }, p())),
+  },
   { id: 'divider', label: 'Divider', keywords: 'hr line rule ---', make: () => n.divider!.create() },
   {
     id: 'math',
@@ -200,6 +206,9 @@ export const KINDS: Kind[] = [
     },
   },
 ];
+
+/** Midnight UTC today, as GitBook's Timestamp (what `{% update date="…" %}` reads): a new update's date. */
+export const today = (): string => `${new Date().toISOString().slice(0, 10)}T00:00:00.000Z`;
 
 export function webUrl(value: string | undefined): boolean {
   if (!value) return false;

@@ -244,7 +244,7 @@ async function start(root: HTMLElement): Promise<void> {
     }
   };
 
-  const panel = new BlockPanel(() => view);
+  const panel = new BlockPanel(() => view, { ...insertContext, pages: () => pageList, say });
 
   /* toolbar */
   const toolbar = document.createElement('div');

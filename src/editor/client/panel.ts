@@ -1,23 +1,42 @@
 /*
- * The block panel: the settings of the block at the cursor (code language, title, line
- * numbers and wrap; hint style; tab title; update date; image alt and caption; embed URL;
- * formula; button), and the table's rows, columns and alignment. Ordinary form controls,
- * reachable with Tab, changing the node through one transaction each.
+ * The block panel: the settings of the block at the cursor (alignment of a paragraph or
+ * heading; code language, title, line numbers and wrap; hint style; tab title; changelog
+ * format, update date, adding and removing updates; image alt text, width, dark-mode image,
+ * caption and the images' alignment, full width and frame; embed URL; formula; button label,
+ * style, icon and action; a drawing's image), and the table's rows, columns and alignment.
+ * Ordinary form controls, reachable with Tab, changing the node through one transaction each.
+ * What they write is what GitBook's schema allows and the markdown engine reads and writes
+ * (src/content/markdown: `<p align>`, `<img width>`, `<picture>` for the dark image,
+ * `<a class="button" data-icon>` / `<button data-action>`, `{% updates format %}`).
  */
 import type { Node as PMNode } from 'prosemirror-model';
-import { NodeSelection, type EditorState, type Transaction } from 'prosemirror-state';
+import { NodeSelection, TextSelection, type EditorState, type Transaction } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
-import { schema } from '../schema.ts';
+import { CONTAINER_OF_NODE, schema } from '../schema.ts';
+import { today, webUrl, type Field } from './blocks.ts';
 
 const n = schema.nodes;
 type Data = Record<string, unknown>;
+type Ref = { kind: string; url?: string; file?: string; page?: string };
+
+/** What the panel needs of the editor: its dialog, uploads, the page list, the status line. */
+export interface PanelContext {
+  ask(title: string, fields: Field[]): Promise<Record<string, string> | null>;
+  upload(file: File): Promise<string>;
+  chosenFile(): File | null;
+  pages(): Array<{ id: string; title: string; depth: number }>;
+  say(text: string): void;
+}
 
 interface Setting {
   label: string;
-  kind: 'text' | 'checkbox' | 'select';
-  options?: string[];
+  kind: 'text' | 'checkbox' | 'select' | 'date' | 'number' | 'page';
+  options?: Array<[value: string, label: string]>;
+  /** Shown only when this holds of the node's data. */
+  when?: (data: Data) => boolean;
   get(data: Data): string | boolean;
-  set(data: Data, value: string | boolean): Data;
+  /** The new data; null leaves the node as it is (a value the block cannot take, a dialog cancelled). */
+  set(data: Data, value: string | boolean, ctx: PanelContext): Data | null | Promise<Data | null>;
 }
 
 const text = (label: string, key: string): Setting => ({
@@ -32,23 +51,122 @@ const text = (label: string, key: string): Setting => ({
   },
 });
 
+const choices = (...values: string[]): Array<[string, string]> => values.map((v) => [v, v]);
+
+/** GitBook's TextAlignment of a paragraph or heading; left (start) is written as no alignment. */
+const ALIGN: Setting = {
+  label: 'Alignment',
+  kind: 'select',
+  options: [
+    ['start', 'Left'],
+    ['center', 'Center'],
+    ['end', 'Right'],
+  ],
+  get: (d) => String(d.align ?? 'start'),
+  set: (d, v) => (v === 'center' || v === 'end' ? { ...d, align: v } : withoutKey(d, 'align')),
+};
+
+const refOf = (d: Data): Ref | undefined => d.ref as Ref | undefined;
+const actionOf = (d: Data): { action?: string; query?: string; slug?: string } | undefined => d.action as { action?: string } | undefined;
+
+/** A button links (`ref`) or acts (`action`), never both (GitBook's oneOf). */
+async function buttonAction(d: Data, v: string | boolean, ctx: PanelContext): Promise<Data | null> {
+  const base = withoutKey(withoutKey(d, 'ref'), 'action');
+  if (v === 'link') {
+    if (d.ref) return withoutKey(d, 'action');
+    const ref = await askLink(ctx, 'Button link');
+    return ref ? { ...base, ref } : null;
+  }
+  if (v === 'select') {
+    const values = await ctx.ask('Option to select', [{ name: 'slug', label: 'Option slug' }]);
+    const slug = values?.slug?.trim();
+    return slug ? { ...base, action: { action: 'select', slug } } : null;
+  }
+  return v === 'search' || v === 'ask' ? { ...base, action: { action: v } } : null;
+}
+
+/** A URL or a page of the space, chosen in the editor's dialog. */
+async function askLink(ctx: PanelContext, title: string): Promise<Ref | null> {
+  const values = await ctx.ask(title, [
+    { name: 'url', label: 'URL (or choose a page below)' },
+    { name: 'page', label: 'Page', kind: 'page' },
+  ]);
+  if (!values) return null;
+  return webUrl(values.url) ? { kind: 'url', url: values.url!.trim() } : values.page ? { kind: 'page', page: values.page } : null;
+}
+
+const isLink = (d: Data) => !d.action;
+const asks = (d: Data) => actionOf(d)?.action === 'search' || actionOf(d)?.action === 'ask';
+
 const SETTINGS: Record<string, Setting[]> = {
+  paragraph: [ALIGN],
+  heading: [ALIGN],
   code_block: [
     text('Language', 'syntax'),
     text('Title', 'title'),
     { label: 'Line numbers', kind: 'checkbox', get: (d) => d.lineNumbers === true, set: (d, v) => withFlag(d, 'lineNumbers', v === true) },
     { label: 'Wrap lines', kind: 'checkbox', get: (d) => d.overflow === 'wrap', set: (d, v) => (v ? { ...d, overflow: 'wrap' } : withoutKey(d, 'overflow')) },
   ],
-  hint: [{ label: 'Style', kind: 'select', options: ['info', 'success', 'warning', 'danger'], get: (d) => String(d.style ?? 'info'), set: (d, v) => ({ ...d, style: v }) }],
+  hint: [{ label: 'Style', kind: 'select', options: choices('info', 'success', 'warning', 'danger'), get: (d) => String(d.style ?? 'info'), set: (d, v) => ({ ...d, style: v }) }],
   tabs_item: [text('Tab title', 'title')],
-  update: [{ label: 'Date', kind: 'text', get: (d) => String(d.date ?? '').slice(0, 10), set: (d, v) => (/^\d{4}-\d{2}-\d{2}$/.test(String(v)) ? { ...d, date: `${String(v)}T00:00:00.000Z` } : d) }],
-  image: [text('Alternative text', 'alt')],
+  updates: [{ label: 'Date format', kind: 'select', options: choices('full', 'short', 'numeric'), get: (d) => String(d.format ?? 'full'), set: (d, v) => ({ ...d, format: v }) }],
+  update: [{ label: 'Date', kind: 'date', get: (d) => String(d.date ?? '').slice(0, 10), set: (d, v) => (/^\d{4}-\d{2}-\d{2}$/.test(String(v)) ? { ...d, date: `${String(v)}T00:00:00.000Z` } : null) }],
+  image: [
+    text('Alternative text', 'alt'),
+    {
+      label: 'Width (px)',
+      kind: 'number',
+      // A width GitBook wrote as a Length object is kept; the control sets a number of pixels, as `<img width>` holds.
+      when: (d) => d.width === undefined || typeof d.width === 'number',
+      get: (d) => (typeof d.width === 'number' ? String(d.width) : ''),
+      set: (d, v) => {
+        if (v === '') return withoutKey(d, 'width');
+        const width = Number(v);
+        return Number.isInteger(width) && width > 0 && width <= 10_000 ? { ...d, width } : null;
+      },
+    },
+  ],
+  images: [
+    { label: 'Align', kind: 'select', options: [['', 'Default'], ['left', 'Left'], ['center', 'Center'], ['right', 'Right']], get: (d) => String(d.align ?? ''), set: (d, v) => (v ? { ...d, align: v } : withoutKey(d, 'align')) },
+    { label: 'Full width', kind: 'checkbox', get: (d) => d.fullWidth === true, set: (d, v) => (v ? { ...d, fullWidth: true } : withoutKey(d, 'fullWidth')) },
+    { label: 'Frame', kind: 'checkbox', get: (d) => d.withFrame === true, set: (d, v) => withFlag(d, 'withFrame', v === true) },
+  ],
   embed: [text('URL', 'url')],
   math: [text('Formula', 'formula')],
   inline_math: [text('Formula', 'formula')],
-  button: [text('Label', 'label'), { label: 'Style', kind: 'select', options: ['primary', 'secondary'], get: (d) => String(d.kind ?? 'primary'), set: (d, v) => ({ ...d, kind: v }) }],
+  button: [
+    text('Label', 'label'),
+    { label: 'Style', kind: 'select', options: choices('primary', 'secondary'), get: (d) => String(d.kind ?? 'primary'), set: (d, v) => ({ ...d, kind: v }) },
+    { label: 'Icon', kind: 'text', get: (d) => String(d.icon ?? ''), set: (d, v) => (v === '' ? withoutKey(d, 'icon') : /^[\w-]{1,50}$/.test(String(v)) ? { ...d, icon: v } : null) },
+    {
+      label: 'Action',
+      kind: 'select',
+      options: [
+        ['link', 'Open a link'],
+        ['search', 'Open search'],
+        ['ask', 'Ask AI'],
+        ['select', 'Select an option'],
+      ],
+      get: (d) => actionOf(d)?.action ?? 'link',
+      set: buttonAction,
+    },
+    { label: 'URL', kind: 'text', when: isLink, get: (d) => (refOf(d)?.kind === 'url' ? String(refOf(d)?.url ?? '') : ''), set: (d, v) => (webUrl(String(v)) ? { ...d, ref: { kind: 'url', url: String(v).trim() } } : null) },
+    { label: 'Page', kind: 'page', when: isLink, get: (d) => (refOf(d)?.kind === 'page' ? String(refOf(d)?.page ?? '') : ''), set: (d, v) => (v ? { ...d, ref: { kind: 'page', page: v } } : null) },
+    {
+      label: 'Query',
+      kind: 'text',
+      when: asks,
+      get: (d) => String(actionOf(d)?.query ?? ''),
+      set: (d, v) => ({ ...d, action: v === '' ? { action: actionOf(d)!.action } : { action: actionOf(d)!.action, query: v } }),
+    },
+    { label: 'Option slug', kind: 'text', when: (d) => actionOf(d)?.action === 'select', get: (d) => String(actionOf(d)?.slug ?? ''), set: (d, v) => (String(v).trim() ? { ...d, action: { action: 'select', slug: String(v).trim() } } : null) },
+  ],
   expandable: [{ label: 'Open by default', kind: 'checkbox', get: (d) => d.defaultExpanded === true, set: (d, v) => withFlag(d, 'defaultExpanded', v === true) }],
+  drawing: [],
 };
+
+/** The settings of each node type, for tests: what a control writes into the node's data. */
+export const PANEL_SETTINGS: Readonly<Record<string, readonly Setting[]>> = SETTINGS;
 
 function withFlag(data: Data, key: string, on: boolean): Data {
   return on ? { ...data, [key]: true } : withoutKey(data, key);
@@ -60,33 +178,124 @@ function withoutKey(data: Data, key: string): Data {
   return out;
 }
 
-/** The node the panel shows: the selected node, or the innermost ancestor with settings. */
-function target(state: EditorState): { node: PMNode; pos: number } | null {
-  const selection = state.selection;
-  if (selection instanceof NodeSelection && (SETTINGS[selection.node.type.name] || CAPTIONED.has(selection.node.type.name))) return { node: selection.node, pos: selection.from };
-  const { $from } = selection;
-  for (let depth = $from.depth; depth > 0; depth--) {
-    const node = $from.node(depth);
-    if (SETTINGS[node.type.name] || CAPTIONED.has(node.type.name)) return { node, pos: $from.before(depth) };
-  }
-  return null;
+interface Target {
+  node: PMNode;
+  pos: number;
 }
 
 const CAPTIONED = new Set(['image', 'file', 'embed']);
+const TEXTBLOCKS = new Set(['paragraph', 'heading']);
+/** A block whose settings show with its container's: an image's images block, an update's changelog. */
+const PARENT_OF: Record<string, string> = { image: 'images', update: 'updates' };
+
+const hasSettings = (node: PMNode) => SETTINGS[node.type.name] !== undefined || CAPTIONED.has(node.type.name);
+
+/**
+ * What the panel shows: the cursor's paragraph or heading (its alignment, where it stands as
+ * a block: not in a caption, a cell or a title, whose markdown holds no alignment), and the
+ * selected node or the innermost block around the cursor with settings, with its container's.
+ */
+function targets(state: EditorState): Target[] {
+  const selection = state.selection;
+  const { $from } = selection;
+  const out: Target[] = [];
+  if (selection instanceof NodeSelection && hasSettings(selection.node)) {
+    out.push({ node: selection.node, pos: selection.from });
+  } else {
+    if (TEXTBLOCKS.has($from.parent.type.name) && $from.depth > 0 && CONTAINER_OF_NODE[$from.node($from.depth - 1).type.name]) out.push({ node: $from.parent, pos: $from.before() });
+    for (let d = $from.depth; d > 0; d--) {
+      const node = $from.node(d);
+      if (!TEXTBLOCKS.has(node.type.name) && hasSettings(node)) {
+        out.push({ node, pos: $from.before(d) });
+        break;
+      }
+    }
+  }
+  // The innermost block found, and its container when that has settings of its own.
+  const inner = out[out.length - 1];
+  const parentType = inner && PARENT_OF[inner.node.type.name];
+  if (inner && parentType) {
+    const $inner = state.doc.resolve(inner.pos);
+    if ($inner.parent.type.name === parentType && $inner.depth > 0) out.push({ node: $inner.parent, pos: $inner.before() });
+  }
+  return out;
+}
 
 const LABELS: Record<string, string> = {
+  paragraph: 'Paragraph',
+  heading: 'Heading',
   code_block: 'Code block',
   hint: 'Hint',
   tabs_item: 'Tab',
+  updates: 'Changelog',
   update: 'Update',
   image: 'Image',
+  images: 'Images',
   file: 'File',
   embed: 'Embed',
   math: 'Math',
   inline_math: 'Inline math',
   button: 'Button',
   expandable: 'Expandable',
+  drawing: 'Drawing',
 };
+
+/** Buttons of a block beside its settings: captions, updates, dark-mode and replaced images. */
+function actionsOf(view: EditorView, target: Target, ctx: PanelContext): Array<[string, () => void | Promise<void>]> {
+  const { node, pos } = target;
+  const data = (node.attrs.data ?? {}) as Data;
+  const setData = (next: Data) => {
+    const current = view.state.doc.nodeAt(pos);
+    if (current) view.dispatch(view.state.tr.setNodeMarkup(pos, undefined, { ...current.attrs, data: next }));
+  };
+  /** A new image file (uploaded to the change request) or web URL for `key` of the data. */
+  const chooseImage = async (title: string, key: 'ref' | 'refDark', urls: boolean) => {
+    const values = await ctx.ask(title, [{ name: 'file', label: 'Image file', kind: 'file', accept: 'image/*' }, ...(urls ? [{ name: 'url', label: 'or image URL' }] : [])]);
+    if (!values) return;
+    const file = ctx.chosenFile();
+    const ref = file ? { kind: 'file', file: await ctx.upload(file) } : urls && webUrl(values.url) ? { kind: 'url', url: values.url!.trim() } : null;
+    if (ref) setData({ ...((view.state.doc.nodeAt(pos)?.attrs.data ?? data) as Data), [key]: ref });
+  };
+  const out: Array<[string, () => void | Promise<void>]> = [];
+  if (CAPTIONED.has(node.type.name) && node.childCount === 0) {
+    out.push([
+      'Add caption',
+      () => {
+        view.dispatch(view.state.tr.insert(pos + 1, n.caption!.create(null, n.paragraph!.create())));
+        view.focus();
+      },
+    ]);
+  }
+  if (node.type.name === 'image') {
+    out.push(['Replace image…', () => chooseImage('Replace the image', 'ref', true)]);
+    out.push([data.refDark ? 'Replace dark-mode image…' : 'Add dark-mode image…', () => chooseImage('Image shown in dark mode', 'refDark', true)]);
+    if (data.refDark) out.push(['Remove dark-mode image', () => setData(withoutKey(data, 'refDark'))]);
+  }
+  if (node.type.name === 'drawing') out.push(['Replace drawing image…', () => chooseImage('Replace the drawing with an image', 'ref', false)]);
+  if (node.type.name === 'update') {
+    out.push([
+      'Add update',
+      () => {
+        // Above this one: a changelog lists the newest first.
+        const update = n.update!.create({ data: { date: today() } }, n.paragraph!.create());
+        const tr = view.state.tr.insert(pos, update);
+        view.dispatch(tr.setSelection(TextSelection.create(tr.doc, pos + 2)).scrollIntoView());
+        view.focus();
+      },
+    ]);
+    const $pos = view.state.doc.resolve(pos);
+    if ($pos.parent.childCount > 1) {
+      out.push([
+        'Remove update',
+        () => {
+          view.dispatch(view.state.tr.delete(pos, pos + node.nodeSize).scrollIntoView());
+          view.focus();
+        },
+      ]);
+    }
+  }
+  return out;
+}
 
 /* ---------------------------------------------------------------- tables */
 
@@ -177,74 +386,118 @@ export const tableCommands = {
   },
 };
 
+/**
+ * An image given a width, a dark-mode image or a layout is written as a `<figure>`, which
+ * always has a caption (GitBook writes `<figcaption></figcaption>` and the engine reads it
+ * back as an empty caption): such an image gets its empty caption now, so the saved block is
+ * what the markdown reads back.
+ */
+export function withCaptions(tr: Transaction, pos: number): Transaction {
+  const node = tr.doc.nodeAt(pos);
+  if (!node || (node.type !== n.image && node.type !== n.images)) return tr;
+  const images: number[] = [];
+  if (node.type === n.image) images.push(pos);
+  else node.forEach((_child, offset) => images.push(pos + 1 + offset));
+  for (const at of images.reverse()) {
+    if (tr.doc.nodeAt(at)!.childCount === 0) tr.insert(at + 1, n.caption!.create(null, n.paragraph!.create()));
+  }
+  return tr;
+}
+
 /* ---------------------------------------------------------------- the panel */
 
 export class BlockPanel {
   readonly dom: HTMLElement;
   private shown: string | null = null;
 
-  constructor(private readonly view: () => EditorView) {
+  constructor(
+    private readonly view: () => EditorView,
+    private readonly ctx: PanelContext,
+  ) {
     this.dom = document.createElement('div');
     this.dom.className = 'block-panel';
     this.dom.setAttribute('role', 'region');
     this.dom.setAttribute('aria-label', 'Block settings');
   }
 
-  update(state: EditorState): void {
-    const found = target(state);
+  /**
+   * Rebuilds the panel for the state's cursor. Not while one of its controls has focus (a
+   * remote edit would drop what is being typed there), unless `force`: after the panel's own
+   * change, when the control that had focus gets it back.
+   */
+  update(state: EditorState, force = false): void {
+    const found = targets(state);
     const cell = cellAt(state);
-    const signature = JSON.stringify([found?.pos, found?.node.type.name, found?.node.attrs.data, found?.node.childCount, cell && [cell.tablePos, cell.row, cell.column]]);
-    if (signature === this.shown) return;
-    // Rebuilding while a control has focus would steal it: the change came from that control.
-    if (this.dom.contains(document.activeElement) && this.shown !== null && found) return;
+    const signature = JSON.stringify([found.map((t) => [t.pos, t.node.type.name, t.node.attrs.data, t.node.childCount]), cell && [cell.tablePos, cell.row, cell.column]]);
+    if (signature === this.shown && !force) return;
+    const focused = this.dom.contains(document.activeElement) ? (document.activeElement as HTMLElement) : null;
+    if (focused && this.shown !== null && found.length > 0 && !force) return;
     this.shown = signature;
     this.dom.replaceChildren();
-    if (found) this.renderSettings(found.node, found.pos);
+    for (const target of found) this.renderSettings(target);
     if (cell) this.renderTable();
     this.dom.hidden = this.dom.childElementCount === 0;
+    const id = focused?.dataset.control;
+    if (id) (this.dom.querySelector(`[data-control="${CSS.escape(id)}"]`) as HTMLElement | null)?.focus();
   }
 
-  private renderSettings(node: PMNode, pos: number): void {
+  /** Applies a change the panel made, then shows the node's new settings. */
+  private change(pos: number, type: string, next: (data: Data) => Data | null | Promise<Data | null>): void {
+    const run = async () => {
+      const view = this.view();
+      const before = view.state.doc.nodeAt(pos);
+      if (!before || before.type.name !== type) return;
+      const data = await next((before.attrs.data ?? {}) as Data);
+      const current = view.state.doc.nodeAt(pos);
+      if (data && current && current.type.name === type) view.dispatch(withCaptions(view.state.tr.setNodeMarkup(pos, undefined, { ...current.attrs, data }), pos));
+      this.update(view.state, true);
+    };
+    run().catch((error: unknown) => this.ctx.say(error instanceof Error ? error.message : String(error)));
+  }
+
+  private renderSettings({ node, pos }: Target): void {
+    const type = node.type.name;
     const group = document.createElement('fieldset');
     const legend = document.createElement('legend');
-    legend.textContent = LABELS[node.type.name] ?? node.type.name;
+    legend.textContent = LABELS[type] ?? type;
     group.append(legend);
     const data = (node.attrs.data ?? {}) as Data;
-    for (const setting of SETTINGS[node.type.name] ?? []) {
+    for (const setting of SETTINGS[type] ?? []) {
+      if (setting.when && !setting.when(data)) continue;
       const label = document.createElement('label');
       label.append(`${setting.label} `);
       let control: HTMLInputElement | HTMLSelectElement;
-      if (setting.kind === 'select') {
+      if (setting.kind === 'select' || setting.kind === 'page') {
         control = document.createElement('select');
-        for (const option of setting.options ?? []) control.append(new Option(option, option));
+        const options = setting.kind === 'page' ? [['', '—'] as [string, string], ...this.ctx.pages().map((p): [string, string] => [p.id, `${'· '.repeat(p.depth)}${p.title}`])] : (setting.options ?? []);
+        for (const [value, text] of options) control.append(new Option(text, value));
         control.value = String(setting.get(data));
       } else {
         control = document.createElement('input');
-        control.type = setting.kind === 'checkbox' ? 'checkbox' : 'text';
+        control.type = setting.kind;
+        if (setting.kind === 'number') control.min = '1';
         if (setting.kind === 'checkbox') control.checked = setting.get(data) === true;
         else control.value = String(setting.get(data));
       }
+      control.dataset.control = `${type}:${setting.label}`;
       control.addEventListener('change', () => {
         const value = control instanceof HTMLInputElement && control.type === 'checkbox' ? control.checked : control.value;
-        const view = this.view();
-        const current = view.state.doc.nodeAt(pos);
-        if (!current) return;
-        view.dispatch(view.state.tr.setNodeMarkup(pos, undefined, { ...current.attrs, data: setting.set((current.attrs.data ?? {}) as Data, value) }));
+        this.change(pos, type, (current) => setting.set(current, value, this.ctx));
       });
       label.append(control);
       group.append(label);
     }
-    if (CAPTIONED.has(node.type.name) && node.childCount === 0) {
-      group.append(
-        this.button('Add caption', () => {
-          const view = this.view();
-          const caption = n.caption!.create(null, n.paragraph!.create());
-          view.dispatch(view.state.tr.insert(pos + 1, caption));
-          view.focus();
-        }),
-      );
+    for (const [text, run] of actionsOf(this.view(), { node, pos }, this.ctx)) {
+      const button = this.button(text, () => {
+        Promise.resolve(run()).then(
+          () => this.update(this.view().state, true),
+          (error: unknown) => this.ctx.say(error instanceof Error ? error.message : String(error)),
+        );
+      });
+      button.dataset.control = `${type}:${text}`;
+      group.append(button);
     }
-    this.dom.append(group);
+    if (group.childElementCount > 1) this.dom.append(group);
   }
 
   private renderTable(): void {
