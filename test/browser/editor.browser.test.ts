@@ -252,6 +252,130 @@ describe('the block editor in a browser', { timeout: 300_000 }, () => {
     expect(writePageMarkdown(reread)).toBe(markdown);
   });
 
+  it('block panel: alignment, image width and dark-mode image, a button icon and action, a changelog, a replaced drawing; saved and read back', async () => {
+    // Before the next test, which leaves live edits unsaved: a page changed through the API is
+    // followed by the live document only when nothing was typed since its last save.
+    const page = await signedIn(writer);
+    await page.goto(editorUrl);
+    await ready(page);
+    const cr = (await t.request('GET', `/v1/spaces/${spaceId}/change-requests`, { token: org.admin.token })).body.items[0];
+    // A drawing, as GitBook stores one: an image file of the space.
+    const stored = await t.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content?compat=false`, {
+      token: org.admin.token,
+      body: { changes: [{ operation: 'insert_files', files: [{ name: 'drawing.png', contentType: 'image/png', base64: PNG.toString('base64') }] }] },
+    });
+    expect(stored.status, JSON.stringify(stored.body)).toBe(200);
+    const drawingFile = stored.body.insertedFiles[0].id;
+    const before = await apiDocument(cr.id);
+    const drawing = { object: 'block', type: 'drawing', isVoid: true, data: { ref: { kind: 'file', file: drawingFile } } };
+    const seeded = await t.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content`, {
+      token: org.admin.token,
+      body: { changes: [{ operation: 'update_page', page: pageId, document: { document: { ...before.document, nodes: [...before.document.nodes, drawing] } } }] },
+    });
+    expect(seeded.status, JSON.stringify(seeded.body)).toBe(200);
+    await page.reload();
+    await ready(page);
+    // The drawing's image is shown from its download URL, read through the API.
+    const slow = { timeout: 15_000 };
+    await expect.poll(() => page.locator('.ProseMirror .drawing img[src]').count(), slow).toBe(1);
+    const panel = page.getByRole('region', { name: 'Block settings' });
+
+    // 4. Alignment of a paragraph.
+    await page.evaluate(() => window.quireEditor.focusEnd());
+    await page.keyboard.type('Centred text');
+    await panel.getByLabel('Alignment', { exact: true }).selectOption('center');
+    await expect.poll(() => page.locator('.ProseMirror p[style*="center"]', { hasText: 'Centred text' }).count()).toBe(1);
+
+    // 5. The image: width, dark-mode image (uploaded), the images block's alignment.
+    await page.locator('.figure-image .figure-caption', { hasText: 'The caption' }).click();
+    await panel.getByLabel('Width (px)').fill('240');
+    await panel.getByLabel('Width (px)').press('Tab');
+    await panel.getByRole('button', { name: 'Add dark-mode image…' }).click();
+    const dialog = page.locator('dialog.editor-dialog[open]');
+    await dialog.locator('input[type=file]').setInputFiles({ name: 'dark.png', mimeType: 'image/png', buffer: PNG });
+    await dialog.getByRole('button', { name: 'Insert' }).click();
+    await expect.poll(() => page.locator('.figure-dark img[src]').count(), slow).toBe(1);
+    await panel.getByLabel('Align', { exact: true }).selectOption('center');
+    await expect.poll(() => page.locator('.ProseMirror .images-center').count()).toBe(1);
+    await page.screenshot({ path: path.join(SHOTS, 'editor-image-panel-desktop.png') });
+
+    // 6. The button: an icon, then an action in place of its link.
+    await page.locator('.ProseMirror .inline-button', { hasText: 'Go' }).click();
+    await panel.getByLabel('Icon').fill('rocket');
+    await panel.getByLabel('Icon').press('Tab');
+    await panel.getByLabel('Action').selectOption('search');
+    await panel.getByLabel('Query').fill('install');
+    await panel.getByLabel('Query').press('Tab');
+    await expect.poll(() => page.locator('.ProseMirror .inline-button .button-action').count()).toBe(1);
+
+    // 2. A changelog through the slash menu: a date, a second update above the first.
+    await page.evaluate(() => window.quireEditor.focusEnd());
+    await page.keyboard.type('/updates');
+    await page.locator('#slash-menu [data-kind="updates"]').waitFor();
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#quire-editor[data-busy="false"]');
+    await page.keyboard.type('Shipped it.');
+    await panel.getByLabel('Date', { exact: true }).fill('2026-11-20');
+    await panel.getByLabel('Date', { exact: true }).press('Tab');
+    await expect.poll(() => page.locator('.ProseMirror .update[data-date="2026-11-20"]').count()).toBe(1);
+    await page.locator('.ProseMirror .update', { hasText: 'Shipped it.' }).click();
+    await panel.getByRole('button', { name: 'Add update' }).click();
+    await page.keyboard.type('Newer.');
+    await expect.poll(() => page.locator('.ProseMirror .updates .update').count()).toBe(2);
+    await panel.getByLabel('Date format').selectOption('short');
+
+    // 8. The drawing: replaced by another image.
+    await page.locator('.ProseMirror .drawing').click();
+    await panel.getByRole('button', { name: 'Replace drawing image…' }).click();
+    await dialog.locator('input[type=file]').setInputFiles({ name: 'new-drawing.png', mimeType: 'image/png', buffer: PNG });
+    await dialog.getByRole('button', { name: 'Insert' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(async () => (await page.evaluate(() => window.quireEditor.document())).nodes.find((node: any) => node.type === 'drawing').data.ref.file, slow).not.toBe(drawingFile);
+
+    await page.evaluate(() => window.quireEditor.save());
+    await expect.poll(() => page.locator('.save-status').textContent(), slow).toBe('Saved');
+
+    // Read back through the API: what each control wrote.
+    const saved = (await apiDocument(cr.id)).document;
+    expect(findNode(saved.nodes, (node) => node.type === 'paragraph' && node.nodes[0]?.leaves?.[0]?.text === 'Centred text').data).toEqual({ align: 'center' });
+    const images = findNode(saved.nodes, (node) => node.type === 'images');
+    expect(images.data).toEqual({ align: 'center' });
+    expect(images.nodes[0].data).toMatchObject({ width: 240, refDark: { kind: 'file', file: expect.any(String) }, alt: 'A screenshot' });
+    expect(findNode(saved.nodes, (node) => node.type === 'button').data).toEqual({ label: 'Go', kind: 'primary', icon: 'rocket', action: { action: 'search', query: 'install' } });
+    // (The first test inserted an empty changelog through the slash menu: this one has our text.)
+    const updates = findNode(saved.nodes, (node) => node.type === 'updates' && JSON.stringify(node).includes('Shipped it.'));
+    expect(updates.data).toEqual({ format: 'short' });
+    expect(updates.nodes.map((update: any) => update.nodes[0].nodes[0].leaves[0].text)).toEqual(['Newer.', 'Shipped it.']);
+    expect(updates.nodes[1].data).toEqual({ date: '2026-11-20T00:00:00.000Z' });
+    expect(updates.nodes[0].data.date).toMatch(/^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/);
+    const savedDrawing = findNode(saved.nodes, (node) => node.type === 'drawing');
+    expect(savedDrawing.data.ref).toEqual({ kind: 'file', file: expect.any(String) });
+    expect(savedDrawing.data.ref.file).not.toBe(drawingFile);
+
+    // Reload: the same document, which the editor would save unchanged; the engine's markdown of it reads back the same.
+    await page.reload();
+    await ready(page);
+    expect(await page.evaluate(() => window.quireEditor.document())).toEqual(saved);
+    const markdown = (await t.request('GET', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${pageId}?format=markdown`, { token: org.admin.token, skipSchemaCheck: true })).body.markdown;
+    expect(markdown).toContain('<p align="center">Centred text</p>');
+    expect(markdown).toContain('width="240"');
+    expect(markdown).toContain('media="(prefers-color-scheme: dark)"');
+    expect(markdown).toContain('data-action="search" data-query="install" data-icon="rocket"');
+    expect(markdown).toContain('{% updates format="short" %}');
+    expect(markdown).toContain('{% update date="2026-11-20" %}');
+    expect(markdown).toContain('class="gitbook-drawing"');
+    expect(writePageMarkdown(readPageMarkdown(markdown).document)).toBe(markdown);
+
+    // At 390 px: the image's panel fits the phone.
+    const phone = await signedIn(writer, { width: 390 });
+    await phone.goto(editorUrl);
+    await ready(phone);
+    await phone.locator('.figure-image .figure-caption', { hasText: 'The caption' }).tap();
+    await phone.getByRole('region', { name: 'Block settings' }).getByLabel('Width (px)').waitFor();
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await phone.screenshot({ path: path.join(SHOTS, 'editor-image-panel-phone.png') });
+  });
+
   it('undo and redo; a table gets rows, columns and alignment', async () => {
     const page = await signedIn(writer);
     await page.goto(editorUrl);

@@ -364,7 +364,9 @@ async function start(root: HTMLElement): Promise<void> {
   saved = collab ? collab.initialDoc() : toProseMirror(storedDocument!);
   const mount = document.createElement('div');
   mount.className = 'editor-surface';
-  root.replaceChildren(toolbar, notice, panel.dom, mount);
+  // The block panel follows the content, kept in view at the bottom of the window: its height
+  // changes with the cursor's block, which would move the content under the pointer above it.
+  root.replaceChildren(toolbar, notice, mount, panel.dom);
 
   view = new EditorView(mount, {
     state: EditorState.create({
@@ -392,6 +394,8 @@ async function start(root: HTMLElement): Promise<void> {
         return url;
       },
     }),
+    // The cursor is kept above the block panel at the bottom of the window.
+    scrollMargin: { top: 80, bottom: 160, left: 5, right: 5 },
     attributes: { 'aria-label': `Content of ${config.pageTitle}`, 'aria-multiline': 'true', role: 'textbox', spellcheck: 'true' },
     handlePaste(v, event) {
       const data = event.clipboardData;

@@ -246,7 +246,7 @@ function actionsOf(view: EditorView, target: Target, ctx: PanelContext): Array<[
   const data = (node.attrs.data ?? {}) as Data;
   const setData = (next: Data) => {
     const current = view.state.doc.nodeAt(pos);
-    if (current) view.dispatch(view.state.tr.setNodeMarkup(pos, undefined, { ...current.attrs, data: next }));
+    if (current) view.dispatch(keepSelected(view.state, view.state.tr.setNodeMarkup(pos, undefined, { ...current.attrs, data: next }), pos));
   };
   /** A new image file (uploaded to the change request) or web URL for `key` of the data. */
   const chooseImage = async (title: string, key: 'ref' | 'refDark', urls: boolean) => {
@@ -386,6 +386,11 @@ export const tableCommands = {
   },
 };
 
+/** A selected node stays selected when its data changes (replacing a leaf would drop the selection). */
+function keepSelected(state: EditorState, tr: Transaction, pos: number): Transaction {
+  return state.selection instanceof NodeSelection && state.selection.from === pos ? tr.setSelection(NodeSelection.create(tr.doc, pos)) : tr;
+}
+
 /**
  * An image given a width, a dark-mode image or a layout is written as a `<figure>`, which
  * always has a caption (GitBook writes `<figcaption></figcaption>` and the engine reads it
@@ -421,9 +426,9 @@ export class BlockPanel {
   }
 
   /**
-   * Rebuilds the panel for the state's cursor. Not while one of its controls has focus (a
-   * remote edit would drop what is being typed there), unless `force`: after the panel's own
-   * change, when the control that had focus gets it back.
+   * Rebuilds the panel for the state's cursor. Not while a field of the block still shown is
+   * being typed in (a remote edit would drop what is typed there), unless `force`: after the
+   * panel's own change. The control that had focus gets it back.
    */
   update(state: EditorState, force = false): void {
     const found = targets(state);
@@ -431,7 +436,8 @@ export class BlockPanel {
     const signature = JSON.stringify([found.map((t) => [t.pos, t.node.type.name, t.node.attrs.data, t.node.childCount]), cell && [cell.tablePos, cell.row, cell.column]]);
     if (signature === this.shown && !force) return;
     const focused = this.dom.contains(document.activeElement) ? (document.activeElement as HTMLElement) : null;
-    if (focused && this.shown !== null && found.length > 0 && !force) return;
+    const typing = focused instanceof HTMLInputElement && focused.type !== 'checkbox' && found.some((t) => focused.dataset.control?.startsWith(`${t.node.type.name}:`));
+    if (typing && !force) return;
     this.shown = signature;
     this.dom.replaceChildren();
     for (const target of found) this.renderSettings(target);
@@ -449,7 +455,7 @@ export class BlockPanel {
       if (!before || before.type.name !== type) return;
       const data = await next((before.attrs.data ?? {}) as Data);
       const current = view.state.doc.nodeAt(pos);
-      if (data && current && current.type.name === type) view.dispatch(withCaptions(view.state.tr.setNodeMarkup(pos, undefined, { ...current.attrs, data }), pos));
+      if (data && current && current.type.name === type) view.dispatch(keepSelected(view.state, withCaptions(view.state.tr.setNodeMarkup(pos, undefined, { ...current.attrs, data }), pos), pos));
       this.update(view.state, true);
     };
     run().catch((error: unknown) => this.ctx.say(error instanceof Error ? error.message : String(error)));
@@ -480,6 +486,8 @@ export class BlockPanel {
         else control.value = String(setting.get(data));
       }
       control.dataset.control = `${type}:${setting.label}`;
+      // Its name is the setting's alone (a label around a select would add the chosen option's text).
+      control.setAttribute('aria-label', setting.label);
       control.addEventListener('change', () => {
         const value = control instanceof HTMLInputElement && control.type === 'checkbox' ? control.checked : control.value;
         this.change(pos, type, (current) => setting.set(current, value, this.ctx));
