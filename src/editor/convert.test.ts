@@ -9,17 +9,21 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { EditorState } from 'prosemirror-state';
+import { EditorState, NodeSelection, TextSelection } from 'prosemirror-state';
 import { documentToMarkdown, markdownToDocument } from '../content/markdown/index.ts';
 import type { Block, Document, InlineContent } from '../content/markdown/types.ts';
 import { BLOCK_SAMPLES, INLINE_SAMPLES, MARK_SAMPLES, inContainer, leaf, matrix, paragraph, text } from '../../test/markdown-samples.ts';
 import { canonical, fromProseMirror, fromProseMirrorJSON, toProseMirror, toProseMirrorJSON } from './convert.ts';
 import { schema } from './schema.ts';
-import { PANEL_SETTINGS, withCaptions } from './client/panel.ts';
+import { PANEL_SETTINGS, tableCommands, withCaptions } from './client/panel.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const doc = (...nodes: Block[]): Document => ({ object: 'document', data: {}, nodes });
 const roundTrip = (document: Document) => fromProseMirror(toProseMirror(document));
+/** The document as the engine writes it to markdown and reads it back; keys aside. */
+const withoutKeys = (value: unknown): unknown =>
+  Array.isArray(value) ? value.map(withoutKeys) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'key').map(([k, v]) => [k, withoutKeys(v)])) : value;
+const throughMarkdown = (document: Document) => markdownToDocument(documentToMarkdown(document));
 
 /** Names of the opaque nodes of a converted document: content the editor shows read-only. */
 function opaqueIn(document: Document): string[] {
@@ -81,22 +85,25 @@ describe('editor document conversion', () => {
     }
   });
 
-  it('round-trips the GitBook-written fixture space as the engine reads it, all editable but cards tables', () => {
+  it('round-trips the GitBook-written fixture space as the engine reads it, all editable, cards tables too', () => {
     const dir = join(here, '../../test/fixtures/markdown-expected');
     const files = (readdirSync(dir, { recursive: true }) as string[]).filter((name) => name.endsWith('.json'));
     expect(files.length).toBeGreaterThan(5);
     const opaque: string[] = [];
+    let cards = 0;
     for (const file of files) {
       const stored = JSON.parse(readFileSync(join(dir, file), 'utf8')) as { document?: Document };
       const document = (stored.document ?? stored) as Document;
       expect(roundTrip(document), file).toEqual(document);
       toProseMirror(document).descendants((node) => {
+        if (node.type.name === 'table' && node.attrs.data.view.type === 'cards') cards += 1;
         if (node.type.name === 'opaque_block') opaque.push(`${node.attrs.json.type} ${node.attrs.json.data?.view?.type}`);
         else if (node.type.name.startsWith('opaque') || node.marks.some((mark) => mark.type.name === 'opaque_mark')) opaque.push(node.type.name);
       });
     }
-    // Card tables (cells linking to pages) are kept read-only: the editor edits grid tables.
-    expect(opaque).toEqual(['table cards', 'table cards', 'table cards']);
+    // Its cards tables (a hidden content-ref column of card targets) are edited as tables, as grids are.
+    expect(opaque).toEqual([]);
+    expect(cards).toBe(3);
   });
 
   it('keeps unknown blocks, inlines, marks and keys as they were', () => {
@@ -116,9 +123,10 @@ describe('editor document conversion', () => {
     expect(opaqueIn(document)).toHaveLength(4);
   });
 
-  it('keeps blocks whose shape it does not map exactly (a cards table, an expandable with three fragments)', () => {
-    const cards = { ...(BLOCK_SAMPLES.table() as unknown as { data: object }), key: 't' } as unknown as { data: { view: object } };
-    cards.data = { ...cards.data, view: { type: 'cards', columns: ['c0'], cardSize: 'medium' } };
+  it('keeps blocks whose shape it does not map exactly (cards with a cover image column, an expandable with three fragments)', () => {
+    // A files column (GitBook's card cover image) has no markdown form in the engine: kept as it is.
+    const cards = { ...(BLOCK_SAMPLES.table() as unknown as { data: object }), key: 't' } as unknown as { data: { view: object; definition: object } };
+    cards.data = { ...cards.data, view: { type: 'cards', columns: ['c0', 'c2'], cardSize: 'medium', coverDefinition: 'c2' }, definition: { ...cards.data.definition, c2: { id: 'c2', title: 'Cover', type: 'files' } } };
     const expandable = BLOCK_SAMPLES.expandable() as unknown as { fragments: object[] };
     expandable.fragments.push({ object: 'fragment', fragment: 'extra', nodes: [] });
     const document = doc(cards as unknown as Block, expandable as unknown as Block);
@@ -203,10 +211,6 @@ describe('editor document conversion', () => {
         { object: 'block', type: 'drawing', isVoid: true, data: { ref: { kind: 'file', file: 'drawing2' } } } as unknown as Block,
       );
 
-    /** The document as the engine writes it to markdown and reads it back, keys aside. */
-    const withoutKeys = (value: unknown): unknown =>
-      Array.isArray(value) ? value.map(withoutKeys) : value && typeof value === 'object' ? Object.fromEntries(Object.entries(value).filter(([k]) => k !== 'key').map(([k, v]) => [k, withoutKeys(v)])) : value;
-    const throughMarkdown = (document: Document) => markdownToDocument(documentToMarkdown(document));
 
     it('round-trips them exactly, all editable, and the engine writes and reads them back the same', () => {
       const document = edited();
@@ -264,6 +268,108 @@ describe('editor document conversion', () => {
       expect(markdown).toContain('{% update date="2026-03-04" %}');
       expect(canonical(withoutKeys(throughMarkdown(saved)))).toBe(canonical(withoutKeys(saved)));
       // And the editor reads the saved document back exactly, editable.
+      expect(roundTrip(saved)).toEqual(saved);
+      expect(opaqueIn(saved)).toEqual([]);
+    });
+  });
+
+  describe('cards tables and tables with content-ref or hidden columns', () => {
+    const cell = (value: string) => [paragraph(text(leaf(value)))];
+    const cards = (): Block =>
+      ({
+        object: 'block',
+        type: 'table',
+        key: 'cards',
+        isVoid: true,
+        data: {
+          view: { type: 'cards', columns: ['c0', 'c1'], cardSize: 'large', targetDefinition: 'c2' },
+          records: {
+            r0: { orderIndex: 'a0', values: { c0: 'r0c0', c1: 'r0c1', c2: { kind: 'page', page: 'p1' } } },
+            r1: { orderIndex: 'a1', values: { c0: 'r1c0', c1: 'r1c1', c2: null } },
+            r2: { orderIndex: 'a2', values: { c0: 'r2c0' } },
+          },
+          definition: {
+            c0: { id: 'c0', title: 'Title', type: 'text', textAlignment: 'left' },
+            c1: { id: 'c1', title: 'Description', type: 'text', textAlignment: 'left' },
+            c2: { id: 'c2', title: 'Target', type: 'content-ref' },
+          },
+        },
+        fragments: [
+          { object: 'fragment', fragment: 'r0c0', nodes: cell('Install') },
+          { object: 'fragment', fragment: 'r0c1', nodes: cell('Set it up') },
+          { object: 'fragment', fragment: 'r1c0', nodes: cell('Use') },
+          { object: 'fragment', fragment: 'r1c1', nodes: cell('Day to day') },
+          { object: 'fragment', fragment: 'r2c0', nodes: cell('More') },
+        ],
+      }) as unknown as Block;
+    const gridWithRefs = (): Block => {
+      const table = BLOCK_SAMPLES.table() as unknown as { data: { view: { columns: string[] }; definition: Record<string, object>; records: Record<string, { values: Record<string, unknown> }> } };
+      table.data.definition.c2 = { id: 'c2', title: 'Link', type: 'content-ref' };
+      table.data.definition.c3 = { id: 'c3', title: 'Notes', type: 'text', textAlignment: 'center' };
+      table.data.view.columns = ['c0', 'c2', 'c1'];
+      table.data.records.r0!.values.c2 = { kind: 'url', url: 'https://x.io' };
+      return table as unknown as Block;
+    };
+
+    it('round-trip exactly and are editable: cards (a hidden target column, a null and a missing target), a grid with a content-ref and a hidden column', () => {
+      const document = doc(cards(), gridWithRefs());
+      expect(roundTrip(document)).toEqual(document);
+      expect(opaqueIn(document)).toEqual([]);
+      const pm = toProseMirror(document);
+      const head = pm.child(0).child(0);
+      expect([head.child(2).attrs.kind, head.child(2).attrs.hidden]).toEqual(['content-ref', true]);
+      expect(pm.child(0).child(1).child(2).attrs.ref).toEqual({ kind: 'page', page: 'p1' });
+      // The engine writes them as GitBook's HTML table; what it reads from that (its own ids, every
+      // cell filled) the editor round-trips exactly too, and saves as the same markdown.
+      const markdown = documentToMarkdown(document);
+      expect(markdown).toContain('<table data-card-size="large" data-view="cards">');
+      const engine = markdownToDocument(markdown);
+      expect(roundTrip(engine)).toEqual(engine);
+      expect(opaqueIn(engine)).toEqual([]);
+      expect(documentToMarkdown(roundTrip(engine))).toBe(markdown);
+    });
+
+    it('a card added, its text typed and its target set; a card removed; a column hidden: what the engine reads back', () => {
+      let state = EditorState.create({ doc: toProseMirror(doc(cards())) });
+      const run = (command: (s: EditorState, d: (tr: import('prosemirror-state').Transaction) => void) => boolean) => {
+        expect(command(state, (tr) => (state = state.apply(tr)))).toBe(true);
+      };
+      // The cursor in the first card's title, then a card after it.
+      state = state.apply(state.tr.setSelection(TextSelection.near(state.doc.resolve(state.doc.child(0).child(0).nodeSize + 4))));
+      run(tableCommands.addRow);
+      state = state.apply(state.tr.insertText('Upgrade'));
+      // Its target: select its reference cell, choose a page.
+      let refPos = -1;
+      state.doc.child(0).child(2).forEach((child, offset) => {
+        if (child.type.name === 'table_ref_cell') refPos = 1 + state.doc.child(0).child(0).nodeSize + state.doc.child(0).child(1).nodeSize + 1 + offset;
+      });
+      state = state.apply(state.tr.setSelection(NodeSelection.create(state.doc, refPos)));
+      run((s, d) => tableCommands.target(s, d, { kind: 'page', page: 'p9' }));
+      // Remove the last card ("More"), hide the description column.
+      const last = state.doc.child(0).lastChild!;
+      state = state.apply(state.tr.setSelection(TextSelection.near(state.doc.resolve(state.doc.child(0).nodeSize - last.nodeSize + 3))));
+      run(tableCommands.removeRow);
+      state = state.apply(state.tr.setSelection(TextSelection.near(state.doc.resolve(state.doc.child(0).child(0).nodeSize + 4))));
+      state = state.apply(state.tr.setSelection(TextSelection.near(state.doc.resolve(state.doc.child(0).child(0).nodeSize + state.doc.child(0).child(1).child(0).nodeSize + 4))));
+      run((s, d) => tableCommands.column(s, d, { hidden: true }));
+
+      let id = 0;
+      const saved = fromProseMirror(state.doc, { newId: () => `n${id++}` });
+      const table = saved.nodes[0] as unknown as { data: { view: { columns: string[]; targetDefinition: string; cardSize: string }; records: Record<string, { orderIndex: string; values: Record<string, unknown> }> }; fragments: Array<{ fragment: string; nodes: unknown[] }> };
+      expect(table.data.view).toEqual({ type: 'cards', columns: ['c0'], cardSize: 'large', targetDefinition: 'c2' });
+      const records = Object.values(table.data.records).sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : 1));
+      expect(records).toHaveLength(3);
+      const titleOf = (record: { values: Record<string, unknown> }) => JSON.stringify(table.fragments.find((f) => f.fragment === record.values.c0)?.nodes).match(/"text":"([^"]*)"/)?.[1];
+      expect(records.map(titleOf)).toEqual(['Install', 'Upgrade', 'Use']);
+      expect(records[1]!.values.c2).toEqual({ kind: 'page', page: 'p9' });
+      expect(records[2]!.values.c2).toBeNull();
+      // The engine's HTML table of it reads back as the same cards, and is written the same again.
+      const markdown = documentToMarkdown(saved);
+      expect(markdown).toContain('data-view="cards"');
+      expect(markdown).toContain('data-hidden');
+      expect(documentToMarkdown(throughMarkdown(saved))).toBe(markdown);
+      const reread = throughMarkdown(saved).nodes[0] as unknown as typeof table;
+      expect(Object.values(reread.data.records).map((r) => r.values.c2)).toEqual(records.map((r) => r.values.c2 ?? null));
       expect(roundTrip(saved)).toEqual(saved);
       expect(opaqueIn(saved)).toEqual([]);
     });

@@ -360,7 +360,11 @@ const nodes: Record<string, NodeSpec> = {
     attrs: gitbookAttrs({ isVoid: true }, { view: { type: 'grid', columns: [], hideHeader: false } }),
     tableRole: 'table',
     parseDOM: [{ tag: 'table' }],
-    toDOM: (node) => ['table', { 'data-type': 'table', ...dataAttr(node) }, ['tbody', 0]],
+    toDOM: (node) => {
+      const view = (node.attrs.data as { view?: { type?: string; cardSize?: string } } | null)?.view;
+      const cards = view?.type === 'cards' ? { class: `table-cards cards-${safeToken(view.cardSize)}`, 'aria-label': 'Cards' } : {};
+      return ['table', { 'data-type': 'table', ...cards, ...dataAttr(node) }, ['tbody', 0]];
+    },
   },
   table_head: {
     content: 'table_header_cell+',
@@ -368,19 +372,27 @@ const nodes: Record<string, NodeSpec> = {
     parseDOM: [{ tag: 'tr.table-head', priority: 60 }],
     toDOM: () => ['tr', { class: 'table-head' }, 0],
   },
-  /** A column: its title (plain text, GitBook's definition title), id and alignment. */
+  /**
+   * A column: its title (plain text, GitBook's definition title), id, alignment, kind (`text`,
+   * or `content-ref`: cells linking to a page or URL, a card's target) and whether it is hidden
+   * (a definition outside the view's columns).
+   */
   table_header_cell: {
     content: 'text*',
     marks: '',
     isolating: true,
     tableRole: 'header_cell',
-    attrs: { column: { default: null }, align: { default: 'left' }, meta: { default: { type: 'text' } } },
+    attrs: { column: { default: null }, align: { default: 'left' }, kind: { default: 'text' }, hidden: { default: false }, meta: { default: { type: 'text' } } },
     parseDOM: [{ tag: 'th', getAttrs: (dom) => ({ align: alignOf(dom as HTMLElement) }) }],
-    toDOM: (node) => ['th', { scope: 'col', style: `text-align: ${String(node.attrs.align)}` }, 0],
+    toDOM: (node) => [
+      'th',
+      { scope: 'col', style: `text-align: ${String(node.attrs.align)}`, class: [node.attrs.hidden ? 'column-hidden' : '', node.attrs.kind === 'content-ref' ? 'column-ref' : ''].filter(Boolean).join(' ') || null },
+      0,
+    ],
   },
   /** A record: its id and order index. */
   table_row: {
-    content: 'table_cell+',
+    content: '(table_cell | table_ref_cell)+',
     tableRole: 'row',
     attrs: { record: { default: null }, orderIndex: { default: null }, meta: { default: {} } },
     parseDOM: [{ tag: 'tr' }],
@@ -394,6 +406,18 @@ const nodes: Record<string, NodeSpec> = {
     attrs: { fragment: { default: null }, key: { default: null }, meta: { default: { object: 'fragment' } } },
     parseDOM: [{ tag: 'td' }],
     toDOM: () => ['td', 0],
+  },
+
+  /**
+   * A cell of a content-ref column: its reference (a page, a URL, a file), null when the record
+   * holds null, and `absent` when the record holds no value for the column.
+   */
+  table_ref_cell: {
+    atom: true,
+    tableRole: 'cell',
+    attrs: { ref: { default: null }, absent: { default: true } },
+    parseDOM: [{ tag: 'td[data-type="table_ref_cell"]', priority: 60, getAttrs: (dom) => ({ ref: readData(dom as HTMLElement).ref ?? null, absent: false }) }],
+    toDOM: (node) => ['td', { 'data-type': 'table_ref_cell', class: 'ref-cell', ...(node.attrs.ref ? { 'data-gb': JSON.stringify({ ref: node.attrs.ref }) } : {}) }],
   },
 
   openapi_operation: {

@@ -139,7 +139,9 @@ describe('the block editor in a browser', { timeout: 300_000 }, () => {
     expect(stored[2].data.future).toEqual({ deep: [1, 2] });
     await page.reload();
     await ready(page);
-    await expect.poll(() => page.locator('.opaque-block').count()).toBe(2);
+    // The cards table is edited as cards (issue 32): only the other integration's block is read-only.
+    await expect.poll(() => page.locator('.opaque-block').count()).toBe(1);
+    await expect.poll(() => page.locator('.ProseMirror table.table-cards').count()).toBe(1);
 
     // Type and format.
     await page.evaluate(() => window.quireEditor.focusEnd());
@@ -252,7 +254,7 @@ describe('the block editor in a browser', { timeout: 300_000 }, () => {
     expect(writePageMarkdown(reread)).toBe(markdown);
   });
 
-  it('block panel: alignment, image width and dark-mode image, a button icon and action, a changelog, a replaced drawing; saved and read back', async () => {
+  it('block panel: alignment, image width and dark-mode image, a button icon and action, a changelog, a replaced drawing, a card; saved and read back', async () => {
     // Before the next test, which leaves live edits unsaved: a page changed through the API is
     // followed by the live document only when nothing was typed since its last save.
     const page = await signedIn(writer);
@@ -332,6 +334,17 @@ describe('the block editor in a browser', { timeout: 300_000 }, () => {
     await dialog.waitFor({ state: 'hidden' });
     await expect.poll(async () => (await page.evaluate(() => window.quireEditor.document())).nodes.find((node: any) => node.type === 'drawing').data.ref.file, slow).not.toBe(drawingFile);
 
+    // 1. The cards table (put there by the first test): a card added, its title typed, its target page chosen.
+    const cardsTable = page.locator('.ProseMirror table.table-cards');
+    await cardsTable.locator('td', { hasText: 'Card text' }).click();
+    await panel.getByRole('button', { name: 'Add card' }).click();
+    await page.keyboard.type('New card');
+    await expect.poll(() => cardsTable.locator('tr').count()).toBe(3);
+    await cardsTable.locator('tr').nth(2).locator('td.ref-cell').click();
+    await panel.getByLabel('Target page').selectOption(otherPageId);
+    await expect.poll(() => cardsTable.locator('tr').nth(2).locator('td.ref-cell').textContent()).toBe('→ Travel');
+    await page.screenshot({ path: path.join(SHOTS, 'editor-cards-desktop.png') });
+
     await page.evaluate(() => window.quireEditor.save());
     await expect.poll(() => page.locator('.save-status').textContent(), slow).toBe('Saved');
 
@@ -364,6 +377,12 @@ describe('the block editor in a browser', { timeout: 300_000 }, () => {
     expect(markdown).toContain('{% updates format="short" %}');
     expect(markdown).toContain('{% update date="2026-11-20" %}');
     expect(markdown).toContain('class="gitbook-drawing"');
+    expect(markdown).toMatch(/<table data-view="cards">.*<td>New card<\/td><td><a href="[^"]*">/);
+    const table = findNode(saved.nodes, (node) => node.type === 'table' && node.data.view.type === 'cards');
+    const cards = Object.values(table.data.records).sort((a: any, b: any) => (a.orderIndex < b.orderIndex ? -1 : 1)) as any[];
+    expect(cards.map((card) => card.values.c1)).toEqual([{ kind: 'page', page: otherPageId }, { kind: 'page', page: otherPageId }]);
+    expect(JSON.stringify(table.fragments.find((f: any) => f.fragment === cards[1].values.c0).nodes)).toContain('New card');
+    expect(table.data.view).toEqual({ type: 'cards', columns: ['c0'], cardSize: 'medium', targetDefinition: 'c1' });
     expect(writePageMarkdown(readPageMarkdown(markdown).document)).toBe(markdown);
 
     // At 390 px: the image's panel fits the phone.
@@ -374,6 +393,17 @@ describe('the block editor in a browser', { timeout: 300_000 }, () => {
     await phone.getByRole('region', { name: 'Block settings' }).getByLabel('Width (px)').waitFor();
     expect(await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
     await phone.screenshot({ path: path.join(SHOTS, 'editor-image-panel-phone.png') });
+    // A tap's selection arrives with the browser's selectionchange, after any layout shift of images loading: tapped again until it lands.
+    const addCard = phone.getByRole('region', { name: 'Block settings' }).getByRole('button', { name: 'Add card' });
+    await expect
+      .poll(async () => {
+        await phone.locator('.ProseMirror table.table-cards td', { hasText: 'New card' }).tap();
+        await phone.waitForTimeout(300);
+        return addCard.count();
+      }, slow)
+      .toBe(1);
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await phone.screenshot({ path: path.join(SHOTS, 'editor-cards-phone.png') });
   });
 
   it('undo and redo; a table gets rows, columns and alignment', async () => {
@@ -386,13 +416,15 @@ describe('the block editor in a browser', { timeout: 300_000 }, () => {
     expect(await page.locator('.ProseMirror', { hasText: 'Undo me' }).count()).toBe(0);
     await page.keyboard.press('Control+Shift+z');
     expect(await page.locator('.ProseMirror', { hasText: 'Undo me' }).count()).toBe(1);
-    await page.locator('.ProseMirror table td').first().click();
-    const rows = await page.locator('.ProseMirror table').first().locator('tr').count();
+    // The grid table (the cards table before it has its own buttons, tested above).
+    const grid = page.locator('.ProseMirror table:not(.table-cards)').first();
+    await grid.locator('td').first().click();
+    const rows = await grid.locator('tr').count();
     await page.getByRole('button', { name: 'Add row' }).click();
     await page.getByRole('button', { name: 'Add column' }).click();
     await page.getByRole('button', { name: 'Align right' }).click();
-    expect(await page.locator('.ProseMirror table').first().locator('tr').count()).toBe(rows + 1);
-    expect(await page.locator('.ProseMirror table').first().locator('th').count()).toBe(3);
+    expect(await grid.locator('tr').count()).toBe(rows + 1);
+    expect(await grid.locator('th').count()).toBe(3);
     const doc = await page.evaluate(() => window.quireEditor.document());
     const table = doc.nodes.find((node: any) => node.type === 'table' && node.data.view.type === 'grid');
     expect(Object.keys(table.data.records)).toHaveLength(rows);

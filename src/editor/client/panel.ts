@@ -308,6 +308,10 @@ interface CellAt {
 
 export function cellAt(state: EditorState): CellAt | null {
   const { $from } = state.selection;
+  // A selected reference cell (a card's target): the cursor stands in its row.
+  if (state.selection instanceof NodeSelection && state.selection.node.type === n.table_ref_cell && $from.depth >= 2) {
+    return { table: $from.node($from.depth - 1), tablePos: $from.before($from.depth - 1), row: $from.index($from.depth - 1), column: $from.index($from.depth) };
+  }
   for (let depth = $from.depth; depth > 2; depth--) {
     const cell = $from.node(depth);
     if (cell.type === n.table_cell || cell.type === n.table_header_cell) {
@@ -318,6 +322,15 @@ export function cellAt(state: EditorState): CellAt | null {
 }
 
 const emptyCell = () => n.table_cell!.create(null, n.paragraph!.create());
+
+/** A new row's cells: a text cell, or an empty reference cell under a content-ref column. */
+const cellsFor = (head: PMNode): PMNode[] => {
+  const cells: PMNode[] = [];
+  head.forEach((column) => cells.push(column.attrs.kind === 'content-ref' ? n.table_ref_cell!.create({ ref: null, absent: true }) : emptyCell()));
+  return cells;
+};
+
+export const isCards = (table: PMNode): boolean => (table.attrs.data as { view?: { type?: string } } | null)?.view?.type === 'cards';
 
 /** Start positions of the table's rows, and of each row's cells, in the document. */
 function layoutOf(at: CellAt): Array<{ pos: number; node: PMNode; cells: Array<{ pos: number; node: PMNode }> }> {
@@ -338,8 +351,11 @@ export const tableCommands = {
     if (!at) return false;
     const rows = layoutOf(at);
     const row = rows[at.row]!;
-    const width = rows[0]!.cells.length;
-    dispatch(state.tr.insert(row.pos + row.node.nodeSize, n.table_row!.create(null, Array.from({ length: width }, emptyCell))));
+    const at2 = row.pos + row.node.nodeSize;
+    const tr = state.tr.insert(at2, n.table_row!.create(null, cellsFor(at.table.child(0))));
+    // The cursor in the new row's first text cell.
+    const inside = TextSelection.findFrom(tr.doc.resolve(at2 + 1), 1, true);
+    dispatch(inside ? tr.setSelection(inside) : tr);
     return true;
   },
   removeRow(state: EditorState, dispatch: (tr: Transaction) => void): boolean {
@@ -372,6 +388,33 @@ export const tableCommands = {
       tr.delete(cell.pos, cell.pos + cell.node.nodeSize);
     }
     dispatch(tr);
+    return true;
+  },
+  /** Sets a header cell's attributes (hidden, alignment) for the cursor's column. */
+  column(state: EditorState, dispatch: (tr: Transaction) => void, attrs: Record<string, unknown>): boolean {
+    const at = cellAt(state);
+    if (!at) return false;
+    let pos = at.tablePos + 2;
+    const head = at.table.child(0);
+    for (let c = 0; c < at.column; c++) pos += head.child(c).nodeSize;
+    const cell = head.child(at.column);
+    // Every column hidden would leave nothing to show.
+    if (attrs.hidden === true) {
+      let shown = 0;
+      head.forEach((c) => (shown += c.attrs.hidden ? 0 : 1));
+      if (shown <= 1 && !cell.attrs.hidden) return false;
+    }
+    dispatch(state.tr.setNodeMarkup(pos, undefined, { ...cell.attrs, ...attrs }));
+    return true;
+  },
+  /** Sets the reference of the cursor's reference cell (null clears it). */
+  target(state: EditorState, dispatch: (tr: Transaction) => void, ref: Ref | null): boolean {
+    const at = cellAt(state);
+    if (!at || at.row === 0) return false;
+    const cell = layoutOf(at)[at.row]!.cells[at.column]!;
+    if (cell.node.type !== n.table_ref_cell) return false;
+    const tr = state.tr.setNodeMarkup(cell.pos, undefined, { ref, absent: ref === null });
+    dispatch(tr.setSelection(NodeSelection.create(tr.doc, cell.pos)));
     return true;
   },
   align(state: EditorState, dispatch: (tr: Transaction) => void, align: 'left' | 'center' | 'right'): boolean {
@@ -441,7 +484,7 @@ export class BlockPanel {
     this.shown = signature;
     this.dom.replaceChildren();
     for (const target of found) this.renderSettings(target);
-    if (cell) this.renderTable();
+    if (cell) this.renderTable(cell);
     this.dom.hidden = this.dom.childElementCount === 0;
     const id = focused?.dataset.control;
     if (id) (this.dom.querySelector(`[data-control="${CSS.escape(id)}"]`) as HTMLElement | null)?.focus();
@@ -508,25 +551,92 @@ export class BlockPanel {
     if (group.childElementCount > 1) this.dom.append(group);
   }
 
-  private renderTable(): void {
+  private renderTable(at: CellAt): void {
+    const cards = isCards(at.table);
     const group = document.createElement('fieldset');
     const legend = document.createElement('legend');
-    legend.textContent = 'Table';
+    legend.textContent = cards ? 'Cards' : 'Table';
     group.append(legend);
-    const run = (command: (state: EditorState, dispatch: (tr: Transaction) => void) => boolean) => () => {
+    const run = (command: (state: EditorState, dispatch: (tr: Transaction) => void) => boolean, focusEditor = true) => () => {
       const view = this.view();
       command(view.state, view.dispatch);
-      view.focus();
+      if (focusEditor) view.focus();
+      else this.update(view.state, true);
     };
+    const head = at.table.child(0).child(at.column);
+    const kind = head.attrs.kind === 'content-ref';
     group.append(
-      this.button('Add row', run(tableCommands.addRow)),
-      this.button('Remove row', run(tableCommands.removeRow)),
+      this.button(cards ? 'Add card' : 'Add row', run(tableCommands.addRow)),
+      this.button(cards ? 'Remove card' : 'Remove row', run(tableCommands.removeRow)),
       this.button('Add column', run(tableCommands.addColumn)),
       this.button('Remove column', run(tableCommands.removeColumn)),
-      this.button('Align left', run((s, d) => tableCommands.align(s, d, 'left'))),
-      this.button('Align center', run((s, d) => tableCommands.align(s, d, 'center'))),
-      this.button('Align right', run((s, d) => tableCommands.align(s, d, 'right'))),
     );
+    if (!kind) {
+      group.append(
+        this.button('Align left', run((s, d) => tableCommands.align(s, d, 'left'))),
+        this.button('Align center', run((s, d) => tableCommands.align(s, d, 'center'))),
+        this.button('Align right', run((s, d) => tableCommands.align(s, d, 'right'))),
+      );
+    }
+    const hide = this.button(head.attrs.hidden ? 'Show column' : 'Hide column', run((s, d) => tableCommands.column(s, d, { hidden: !head.attrs.hidden }), false));
+    hide.dataset.control = 'table:hide';
+    group.append(hide);
+    if (cards) {
+      const label = document.createElement('label');
+      label.append('Card size ');
+      const size = document.createElement('select');
+      size.setAttribute('aria-label', 'Card size');
+      size.dataset.control = 'table:size';
+      for (const value of ['medium', 'large']) size.append(new Option(value, value));
+      const view = (at.table.attrs.data as { view: { cardSize?: string } }).view;
+      size.value = view.cardSize === 'large' ? 'large' : 'medium';
+      size.addEventListener('change', () => {
+        this.change(at.tablePos, 'table', (data) => ({ ...data, view: { ...(data.view as Data), cardSize: size.value } }));
+      });
+      label.append(size);
+      group.append(label);
+    }
+    this.dom.append(group);
+    const cell = at.row > 0 ? at.table.child(at.row).child(at.column) : null;
+    if (cell?.type === n.table_ref_cell) this.renderTarget(cell, cards && (at.table.attrs.data as { view: { targetDefinition?: string } }).view.targetDefinition === head.attrs.column);
+  }
+
+  /** A reference cell: the page (from the page picker) or URL it links to, or none. */
+  private renderTarget(cell: PMNode, isCardTarget: boolean): void {
+    const group = document.createElement('fieldset');
+    const legend = document.createElement('legend');
+    legend.textContent = isCardTarget ? 'Card target' : 'Link';
+    group.append(legend);
+    const ref = cell.attrs.ref as Ref | null;
+    const set = (next: Ref | null) => {
+      const view = this.view();
+      tableCommands.target(view.state, view.dispatch, next);
+      this.update(view.state, true);
+    };
+    const pageLabel = document.createElement('label');
+    pageLabel.append('Page ');
+    const page = document.createElement('select');
+    page.setAttribute('aria-label', 'Target page');
+    page.dataset.control = 'ref:page';
+    page.append(new Option('—', ''));
+    for (const p of this.ctx.pages()) page.append(new Option(`${'· '.repeat(p.depth)}${p.title}`, p.id));
+    page.value = ref?.kind === 'page' ? (ref.page ?? '') : '';
+    page.addEventListener('change', () => set(page.value ? { kind: 'page', page: page.value } : null));
+    pageLabel.append(page);
+    const urlLabel = document.createElement('label');
+    urlLabel.append('URL ');
+    const url = document.createElement('input');
+    url.type = 'text';
+    url.setAttribute('aria-label', 'Target URL');
+    url.dataset.control = 'ref:url';
+    url.value = ref?.kind === 'url' ? (ref.url ?? '') : '';
+    url.addEventListener('change', () => {
+      if (webUrl(url.value)) set({ kind: 'url', url: url.value.trim() });
+      else if (url.value === '' && ref?.kind === 'url') set(null);
+    });
+    urlLabel.append(url);
+    group.append(pageLabel, urlLabel);
+    if (ref) group.append(this.button('Remove link', () => set(null)));
     this.dom.append(group);
   }
 

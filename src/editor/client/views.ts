@@ -131,6 +131,27 @@ export function nodeViews(ctx: ViewContext): Record<string, NodeViewConstructor>
     }),
     openapi_operation: atom('opaque-block', (dom, node) => dom.append(`OpenAPI operation ${String(dataOf(node).method ?? '').toUpperCase()} ${String(dataOf(node).path ?? '')} (kept as is)`)),
     integration: atom('opaque-block', (dom) => dom.append('Embedded markup (kept as is, read-only)')),
+    // A cell of a content-ref column (a card's target): its page or URL, chosen in the block panel.
+    table_ref_cell: (node) => {
+      const dom = el('td', 'ref-cell');
+      dom.contentEditable = 'false';
+      const render = (cell: PMNode) => {
+        const ref = cell.attrs.ref as Ref | null;
+        dom.textContent = ref ? `→ ${refLabel(ref, ctx)}` : 'No link';
+        dom.classList.toggle('ref-cell-empty', !ref);
+      };
+      render(node);
+      return {
+        dom,
+        update(next) {
+          if (next.type !== node.type) return false;
+          node = next;
+          render(node);
+          return true;
+        },
+        ignoreMutation: () => true,
+      };
+    },
     opaque_block: atom('opaque-block', (dom, node) => {
       const json = node.attrs.json as { type?: string; object?: string } | null;
       dom.append(`Content the editor cannot change: ${json?.type ?? json?.object ?? 'unknown'} (kept as is)`);
