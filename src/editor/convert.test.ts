@@ -16,6 +16,7 @@ import { BLOCK_SAMPLES, INLINE_SAMPLES, MARK_SAMPLES, inContainer, leaf, matrix,
 import { canonical, fromProseMirror, fromProseMirrorJSON, toProseMirror, toProseMirrorJSON } from './convert.ts';
 import { schema } from './schema.ts';
 import { PANEL_SETTINGS, tableCommands, withCaptions } from './client/panel.ts';
+import { moveBlock } from './client/menu.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const doc = (...nodes: Block[]): Document => ({ object: 'document', data: {}, nodes });
@@ -373,5 +374,21 @@ describe('editor document conversion', () => {
       expect(roundTrip(saved)).toEqual(saved);
       expect(opaqueIn(saved)).toEqual([]);
     });
+  });
+
+  it('a block moved by the block handle is the same block, keys and all, elsewhere in the page', () => {
+    const document = markdownToDocument('First.\n\n{% hint style="info" %}\nHinted.\n{% endhint %}\n\n---\n\nLast.\n');
+    const state = EditorState.create({ doc: toProseMirror(document) });
+    const nodes = document.nodes;
+    // The last paragraph to the top; the hint after the divider; the divider (an atom) first.
+    expect(fromProseMirror(moveBlock(state, 3, 0)!.doc).nodes).toEqual([nodes[3], nodes[0], nodes[1], nodes[2]]);
+    expect(fromProseMirror(moveBlock(state, 1, 3)!.doc).nodes).toEqual([nodes[0], nodes[2], nodes[1], nodes[3]]);
+    const divider = moveBlock(state, 2, 0)!;
+    expect(fromProseMirror(divider.doc).nodes).toEqual([nodes[2], nodes[0], nodes[1], nodes[3]]);
+    expect(divider.selection.from).toBe(0);
+    // Where it already stands: nothing to do.
+    expect(moveBlock(state, 1, 1)).toBeNull();
+    expect(moveBlock(state, 1, 2)).toBeNull();
+    expect(moveBlock(state, 0, 9)).toBeNull();
   });
 });

@@ -17,7 +17,7 @@ import { fromProseMirror, toProseMirror } from '../convert.ts';
 import { Api, ApiError, type EditorConfig, type PageEntry } from './api.ts';
 import { KINDS, insertNode, webUrl, type Field, type InsertContext, type Kind } from './blocks.ts';
 import { editorKeymap, markdownShortcuts } from './rules.ts';
-import { slashMenu } from './menu.ts';
+import { blockHandle, slashMenu } from './menu.ts';
 import { BlockPanel, cellAt } from './panel.ts';
 import { nodeViews } from './views.ts';
 import { StaleSave, connectCollab } from './collab.ts';
@@ -378,6 +378,7 @@ async function start(root: HTMLElement): Promise<void> {
           void insertKind(kind);
         }),
         markdownShortcuts(),
+        blockHandle(),
         ...editorKeymap(() => void save()),
         ...(collab ? [] : [history()]),
         dropCursor(),
