@@ -254,7 +254,7 @@ describe('the block editor in a browser', { timeout: 300_000 }, () => {
     expect(writePageMarkdown(reread)).toBe(markdown);
   });
 
-  it('block panel: alignment, image width and dark-mode image, a button icon and action, a changelog, a replaced drawing, a card; a block moved by touch; saved and read back', async () => {
+  it('block panel: alignment, image width and dark-mode image, a button icon and action, a changelog, a replaced drawing, a card, an OpenAPI operation; a block moved by touch; saved and read back', async () => {
     // Before the next test, which leaves live edits unsaved: a page changed through the API is
     // followed by the live document only when nothing was typed since its last save.
     const page = await signedIn(writer);
@@ -345,6 +345,33 @@ describe('the block editor in a browser', { timeout: 300_000 }, () => {
     await expect.poll(() => cardsTable.locator('tr').nth(2).locator('td.ref-cell').textContent()).toBe('→ Travel');
     await page.screenshot({ path: path.join(SHOTS, 'editor-cards-desktop.png') });
 
+    // 3. An OpenAPI operation: a spec of the organization, one of its operations, then another.
+    const spec = { openapi: '3.0.0', info: { title: 'Pets', version: '1' }, paths: { '/pets': { get: { responses: { 200: { description: 'ok' } } }, post: { responses: { 201: { description: 'ok' } } } }, '/pets/{id}': { get: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { 200: { description: 'ok' } } } } } };
+    const created = await t.request('POST', `/v1/orgs/${org.id}/openapi`, { token: org.admin.token, body: { slug: 'pets', source: { text: JSON.stringify(spec) } } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    // Processed in the background (the app's job worker).
+    await expect
+      .poll(async () => {
+        await t.runJobsUntilIdle();
+        return (await t.request('GET', `/v1/orgs/${org.id}/openapi/pets`, { token: org.admin.token })).body.processingState;
+      }, slow)
+      .toBe('complete');
+    await page.evaluate(() => window.quireEditor.focusEnd());
+    await page.keyboard.type('/openapi');
+    await page.locator('#slash-menu [data-kind="openapi-operation"]').waitFor();
+    await page.keyboard.press('Enter');
+    await dialog.locator('select[name=spec]').selectOption('pets');
+    await dialog.getByRole('button', { name: 'Insert' }).click();
+    await dialog.locator('select[name=operation]').selectOption('POST /pets');
+    await dialog.getByRole('button', { name: 'Insert' }).click();
+    await expect.poll(() => page.locator('.ProseMirror .openapi-operation', { hasText: '/pets' }).textContent(), slow).toContain('POST /pets');
+    await page.locator('.ProseMirror .openapi-operation', { hasText: '/pets' }).click();
+    await panel.getByRole('button', { name: 'Change operation…' }).click();
+    await dialog.getByRole('button', { name: 'Insert' }).click();
+    await dialog.locator('select[name=operation]').selectOption('GET /pets/{id}');
+    await dialog.getByRole('button', { name: 'Insert' }).click();
+    await expect.poll(() => page.locator('.ProseMirror .openapi-operation', { hasText: '/pets' }).textContent(), slow).toContain('GET /pets/{id}');
+
     await page.evaluate(() => window.quireEditor.save());
     await expect.poll(() => page.locator('.save-status').textContent(), slow).toBe('Saved');
 
@@ -377,6 +404,8 @@ describe('the block editor in a browser', { timeout: 300_000 }, () => {
     expect(markdown).toContain('{% updates format="short" %}');
     expect(markdown).toContain('{% update date="2026-11-20" %}');
     expect(markdown).toContain('class="gitbook-drawing"');
+    expect(markdown).toContain('{% openapi-operation spec="pets" path="/pets/{id}" method="get" %}');
+    expect(findNode(saved.nodes, (node) => node.type === 'openapi-operation').data).toEqual({ ref: { kind: 'openapi', spec: 'pets' }, path: '/pets/{id}', method: 'get' });
     expect(markdown).toMatch(/<table data-view="cards">.*<td>New card<\/td><td><a href="[^"]*">/);
     const table = findNode(saved.nodes, (node) => node.type === 'table' && node.data.view.type === 'cards');
     const cards = Object.values(table.data.records).sort((a: any, b: any) => (a.orderIndex < b.orderIndex ? -1 : 1)) as any[];

@@ -65,6 +65,7 @@ class Asker {
           control = document.createElement('select');
           const options = field.kind === 'page' ? this.pages().map((p) => ({ value: p.id, label: `${'· '.repeat(p.depth)}${p.title}` })) : (field.options ?? []).map((o) => ({ value: o, label: o }));
           for (const option of options) control.append(new Option(option.label, option.value));
+          if (field.value) control.value = field.value;
         } else {
           control = document.createElement('input');
           control.type = field.kind === 'file' ? 'file' : 'text';
@@ -160,6 +161,7 @@ async function start(root: HTMLElement): Promise<void> {
 
 
   const insertContext: InsertContext = {
+    openapi: { specs: () => api.openapiSpecs(), operations: (spec) => api.openapiOperations(spec) },
     ask: (title, fields) => asker.ask(title, fields),
     chosenFile: () => asker.chosenFile(),
     upload: async (file) => {

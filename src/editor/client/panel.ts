@@ -13,11 +13,11 @@ import type { Node as PMNode } from 'prosemirror-model';
 import { NodeSelection, TextSelection, type EditorState, type Transaction } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
 import { CONTAINER_OF_NODE, schema } from '../schema.ts';
-import { today, webUrl, type Field } from './blocks.ts';
+import { chooseOperation, today, webUrl, type Field, type InsertContext } from './blocks.ts';
 
 const n = schema.nodes;
 type Data = Record<string, unknown>;
-type Ref = { kind: string; url?: string; file?: string; page?: string };
+type Ref = { kind: string; url?: string; file?: string; page?: string; spec?: string };
 
 /** What the panel needs of the editor: its dialog, uploads, the page list, the status line. */
 export interface PanelContext {
@@ -26,6 +26,7 @@ export interface PanelContext {
   chosenFile(): File | null;
   pages(): Array<{ id: string; title: string; depth: number }>;
   say(text: string): void;
+  openapi?: InsertContext['openapi'];
 }
 
 interface Setting {
@@ -163,6 +164,7 @@ const SETTINGS: Record<string, Setting[]> = {
   ],
   expandable: [{ label: 'Open by default', kind: 'checkbox', get: (d) => d.defaultExpanded === true, set: (d, v) => withFlag(d, 'defaultExpanded', v === true) }],
   drawing: [],
+  openapi_operation: [],
 };
 
 /** The settings of each node type, for tests: what a control writes into the node's data. */
@@ -238,6 +240,7 @@ const LABELS: Record<string, string> = {
   button: 'Button',
   expandable: 'Expandable',
   drawing: 'Drawing',
+  openapi_operation: 'OpenAPI operation',
 };
 
 /** Buttons of a block beside its settings: captions, updates, dark-mode and replaced images. */
@@ -270,6 +273,16 @@ function actionsOf(view: EditorView, target: Target, ctx: PanelContext): Array<[
     out.push(['Replace image…', () => chooseImage('Replace the image', 'ref', true)]);
     out.push([data.refDark ? 'Replace dark-mode image…' : 'Add dark-mode image…', () => chooseImage('Image shown in dark mode', 'refDark', true)]);
     if (data.refDark) out.push(['Remove dark-mode image', () => setData(withoutKey(data, 'refDark'))]);
+  }
+  if (node.type.name === 'openapi_operation' && ctx.openapi) {
+    out.push([
+      'Change operation…',
+      async () => {
+        const chosen = await chooseOperation(ctx, { spec: (data.ref as Ref | undefined)?.spec, path: String(data.path ?? ''), method: String(data.method ?? '') });
+        // The operation's own keys go; others (GitBook's `fallback` link) stay.
+        if (chosen) setData({ ...withoutKey(withoutKey(data, 'fallback'), 'headless'), ...chosen });
+      },
+    ]);
   }
   if (node.type.name === 'drawing') out.push(['Replace drawing image…', () => chooseImage('Replace the drawing with an image', 'ref', false)]);
   if (node.type.name === 'update') {

@@ -129,7 +129,10 @@ export function nodeViews(ctx: ViewContext): Record<string, NodeViewConstructor>
     drawing: atom('drawing', (dom, node) => {
       dom.append(el('span', 'figure-label', 'Drawing'), imageOf(dataOf(node).ref as Ref | undefined, 'Drawing'));
     }),
-    openapi_operation: atom('opaque-block', (dom, node) => dom.append(`OpenAPI operation ${String(dataOf(node).method ?? '').toUpperCase()} ${String(dataOf(node).path ?? '')} (kept as is)`)),
+    openapi_operation: atom('openapi-operation', (dom, node) => {
+      const data = dataOf(node);
+      dom.append(el('span', 'openapi-method', String(data.method ?? '').toUpperCase()), ` ${String(data.path ?? '')}`, el('span', 'figure-label', ` · OpenAPI ${String((data.ref as { spec?: string } | undefined)?.spec ?? '')}`));
+    }),
     integration: atom('opaque-block', (dom) => dom.append('Embedded markup (kept as is, read-only)')),
     // A cell of a content-ref column (a card's target): its page or URL, chosen in the block panel.
     table_ref_cell: (node) => {
