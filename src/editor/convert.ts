@@ -12,6 +12,7 @@
 import { Mark as PMMark, Node as PMNode, type Schema } from 'prosemirror-model';
 import type { Container } from '../content/markdown/dialect.ts';
 import type { Document } from '../content/markdown/types.ts';
+import { canonical, compareStrings } from './canonical.ts';
 import { BLOCK_OF_NODE, CONTAINER_OF_NODE, INLINE_OF_NODE, NODE_OF_BLOCK, NODE_OF_INLINE, SIMPLE_MARK_NAMES, groupOf, schema as editorSchema } from './schema.ts';
 
 type Json = Record<string, unknown>;
@@ -219,29 +220,37 @@ class Reader {
   }
 
   /**
-   * A grid table of text columns: a header row of column titles, then one row per record in
-   * `orderIndex` order, one cell per visible column holding the cell's fragment. Other
-   * tables (cards, content-ref columns, hidden columns) stay opaque.
+   * A table, grid or cards: a header row of column titles (the visible columns in the view's
+   * order, then the hidden ones), then one row per record in `orderIndex` order, one cell per
+   * column: a text cell holding its fragment, or a reference cell of a content-ref column
+   * (a card's target). Other columns (GitBook's files, numbers, users…) keep the table opaque.
    */
   private table(block: Json): PMNode {
     const data = isObject(block.data) ? block.data : fail('table data');
     const view = isObject(data.view) ? data.view : fail('view');
     const definition = isObject(data.definition) ? data.definition : fail('definition');
     const records = isObject(data.records) ? data.records : fail('records');
-    if (view.type !== 'grid' || !Array.isArray(view.columns)) fail('not a grid');
-    const columns = view.columns as unknown[];
-    if (columns.length === 0 || Object.keys(definition).length !== columns.length) fail('hidden columns');
+    if ((view.type !== 'grid' && view.type !== 'cards') || !Array.isArray(view.columns)) fail('not a grid or cards');
+    const visible = view.columns as unknown[];
+    if (visible.some((id) => typeof id !== 'string' || !isObject(definition[id]))) fail('column of no definition');
+    const columns = [...(visible as string[]), ...Object.keys(definition).filter((id) => !visible.includes(id))];
+    if (columns.length === 0 || new Set(columns).size !== columns.length) fail('columns');
     const fragments = Array.isArray(block.fragments) ? (block.fragments as unknown[]) : fail('fragments');
     const byName = new Map<string, Json>();
     for (const fragment of fragments) {
       if (!isObject(fragment) || typeof fragment.fragment !== 'string' || byName.has(fragment.fragment)) fail('fragment');
       byName.set(fragment.fragment, fragment);
     }
-    const heads = columns.map((id) => {
-      const def = typeof id === 'string' && isObject(definition[id]) ? definition[id] : fail('column');
-      if (def.type !== 'text' || def.id !== id || typeof def.title !== 'string') fail('not a text column');
+    const kinds = columns.map((id) => (definition[id] as Json).type);
+    const heads = columns.map((id, c) => {
+      const def = definition[id] as Json;
+      if (def.id !== id || typeof def.title !== 'string') fail('column');
+      const hidden = c >= visible.length;
+      const title = def.title ? this.schema.text(def.title) : undefined;
+      if (def.type === 'content-ref') return this.schema.nodes.table_header_cell!.create({ column: id, kind: 'content-ref', hidden, meta: clone(omit(def, ['id', 'title'])) }, title);
+      if (def.type !== 'text') fail('not a text or content-ref column');
       const align = def.textAlignment === 'center' || def.textAlignment === 'right' ? def.textAlignment : def.textAlignment === 'left' ? 'left' : fail('alignment');
-      return this.schema.nodes.table_header_cell!.create({ column: id, align, meta: clone(omit(def, ['id', 'title', 'textAlignment'])) }, def.title ? this.schema.text(def.title) : undefined);
+      return this.schema.nodes.table_header_cell!.create({ column: id, align, hidden, meta: clone(omit(def, ['id', 'title', 'textAlignment'])) }, title);
     });
     let used = 0;
     const rows = Object.entries(records)
@@ -250,8 +259,12 @@ class Reader {
       .map(({ id, record }) => {
         const values = record.values as Json;
         if (Object.keys(values).some((column) => !columns.includes(column))) fail('value of no column');
-        const cells = (columns as string[]).map((column) => {
+        const cells = columns.map((column, c) => {
           const name = values[column];
+          if (kinds[c] === 'content-ref') {
+            if (name === undefined) return this.schema.nodes.table_ref_cell!.create({ ref: null, absent: true });
+            return this.schema.nodes.table_ref_cell!.create({ ref: name === null ? null : isObject(name) ? clone(name) : fail('not a reference'), absent: false });
+          }
           if (name === undefined) return this.schema.nodes.table_cell!.create(null, this.schema.nodes.paragraph!.create());
           const fragment = typeof name === 'string' ? (byName.get(name) ?? fail('missing fragment')) : fail('not a text cell');
           used += 1;
@@ -324,10 +337,6 @@ class Reader {
     }
     return this.schema.marks.opaque_mark!.create({ json: clone(value) });
   }
-}
-
-function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /* ------------------------------------------------------------------ ProseMirror -> GitBook */
@@ -435,10 +444,17 @@ class Writer {
     const head = node.child(0);
     const columns: string[] = [];
     const definition: Json = {};
+    const visible: string[] = [];
+    const kinds: string[] = [];
     head.forEach((cell) => {
       const id = typeof cell.attrs.column === 'string' && !columns.includes(cell.attrs.column) ? cell.attrs.column : this.newId();
       columns.push(id);
-      definition[id] = { type: 'text', ...(cell.attrs.meta as Json), id, title: cell.textContent, textAlignment: cell.attrs.align };
+      kinds.push(cell.attrs.kind === 'content-ref' ? 'content-ref' : 'text');
+      if (!cell.attrs.hidden) visible.push(id);
+      definition[id] =
+        cell.attrs.kind === 'content-ref'
+          ? { ...(cell.attrs.meta as Json), type: 'content-ref', id, title: cell.textContent }
+          : { type: 'text', ...(cell.attrs.meta as Json), id, title: cell.textContent, textAlignment: cell.attrs.align };
     });
     const records: Json = {};
     const fragments: Json[] = [];
@@ -454,6 +470,11 @@ class Writer {
       row.forEach((cell, _offset, c) => {
         const column = columns[c];
         if (column === undefined) return;
+        if (cell.type.name === 'table_ref_cell' || kinds[c] === 'content-ref') {
+          // A reference cell (a text cell cannot stand in a content-ref column: it is written as no value).
+          if (cell.type.name === 'table_ref_cell' && !(cell.attrs.absent && cell.attrs.ref === null) && kinds[c] === 'content-ref') values[column] = cell.attrs.ref === null ? null : clone(cell.attrs.ref);
+          return;
+        }
         const empty = cell.childCount === 1 && cell.firstChild!.content.size === 0 && cell.firstChild!.attrs.key === null;
         if (cell.attrs.fragment === null && empty) return;
         const name = typeof cell.attrs.fragment === 'string' && !fragments.some((f) => f.fragment === cell.attrs.fragment) ? cell.attrs.fragment : this.newId();
@@ -462,8 +483,10 @@ class Writer {
       });
       records[id] = { ...(row.attrs.meta as Json), orderIndex, values };
     }
-    const view = isObject(data.view) ? data.view : { type: 'grid', hideHeader: false };
-    out.data = { ...data, view: { ...view, columns }, records, definition };
+    const view: Json = { ...(isObject(data.view) ? data.view : { type: 'grid', hideHeader: false }), columns: visible };
+    // A card target whose column was removed is no target.
+    if (typeof view.targetDefinition === 'string' && !columns.includes(view.targetDefinition)) delete view.targetDefinition;
+    out.data = { ...data, view, records, definition };
     out.fragments = fragments;
     return out;
   }
@@ -529,58 +552,6 @@ function markToJson(mark: PMMark): Json {
   return { object: 'mark', type: mark.type.name };
 }
 
-/* ------------------------------------------------------------------ comparison */
-
-/**
- * A GitBook node as a string that is equal for two nodes holding the same content. What it
- * sets aside is what ProseMirror cannot tell apart: the order of object keys, the order of a
- * leaf's marks, leaves and text nodes split where nothing differs (adjacent leaves with the
- * same marks, adjacent text nodes without keys), empty leaves, and the order of a table's
- * cell fragments (they are found by name).
- */
-export function canonical(value: unknown): string {
-  return JSON.stringify(normalize(value));
-}
-
-function normalize(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(normalize);
-  if (!isObject(value)) return value;
-  const out: Json = {};
-  for (const key of Object.keys(value).sort()) out[key] = normalize(value[key]);
-  if (out.object === 'leaf' && Array.isArray(out.marks)) out.marks = [...out.marks].sort((a, b) => compareStrings(JSON.stringify(a), JSON.stringify(b)));
-  if (out.type === 'table' && Array.isArray(out.fragments)) {
-    out.fragments = [...out.fragments].sort((a, b) => compareStrings(String((a as Json)?.fragment), String((b as Json)?.fragment)));
-  }
-  if (Array.isArray(out.nodes)) out.nodes = joinTexts(out.nodes as unknown[]);
-  return out;
-}
-
-function joinTexts(nodes: unknown[]): unknown[] {
-  const out: unknown[] = [];
-  for (const node of nodes) {
-    if (!isObject(node) || node.object !== 'text' || !Array.isArray(node.leaves)) {
-      out.push(node);
-      continue;
-    }
-    const leaves: Json[] = [];
-    for (const leaf of node.leaves as Json[]) {
-      if (isObject(leaf) && leaf.text === '') continue;
-      const last = leaves[leaves.length - 1];
-      if (last && isObject(leaf) && JSON.stringify(last.marks) === JSON.stringify(leaf.marks) && Object.keys(leaf).length === 3) last.text = String(last.text) + String(leaf.text);
-      else leaves.push(isObject(leaf) ? { ...leaf } : leaf);
-    }
-    if (leaves.length === 0) continue;
-    const previous = out[out.length - 1];
-    if (isObject(previous) && previous.object === 'text' && previous.key === undefined && node.key === undefined && Object.keys(node).length === 2) {
-      const joined = [...(previous.leaves as Json[]), ...leaves];
-      out[out.length - 1] = { ...previous, leaves: joinTexts([{ object: 'text', leaves: joined }]).flatMap((t) => ((t as Json).leaves as Json[])) };
-    } else {
-      out.push({ ...node, leaves });
-    }
-  }
-  return out;
-}
-
 /** ProseMirror JSON forms, for code that stores or sends the editor's document. */
 export function toProseMirrorJSON(document: Document | Json, schema: Schema = editorSchema): Json {
   return toProseMirror(document, schema).toJSON() as Json;
@@ -590,4 +561,4 @@ export function fromProseMirrorJSON(json: Json, options: FromProseMirrorOptions 
   return fromProseMirror(PMNode.fromJSON(schema, json), options);
 }
 
-export { CONTAINER_OF_NODE };
+export { CONTAINER_OF_NODE, canonical };

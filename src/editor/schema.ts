@@ -232,7 +232,11 @@ const nodes: Record<string, NodeSpec> = {
     content: 'image+',
     attrs: gitbookAttrs({ isVoid: false }),
     parseDOM: [own('images')],
-    toDOM: (node) => ['div', { 'data-type': 'images', class: 'images', ...dataAttr(node) }, 0],
+    toDOM: (node) => {
+      const data = (node.attrs.data ?? {}) as { align?: string; fullWidth?: boolean; withFrame?: boolean };
+      const classes = ['images', data.align ? `images-${safeToken(data.align)}` : '', data.fullWidth ? 'images-full' : '', data.withFrame ? 'images-frame' : ''];
+      return ['div', { 'data-type': 'images', class: classes.filter(Boolean).join(' '), ...dataAttr(node) }, 0];
+    },
   },
   image: {
     content: 'caption?',
@@ -356,7 +360,11 @@ const nodes: Record<string, NodeSpec> = {
     attrs: gitbookAttrs({ isVoid: true }, { view: { type: 'grid', columns: [], hideHeader: false } }),
     tableRole: 'table',
     parseDOM: [{ tag: 'table' }],
-    toDOM: (node) => ['table', { 'data-type': 'table', ...dataAttr(node) }, ['tbody', 0]],
+    toDOM: (node) => {
+      const view = (node.attrs.data as { view?: { type?: string; cardSize?: string } } | null)?.view;
+      const cards = view?.type === 'cards' ? { class: `table-cards cards-${safeToken(view.cardSize)}`, 'aria-label': 'Cards' } : {};
+      return ['table', { 'data-type': 'table', ...cards, ...dataAttr(node) }, ['tbody', 0]];
+    },
   },
   table_head: {
     content: 'table_header_cell+',
@@ -364,19 +372,27 @@ const nodes: Record<string, NodeSpec> = {
     parseDOM: [{ tag: 'tr.table-head', priority: 60 }],
     toDOM: () => ['tr', { class: 'table-head' }, 0],
   },
-  /** A column: its title (plain text, GitBook's definition title), id and alignment. */
+  /**
+   * A column: its title (plain text, GitBook's definition title), id, alignment, kind (`text`,
+   * or `content-ref`: cells linking to a page or URL, a card's target) and whether it is hidden
+   * (a definition outside the view's columns).
+   */
   table_header_cell: {
     content: 'text*',
     marks: '',
     isolating: true,
     tableRole: 'header_cell',
-    attrs: { column: { default: null }, align: { default: 'left' }, meta: { default: { type: 'text' } } },
+    attrs: { column: { default: null }, align: { default: 'left' }, kind: { default: 'text' }, hidden: { default: false }, meta: { default: { type: 'text' } } },
     parseDOM: [{ tag: 'th', getAttrs: (dom) => ({ align: alignOf(dom as HTMLElement) }) }],
-    toDOM: (node) => ['th', { scope: 'col', style: `text-align: ${String(node.attrs.align)}` }, 0],
+    toDOM: (node) => [
+      'th',
+      { scope: 'col', style: `text-align: ${String(node.attrs.align)}`, class: [node.attrs.hidden ? 'column-hidden' : '', node.attrs.kind === 'content-ref' ? 'column-ref' : ''].filter(Boolean).join(' ') || null },
+      0,
+    ],
   },
   /** A record: its id and order index. */
   table_row: {
-    content: 'table_cell+',
+    content: '(table_cell | table_ref_cell)+',
     tableRole: 'row',
     attrs: { record: { default: null }, orderIndex: { default: null }, meta: { default: {} } },
     parseDOM: [{ tag: 'tr' }],
@@ -390,6 +406,18 @@ const nodes: Record<string, NodeSpec> = {
     attrs: { fragment: { default: null }, key: { default: null }, meta: { default: { object: 'fragment' } } },
     parseDOM: [{ tag: 'td' }],
     toDOM: () => ['td', 0],
+  },
+
+  /**
+   * A cell of a content-ref column: its reference (a page, a URL, a file), null when the record
+   * holds null, and `absent` when the record holds no value for the column.
+   */
+  table_ref_cell: {
+    atom: true,
+    tableRole: 'cell',
+    attrs: { ref: { default: null }, absent: { default: true } },
+    parseDOM: [{ tag: 'td[data-type="table_ref_cell"]', priority: 60, getAttrs: (dom) => ({ ref: readData(dom as HTMLElement).ref ?? null, absent: false }) }],
+    toDOM: (node) => ['td', { 'data-type': 'table_ref_cell', class: 'ref-cell', ...(node.attrs.ref ? { 'data-gb': JSON.stringify({ ref: node.attrs.ref }) } : {}) }],
   },
 
   openapi_operation: {
@@ -525,69 +553,8 @@ export function hrefOfLink(mark: PMMark): string {
 
 export const schema = new Schema({ nodes, marks });
 
-/** GitBook block type <-> ProseMirror node name, for the blocks that map one to one. */
-export const NODE_OF_BLOCK: Record<string, string> = {
-  paragraph: 'paragraph',
-  'heading-1': 'heading',
-  'heading-2': 'heading',
-  'heading-3': 'heading',
-  divider: 'divider',
-  'list-unordered': 'list_unordered',
-  'list-ordered': 'list_ordered',
-  'list-tasks': 'list_tasks',
-  'list-item': 'list_item',
-  code: 'code_block',
-  'code-line': 'code_line',
-  blockquote: 'blockquote',
-  hint: 'hint',
-  math: 'math',
-  images: 'images',
-  image: 'image',
-  file: 'file',
-  embed: 'embed',
-  drawing: 'drawing',
-  'content-ref': 'content_ref',
-  expandable: 'expandable',
-  tabs: 'tabs',
-  'tabs-item': 'tabs_item',
-  stepper: 'stepper',
-  'stepper-step': 'stepper_step',
-  updates: 'updates',
-  update: 'update',
-  columns: 'columns',
-  column: 'column',
-  table: 'table',
-  'openapi-operation': 'openapi_operation',
-  integration: 'integration',
-};
-
-export const BLOCK_OF_NODE: Record<string, string> = Object.fromEntries(Object.entries(NODE_OF_BLOCK).filter(([, node]) => node !== 'heading').map(([block, node]) => [node, block]));
-
-export const NODE_OF_INLINE: Record<string, string> = {
-  mention: 'mention',
-  button: 'button',
-  'inline-image': 'inline_image',
-  'inline-math': 'inline_math',
-  expression: 'expression',
-  icon: 'icon',
-  emoji: 'emoji',
-};
-
-export const INLINE_OF_NODE: Record<string, string> = Object.fromEntries(Object.entries(NODE_OF_INLINE).map(([inline, node]) => [node, inline]));
-
 export const SIMPLE_MARK_NAMES: readonly SimpleMarkName[] = SIMPLE_MARKS;
 
-/** Container name of a node whose children are blocks, for the group check. */
-export const CONTAINER_OF_NODE: Record<string, Container> = {
-  doc: 'document',
-  list_item: 'list-item',
-  blockquote: 'blockquote',
-  hint: 'hint',
-  expandable_body: 'expandable-body',
-  tabs_item: 'tabs-item',
-  stepper_step: 'stepper-step',
-  update: 'update',
-  column: 'column',
-};
+export { BLOCK_OF_NODE, CONTAINER_OF_NODE, INLINE_OF_NODE, NODE_OF_BLOCK, NODE_OF_INLINE } from './schema-names.ts';
 
 export type { DOMOutputSpec };

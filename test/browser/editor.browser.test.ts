@@ -139,7 +139,9 @@ describe('the block editor in a browser', { timeout: 300_000 }, () => {
     expect(stored[2].data.future).toEqual({ deep: [1, 2] });
     await page.reload();
     await ready(page);
-    await expect.poll(() => page.locator('.opaque-block').count()).toBe(2);
+    // The cards table is edited as cards (issue 32): only the other integration's block is read-only.
+    await expect.poll(() => page.locator('.opaque-block').count()).toBe(1);
+    await expect.poll(() => page.locator('.ProseMirror table.table-cards').count()).toBe(1);
 
     // Type and format.
     await page.evaluate(() => window.quireEditor.focusEnd());
@@ -252,6 +254,228 @@ describe('the block editor in a browser', { timeout: 300_000 }, () => {
     expect(writePageMarkdown(reread)).toBe(markdown);
   });
 
+  it('block panel: alignment, image width and dark-mode image, a button icon and action, a changelog, a replaced drawing, a card, an OpenAPI operation; a block moved by touch; saved and read back', async () => {
+    // Before the next test, which leaves live edits unsaved: a page changed through the API is
+    // followed by the live document only when nothing was typed since its last save.
+    const page = await signedIn(writer);
+    await page.goto(editorUrl);
+    await ready(page);
+    const cr = (await t.request('GET', `/v1/spaces/${spaceId}/change-requests`, { token: org.admin.token })).body.items[0];
+    // A drawing, as GitBook stores one: an image file of the space.
+    const stored = await t.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content?compat=false`, {
+      token: org.admin.token,
+      body: { changes: [{ operation: 'insert_files', files: [{ name: 'drawing.png', contentType: 'image/png', base64: PNG.toString('base64') }] }] },
+    });
+    expect(stored.status, JSON.stringify(stored.body)).toBe(200);
+    const drawingFile = stored.body.insertedFiles[0].id;
+    const before = await apiDocument(cr.id);
+    const drawing = { object: 'block', type: 'drawing', isVoid: true, data: { ref: { kind: 'file', file: drawingFile } } };
+    const seeded = await t.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content`, {
+      token: org.admin.token,
+      body: { changes: [{ operation: 'update_page', page: pageId, document: { document: { ...before.document, nodes: [...before.document.nodes, drawing] } } }] },
+    });
+    expect(seeded.status, JSON.stringify(seeded.body)).toBe(200);
+    await page.reload();
+    await ready(page);
+    // The drawing's image is shown from its download URL, read through the API.
+    const slow = { timeout: 15_000 };
+    await expect.poll(() => page.locator('.ProseMirror .drawing img[src]').count(), slow).toBe(1);
+    const panel = page.getByRole('region', { name: 'Block settings' });
+
+    // 4. Alignment of a paragraph.
+    await page.evaluate(() => window.quireEditor.focusEnd());
+    await page.keyboard.type('Centred text');
+    await panel.getByLabel('Alignment', { exact: true }).selectOption('center');
+    await expect.poll(() => page.locator('.ProseMirror p[style*="center"]', { hasText: 'Centred text' }).count()).toBe(1);
+
+    // 5. The image: width, dark-mode image (uploaded), the images block's alignment.
+    await page.locator('.figure-image .figure-caption', { hasText: 'The caption' }).click();
+    await panel.getByLabel('Width (px)').fill('240');
+    await panel.getByLabel('Width (px)').press('Tab');
+    await panel.getByRole('button', { name: 'Add dark-mode image…' }).click();
+    const dialog = page.locator('dialog.editor-dialog[open]');
+    await dialog.locator('input[type=file]').setInputFiles({ name: 'dark.png', mimeType: 'image/png', buffer: PNG });
+    await dialog.getByRole('button', { name: 'Insert' }).click();
+    await expect.poll(() => page.locator('.figure-dark img[src]').count(), slow).toBe(1);
+    await panel.getByLabel('Align', { exact: true }).selectOption('center');
+    await expect.poll(() => page.locator('.ProseMirror .images-center').count()).toBe(1);
+    await page.screenshot({ path: path.join(SHOTS, 'editor-image-panel-desktop.png') });
+
+    // 6. The button: an icon, then an action in place of its link.
+    await page.locator('.ProseMirror .inline-button', { hasText: 'Go' }).click();
+    await panel.getByLabel('Icon').fill('rocket');
+    await panel.getByLabel('Icon').press('Tab');
+    await panel.getByLabel('Action').selectOption('search');
+    await panel.getByLabel('Query').fill('install');
+    await panel.getByLabel('Query').press('Tab');
+    await expect.poll(() => page.locator('.ProseMirror .inline-button .button-action').count()).toBe(1);
+
+    // 2. A changelog through the slash menu: a date, a second update above the first.
+    await page.evaluate(() => window.quireEditor.focusEnd());
+    await page.keyboard.type('/updates');
+    await page.locator('#slash-menu [data-kind="updates"]').waitFor();
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#quire-editor[data-busy="false"]');
+    await page.keyboard.type('Shipped it.');
+    await panel.getByLabel('Date', { exact: true }).fill('2026-11-20');
+    await panel.getByLabel('Date', { exact: true }).press('Tab');
+    await expect.poll(() => page.locator('.ProseMirror .update[data-date="2026-11-20"]').count()).toBe(1);
+    await page.locator('.ProseMirror .update', { hasText: 'Shipped it.' }).click();
+    await panel.getByRole('button', { name: 'Add update' }).click();
+    await page.keyboard.type('Newer.');
+    await expect.poll(() => page.locator('.ProseMirror .updates .update').count()).toBe(2);
+    await panel.getByLabel('Date format').selectOption('short');
+
+    // 8. The drawing: replaced by another image.
+    await page.locator('.ProseMirror .drawing').click();
+    await panel.getByRole('button', { name: 'Replace drawing image…' }).click();
+    await dialog.locator('input[type=file]').setInputFiles({ name: 'new-drawing.png', mimeType: 'image/png', buffer: PNG });
+    await dialog.getByRole('button', { name: 'Insert' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(async () => (await page.evaluate(() => window.quireEditor.document())).nodes.find((node: any) => node.type === 'drawing').data.ref.file, slow).not.toBe(drawingFile);
+
+    // 1. The cards table (put there by the first test): a card added, its title typed, its target page chosen.
+    const cardsTable = page.locator('.ProseMirror table.table-cards');
+    await cardsTable.locator('td', { hasText: 'Card text' }).click();
+    await panel.getByRole('button', { name: 'Add card' }).click();
+    await page.keyboard.type('New card');
+    await expect.poll(() => cardsTable.locator('tr').count()).toBe(3);
+    await cardsTable.locator('tr').nth(2).locator('td.ref-cell').click();
+    await panel.getByLabel('Target page').selectOption(otherPageId);
+    await expect.poll(() => cardsTable.locator('tr').nth(2).locator('td.ref-cell').textContent()).toBe('→ Travel');
+    await page.screenshot({ path: path.join(SHOTS, 'editor-cards-desktop.png') });
+
+    // 3. An OpenAPI operation: a spec of the organization, one of its operations, then another.
+    const spec = { openapi: '3.0.0', info: { title: 'Pets', version: '1' }, paths: { '/pets': { get: { responses: { 200: { description: 'ok' } } }, post: { responses: { 201: { description: 'ok' } } } }, '/pets/{id}': { get: { parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }], responses: { 200: { description: 'ok' } } } } } };
+    const created = await t.request('POST', `/v1/orgs/${org.id}/openapi`, { token: org.admin.token, body: { slug: 'pets', source: { text: JSON.stringify(spec) } } });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    // Processed in the background (the app's job worker).
+    await expect
+      .poll(async () => {
+        await t.runJobsUntilIdle();
+        return (await t.request('GET', `/v1/orgs/${org.id}/openapi/pets`, { token: org.admin.token })).body.processingState;
+      }, slow)
+      .toBe('complete');
+    await page.evaluate(() => window.quireEditor.focusEnd());
+    await page.keyboard.type('/openapi');
+    await page.locator('#slash-menu [data-kind="openapi-operation"]').waitFor();
+    await page.keyboard.press('Enter');
+    await dialog.locator('select[name=spec]').selectOption('pets');
+    await dialog.getByRole('button', { name: 'Insert' }).click();
+    await dialog.locator('select[name=operation]').selectOption('POST /pets');
+    await dialog.getByRole('button', { name: 'Insert' }).click();
+    await expect.poll(() => page.locator('.ProseMirror .openapi-operation', { hasText: '/pets' }).textContent(), slow).toContain('POST /pets');
+    await page.locator('.ProseMirror .openapi-operation', { hasText: '/pets' }).click();
+    await panel.getByRole('button', { name: 'Change operation…' }).click();
+    await dialog.getByRole('button', { name: 'Insert' }).click();
+    await dialog.locator('select[name=operation]').selectOption('GET /pets/{id}');
+    await dialog.getByRole('button', { name: 'Insert' }).click();
+    await expect.poll(() => page.locator('.ProseMirror .openapi-operation', { hasText: '/pets' }).textContent(), slow).toContain('GET /pets/{id}');
+
+    await page.evaluate(() => window.quireEditor.save());
+    await expect.poll(() => page.locator('.save-status').textContent(), slow).toBe('Saved');
+
+    // Read back through the API: what each control wrote.
+    const saved = (await apiDocument(cr.id)).document;
+    expect(findNode(saved.nodes, (node) => node.type === 'paragraph' && node.nodes[0]?.leaves?.[0]?.text === 'Centred text').data).toEqual({ align: 'center' });
+    const images = findNode(saved.nodes, (node) => node.type === 'images');
+    expect(images.data).toEqual({ align: 'center' });
+    expect(images.nodes[0].data).toMatchObject({ width: 240, refDark: { kind: 'file', file: expect.any(String) }, alt: 'A screenshot' });
+    expect(findNode(saved.nodes, (node) => node.type === 'button').data).toEqual({ label: 'Go', kind: 'primary', icon: 'rocket', action: { action: 'search', query: 'install' } });
+    // (The first test inserted an empty changelog through the slash menu: this one has our text.)
+    const updates = findNode(saved.nodes, (node) => node.type === 'updates' && JSON.stringify(node).includes('Shipped it.'));
+    expect(updates.data).toEqual({ format: 'short' });
+    expect(updates.nodes.map((update: any) => update.nodes[0].nodes[0].leaves[0].text)).toEqual(['Newer.', 'Shipped it.']);
+    expect(updates.nodes[1].data).toEqual({ date: '2026-11-20T00:00:00.000Z' });
+    expect(updates.nodes[0].data.date).toMatch(/^\d{4}-\d{2}-\d{2}T00:00:00\.000Z$/);
+    const savedDrawing = findNode(saved.nodes, (node) => node.type === 'drawing');
+    expect(savedDrawing.data.ref).toEqual({ kind: 'file', file: expect.any(String) });
+    expect(savedDrawing.data.ref.file).not.toBe(drawingFile);
+
+    // Reload: the same document, which the editor would save unchanged; the engine's markdown of it reads back the same.
+    await page.reload();
+    await ready(page);
+    expect(await page.evaluate(() => window.quireEditor.document())).toEqual(saved);
+    const markdown = (await t.request('GET', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${pageId}?format=markdown`, { token: org.admin.token, skipSchemaCheck: true })).body.markdown;
+    expect(markdown).toContain('<p align="center">Centred text</p>');
+    expect(markdown).toContain('width="240"');
+    expect(markdown).toContain('media="(prefers-color-scheme: dark)"');
+    expect(markdown).toContain('data-action="search" data-query="install" data-icon="rocket"');
+    expect(markdown).toContain('{% updates format="short" %}');
+    expect(markdown).toContain('{% update date="2026-11-20" %}');
+    expect(markdown).toContain('class="gitbook-drawing"');
+    expect(markdown).toContain('{% openapi-operation spec="pets" path="/pets/{id}" method="get" %}');
+    expect(findNode(saved.nodes, (node) => node.type === 'openapi-operation').data).toEqual({ ref: { kind: 'openapi', spec: 'pets' }, path: '/pets/{id}', method: 'get' });
+    expect(markdown).toMatch(/<table data-view="cards">.*<td>New card<\/td><td><a href="[^"]*">/);
+    const table = findNode(saved.nodes, (node) => node.type === 'table' && node.data.view.type === 'cards');
+    const cards = Object.values(table.data.records).sort((a: any, b: any) => (a.orderIndex < b.orderIndex ? -1 : 1)) as any[];
+    expect(cards.map((card) => card.values.c1)).toEqual([{ kind: 'page', page: otherPageId }, { kind: 'page', page: otherPageId }]);
+    expect(JSON.stringify(table.fragments.find((f: any) => f.fragment === cards[1].values.c0).nodes)).toContain('New card');
+    expect(table.data.view).toEqual({ type: 'cards', columns: ['c0'], cardSize: 'medium', targetDefinition: 'c1' });
+    expect(writePageMarkdown(readPageMarkdown(markdown).document)).toBe(markdown);
+
+    // At 390 px: the image's panel fits the phone.
+    const phone = await signedIn(writer, { width: 390 });
+    await phone.goto(editorUrl);
+    await ready(phone);
+    await phone.locator('.figure-image .figure-caption', { hasText: 'The caption' }).tap();
+    await phone.getByRole('region', { name: 'Block settings' }).getByLabel('Width (px)').waitFor();
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await phone.screenshot({ path: path.join(SHOTS, 'editor-image-panel-phone.png') });
+    // A tap's selection arrives with the browser's selectionchange, after any layout shift of images loading: tapped again until it lands.
+    const addCard = phone.getByRole('region', { name: 'Block settings' }).getByRole('button', { name: 'Add card' });
+    await expect
+      .poll(async () => {
+        await phone.locator('.ProseMirror table.table-cards td', { hasText: 'New card' }).tap();
+        await phone.waitForTimeout(300);
+        return addCard.count();
+      }, slow)
+      .toBe(1);
+    expect(await phone.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await phone.screenshot({ path: path.join(SHOTS, 'editor-cards-phone.png') });
+
+    // 7. The block handle on the phone: a finger drags "Centred text" above the drawing (real
+    // touch events, which give pointer events as on a phone), then Alt+↓ moves it back.
+    const centred = phone.locator('.ProseMirror p', { hasText: 'Centred text' });
+    await centred.scrollIntoViewIfNeeded();
+    await centred.tap();
+    const handle = phone.getByRole('button', { name: /^Move block/ });
+    await expect.poll(async () => Math.abs((await handle.boundingBox())!.y - (await centred.boundingBox())!.y), slow).toBeLessThan(12);
+    const order = async () => {
+      const nodes = (await phone.evaluate(() => window.quireEditor.document())).nodes;
+      return [nodes.findIndex((n: any) => n.type === 'drawing'), nodes.findIndex((n: any) => n.type === 'paragraph' && JSON.stringify(n).includes('Centred text'))];
+    };
+    const [drawingAt, centredAt] = await order();
+    expect(centredAt).toBe(drawingAt + 1);
+    const from = (await handle.boundingBox())!;
+    const to = (await phone.locator('.ProseMirror .drawing').boundingBox())!;
+    const cdp = await phone.context().newCDPSession(phone);
+    const touch = (type: string, x: number, y: number) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] } as any);
+    const x = from.x + from.width / 2;
+    await touch('touchStart', x, from.y + from.height / 2);
+    for (let i = 1; i <= 5; i++) await touch('touchMove', x, from.y + from.height / 2 + ((to.y + 4 - (from.y + from.height / 2)) * i) / 5);
+    await touch('touchEnd', x, to.y + 4);
+    await expect.poll(order, slow).toEqual([drawingAt + 1, drawingAt]);
+    await phone.screenshot({ path: path.join(SHOTS, 'editor-handle-phone.png') });
+    await phone.keyboard.press('Alt+ArrowDown');
+    await expect.poll(order).toEqual([drawingAt, drawingAt + 1]);
+    await phone.keyboard.press('Alt+ArrowUp');
+    await expect.poll(order).toEqual([drawingAt + 1, drawingAt]);
+    const moved = await phone.evaluate(() => window.quireEditor.document());
+    await phone.evaluate(() => window.quireEditor.save());
+    await expect.poll(() => phone.locator('.save-status').textContent(), slow).toBe('Saved');
+    // Read back: the same blocks, keys and all, the paragraph now before the drawing.
+    // The editor moved the block with its key; the revision store keeps the keys of blocks that
+    // stay in order (src/content/markdown/keys.ts), so the moved one is stored under a new key.
+    const after = (await apiDocument(cr.id)).document;
+    const isCentred = (n: any) => n.type === 'paragraph' && JSON.stringify(n).includes('Centred text');
+    expect(moved.nodes.find(isCentred).key).toBe(saved.nodes.find(isCentred).key);
+    const unkeyed = (value: any): any => JSON.parse(JSON.stringify(value, (name, v) => (name === 'key' ? undefined : v)));
+    expect(unkeyed(after)).toEqual(unkeyed(moved));
+    expect(after.nodes.filter((n: any) => !isCentred(n))).toEqual(saved.nodes.filter((n: any) => !isCentred(n)));
+    expect(after.nodes.findIndex(isCentred)).toBe(after.nodes.findIndex((n: any) => n.type === 'drawing') - 1);
+  });
+
   it('undo and redo; a table gets rows, columns and alignment', async () => {
     const page = await signedIn(writer);
     await page.goto(editorUrl);
@@ -262,13 +486,15 @@ describe('the block editor in a browser', { timeout: 300_000 }, () => {
     expect(await page.locator('.ProseMirror', { hasText: 'Undo me' }).count()).toBe(0);
     await page.keyboard.press('Control+Shift+z');
     expect(await page.locator('.ProseMirror', { hasText: 'Undo me' }).count()).toBe(1);
-    await page.locator('.ProseMirror table td').first().click();
-    const rows = await page.locator('.ProseMirror table').first().locator('tr').count();
+    // The grid table (the cards table before it has its own buttons, tested above).
+    const grid = page.locator('.ProseMirror table:not(.table-cards)').first();
+    await grid.locator('td').first().click();
+    const rows = await grid.locator('tr').count();
     await page.getByRole('button', { name: 'Add row' }).click();
     await page.getByRole('button', { name: 'Add column' }).click();
     await page.getByRole('button', { name: 'Align right' }).click();
-    expect(await page.locator('.ProseMirror table').first().locator('tr').count()).toBe(rows + 1);
-    expect(await page.locator('.ProseMirror table').first().locator('th').count()).toBe(3);
+    expect(await grid.locator('tr').count()).toBe(rows + 1);
+    expect(await grid.locator('th').count()).toBe(3);
     const doc = await page.evaluate(() => window.quireEditor.document());
     const table = doc.nodes.find((node: any) => node.type === 'table' && node.data.view.type === 'grid');
     expect(Object.keys(table.data.records)).toHaveLength(rows);

@@ -87,12 +87,41 @@ export class Api {
     return file.downloadURL;
   }
 
+  /** The organization's OpenAPI specs (their slugs), for an OpenAPI operation block. */
+  async openapiSpecs(): Promise<string[]> {
+    const org = await this.organization();
+    const result = await this.call<{ items: Array<{ slug: string }> }>(`${this.config.apiBase}/orgs/${encodeURIComponent(org)}/openapi?limit=100`);
+    return result.items.map((spec) => spec.slug);
+  }
+
+  /** The operations (method and path) of a spec's latest version, read from its parsed entrypoint. */
+  async openapiOperations(spec: string): Promise<Array<{ method: string; path: string }>> {
+    const org = await this.organization();
+    const content = await this.call<{ filesystem: Record<string, unknown> }>(`${this.config.apiBase}/orgs/${encodeURIComponent(org)}/openapi/${encodeURIComponent(spec)}/versions/latest/content`);
+    const entry = Object.values(content.filesystem)[0] as { paths?: Record<string, Record<string, unknown>> } | undefined;
+    const out: Array<{ method: string; path: string }> = [];
+    for (const [path, item] of Object.entries(entry?.paths ?? {})) {
+      for (const method of HTTP_METHODS) if (item && typeof item === 'object' && method in item) out.push({ method, path });
+    }
+    return out;
+  }
+
+  private org: Promise<string> | null = null;
+
+  /** The space's organization (read once). */
+  private organization(): Promise<string> {
+    this.org ??= this.call<{ organization: string }>(`${this.config.apiBase}/spaces/${encodeURIComponent(this.config.spaceId)}`).then((space) => space.organization);
+    return this.org;
+  }
+
   /** Markdown read by the server's markdown engine (what the API does with `{markdown}`). */
   async markdown(markdown: string): Promise<Document> {
     const result = await this.call<{ document: Document }>(`${this.config.appBase}/markdown`, { method: 'POST', body: JSON.stringify({ csrf: this.config.csrf, markdown }) });
     return result.document;
   }
 }
+
+const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
 function toBase64(file: File): Promise<string> {
   return new Promise((resolve, reject) => {

@@ -26,6 +26,32 @@ export interface InsertContext {
   upload(file: File): Promise<string>;
   /** The file the last `file` field chose. */
   chosenFile(): File | null;
+  /** The organization's OpenAPI specs and a spec's operations (absent: no OpenAPI block is offered). */
+  openapi?: {
+    specs(): Promise<string[]>;
+    operations(spec: string): Promise<Array<{ method: string; path: string }>>;
+  };
+}
+
+/**
+ * An OpenAPI operation chosen in two questions: a spec of the organization, then one of its
+ * operations (method and path). GitBook's block data: `ref` (kind `openapi`, the spec's
+ * slug), `path` and `method` (lower case), what `{% openapi-operation spec path method %}` holds.
+ */
+export async function chooseOperation(ctx: InsertContext, current?: { spec?: string; path?: string; method?: string }): Promise<Record<string, unknown> | null> {
+  if (!ctx.openapi) return null;
+  const specs = await ctx.openapi.specs();
+  if (specs.length === 0) throw new Error('The organization has no OpenAPI spec: add one first');
+  const first = await ctx.ask('OpenAPI operation: the spec', [{ name: 'spec', label: 'Spec', kind: 'select', options: specs, value: current?.spec }]);
+  const spec = first?.spec;
+  if (!spec) return null;
+  const operations = await ctx.openapi.operations(spec);
+  if (operations.length === 0) throw new Error(`The spec ${spec} has no operation yet (is it processed?)`);
+  const options = operations.map((o) => `${o.method.toUpperCase()} ${o.path}`);
+  const chosen = current?.path && current.method ? `${current.method.toUpperCase()} ${current.path}` : undefined;
+  const second = await ctx.ask(`OpenAPI operation of ${spec}`, [{ name: 'operation', label: 'Operation', kind: 'select', options, value: chosen }]);
+  const operation = operations[options.indexOf(second?.operation ?? '')];
+  return operation ? { ref: { kind: 'openapi', spec }, path: operation.path, method: operation.method } : null;
 }
 
 export interface Kind {
@@ -129,6 +155,21 @@ export const KINDS: Kind[] = [
     keywords: 'layout two columns',
     make: () => n.columns!.create(null, [n.column!.create({ data: { width: { value: 50, unit: '%' } } }, p()), n.column!.create({ data: { width: { value: 50, unit: '%' } } }, p())]),
   },
+  {
+    id: 'updates',
+    label: 'Changelog',
+    keywords: 'updates update release notes dated',
+    make: () => n.updates!.create({ data: { format: 'full' } }, n.update!.create({ data: { date: today() } }, p())),
+  },
+  {
+    id: 'openapi-operation',
+    label: 'OpenAPI operation',
+    keywords: 'api endpoint swagger rest method path',
+    make: async (ctx) => {
+      const data = await chooseOperation(ctx);
+      return data ? n.openapi_operation!.create({ data }) : null;
+    },
+  },
   { id: 'divider', label: 'Divider', keywords: 'hr line rule ---', make: () => n.divider!.create() },
   {
     id: 'math',
@@ -200,6 +241,9 @@ export const KINDS: Kind[] = [
     },
   },
 ];
+
+/** Midnight UTC today, as GitBook's Timestamp (what `{% update date="…" %}` reads): a new update's date. */
+export const today = (): string => `${new Date().toISOString().slice(0, 10)}T00:00:00.000Z`;
 
 export function webUrl(value: string | undefined): boolean {
   if (!value) return false;

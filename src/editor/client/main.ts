@@ -17,7 +17,7 @@ import { fromProseMirror, toProseMirror } from '../convert.ts';
 import { Api, ApiError, type EditorConfig, type PageEntry } from './api.ts';
 import { KINDS, insertNode, webUrl, type Field, type InsertContext, type Kind } from './blocks.ts';
 import { editorKeymap, markdownShortcuts } from './rules.ts';
-import { slashMenu } from './menu.ts';
+import { blockHandle, slashMenu } from './menu.ts';
 import { BlockPanel, cellAt } from './panel.ts';
 import { nodeViews } from './views.ts';
 import { StaleSave, connectCollab } from './collab.ts';
@@ -65,6 +65,7 @@ class Asker {
           control = document.createElement('select');
           const options = field.kind === 'page' ? this.pages().map((p) => ({ value: p.id, label: `${'· '.repeat(p.depth)}${p.title}` })) : (field.options ?? []).map((o) => ({ value: o, label: o }));
           for (const option of options) control.append(new Option(option.label, option.value));
+          if (field.value) control.value = field.value;
         } else {
           control = document.createElement('input');
           control.type = field.kind === 'file' ? 'file' : 'text';
@@ -160,6 +161,7 @@ async function start(root: HTMLElement): Promise<void> {
 
 
   const insertContext: InsertContext = {
+    openapi: { specs: () => api.openapiSpecs(), operations: (spec) => api.openapiOperations(spec) },
     ask: (title, fields) => asker.ask(title, fields),
     chosenFile: () => asker.chosenFile(),
     upload: async (file) => {
@@ -244,7 +246,7 @@ async function start(root: HTMLElement): Promise<void> {
     }
   };
 
-  const panel = new BlockPanel(() => view);
+  const panel = new BlockPanel(() => view, { ...insertContext, pages: () => pageList, say });
 
   /* toolbar */
   const toolbar = document.createElement('div');
@@ -364,7 +366,9 @@ async function start(root: HTMLElement): Promise<void> {
   saved = collab ? collab.initialDoc() : toProseMirror(storedDocument!);
   const mount = document.createElement('div');
   mount.className = 'editor-surface';
-  root.replaceChildren(toolbar, notice, panel.dom, mount);
+  // The block panel follows the content, kept in view at the bottom of the window: its height
+  // changes with the cursor's block, which would move the content under the pointer above it.
+  root.replaceChildren(toolbar, notice, mount, panel.dom);
 
   view = new EditorView(mount, {
     state: EditorState.create({
@@ -376,6 +380,7 @@ async function start(root: HTMLElement): Promise<void> {
           void insertKind(kind);
         }),
         markdownShortcuts(),
+        blockHandle(),
         ...editorKeymap(() => void save()),
         ...(collab ? [] : [history()]),
         dropCursor(),
@@ -392,6 +397,8 @@ async function start(root: HTMLElement): Promise<void> {
         return url;
       },
     }),
+    // The cursor is kept above the block panel at the bottom of the window.
+    scrollMargin: { top: 80, bottom: 160, left: 5, right: 5 },
     attributes: { 'aria-label': `Content of ${config.pageTitle}`, 'aria-multiline': 'true', role: 'textbox', spellcheck: 'true' },
     handlePaste(v, event) {
       const data = event.clipboardData;

@@ -1,9 +1,11 @@
 /*
+ * The slash menu, and the block handle (below) that moves the cursor's block.
+ *
  * The slash menu: typing `/` (at the start of a block or after a space) lists every block and
  * inline kind; typing filters, arrows move, Enter inserts, Escape closes. A listbox with
  * aria-activedescendant, so screen readers follow it while focus stays in the text.
  */
-import { Plugin, PluginKey, type EditorState } from 'prosemirror-state';
+import { NodeSelection, Plugin, PluginKey, TextSelection, type EditorState, type Transaction } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
 import { KINDS, type Kind } from './blocks.ts';
 
@@ -125,6 +127,156 @@ export function slashMenu(run: (view: EditorView, kind: Kind, match: Match) => v
         }
         return false;
       },
+    },
+  });
+}
+
+/* ---------------------------------------------------------------- the block handle */
+
+/**
+ * Moves the block at `index` of the document to stand before the block now at `to` (0 to the
+ * number of blocks): the same node, keys and all, so only the order of the page changes.
+ */
+export function moveBlock(state: EditorState, index: number, to: number): Transaction | null {
+  const doc = state.doc;
+  if (index < 0 || index >= doc.childCount || to < 0 || to > doc.childCount || to === index || to === index + 1) return null;
+  let from = 0;
+  for (let i = 0; i < index; i++) from += doc.child(i).nodeSize;
+  const node = doc.child(index);
+  let at = 0;
+  for (let i = 0; i < to; i++) at += doc.child(i).nodeSize;
+  const tr = state.tr.delete(from, from + node.nodeSize);
+  const target = to > index ? at - node.nodeSize : at;
+  tr.insert(target, node);
+  const inside = node.isAtom ? NodeSelection.create(tr.doc, target) : TextSelection.findFrom(tr.doc.resolve(target + 1), 1, true);
+  return (inside ? tr.setSelection(inside) : tr).scrollIntoView();
+}
+
+/** The index of the top-level block holding the selection. */
+const blockIndex = (state: EditorState): number => state.selection.$from.index(0);
+
+/**
+ * A handle beside the cursor's top-level block: dragged with a finger, a pen or a mouse
+ * (pointer events, like the page tree's handle in tree-dnd.ts; it does not scroll the page),
+ * it moves the block where a line shows; focused, ↑ and ↓ move it, as Alt+↑ / Alt+↓ do in the
+ * text.
+ */
+export function blockHandle(): Plugin {
+  const moveBy = (view: EditorView, delta: number): boolean => {
+    const index = blockIndex(view.state);
+    const tr = moveBlock(view.state, index, delta < 0 ? index - 1 : index + 2);
+    if (!tr) return false;
+    view.dispatch(tr);
+    return true;
+  };
+  return new Plugin({
+    props: {
+      handleKeyDown(view, event) {
+        if (!event.altKey || event.ctrlKey || event.metaKey || (event.key !== 'ArrowUp' && event.key !== 'ArrowDown')) return false;
+        moveBy(view, event.key === 'ArrowUp' ? -1 : 1);
+        return true;
+      },
+    },
+    view(view) {
+      const surface = view.dom.parentElement!;
+      const handle = document.createElement('button');
+      handle.type = 'button';
+      handle.className = 'block-handle';
+      handle.textContent = '⠿';
+      handle.setAttribute('aria-label', 'Move block: drag, or press the up and down arrows');
+      handle.title = 'Drag to move the block (Alt+↑ / Alt+↓)';
+      const line = document.createElement('div');
+      line.className = 'block-drop-line';
+      line.hidden = true;
+      surface.append(handle, line);
+
+      const blockTop = (index: number): { top: number; bottom: number } | null => {
+        let pos = 0;
+        for (let i = 0; i < index; i++) pos += view.state.doc.child(i).nodeSize;
+        const dom = view.nodeDOM(pos);
+        if (!(dom instanceof HTMLElement)) return null;
+        const box = dom.getBoundingClientRect();
+        return { top: box.top, bottom: box.bottom };
+      };
+      const place = () => {
+        const box = blockTop(blockIndex(view.state));
+        handle.hidden = !box;
+        if (box) handle.style.top = `${box.top - surface.getBoundingClientRect().top}px`;
+      };
+      /** Where a drop at `clientY` puts the block: before the block whose middle is below it. */
+      const dropAt = (clientY: number): number => {
+        const count = view.state.doc.childCount;
+        for (let i = 0; i < count; i++) {
+          const box = blockTop(i);
+          if (box && clientY < (box.top + box.bottom) / 2) return i;
+        }
+        return count;
+      };
+
+      let dragging: { pointer: number; index: number; to: number } | null = null;
+      handle.addEventListener('pointerdown', (event) => {
+        if (event.button !== 0) return;
+        event.preventDefault();
+        handle.setPointerCapture(event.pointerId);
+        dragging = { pointer: event.pointerId, index: blockIndex(view.state), to: -1 };
+        handle.classList.add('dragging');
+      });
+      // Near the window's top or bottom edge, a drag scrolls the page (a long page on a phone).
+      let lastY = 0;
+      let scrolling = 0;
+      const autoScroll = () => {
+        scrolling = 0;
+        if (!dragging) return;
+        const edge = 72;
+        const step = lastY < edge ? -12 : lastY > innerHeight - edge ? 12 : 0;
+        if (step === 0) return;
+        scrollBy(0, step);
+        mark(lastY);
+        scrolling = requestAnimationFrame(autoScroll);
+      };
+      const mark = (clientY: number) => {
+        if (!dragging) return;
+        dragging.to = dropAt(clientY);
+        const count = view.state.doc.childCount;
+        const edge = dragging.to < count ? blockTop(dragging.to)?.top : blockTop(count - 1)?.bottom;
+        line.hidden = edge === undefined;
+        if (edge !== undefined) line.style.top = `${edge - surface.getBoundingClientRect().top - 2}px`;
+      };
+      handle.addEventListener('pointermove', (event) => {
+        if (!dragging || event.pointerId !== dragging.pointer) return;
+        lastY = event.clientY;
+        mark(lastY);
+        if (!scrolling) scrolling = requestAnimationFrame(autoScroll);
+      });
+      const finish = (event: PointerEvent, drop: boolean) => {
+        if (!dragging || event.pointerId !== dragging.pointer) return;
+        const { index, to } = dragging;
+        dragging = null;
+        line.hidden = true;
+        handle.classList.remove('dragging');
+        const tr = drop && to >= 0 ? moveBlock(view.state, index, to) : null;
+        if (tr) view.dispatch(tr);
+        view.focus();
+      };
+      handle.addEventListener('pointerup', (event) => finish(event, true));
+      handle.addEventListener('pointercancel', (event) => finish(event, false));
+      handle.addEventListener('keydown', (event) => {
+        if (event.key !== 'ArrowUp' && event.key !== 'ArrowDown') return;
+        event.preventDefault();
+        moveBy(view, event.key === 'ArrowUp' ? -1 : 1);
+      });
+      place();
+      // Images loading and the window's width move blocks without a transaction.
+      const resized = new ResizeObserver(() => place());
+      resized.observe(view.dom);
+      return {
+        update: place,
+        destroy() {
+          resized.disconnect();
+          handle.remove();
+          line.remove();
+        },
+      };
     },
   });
 }

@@ -83,15 +83,26 @@ export function nodeViews(ctx: ViewContext): Record<string, NodeViewConstructor>
     };
   };
 
+  /** An image of a URL, or of a file of the change request shown from its download URL. */
+  const imageOf = (ref: Ref | undefined, alt: string): HTMLImageElement => {
+    const img = document.createElement('img');
+    img.alt = alt;
+    if (ref?.kind === 'url' && ref.url) img.src = ref.url;
+    else if (ref?.kind === 'file' && ref.file) ctx.fileUrl(ref.file).then((url) => (img.src = url), () => (img.alt = `${img.alt} (file not found)`));
+    return img;
+  };
+
   return {
     image: figure('image', (preview, node) => {
       const data = dataOf(node);
-      const ref = data.ref as Ref | undefined;
-      const img = document.createElement('img');
-      img.alt = String(data.alt ?? '');
-      if (ref?.kind === 'url' && ref.url) img.src = ref.url;
-      else if (ref?.kind === 'file' && ref.file) ctx.fileUrl(ref.file).then((url) => (img.src = url), () => (img.alt = `${img.alt} (file not found)`));
-      preview.append(img);
+      preview.append(imageOf(data.ref as Ref | undefined, String(data.alt ?? '')));
+      if (typeof data.width === 'number') (preview.firstChild as HTMLImageElement).width = data.width;
+      if (data.refDark) {
+        // The dark-mode image beside it, small and labelled: the editor shows both whatever the theme.
+        const dark = el('span', 'figure-dark');
+        dark.append(el('span', 'figure-label', 'Dark mode:'), imageOf(data.refDark as Ref, `${String(data.alt ?? '')} (dark mode)`));
+        preview.append(dark);
+      }
     }),
     file: figure('file', (preview, node) => {
       preview.append(el('span', 'figure-label', `File: ${refLabel(dataOf(node).ref as Ref, ctx)}`));
@@ -106,10 +117,44 @@ export function nodeViews(ctx: ViewContext): Record<string, NodeViewConstructor>
     emoji: atom('emoji', (dom, node) => dom.append(emojiOf(String(dataOf(node).code ?? ''))), true),
     icon: atom('icon', (dom, node) => dom.append(`:${String(dataOf(node).icon ?? '')}:`), true),
     expression: atom('expression', (dom, node) => dom.append(el('code', '', `{{ ${String(dataOf(node).expression ?? '')} }}`)), true),
-    button: atom('inline-button', (dom, node) => dom.append(String(dataOf(node).label ?? 'Button')), true),
-    drawing: atom('opaque-block', (dom) => dom.append('Drawing (kept as is)')),
-    openapi_operation: atom('opaque-block', (dom, node) => dom.append(`OpenAPI operation ${String(dataOf(node).method ?? '').toUpperCase()} ${String(dataOf(node).path ?? '')} (kept as is)`)),
+    button: atom('inline-button', (dom, node) => {
+      const data = dataOf(node);
+      const action = (data.action as { action?: string } | undefined)?.action;
+      if (data.icon) dom.append(el('span', 'button-icon', `:${String(data.icon)}: `));
+      dom.append(String(data.label ?? 'Button'));
+      if (action) dom.append(el('span', 'button-action', ` (${action === 'ask' ? 'ask AI' : action})`));
+      dom.title = action ? `Button: ${action}` : `Button → ${refLabel(data.ref as Ref | undefined, ctx)}`;
+    }, true),
+    // A drawing is shown by its image (GitBook's editor draws it; here it can be replaced by another image).
+    drawing: atom('drawing', (dom, node) => {
+      dom.append(el('span', 'figure-label', 'Drawing'), imageOf(dataOf(node).ref as Ref | undefined, 'Drawing'));
+    }),
+    openapi_operation: atom('openapi-operation', (dom, node) => {
+      const data = dataOf(node);
+      dom.append(el('span', 'openapi-method', String(data.method ?? '').toUpperCase()), ` ${String(data.path ?? '')}`, el('span', 'figure-label', ` · OpenAPI ${String((data.ref as { spec?: string } | undefined)?.spec ?? '')}`));
+    }),
     integration: atom('opaque-block', (dom) => dom.append('Embedded markup (kept as is, read-only)')),
+    // A cell of a content-ref column (a card's target): its page or URL, chosen in the block panel.
+    table_ref_cell: (node) => {
+      const dom = el('td', 'ref-cell');
+      dom.contentEditable = 'false';
+      const render = (cell: PMNode) => {
+        const ref = cell.attrs.ref as Ref | null;
+        dom.textContent = ref ? `→ ${refLabel(ref, ctx)}` : 'No link';
+        dom.classList.toggle('ref-cell-empty', !ref);
+      };
+      render(node);
+      return {
+        dom,
+        update(next) {
+          if (next.type !== node.type) return false;
+          node = next;
+          render(node);
+          return true;
+        },
+        ignoreMutation: () => true,
+      };
+    },
     opaque_block: atom('opaque-block', (dom, node) => {
       const json = node.attrs.json as { type?: string; object?: string } | null;
       dom.append(`Content the editor cannot change: ${json?.type ?? json?.object ?? 'unknown'} (kept as is)`);
