@@ -426,12 +426,7 @@ function readCode(node: Code, ctx: BlockContext): CodeBlock {
   // ```js title="example.js" — a title in the info string, as other tools write it.
   const meta = node.meta ? readAttributes(node.meta) : {};
   if (meta.title) data.title = meta.title;
-  // GitBook writes fences; a hand-written indented block (generated man pages) keeps its form.
-  const indented = isIndentedCode(node, ctx);
-  if (indented) data.indented = true;
   const lines = restorePlaceholders(node.value, ctx.tokens).split('\n');
-  // A line of spaces closing an indented block is blank, not code (CommonMark): it is the separator's.
-  while (indented && lines.length > 1 && lines[lines.length - 1].trim() === '') lines.pop();
   return {
     object: 'block',
     type: 'code',

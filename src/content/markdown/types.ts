@@ -99,8 +99,6 @@ export interface CodeBlock {
     lineNumbers?: boolean;
     fullWidth?: boolean;
     expandable?: boolean;
-    /** `indented` (Quire's; GitBook's code data is open): written as an indented code block, kept while it can be written so. */
-    indented?: true;
   };
   nodes: CodeLineBlock[];
 }

@@ -186,31 +186,3 @@ describe('GitBook\'s escaping and spacing today (tuning half of the held-out cor
     expect(types(childrenOf(childrenOf(list)[0]))).toEqual(['paragraph', 'paragraph', 'list-unordered']);
   });
 });
-
-describe('indented code blocks written by hand (generated man pages)', () => {
-  // Made-up pages: an indented block at the top, under an HTML wrapper, in a hint and a quote (in a list item, content indented deeper is the item's: see above).
-  const cases: Array<[string, string]> = [
-    ['at the top', 'Run it:\n\n    $ tool start --quiet\n      tool: started\n\n    tool: done\n\nThen stop it.'],
-    ['under an HTML wrapper, closed by a line of spaces', 'Example.\n\n<div class="sample">\n\n      $ tool sync -v\n         "/srv/data"\n\n</div>\n\nAfter.'],
-    ['in a hint', '{% hint style="info" %}\nRun:\n\n    tool check\n{% endhint %}'],
-    ['in a quote', '> Run:\n>\n>     tool check\n>     tool fix'],
-  ];
-  for (const [name, markdown] of cases) {
-    it(`keeps an indented block ${name}`, () => {
-      const source = name.includes('line of spaces') ? markdown.replace('"/srv/data"\n', '"/srv/data"\n          \n').replace('          \n\n', '          \n') : markdown;
-      const document = markdownToDocument(source);
-      expect(documentSchemaErrors(document)).toBeNull();
-      const out = documentToMarkdown(document);
-      expect(out.replace(/[ \t]+$/gm, '')).toBe((source + '\n').replace(/[ \t]+$/gm, ''));
-      expect(normalizeMarkdown(out)).toBe(out);
-      expect(JSON.stringify(document)).toContain('"indented":true');
-    });
-  }
-
-  it('writes a fence when the block cannot stay indented (a syntax given, a tab in it, blank first line)', () => {
-    const [, code] = markdownToDocument('Run:\n\n    tool start\n').nodes as any[];
-    expect(documentToMarkdown({ object: 'document', data: {}, nodes: [{ ...code, data: { ...code.data, syntax: 'bash' } }] })).toBe('```bash\ntool start\n```\n');
-    const tabbed = { ...code, nodes: [{ ...code.nodes[0], nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'a\tb', marks: [] }] }] }] };
-    expect(documentToMarkdown({ object: 'document', data: {}, nodes: [tabbed] })).toBe('```\na\tb\n```\n');
-  });
-});

@@ -344,15 +344,9 @@ function writeCode(block: CodeBlock): string {
   const char = syntax.includes('`') ? '~' : '`';
   const longest = Math.max(0, ...(body.match(char === '`' ? /`+/g : /~+/g) ?? []).map((run) => run.length));
   const fence = char.repeat(Math.max(3, longest + 1));
-  const attrs = codeAttributes(block.data);
-  if (block.data.indented && syntax === '' && attrs === '' && indentable(body) && !codeNeedsHtml(block)) return body.replace(/^(?=.)/gm, '    ');
   const code = codeNeedsHtml(block) ? writeHtmlCode(block) : `${fence}${syntax}\n${body}\n${fence}`;
+  const attrs = codeAttributes(block.data);
   return attrs === '' ? code : wrapTag(`code${attrs}`, 'code', code);
-}
-
-/** Whether code reads back the same written as an indented block: text on its first line, a last line that is not empty, no tab. */
-function indentable(body: string): boolean {
-  return /^[^\n]*\S/.test(body) && /[^\n]$/.test(body) && !body.includes('\t') && !body.includes('\r');
 }
 
 function codeAttributes(data: CodeBlock['data']): string {
