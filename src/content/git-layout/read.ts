@@ -9,7 +9,7 @@
 import { posix } from 'node:path';
 import { loadOnUse } from '../../lib/load-on-use.ts';
 import { readPageMarkdown } from '../markdown/page.ts';
-import { mapRefs, resolveRelative, type PathLookup } from '../markdown/paths.ts';
+import { bindRelativePaths, mapRefs, relativeFilePath, resolveRelative, type PathLookup } from '../markdown/paths.ts';
 import { settleTables } from '../markdown/html-table.ts';
 import { markupOf, type ContentRef, type Document } from '../markdown/types.ts';
 import { decodeEntities } from '../markdown/syntax.ts';
@@ -208,11 +208,8 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
       return ref?.kind === 'file' ? { kind: 'file', file: ref.file } : undefined;
     };
     const meta = metaFromFrontMatter(data, coverRef);
-    const resolved = mapRefs(document, (ref) => {
-      if (ref.kind === 'url') return resolve(ref.url, path) ?? ref;
-      if (ref.kind === 'file' && !ref.space && /[/.]/.test(ref.file)) return resolve(ref.file, path) ?? ref;
-      return ref;
-    });
+    // Each link keeps its href as written beside the reference it is bound to (bound-hrefs.ts).
+    const resolved = bindRelativePaths(document, (href) => resolve(href, path), (ref) => gitHref(ref, path));
     // Files named only inside markup kept verbatim (HTML, unknown `{% tags %}`) are assets too: the published page links them.
     for (const markup of markupTexts(document.nodes)) for (const url of urlsInMarkup(markup)) resolve(url, path);
     const title = heading || slot.title || titleFromPath(path);
@@ -327,6 +324,16 @@ const TYPES: Record<string, string> = {
 export function contentTypeOf(path: string): string {
   const ext = posix.extname(path).slice(1).toLowerCase();
   return TYPES[ext] ?? 'application/octet-stream';
+}
+
+/** The href a `git:` reference is written with from the page in `fromFile` once bound (paths.ts relativeHref). */
+function gitHref(ref: ContentRef, fromFile: string): string | null {
+  if ((ref.kind === 'page' || ref.kind === 'anchor') && ref.page?.startsWith(GIT_REF)) {
+    const target = ref.page.slice(GIT_REF.length);
+    if (ref.kind === 'anchor' && target === fromFile) return `#${ref.anchor}`;
+    return relativeFilePath(fromFile, target) + (ref.kind === 'anchor' ? `#${ref.anchor}` : '');
+  }
+  return ref.kind === 'file' && ref.file.startsWith(GIT_REF) ? relativeFilePath(fromFile, ref.file.slice(GIT_REF.length)) : null;
 }
 
 /** Replaces `git:` page and file references with ids; what has none becomes the relative path again. */

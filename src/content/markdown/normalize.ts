@@ -3,6 +3,7 @@
  * inline content normalized, empty paragraphs dropped where markdown cannot write them,
  * and keys derived from each node's position.
  */
+import { boundHrefsOf } from './bound-hrefs.ts';
 import { fitBlocks } from './fit.ts';
 import { currentForms, writtenFormsOf, writtenSeparatorsOf, writtenTitleOf } from './written-form.ts';
 import { emptyParagraph, isEmptyContent, normalizeInlines } from './leaves.ts';
@@ -18,6 +19,8 @@ export function normalizeDocument(document: Document): Document {
   if (writtenSeparators.length > 0) data.writtenSeparators = writtenSeparators;
   const writtenTitle = writtenTitleOf(document.data);
   if (writtenTitle) data.writtenTitle = writtenTitle;
+  const boundHrefs = boundHrefsOf(document);
+  if (boundHrefs.length > 0) data.boundHrefs = [...boundHrefs];
   return { object: 'document', data, nodes };
 }
 

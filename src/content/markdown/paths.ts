@@ -8,6 +8,7 @@
 import { posix } from 'node:path';
 import type { ContentRef, Document } from './types.ts';
 import { settleTables } from './html-table.ts';
+import { boundHrefsOf, withBoundHrefs, writtenHrefs } from './bound-hrefs.ts';
 
 /** Where pages and files of a space are, by path and by id. */
 export interface SpacePaths {
@@ -149,8 +150,7 @@ export function resolveRelative(href: string, fromFile: string, lookup: PathLook
 /** The relative path GitBook writes for a reference from the page in `pageFile`; null when it has none (another space, unknown id). */
 export function relativeHref(ref: ContentRef, pageFile: string, pageId: string, paths: SpacePaths): string | null {
   if ('space' in ref && ref.space) return null;
-  const dir = posix.dirname(pageFile);
-  const rel = (to: string) => encodeURI(posix.relative(dir === '.' ? '' : dir, to));
+  const rel = (to: string) => relativeFilePath(pageFile, to);
   if (ref.kind === 'page' || (ref.kind === 'anchor' && ref.page)) {
     const target = paths.fileOfPage(ref.page as string);
     if (!target) return null;
@@ -194,15 +194,49 @@ export function mapRefs(document: Document, visit: Visit): Document {
  * is the first page).
  */
 export function resolveDocumentPaths(document: Document, pageFile: string, paths: SpacePaths, hasPage?: (id: string) => boolean): Document {
-  return settleTables(mapRefs(document, (ref) => {
-    if (hasPage && isPathOfPage(ref, hasPage)) {
-      const page = ref.kind === 'page' || ref.kind === 'anchor' ? (ref.page as string) : '';
-      const id = /\.md$/i.test(page) ? paths.pageAt(page) : (paths.pageAt(`${page}.md`) ?? paths.pageAt(`${page}/README.md`));
-      return id ? { ...ref, page: id } : ref;
-    }
-    const path = relativePathOf(ref);
-    return path === null ? ref : (resolveRelative(path, pageFile, lookupOf(paths)) ?? ref);
+  const lookup = lookupOf(paths);
+  const pageId = paths.pageAt(pageFile) ?? '';
+  const canonical = (ref: ContentRef) => relativeHref(ref, pageFile, pageId, paths);
+  return settleTables(bindRelativePaths(document, (path) => resolveRelative(path, pageFile, lookup), canonical, (ref) => {
+    if (!hasPage || !isPathOfPage(ref, hasPage)) return null;
+    const page = ref.kind === 'page' || ref.kind === 'anchor' ? (ref.page as string) : '';
+    const id = /\.md$/i.test(page) ? paths.pageAt(page) : (paths.pageAt(`${page}.md`) ?? paths.pageAt(`${page}/README.md`));
+    return id ? { ...ref, page: id } : ref;
   }));
+}
+
+/**
+ * Binds every relative path of a document (a relative URL, a file block's path) with
+ * `resolve`, keeping the hrefs bound as written (bound-hrefs.ts) so the page is written
+ * back the way it was: kept only when one of them is not the `canonical` href of what it
+ * binds (every one then, so the writer gives them back in order); `other` may map any
+ * other reference first (null: unchanged).
+ */
+export function bindRelativePaths(
+  document: Document,
+  resolve: (path: string) => ContentRef | null,
+  canonical: (ref: ContentRef) => string | null,
+  other?: (ref: ContentRef) => ContentRef | null,
+): Document {
+  const bound: string[] = [];
+  let differs = false;
+  const mapped = mapRefs(document, (ref) => {
+    const mappedOther = other?.(ref);
+    if (mappedOther) return mappedOther;
+    const path = relativePathOf(ref);
+    const to = path === null ? null : resolve(path);
+    if (!to || path === null) return ref;
+    bound.push(path);
+    differs ||= canonical(to) !== path;
+    return to;
+  });
+  return differs ? withBoundHrefs(mapped, [...boundHrefsOf(document), ...bound]) : mapped;
+}
+
+/** A path relative to the folder of `fromFile`, as GitBook writes it (`../a/b.md`). */
+export function relativeFilePath(fromFile: string, to: string): string {
+  const dir = posix.dirname(fromFile);
+  return encodeURI(posix.relative(dir === '.' ? '' : dir, to));
 }
 
 /** A page reference of this space whose id names no page (a path given as `/pages/<path>`). */
@@ -237,9 +271,12 @@ export function holdsRelativePaths(document: Document, hasPage?: (id: string) =>
 
 /** Writing: page, anchor and file references of this space as relative paths from the page in `pageFile`. */
 export function relativeDocumentPaths(document: Document, pageFile: string, pageId: string, paths: SpacePaths): Document {
+  // A bound link keeps its href as written while that still leads to the same page or file.
+  const lookup = lookupOf(paths);
+  const written = writtenHrefs(document, (href) => resolveRelative(href, pageFile, lookup));
   return mapRefs(document, (ref, holder) => {
     if (ref.kind !== 'page' && ref.kind !== 'anchor' && ref.kind !== 'file') return ref;
-    const href = relativeHref(ref, pageFile, pageId, paths);
+    const href = written(ref) ?? relativeHref(ref, pageFile, pageId, paths);
     if (href === null) return ref;
     // A file block keeps a path in its `file` field (refs.ts writes it back as `src`).
     return (holder === 'file' || holder === 'drawing') && ref.kind === 'file' ? { kind: 'file', file: href } : { kind: 'url', url: href };

@@ -462,9 +462,11 @@ export interface Document {
    * `writtenForms` (Quire's): runs of top-level blocks and the markdown the page wrote them
    * in, where that differs from the canonical writing (written-form.ts); `writtenSeparators`
    * (Quire's) the separators between top-level blocks it wrote differently; `writtenTitle`
-   * (Quire's) the page's `# Title` line and the blank lines under it, where they differ.
+   * (Quire's) the page's `# Title` line and the blank lines under it, where they differ;
+   * `boundHrefs` (Quire's) the relative hrefs reading bound to page and file references, as
+   * written, in order (bound-hrefs.ts).
    */
-  data: { escapeParentheses?: true; writtenForms?: WrittenForm[]; writtenSeparators?: WrittenSeparator[]; writtenTitle?: WrittenTitle };
+  data: { escapeParentheses?: true; writtenForms?: WrittenForm[]; writtenSeparators?: WrittenSeparator[]; writtenTitle?: WrittenTitle; boundHrefs?: string[] };
   nodes: Block[];
 }
 

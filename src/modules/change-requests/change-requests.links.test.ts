@@ -114,24 +114,12 @@ describe('links in a change-request batch', () => {
       { kind: 'url', url: '../gone.md#x' },
     ]);
 
-    // Read back as markdown: paths relative to the page's own file again.
+    // Read back as markdown: a link bound by its path is written as it was while that path
+    // still leads to its page; a link bound by a batch ref gets the page's path relative to
+    // the page's own file.
     const markdown = async (id: string) => (await ok('GET', `${CR}/content/page/${id}`, { query: { format: 'markdown' } })).markdown;
-    expect(await markdown(startId)).toBe(
-      [
-        'Read [setup](reference/setup.md#install), the [folder](reference/README.md), the [bare folder](reference/README.md), ' +
-          'the [api](reference/api.md), the [landing page](home.md), [by ref](reference/setup.md#install) and [nothing](missing/page.md).',
-        '',
-      ].join('\n'),
-    );
-    expect(await markdown(setupId)).toBe(
-      [
-        '## Install',
-        '',
-        'Back to [start](../start.md), up to [the parent](README.md), [a sibling](api.md#calls), [above the top](../start.md), ' +
-          '[here](#install), [a ref](../start.md) and [nowhere](../gone.md#x).',
-        '',
-      ].join('\n'),
-    );
+    expect(await markdown(startId)).toBe(start.replace('./setup-ref.md#install', 'reference/setup.md#install'));
+    expect(await markdown(setupId)).toBe(setup.replace('./start-ref.md', '../start.md'));
 
     // Merged and published: every bound link is a site URL that answers 200.
     await ok('POST', `${CR}/merge`);
@@ -199,5 +187,41 @@ describe('links in a change-request batch', () => {
     expect(read).toBe(
       '[a](guides/getting-started.md#steps) [b](guides/getting-started.md) [c](guides/README.md) [d](guides/README.md) [e](welcome.md) [f](guides/getting-started.md) [g](/pages/guides/missing)\n',
     );
+  });
+  it('resolves relative links kept in verbatim HTML of pages made through the API, as for git-synced pages', async () => {
+    const space = await createSpace(t, { organization: org, title: 'Harbour' });
+    let home = '';
+    let deep = '';
+    let anchoring = '';
+    let mooring = '';
+    // Layout: README.md (Home), guides/README.md, guides/deep/README.md, guides/deep/anchoring.md, guides/mooring.md.
+    const html = [
+      '<pre><code>See <a href="deep/anchoring.md">anchoring</a> when the pontoon is full.',
+      '</code></pre>',
+      '',
+      '<table><thead><tr><th width="200">Berth</th><th>Guide</th></tr></thead><tbody><tr><td>North</td><td><p>Read <a href="./deep/">Deep water</a> first.</p><p>Then <a href="../README.md">go home</a>, or <a href="nowhere.md">nowhere</a>.</p></td></tr></tbody></table>',
+      '',
+    ].join('\n');
+    await editSpaceContent(t.app.deps, space.id, org.admin.id, (e) => {
+      home = e.insertPage({ title: 'Home', markdown: 'Welcome.\n' });
+      const guides = e.insertPage({ title: 'Guides', markdown: 'Guides.\n' });
+      deep = e.insertPage({ title: 'Deep', markdown: 'Deep water.\n' }, { parent: guides });
+      anchoring = e.insertPage({ title: 'Anchoring', markdown: 'Drop it.\n' }, { parent: deep });
+      mooring = e.insertPage({ title: 'Mooring', markdown: html }, { parent: guides });
+    });
+    t.clock.advance(1000);
+    const S = `/v1/spaces/${space.id}`;
+    const site = await createSite(t, { organization: org, spaces: [space.id] });
+    await ok('PATCH', site.url, { body: { basename: 'harbour' } });
+    await ok('POST', `${site.url}/publish`);
+    const flat = (pages: any[]): any[] => pages.flatMap((p) => [p, ...flat(p.pages ?? [])]);
+    const pathOf = Object.fromEntries(flat((await ok('GET', `${S}/content`)).pages).map((p: any) => [p.id, p.path])) as Record<string, string>;
+    const siteUrl = (id: string) => `/sites/harbour/${pathOf[id]}`.replace(/\/$/, '');
+    const res = await t.app.inject({ method: 'GET', url: siteUrl(mooring) });
+    expect(res.statusCode).toBe(200);
+    const main = res.body.slice(res.body.indexOf('<main'), res.body.indexOf('</main>'));
+    const hrefOf = (text: string) => new RegExp(`<a [^>]*href="([^"]*)"[^>]*>${text}</a>`).exec(main)?.[1];
+    expect([hrefOf('anchoring'), hrefOf('Deep water'), hrefOf('go home'), hrefOf('nowhere')]).toEqual([siteUrl(anchoring), siteUrl(deep), siteUrl(home), 'nowhere.md']);
+    for (const id of [anchoring, deep, home]) expect((await t.app.inject({ method: 'GET', url: siteUrl(id) })).statusCode).toBe(200);
   });
 });

@@ -1,4 +1,4 @@
-import { resolveRelative } from '../../content/markdown/paths.ts';
+import { resolveRelative, spacePaths, type PathNode, type SpacePaths } from '../../content/markdown/paths.ts';
 import type { AppDeps } from '../../context.ts';
 import { loadSnapshot } from '../../content/store/snapshot.ts';
 import type { ContentRef, PageNode, RevisionSnapshot } from '../../content/store/types.ts';
@@ -67,29 +67,36 @@ export function linksFor(structure: Structure, current: PlacedSiteSpace, snapsho
   };
 }
 
-/** Pages and files of a revision by their path in git (git sync), for links written relative to a page's file. */
-const gitPathIndexes = new WeakMap<RevisionSnapshot, { pages: Map<string, PageNode>; files: Map<string, string> }>();
+/**
+ * Every page's and file's path in a revision's layout (content/markdown/paths.ts spacePaths): a
+ * page or file git sync imported at its path in git, any other at the path its slugs give
+ * (`a/b.md`, `a/README.md`; files in `.gitbook/assets/`), as links are bound and read back.
+ */
+const layoutPaths = new WeakMap<RevisionSnapshot, SpacePaths>();
 
-function gitPathIndex(snapshot: RevisionSnapshot) {
-  let index = gitPathIndexes.get(snapshot);
-  if (!index) {
-    index = { pages: new Map(), files: new Map() };
-    for (const node of snapshot.byId.values()) if (node.entry.git?.path) index.pages.set(node.entry.git.path, node);
-    for (const file of snapshot.files) if (file.git?.path) index.files.set(file.git.path, file.id);
-    gitPathIndexes.set(snapshot, index);
+function layoutOf(snapshot: RevisionSnapshot): SpacePaths {
+  let paths = layoutPaths.get(snapshot);
+  if (!paths) {
+    const tree = (nodes: readonly PageNode[]): PathNode[] =>
+      nodes.map((n) => ({ id: n.entry.id, slug: n.entry.slug, ...(n.entry.git?.path ? { file: n.entry.git.path } : {}), children: tree(n.children) }));
+    paths = spacePaths(tree(snapshot.pages), snapshot.files.map((f) => ({ id: f.id, name: f.name, ...(f.git?.path ? { path: f.git.path } : {}) })));
+    layoutPaths.set(snapshot, paths);
   }
-  return index;
+  return paths;
 }
 
 /**
- * Where a URL written relative to a page's file in git leads on the site (RenderLinks.relative):
- * resolved by the rule git sync binds links with (content/markdown/paths.ts resolveRelative),
- * to the page or file of the space with that path.
+ * Where a URL written relative to a page's file leads on the site (RenderLinks.relative), for
+ * git-synced pages and pages made through the API alike: resolved by the rule links are bound
+ * with (content/markdown/paths.ts resolveRelative) from the page's file in the revision's
+ * layout, to the page or file of the space at that path. null when the page has no file.
  */
-export function gitRelativeLinks(snapshot: RevisionSnapshot, fromFile: string, base: string, sign?: (fileId: string) => { url: string; name: string } | null) {
+export function relativeLinks(snapshot: RevisionSnapshot, pageId: string, base: string, sign?: (fileId: string) => { url: string; name: string } | null) {
+  const paths = layoutOf(snapshot);
+  const fromFile = paths.fileOfPage(pageId);
+  if (!fromFile) return null;
   return (href: string): string | null => {
-    const { pages, files } = gitPathIndex(snapshot);
-    const ref = resolveRelative(href, fromFile, { pageAt: (path) => pages.get(path)?.entry.id, fileAt: (path) => files.get(path) });
+    const ref = resolveRelative(href, fromFile, { pageAt: (path) => paths.pageAt(path), fileAt: (path) => paths.fileAtPath(path) });
     if (ref?.kind === 'page' || ref?.kind === 'anchor') {
       const node = snapshot.byId.get(ref.page as string);
       return node ? `${base}${node.path}${ref.kind === 'anchor' ? `#${ref.anchor}` : ''}` : null;

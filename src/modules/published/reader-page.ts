@@ -14,7 +14,7 @@ import { ownCustomization, parseCustomization } from '../sites/site-customizatio
 import { renderMain, type MainFragments, type NavItem, type ResolvedLink, type SiteView } from './published.presenter.ts';
 import { type PublishedSiteRow, type PublishedSiteSpaceRow } from './published.repository.ts';
 import { SEARCH_PATH, type PlacedSiteSpace, type Structure } from './reader-structure.ts';
-import { gitRelativeLinks, linksFor, resolveRef, snapshotsFor } from './reader-links.ts';
+import { linksFor, relativeLinks, resolveRef, snapshotsFor } from './reader-links.ts';
 
 /*
  * A published page: its main part (sidebar, article, outline) rendered once per site
@@ -120,8 +120,9 @@ export async function renderedMain(
       return { url, name: file.name };
     };
   }
-  const gitPath = node?.entry.git?.path;
-  const links: RenderLinks = { ...linksFor(structure, current, snapshots, sign), openapi: specs.model, ...(gitPath ? { relative: gitRelativeLinks(snapshot, gitPath, current.base, sign) } : {}) };
+  // Relative URLs kept as written (verbatim HTML, unbound links) are read from the page's file, git-synced or not.
+  const relative = node ? relativeLinks(snapshot, node.entry.id, current.base, sign) : null;
+  const links: RenderLinks = { ...linksFor(structure, current, snapshots, sign), openapi: specs.model, ...(relative ? { relative } : {}) };
   // The highlighter loads on the first page with code (cheap start-up); rendering is synchronous.
   if (document) await prepareHighlighter(document.nodes);
   const rendered = renderDocument(document, links);
