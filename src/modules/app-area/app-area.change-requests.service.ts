@@ -25,6 +25,7 @@ import { isOutdated } from '../change-requests/change-requests.model.ts';
 import { commentPolicy } from '../comments/comments.policy.ts';
 import { listComments, listReplies, postComment, postReply, updateComment } from '../comments/comments.service.ts';
 import { getPage, listPages, readChangeRequest } from '../content/content.service.ts';
+import { outlineOf, pageOf } from '../content/content.model.ts';
 import { membersRepository } from '../members/members.repository.ts';
 import { organizationPolicy } from '../organizations/organizations.policy.ts';
 import { loadChangeRequest, loadSpace, memberAccess } from '../../access/index.ts';
@@ -108,7 +109,7 @@ export async function changeRequestPageView(ctx: Context, session: BrowserSessio
     listRequestedReviewers(ctx, spaceId, number, { limit: 100 }),
     commentsOf(ctx, spaceId, cr.id),
     changedPages(ctx, spaceId, cr.revision_merged_ancestor, cr.revision_id),
-    readChangeRequest(ctx, spaceId, number, (revisionId) => listPages(ctx, spaceId, { revisionId })) as Promise<{ pages: TreePage[] }>,
+    readChangeRequest(ctx, spaceId, number, (revisionId) => listPages(ctx, spaceId, { revisionId })).then((read): { pages: TreePage[] } => ({ pages: outlineOf(read.pages) })),
     pending ? mergeBlockers(ctx, spaceId, number) : Promise.resolve([]),
     isOutdated(changeRequest.changeRequest) ? updateFromMainConflicts(ctx, spaceId, number) : Promise.resolve([]),
     can.requestReview ? reviewerChoices(ctx, space.organization_id) : Promise.resolve([]),
@@ -143,7 +144,7 @@ async function reviewerChoices(ctx: Context, organizationId: string) {
 export async function changeRequestPageOfView(ctx: Context, session: BrowserSession, spaceId: string, number: string, pageId: string): Promise<CrPageData> {
   const { space, cr, access } = await loadChangeRequest(ctx, spaceId, number);
   await enforceSpaceSso(ctx, session, spaceId);
-  const page = (await getPage(ctx, spaceId, pageId, { revisionId: cr.revision_id, format: 'document' })) as {
+  const page = pageOf(await getPage(ctx, spaceId, pageId, { revisionId: cr.revision_id, format: 'document' })) as {
     id: string;
     title: string;
     emoji?: string;
@@ -428,7 +429,7 @@ export async function editTarget(
  */
 export async function changeRequestToEdit(ctx: Context, session: BrowserSession, spaceId: string, pageId: string): Promise<number> {
   await enforceSpaceSso(ctx, session, spaceId);
-  const page = (await getPage(ctx, spaceId, pageId, {})) as { title: string };
+  const page = pageOf(await getPage(ctx, spaceId, pageId, {}));
   const mine = await listSpaceChangeRequests(ctx, spaceId, { status: 'open', creator: ctx.actor.userId, orderBy: 'updatedAt' } as never, { limit: 1 });
   const open = mine.items[0];
   if (open) return Number(open.number);
@@ -445,6 +446,6 @@ export async function changeRequestPageToEdit(ctx: Context, session: BrowserSess
   const { cr, access } = await loadChangeRequest(ctx, spaceId, number);
   if (!changeRequestPolicy.can('edit', access)) throw forbidden('Editing needs the edit role on this space');
   if (cr.status !== 'open' && cr.status !== 'draft') throw badRequest(`This change request is ${cr.status}: it can no longer be edited`);
-  const page = (await getPage(ctx, spaceId, pageId, { revisionId: cr.revision_id })) as { id: string; title: string; type?: string };
+  const page = pageOf(await getPage(ctx, spaceId, pageId, { revisionId: cr.revision_id }));
   return { cr, page };
 }

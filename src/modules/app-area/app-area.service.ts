@@ -5,6 +5,7 @@ import { actorReaches, loadSite, memberAccess, organizationAccess, reachableColl
 import { collectionsRepository } from '../collections/collections.repository.ts';
 import { getSpace, listSpaces } from '../spaces/spaces.service.ts';
 import { getPage, listPages } from '../content/content.service.ts';
+import { outlineOf, pageOf } from '../content/content.model.ts';
 import { publishedSiteUrl } from '../../lib/urls.ts';
 import { searchOrganization, searchSpace } from '../search/search.service.ts';
 import { pageDiff, type PageDiff } from './app-area.diff.ts';
@@ -112,11 +113,11 @@ export async function spaceView(ctx: Context, session: BrowserSession, spaceId: 
   const { space } = await getSpace(ctx, spaceId);
   await enforceSpaceSso(ctx, session, spaceId);
   const at = revisionId ? { revisionId } : {};
-  const { pages } = (await listPages(ctx, spaceId, at)) as { pages: TreePage[] };
+  const pages: TreePage[] = outlineOf((await listPages(ctx, spaceId, at)).pages);
   const id = pageId ?? firstPage(pages)?.id;
   const spaceOf = { id: space.id, title: space.title, ...(revisionId ? { revisionId } : {}) };
   if (!id) return { space: spaceOf, pages, page: null };
-  const page = (await getPage(ctx, spaceId, id, { ...at, format: 'document' })) as {
+  const page = pageOf(await getPage(ctx, spaceId, id, { ...at, format: 'document' })) as {
     id: string;
     title: string;
     description?: string;
@@ -140,7 +141,7 @@ const DIFFED_PAGES = 50;
 
 async function pageMarkdown(ctx: Context, spaceId: string, revisionId: string, node: PageNode | undefined): Promise<string> {
   if (node?.entry.type !== 'document') return '';
-  const read = (await getPage(ctx, spaceId, node.entry.id, { revisionId, format: 'markdown' })) as { markdown?: string };
+  const read = pageOf(await getPage(ctx, spaceId, node.entry.id, { revisionId, format: 'markdown' }));
   return read.markdown ?? '';
 }
 

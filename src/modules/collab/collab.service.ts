@@ -25,6 +25,7 @@ import type { Document } from '../../content/markdown/types.ts';
 import { loadChangeRequest } from '../../access/index.ts';
 import { applyContentChanges } from '../content/content.batch.ts';
 import { getPage } from '../content/content.service.ts';
+import { pageOf } from '../content/content.model.ts';
 import { findSession, SESSION_COOKIE, type BrowserSession } from '../../access/index.ts';
 import { collabRepository, type CollabAwarenessRow, type CollabDocKey, type CollabUpdateRow } from './collab.repository.ts';
 import { COLLAB_LIMITS } from './collab.limits.ts';
@@ -443,7 +444,7 @@ export class CollabHub {
   private async storedPage(member: Pick<Member, 'access'>): Promise<StoredPage | undefined> {
     const { ctx, spaceId, key } = member.access;
     const { cr } = await loadChangeRequest(ctx, spaceId, key.changeRequestId);
-    const document = ((await getPage(ctx, spaceId, key.pageId, { revisionId: cr.revision_id, format: 'document' })) as { document?: Document }).document;
+    const document = (pageOf(await getPage(ctx, spaceId, key.pageId, { revisionId: cr.revision_id, format: 'document' })) as { document?: Document }).document;
     return document ? { document, hash: await documentHashOf(ctx, spaceId, cr.revision_id, key.pageId) } : undefined;
   }
 

@@ -2,7 +2,6 @@ import { loadOnUse } from '../../lib/load-on-use.ts';
 import type { Context } from '../../context.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
-import { apiUrl } from '../../lib/urls.ts';
 import { completeDocument, InvalidDocument } from '../../content/markdown/complete.ts';
 import { stableKeys } from '../../content/markdown/keys.ts';
 import { readPageMarkdown, type Document } from '../../content/markdown/index.ts';
@@ -12,11 +11,10 @@ import { RevisionEditor, type NewPage, type PagePatch } from '../../content/stor
 import { loadDocuments, loadTrees } from '../../content/store/snapshot.ts';
 import type { FileEntry, PageEntry } from '../../content/store/types.ts';
 import { fileUrlSigner } from './content.file-urls.ts';
-import { presentFile } from './content.presenter.ts';
+import type { ContentUpdate, PageOutcome } from './content.model.ts';
 import { fetchFile } from '../change-requests/change-requests.fetch.ts';
 import { BLOB_AREA } from '../../content/store/blobs.ts';
 import { changeRequestPolicy } from '../change-requests/change-requests.policy.ts';
-import { presentChangeRequest } from '../change-requests/change-requests.presenter.ts';
 import { changeRequestsRepository } from '../change-requests/change-requests.repository.ts';
 import type { ContentChangeInput } from '../change-requests/change-requests.schemas.ts';
 import { HeadMoved } from '../../db/retry.ts';
@@ -107,14 +105,13 @@ function resolveRefs(value: unknown, pages: Map<string, string>, files: Map<stri
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveRefs(v, pages, files)]));
 }
 
-type Outcome = { object: 'created_page'; ref?: string; id: string } | { object: 'updated_page'; id: string } | { object: 'deleted_page'; id: string };
 
 /**
  * POST {CR}/content: applies a batch of up to 50 changes to the change request as one new
  * revision, or nothing at all (any failure rolls the whole batch back). Refs given to
  * inserted pages and files resolve in every document of the batch, whatever the order.
  */
-export async function applyContentChanges(ctx: Context, spaceId: string, idOrNumber: string, changes: ContentChangeInput[], compat: boolean) {
+export async function applyContentChanges(ctx: Context, spaceId: string, idOrNumber: string, changes: ContentChangeInput[], compat: boolean): Promise<ContentUpdate> {
   const hasFiles = changes.some((c) => c.operation === 'insert_files');
   if (hasFiles) {
     // Checked before any URL is fetched or any byte stored (and again in the transaction).
@@ -264,9 +261,9 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
     }
     const updated = { ...cr, revision_id: revision, updated_at: revision !== cr.revision_id ? now : cr.updated_at };
     const users = await changeRequestsRepository.usersById(tctx.db, [updated.created_by, updated.merged_by]);
-    const changeRequest = presentChangeRequest(ctx.config, updated, users);
-    if (compat) return changeRequest;
-    const outcomes: Outcome[] = touched.map((id) => {
+    const changeRequest = { changeRequest: updated, users };
+    if (compat) return { changeRequest };
+    const outcomes: PageOutcome[] = touched.map((id) => {
       if (!editor.hasPage(id)) return { object: 'deleted_page', id };
       if (!existedBefore.has(id)) {
         const ref = [...pageRefs].find(([, pageId]) => pageId === id)?.[0];
@@ -275,15 +272,9 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
       return { object: 'updated_page', id };
     });
     const url = await fileUrlSigner(tctx, spaceId);
-    const pageLocation = (id: string) => apiUrl(ctx.config, `/spaces/${spaceId}/change-requests/${cr.id}/content/page/${id}`);
     return {
       changeRequest,
-      changes: outcomes.map((o) =>
-        o.object === 'deleted_page'
-          ? { object: o.object, page: o.id }
-          : { object: o.object, ...('ref' in o && o.ref ? { ref: o.ref } : {}), page: { object: 'page' as const, id: o.id, urls: { location: pageLocation(o.id) } } },
-      ),
-      insertedFiles: insertedFiles.map((f) => presentFile(f, url(f))),
+      changes: { outcomes, insertedFiles: insertedFiles.map((file) => ({ file, downloadURL: url(file), metadata: true })) },
     };
   });
 }

@@ -10,6 +10,8 @@ import { applyContentChanges } from './content.batch.ts';
 import { pageReadOptions } from './content.routes.ts';
 import { FileList, FilesQuery, PagesResponse, PageQueryParams, Revision, RevisionFile, RevisionPage, RevisionQuery } from './content.schemas.ts';
 import * as content from './content.service.ts';
+import { contentPresenters, presentContentUpdate, presentFileResult, presentFilesPage, presentRevisionRead } from './content.presenter.ts';
+import { presentReused } from '../../lib/reusable.ts';
 
 const CR = '/v1/spaces/:spaceId/change-requests/:changeRequestId';
 
@@ -21,11 +23,15 @@ const CR = '/v1/spaces/:spaceId/change-requests/:changeRequestId';
  */
 export const changeRequestContentRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const route = operations(app, ['change-requests-content']);
+  const { config } = app.deps;
+  // One set of functions for the app's life, so a cached read is presented once (presentReused).
+  const present = contentPresenters(config);
 
   route.post(`${CR}/content`, {
     operationId: 'updateChangeRequestContent', summary: 'Apply up to 50 content changes as one revision, all or nothing (edit role)',
     params: ChangeRequestParams, querystring: UpdateContentQuery, body: UpdateContentBody, ok: ContentUpdateResult,
-    handler: (request) => applyContentChanges(contextOf(request), request.params.spaceId, request.params.changeRequestId, request.body.changes, request.query.compat !== false),
+    handler: async (request) =>
+      presentContentUpdate(config, await applyContentChanges(contextOf(request), request.params.spaceId, request.params.changeRequestId, request.body.changes, request.query.compat !== false)),
   });
 
   // Content reads of the change request's head revision, with the space reads' parameters.
@@ -35,20 +41,20 @@ export const changeRequestContentRoutes: FastifyPluginAsyncTypebox = async (app)
   route.get(`${CR}/content`, {
     operationId: 'getRevisionOfChangeRequestById', summary: 'The change request’s current revision',
     params: ChangeRequestParams, querystring: RevisionQuery, ok: ref(Revision), errors: [400, 401, 404],
-    handler: (request) => read(request, (revisionId) => content.getRevision(contextOf(request), request.params.spaceId, { ...request.query, revisionId })),
+    handler: async (request) => presentRevisionRead(config, present, await read(request, (revisionId) => content.getRevision(contextOf(request), request.params.spaceId, { ...request.query, revisionId }))),
   });
 
   route.get(`${CR}/content/pages`, {
     operationId: 'listPagesInChangeRequest', summary: 'The page tree of the change request', params: ChangeRequestParams, querystring: RevisionQuery, ok: PagesResponse, errors: [400, 401, 404],
-    handler: (request) => read(request, (revisionId) => content.listPages(contextOf(request), request.params.spaceId, { ...request.query, revisionId })),
+    handler: (request) => presentReused(read(request, (revisionId) => content.listPages(contextOf(request), request.params.spaceId, { ...request.query, revisionId })), present.pages),
   });
 
   route.get(`${CR}/content/files`, {
     operationId: 'listFilesInChangeRequestById', summary: 'The files of the change request', params: ChangeRequestParams, querystring: FilesQuery, ok: FileList, errors: [400, 401, 404],
-    handler: (request) => {
+    handler: async (request) => {
       const { page, limit, ...options } = request.query;
-      return read(request, (revisionId) =>
-        content.listFiles(contextOf(request), request.params.spaceId, { ...options, revisionId }, pageRequest(request, { page, limit })),
+      return presentFilesPage(
+        await read(request, (revisionId) => content.listFiles(contextOf(request), request.params.spaceId, { ...options, revisionId }, pageRequest(request, { page, limit }))),
       );
     },
   });
@@ -56,13 +62,13 @@ export const changeRequestContentRoutes: FastifyPluginAsyncTypebox = async (app)
   route.get(`${CR}/content/files/:fileId`, {
     operationId: 'getFileInChangeRequestById', summary: 'A file of the change request',
     params: Type.Object({ ...ChangeRequestParams.properties, fileId: Id('The unique id of the file') }), querystring: RevisionQuery, ok: ref(RevisionFile), errors: [400, 401, 404],
-    handler: (request) => read(request, (revisionId) => content.getFile(contextOf(request), request.params.spaceId, request.params.fileId, { ...request.query, revisionId })),
+    handler: async (request) => presentFileResult(await read(request, (revisionId) => content.getFile(contextOf(request), request.params.spaceId, request.params.fileId, { ...request.query, revisionId }))),
   });
 
   route.get(`${CR}/content/page/:pageId`, {
     operationId: 'getPageInChangeRequestById', summary: 'A page of the change request with its body',
     params: Type.Object({ ...ChangeRequestParams.properties, pageId: Id('The unique id of the page') }), querystring: PageQueryParams, ok: ref(RevisionPage), errors: [400, 401, 404],
-    handler: (request) => read(request, (revisionId) => content.getPage(contextOf(request), request.params.spaceId, request.params.pageId, pageReadOptions(request.query, revisionId))),
+    handler: (request) => presentReused(read(request, (revisionId) => content.getPage(contextOf(request), request.params.spaceId, request.params.pageId, pageReadOptions(request.query, revisionId))), present.page),
   });
 
   for (const wildcard of [false, true]) {
@@ -79,8 +85,9 @@ export const changeRequestContentRoutes: FastifyPluginAsyncTypebox = async (app)
       },
       handler: (request) => {
         const params = request.params as { spaceId: string; changeRequestId: string; pagePath?: string; '*'?: string };
-        return read(request, (revisionId) =>
-          content.getPageByPath(contextOf(request), params.spaceId, params.pagePath ?? params['*'] ?? '', pageReadOptions(request.query, revisionId)),
+        return presentReused(
+          read(request, (revisionId) => content.getPageByPath(contextOf(request), params.spaceId, params.pagePath ?? params['*'] ?? '', pageReadOptions(request.query, revisionId))),
+          present.page,
         );
       },
     });

@@ -26,6 +26,8 @@ import {
   SpaceParams,
 } from './content.schemas.ts';
 import * as content from './content.service.ts';
+import { contentPresenters, presentFileResult, presentFilesPage, presentRevisionRead } from './content.presenter.ts';
+import { presentReused } from '../../lib/reusable.ts';
 import { downloadHeaders } from '../../files/serving.ts';
 
 /**
@@ -46,6 +48,9 @@ const errors = errorResponses(400, 401, 404);
  * into one segment; a raw `/` is served by a hidden wildcard twin of the path routes.
  */
 export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const { config } = app.deps;
+  // One set of functions for the app's life, so a cached read is presented once (presentReused).
+  const present = contentPresenters(config);
   for (const scope of ['current', 'revision'] as const) {
     const base = scope === 'current' ? '/v1/spaces/:spaceId/content' : '/v1/spaces/:spaceId/revisions/:revisionId';
     const names =
@@ -70,8 +75,12 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: RevisionQuery,
         response: { 200: ref(Revision), ...errors },
       },
-      handler: (request) =>
-        content.getRevision(contextOf(request), request.params.spaceId, { ...request.query, revisionId: revisionOf(request.params as { revisionId?: string }) }),
+      handler: async (request) =>
+        presentRevisionRead(
+          config,
+          present,
+          await content.getRevision(contextOf(request), request.params.spaceId, { ...request.query, revisionId: revisionOf(request.params as { revisionId?: string }) }),
+        ),
     });
 
     app.get(`${base}/pages`, {
@@ -84,7 +93,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: PagesResponse, ...errors },
       },
       handler: (request) =>
-        content.listPages(contextOf(request), request.params.spaceId, { ...request.query, revisionId: revisionOf(request.params as { revisionId?: string }) }),
+        presentReused(content.listPages(contextOf(request), request.params.spaceId, { ...request.query, revisionId: revisionOf(request.params as { revisionId?: string }) }), present.pages),
     });
 
     app.get(`${base}/files`, {
@@ -96,13 +105,15 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: FilesQuery,
         response: { 200: FileList, ...errors },
       },
-      handler: (request) => {
+      handler: async (request) => {
         const { page, limit, ...options } = request.query;
-        return content.listFiles(
-          contextOf(request),
-          request.params.spaceId,
-          { ...options, revisionId: revisionOf(request.params as { revisionId?: string }) },
-          pageRequest(request, { page, limit }),
+        return presentFilesPage(
+          await content.listFiles(
+            contextOf(request),
+            request.params.spaceId,
+            { ...options, revisionId: revisionOf(request.params as { revisionId?: string }) },
+            pageRequest(request, { page, limit }),
+          ),
         );
       },
     });
@@ -116,11 +127,13 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: RevisionQuery,
         response: { 200: ref(RevisionFile), ...errors },
       },
-      handler: (request) =>
-        content.getFile(contextOf(request), request.params.spaceId, request.params.fileId, {
-          ...request.query,
-          revisionId: revisionOf(request.params as { revisionId?: string }),
-        }),
+      handler: async (request) =>
+        presentFileResult(
+          await content.getFile(contextOf(request), request.params.spaceId, request.params.fileId, {
+            ...request.query,
+            revisionId: revisionOf(request.params as { revisionId?: string }),
+          }),
+        ),
     });
 
     app.get(`${base}/page/:pageId`, {
@@ -133,7 +146,10 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ref(RevisionPage), ...errors },
       },
       handler: (request) =>
-        content.getPage(contextOf(request), request.params.spaceId, request.params.pageId, pageReadOptions(request.query, revisionOf(request.params as { revisionId?: string }))),
+        presentReused(
+          content.getPage(contextOf(request), request.params.spaceId, request.params.pageId, pageReadOptions(request.query, revisionOf(request.params as { revisionId?: string }))),
+          present.page,
+        ),
     });
 
     for (const wildcard of [false, true]) {
@@ -148,7 +164,7 @@ export const contentRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
         handler: (request) => {
           const params = request.params as { spaceId: string; revisionId?: string; pagePath?: string; '*'?: string };
-          return content.getPageByPath(contextOf(request), params.spaceId, params.pagePath ?? params['*'] ?? '', pageReadOptions(request.query, revisionOf(params)));
+          return presentReused(content.getPageByPath(contextOf(request), params.spaceId, params.pagePath ?? params['*'] ?? '', pageReadOptions(request.query, revisionOf(params))), present.page);
         },
       });
     }

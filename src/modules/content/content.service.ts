@@ -5,7 +5,6 @@ import { decodePageCursor, pageWith, type PageRequest } from '../../lib/paginati
 import { badRequest, notFound } from '../../errors.ts';
 import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
 import { isoNow } from '../../lib/clock.ts';
-import { reusable } from '../../lib/reusable.ts';
 import { reuseUnlessChanged, type Depend } from '../../db/read-cache.ts';
 import { writePageMarkdown, resolveVariables, type Document } from '../../content/markdown/index.ts';
 import { labelMentions, relativeDocumentPaths, spacePaths, type PathNode, type SpacePaths } from '../../content/markdown/paths.ts';
@@ -19,11 +18,9 @@ import { findTemplate, SPACE_TEMPLATES } from '../../content/templates.ts';
 import { spacePolicy } from '../../access/index.ts';
 import { loadChangeRequest, loadSpace } from '../../access/index.ts';
 import { spacesRepository } from '../spaces/spaces.repository.ts';
-import { presentFile, presentPage, presentRevision, type PageBody } from './content.presenter.ts';
-import type { RevisionPageWire, RevisionWire } from './content.schemas.ts';
+import type { FileResult, PageBodies, PageBody, PageResult, PagesResult, RevisionRead, RevisionResult } from './content.model.ts';
 import { contentRepository } from './content.repository.ts';
 import { changeRequestsRepository } from '../change-requests/change-requests.repository.ts';
-import { presentChangeRequest } from '../change-requests/change-requests.presenter.ts';
 
 /** How a read was asked for (query parameters shared by every content read). */
 export interface ReadOptions {
@@ -84,28 +81,38 @@ function subtree(nodes: PageNode[]): PageNode[] {
   return all;
 }
 
-/**
- * The bodies of these pages (and their subpages) in one format: documents loaded in a
- * few queries, variables resolved when asked, markdown written when asked.
- */
 function pathTree(nodes: readonly PageNode[]): PathNode[] {
   return nodes.map((n) => ({ id: n.entry.id, slug: n.entry.slug, ...(n.entry.git?.path ? { file: n.entry.git.path } : {}), children: pathTree(n.children) }));
 }
 
+/** The document pages a page's wire object shows a body for: it and its subpages, through groups, not under links. */
+function documentPages(nodes: readonly PageNode[], into: PageNode[] = []): PageNode[] {
+  for (const node of nodes) {
+    if (node.entry.type === 'link') continue;
+    if (node.entry.type !== 'group') into.push(node);
+    documentPages(node.children, into);
+  }
+  return into;
+}
+
+/**
+ * The bodies of these pages (and their subpages) in one format, by page id: documents
+ * loaded in a few queries, variables resolved when asked, markdown written when asked.
+ */
 async function pageBodies(
   ctx: Context,
   snapshot: RevisionSnapshot,
   nodes: PageNode[],
   format: 'document' | 'markdown',
   evaluated: boolean,
-): Promise<(node: PageNode) => PageBody> {
+): Promise<PageBodies> {
   const all = subtree(nodes);
   const hashes = all.map((n) => n.entry.document).filter((h): h is string => h !== undefined);
   const documents = await loadDocuments<Document>(ctx.db, snapshot.revision.spaceId, hashes);
   // Computed pages (builtin:openapi) are expanded from their spec's latest version when evaluated.
   const computedSpecs = evaluated ? all.flatMap((n) => (n.entry.computed ? [n.entry.computed.dependencies.spec.ref.spec] : [])) : [];
   const specs = computedSpecs.length > 0 ? await specsForPage(ctx.db, snapshot.revision.spaceId, computedSpecs) : undefined;
-  return (node) => {
+  const bodyOf = (node: PageNode): PageBody => {
     let doc = (node.entry.document && documents.get(node.entry.document)) || EMPTY_DOCUMENT;
     const computed = node.entry.computed;
     if (computed && specs) doc = computedDocument(specs.model(computed.dependencies.spec.ref.spec), computed.dependencies.spec.ref.spec, computed.props);
@@ -117,6 +124,7 @@ async function pageBodies(
     doc = labelMentions(doc, (id) => snapshot.byId.get(id)?.entry.title);
     return { markdown: writePageMarkdown(pageFile ? relativeDocumentPaths(doc, pageFile, node.entry.id, paths) : doc) };
   };
+  return new Map(documentPages(nodes).map((node) => [node.entry.id, bodyOf(node)]));
 }
 
 /** Every page's and file's path in a revision (a walk of all its pages): once per revision. */
@@ -142,38 +150,38 @@ export async function readChangeRequest<T>(
  * GET {S}/content and GET {S}/revisions/{revisionId}: cached per revision (it never
  * changes); a merge revision carries the change request it merged, as that is now.
  */
-export async function getRevision(ctx: Context, spaceId: string, options: ReadOptions) {
+export async function getRevision(ctx: Context, spaceId: string, options: ReadOptions): Promise<RevisionRead> {
   const snapshot = await revisionFor(ctx, spaceId, options);
-  const wire = await cachedRevision(ctx, snapshot, options);
+  const revision = await cachedRevision(ctx, snapshot, options);
   const cr = snapshot.revision.mergedFrom ? await changeRequestsRepository.find(ctx.db, spaceId, snapshot.revision.mergedFrom) : undefined;
-  if (!cr) return wire;
+  if (!cr) return { revision };
   const users = await changeRequestsRepository.usersById(ctx.db, [cr.created_by, cr.merged_by]);
-  return { ...wire, mergedFrom: presentChangeRequest(ctx.config, cr, users) };
+  return { revision, mergedFrom: { changeRequest: cr, users } };
 }
 
-async function cachedRevision(ctx: Context, snapshot: RevisionSnapshot, options: ReadOptions): Promise<RevisionWire> {
+async function cachedRevision(ctx: Context, snapshot: RevisionSnapshot, options: ReadOptions): Promise<RevisionResult> {
   const spaceId = snapshot.revision.spaceId;
   const metadata = options.metadata !== false;
   const key = `revision\u0000${ctx.config.publicUrl}\u0000${snapshot.revision.id}\u0000${metadata}`;
-  const cached = derivedCache.get(key) as RevisionWire | undefined;
+  const cached = derivedCache.get(key) as RevisionResult | undefined;
   if (cached) return cached;
   const url = await fileUrlSigner(ctx, spaceId);
-  const bodyOf = await pageBodies(ctx, snapshot, snapshot.pages, 'document', false);
-  const files = snapshot.files.map((f) => presentFile(f, url(f), { metadata }));
-  const revision = reusable(presentRevision(ctx.config, snapshot, files, bodyOf, { metadata }));
+  const bodies = await pageBodies(ctx, snapshot, snapshot.pages, 'document', false);
+  const files = snapshot.files.map((file): FileResult => ({ file, downloadURL: url(file), metadata }));
+  const revision: RevisionResult = { snapshot, files, bodies, metadata };
   derivedCache.set(key, revision);
   return revision;
 }
 
 /** GET {S}/content/pages and GET {S}/revisions/{revisionId}/pages: cached per revision. */
-export async function listPages(ctx: Context, spaceId: string, options: ReadOptions) {
+export async function listPages(ctx: Context, spaceId: string, options: ReadOptions): Promise<PagesResult> {
   const snapshot = await revisionFor(ctx, spaceId, options);
   const metadata = options.metadata !== false;
   const key = `pages\u0000${ctx.config.publicUrl}\u0000${snapshot.revision.id}\u0000${metadata}`;
-  const cached = derivedCache.get(key) as { pages: RevisionPageWire[] } | undefined;
+  const cached = derivedCache.get(key) as PagesResult | undefined;
   if (cached) return cached;
-  const bodyOf = await pageBodies(ctx, snapshot, snapshot.pages, 'document', false);
-  const pages = reusable({ pages: snapshot.pages.map((node) => presentPage(ctx.config, spaceId, node, bodyOf, { metadata })) });
+  const bodies = await pageBodies(ctx, snapshot, snapshot.pages, 'document', false);
+  const pages: PagesResult = { spaceId, pages: snapshot.pages, bodies, metadata };
   derivedCache.set(key, pages);
   return pages;
 }
@@ -191,8 +199,9 @@ export async function listFiles(ctx: Context, spaceId: string, options: ReadOpti
   }
   const items = ordered.slice(start, start + page.limit);
   const more = start + page.limit < ordered.length;
+  const metadata = options.metadata !== false;
   return pageWith(
-    items.map((f) => presentFile(f, url(f), { metadata: options.metadata !== false })),
+    items.map((file): FileResult => ({ file, downloadURL: url(file), metadata })),
     ordered.length,
     more ? { f: items[items.length - 1].id } : undefined,
   );
@@ -203,12 +212,12 @@ function decodeFileCursor(page: string): string {
 }
 
 /** GET {S}/content/files/{fileId} */
-export async function getFile(ctx: Context, spaceId: string, fileId: string, options: ReadOptions) {
+export async function getFile(ctx: Context, spaceId: string, fileId: string, options: ReadOptions): Promise<FileResult> {
   const snapshot = await revisionFor(ctx, spaceId, options);
   const file = snapshot.filesById.get(fileId);
   if (!file) throw notFound('File');
   const url = await fileUrlSigner(ctx, spaceId);
-  return presentFile(file, url(file), { metadata: options.metadata !== false });
+  return { file, downloadURL: url(file), metadata: options.metadata !== false };
 }
 
 /** The variables a page's expressions may use: the space's, then the page's own. */
@@ -221,10 +230,10 @@ function variablesOf(snapshot: RevisionSnapshot, node: PageNode): Record<string,
 
 /**
  * One page with its body (and its subpages with theirs). What is built from a revision
- * never changes, so the response is cached by revision, page and options, and serialized
- * once.
+ * never changes, so the result (with its bodies, the expensive part) is cached by revision,
+ * page and options: the route presents and serializes it once (presentReused).
  */
-async function readPage(ctx: Context, snapshot: RevisionSnapshot, node: PageNode, options: PageReadOptions) {
+async function readPage(ctx: Context, snapshot: RevisionSnapshot, node: PageNode, options: PageReadOptions): Promise<PageResult> {
   const format = options.format ?? 'document';
   // Plain variable references are deterministic: `deterministic-only` evaluates them all.
   const evaluated = options.evaluated === true || options.evaluated === 'deterministic-only';
@@ -233,10 +242,10 @@ async function readPage(ctx: Context, snapshot: RevisionSnapshot, node: PageNode
   const specsKey = computedSlugs.length > 0 ? (await specsForPage(ctx.db, snapshot.revision.spaceId, computedSlugs)).key : '';
   const metadata = options.metadata !== false;
   const key = `page\u0000${ctx.config.publicUrl}\u0000${snapshot.revision.id}\u0000${node.entry.id}\u0000${format}\u0000${evaluated}\u0000${specsKey}\u0000${metadata}`;
-  const cached = derivedCache.get(key) as RevisionPageWire | undefined;
+  const cached = derivedCache.get(key) as PageResult | undefined;
   if (cached) return cached;
-  const bodyOf = await pageBodies(ctx, snapshot, [node], format, evaluated);
-  const page = reusable(presentPage(ctx.config, snapshot.revision.spaceId, node, bodyOf, { metadata }));
+  const bodies = await pageBodies(ctx, snapshot, [node], format, evaluated);
+  const page: PageResult = { spaceId: snapshot.revision.spaceId, node, bodies, metadata };
   derivedCache.set(key, page);
   return page;
 }
@@ -246,7 +255,7 @@ async function readPage(ctx: Context, snapshot: RevisionSnapshot, node: PageNode
  * hottest read: while the space and its permissions are unchanged (loadSpace) the same caller
  * asking for the same page gets the same object back without a single await.
  */
-export function getPage(ctx: Context, spaceId: string, pageId: string, options: PageReadOptions) {
+export function getPage(ctx: Context, spaceId: string, pageId: string, options: PageReadOptions): PageResult | Promise<PageResult> {
   // The rare options go in the key only when given: it is built and hashed on every read.
   const rare = options.shareKey !== undefined || options.revisionId !== undefined || options.evaluated !== undefined || options.metadata !== undefined;
   const key =

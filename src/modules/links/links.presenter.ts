@@ -1,19 +1,7 @@
 import type { LinkOccurrence } from '../../content/links/report.ts';
 import type { RevisionSnapshot } from '../../content/store/types.ts';
 import type { ContentLocationWire } from './links.schemas.ts';
-
-/** The revision or change request a listing reads. */
-export type VersionContext = { type: 'revision'; revision: string } | { type: 'changeRequest'; changeRequest: string };
-
-/** What presenting needs to know besides the occurrence. */
-export interface LocationScope {
-  organizationId: string;
-  spaceId: string;
-  snapshot: RevisionSnapshot;
-  versionContext: VersionContext;
-  /** Organizations of other live spaces links point at. */
-  foreign: Map<string, { organizationId: string }>;
-}
+import type { BacklinksResult, LinkListingResult, LocationScope } from './links.model.ts';
 
 function pageRef(snapshot: RevisionSnapshot, id: string) {
   const node = snapshot.byId.get(id);
@@ -69,4 +57,25 @@ export function presentLocation(scope: LocationScope, o: LinkOccurrence): Conten
     page: pageRef(scope.snapshot, o.pageId),
     ...(o.node ? { internalLocation: { type: 'node', node: o.node } } : {}),
   };
+}
+
+/** A page of link targets -> GitBook-style link listing. */
+export function presentLinkListing(result: LinkListingResult) {
+  const { scope } = result;
+  return {
+    ...(result.next ? { next: result.next } : {}),
+    count: result.count,
+    stats: result.stats,
+    items: result.items.map((t) => ({
+      status: t.status,
+      relation: 'reference',
+      targetReference: presentTarget(scope, t.occurrences[0]),
+      locationReferences: t.occurrences.map((o) => presentLocation(scope, o)),
+    })),
+  };
+}
+
+/** A page of backlinks -> their locations. */
+export function presentBacklinks(result: BacklinksResult) {
+  return { ...(result.next ? { next: result.next } : {}), count: result.count, items: result.items.map((o) => presentLocation(result.scope, o)) };
 }

@@ -14,6 +14,8 @@ import {
   SpaceParams,
 } from './links.schemas.ts';
 import * as links from './links.service.ts';
+import { presentBacklinks, presentLinkListing } from './links.presenter.ts';
+import { presentReused } from '../../lib/reusable.ts';
 
 /*
  * Link listings and backlinks of a space's current revision and of change requests
@@ -35,7 +37,7 @@ export const linksRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: (request) => {
       const { status, page, limit } = request.query;
-      return links.listSpaceLinks(contextOf(request), request.params.spaceId, status, pageRequest(request, { page, limit }));
+      return presentReused(links.listSpaceLinks(contextOf(request), request.params.spaceId, status, pageRequest(request, { page, limit })), presentLinkListing);
     },
   });
 
@@ -50,7 +52,7 @@ export const linksRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     handler: (request) => {
       const { status, page, limit } = request.query;
-      return links.listPageLinks(contextOf(request), request.params.spaceId, request.params.pageId, status, pageRequest(request, { page, limit }));
+      return presentReused(links.listPageLinks(contextOf(request), request.params.spaceId, request.params.pageId, status, pageRequest(request, { page, limit })), presentLinkListing);
     },
   });
 
@@ -63,8 +65,8 @@ export const linksRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: BacklinksQuery,
       response: { 200: BacklinkList, ...errors },
     },
-    handler: (request) =>
-      links.listFileBacklinks(contextOf(request), request.params.spaceId, request.params.fileId, pageRequest(request, request.query)),
+    handler: async (request) =>
+      presentBacklinks(await links.listFileBacklinks(contextOf(request), request.params.spaceId, request.params.fileId, pageRequest(request, request.query))),
   });
 
   app.get(`${CR}/content/page/:pageId/links`, {
@@ -79,7 +81,7 @@ export const linksRoutes: FastifyPluginAsyncTypebox = async (app) => {
     handler: (request) => {
       const { status, page, limit } = request.query;
       const { spaceId, changeRequestId, pageId } = request.params;
-      return links.listChangeRequestPageLinks(contextOf(request), spaceId, changeRequestId, pageId, status, pageRequest(request, { page, limit }));
+      return presentReused(links.listChangeRequestPageLinks(contextOf(request), spaceId, changeRequestId, pageId, status, pageRequest(request, { page, limit })), presentLinkListing);
     },
   });
 
@@ -92,9 +94,9 @@ export const linksRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: BacklinksQuery,
       response: { 200: BacklinkList, ...errors },
     },
-    handler: (request) => {
+    handler: async (request) => {
       const { spaceId, changeRequestId, pageId } = request.params;
-      return links.listChangeRequestPageBacklinks(contextOf(request), spaceId, changeRequestId, pageId, pageRequest(request, request.query));
+      return presentBacklinks(await links.listChangeRequestPageBacklinks(contextOf(request), spaceId, changeRequestId, pageId, pageRequest(request, request.query)));
     },
   });
 
@@ -107,9 +109,9 @@ export const linksRoutes: FastifyPluginAsyncTypebox = async (app) => {
       querystring: BacklinksQuery,
       response: { 200: BacklinkList, ...errors },
     },
-    handler: (request) => {
+    handler: async (request) => {
       const { spaceId, changeRequestId, fileId } = request.params;
-      return links.listChangeRequestFileBacklinks(contextOf(request), spaceId, changeRequestId, fileId, pageRequest(request, request.query));
+      return presentBacklinks(await links.listChangeRequestFileBacklinks(contextOf(request), spaceId, changeRequestId, fileId, pageRequest(request, request.query)));
     },
   });
 };

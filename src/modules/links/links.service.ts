@@ -1,13 +1,12 @@
 import type { Context } from '../../context.ts';
 import { readUnlessChanged, type Depend } from '../../db/read-cache.ts';
-import { reusable } from '../../lib/reusable.ts';
 import { pageOfItems, type PageRequest } from '../../lib/pagination/index.ts';
 import { notFound } from '../../errors.ts';
 import { loadRevisionLinks, type LinkOccurrence, type RevisionLinks } from '../../content/links/report.ts';
 import { loadSnapshot } from '../../content/store/snapshot.ts';
 import { loadChangeRequest, loadSpace } from '../../access/index.ts';
 import { existingSpecSlugs } from '../openapi-specs/openapi-specs.references.ts';
-import { presentLocation, presentTarget, type LocationScope, type VersionContext } from './links.presenter.ts';
+import type { BacklinksResult, LinkListingResult, LocationScope, VersionContext } from './links.model.ts';
 import { linksRepository } from './links.repository.ts';
 import type { LinkStatusName } from './links.schemas.ts';
 
@@ -79,11 +78,12 @@ async function listing(
   select: (links: RevisionLinks) => LinkOccurrence[],
   status: LinkStatusName | undefined,
   page: PageRequest,
-) {
+): Promise<LinkListingResult> {
   // A listing depends on immutable revisions and on which other spaces still exist: on
-  // it is reused (and serialized once) while those spaces and the organization's specs are unchanged.
+  // it is reused (the route presents and serializes it once, presentReused) while those
+  // spaces and the organization's specs are unchanged.
   const key = `links\u0000${reading.revisionId}\u0000${reading.baseRevisionId ?? ''}\u0000${JSON.stringify(reading.versionContext)}\u0000${scope}\u0000${status ?? ''}\u0000${page.page ?? ''}\u0000${page.limit}`;
-  return readUnlessChanged(ctx.db, ctx.caches.listings, key, async (depend) => reusable(await computeListing(ctx, reading, select, status, page, depend)));
+  return readUnlessChanged(ctx.db, ctx.caches.listings, key, (depend) => computeListing(ctx, reading, select, status, page, depend));
 }
 
 async function computeListing(
@@ -93,7 +93,7 @@ async function computeListing(
   status: LinkStatusName | undefined,
   page: PageRequest,
   depend: Depend,
-) {
+): Promise<LinkListingResult> {
   const links = await loadRevisionLinks(ctx.db, reading.spaceId, reading.revisionId, ctx.config.publicUrl);
   const occurrences = select(links);
   let base: LinkOccurrence[] = [];
@@ -124,17 +124,19 @@ async function computeListing(
       total: targets.length,
       broken: { total: broken.length, changeRequest: reading.baseRevisionId ? broken.filter((t) => !brokenInBase.has(t.key)).length : 0 },
     },
-    items: slice.map((t) => ({
-      status: t.status,
-      relation: 'reference',
-      targetReference: presentTarget(scope, t.occurrences[0]),
-      locationReferences: t.occurrences.map((o) => presentLocation(scope, o)),
-    })),
+    scope,
+    items: slice.map((t) => ({ status: t.status, occurrences: t.occurrences })),
   };
 }
 
 /** Backlinks: the pages linking to a target (itself excluded), one item per page, in tree order. */
-async function backlinks(ctx: Context, reading: Reading, select: (links: RevisionLinks) => LinkOccurrence[] | undefined, exclude: string | null, page: PageRequest) {
+async function backlinks(
+  ctx: Context,
+  reading: Reading,
+  select: (links: RevisionLinks) => LinkOccurrence[] | undefined,
+  exclude: string | null,
+  page: PageRequest,
+): Promise<BacklinksResult> {
   const links = await loadRevisionLinks(ctx.db, reading.spaceId, reading.revisionId, ctx.config.publicUrl);
   const seen = new Set<string>();
   const sources = (select(links) ?? []).filter((o) => o.pageId !== exclude && !seen.has(o.pageId) && seen.add(o.pageId));
@@ -146,7 +148,7 @@ async function backlinks(ctx: Context, reading: Reading, select: (links: Revisio
     versionContext: reading.versionContext,
     foreign: new Map(),
   };
-  return { ...(next ? { next } : {}), count: sources.length, items: slice.map((o) => presentLocation(scope, o)) };
+  return { ...(next ? { next } : {}), count: sources.length, scope, items: slice };
 }
 
 async function requirePage(ctx: Context, reading: Reading, pageId: string) {
