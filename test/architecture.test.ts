@@ -35,6 +35,17 @@ const ORCHESTRATIONS = [
   'modules/sso/sso.service.ts -> modules/sessions/sessions.service.ts',
 ];
 
+/**
+ * Files outside a module's routes and presenters that use a presenter, and why (docs/architecture.md,
+ * "A request's four hops"): the published reader renders a page's fragments where it memoizes
+ * them per revision, and the service names the fragments' types.
+ */
+const PRESENTING_OUTSIDE_ROUTES = [
+  'modules/published/published.service.ts -> modules/published/published.presenter.ts',
+  'modules/published/reader-page.ts -> modules/published/published.presenter.ts',
+  'modules/published/reader-search.ts -> modules/published/published.presenter.ts',
+];
+
 describe('import boundaries', () => {
   it('the content engine, the editor, the access layer, the job queue and the plugins import no module, and the engine nothing of HTTP', () => {
     expect(crossing((u) => u === 'content', isModule)).toEqual([]);
@@ -65,6 +76,14 @@ describe('import boundaries', () => {
     const { serviceImports } = analyse() as { serviceImports: string[] };
     expect(serviceImports.length).toBeLessThanOrEqual(10);
     expect(serviceImports.filter((edge) => !ORCHESTRATIONS.includes(edge))).toEqual([]);
+  });
+
+  it('services, repositories and models return domain results: only routes and presenters import a presenter', () => {
+    const presenting = edges
+      .filter((e) => e.from.startsWith('modules/') && e.to.endsWith('.presenter.ts'))
+      .filter((e) => !/routes\.ts$|\.presenter\.ts$|\.test\.ts$/.test(e.from))
+      .map((e) => `${e.from} -> ${e.to}`);
+    expect(presenting.filter((edge) => !PRESENTING_OUTSIDE_ROUTES.includes(edge))).toEqual([]);
   });
 
   it('keeps the rules of issue 33: no access loader imported by another module, no source file over 600 lines', () => {
