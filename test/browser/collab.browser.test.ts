@@ -110,7 +110,11 @@ describe('editing together in a browser', () => {
     expect(wordsA.length).toBeGreaterThan(5);
     expect(wordsB.length).toBeGreaterThan(5);
     const all = [...wordsA, ...wordsB];
-    const missing = (text: string) => all.filter((word) => !new RegExp(`\\b${word}\\b`).test(text));
+    // Every word whole (`ana7` is not part of `ana70`). A space typed at the very moment the
+    // other member types at the same spot is a concurrent insertion at one position, which the
+    // CRDT orders by client: it may land on the far side of the other's word ("ana74ben1"),
+    // so a word's neighbours are not checked, only that its characters stay together.
+    const missing = (text: string) => all.filter((word) => !new RegExp(`${word}(?![0-9])`).test(text));
     await expect.poll(async () => (await textOf(a)) === (await textOf(b)), { timeout: 5_000 }).toBe(true);
     expect(missing(await textOf(a)), await textOf(a)).toEqual([]);
     expect(await textOf(a)).toBe(await textOf(b));
