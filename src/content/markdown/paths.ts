@@ -245,7 +245,8 @@ function isPathOfPage(ref: ContentRef, hasPage: (id: string) => boolean): boolea
 }
 
 /** A space's pages and files by layout path (uploaded files in `.gitbook/assets/<name>`, where GitBook's markdown puts them). */
-function lookupOf(paths: SpacePaths): PathLookup {
+/** How resolveRelative finds a space's pages and files by path in its layout. */
+export function lookupOf(paths: SpacePaths): PathLookup {
   return {
     pageAt: (path) => paths.pageAt(path),
     fileAt: (path) => paths.fileAtPath(path),

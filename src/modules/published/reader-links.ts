@@ -1,4 +1,4 @@
-import { resolveRelative, spacePaths, type PathNode, type SpacePaths } from '../../content/markdown/paths.ts';
+import { lookupOf, resolveRelative, spacePaths, type PathNode, type SpacePaths } from '../../content/markdown/paths.ts';
 import type { AppDeps } from '../../context.ts';
 import { loadSnapshot } from '../../content/store/snapshot.ts';
 import type { ContentRef, PageNode, RevisionSnapshot } from '../../content/store/types.ts';
@@ -95,8 +95,9 @@ export function relativeLinks(snapshot: RevisionSnapshot, pageId: string, base: 
   const paths = layoutOf(snapshot);
   const fromFile = paths.fileOfPage(pageId);
   if (!fromFile) return null;
+  const lookup = lookupOf(paths);
   return (href: string): string | null => {
-    const ref = resolveRelative(href, fromFile, { pageAt: (path) => paths.pageAt(path), fileAt: (path) => paths.fileAtPath(path) });
+    const ref = resolveRelative(href, fromFile, lookup);
     if (ref?.kind === 'page' || ref?.kind === 'anchor') {
       const node = snapshot.byId.get(ref.page as string);
       return node ? `${base}${node.path}${ref.kind === 'anchor' ? `#${ref.anchor}` : ''}` : null;
