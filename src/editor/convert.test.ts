@@ -124,10 +124,10 @@ describe('editor document conversion', () => {
     expect(opaqueIn(document)).toHaveLength(4);
   });
 
-  it('keeps blocks whose shape it does not map exactly (cards with a cover image column, an expandable with three fragments)', () => {
-    // A files column (GitBook's card cover image) has no markdown form in the engine: kept as it is.
+  it('keeps blocks whose shape it does not map exactly (cards with a number column, an expandable with three fragments)', () => {
+    // A number column has no markdown form in the engine: kept as it is.
     const cards = { ...(BLOCK_SAMPLES.table() as unknown as { data: object }), key: 't' } as unknown as { data: { view: object; definition: object } };
-    cards.data = { ...cards.data, view: { type: 'cards', columns: ['c0', 'c2'], cardSize: 'medium', coverDefinition: 'c2' }, definition: { ...cards.data.definition, c2: { id: 'c2', title: 'Cover', type: 'files' } } };
+    cards.data = { ...cards.data, view: { type: 'cards', columns: ['c0', 'c2'], cardSize: 'medium' }, definition: { ...cards.data.definition, c2: { id: 'c2', title: 'Stars', type: 'number' } } };
     const expandable = BLOCK_SAMPLES.expandable() as unknown as { fragments: object[] };
     expandable.fragments.push({ object: 'fragment', fragment: 'extra', nodes: [] });
     const document = doc(cards as unknown as Block, expandable as unknown as Block);
@@ -373,6 +373,102 @@ describe('editor document conversion', () => {
       expect(Object.values(reread.data.records).map((r) => r.values.c2)).toEqual(records.map((r) => r.values.c2 ?? null));
       expect(roundTrip(saved)).toEqual(saved);
       expect(opaqueIn(saved)).toEqual([]);
+    });
+  });
+
+  describe('card covers, the card target column, grid or cards, column widths (panel controls)', () => {
+    const withCover = (): Block => {
+      const table = BLOCK_SAMPLES.table() as unknown as { key: string; data: { view: object; definition: Record<string, object>; records: Record<string, { values: Record<string, unknown> }> } };
+      table.key = 'covers';
+      table.data.view = { type: 'cards', columns: ['c0', 'c1'], cardSize: 'medium', targetDefinition: 'c2', coverDefinition: 'c3' };
+      table.data.definition.c2 = { id: 'c2', title: '', type: 'content-ref' };
+      table.data.definition.c3 = { id: 'c3', title: '', type: 'files' };
+      table.data.records.r0!.values.c2 = { kind: 'page', page: 'p1' };
+      table.data.records.r0!.values.c3 = ['F1'];
+      return table as unknown as Block;
+    };
+    const widths = (): Block => {
+      const table = BLOCK_SAMPLES.table() as unknown as { data: { view: Record<string, unknown> } };
+      table.data.view = { ...table.data.view, columnWidths: { c0: 200, gone: 50 } };
+      return table as unknown as Block;
+    };
+    type Run = (command: (s: EditorState, d: (tr: import('prosemirror-state').Transaction) => void) => boolean) => void;
+    const editing = (document: Document, at: (doc: import('prosemirror-model').Node) => number): { run: Run; save: () => Document; state: () => EditorState } => {
+      let state = EditorState.create({ doc: toProseMirror(document) });
+      state = state.apply(state.tr.setSelection(NodeSelection.create(state.doc, at(state.doc))));
+      return {
+        run: (command) => expect(command(state, (tr) => (state = state.apply(tr)))).toBe(true),
+        save: () => fromProseMirror(state.doc, { newId: () => 'new' }),
+        state: () => state,
+      };
+    };
+    /** The position of the first record's cell in column `c` of the first table. */
+    const cellPos = (doc: import('prosemirror-model').Node, c: number) => {
+      const table = doc.child(0);
+      let pos = 1 + table.child(0).nodeSize + 1;
+      for (let i = 0; i < c; i++) pos += table.child(1).child(i).nodeSize;
+      return pos;
+    };
+
+    it('round-trip exactly and are editable: a cards table with a cover column (file ids), a grid with column widths', () => {
+      const document = doc(withCover(), widths());
+      expect(roundTrip(document)).toEqual(document);
+      expect(opaqueIn(document)).toEqual([]);
+      const pm = toProseMirror(document);
+      expect(pm.child(0).child(1).child(3).attrs.files).toEqual(['F1']);
+      expect(pm.child(0).child(0).child(3).attrs.kind).toBe('files');
+      expect(pm.child(1).child(0).child(0).attrs.width).toBe(200);
+    });
+
+    it('sets, replaces and removes a card cover; the engine writes it and reads it back the same', () => {
+      const edit = editing(doc(withCover()), (d) => cellPos(d, 3));
+      edit.run((s, d) => tableCommands.cover(s, d, ['F2']));
+      let table = edit.save().nodes[0] as unknown as { data: { records: Record<string, { values: Record<string, unknown> }> } };
+      expect(table.data.records.r0!.values.c3).toEqual(['F2']);
+      const markdown = documentToMarkdown(edit.save());
+      expect(markdown).toContain('<th data-hidden data-card-cover data-type="files"></th>');
+      expect(markdown).toContain('<a href="/files/F2">/files/F2</a>');
+      edit.run((s, d) => tableCommands.cover(s, d, []));
+      table = edit.save().nodes[0] as unknown as typeof table;
+      expect(table.data.records.r0!.values.c3).toEqual([]);
+      // Not a cell of a files column: nothing to do.
+      const other = editing(doc(withCover()), (d) => cellPos(d, 2));
+      expect(tableCommands.cover(other.state(), () => undefined, ['F2'])).toBe(false);
+    });
+
+    it('switches cards to a grid and back, chooses the target and cover columns, adds them when missing, sets a column width', () => {
+      const edit = editing(doc(withCover()), (d) => cellPos(d, 3));
+      edit.run(tableCommands.toggleCards);
+      let view = (edit.save().nodes[0] as unknown as { data: { view: object } }).data.view;
+      expect(view).toEqual({ type: 'grid', columns: ['c0', 'c1'], hideHeader: false });
+      expect(documentToMarkdown(edit.save())).toMatch(/^<table><thead><tr><th>Flag<\/th>/);
+      // A grid column's width, on the cursor's column.
+      edit.run((s, d) => tableCommands.column(s, d, { width: 240 }));
+      view = (edit.save().nodes[0] as unknown as { data: { view: object } }).data.view;
+      expect(view).toEqual({ type: 'grid', columns: ['c0', 'c1'], hideHeader: false, columnWidths: { c3: 240 } });
+      edit.run(tableCommands.toggleCards);
+      view = (edit.save().nodes[0] as unknown as { data: { view: object } }).data.view;
+      expect(view).toEqual({ type: 'cards', columns: ['c0', 'c1'], cardSize: 'medium', targetDefinition: 'c2', coverDefinition: 'c3' });
+      edit.run((s, d) => tableCommands.view(s, d, (v) => ({ ...v, targetDefinition: undefined })));
+      const saved = edit.save();
+      expect(JSON.parse(JSON.stringify((saved.nodes[0] as unknown as { data: { view: object } }).data.view))).toEqual({ type: 'cards', columns: ['c0', 'c1'], cardSize: 'medium', coverDefinition: 'c3' });
+      expect(documentToMarkdown(saved)).not.toContain('data-card-target');
+
+      // Cards with neither: a target column and a cover column added, hidden, made the view's.
+      const plain = BLOCK_SAMPLES.table() as unknown as { data: { view: object } };
+      plain.data.view = { type: 'cards', columns: ['c0', 'c1'], cardSize: 'medium' };
+      let state = EditorState.create({ doc: toProseMirror(doc(plain as unknown as Block)) });
+      state = state.apply(state.tr.setSelection(TextSelection.near(state.doc.resolve(cellPos(state.doc, 0) + 2))));
+      const apply = (command: (s: EditorState, d: (tr: import('prosemirror-state').Transaction) => void) => boolean) => expect(command(state, (tr) => (state = state.apply(tr)))).toBe(true);
+      apply((s, d) => tableCommands.addKindColumn(s, d, 'content-ref'));
+      apply((s, d) => tableCommands.addKindColumn(s, d, 'files'));
+      const added = fromProseMirror(state.doc).nodes[0] as unknown as { data: { view: { targetDefinition: string; coverDefinition: string; columns: string[] }; definition: Record<string, { type: string }> } };
+      expect(added.data.view.columns).toEqual(['c0', 'c1']);
+      expect(added.data.definition[added.data.view.targetDefinition]!.type).toBe('content-ref');
+      expect(added.data.definition[added.data.view.coverDefinition]!.type).toBe('files');
+      const markdown = documentToMarkdown(fromProseMirror(state.doc));
+      expect(markdown).toContain('<th data-hidden data-card-target data-type="content-ref">Target</th><th data-hidden data-card-cover data-type="files">Cover image</th>');
+      expect(documentToMarkdown(throughMarkdown(fromProseMirror(state.doc)))).toBe(markdown);
     });
   });
 
