@@ -16,7 +16,7 @@ import { BLOCK_SAMPLES, INLINE_SAMPLES, MARK_SAMPLES, inContainer, leaf, matrix,
 import { canonical, fromProseMirror, fromProseMirrorJSON, toProseMirror, toProseMirrorJSON } from './convert.ts';
 import { schema } from './schema.ts';
 import { PANEL_SETTINGS, tableCommands, withCaptions } from './client/panel.ts';
-import { moveBlock } from './client/menu.ts';
+import { movableAt, moveBlock } from './client/menu.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const doc = (...nodes: Block[]): Document => ({ object: 'document', data: {}, nodes });
@@ -470,6 +470,41 @@ describe('editor document conversion', () => {
       expect(markdown).toContain('<th data-hidden data-card-target data-type="content-ref">Target</th><th data-hidden data-card-cover data-type="files">Cover image</th>');
       expect(documentToMarkdown(throughMarkdown(fromProseMirror(state.doc)))).toBe(markdown);
     });
+  });
+
+  it('the block handle moves a block within its container: a list item in its list, a paragraph in a hint or a list item', () => {
+    const document = markdownToDocument('* One\n* Two\n\n  Two more.\n* Three\n\n{% hint style="info" %}\nFirst.\n\nSecond.\n{% endhint %}\n\nAlone.\n');
+    let state = EditorState.create({ doc: toProseMirror(document) });
+    const at = (text: string) => {
+      let found = -1;
+      state.doc.descendants((node, pos) => {
+        if (found < 0 && node.isText && node.text === text) found = pos;
+      });
+      return TextSelection.create(state.doc, found + 1);
+    };
+    const list = state.doc.child(0);
+    const hint = state.doc.child(1);
+    // "One" alone in its item: the item moves, within the list.
+    state = state.apply(state.tr.setSelection(at('One')));
+    expect(movableAt(state)).toEqual({ parentPos: 0, index: 0 });
+    const moved = moveBlock(state, 0, 2, 0)!;
+    expect(fromProseMirror(moved.doc).nodes[0]).toEqual({ ...document.nodes[0], nodes: [(document.nodes[0] as any).nodes[1], (document.nodes[0] as any).nodes[0], (document.nodes[0] as any).nodes[2]] });
+    expect(fromProseMirror(moved.doc).nodes.slice(1)).toEqual(document.nodes.slice(1));
+    // "Two more." has a sibling in its item: it moves within the item.
+    state = state.apply(state.tr.setSelection(at('Two more.')));
+    expect(movableAt(state)).toEqual({ parentPos: 1 + list.child(0).nodeSize, index: 1 });
+    // A hint's second paragraph moves above the first; the blocks around stay.
+    state = state.apply(state.tr.setSelection(at('Second.')));
+    const hintPos = list.nodeSize;
+    expect(movableAt(state)).toEqual({ parentPos: hintPos, index: 1 });
+    const swapped = fromProseMirror(moveBlock(state, 1, 0, hintPos)!.doc).nodes[1] as any;
+    expect(swapped).toEqual({ ...document.nodes[1], nodes: [(document.nodes[1] as any).nodes[1], (document.nodes[1] as any).nodes[0]] });
+    expect(hint.childCount).toBe(2);
+    // A top-level paragraph: the document.
+    state = state.apply(state.tr.setSelection(at('Alone.')));
+    expect(movableAt(state)).toEqual({ parentPos: -1, index: 2 });
+    // Out of its container's range: nothing.
+    expect(moveBlock(state, 1, 3, hintPos)).toBeNull();
   });
 
   it('a block moved by the block handle is the same block, keys and all, elsewhere in the page', () => {

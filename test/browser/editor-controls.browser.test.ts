@@ -13,6 +13,8 @@ import { CHROMIUM, CHROMIUM_FLAGS } from './reader-site.ts';
  * image set (uploaded), replaced and removed; the card target column chosen; a grid column's
  * width; a table switched between grid and cards. Each saved, read back through the API (the
  * document, and the page's markdown as the engine writes it), and the editor reloaded on it.
+ * The block handle moves a list item in its list and a paragraph in its hint, by keyboard
+ * and pointer.
  */
 
 // Evaluated in the page: the browser's globals.
@@ -31,6 +33,7 @@ describe('the editor\'s table controls in a browser', { timeout: 300_000 }, () =
   let spaceId: string;
   let pageId: string;
   let otherPageId: string;
+  let listsPageId: string;
   const contexts: BrowserContext[] = [];
   const errors: string[] = [];
 
@@ -72,6 +75,7 @@ describe('the editor\'s table controls in a browser', { timeout: 300_000 }, () =
     await editSpaceContent(t.app.deps, spaceId, org.admin.id, (e) => {
       pageId = e.insertPage({ title: 'Welcome', markdown: 'The handbook.\n' });
       otherPageId = e.insertPage({ title: 'Travel', markdown: 'Book trains.\n' });
+      listsPageId = e.insertPage({ title: 'Lists', markdown: '* One\n* Two\n* Three\n\n{% hint style="info" %}\nFirst.\n\nSecond.\n{% endhint %}\n\nAfter.\n' });
     });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
   }, 180_000);
@@ -214,5 +218,50 @@ describe('the editor\'s table controls in a browser', { timeout: 300_000 }, () =
     // A cards view holds no widths (GitBook's schema): saved as cards, the width is gone.
     expect(tables(await apiDocument(cr.id))[1].data.view).toEqual({ type: 'grid', columns: ['g0', 'g1'], hideHeader: false });
     expect(await apiMarkdown(cr.id)).toContain('| Name      | Value      |\n| --------- | ---------- |\n| Grid name | Grid value |');
+  });
+
+  it('the block handle moves a list item within its list and a paragraph within its hint, by Alt+arrows, the focused handle\'s arrows and a pointer drag', async () => {
+    const page = await signedIn(writer);
+    await page.goto(`${url}/app/s/${spaceId}/pages/${listsPageId}`);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await ready(page);
+    const cr = (await t.request('GET', `/v1/spaces/${spaceId}/change-requests`, { token: org.admin.token })).body.items[0];
+    const words = (node: any): string[] => (node.nodes ?? []).map((child: any) => JSON.stringify(child).match(/"text":"([^"]+)"/)?.[1]);
+    const order = async () => {
+      const nodes = (await page.evaluate(() => window.quireEditor.document())).nodes;
+      return { list: words(nodes[0]), hint: words(nodes[1]), after: nodes.length };
+    };
+    const item = (text: string) => page.locator('.ProseMirror li', { hasText: text });
+    const handle = page.getByRole('button', { name: /^Move block/ });
+
+    // Alt+↑ in the second item: it moves above the first, inside the list.
+    await item('Two').click();
+    await page.keyboard.press('Alt+ArrowUp');
+    await expect.poll(order).toEqual({ list: ['Two', 'One', 'Three'], hint: ['First.', 'Second.'], after: 3 });
+    // The focused handle's ↑ on the hint's second paragraph: above the first, inside the hint.
+    await page.locator('.ProseMirror p', { hasText: 'Second.' }).click();
+    await expect.poll(async () => Math.abs((await handle.boundingBox())!.y - (await page.locator('.ProseMirror p', { hasText: 'Second.' }).boundingBox())!.y), slow).toBeLessThan(12);
+    await handle.focus();
+    await page.keyboard.press('ArrowUp');
+    await expect.poll(order).toEqual({ list: ['Two', 'One', 'Three'], hint: ['Second.', 'First.'], after: 3 });
+    // A pointer drag of the last item, by its handle (beside the item, not the list), to the top of the list.
+    await item('Three').click();
+    await expect.poll(async () => Math.abs((await handle.boundingBox())!.y - (await item('Three').boundingBox())!.y), slow).toBeLessThan(12);
+    const from = (await handle.boundingBox())!;
+    const to = (await item('Two').boundingBox())!;
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+    await page.mouse.down();
+    for (let i = 1; i <= 5; i++) await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 + ((to.y + 3 - (from.y + from.height / 2)) * i) / 5);
+    await expect.poll(() => page.locator('.block-drop-line:not([hidden])').count()).toBe(1);
+    await page.mouse.up();
+    await expect.poll(order).toEqual({ list: ['Three', 'Two', 'One'], hint: ['Second.', 'First.'], after: 3 });
+
+    await save(page);
+    const saved = (await t.request('GET', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${listsPageId}`, { token: org.admin.token, skipSchemaCheck: true })).body.document;
+    expect(saved.nodes.map((n: any) => n.type)).toEqual(['list-unordered', 'hint', 'paragraph']);
+    expect(words(saved.nodes[0])).toEqual(['Three', 'Two', 'One']);
+    expect(words(saved.nodes[1])).toEqual(['Second.', 'First.']);
+    const markdown = (await t.request('GET', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${listsPageId}?format=markdown`, { token: org.admin.token, skipSchemaCheck: true })).body.markdown;
+    expect(markdown).toMatch(/^\* Three\n\* Two\n\* One\n\n\{% hint style="info" %\}\nSecond\.\n\nFirst\.\n\{% endhint %\}\n\nAfter\.\n$/);
   });
 });
