@@ -246,10 +246,15 @@ describe('editor document conversion', () => {
       await apply('button', 'Action', 'select');
       await apply('updates', 'Date format', 'numeric');
       await apply('update', 'Date', '2026-03-04');
+      await apply('update', 'Tags', 'fix, data-quality, fix');
       // Values a block cannot take are refused, not written.
       expect(await control('image', 'Width (px)').set({}, '-3', ctx)).toBeNull();
       expect(await control('update', 'Date').set({ date: 'x' }, 'soon', ctx)).toBeNull();
       expect(await control('button', 'Icon').set({}, 'not an icon!', ctx)).toBeNull();
+      expect(await control('update', 'Tags').set({ date: 'x' }, 'Data Quality', ctx)).toBeNull();
+      // No tags: no key; a tag of another space has no control and stays.
+      expect(await control('update', 'Tags').set({ date: 'x', tags: [{ kind: 'tag', tag: 'a' }] }, ' ', ctx)).toEqual({ date: 'x' });
+      expect(await control('update', 'Tags').set({ date: 'x', tags: [{ kind: 'tag', tag: 'a', space: 's2' }] }, 'b', ctx)).toEqual({ date: 'x', tags: [{ kind: 'tag', tag: 'a', space: 's2' }, { kind: 'tag', tag: 'b' }] });
       // Back to the left: no alignment at all, as GitBook and the engine write a plain paragraph.
       expect(control('paragraph', 'Alignment').set({ align: 'center' }, 'start', ctx)).toEqual({});
 
@@ -262,11 +267,11 @@ describe('editor document conversion', () => {
       expect((nodes[2]!.nodes[0] as { data: object }).data).toMatchObject({ width: 240 });
       expect((nodes[3]!.nodes[1] as { data: object }).data).toEqual({ label: 'Go', kind: 'primary', icon: 'rocket', action: { action: 'select', slug: 'mac' } });
       expect(nodes[4]!.data).toEqual({ format: 'numeric' });
-      expect((nodes[4]!.nodes[0] as { data: object }).data).toEqual({ date: '2026-03-04T00:00:00.000Z' });
+      expect((nodes[4]!.nodes[0] as { data: object }).data).toEqual({ date: '2026-03-04T00:00:00.000Z', tags: [{ kind: 'tag', tag: 'fix' }, { kind: 'tag', tag: 'data-quality' }] });
       const markdown = documentToMarkdown(saved);
       expect(markdown).toContain('<p align="center">A paragraph.</p>');
       expect(markdown).toContain('data-action="select" data-slug="mac" data-icon="rocket"');
-      expect(markdown).toContain('{% update date="2026-03-04" %}');
+      expect(markdown).toContain('{% update date="2026-03-04" tags="fix,data-quality" %}');
       expect(canonical(withoutKeys(throughMarkdown(saved)))).toBe(canonical(withoutKeys(saved)));
       // And the editor reads the saved document back exactly, editable.
       expect(roundTrip(saved)).toEqual(saved);

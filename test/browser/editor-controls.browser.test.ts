@@ -14,7 +14,7 @@ import { CHROMIUM, CHROMIUM_FLAGS } from './reader-site.ts';
  * width; a table switched between grid and cards. Each saved, read back through the API (the
  * document, and the page's markdown as the engine writes it), and the editor reloaded on it.
  * The block handle moves a list item in its list and a paragraph in its hint, by keyboard
- * and pointer.
+ * and pointer. A changelog update's tags.
  */
 
 // Evaluated in the page: the browser's globals.
@@ -34,6 +34,7 @@ describe('the editor\'s table controls in a browser', { timeout: 300_000 }, () =
   let pageId: string;
   let otherPageId: string;
   let listsPageId: string;
+  let changelogPageId: string;
   const contexts: BrowserContext[] = [];
   const errors: string[] = [];
 
@@ -76,6 +77,7 @@ describe('the editor\'s table controls in a browser', { timeout: 300_000 }, () =
       pageId = e.insertPage({ title: 'Welcome', markdown: 'The handbook.\n' });
       otherPageId = e.insertPage({ title: 'Travel', markdown: 'Book trains.\n' });
       listsPageId = e.insertPage({ title: 'Lists', markdown: '* One\n* Two\n* Three\n\n{% hint style="info" %}\nFirst.\n\nSecond.\n{% endhint %}\n\nAfter.\n' });
+      changelogPageId = e.insertPage({ title: 'Changelog', markdown: '{% updates format="full" %}\n\n{% update date="2025-12-17" tags="fix" %}\nShipped.\n{% endupdate %}\n{% endupdates %}\n' });
     });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
   }, 180_000);
@@ -263,5 +265,27 @@ describe('the editor\'s table controls in a browser', { timeout: 300_000 }, () =
     expect(words(saved.nodes[1])).toEqual(['Second.', 'First.']);
     const markdown = (await t.request('GET', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${listsPageId}?format=markdown`, { token: org.admin.token, skipSchemaCheck: true })).body.markdown;
     expect(markdown).toMatch(/^\* Three\n\* Two\n\* One\n\n\{% hint style="info" %\}\nSecond\.\n\nFirst\.\n\{% endhint %\}\n\nAfter\.\n$/);
+  });
+
+  it('a changelog update\'s tags: shown, changed, saved, written as GitBook\'s tags="…"', async () => {
+    const page = await signedIn(writer);
+    await page.goto(`${url}/app/s/${spaceId}/pages/${changelogPageId}`);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    await ready(page);
+    const cr = (await t.request('GET', `/v1/spaces/${spaceId}/change-requests`, { token: org.admin.token })).body.items[0];
+    const panel = page.getByRole('region', { name: 'Block settings' });
+    await page.locator('.ProseMirror p', { hasText: 'Shipped.' }).click();
+    await expect.poll(() => panel.getByLabel('Tags').inputValue()).toBe('fix');
+    await panel.getByLabel('Tags').fill('fix, data-quality');
+    await panel.getByLabel('Tags').press('Tab');
+    await save(page);
+    const read = (format = '') => t.request('GET', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${changelogPageId}${format}`, { token: org.admin.token, skipSchemaCheck: true });
+    const saved = (await read()).body.document;
+    expect(saved.nodes[0].nodes[0].data).toEqual({ date: '2025-12-17T00:00:00.000Z', tags: [{ kind: 'tag', tag: 'fix' }, { kind: 'tag', tag: 'data-quality' }] });
+    expect((await read('?format=markdown')).body.markdown).toContain('{% update date="2025-12-17" tags="fix,data-quality" %}\nShipped.\n{% endupdate %}');
+    // A value that is no tag slug is refused: the tags stay.
+    await panel.getByLabel('Tags').fill('Not A Slug');
+    await panel.getByLabel('Tags').press('Tab');
+    await expect.poll(() => page.evaluate(() => window.quireEditor.document().nodes[0].nodes[0].data.tags.length)).toBe(2);
   });
 });

@@ -6,7 +6,7 @@
  */
 
 export type * from './inline-types.ts';
-import type { ContentRef, ContentRefFile, ContentRefOpenAPI, ImageRef, Inline, InlineContent, InlineExpression, Text } from './inline-types.ts';
+import type { ContentRef, ContentRefFile, ContentRefOpenAPI, ContentRefTag, ImageRef, Inline, InlineContent, InlineExpression, Text } from './inline-types.ts';
 
 export type TextAlignment = 'start' | 'center' | 'end';
 
@@ -278,8 +278,8 @@ export interface UpdateBlock {
   type: 'update';
   key?: string;
   isVoid?: false;
-  /** `date` is a date-time (GitBook's Timestamp); a plain date is read as midnight UTC. */
-  data: { date: string };
+  /** `date` is a date-time (GitBook's Timestamp); a plain date is read as midnight UTC. `tags`: `{% update tags="a,b" %}`. */
+  data: { date: string; tags?: ContentRefTag[] };
   nodes: Block[];
 }
 
