@@ -4,12 +4,14 @@
  * format, update date, adding and removing updates; image alt text, width, dark-mode image,
  * caption and the images' alignment, full width and frame; embed URL; formula; button label,
  * style, icon and action; a drawing's image; an OpenAPI block's operation), and the table's
- * rows or cards, columns, alignment, hidden columns, card size and reference cells (a card's
- * target). Ordinary form controls, reachable with Tab, changing the node through one
+ * rows or cards, columns, alignment, hidden columns, card size, reference cells (a card's
+ * target), cover cells (a card's image), the target and cover columns, grid or cards and a
+ * grid column's width. Ordinary form controls, reachable with Tab, changing the node through one
  * transaction each. The settings themselves, and what each writes, are in panel-settings.ts:
  * what GitBook's schema allows and the markdown engine reads and writes (src/content/markdown:
  * `<p align>`, `<img width>`, `<picture>` for the dark image, `<a class="button" data-icon>` /
- * `<button data-action>`, `{% updates format %}`, GitBook's HTML cards table).
+ * `<button data-action>`, `{% updates format %}`, `{% update tags %}`, GitBook's HTML cards
+ * table with `data-card-cover`, `<th width>`).
  */
 import type { Node as PMNode } from 'prosemirror-model';
 import { NodeSelection, TextSelection, type EditorState, type Transaction } from 'prosemirror-state';
