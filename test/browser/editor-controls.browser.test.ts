@@ -13,6 +13,7 @@ import { CHROMIUM, CHROMIUM_FLAGS } from './reader-site.ts';
  * image set (uploaded), replaced and removed; the card target column chosen; a grid column's
  * width; a table switched between grid and cards. Each saved, read back through the API (the
  * document, and the page's markdown as the engine writes it), and the editor reloaded on it.
+ * Screenshots go to /tmp/editor-controls/.
  * The block handle moves a list item in its list and a paragraph in its hint, by keyboard
  * and pointer. A changelog update's tags.
  */
@@ -20,6 +21,7 @@ import { CHROMIUM, CHROMIUM_FLAGS } from './reader-site.ts';
 // Evaluated in the page: the browser's globals.
 declare const window: any;
 
+const SHOTS = '/tmp/editor-controls';
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAGklEQVR42mNkYPhfz0AEYBxVSF+FAAhKDveksOjmAAAAAElFTkSuQmCC', 'base64');
 
 const paragraph = (text: string) => ({ object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }] });
@@ -61,6 +63,7 @@ describe('the editor\'s table controls in a browser', { timeout: 300_000 }, () =
 
   beforeAll(async () => {
     if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing`);
+    fs.mkdirSync(SHOTS, { recursive: true });
     // The port first: signed download URLs (the uploaded cover) are made with DOWNLOAD_URL, read at start.
     const probe = net.createServer();
     await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
@@ -146,6 +149,7 @@ describe('the editor\'s table controls in a browser', { timeout: 300_000 }, () =
     await dialog.locator('input[type=file]').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: PNG });
     await dialog.getByRole('button', { name: 'Insert' }).click();
     await expect.poll(() => cardsTable.locator('tr').nth(1).locator('td.cover-cell img[src]').count(), slow).toBe(1);
+    await page.screenshot({ path: `${SHOTS}/editor-cover-desktop.png` });
     await save(page);
     let saved = await apiDocument(cr.id);
     let table = tables(saved)[0];
@@ -255,6 +259,7 @@ describe('the editor\'s table controls in a browser', { timeout: 300_000 }, () =
     await page.mouse.down();
     for (let i = 1; i <= 5; i++) await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2 + ((to.y + 3 - (from.y + from.height / 2)) * i) / 5);
     await expect.poll(() => page.locator('.block-drop-line:not([hidden])').count()).toBe(1);
+    await page.screenshot({ path: `${SHOTS}/editor-nested-drag-desktop.png` });
     await page.mouse.up();
     await expect.poll(order).toEqual({ list: ['Three', 'Two', 'One'], hint: ['Second.', 'First.'], after: 3 });
 

@@ -279,7 +279,12 @@ export function blockHandle(): Plugin {
         const count = containerOf(dragging.parentPos)?.childCount ?? 0;
         const edge = dragging.to < count ? blockTop(dragging.to, dragging.parentPos)?.top : blockTop(count - 1, dragging.parentPos)?.bottom;
         line.hidden = edge === undefined;
-        if (edge !== undefined) line.style.top = `${edge - surface.getBoundingClientRect().top - 2}px`;
+        if (edge === undefined) return;
+        const frame = surface.getBoundingClientRect();
+        line.style.top = `${edge - frame.top - 2}px`;
+        // Among a container's blocks, the line starts where they do.
+        const left = dragging.parentPos >= 0 ? blockTop(0, dragging.parentPos)?.left : undefined;
+        line.style.left = left === undefined ? '' : `${left - frame.left}px`;
       };
       handle.addEventListener('pointermove', (event) => {
         if (!dragging || event.pointerId !== dragging.pointer) return;
