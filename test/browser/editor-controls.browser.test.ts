@@ -242,6 +242,8 @@ describe('the editor\'s table controls in a browser', { timeout: 300_000 }, () =
 
     // Alt+↑ in the second item: it moves above the first, inside the list.
     await item('Two').click();
+    // The editor has read the click's selection once the handle stands beside the item.
+    await expect.poll(async () => Math.abs((await handle.boundingBox())!.y - (await item('Two').boundingBox())!.y), slow).toBeLessThan(12);
     await page.keyboard.press('Alt+ArrowUp');
     await expect.poll(order).toEqual({ list: ['Two', 'One', 'Three'], hint: ['First.', 'Second.'], after: 3 });
     // The focused handle's ↑ on the hint's second paragraph: above the first, inside the hint.
