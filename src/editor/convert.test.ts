@@ -16,7 +16,7 @@ import { BLOCK_SAMPLES, INLINE_SAMPLES, MARK_SAMPLES, inContainer, leaf, matrix,
 import { canonical, fromProseMirror, fromProseMirrorJSON, toProseMirror, toProseMirrorJSON } from './convert.ts';
 import { schema } from './schema.ts';
 import { PANEL_SETTINGS, tableCommands, withCaptions } from './client/panel.ts';
-import { moveBlock } from './client/menu.ts';
+import { movableAt, moveBlock } from './client/menu.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const doc = (...nodes: Block[]): Document => ({ object: 'document', data: {}, nodes });
@@ -124,10 +124,10 @@ describe('editor document conversion', () => {
     expect(opaqueIn(document)).toHaveLength(4);
   });
 
-  it('keeps blocks whose shape it does not map exactly (cards with a cover image column, an expandable with three fragments)', () => {
-    // A files column (GitBook's card cover image) has no markdown form in the engine: kept as it is.
+  it('keeps blocks whose shape it does not map exactly (cards with a number column, an expandable with three fragments)', () => {
+    // A number column has no markdown form in the engine: kept as it is.
     const cards = { ...(BLOCK_SAMPLES.table() as unknown as { data: object }), key: 't' } as unknown as { data: { view: object; definition: object } };
-    cards.data = { ...cards.data, view: { type: 'cards', columns: ['c0', 'c2'], cardSize: 'medium', coverDefinition: 'c2' }, definition: { ...cards.data.definition, c2: { id: 'c2', title: 'Cover', type: 'files' } } };
+    cards.data = { ...cards.data, view: { type: 'cards', columns: ['c0', 'c2'], cardSize: 'medium' }, definition: { ...cards.data.definition, c2: { id: 'c2', title: 'Stars', type: 'number' } } };
     const expandable = BLOCK_SAMPLES.expandable() as unknown as { fragments: object[] };
     expandable.fragments.push({ object: 'fragment', fragment: 'extra', nodes: [] });
     const document = doc(cards as unknown as Block, expandable as unknown as Block);
@@ -246,10 +246,15 @@ describe('editor document conversion', () => {
       await apply('button', 'Action', 'select');
       await apply('updates', 'Date format', 'numeric');
       await apply('update', 'Date', '2026-03-04');
+      await apply('update', 'Tags', 'fix, data-quality, fix');
       // Values a block cannot take are refused, not written.
       expect(await control('image', 'Width (px)').set({}, '-3', ctx)).toBeNull();
       expect(await control('update', 'Date').set({ date: 'x' }, 'soon', ctx)).toBeNull();
       expect(await control('button', 'Icon').set({}, 'not an icon!', ctx)).toBeNull();
+      expect(await control('update', 'Tags').set({ date: 'x' }, 'Data Quality', ctx)).toBeNull();
+      // No tags: no key; a tag of another space has no control and stays.
+      expect(await control('update', 'Tags').set({ date: 'x', tags: [{ kind: 'tag', tag: 'a' }] }, ' ', ctx)).toEqual({ date: 'x' });
+      expect(await control('update', 'Tags').set({ date: 'x', tags: [{ kind: 'tag', tag: 'a', space: 's2' }] }, 'b', ctx)).toEqual({ date: 'x', tags: [{ kind: 'tag', tag: 'a', space: 's2' }, { kind: 'tag', tag: 'b' }] });
       // Back to the left: no alignment at all, as GitBook and the engine write a plain paragraph.
       expect(control('paragraph', 'Alignment').set({ align: 'center' }, 'start', ctx)).toEqual({});
 
@@ -262,11 +267,11 @@ describe('editor document conversion', () => {
       expect((nodes[2]!.nodes[0] as { data: object }).data).toMatchObject({ width: 240 });
       expect((nodes[3]!.nodes[1] as { data: object }).data).toEqual({ label: 'Go', kind: 'primary', icon: 'rocket', action: { action: 'select', slug: 'mac' } });
       expect(nodes[4]!.data).toEqual({ format: 'numeric' });
-      expect((nodes[4]!.nodes[0] as { data: object }).data).toEqual({ date: '2026-03-04T00:00:00.000Z' });
+      expect((nodes[4]!.nodes[0] as { data: object }).data).toEqual({ date: '2026-03-04T00:00:00.000Z', tags: [{ kind: 'tag', tag: 'fix' }, { kind: 'tag', tag: 'data-quality' }] });
       const markdown = documentToMarkdown(saved);
       expect(markdown).toContain('<p align="center">A paragraph.</p>');
       expect(markdown).toContain('data-action="select" data-slug="mac" data-icon="rocket"');
-      expect(markdown).toContain('{% update date="2026-03-04" %}');
+      expect(markdown).toContain('{% update date="2026-03-04" tags="fix,data-quality" %}');
       expect(canonical(withoutKeys(throughMarkdown(saved)))).toBe(canonical(withoutKeys(saved)));
       // And the editor reads the saved document back exactly, editable.
       expect(roundTrip(saved)).toEqual(saved);
@@ -374,6 +379,137 @@ describe('editor document conversion', () => {
       expect(roundTrip(saved)).toEqual(saved);
       expect(opaqueIn(saved)).toEqual([]);
     });
+  });
+
+  describe('card covers, the card target column, grid or cards, column widths (panel controls)', () => {
+    const withCover = (): Block => {
+      const table = BLOCK_SAMPLES.table() as unknown as { key: string; data: { view: object; definition: Record<string, object>; records: Record<string, { values: Record<string, unknown> }> } };
+      table.key = 'covers';
+      table.data.view = { type: 'cards', columns: ['c0', 'c1'], cardSize: 'medium', targetDefinition: 'c2', coverDefinition: 'c3' };
+      table.data.definition.c2 = { id: 'c2', title: '', type: 'content-ref' };
+      table.data.definition.c3 = { id: 'c3', title: '', type: 'files' };
+      table.data.records.r0!.values.c2 = { kind: 'page', page: 'p1' };
+      table.data.records.r0!.values.c3 = ['F1'];
+      return table as unknown as Block;
+    };
+    const widths = (): Block => {
+      const table = BLOCK_SAMPLES.table() as unknown as { data: { view: Record<string, unknown> } };
+      table.data.view = { ...table.data.view, columnWidths: { c0: 200, gone: 50 } };
+      return table as unknown as Block;
+    };
+    type Run = (command: (s: EditorState, d: (tr: import('prosemirror-state').Transaction) => void) => boolean) => void;
+    const editing = (document: Document, at: (doc: import('prosemirror-model').Node) => number): { run: Run; save: () => Document; state: () => EditorState } => {
+      let state = EditorState.create({ doc: toProseMirror(document) });
+      state = state.apply(state.tr.setSelection(NodeSelection.create(state.doc, at(state.doc))));
+      return {
+        run: (command) => expect(command(state, (tr) => (state = state.apply(tr)))).toBe(true),
+        save: () => fromProseMirror(state.doc, { newId: () => 'new' }),
+        state: () => state,
+      };
+    };
+    /** The position of the first record's cell in column `c` of the first table. */
+    const cellPos = (doc: import('prosemirror-model').Node, c: number) => {
+      const table = doc.child(0);
+      let pos = 1 + table.child(0).nodeSize + 1;
+      for (let i = 0; i < c; i++) pos += table.child(1).child(i).nodeSize;
+      return pos;
+    };
+
+    it('round-trip exactly and are editable: a cards table with a cover column (file ids), a grid with column widths', () => {
+      const document = doc(withCover(), widths());
+      expect(roundTrip(document)).toEqual(document);
+      expect(opaqueIn(document)).toEqual([]);
+      const pm = toProseMirror(document);
+      expect(pm.child(0).child(1).child(3).attrs.files).toEqual(['F1']);
+      expect(pm.child(0).child(0).child(3).attrs.kind).toBe('files');
+      expect(pm.child(1).child(0).child(0).attrs.width).toBe(200);
+    });
+
+    it('sets, replaces and removes a card cover; the engine writes it and reads it back the same', () => {
+      const edit = editing(doc(withCover()), (d) => cellPos(d, 3));
+      edit.run((s, d) => tableCommands.cover(s, d, ['F2']));
+      let table = edit.save().nodes[0] as unknown as { data: { records: Record<string, { values: Record<string, unknown> }> } };
+      expect(table.data.records.r0!.values.c3).toEqual(['F2']);
+      const markdown = documentToMarkdown(edit.save());
+      expect(markdown).toContain('<th data-hidden data-card-cover data-type="files"></th>');
+      expect(markdown).toContain('<a href="/files/F2">/files/F2</a>');
+      edit.run((s, d) => tableCommands.cover(s, d, []));
+      table = edit.save().nodes[0] as unknown as typeof table;
+      expect(table.data.records.r0!.values.c3).toEqual([]);
+      // Not a cell of a files column: nothing to do.
+      const other = editing(doc(withCover()), (d) => cellPos(d, 2));
+      expect(tableCommands.cover(other.state(), () => undefined, ['F2'])).toBe(false);
+    });
+
+    it('switches cards to a grid and back, chooses the target and cover columns, adds them when missing, sets a column width', () => {
+      const edit = editing(doc(withCover()), (d) => cellPos(d, 3));
+      edit.run(tableCommands.toggleCards);
+      let view = (edit.save().nodes[0] as unknown as { data: { view: object } }).data.view;
+      expect(view).toEqual({ type: 'grid', columns: ['c0', 'c1'], hideHeader: false });
+      expect(documentToMarkdown(edit.save())).toMatch(/^<table><thead><tr><th>Flag<\/th>/);
+      // A grid column's width, on the cursor's column.
+      edit.run((s, d) => tableCommands.column(s, d, { width: 240 }));
+      view = (edit.save().nodes[0] as unknown as { data: { view: object } }).data.view;
+      expect(view).toEqual({ type: 'grid', columns: ['c0', 'c1'], hideHeader: false, columnWidths: { c3: 240 } });
+      edit.run(tableCommands.toggleCards);
+      view = (edit.save().nodes[0] as unknown as { data: { view: object } }).data.view;
+      expect(view).toEqual({ type: 'cards', columns: ['c0', 'c1'], cardSize: 'medium', targetDefinition: 'c2', coverDefinition: 'c3' });
+      edit.run((s, d) => tableCommands.view(s, d, (v) => ({ ...v, targetDefinition: undefined })));
+      const saved = edit.save();
+      expect(JSON.parse(JSON.stringify((saved.nodes[0] as unknown as { data: { view: object } }).data.view))).toEqual({ type: 'cards', columns: ['c0', 'c1'], cardSize: 'medium', coverDefinition: 'c3' });
+      expect(documentToMarkdown(saved)).not.toContain('data-card-target');
+
+      // Cards with neither: a target column and a cover column added, hidden, made the view's.
+      const plain = BLOCK_SAMPLES.table() as unknown as { data: { view: object } };
+      plain.data.view = { type: 'cards', columns: ['c0', 'c1'], cardSize: 'medium' };
+      let state = EditorState.create({ doc: toProseMirror(doc(plain as unknown as Block)) });
+      state = state.apply(state.tr.setSelection(TextSelection.near(state.doc.resolve(cellPos(state.doc, 0) + 2))));
+      const apply = (command: (s: EditorState, d: (tr: import('prosemirror-state').Transaction) => void) => boolean) => expect(command(state, (tr) => (state = state.apply(tr)))).toBe(true);
+      apply((s, d) => tableCommands.addKindColumn(s, d, 'content-ref'));
+      apply((s, d) => tableCommands.addKindColumn(s, d, 'files'));
+      const added = fromProseMirror(state.doc).nodes[0] as unknown as { data: { view: { targetDefinition: string; coverDefinition: string; columns: string[] }; definition: Record<string, { type: string }> } };
+      expect(added.data.view.columns).toEqual(['c0', 'c1']);
+      expect(added.data.definition[added.data.view.targetDefinition]!.type).toBe('content-ref');
+      expect(added.data.definition[added.data.view.coverDefinition]!.type).toBe('files');
+      const markdown = documentToMarkdown(fromProseMirror(state.doc));
+      expect(markdown).toContain('<th data-hidden data-card-target data-type="content-ref">Target</th><th data-hidden data-card-cover data-type="files">Cover image</th>');
+      expect(documentToMarkdown(throughMarkdown(fromProseMirror(state.doc)))).toBe(markdown);
+    });
+  });
+
+  it('the block handle moves a block within its container: a list item in its list, a paragraph in a hint or a list item', () => {
+    const document = markdownToDocument('* One\n* Two\n\n  Two more.\n* Three\n\n{% hint style="info" %}\nFirst.\n\nSecond.\n{% endhint %}\n\nAlone.\n');
+    let state = EditorState.create({ doc: toProseMirror(document) });
+    const at = (text: string) => {
+      let found = -1;
+      state.doc.descendants((node, pos) => {
+        if (found < 0 && node.isText && node.text === text) found = pos;
+      });
+      return TextSelection.create(state.doc, found + 1);
+    };
+    const list = state.doc.child(0);
+    const hint = state.doc.child(1);
+    // "One" alone in its item: the item moves, within the list.
+    state = state.apply(state.tr.setSelection(at('One')));
+    expect(movableAt(state)).toEqual({ parentPos: 0, index: 0 });
+    const moved = moveBlock(state, 0, 2, 0)!;
+    expect(fromProseMirror(moved.doc).nodes[0]).toEqual({ ...document.nodes[0], nodes: [(document.nodes[0] as any).nodes[1], (document.nodes[0] as any).nodes[0], (document.nodes[0] as any).nodes[2]] });
+    expect(fromProseMirror(moved.doc).nodes.slice(1)).toEqual(document.nodes.slice(1));
+    // "Two more." has a sibling in its item: it moves within the item.
+    state = state.apply(state.tr.setSelection(at('Two more.')));
+    expect(movableAt(state)).toEqual({ parentPos: 1 + list.child(0).nodeSize, index: 1 });
+    // A hint's second paragraph moves above the first; the blocks around stay.
+    state = state.apply(state.tr.setSelection(at('Second.')));
+    const hintPos = list.nodeSize;
+    expect(movableAt(state)).toEqual({ parentPos: hintPos, index: 1 });
+    const swapped = fromProseMirror(moveBlock(state, 1, 0, hintPos)!.doc).nodes[1] as any;
+    expect(swapped).toEqual({ ...document.nodes[1], nodes: [(document.nodes[1] as any).nodes[1], (document.nodes[1] as any).nodes[0]] });
+    expect(hint.childCount).toBe(2);
+    // A top-level paragraph: the document.
+    state = state.apply(state.tr.setSelection(at('Alone.')));
+    expect(movableAt(state)).toEqual({ parentPos: -1, index: 2 });
+    // Out of its container's range: nothing.
+    expect(moveBlock(state, 1, 3, hintPos)).toBeNull();
   });
 
   it('a block moved by the block handle is the same block, keys and all, elsewhere in the page', () => {

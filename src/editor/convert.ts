@@ -223,7 +223,8 @@ class Reader {
    * A table, grid or cards: a header row of column titles (the visible columns in the view's
    * order, then the hidden ones), then one row per record in `orderIndex` order, one cell per
    * column: a text cell holding its fragment, or a reference cell of a content-ref column
-   * (a card's target). Other columns (GitBook's files, numbers, users…) keep the table opaque.
+   * (a card's target) or of a files column (a card's cover: file ids). A grid's column widths
+   * stand on their header cells. Other columns (numbers, users…) keep the table opaque.
    */
   private table(block: Json): PMNode {
     const data = isObject(block.data) ? block.data : fail('table data');
@@ -242,16 +243,21 @@ class Reader {
       byName.set(fragment.fragment, fragment);
     }
     const kinds = columns.map((id) => (definition[id] as Json).type);
+    // A grid's widths of known columns stand on their header cells; any other entry stays in the view.
+    const widths = view.type === 'grid' && isObject(view.columnWidths) ? { ...view.columnWidths } : {};
     const heads = columns.map((id, c) => {
       const def = definition[id] as Json;
       if (def.id !== id || typeof def.title !== 'string') fail('column');
       const hidden = c >= visible.length;
       const title = def.title ? this.schema.text(def.title) : undefined;
-      if (def.type === 'content-ref') return this.schema.nodes.table_header_cell!.create({ column: id, kind: 'content-ref', hidden, meta: clone(omit(def, ['id', 'title'])) }, title);
-      if (def.type !== 'text') fail('not a text or content-ref column');
+      const width = typeof widths[id] === 'number' ? (widths[id] as number) : null;
+      if (width !== null) delete widths[id];
+      if (def.type === 'content-ref' || def.type === 'files') return this.schema.nodes.table_header_cell!.create({ column: id, kind: def.type, hidden, width, meta: clone(omit(def, ['id', 'title'])) }, title);
+      if (def.type !== 'text') fail('not a text, content-ref or files column');
       const align = def.textAlignment === 'center' || def.textAlignment === 'right' ? def.textAlignment : def.textAlignment === 'left' ? 'left' : fail('alignment');
-      return this.schema.nodes.table_header_cell!.create({ column: id, align, hidden, meta: clone(omit(def, ['id', 'title', 'textAlignment'])) }, title);
+      return this.schema.nodes.table_header_cell!.create({ column: id, align, hidden, width, meta: clone(omit(def, ['id', 'title', 'textAlignment'])) }, title);
     });
+    const tableView = view.type === 'grid' && isObject(view.columnWidths) ? { ...view, columnWidths: widths } : view;
     let used = 0;
     const rows = Object.entries(records)
       .map(([id, record]) => (isObject(record) && typeof record.orderIndex === 'string' && isObject(record.values) ? { id, record } : fail('record')))
@@ -261,6 +267,11 @@ class Reader {
         if (Object.keys(values).some((column) => !columns.includes(column))) fail('value of no column');
         const cells = columns.map((column, c) => {
           const name = values[column];
+          if (kinds[c] === 'files') {
+            if (name === undefined) return this.schema.nodes.table_ref_cell!.create({ absent: true });
+            if (name !== null && !(Array.isArray(name) && name.every((file) => typeof file === 'string'))) fail('not file ids');
+            return this.schema.nodes.table_ref_cell!.create({ files: clone(name), absent: false });
+          }
           if (kinds[c] === 'content-ref') {
             if (name === undefined) return this.schema.nodes.table_ref_cell!.create({ ref: null, absent: true });
             return this.schema.nodes.table_ref_cell!.create({ ref: name === null ? null : isObject(name) ? clone(name) : fail('not a reference'), absent: false });
@@ -275,7 +286,7 @@ class Reader {
       });
     if (used !== byName.size) fail('unused fragments');
     const head = this.schema.nodes.table_head!.create(null, heads);
-    return this.node('table', { ...block, data: omit(data, ['records', 'definition']) }, ['fragments'], [head, ...rows]);
+    return this.node('table', { ...block, data: { ...omit(data, ['records', 'definition']), view: tableView } }, ['fragments'], [head, ...rows]);
   }
 
   /** Inline content: text leaves with their marks, inline nodes, links as a mark. */
@@ -446,14 +457,17 @@ class Writer {
     const definition: Json = {};
     const visible: string[] = [];
     const kinds: string[] = [];
+    const widths: Json = {};
     head.forEach((cell) => {
       const id = typeof cell.attrs.column === 'string' && !columns.includes(cell.attrs.column) ? cell.attrs.column : this.newId();
+      const kind = cell.attrs.kind === 'content-ref' || cell.attrs.kind === 'files' ? (cell.attrs.kind as string) : 'text';
       columns.push(id);
-      kinds.push(cell.attrs.kind === 'content-ref' ? 'content-ref' : 'text');
+      kinds.push(kind);
       if (!cell.attrs.hidden) visible.push(id);
+      if (typeof cell.attrs.width === 'number') widths[id] = cell.attrs.width;
       definition[id] =
-        cell.attrs.kind === 'content-ref'
-          ? { ...(cell.attrs.meta as Json), type: 'content-ref', id, title: cell.textContent }
+        kind !== 'text'
+          ? { ...(cell.attrs.meta as Json), type: kind, id, title: cell.textContent }
           : { type: 'text', ...(cell.attrs.meta as Json), id, title: cell.textContent, textAlignment: cell.attrs.align };
     });
     const records: Json = {};
@@ -470,6 +484,11 @@ class Writer {
       row.forEach((cell, _offset, c) => {
         const column = columns[c];
         if (column === undefined) return;
+        if (kinds[c] === 'files') {
+          // A cover cell (a text cell cannot stand in a files column: it is written as no value).
+          if (cell.type.name === 'table_ref_cell' && !cell.attrs.absent) values[column] = Array.isArray(cell.attrs.files) ? clone(cell.attrs.files) : null;
+          return;
+        }
         if (cell.type.name === 'table_ref_cell' || kinds[c] === 'content-ref') {
           // A reference cell (a text cell cannot stand in a content-ref column: it is written as no value).
           if (cell.type.name === 'table_ref_cell' && !(cell.attrs.absent && cell.attrs.ref === null) && kinds[c] === 'content-ref') values[column] = cell.attrs.ref === null ? null : clone(cell.attrs.ref);
@@ -484,8 +503,11 @@ class Writer {
       records[id] = { ...(row.attrs.meta as Json), orderIndex, values };
     }
     const view: Json = { ...(isObject(data.view) ? data.view : { type: 'grid', hideHeader: false }), columns: visible };
-    // A card target whose column was removed is no target.
+    // A card target or cover whose column was removed is none.
     if (typeof view.targetDefinition === 'string' && !columns.includes(view.targetDefinition)) delete view.targetDefinition;
+    if (typeof view.coverDefinition === 'string' && !columns.includes(view.coverDefinition)) delete view.coverDefinition;
+    // Widths are a grid's (`<th width>`); a cards view has none, the header cells keep them for a switch back.
+    if (view.type === 'grid' && Object.keys(widths).length > 0) view.columnWidths = { ...(isObject(view.columnWidths) ? view.columnWidths : {}), ...widths };
     out.data = { ...data, view, records, definition };
     out.fragments = fragments;
     return out;

@@ -373,20 +373,25 @@ const nodes: Record<string, NodeSpec> = {
     toDOM: () => ['tr', { class: 'table-head' }, 0],
   },
   /**
-   * A column: its title (plain text, GitBook's definition title), id, alignment, kind (`text`,
-   * or `content-ref`: cells linking to a page or URL, a card's target) and whether it is hidden
-   * (a definition outside the view's columns).
+   * A column: its title (plain text, GitBook's definition title), id, alignment, kind (`text`;
+   * `content-ref`: cells linking to a page or URL, a card's target; `files`: cells of uploaded
+   * files, a card's cover image), whether it is hidden (a definition outside the view's
+   * columns) and its width (a grid's `columnWidths` entry, `<th width>`).
    */
   table_header_cell: {
     content: 'text*',
     marks: '',
     isolating: true,
     tableRole: 'header_cell',
-    attrs: { column: { default: null }, align: { default: 'left' }, kind: { default: 'text' }, hidden: { default: false }, meta: { default: { type: 'text' } } },
+    attrs: { column: { default: null }, align: { default: 'left' }, kind: { default: 'text' }, hidden: { default: false }, width: { default: null }, meta: { default: { type: 'text' } } },
     parseDOM: [{ tag: 'th', getAttrs: (dom) => ({ align: alignOf(dom as HTMLElement) }) }],
     toDOM: (node) => [
       'th',
-      { scope: 'col', style: `text-align: ${String(node.attrs.align)}`, class: [node.attrs.hidden ? 'column-hidden' : '', node.attrs.kind === 'content-ref' ? 'column-ref' : ''].filter(Boolean).join(' ') || null },
+      {
+        scope: 'col',
+        style: `text-align: ${String(node.attrs.align)}${typeof node.attrs.width === 'number' ? `; width: ${node.attrs.width}px` : ''}`,
+        class: [node.attrs.hidden ? 'column-hidden' : '', node.attrs.kind === 'content-ref' ? 'column-ref' : '', node.attrs.kind === 'files' ? 'column-files' : ''].filter(Boolean).join(' ') || null,
+      },
       0,
     ],
   },
@@ -410,14 +415,15 @@ const nodes: Record<string, NodeSpec> = {
 
   /**
    * A cell of a content-ref column: its reference (a page, a URL, a file), null when the record
-   * holds null, and `absent` when the record holds no value for the column.
+   * holds null, and `absent` when the record holds no value for the column. In a files column
+   * (a card's cover), `files`: the file ids the record holds (null when it holds null).
    */
   table_ref_cell: {
     atom: true,
     tableRole: 'cell',
-    attrs: { ref: { default: null }, absent: { default: true } },
-    parseDOM: [{ tag: 'td[data-type="table_ref_cell"]', priority: 60, getAttrs: (dom) => ({ ref: readData(dom as HTMLElement).ref ?? null, absent: false }) }],
-    toDOM: (node) => ['td', { 'data-type': 'table_ref_cell', class: 'ref-cell', ...(node.attrs.ref ? { 'data-gb': JSON.stringify({ ref: node.attrs.ref }) } : {}) }],
+    attrs: { ref: { default: null }, files: { default: null }, absent: { default: true } },
+    parseDOM: [{ tag: 'td[data-type="table_ref_cell"]', priority: 60, getAttrs: (dom) => ({ ref: readData(dom as HTMLElement).ref ?? null, files: readData(dom as HTMLElement).files ?? null, absent: false }) }],
+    toDOM: (node) => ['td', { 'data-type': 'table_ref_cell', class: 'ref-cell', ...(node.attrs.ref || node.attrs.files ? { 'data-gb': JSON.stringify({ ref: node.attrs.ref, files: node.attrs.files }) } : {}) }],
   },
 
   openapi_operation: {

@@ -366,6 +366,7 @@ function table(node: TableBlock, state: State): string {
     return a === 'center' || a === 'right' ? ` style="text-align:${a}"` : '';
   };
   const cell = (value: TableRecord['values'][string] | undefined) => {
+    if (Array.isArray(value)) return '';
     if (value && typeof value === 'object') {
       const target = refTarget(value, state);
       return target ? `<a href="${escapeHtml(target.url)}">${escapeHtml(target.label)}</a>` : '';
@@ -379,7 +380,7 @@ function table(node: TableBlock, state: State): string {
     const cards = sorted.map((record) => {
       const body = columns.map((id) => `<div class="card-cell">${cell(record.values?.[id])}</div>`).join('');
       const value = view.targetDefinition ? record.values?.[view.targetDefinition] : undefined;
-      const target = value && typeof value === 'object' ? refTarget(value, state) : null;
+      const target = value && typeof value === 'object' && !Array.isArray(value) ? refTarget(value, state) : null;
       return target ? `<a class="card" href="${escapeHtml(target.url)}">${body}</a>` : `<div class="card">${body}</div>`;
     });
     return `<div class="cards">${cards.join('')}</div>\n`;

@@ -36,7 +36,11 @@ export function extractLinks(document: Document): DocumentLink[] {
       case 'table':
         // Link cells (card targets) hold references too.
         for (const record of Object.values(node.data.records)) {
-          for (const value of Object.values(record.values)) if (value && typeof value === 'object') add(value, 'table', node.key);
+          for (const value of Object.values(record.values)) {
+            // A files cell (a card's cover) holds file ids.
+            if (Array.isArray(value)) for (const file of value) add(typeof file === 'string' ? { kind: 'file', file } : file, 'table', node.key);
+            else if (value && typeof value === 'object') add(value, 'table', node.key);
+          }
         }
         break;
       case 'inline-image':

@@ -164,6 +164,7 @@ function tableParagraphs(table: TableBlock): Block[] {
     .map((record) => {
       const cells = columns.map((id): InlineContent[] => {
         const value = record.values[id];
+        if (Array.isArray(value)) return [];
         if (value && typeof value === 'object') return [text(hrefFromRef(value))];
         const paragraphs = table.fragments.find((f) => f.fragment === value)?.nodes ?? [];
         return paragraphs.flatMap((p, n) => (n > 0 ? [text(' '), ...p.nodes] : p.nodes));

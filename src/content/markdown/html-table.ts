@@ -2,7 +2,8 @@
  * GitBook's HTML tables <-> table blocks.
  *
  * GitBook writes a table as HTML (one line, `<table>…</table>`) when GFM cannot hold it:
- * cards (`data-view="cards"`, a hidden `data-card-target` column of links), column widths
+ * cards (`data-view="cards"`, a hidden `data-card-target` column of links, a hidden
+ * `data-card-cover data-type="files"` column of cover images), column widths
  * (`<th width="200">`), cells of several paragraphs (`<td><p>…</p><p>…</p></td>`), hidden
  * columns. Reading accepts exactly what the writer below produces: a table that would not be
  * written back byte for byte is left to the caller, which keeps it verbatim, so nothing
@@ -25,7 +26,7 @@ interface Cell {
 }
 
 const TABLE_ATTRS = new Set(['data-view', 'data-card-size', 'data-header-hidden', 'data-full-width']);
-const TH_ATTRS = new Set(['width', 'align', 'data-hidden', 'data-card-target', 'data-type']);
+const TH_ATTRS = new Set(['width', 'align', 'data-hidden', 'data-card-target', 'data-card-cover', 'data-type']);
 
 /** The table block a GitBook HTML table stands for; null when it is not one this module writes back as is. */
 export function readHtmlTable(html: string, ctx: InlineContext): TableBlock | null {
@@ -44,18 +45,24 @@ export function readHtmlTable(html: string, ctx: InlineContext): TableBlock | nu
   const visible: string[] = [];
   const widths: Record<string, number> = {};
   let target: string | undefined;
+  let cover: string | undefined;
   for (const [c, th] of rows.head.entries()) {
     if (Object.keys(th.attrs).some((name) => !TH_ATTRS.has(name))) return null;
     const id = `c${c}`;
     const title = plain(readHtmlInlines(th.parts, ctx));
     const type = th.attrs['data-type'];
     if (type === 'content-ref') definition[id] = { id, title, type: 'content-ref' };
+    else if (type === 'files') definition[id] = { id, title, type: 'files' };
     else if (type === undefined) {
       const align = th.attrs.align;
       definition[id] = { id, title, type: 'text', textAlignment: align === 'center' || align === 'right' ? align : 'left' };
     } else return null;
     if (th.attrs['data-hidden'] === undefined) visible.push(id);
     if ('data-card-target' in th.attrs) target = id;
+    if ('data-card-cover' in th.attrs) {
+      if (!cards || type !== 'files' || cover !== undefined) return null;
+      cover = id;
+    }
     if (th.attrs.width !== undefined) {
       const width = Number(th.attrs.width);
       if (!(width > 0)) return null;
@@ -76,6 +83,13 @@ export function readHtmlTable(html: string, ctx: InlineContext): TableBlock | nu
         values[id] = ref;
         continue;
       }
+      if (definition[id].type === 'files') {
+        // File references until paths are resolved; settleTables makes them file ids.
+        const refs = readFilesCell(cell.parts);
+        if (!refs) return null;
+        values[id] = refs;
+        continue;
+      }
       const paragraphs = readCellParagraphs(cell.parts, ctx);
       if (!paragraphs) return null;
       const name = `r${r}${id}`;
@@ -87,7 +101,7 @@ export function readHtmlTable(html: string, ctx: InlineContext): TableBlock | nu
 
   const data: TableBlock['data'] = {
     view: cards
-      ? { type: 'cards', columns: visible, cardSize: tableAttrs['data-card-size'] === 'large' ? 'large' : 'medium', ...(target ? { targetDefinition: target } : {}) }
+      ? { type: 'cards', columns: visible, cardSize: tableAttrs['data-card-size'] === 'large' ? 'large' : 'medium', ...(target ? { targetDefinition: target } : {}), ...(cover ? { coverDefinition: cover } : {}) }
       : { type: 'grid', columns: visible, hideHeader: 'data-header-hidden' in tableAttrs, ...(Object.keys(widths).length > 0 ? { columnWidths: widths } : {}) },
     records,
     definition,
@@ -123,6 +137,7 @@ export function writeHtmlTable(block: TableBlock): string {
     if (d.type === 'text' && d.textAlignment !== 'left') a += ` align="${d.textAlignment}"`;
     if (!view.columns.includes(id)) a += ' data-hidden';
     if (view.type === 'cards' && view.targetDefinition === id) a += ' data-card-target';
+    if (view.type === 'cards' && view.coverDefinition === id) a += ' data-card-cover';
     if (d.type !== 'text') a += ` data-type="${d.type}"`;
     return `<th${a}>${inline([textNode([leaf(d.title)])])}</th>`;
   });
@@ -131,7 +146,8 @@ export function writeHtmlTable(block: TableBlock): string {
     .map((record) => {
       const cells = ids.map((id) => {
         const value = record.values[id];
-        if (definition[id].type === 'content-ref') return `<td>${value && typeof value === 'object' ? refCell(value) : ''}</td>`;
+        if (definition[id].type === 'files') return `<td>${Array.isArray(value) ? value.map((file) => refCell(typeof file === 'string' ? { kind: 'file', file } : file)).join('') : ''}</td>`;
+        if (definition[id].type === 'content-ref') return `<td>${value && typeof value === 'object' && !Array.isArray(value) ? refCell(value) : ''}</td>`;
         const paragraphs = (typeof value === 'string' && fragments.get(value)) || [];
         if (paragraphs.length === 1) return `<td>${inline(paragraphs[0].nodes)}</td>`;
         return `<td>${paragraphs.map((p) => `<p>${inline(p.nodes)}</p>`).join('')}</td>`;
@@ -161,6 +177,18 @@ function readRefCell(parts: Part[]): ContentRef | null | undefined {
   if (!close || !('tag' in close) || close.tag.name !== 'a' || !close.tag.closing) return undefined;
   const href = open.tag.attrs.href;
   return href ? refFromHref(href) : undefined;
+}
+
+/** A files cell: `<a href="path">name</a>` per file (none when empty); null when it holds anything else. */
+function readFilesCell(parts: Part[]): ContentRef[] | null {
+  const meaningful = parts.filter((p) => 'tag' in p || p.text.trim() !== '');
+  const refs: ContentRef[] = [];
+  for (let i = 0; i < meaningful.length; i += 3) {
+    const ref = readRefCell(meaningful.slice(i, i + 3));
+    if (!ref) return null;
+    refs.push(ref);
+  }
+  return refs;
 }
 
 /** A cell's paragraphs: its `<p>` elements, or its inline content as one paragraph. */
@@ -248,9 +276,15 @@ export function settleTables<T extends Document>(document: T): T {
     if (Array.isArray(node)) return node.map((n) => settle(n, container));
     if (!node || typeof node !== 'object') return node;
     const object = node as Record<string, unknown>;
-    if (object.object === 'block' && object.type === 'table' && !tableIsValid(object as unknown as TableBlock)) {
+    if (object.object === 'block' && object.type === 'table') {
+      const filed = filesAsIds(object as unknown as TableBlock);
+      if (tableIsValid(filed)) {
+        if (filed === (object as unknown)) return node;
+        changed = true;
+        return filed;
+      }
       changed = true;
-      const table = object as unknown as TableBlock;
+      const table = filed;
       // A list item holds no verbatim block: there the links become a visible text column.
       if (container === 'list-item') return linksAsText(table);
       const { object: kind, ...rest } = markupBlock('html', writeHtmlTable(table));
@@ -273,14 +307,15 @@ function linksAsText(table: TableBlock): TableBlock {
   const fragments = [...table.fragments];
   const records: TableBlock['data']['records'] = {};
   for (const [id, d] of Object.entries(table.data.definition)) {
-    definition[id] = d.type === 'content-ref' ? { id, title: d.title, type: 'text', textAlignment: 'left' } : d;
+    definition[id] = d.type !== 'text' ? { id, title: d.title, type: 'text', textAlignment: 'left' } : d;
   }
   for (const [r, record] of Object.entries(table.data.records)) {
     const values: TableRecord['values'] = {};
     for (const [id, value] of Object.entries(record.values)) {
       if (value === null || typeof value === 'object') {
         const name = `${r}${id}`;
-        const nodes: InlineContent[] = value ? [{ object: 'inline', type: 'link', isVoid: false, data: { ref: value }, nodes: [textNode([leaf(hrefFromRef(value))])] }] : [textNode([leaf('')])];
+        const refs = (Array.isArray(value) ? value : value ? [value] : []).map((v): ContentRef => (typeof v === 'string' ? { kind: 'file', file: v } : v));
+        const nodes: InlineContent[] = refs.length > 0 ? refs.map((ref) => ({ object: 'inline', type: 'link', isVoid: false, data: { ref }, nodes: [textNode([leaf(hrefFromRef(ref))])] })) : [textNode([leaf('')])];
         fragments.push({ object: 'fragment', fragment: name, nodes: [paragraph(nodes)] });
         values[id] = name;
       } else values[id] = value;
@@ -288,15 +323,56 @@ function linksAsText(table: TableBlock): TableBlock {
     records[r] = { ...record, values };
   }
   const { view } = table.data;
-  const columns = Object.keys(definition).filter((id) => view.columns.includes(id) || table.data.definition[id].type === 'content-ref');
+  const columns = Object.keys(definition).filter((id) => view.columns.includes(id) || table.data.definition[id].type !== 'text');
   const nextView = view.type === 'cards' ? { type: 'cards' as const, columns, cardSize: view.cardSize } : { ...view, columns };
   return { ...table, data: { ...table.data, view: nextView, definition, records }, fragments };
 }
 
 function tableIsValid(table: TableBlock): boolean {
   return Object.values(table.data.records ?? {}).every((record) =>
-    Object.values(record.values ?? {}).every((value) => !value || typeof value !== 'object' || (value.kind !== 'url' && value.kind !== 'file')),
+    Object.values(record.values ?? {}).every((value) =>
+      Array.isArray(value) ? value.every((file) => typeof file === 'string') : !value || typeof value !== 'object' || (value.kind !== 'url' && value.kind !== 'file'),
+    ),
   );
+}
+
+const filesColumns = (table: TableBlock): string[] => Object.values(table.data?.definition ?? {}).flatMap((d) => (d?.type === 'files' ? [d.id] : []));
+
+/**
+ * A files cell holds file ids (GitBook's schema), but paths are read and written as
+ * references: mapRefs (paths.ts) shows each id as a file reference (`filesAsRefs`) and takes
+ * back the references still naming a file of the space (`filesAsIds`); one made a path for
+ * writing stays a reference, which writeHtmlTable writes as a link. The same table when nothing changes.
+ */
+export function filesAsRefs(table: TableBlock): TableBlock {
+  return mapFilesCells(table, (value) => value.map((file) => (typeof file === 'string' ? { kind: 'file', file } : file)));
+}
+
+export function filesAsIds(table: TableBlock): TableBlock {
+  return mapFilesCells(table, (value) =>
+    value.every((file) => typeof file === 'string' || (file.kind === 'file' && !file.space)) ? value.map((file) => (typeof file === 'string' ? file : (file as { file: string }).file)) : value,
+  );
+}
+
+function mapFilesCells(table: TableBlock, map: (value: Array<string | ContentRef>) => Array<string | ContentRef>): TableBlock {
+  const columns = filesColumns(table);
+  if (columns.length === 0) return table;
+  let changed = false;
+  const records: TableBlock['data']['records'] = {};
+  for (const [id, record] of Object.entries(table.data.records ?? {})) {
+    const values = { ...record.values };
+    for (const column of columns) {
+      const value = values[column];
+      if (!Array.isArray(value)) continue;
+      const next = map(value);
+      if (next.some((v, i) => v !== value[i])) {
+        values[column] = next;
+        changed = true;
+      }
+    }
+    records[id] = { ...record, values };
+  }
+  return changed ? { ...table, data: { ...table.data, records } } : table;
 }
 
 function safeDecode(text: string): string {

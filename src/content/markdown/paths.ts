@@ -6,8 +6,8 @@
  * Reading keeps what resolves to nothing as written (the link report calls it broken).
  */
 import { posix } from 'node:path';
-import type { ContentRef, Document } from './types.ts';
-import { settleTables } from './html-table.ts';
+import type { ContentRef, Document, TableBlock } from './types.ts';
+import { filesAsIds, filesAsRefs, settleTables } from './html-table.ts';
 import { boundHrefsOf, withBoundHrefs, writtenHrefs } from './bound-hrefs.ts';
 
 /** Where pages and files of a space are, by path and by id. */
@@ -178,7 +178,12 @@ export function mapRefs(document: Document, visit: Visit): Document {
     const object = value as Record<string, unknown>;
     // A button's data has a `kind` too (primary, secondary): only a ContentRef kind is a reference.
     if (typeof object.kind === 'string' && object.object === undefined && REF_KINDS.has(object.kind)) return visit(object as unknown as ContentRef, holder);
+    // A table's files cells hold file ids: visited as file references (html-table.ts).
+    if (object.object === 'block' && object.type === 'table') return filesAsIds(walkObject(filesAsRefs(object as unknown as TableBlock) as unknown as Record<string, unknown>, 'table') as unknown as TableBlock);
     const type = typeof object.object === 'string' && typeof object.type === 'string' ? object.type : holder;
+    return walkObject(object, type);
+  };
+  const walkObject = (object: Record<string, unknown>, type: string): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(object)) out[k] = walk(v, type);
     return out;

@@ -235,8 +235,10 @@ const CHECKED_CONTAINERS: Record<string, Record<string, (value: string) => boole
   updates: { format: () => true },
   columns: { fullwidth: (v) => v === 'true' },
 };
+/** An update's tags as GitBook writes them (`tags="fix,data-quality"`): tag slugs, comma-separated; read-block.ts reads them. */
+export const UPDATE_TAGS = /^[a-z0-9][a-z0-9_-]*(?:,[a-z0-9][a-z0-9_-]*)*$/;
 const CHECKED_ITEMS: Record<string, Record<string, (value: string) => boolean>> = {
-  update: { date: (v) => /^\d{4}-\d{2}-\d{2}(?:T[\d:.]+(?:Z|[+-]\d{2}:\d{2}))?$/.test(v) && !Number.isNaN(Date.parse(v)) },
+  update: { date: (v) => /^\d{4}-\d{2}-\d{2}(?:T[\d:.]+(?:Z|[+-]\d{2}:\d{2}))?$/.test(v) && !Number.isNaN(Date.parse(v)), tags: (v) => UPDATE_TAGS.test(v) },
   column: { width: (v) => /^\d+(?:\.\d+)?(?:%|px)?$/.test(v) },
 };
 

@@ -156,7 +156,7 @@ function buildTag(name: string, attrs: Record<string, string>, body: RootContent
       return [{ object: 'block', type: 'updates', data: attrs.format ? { format: attrs.format } : {}, nodes: collect(readBlocks(body, ctx), 'update', () => update(EPOCH, [])) }];
     case 'update': {
       const date = readDate(attrs.date);
-      return date ? [update(date, readBlocks(body, ctx))] : null;
+      return date ? [update(date, readBlocks(body, ctx), attrs.tags)] : null;
     }
     case 'columns':
       return [{ object: 'block', type: 'columns', isVoid: false, data: attrs.fullwidth === 'true' ? { fullWidth: true } : {}, nodes: collect(readBlocks(body, ctx), 'column', () => column(undefined, [])) }];
@@ -226,8 +226,9 @@ function readDate(value: string | undefined): string | null {
   return /^\d{4}-\d{2}-\d{2}T[\d:.]+(?:Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)) ? value : null;
 }
 
-function update(date: string, nodes: Block[]): UpdateBlock {
-  return { object: 'block', type: 'update', data: { date }, nodes };
+/** `tags="a,b"` (checked by prepare.ts) is GitBook's tags: references to the revision's tags by slug. */
+function update(date: string, nodes: Block[], tags?: string): UpdateBlock {
+  return { object: 'block', type: 'update', data: tags ? { date, tags: tags.split(',').map((tag) => ({ kind: 'tag', tag })) } : { date }, nodes };
 }
 
 /** `width="50%"` is GitBook's Length `{ value: 50, unit: '%' }`, `width="320"` a number. */

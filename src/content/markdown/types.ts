@@ -6,7 +6,7 @@
  */
 
 export type * from './inline-types.ts';
-import type { ContentRef, ContentRefFile, ContentRefOpenAPI, ImageRef, Inline, InlineContent, InlineExpression, Text } from './inline-types.ts';
+import type { ContentRef, ContentRefFile, ContentRefOpenAPI, ContentRefTag, ImageRef, Inline, InlineContent, InlineExpression, Text } from './inline-types.ts';
 
 export type TextAlignment = 'start' | 'center' | 'end';
 
@@ -278,8 +278,8 @@ export interface UpdateBlock {
   type: 'update';
   key?: string;
   isVoid?: false;
-  /** `date` is a date-time (GitBook's Timestamp); a plain date is read as midnight UTC. */
-  data: { date: string };
+  /** `date` is a date-time (GitBook's Timestamp); a plain date is read as midnight UTC. `tags`: `{% update tags="a,b" %}`. */
+  data: { date: string; tags?: ContentRefTag[] };
   nodes: Block[];
 }
 
@@ -345,12 +345,22 @@ export interface TableContentRefDefinition {
   type: 'content-ref';
 }
 
-export type TableDefinition = TableTextDefinition | TableContentRefDefinition;
+/** A column of uploaded files, by id (GitBook's card cover image, `data-card-cover data-type="files"`). */
+export interface TableFilesDefinition {
+  id: string;
+  title: string;
+  type: 'files';
+}
+
+export type TableDefinition = TableTextDefinition | TableContentRefDefinition | TableFilesDefinition;
 
 export interface TableRecord {
   orderIndex: string;
-  /** A text cell names its fragment; a content-ref cell holds the reference (or null when empty). */
-  values: Record<string, string | ContentRef | null>;
+  /**
+   * A text cell names its fragment; a content-ref cell holds the reference (or null when empty);
+   * a files cell the file ids (references only while paths are read or written, html-table.ts).
+   */
+  values: Record<string, string | ContentRef | null | Array<string | ContentRef>>;
 }
 
 export interface TableGridView {
@@ -367,6 +377,8 @@ export interface TableCardsView {
   columns: string[];
   cardSize: 'medium' | 'large';
   targetDefinition?: string;
+  /** The files column whose file is the card's cover image. */
+  coverDefinition?: string;
 }
 
 export interface TableBlock {

@@ -13,8 +13,9 @@ import { isEmptyContent } from './leaves.ts';
 import { formIn, type Container } from './dialect.ts';
 import type {
   Block, CodeBlock, Document, DrawingBlock, ExpandableBlock, HeadingBlock, ImageBlock, ImagesBlock, InlineContent, ListBlock,
-  ListItemBlock, ParagraphBlock, TableBlock, TableRecord, TextAlignment, WrittenForm,
+  ListItemBlock, ParagraphBlock, TableBlock, TableRecord, TextAlignment, UpdateBlock, WrittenForm,
 } from './types.ts';
+import { UPDATE_TAGS } from './prepare.ts';
 import { tableNeedsHtml, writeHtmlTable } from './html-table.ts';
 import { markdownToDocument } from './parse.ts';
 import { formLookup, sameBlocks, separatorFits, separatorLookup, writtenFormsOf, writtenSeparatorsOf, type BlockSpan } from './written-form.ts';
@@ -204,7 +205,7 @@ function writeBlock(block: Block, ctx: Context): string {
       return wrapTag('stepper', 'stepper', block.nodes.map((s) => wrapTag('step', 'step', writeBlocks(s.nodes, inContainer(ctx, 'stepper-step')))).join('\n\n'));
     case 'updates':
       // GitBook leaves a blank line after `{% updates %}` and between updates, none before `{% endupdates %}`.
-      return wrapTag(`updates${block.data.format ? ` format=${quoteAttribute(block.data.format)}` : ''}`, 'updates', '\n' + block.nodes.map((u) => wrapTag(`update date=${quoteAttribute(writeDate(u.data.date))}`, 'update', writeBlocks(u.nodes, inContainer(ctx, 'update')))).join('\n\n'));
+      return wrapTag(`updates${block.data.format ? ` format=${quoteAttribute(block.data.format)}` : ''}`, 'updates', '\n' + block.nodes.map((u) => wrapTag(`update date=${quoteAttribute(writeDate(u.data.date))}${writeTags(u.data.tags)}`, 'update', writeBlocks(u.nodes, inContainer(ctx, 'update')))).join('\n\n'));
     case 'columns':
       return wrapTag(`columns${block.data.fullWidth ? ' fullWidth="true"' : ''}`, 'columns', block.nodes.map((c) => wrapTag(`column${writeWidth(c.data.width)}`, 'column', writeBlocks(c.nodes, inContainer(ctx, 'column')))).join('\n\n'));
     case 'expandable':
@@ -256,6 +257,12 @@ export function writeDrawing(block: DrawingBlock): string {
 }
 
 /** Midnight UTC is written as the plain date GitBook writes. */
+/** An update's tags, as GitBook writes them; a tag of another space has no markdown form and is not written. */
+function writeTags(tags: UpdateBlock['data']['tags']): string {
+  const slugs = (tags ?? []).filter((t) => t.kind === 'tag' && !t.space && UPDATE_TAGS.test(t.tag)).map((t) => t.tag);
+  return slugs.length > 0 ? ` tags=${quoteAttribute(slugs.join(','))}` : '';
+}
+
 function writeDate(date: string): string {
   return date.endsWith('T00:00:00.000Z') ? date.slice(0, 10) : date;
 }

@@ -425,7 +425,7 @@ class Renderer {
     const fragments = new Map(block.fragments.map((f) => [f.fragment, f.nodes] as const));
     const cell = (value: TableRecord['values'][string] | undefined) =>
       winAnsi(
-        value && typeof value === 'object' ? hrefFromRef(value) : (typeof value === 'string' ? (fragments.get(value) ?? []) : [])
+        Array.isArray(value) ? '' : value && typeof value === 'object' ? hrefFromRef(value) : (typeof value === 'string' ? (fragments.get(value) ?? []) : [])
           .map((p: ParagraphBlock) => plainText(p.nodes))
           .join('\n'),
       );

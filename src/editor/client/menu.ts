@@ -7,6 +7,8 @@
  */
 import { NodeSelection, Plugin, PluginKey, TextSelection, type EditorState, type Transaction } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
+import type { Node as PMNode } from 'prosemirror-model';
+import { CONTAINER_OF_NODE } from '../schema.ts';
 import { KINDS, type Kind } from './blocks.ts';
 
 export const slashKey = new PluginKey<{ dismissed: number | null }>('slash');
@@ -134,17 +136,18 @@ export function slashMenu(run: (view: EditorView, kind: Kind, match: Match) => v
 /* ---------------------------------------------------------------- the block handle */
 
 /**
- * Moves the block at `index` of the document to stand before the block now at `to` (0 to the
- * number of blocks): the same node, keys and all, so only the order of the page changes.
+ * Moves the block at `index` of its container to stand before the block now at `to` (0 to the
+ * number of blocks): the same node, keys and all, so only the order changes. The container is
+ * the document, or the node at `parentPos` (a list, a hint, a column…): a block stays in its
+ * container, where it is allowed.
  */
-export function moveBlock(state: EditorState, index: number, to: number): Transaction | null {
-  const doc = state.doc;
-  if (index < 0 || index >= doc.childCount || to < 0 || to > doc.childCount || to === index || to === index + 1) return null;
-  let from = 0;
-  for (let i = 0; i < index; i++) from += doc.child(i).nodeSize;
-  const node = doc.child(index);
-  let at = 0;
-  for (let i = 0; i < to; i++) at += doc.child(i).nodeSize;
+export function moveBlock(state: EditorState, index: number, to: number, parentPos = -1): Transaction | null {
+  const parent = parentPos < 0 ? state.doc : state.doc.nodeAt(parentPos);
+  if (!parent || index < 0 || index >= parent.childCount || to < 0 || to > parent.childCount || to === index || to === index + 1) return null;
+  const start = parentPos < 0 ? 0 : parentPos + 1;
+  const from = start + offsetOf(parent, index);
+  const node = parent.child(index);
+  const at = start + offsetOf(parent, to);
   const tr = state.tr.delete(from, from + node.nodeSize);
   const target = to > index ? at - node.nodeSize : at;
   tr.insert(target, node);
@@ -152,19 +155,48 @@ export function moveBlock(state: EditorState, index: number, to: number): Transa
   return (inside ? tr.setSelection(inside) : tr).scrollIntoView();
 }
 
-/** The index of the top-level block holding the selection. */
-const blockIndex = (state: EditorState): number => state.selection.$from.index(0);
+const offsetOf = (parent: PMNode, index: number): number => {
+  let offset = 0;
+  for (let i = 0; i < index; i++) offset += parent.child(i).nodeSize;
+  return offset;
+};
+
+const LISTS = new Set(['list_unordered', 'list_ordered', 'list_tasks']);
+
+/** The block the handle moves: its container's position (-1: the document) and its index there. */
+export interface Movable {
+  parentPos: number;
+  index: number;
+}
 
 /**
- * A handle beside the cursor's top-level block: dragged with a finger, a pen or a mouse
+ * The innermost block around the selection that has siblings in a container of blocks (the
+ * document, a list item, a hint, a quote, a tab, a column, an update…), or a list item in its
+ * list: a paragraph alone in its list item moves the item, a second paragraph moves within
+ * the item. Cells, captions and code lines move with their block. A top-level block otherwise.
+ */
+export function movableAt(state: EditorState): Movable {
+  const { $from } = state.selection;
+  const deepest = state.selection instanceof NodeSelection ? $from.depth + 1 : $from.depth;
+  for (let d = deepest; d >= 2; d--) {
+    const parent = $from.node(d - 1);
+    const container = CONTAINER_OF_NODE[parent.type.name] !== undefined || LISTS.has(parent.type.name);
+    if (container && parent.childCount > 1) return { parentPos: $from.before(d - 1), index: $from.index(d - 1) };
+  }
+  return { parentPos: -1, index: $from.index(0) };
+}
+
+/**
+ * A handle beside the cursor's block (movableAt: a top-level block, or a block within its
+ * container): dragged with a finger, a pen or a mouse
  * (pointer events, like the page tree's handle in tree-dnd.ts; it does not scroll the page),
  * it moves the block where a line shows; focused, ↑ and ↓ move it, as Alt+↑ / Alt+↓ do in the
  * text.
  */
 export function blockHandle(): Plugin {
   const moveBy = (view: EditorView, delta: number): boolean => {
-    const index = blockIndex(view.state);
-    const tr = moveBlock(view.state, index, delta < 0 ? index - 1 : index + 2);
+    const { index, parentPos } = movableAt(view.state);
+    const tr = moveBlock(view.state, index, delta < 0 ? index - 1 : index + 2, parentPos);
     if (!tr) return false;
     view.dispatch(tr);
     return true;
@@ -190,35 +222,42 @@ export function blockHandle(): Plugin {
       line.hidden = true;
       surface.append(handle, line);
 
-      const blockTop = (index: number): { top: number; bottom: number } | null => {
-        let pos = 0;
-        for (let i = 0; i < index; i++) pos += view.state.doc.child(i).nodeSize;
-        const dom = view.nodeDOM(pos);
+      const containerOf = (parentPos: number): PMNode | null => (parentPos < 0 ? view.state.doc : view.state.doc.nodeAt(parentPos));
+      const blockTop = (index: number, parentPos: number): { top: number; bottom: number; left: number } | null => {
+        const parent = containerOf(parentPos);
+        if (!parent || index >= parent.childCount) return null;
+        const dom = view.nodeDOM((parentPos < 0 ? 0 : parentPos + 1) + offsetOf(parent, index));
         if (!(dom instanceof HTMLElement)) return null;
         const box = dom.getBoundingClientRect();
-        return { top: box.top, bottom: box.bottom };
+        return { top: box.top, bottom: box.bottom, left: box.left };
       };
       const place = () => {
-        const box = blockTop(blockIndex(view.state));
+        const { index, parentPos } = movableAt(view.state);
+        const box = blockTop(index, parentPos);
         handle.hidden = !box;
-        if (box) handle.style.top = `${box.top - surface.getBoundingClientRect().top}px`;
+        if (!box) return;
+        const frame = surface.getBoundingClientRect();
+        handle.style.top = `${box.top - frame.top}px`;
+        // A nested block's handle stands just left of it (its container's indent), a top-level one at the edge.
+        handle.style.left = parentPos < 0 ? '' : `${Math.max(0, box.left - frame.left - handle.offsetWidth)}px`;
+        handle.classList.toggle('nested', parentPos >= 0);
       };
-      /** Where a drop at `clientY` puts the block: before the block whose middle is below it. */
-      const dropAt = (clientY: number): number => {
-        const count = view.state.doc.childCount;
+      /** Where a drop at `clientY` puts the block: before the sibling whose middle is below it. */
+      const dropAt = (clientY: number, parentPos: number): number => {
+        const count = containerOf(parentPos)?.childCount ?? 0;
         for (let i = 0; i < count; i++) {
-          const box = blockTop(i);
+          const box = blockTop(i, parentPos);
           if (box && clientY < (box.top + box.bottom) / 2) return i;
         }
         return count;
       };
 
-      let dragging: { pointer: number; index: number; to: number } | null = null;
+      let dragging: { pointer: number; index: number; parentPos: number; to: number } | null = null;
       handle.addEventListener('pointerdown', (event) => {
         if (event.button !== 0) return;
         event.preventDefault();
         handle.setPointerCapture(event.pointerId);
-        dragging = { pointer: event.pointerId, index: blockIndex(view.state), to: -1 };
+        dragging = { pointer: event.pointerId, ...movableAt(view.state), to: -1 };
         handle.classList.add('dragging');
       });
       // Near the window's top or bottom edge, a drag scrolls the page (a long page on a phone).
@@ -236,11 +275,16 @@ export function blockHandle(): Plugin {
       };
       const mark = (clientY: number) => {
         if (!dragging) return;
-        dragging.to = dropAt(clientY);
-        const count = view.state.doc.childCount;
-        const edge = dragging.to < count ? blockTop(dragging.to)?.top : blockTop(count - 1)?.bottom;
+        dragging.to = dropAt(clientY, dragging.parentPos);
+        const count = containerOf(dragging.parentPos)?.childCount ?? 0;
+        const edge = dragging.to < count ? blockTop(dragging.to, dragging.parentPos)?.top : blockTop(count - 1, dragging.parentPos)?.bottom;
         line.hidden = edge === undefined;
-        if (edge !== undefined) line.style.top = `${edge - surface.getBoundingClientRect().top - 2}px`;
+        if (edge === undefined) return;
+        const frame = surface.getBoundingClientRect();
+        line.style.top = `${edge - frame.top - 2}px`;
+        // Among a container's blocks, the line starts where they do.
+        const left = dragging.parentPos >= 0 ? blockTop(0, dragging.parentPos)?.left : undefined;
+        line.style.left = left === undefined ? '' : `${left - frame.left}px`;
       };
       handle.addEventListener('pointermove', (event) => {
         if (!dragging || event.pointerId !== dragging.pointer) return;
@@ -250,11 +294,11 @@ export function blockHandle(): Plugin {
       });
       const finish = (event: PointerEvent, drop: boolean) => {
         if (!dragging || event.pointerId !== dragging.pointer) return;
-        const { index, to } = dragging;
+        const { index, parentPos, to } = dragging;
         dragging = null;
         line.hidden = true;
         handle.classList.remove('dragging');
-        const tr = drop && to >= 0 ? moveBlock(view.state, index, to) : null;
+        const tr = drop && to >= 0 ? moveBlock(view.state, index, to, parentPos) : null;
         if (tr) view.dispatch(tr);
         view.focus();
       };

@@ -86,6 +86,10 @@ async function askLink(ctx: PanelContext, title: string): Promise<Ref | null> {
 }
 
 const isLink = (d: Data) => !d.action;
+
+/** A tag slug as GitBook writes it in `{% update tags %}` (src/content/markdown/prepare.ts UPDATE_TAGS). */
+const TAG_SLUG = /^[a-z0-9][a-z0-9_-]*$/;
+const tagsOf = (d: Data): Array<{ kind: string; tag: string; space?: string }> => (Array.isArray(d.tags) ? (d.tags as Array<{ kind: string; tag: string; space?: string }>) : []);
 const asks = (d: Data) => actionOf(d)?.action === 'search' || actionOf(d)?.action === 'ask';
 
 export const SETTINGS: Record<string, Setting[]> = {
@@ -100,7 +104,21 @@ export const SETTINGS: Record<string, Setting[]> = {
   hint: [{ label: 'Style', kind: 'select', options: choices('info', 'success', 'warning', 'danger'), get: (d) => String(d.style ?? 'info'), set: (d, v) => ({ ...d, style: v }) }],
   tabs_item: [text('Tab title', 'title')],
   updates: [{ label: 'Date format', kind: 'select', options: choices('full', 'short', 'numeric'), get: (d) => String(d.format ?? 'full'), set: (d, v) => ({ ...d, format: v }) }],
-  update: [{ label: 'Date', kind: 'date', get: (d) => String(d.date ?? '').slice(0, 10), set: (d, v) => (/^\d{4}-\d{2}-\d{2}$/.test(String(v)) ? { ...d, date: `${String(v)}T00:00:00.000Z` } : null) }],
+  update: [
+    { label: 'Date', kind: 'date', get: (d) => String(d.date ?? '').slice(0, 10), set: (d, v) => (/^\d{4}-\d{2}-\d{2}$/.test(String(v)) ? { ...d, date: `${String(v)}T00:00:00.000Z` } : null) },
+    {
+      // GitBook's tags of the update: slugs of the space's tags (`{% update tags="a,b" %}`); a tag of another space is kept, without control.
+      label: 'Tags',
+      kind: 'text',
+      get: (d) => tagsOf(d).filter((t) => !t.space).map((t) => t.tag).join(', '),
+      set: (d, v) => {
+        const slugs = [...new Set(String(v).split(',').map((s) => s.trim()).filter(Boolean))];
+        if (slugs.some((slug) => !TAG_SLUG.test(slug))) return null;
+        const tags = [...tagsOf(d).filter((t) => t.space), ...slugs.map((tag) => ({ kind: 'tag', tag }))];
+        return tags.length > 0 ? { ...d, tags } : withoutKey(d, 'tags');
+      },
+    },
+  ],
   image: [
     text('Alternative text', 'alt'),
     {

@@ -4,12 +4,14 @@
  * format, update date, adding and removing updates; image alt text, width, dark-mode image,
  * caption and the images' alignment, full width and frame; embed URL; formula; button label,
  * style, icon and action; a drawing's image; an OpenAPI block's operation), and the table's
- * rows or cards, columns, alignment, hidden columns, card size and reference cells (a card's
- * target). Ordinary form controls, reachable with Tab, changing the node through one
+ * rows or cards, columns, alignment, hidden columns, card size, reference cells (a card's
+ * target), cover cells (a card's image), the target and cover columns, grid or cards and a
+ * grid column's width. Ordinary form controls, reachable with Tab, changing the node through one
  * transaction each. The settings themselves, and what each writes, are in panel-settings.ts:
  * what GitBook's schema allows and the markdown engine reads and writes (src/content/markdown:
  * `<p align>`, `<img width>`, `<picture>` for the dark image, `<a class="button" data-icon>` /
- * `<button data-action>`, `{% updates format %}`, GitBook's HTML cards table).
+ * `<button data-action>`, `{% updates format %}`, `{% update tags %}`, GitBook's HTML cards
+ * table with `data-card-cover`, `<th width>`).
  */
 import type { Node as PMNode } from 'prosemirror-model';
 import { NodeSelection, TextSelection, type EditorState, type Transaction } from 'prosemirror-state';
@@ -159,11 +161,30 @@ export function cellAt(state: EditorState): CellAt | null {
 
 const emptyCell = () => n.table_cell!.create(null, n.paragraph!.create());
 
-/** A new row's cells: a text cell, or an empty reference cell under a content-ref column. */
+/** A new row's cells: a text cell, or an empty reference cell under a content-ref or files column. */
 const cellsFor = (head: PMNode): PMNode[] => {
   const cells: PMNode[] = [];
-  head.forEach((column) => cells.push(column.attrs.kind === 'content-ref' ? n.table_ref_cell!.create({ ref: null, absent: true }) : emptyCell()));
+  head.forEach((column) => cells.push(column.attrs.kind === 'content-ref' || column.attrs.kind === 'files' ? n.table_ref_cell!.create({ ref: null, absent: true }) : emptyCell()));
   return cells;
+};
+
+type View = { type?: string; columns?: string[]; cardSize?: string; targetDefinition?: string; coverDefinition?: string; hideHeader?: boolean };
+const viewOf = (table: PMNode): View => ((table.attrs.data as { view?: View } | null)?.view ?? {}) as View;
+
+/** Ids of the table's columns of a kind (a card target: content-ref; a cover: files), with their titles. */
+export function columnsOf(table: PMNode, kind: string): Array<{ id: string; title: string }> {
+  const out: Array<{ id: string; title: string }> = [];
+  table.child(0).forEach((cell, _offset, c) => {
+    if (cell.attrs.kind === kind && typeof cell.attrs.column === 'string') out.push({ id: cell.attrs.column, title: cell.textContent || `Column ${c + 1}` });
+  });
+  return out;
+}
+
+/** A column id made here, so the view can name a column before the document is saved (the converter keeps it). */
+const columnId = (): string => {
+  const bytes = new Uint8Array(8);
+  globalThis.crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => (b % 36).toString(36)).join('');
 };
 
 export const isCards = (table: PMNode): boolean => (table.attrs.data as { view?: { type?: string } } | null)?.view?.type === 'cards';
@@ -251,6 +272,57 @@ export const tableCommands = {
     if (cell.node.type !== n.table_ref_cell) return false;
     const tr = state.tr.setNodeMarkup(cell.pos, undefined, { ref, absent: ref === null });
     dispatch(tr.setSelection(NodeSelection.create(tr.doc, cell.pos)));
+    return true;
+  },
+  /** Sets the cover image files of the cursor's cell of a files column (an empty list removes it). */
+  cover(state: EditorState, dispatch: (tr: Transaction) => void, files: string[]): boolean {
+    const at = cellAt(state);
+    if (!at || at.row === 0 || at.table.child(0).child(at.column).attrs.kind !== 'files') return false;
+    const cell = layoutOf(at)[at.row]!.cells[at.column]!;
+    if (cell.node.type !== n.table_ref_cell) return false;
+    const tr = state.tr.setNodeMarkup(cell.pos, undefined, { ref: null, files, absent: false });
+    dispatch(tr.setSelection(NodeSelection.create(tr.doc, cell.pos)));
+    return true;
+  },
+  /** Changes the table's view (grid or cards, card target, cover column, card size). */
+  view(state: EditorState, dispatch: (tr: Transaction) => void, change: (view: View, table: PMNode) => View): boolean {
+    const at = cellAt(state);
+    if (!at) return false;
+    const data = (at.table.attrs.data ?? {}) as Data;
+    dispatch(state.tr.setNodeMarkup(at.tablePos, undefined, { ...at.table.attrs, data: { ...data, view: change(viewOf(at.table), at.table) } }));
+    return true;
+  },
+  /**
+   * Grid <-> cards. Cards take the first content-ref column as their target and the first
+   * files column as their cover; a grid has neither, and gets its column widths back from
+   * the header cells (the converter writes them for grids only).
+   */
+  toggleCards(state: EditorState, dispatch: (tr: Transaction) => void): boolean {
+    return tableCommands.view(state, dispatch, (view, table) => {
+      const columns = view.columns ?? [];
+      if (view.type === 'cards') return { type: 'grid', columns, hideHeader: false };
+      const target = columnsOf(table, 'content-ref')[0]?.id;
+      const cover = columnsOf(table, 'files')[0]?.id;
+      return { type: 'cards', columns, cardSize: 'medium', ...(target ? { targetDefinition: target } : {}), ...(cover ? { coverDefinition: cover } : {}) };
+    });
+  },
+  /** A new hidden column of card targets (content-ref) or covers (files), at the end, made the view's. */
+  addKindColumn(state: EditorState, dispatch: (tr: Transaction) => void, kind: 'content-ref' | 'files'): boolean {
+    const at = cellAt(state);
+    if (!at || !isCards(at.table)) return false;
+    const id = columnId();
+    const rows = layoutOf(at);
+    const tr = state.tr;
+    for (let r = rows.length - 1; r >= 0; r--) {
+      const row = rows[r]!;
+      const end = row.pos + row.node.nodeSize - 1;
+      tr.insert(end, r === 0 ? n.table_header_cell!.create({ column: id, kind, hidden: true, meta: { type: kind } }, schema.text(kind === 'files' ? 'Cover image' : 'Target')) : n.table_ref_cell!.create({ absent: true }));
+    }
+    const table = tr.doc.nodeAt(at.tablePos)!;
+    const data = (table.attrs.data ?? {}) as Data;
+    const view = { ...viewOf(table), [kind === 'files' ? 'coverDefinition' : 'targetDefinition']: id };
+    tr.setNodeMarkup(at.tablePos, undefined, { ...table.attrs, data: { ...data, view } });
+    dispatch(tr);
     return true;
   },
   align(state: EditorState, dispatch: (tr: Transaction) => void, align: 'left' | 'center' | 'right'): boolean {
@@ -400,7 +472,7 @@ export class BlockPanel {
       else this.update(view.state, true);
     };
     const head = at.table.child(0).child(at.column);
-    const kind = head.attrs.kind === 'content-ref';
+    const kind = head.attrs.kind === 'content-ref' || head.attrs.kind === 'files';
     group.append(
       this.button(cards ? 'Add card' : 'Add row', run(tableCommands.addRow)),
       this.button(cards ? 'Remove card' : 'Remove row', run(tableCommands.removeRow)),
@@ -417,6 +489,40 @@ export class BlockPanel {
     const hide = this.button(head.attrs.hidden ? 'Show column' : 'Hide column', run((s, d) => tableCommands.column(s, d, { hidden: !head.attrs.hidden }), false));
     hide.dataset.control = 'table:hide';
     group.append(hide);
+    const toggle = this.button(cards ? 'Show as grid' : 'Show as cards', run(tableCommands.toggleCards, false));
+    toggle.dataset.control = 'table:view';
+    group.append(toggle);
+    if (!cards) {
+      // GitBook's grid column width (`<th width>`), in pixels; empty: automatic.
+      const width = this.field('Column width (px)', 'number', 'table:width', typeof head.attrs.width === 'number' ? String(head.attrs.width) : '');
+      width.control.addEventListener('change', () => {
+        const value = width.control.value.trim();
+        const next = value === '' ? null : Number(value);
+        if (next !== null && !(Number.isFinite(next) && next > 0 && next <= 10_000)) return;
+        run((s, d) => tableCommands.column(s, d, { width: next }), false)();
+      });
+      group.append(width.label);
+    } else {
+      for (const [kindOf, key, label, add] of [
+        ['content-ref', 'targetDefinition', 'Card target column', 'Add card target column'],
+        ['files', 'coverDefinition', 'Cover image column', 'Add cover image column'],
+      ] as const) {
+        const columns = columnsOf(at.table, kindOf);
+        if (columns.length === 0) {
+          const button = this.button(add, run((s, d) => tableCommands.addKindColumn(s, d, kindOf), false));
+          button.dataset.control = `table:add-${kindOf}`;
+          group.append(button);
+          continue;
+        }
+        const chosen = this.field(label, 'select', `table:${key}`, '');
+        const select = chosen.control as HTMLSelectElement;
+        select.append(new Option('None', ''));
+        for (const column of columns) select.append(new Option(column.title, column.id));
+        select.value = String(viewOf(at.table)[key] ?? '');
+        select.addEventListener('change', () => run((s, d) => tableCommands.view(s, d, (view) => (select.value ? { ...view, [key]: select.value } : (withoutKey(view as Data, key) as View))), false)());
+        group.append(chosen.label);
+      }
+    }
     if (cards) {
       const label = document.createElement('label');
       label.append('Card size ');
@@ -434,7 +540,8 @@ export class BlockPanel {
     }
     this.dom.append(group);
     const cell = at.row > 0 ? at.table.child(at.row).child(at.column) : null;
-    if (cell?.type === n.table_ref_cell) this.renderTarget(cell, cards && (at.table.attrs.data as { view: { targetDefinition?: string } }).view.targetDefinition === head.attrs.column);
+    if (cell?.type === n.table_ref_cell && head.attrs.kind === 'files') this.renderCover(cell, cards && viewOf(at.table).coverDefinition === head.attrs.column);
+    else if (cell?.type === n.table_ref_cell) this.renderTarget(cell, cards && (at.table.attrs.data as { view: { targetDefinition?: string } }).view.targetDefinition === head.attrs.column);
   }
 
   /** A reference cell: the page (from the page picker) or URL it links to, or none. */
@@ -474,6 +581,52 @@ export class BlockPanel {
     group.append(pageLabel, urlLabel);
     if (ref) group.append(this.button('Remove link', () => set(null)));
     this.dom.append(group);
+  }
+
+  /** A files cell: its cover image, uploaded to the change request as images are; replaced or removed. */
+  private renderCover(cell: PMNode, isCover: boolean): void {
+    const group = document.createElement('fieldset');
+    const legend = document.createElement('legend');
+    legend.textContent = isCover ? 'Card cover image' : 'Files';
+    group.append(legend);
+    const files = Array.isArray(cell.attrs.files) ? (cell.attrs.files as string[]) : [];
+    const set = (next: string[]) => {
+      const view = this.view();
+      tableCommands.cover(view.state, view.dispatch, next);
+      this.update(view.state, true);
+    };
+    const choose = this.button(files.length > 0 ? 'Replace cover image…' : 'Set cover image…', () => {
+      const pick = async () => {
+        const values = await this.ctx.ask('Card cover image', [{ name: 'file', label: 'Image file', kind: 'file', accept: 'image/*' }]);
+        const file = values ? this.ctx.chosenFile() : null;
+        if (file) set([await this.ctx.upload(file)]);
+      };
+      pick().catch((error: unknown) => this.ctx.say(error instanceof Error ? error.message : String(error)));
+    });
+    choose.dataset.control = 'cover:set';
+    group.append(choose);
+    if (files.length > 0) {
+      const remove = this.button('Remove cover image', () => set([]));
+      remove.dataset.control = 'cover:remove';
+      group.append(remove);
+    }
+    this.dom.append(group);
+  }
+
+  /** A labelled input or select of the table panel. */
+  private field(text: string, kind: 'number' | 'select', id: string, value: string): { label: HTMLLabelElement; control: HTMLInputElement | HTMLSelectElement } {
+    const label = document.createElement('label');
+    label.append(`${text} `);
+    const control = kind === 'select' ? document.createElement('select') : document.createElement('input');
+    if (control instanceof HTMLInputElement) {
+      control.type = 'number';
+      control.min = '1';
+      control.value = value;
+    }
+    control.setAttribute('aria-label', text);
+    control.dataset.control = id;
+    label.append(control);
+    return { label, control };
   }
 
   private button(label: string, onClick: () => void): HTMLButtonElement {

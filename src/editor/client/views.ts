@@ -135,10 +135,28 @@ export function nodeViews(ctx: ViewContext): Record<string, NodeViewConstructor>
     }),
     integration: atom('opaque-block', (dom) => dom.append('Embedded markup (kept as is, read-only)')),
     // A cell of a content-ref column (a card's target): its page or URL, chosen in the block panel.
-    table_ref_cell: (node) => {
+    table_ref_cell: (node, view, getPos) => {
       const dom = el('td', 'ref-cell');
+      /** The kind of the cell's column, from the table's header row. */
+      const columnKind = (): unknown => {
+        const pos = getPos();
+        if (pos === undefined) return undefined;
+        const $pos = view.state.doc.resolve(pos);
+        return $pos.depth >= 2 ? $pos.node($pos.depth - 1).firstChild?.maybeChild($pos.index())?.attrs.kind : undefined;
+      };
       dom.contentEditable = 'false';
       const render = (cell: PMNode) => {
+        const files = cell.attrs.files as string[] | null;
+        if (Array.isArray(files) || columnKind() === 'files') {
+          // A files cell (a card's cover): its image, from the change request's download URL.
+          dom.replaceChildren();
+          const file = files?.[0];
+          if (file) dom.append(imageOf({ kind: 'file', file }, 'Cover image'));
+          else dom.append('No cover image');
+          dom.classList.add('cover-cell');
+          dom.classList.toggle('ref-cell-empty', !file);
+          return;
+        }
         const ref = cell.attrs.ref as Ref | null;
         dom.textContent = ref ? `→ ${refLabel(ref, ctx)}` : 'No link';
         dom.classList.toggle('ref-cell-empty', !ref);
