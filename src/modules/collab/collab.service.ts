@@ -27,9 +27,10 @@ import { applyContentChanges } from '../content/content.batch.ts';
 import { getPage } from '../content/content.service.ts';
 import { pageOf } from '../content/content.model.ts';
 import { findSession, SESSION_COOKIE, type BrowserSession } from '../../access/index.ts';
-import { collabRepository, type CollabAwarenessRow, type CollabDocKey, type CollabUpdateRow } from './collab.repository.ts';
+import { collabRepository, type CollabUpdateRow } from './collab.repository.ts';
 import { COLLAB_LIMITS } from './collab.limits.ts';
-import { awarenessEntries, BASE, NOTICE, digest, documentOfYDoc, FRAGMENT, isInStepWithPage, markBase, message, MESSAGE, seedUpdate, viewDigest, viewOfDocument, type StoredPage } from './collab.ydoc.ts';
+import { Member, Room, applyRemoteAwareness, receiveAwareness, storeAwareness, type CollabTransport } from './collab.room.ts';
+import { BASE, NOTICE, digest, documentOfYDoc, FRAGMENT, isInStepWithPage, markBase, message, MESSAGE, seedUpdate, viewDigest, viewOfDocument, type StoredPage } from './collab.ydoc.ts';
 import { EMPTY_DOCUMENT, mergeLiveDocument, mergeNotice, type BlockConflict } from './collab.merge.ts';
 import { documentHashOf, type CollabAccess } from './collab.access.ts';
 import { loadDocument } from '../../content/store/snapshot.ts';
@@ -53,48 +54,7 @@ const EXPIRE_MS = 45_000;
 
 export { authorizeCollab, type CollabAccess } from './collab.access.ts';
 
-/** What the hub needs of a connection (a WebSocket in the routes, anything in tests). */
-export interface CollabTransport {
-  send(data: Uint8Array): void;
-  close(code: number, reason: string): void;
-}
-
-class Member {
-  /** Awareness client ids this connection has announced (removed when it leaves). */
-  readonly awarenessClients = new Set<number>();
-  constructor(
-    readonly access: CollabAccess,
-    readonly transport: CollabTransport,
-  ) {}
-}
-
-class Room {
-  readonly doc = new Y.Doc({ gc: true });
-  readonly awareness = new awarenessProtocol.Awareness(this.doc);
-  readonly members = new Set<Member>();
-  /** Messages are handled one after another, so an update is stored before the next is read. */
-  queue: Promise<void> = Promise.resolve();
-  /** Rows after this id are read at each poll. */
-  pollMark = 0;
-  /** When this process last renewed its hold of the document (ms). */
-  heldAt = 0;
-  /** Awareness states read from other processes: client id -> the stored update and its member. */
-  readonly remote = new Map<number, { data: string; userId: string }>();
-  /**
-   * This process's clients whose awareness changed since the last poll: client id -> member.
-   * Stored at the poll, not at each message: a cursor moves with every keystroke, and the
-   * other processes read it only at their own polls anyway.
-   */
-  readonly awarenessChanged = new Map<number, string>();
-  rows = 0;
-  bytes = 0;
-  constructor(
-    readonly name: string,
-    readonly key: CollabDocKey,
-  ) {
-    this.awareness.setLocalState(null);
-  }
-}
+export type { CollabTransport } from './collab.room.ts';
 
 export class CollabHub {
   readonly processId = newId(16);
@@ -325,8 +285,8 @@ export class CollabHub {
         const states = await collabRepository.othersAwareness(this.deps.db, room.key, this.processId, this.expiredBefore());
         room.queue = room.queue.then(async () => {
           this.applyRows(room, rows, false);
-          this.applyRemoteAwareness(room, states);
-          await this.storeAwareness(room);
+          applyRemoteAwareness(room, states);
+          await storeAwareness(this.deps.db, room, this.processId, this.now());
         });
         await room.queue;
       }
@@ -339,60 +299,6 @@ export class CollabHub {
 
   private expiredBefore(): string {
     return new Date(Date.parse(this.now()) - EXPIRE_MS).toISOString();
-  }
-
-  /** Other processes' clients' cursors: new and changed states applied, states no longer stored removed. */
-  private applyRemoteAwareness(room: Room, rows: CollabAwarenessRow[]): void {
-    const seen = new Set<number>();
-    for (const row of rows) {
-      seen.add(row.client_id);
-      if (room.remote.get(row.client_id)?.data === row.data) continue;
-      room.remote.set(row.client_id, { data: row.data, userId: row.user_id });
-      awarenessProtocol.applyAwarenessUpdate(room.awareness, Buffer.from(row.data, 'base64'), 'store');
-    }
-    const gone = [...room.remote.keys()].filter((id) => !seen.has(id));
-    for (const id of gone) room.remote.delete(id);
-    if (gone.length > 0) awarenessProtocol.removeAwarenessStates(room.awareness, gone, 'store');
-  }
-
-  /**
-   * A member's awareness update, within budget: it may speak only for client ids it
-   * announced, that nobody holds, or that the same member holds elsewhere (a tab
-   * reconnecting, maybe to another process before its old row expired), so no member moves
-   * or removes another's cursor; for a few
-   * of them, with small states, and a document shows a bounded number of clients. Applied,
-   * passed on (the awareness listener) and stored for the other processes.
-   */
-  private async receiveAwareness(room: Room, member: Member, update: Uint8Array): Promise<void> {
-    const entries = awarenessEntries(update);
-    const held = room.awareness.getStates();
-    const userId = member.access.ctx.actor.userId;
-    for (const { clientId, stateBytes, removed } of entries) {
-      const own = member.awarenessClients.has(clientId);
-      const heldByOther = (room.remote.get(clientId)?.userId ?? userId) !== userId || [...room.members].some((m) => m !== member && m.awarenessClients.has(clientId) && m.access.ctx.actor.userId !== userId);
-      if (!own && heldByOther) return member.transport.close(1008, 'Awareness of another member’s client');
-      if (!own && !removed && member.awarenessClients.size >= COLLAB_LIMITS.awarenessClientsPerConnection) return member.transport.close(1008, 'Too many awareness clients');
-      if (!own && !removed && held.size >= COLLAB_LIMITS.awarenessClientsPerDoc) return;
-      if (stateBytes > COLLAB_LIMITS.awarenessStateBytes) return member.transport.close(1009, 'Awareness state too large');
-    }
-    awarenessProtocol.applyAwarenessUpdate(room.awareness, update, member);
-    for (const { clientId } of entries) {
-      if (!member.awarenessClients.has(clientId)) continue;
-      room.awarenessChanged.set(clientId, userId);
-      if (!room.awareness.getStates().has(clientId)) member.awarenessClients.delete(clientId);
-    }
-  }
-
-  /** Stores this process's changed awareness states for the other processes (run in the room's queue). */
-  private async storeAwareness(room: Room): Promise<void> {
-    const changed = [...room.awarenessChanged];
-    room.awarenessChanged.clear();
-    const gone: number[] = [];
-    for (const [clientId, userId] of changed) {
-      if (!room.awareness.getStates().has(clientId)) gone.push(clientId);
-      else await collabRepository.putAwareness(this.deps.db, room.key, { id: clientId, userId }, this.processId, awarenessProtocol.encodeAwarenessUpdate(room.awareness, [clientId]), this.now());
-    }
-    await collabRepository.deleteAwareness(this.deps.db, room.key, gone);
   }
 
   private async receive(room: Room, member: Member, data: Uint8Array): Promise<void> {
@@ -422,7 +328,7 @@ export class CollabHub {
       if (room.rows > COMPACT_ROWS) await this.compact(room);
       return;
     }
-    if (type === MESSAGE.awareness) return this.receiveAwareness(room, member, decoding.readVarUint8Array(decoder));
+    if (type === MESSAGE.awareness) return receiveAwareness(room, member, decoding.readVarUint8Array(decoder));
     if (type === MESSAGE.save) {
       // `{"replace":true}` after the member was told the page changed outside live editing.
       const options = decoding.hasContent(decoder) ? (JSON.parse(decoding.readVarString(decoder)) as { replace?: unknown }) : {};
