@@ -46,6 +46,14 @@ export class Room {
   readonly awarenessChanged = new Map<number, string>();
   rows = 0;
   bytes = 0;
+  /**
+   * The change request's head revision the page was last checked at: when its head moves
+   * (this process wrote it, or the poll sees it), the page is read again and followed.
+   */
+  revision: string | null = null;
+  /** Whether the change request was open (or a draft) when the room opened; merged or closed since: the room ends. */
+  pending = false;
+  ended = false;
   constructor(
     readonly name: string,
     readonly key: CollabDocKey,

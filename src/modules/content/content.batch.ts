@@ -3,6 +3,7 @@ import type { Context } from '../../context.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { completeDocument, InvalidDocument } from '../../content/markdown/complete.ts';
+import { changeRequestMoved } from '../change-requests/change-requests.events.ts';
 import { sentKeys, stableKeys } from '../../content/markdown/keys.ts';
 import { readPageMarkdown, type Document } from '../../content/markdown/index.ts';
 import { holdsRelativePaths, resolveDocumentPaths, type SpacePaths } from '../../content/markdown/paths.ts';
@@ -149,7 +150,7 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
     }
   }
 
-  return ctx.retryingTransaction(async (tctx) => {
+  const result = await ctx.retryingTransaction(async (tctx) => {
     const { cr, access } = await loadChangeRequest(tctx, spaceId, idOrNumber);
     changeRequestPolicy.authorize('edit', access, 'Editing a change request needs the edit role on an unlocked space');
     if (cr.status !== 'open' && cr.status !== 'draft') throw badRequest(`The change request is ${cr.status}: its content cannot change`);
@@ -279,6 +280,9 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
       changes: { outcomes, insertedFiles: insertedFiles.map((file) => ({ file, downloadURL: url(file), metadata: true })) },
     };
   });
+  // Committed: live editing follows the change in the documents open on this process.
+  changeRequestMoved(ctx.db, result.changeRequest.changeRequest.id, 'content');
+  return result;
 }
 
 /**
