@@ -102,8 +102,12 @@ describe('live documents follow changes made outside live editing', () => {
     // The first paragraph was changed on both sides: the live one stays, and both members hear of it.
     const merged = 'Live First paragraph.Second, changed outside.';
     await until(() => near.text() === merged && far.text() === merged, 2_000);
-    await until(() => near.notices.length === 1);
-    expect(near.notices[0]).toContain('changed on both sides, and the live version was kept: paragraph “Live First paragraph.”');
+    // Told on every process through the live document (the merging process, whichever saw the
+    // change first, also sends its own members a notice message).
+    const told = (c: Client) => (JSON.parse(c.doc.getMap<string>('quire-notice').get('merge') ?? '{}') as { text?: string }).text ?? '';
+    await until(() => told(near) !== '' && told(far) !== '');
+    for (const c of [near, far]) expect(told(c)).toContain('changed on both sides, and the live version was kept: paragraph “Live First paragraph.”');
+    await until(() => near.notices.length + far.notices.length === 1);
     // The merge is stored in the live document: the unsaved live edit still counts as unsaved,
     // and a save writes both sides without merging again.
     near.send(MESSAGE.save, () => undefined);
