@@ -18,7 +18,7 @@ import { servedTestApp } from './served-app.ts';
  * API, has both. On PostgreSQL once more with each member on their own server process (two
  * apps on one database, each on its own port), where edits and cursors pass through the
  * database. A page changed through the API while a member has unsaved live edits is merged
- * into them (the member typed in one paragraph, the API client changed another).
+ * into them when it is written (the member typed in one paragraph, the API client changed another).
  */
 
 const SHOTS = process.env.COLLAB_SHOTS ?? '/tmp/collab';
@@ -162,15 +162,16 @@ describe('editing together in a browser', () => {
       body: { changes: [{ operation: 'update_page', page: pageId, document: { markdown: 'Shared paragraph.\n\nSecond paragraph, changed through the API.\n' } }] },
     });
     expect(changed.status).toBe(200);
+    // No choice to make: merged when the API wrote it, the members told; both editors show both.
+    await expect.poll(() => page.locator('.save-status').innerText(), { timeout: 10_000 }).toContain('merged into the live edits');
+    await expect.poll(() => watcher.locator('.save-status').innerText(), { timeout: 5_000 }).toContain('merged into the live edits');
     await page.keyboard.type(' More.', { delay: 10 });
     await page.keyboard.press('Control+s');
-    // No choice to make: the member is told the change was merged; both editors show both.
-    await expect.poll(() => page.locator('.save-status').innerText(), { timeout: 10_000 }).toContain('merged into the live edits');
+    await expect.poll(() => page.locator('.save-status').innerText(), { timeout: 10_000 }).toBe('Saved');
     expect(await page.getByRole('alert').isHidden()).toBe(true);
     const both = 'Shared paragraph. Typed live in A. More.\nSecond paragraph, changed through the API.';
     await expect.poll(() => textOf(page), { timeout: 5_000 }).toBe(both);
     await expect.poll(() => textOf(watcher), { timeout: 5_000 }).toBe(both);
-    await expect.poll(() => watcher.locator('.save-status').innerText(), { timeout: 5_000 }).toContain('merged into the live edits');
     await page.screenshot({ path: `${SHOTS}/collab-merged.png` });
     const saved = await t.request('GET', `/v1/spaces/${spaceId}/change-requests/${cr.id}/content/page/${pageId}`, { token: ana.token, query: { format: 'markdown' } });
     expect(saved.body.markdown).toBe('Shared paragraph. Typed live in A. More.\n\nSecond paragraph, changed through the API.\n');

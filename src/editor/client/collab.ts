@@ -15,11 +15,14 @@ import './collab.css';
 import { Plugin, type Command } from 'prosemirror-state';
 import type { EditorView } from 'prosemirror-view';
 import type { Node as PMNode, Schema } from 'prosemirror-model';
+import { digest as sha256 } from 'lib0/hash/sha256';
 import { documentAttrsOf } from '../live-doc.ts';
 import { redo, undo, yCursorPlugin, ySyncPlugin, ySyncPluginKey, yUndoPlugin, yXmlFragmentToProseMirrorRootNode } from 'y-prosemirror';
 
 /** Message types: as src/modules/collab/collab.service.ts MESSAGE. */
 const MESSAGE = { sync: 0, awareness: 1, ack: 3, save: 4, saved: 5, error: 6, generation: 7, reload: 8, notice: 9 } as const;
+/** The server's close code for a change request merged or closed meanwhile (collab.service.ts ENDED_CLOSE): no reconnecting. */
+const ENDED_CLOSE = 4001;
 
 /** A save refused because the page changed outside live editing since the unsaved edits (the member chooses). */
 export class StaleSave extends Error {}
@@ -42,6 +45,12 @@ export interface Collab {
   reload(): Promise<void>;
   /** Updates sent and not yet acknowledged as stored. */
   unacknowledged(): number;
+  /**
+   * Called when the server marks the live document in step with the page it stored (after a
+   * save, a merged one included, or when it follows a change made outside) and this editor's
+   * document is exactly that one: what the editor shows is saved.
+   */
+  onInStep(listener: () => void): void;
   close(): void;
 }
 
@@ -184,6 +193,11 @@ export function connectCollab(url: string, schema: Schema, user: { name: string 
         failed = null;
         synced = null;
       }
+      if (event.code === ENDED_CLOSE) {
+        closed = true;
+        onStatus(event.reason);
+        return;
+      }
       if (closed || event.code === 1008 || event.code === 1009) return;
       onStatus('Reconnecting…');
       setTimeout(open, retry);
@@ -198,6 +212,21 @@ export function connectCollab(url: string, schema: Schema, user: { name: string 
   notices.observe(() => {
     const raw = notices.get('merge');
     if (started && raw) onStatus((JSON.parse(raw) as { text: string }).text);
+  });
+  // The server records in `quire-base` the digest of the live content it last saw in step with
+  // the stored page (collab.ydoc.ts markBase, viewDigest): the same digest of this copy, taken
+  // when the server changes that record, says whether what this editor holds is what was saved.
+  const base = doc.getMap<string>('quire-base');
+  let inStepListener: (() => void) | null = null;
+  const viewDigest = () => {
+    const json = JSON.stringify(yXmlFragmentToProseMirrorRootNode(fragment, schema).toJSON());
+    let binary = '';
+    for (const byte of sha256(new TextEncoder().encode(json))) binary += String.fromCharCode(byte);
+    return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  };
+  doc.on('afterTransaction', (transaction: Y.Transaction) => {
+    if (transaction.local || !inStepListener || !transaction.changed.has(base as unknown as Y.AbstractType<Y.YEvent<any>>)) return;
+    if (base.get('view') === viewDigest()) inStepListener();
   });
   doc.on('update', (update: Uint8Array, origin: unknown) => {
     if (origin === socket) return;
@@ -232,6 +261,7 @@ export function connectCollab(url: string, schema: Schema, user: { name: string 
     undo,
     redo,
     unacknowledged: () => pending,
+    onInStep: (listener) => (inStepListener = listener),
     close: () => {
       closed = true;
       socket?.close(1000);

@@ -233,9 +233,12 @@ async function start(root: HTMLElement): Promise<void> {
     const doc = view.state.doc;
     try {
       await (collab ? collab.save(replace) : api.save(fromProseMirror(doc)));
-      saved = doc;
+      // Live: what is saved is what the server stored, merged and keyed (onInStep below), not
+      // `doc`; edits typed since the save was sent are still unsaved.
+      if (!collab) saved = doc;
       say('Saved');
       root.dataset.saved = String(Date.now());
+      view.dispatch(view.state.tr); // refreshes the unsaved mark
     } catch (error) {
       if (error instanceof StaleSave) {
         say('Not saved');
@@ -436,6 +439,13 @@ async function start(root: HTMLElement): Promise<void> {
         return true;
       },
     },
+  });
+  // The server marked the live document in step with the page it stored, and this editor holds
+  // exactly that: saved (after a member's save, a merge included, or a change made outside
+  // followed). Refreshed after the Yjs transaction that told it.
+  collab?.onInStep(() => {
+    saved = view.state.doc;
+    setTimeout(() => view.dispatch(view.state.tr));
   });
   addEventListener('beforeunload', (event) => {
     if (!view.state.doc.eq(saved)) event.preventDefault();

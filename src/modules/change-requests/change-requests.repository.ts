@@ -46,7 +46,12 @@ export const changeRequestsRepository = {
     return Number(result.numUpdatedRows) === 1;
   },
 
-  /** A change request of the space by id or by number. */
+  /** The head revision and status of change requests by id (live editing polls those it has open). */
+  async heads(db: Db, ids: string[]): Promise<Pick<ChangeRequestRow, 'id' | 'revision_id' | 'status'>[]> {
+    if (ids.length === 0) return [];
+    return db.selectFrom('change_requests').select(['id', 'revision_id', 'status']).where('id', 'in', ids).execute();
+  },
+
   /** A change request of the space by id or number (the access layer's query, which loadChangeRequest runs). */
   find: accessRepository.findChangeRequest,
 

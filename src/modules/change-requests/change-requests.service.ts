@@ -13,6 +13,7 @@ import { findTemplate, SPACE_TEMPLATES } from '../../content/templates.ts';
 import { loadChangeRequest, loadSpace, memberAccess, visibleSpaceIds } from '../../access/index.ts';
 import { spacesRepository } from '../spaces/spaces.repository.ts';
 import { changeRequestPolicy } from './change-requests.policy.ts';
+import { changeRequestMoved } from './change-requests.events.ts';
 import type {
   ChangeRequestResult,
   ChangeRequestsPage,
@@ -113,7 +114,7 @@ export async function getChangeRequest(ctx: Context, spaceId: string, idOrNumber
 
 /** PATCH {CR}: subject, description, status (draft, open, archived); the creator or the edit role. */
 export async function updateChangeRequest(ctx: Context, spaceId: string, idOrNumber: string, input: UpdateChangeRequestInput): Promise<ChangeRequestResult> {
-  return ctx.transaction(async (tctx) => {
+  const result = await ctx.transaction(async (tctx) => {
     const { cr, access } = await loadChangeRequest(tctx, spaceId, idOrNumber);
     changeRequestPolicy.authorize('update', access, 'Only its creator and members with the edit role can change a change request');
     if (cr.status === 'merged') throw conflict('The change request is merged: it cannot change any more');
@@ -126,6 +127,9 @@ export async function updateChangeRequest(ctx: Context, spaceId: string, idOrNum
     await changeRequestsRepository.update(tctx.db, cr.id, changes);
     return withUsers(tctx.db, { ...cr, ...changes });
   });
+  // Closed or reopened: live editing ends or keeps its documents (change-requests.events.ts).
+  if (input.status !== undefined) changeRequestMoved(ctx.db, result.changeRequest.id, 'status');
+  return result;
 }
 
 interface MergeRule {
@@ -161,7 +165,8 @@ function conflicts(list: { pageId: string; title: string; reason: string; detail
  * top of it, so no edit is lost. Conflicts answer 409 and change nothing.
  */
 export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumber: string) {
-  return ctx.retryingTransaction(async (tctx) => {
+  let mergedId = '';
+  const result = await ctx.retryingTransaction(async (tctx) => {
     const { space, cr, access } = await loadChangeRequest(tctx, spaceId, idOrNumber);
     changeRequestPolicy.authorize('merge', access, access.space.locked ? 'The space is locked: nothing can be merged into it' : 'Merging needs the review role on the space');
     assertPending(cr, 'merged');
@@ -178,8 +183,11 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumb
     const merged = await outcome.editor.commit(tctx.db, { createdBy: ctx.actor.userId, parents: [ours, cr.revision_id], type: 'merge', mergedFrom: cr.id });
     if (!(await spacesRepository.advanceRevision(tctx.db, spaceId, ours, merged, now))) throw new HeadMoved();
     await changeRequestsRepository.update(tctx.db, cr.id, { status: 'merged', revision_merged: merged, merged_by: ctx.actor.userId, merged_at: now, updated_at: now });
+    mergedId = cr.id;
     return { revision: merged, result: 'merge' as const };
   });
+  changeRequestMoved(ctx.db, mergedId, 'status');
+  return result;
 }
 
 /**
@@ -188,7 +196,8 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, idOrNumb
  * main). Nothing to take answers the current revision unchanged.
  */
 export async function updateFromMain(ctx: Context, spaceId: string, idOrNumber: string) {
-  return ctx.retryingTransaction(async (tctx) => {
+  let updatedId = '';
+  const result = await ctx.retryingTransaction(async (tctx) => {
     const { space, cr, access } = await loadChangeRequest(tctx, spaceId, idOrNumber);
     changeRequestPolicy.authorize('edit', access, 'Updating a change request needs the edit role on an unlocked space');
     assertPending(cr, 'updated');
@@ -204,8 +213,11 @@ export async function updateFromMain(ctx: Context, spaceId: string, idOrNumber: 
       updated_at: now,
     });
     if (!moved) throw new HeadMoved();
+    updatedId = cr.id;
     return { revision: updated, result: 'update' as const };
   });
+  if (updatedId) changeRequestMoved(ctx.db, updatedId, 'content');
+  return result;
 }
 
 /** A review is outdated when its reviewer reviewed again later, or it judged an older revision. */

@@ -13,6 +13,7 @@ import { sessionContext } from '../../context.ts';
 import { sessionMayCreateTokens } from '../app-area/app-area.policy.ts';
 import { appAreaRepository } from '../app-area/app-area.repository.ts';
 import type { CollabDocKey } from './collab.repository.ts';
+import { isPending } from './collab.settled.ts';
 
 /** Who a connection is, what it opened and whether it may write. */
 export interface CollabAccess {
@@ -24,6 +25,9 @@ export interface CollabAccess {
   document: Document;
   /** The revision store's hash of `document` (null for a page without one): the base of a later merge. */
   documentHash: string | null;
+  /** The change request's head revision the page was read at, and whether it is open (or a draft). */
+  revisionId: string;
+  pending: boolean;
 }
 
 /**
@@ -49,8 +53,9 @@ export async function authorizeCollab(
   const documentHash = entry.document ?? null;
   const document = documentHash ? await loadDocument<Document>(ctx.db, request.spaceId, documentHash) : EMPTY_DOCUMENT;
   if (!document) throw notFound('Page');
-  const canWrite = changeRequestPolicy.can('edit', access) && (cr.status === 'open' || cr.status === 'draft');
-  return { sessionId: sessionIdOf(request.cookie)!, ctx, spaceId: request.spaceId, key: { changeRequestId: cr.id, pageId: entry.id }, canWrite, document, documentHash };
+  const pending = isPending(cr.status);
+  const canWrite = changeRequestPolicy.can('edit', access) && pending;
+  return { sessionId: sessionIdOf(request.cookie)!, ctx, spaceId: request.spaceId, key: { changeRequestId: cr.id, pageId: entry.id }, canWrite, document, documentHash, revisionId: cr.revision_id, pending };
 }
 
 /** The revision store's hash of a page's document at a revision (null for none). */

@@ -12,3 +12,10 @@ export const COLLAB_LIMITS = {
   awarenessClientsPerDoc: 64,
   awarenessStateBytes: 2048,
 };
+
+/**
+ * A hold of a document or an awareness state not renewed for this long belongs to a process
+ * that stopped without leaving, or to a client gone quiet (browsers renew their awareness
+ * every 15 s).
+ */
+export const HOLD_EXPIRE_MS = 45_000;

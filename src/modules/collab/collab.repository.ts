@@ -72,6 +72,12 @@ export const collabRepository = {
     return Number(row.n);
   },
 
+  /** The pages of a change request that have stored live edits. */
+  async pagesOf(db: Db, changeRequestId: string): Promise<string[]> {
+    const rows = await db.selectFrom('collab_updates').select('page_id').distinct().where('change_request_id', '=', changeRequestId).execute();
+    return rows.map((row) => row.page_id);
+  },
+
   /** Deletes everything stored of a document: its updates, holders and awareness states. */
   async clearDoc(db: Db, key: CollabDocKey): Promise<void> {
     for (const table of ['collab_updates', 'collab_rooms', 'collab_awareness'] as const) {

@@ -2,10 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
-import * as syncProtocol from 'y-protocols/sync';
-import * as awarenessProtocol from 'y-protocols/awareness';
 import * as encoding from 'lib0/encoding';
-import * as decoding from 'lib0/decoding';
 import type { FastifyInstance } from 'fastify';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { createMember, createOrganization, type TestOrganization, type TestUser } from '../../../test/factories.ts';
@@ -13,7 +10,8 @@ import { buildApp } from '../../app.ts';
 import { editSpaceContent } from '../content/content.service.ts';
 import { startSession } from '../sessions/sessions.service.ts';
 import { readPageMarkdown } from '../../content/markdown/index.ts';
-import { COLLAB_LIMITS, FRAGMENT, MESSAGE, documentOfYDoc, seedUpdate } from './collab.service.ts';
+import { COLLAB_LIMITS, MESSAGE, documentOfYDoc, seedUpdate } from './collab.service.ts';
+import { Client, textOf, until } from '../../../test/collab-client.ts';
 
 /*
  * Live editing over the socket, with a Node client speaking y-protocols as the browser does:
@@ -21,90 +19,6 @@ import { COLLAB_LIMITS, FRAGMENT, MESSAGE, documentOfYDoc, seedUpdate } from './
  * back by a second app on the same database, as after a restart or by another process),
  * the merged document saved through the change request, and the budgets.
  */
-
-/** A live editing client: a Y.Doc kept in step with one socket. */
-class Client {
-  readonly doc = new Y.Doc();
-  /** Others' cursors as this client sees them (its own state is set by `announce`). */
-  readonly awareness = new awarenessProtocol.Awareness(this.doc);
-  generation: string | null = null;
-  acks = 0;
-  synced: Promise<void>;
-  saved: Array<{ ok: boolean; stale?: boolean; message?: string; merged?: boolean; conflicts?: Array<{ key: string; label: string; kind: string }> }> = [];
-  /** What the server told this client (a merge of a change made outside live editing). */
-  notices: string[] = [];
-  closed: Promise<{ code: number; reason: string }>;
-  constructor(readonly ws: WebSocket) {
-    let onSynced!: () => void;
-    this.synced = new Promise((resolve) => (onSynced = resolve));
-    this.awareness.setLocalState(null);
-    this.closed = new Promise((resolve) =>
-      ws.on('close', (code, reason) => {
-        this.awareness.destroy();
-        resolve({ code, reason: reason.toString() });
-      }),
-    );
-    ws.on('open', () => this.send(MESSAGE.sync, (e) => syncProtocol.writeSyncStep1(e, this.doc)));
-    ws.on('message', (data: Buffer) => {
-      const decoder = decoding.createDecoder(new Uint8Array(data));
-      const type = decoding.readVarUint(decoder);
-      if (type === MESSAGE.sync) {
-        const encoder = encoding.createEncoder();
-        encoding.writeVarUint(encoder, MESSAGE.sync);
-        const kind = syncProtocol.readSyncMessage(decoder, encoder, this.doc, this);
-        if (encoding.length(encoder) > 1) ws.send(encoding.toUint8Array(encoder));
-        if (kind === syncProtocol.messageYjsSyncStep2) onSynced();
-      } else if (type === MESSAGE.awareness) awarenessProtocol.applyAwarenessUpdate(this.awareness, decoding.readVarUint8Array(decoder), 'remote');
-      else if (type === MESSAGE.generation) this.generation = decoding.readVarString(decoder);
-      else if (type === MESSAGE.ack) this.acks += decoding.readVarUint(decoder);
-      else if (type === MESSAGE.saved) this.saved.push(JSON.parse(decoding.readVarString(decoder)));
-      else if (type === MESSAGE.notice) this.notices.push(decoding.readVarString(decoder));
-    });
-    this.doc.on('update', (update: Uint8Array, origin: unknown) => {
-      if (origin !== this) this.send(MESSAGE.sync, (e) => syncProtocol.writeUpdate(e, update));
-    });
-  }
-  send(type: number, write: (e: encoding.Encoder) => void) {
-    const encoder = encoding.createEncoder();
-    encoding.writeVarUint(encoder, type);
-    write(encoder);
-    this.ws.send(encoding.toUint8Array(encoder));
-  }
-  /** Sets this client's awareness state (a cursor, a name) and sends it, as the browser does. */
-  announce(state: Record<string, unknown>, clientId = this.doc.clientID) {
-    const awareness = clientId === this.doc.clientID ? this.awareness : new awarenessProtocol.Awareness(new Y.Doc({ guid: 'spoof' }));
-    if (clientId !== this.doc.clientID) {
-      awareness.doc.clientID = clientId;
-      awareness.clientID = clientId;
-    }
-    awareness.setLocalState(state);
-    this.send(MESSAGE.awareness, (e) => encoding.writeVarUint8Array(e, awarenessProtocol.encodeAwarenessUpdate(awareness, [clientId])));
-    if (awareness !== this.awareness) awareness.destroy();
-  }
-  /** The name in another client's awareness state, as this client sees it. */
-  nameOf(clientId: number): string | undefined {
-    return (this.awareness.getStates().get(clientId) as { user?: { name?: string } } | undefined)?.user?.name;
-  }
-  /** Types at the start of a paragraph (the first one unless told). */
-  type(text: string, block = 0) {
-    const paragraph = this.doc.getXmlFragment(FRAGMENT).get(block) as Y.XmlElement;
-    (paragraph.get(0) as Y.XmlText).insert(0, text);
-  }
-  /** The document's text (its leaves, joined). */
-  text(): string {
-    return textOf(documentOfYDoc(this.doc));
-  }
-}
-
-const textOf = (document: unknown) => [...JSON.stringify(document).matchAll(/"text":"((?:[^"\\]|\\.)*)"/g)].map((m) => JSON.parse(`"${m[1]}"`)).join('');
-
-const until = async (check: () => boolean | Promise<boolean>, ms = 10_000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 describe('the live document', () => {
   it('keeps the page’s own properties (its written forms, unknown data) beside the content y-prosemirror binds', () => {
@@ -316,7 +230,7 @@ describe('live editing (collab)', () => {
     }
   });
 
-  it('merges a change made outside live editing into unsaved live edits, by block: the live side wins a block both changed, and every member is told', async () => {
+  it('merges a change made outside live editing into unsaved live edits, by block, when it is made: the live side wins a block both changed, and every member is told', async () => {
     const cr = (await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: editor.token, body: { subject: 'Outside' } })).body.id as string;
     const update = (markdown: string) =>
       t.request('POST', `/v1/spaces/${spaceId}/change-requests/${cr}/content`, { token: org.admin.token, body: { changes: [{ operation: 'update_page', page: pageId, document: { markdown } }] } });
@@ -333,28 +247,28 @@ describe('live editing (collab)', () => {
       return c.saved[count];
     };
 
-    // One side each: both kept, no conflict.
+    // One side each: both kept, no conflict, merged as soon as the API wrote it (before: at the
+    // next save or join), so the save that follows has nothing more to merge.
     c.type('Live ');
     await until(() => c.acks >= 1);
     expect((await update('First paragraph.\n\nSecond, changed outside.\n')).status).toBe(200);
-    expect(await saveAs()).toEqual({ ok: true, merged: true, conflicts: [] });
-    expect(await markdown()).toBe('Live First paragraph.\n\nSecond, changed outside.\n');
-    await until(() => watcher.text() === 'Live First paragraph.Second, changed outside.');
     await until(() => c.notices.length === 1 && watcher.notices.length === 1);
     expect(watcher.notices[0]).toContain('merged into the live edits');
+    expect(watcher.text()).toBe('Live First paragraph.Second, changed outside.');
+    expect(await saveAs()).toEqual({ ok: true });
+    expect(await markdown()).toBe('Live First paragraph.\n\nSecond, changed outside.\n');
 
     // Both changed the first paragraph, the outside change also added a block: the live
     // paragraph is kept and named, the added block is in.
     c.type('More ');
     await until(() => c.acks >= 2);
     expect((await update('Outside first.\n\nSecond, changed outside.\n\nAdded outside.\n')).status).toBe(200);
-    const conflicted = await saveAs();
-    expect(conflicted).toMatchObject({ ok: true, merged: true, conflicts: [{ kind: 'changed', label: 'paragraph “More Live First paragraph.”' }] });
-    expect(await markdown()).toBe('More Live First paragraph.\n\nSecond, changed outside.\n\nAdded outside.\n');
-    await until(() => watcher.notices.length === 2);
+    await until(() => watcher.notices.length === 2 && c.notices.length === 2);
     expect(watcher.notices[1]).toContain('changed on both sides, and the live version was kept: paragraph “More Live First paragraph.”');
+    expect(await saveAs()).toEqual({ ok: true });
+    expect(await markdown()).toBe('More Live First paragraph.\n\nSecond, changed outside.\n\nAdded outside.\n');
 
-    // Merged when a member joins too (the room stays open), and followed by those in it.
+    // A member who joins has it too, and so do those in the room.
     c.type('Typed ', 1);
     await until(() => c.acks >= 3);
     expect((await update('More Live First paragraph.\n\nSecond, changed outside.\n\nAdded outside, then changed.\n')).status).toBe(200);
@@ -366,21 +280,22 @@ describe('live editing (collab)', () => {
     expect(await saveAs()).toEqual({ ok: true });
     expect(await markdown()).toBe('More Live First paragraph.\n\nTyped Second, changed outside.\n\nAdded outside, then changed.\n');
 
-    // Saving with `replace` still replaces the change made outside.
-    c.type('Replacing ');
-    await until(() => c.acks >= 4);
-    expect((await update('Outside only.\n')).status).toBe(200);
-    expect(await saveAs({ replace: true })).toEqual({ ok: true });
-    expect(await markdown()).toBe('Replacing More Live First paragraph.\n\nTyped Second, changed outside.\n\nAdded outside, then changed.\n');
-
     // A live document with no known base (seeded before bases were recorded) is not merged:
     // the save is refused, saying why; the member replaces the change or takes the page's version.
-    c.type('Old ');
-    await until(() => c.acks >= 5);
-    c.doc.getMap('quire-base').delete('document');
-    await until(() => c.acks >= 6);
-    expect((await update('Outside again.\n')).status).toBe(200);
-    expect(await saveAs()).toEqual({ ok: false, stale: true, message: expect.stringContaining('changed outside live editing') });
+    const unmergeable = async (typed: string, outside: string) => {
+      const acks = c.acks;
+      c.type(typed);
+      await until(() => c.acks >= acks + 1);
+      c.doc.getMap('quire-base').delete('document');
+      await until(() => c.acks >= acks + 2);
+      expect((await update(outside)).status).toBe(200);
+      expect(await saveAs()).toEqual({ ok: false, stale: true, message: expect.stringContaining('changed outside live editing') });
+    };
+    await unmergeable('Replacing ', 'Outside only.\n');
+    // Saving with `replace` replaces the change made outside.
+    expect(await saveAs({ replace: true })).toEqual({ ok: true });
+    expect(await markdown()).toBe('Replacing More Live First paragraph.\n\nTyped Second, changed outside.\n\nAdded outside, then changed.\n');
+    await unmergeable('Old ', 'Outside again.\n');
     expect(await markdown()).toBe('Outside again.\n');
     const count = c.saved.length;
     c.send(MESSAGE.reload, () => undefined);

@@ -13,6 +13,8 @@ import { HttpError } from '../../errors.ts';
 import { errorBody } from '../../plugins/errors.ts';
 import { COLLAB_LIMITS } from './collab.limits.ts';
 import type { CollabHub } from './collab.service.ts';
+import { clearSettledDocs } from './collab.settled.ts';
+import { onChangeRequestMoved } from '../change-requests/change-requests.events.ts';
 
 /*
  * The service (Yjs, y-prosemirror, the editor's schema) is loaded at the first connection,
@@ -83,7 +85,15 @@ export const collabRoutes = fp(async (app: FastifyInstance) => {
       });
   };
   app.server.on('upgrade', upgrade);
+  // A change request merged or closed on this process: the rows of its live documents that no
+  // process holds go now (those still open go when their holder lets them go).
+  const { db, dialect, clock } = app.deps;
+  const unsubscribe = onChangeRequestMoved(db, (changeRequestId, what) => {
+    if (what !== 'status') return;
+    clearSettledDocs(db, dialect, clock, changeRequestId).catch((error: unknown) => app.log.warn({ err: error }, 'live editing could not delete the documents of a settled change request'));
+  });
   app.addHook('preClose', async () => {
+    unsubscribe();
     app.server.off('upgrade', upgrade);
     for (const ws of sockets.clients) ws.close(1001, 'The server is stopping');
     await hub?.stop();

@@ -27,9 +27,13 @@ import { applyContentChanges } from '../content/content.batch.ts';
 import { getPage } from '../content/content.service.ts';
 import { pageOf } from '../content/content.model.ts';
 import { findSession, SESSION_COOKIE, type BrowserSession } from '../../access/index.ts';
-import { collabRepository, type CollabAwarenessRow, type CollabDocKey, type CollabUpdateRow } from './collab.repository.ts';
-import { COLLAB_LIMITS } from './collab.limits.ts';
-import { awarenessEntries, BASE, NOTICE, digest, documentOfYDoc, FRAGMENT, isInStepWithPage, markBase, message, MESSAGE, seedUpdate, viewDigest, viewOfDocument, type StoredPage } from './collab.ydoc.ts';
+import { collabRepository, type CollabUpdateRow } from './collab.repository.ts';
+import { COLLAB_LIMITS, HOLD_EXPIRE_MS } from './collab.limits.ts';
+import { isPending } from './collab.settled.ts';
+import { changeRequestsRepository } from '../change-requests/change-requests.repository.ts';
+import { onChangeRequestMoved } from '../change-requests/change-requests.events.ts';
+import { Member, Room, applyRemoteAwareness, receiveAwareness, storeAwareness, type CollabTransport } from './collab.room.ts';
+import { BASE, NOTICE, digest, documentOfYDoc, FRAGMENT, isInStepWithPage, markBase, message, MESSAGE, seedUpdate, viewOfDocument, type StoredPage } from './collab.ydoc.ts';
 import { EMPTY_DOCUMENT, mergeLiveDocument, mergeNotice, type BlockConflict } from './collab.merge.ts';
 import { documentHashOf, type CollabAccess } from './collab.access.ts';
 import { loadDocument } from '../../content/store/snapshot.ts';
@@ -45,56 +49,14 @@ const POLL_OVERLAP_MS = 5_000;
 const COMPACT_ROWS = 500;
 /** How often a process renews its hold of the documents it has open. */
 const HOLD_RENEW_MS = 5_000;
-/**
- * A hold or awareness state not renewed for this long belongs to a process that stopped
- * without leaving, or to a client gone quiet (browsers renew their awareness every 15 s).
- */
-const EXPIRE_MS = 45_000;
+/** A hold or awareness state not renewed for this long is a stopped process's or a quiet client's. */
+const EXPIRE_MS = HOLD_EXPIRE_MS;
+/** The close code of a member's connection when its change request was merged or closed (the editor shows the reason). */
+export const ENDED_CLOSE = 4001;
 
 export { authorizeCollab, type CollabAccess } from './collab.access.ts';
 
-/** What the hub needs of a connection (a WebSocket in the routes, anything in tests). */
-export interface CollabTransport {
-  send(data: Uint8Array): void;
-  close(code: number, reason: string): void;
-}
-
-class Member {
-  /** Awareness client ids this connection has announced (removed when it leaves). */
-  readonly awarenessClients = new Set<number>();
-  constructor(
-    readonly access: CollabAccess,
-    readonly transport: CollabTransport,
-  ) {}
-}
-
-class Room {
-  readonly doc = new Y.Doc({ gc: true });
-  readonly awareness = new awarenessProtocol.Awareness(this.doc);
-  readonly members = new Set<Member>();
-  /** Messages are handled one after another, so an update is stored before the next is read. */
-  queue: Promise<void> = Promise.resolve();
-  /** Rows after this id are read at each poll. */
-  pollMark = 0;
-  /** When this process last renewed its hold of the document (ms). */
-  heldAt = 0;
-  /** Awareness states read from other processes: client id -> the stored update and its member. */
-  readonly remote = new Map<number, { data: string; userId: string }>();
-  /**
-   * This process's clients whose awareness changed since the last poll: client id -> member.
-   * Stored at the poll, not at each message: a cursor moves with every keystroke, and the
-   * other processes read it only at their own polls anyway.
-   */
-  readonly awarenessChanged = new Map<number, string>();
-  rows = 0;
-  bytes = 0;
-  constructor(
-    readonly name: string,
-    readonly key: CollabDocKey,
-  ) {
-    this.awareness.setLocalState(null);
-  }
-}
+export type { CollabTransport } from './collab.room.ts';
 
 export class CollabHub {
   readonly processId = newId(16);
@@ -103,11 +65,16 @@ export class CollabHub {
   private readonly perSession = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
   private polling = false;
+  private readonly unsubscribe: () => void;
 
   constructor(
     private readonly deps: AppDeps,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    // A change request written on this process: its open documents follow at once (the poll
+    // sees other processes' writes).
+    this.unsubscribe = onChangeRequestMoved(deps.db, (id) => void this.changeRequestMoved(id));
+  }
 
   private now(): string {
     return this.deps.clock.now().toISOString();
@@ -186,6 +153,8 @@ export class CollabHub {
 
   private async load(name: string, access: CollabAccess): Promise<Room> {
     const room = new Room(name, access.key);
+    room.revision = access.revisionId;
+    room.pending = access.pending;
     // Held before the rows are read, under the lock: a process closing the document either
     // deleted its rows before (this one seeds a new generation) or sees this hold and keeps them.
     const rows = await collabRepository.withDocLock(this.deps.db, this.deps.dialect, access.key, async (trx) => {
@@ -216,70 +185,140 @@ export class CollabHub {
    * Brings a stored live document in step with its page when the page changed outside live
    * editing and nothing was typed since the last save (see BASE). With unsaved live edits the
    * change is merged into them (acknowledged edits are never dropped); answers what the
-   * members are to be told of that merge.
+   * members are to be told of that merge. Decided and stored under the document's lock after
+   * reading the other processes' latest rows, so two processes (each told of the change) never
+   * follow or merge one change twice.
    */
   private async followPage(room: Room, access: CollabAccess, stored: StoredPage): Promise<string | undefined> {
-    const base = room.doc.getMap<string>(BASE);
-    if (base.get('page') === digest(stored.document)) return undefined;
-    if (base.has('view') && base.get('view') !== viewDigest(room.doc)) {
-      const merged = await this.mergeOutside(room, access, stored);
-      if (merged) return merged.notice;
-      this.log.warn({ changeRequestId: room.key.changeRequestId, pageId: room.key.pageId }, 'the page changed outside live editing while live edits were unsaved, with no known base to merge from; the live edits are kept');
-      return undefined;
-    }
-    await this.followStored(room, stored);
-    return undefined;
+    const baseMap = room.doc.getMap<string>(BASE);
+    if (baseMap.get('page') === digest(stored.document)) return undefined;
+    const base = await this.mergeBase(room, access);
+    const outcome = await collabRepository.withDocLock(this.deps.db, this.deps.dialect, room.key, async (trx) => {
+      this.applyRows(room, await collabRepository.after(trx, room.key, room.pollMark), false);
+      if (baseMap.get('page') === digest(stored.document)) return { notice: undefined };
+      if (!baseMap.has('view') || isInStepWithPage(room.doc)) {
+        await this.followStored(room, stored, trx);
+        return { notice: undefined };
+      }
+      return base ? this.mergeLocked(room, base, stored, trx) : undefined;
+    });
+    if (!outcome) this.log.warn({ changeRequestId: room.key.changeRequestId, pageId: room.key.pageId }, 'the page changed outside live editing while live edits were unsaved, with no known base to merge from; the live edits are kept');
+    return outcome?.notice;
   }
 
   /** Makes the live document the page's stored document (the smallest change y-prosemirror finds). */
-  private async followStored(room: Room, stored: StoredPage): Promise<void> {
-    await this.storeChange(room, () => {
-      const json = toProseMirrorJSON(stored.document);
-      prosemirrorJSONToYXmlFragment(schema, json, room.doc.getXmlFragment(FRAGMENT));
-      writeDocumentAttrs(room.doc, json);
-      markBase(room.doc, stored);
-    });
+  private async followStored(room: Room, stored: StoredPage, db = this.deps.db): Promise<void> {
+    await this.storeChange(
+      room,
+      () => {
+        const json = toProseMirrorJSON(stored.document);
+        prosemirrorJSONToYXmlFragment(schema, json, room.doc.getXmlFragment(FRAGMENT));
+        writeDocumentAttrs(room.doc, json);
+        markBase(room.doc, stored);
+      },
+      db,
+    );
   }
 
   /**
-   * Merges a change made to the page outside live editing into the live document's unsaved
-   * edits, by block (collab.merge.ts): the base is the page the live document was last in
-   * step with, read back from the revision store by the hash BASE recorded. Applied to the
-   * Y.Doc, so every member's editor follows; the live document is then in step with the
-   * stored page and still holds its own edits. Undefined when the base is not known (a live
-   * document seeded before bases were recorded): the caller keeps the live edits as they are.
-   * Decided and stored under the document's lock after reading the other processes' latest
-   * rows, so two processes never merge the same change twice.
+   * The page the live document was last in step with, read back from the revision store by
+   * the hash BASE recorded: the base of a merge. Undefined when it is not known (a live
+   * document seeded before bases were recorded).
    */
-  private async mergeOutside(room: Room, access: CollabAccess, stored: StoredPage): Promise<{ conflicts: BlockConflict[]; notice: string } | undefined> {
+  private async mergeBase(room: Room, access: CollabAccess): Promise<Document | undefined> {
     const baseMap = room.doc.getMap<string>(BASE);
     const known = baseMap.get('document');
     if (known === undefined) return undefined;
     const base = known === '' ? EMPTY_DOCUMENT : await loadDocument<Document>(this.deps.db, access.spaceId, known).catch(() => undefined);
-    if (!base || digest(base) !== baseMap.get('page')) return undefined;
-    const view = viewOfDocument(stored.document);
+    return base && digest(base) === baseMap.get('page') ? base : undefined;
+  }
+
+  /**
+   * Merges a change made to the page outside live editing into the live document's unsaved
+   * edits, by block (collab.merge.ts), from `base`. Applied to the Y.Doc, so every member's
+   * editor follows; the live document is then in step with the stored page and still holds its
+   * own edits. Undefined when the base is not known: the caller keeps the live edits as they
+   * are. Under the document's lock (mergeLocked), after the other processes' latest rows.
+   */
+  private async mergeOutside(room: Room, access: CollabAccess, stored: StoredPage): Promise<{ conflicts: BlockConflict[]; notice?: string } | undefined> {
+    const base = await this.mergeBase(room, access);
+    if (!base) return undefined;
     return collabRepository.withDocLock(this.deps.db, this.deps.dialect, room.key, async (trx) => {
       this.applyRows(room, await collabRepository.after(trx, room.key, room.pollMark), false);
-      // Another process merged it meanwhile, or its base moved on: nothing more to do here.
-      if (baseMap.get('page') === digest(stored.document)) return { conflicts: [], notice: mergeNotice([]) };
-      if (baseMap.get('page') !== digest(base)) return undefined;
-      const { document, conflicts } = mergeLiveDocument(base, documentOfYDoc(room.doc), stored.document);
-      const notice = mergeNotice(conflicts);
-      await this.storeChange(
-        room,
-        () => {
-          const json = toProseMirrorJSON(document);
-          prosemirrorJSONToYXmlFragment(schema, json, room.doc.getXmlFragment(FRAGMENT));
-          writeDocumentAttrs(room.doc, json);
-          markBase(room.doc, stored, view);
-          // With the merge itself, so members on every process are told (collab.ts shows it).
-          room.doc.getMap<string>(NOTICE).set('merge', JSON.stringify({ id: newId(8), text: notice }));
-        },
-        trx,
-      );
-      this.log.info({ changeRequestId: room.key.changeRequestId, pageId: room.key.pageId, conflicts: conflicts.length }, 'merged a change made outside live editing into unsaved live edits');
-      return { conflicts, notice };
+      return this.mergeLocked(room, base, stored, trx);
     });
+  }
+
+  /** The merge itself, in the caller's locked transaction; no notice when another process merged it meanwhile. */
+  private async mergeLocked(room: Room, base: Document, stored: StoredPage, trx: typeof this.deps.db): Promise<{ conflicts: BlockConflict[]; notice?: string } | undefined> {
+    const baseMap = room.doc.getMap<string>(BASE);
+    // Another process merged it meanwhile, or its base moved on: nothing more to do here.
+    if (baseMap.get('page') === digest(stored.document)) return { conflicts: [] };
+    if (baseMap.get('page') !== digest(base)) return undefined;
+    const view = viewOfDocument(stored.document);
+    const { document, conflicts } = mergeLiveDocument(base, documentOfYDoc(room.doc), stored.document);
+    const notice = mergeNotice(conflicts);
+    await this.storeChange(
+      room,
+      () => {
+        const json = toProseMirrorJSON(document);
+        prosemirrorJSONToYXmlFragment(schema, json, room.doc.getXmlFragment(FRAGMENT));
+        writeDocumentAttrs(room.doc, json);
+        markBase(room.doc, stored, view);
+        // With the merge itself, so members on every process are told (collab.ts shows it).
+        room.doc.getMap<string>(NOTICE).set('merge', JSON.stringify({ id: newId(8), text: notice }));
+      },
+      trx,
+    );
+    this.log.info({ changeRequestId: room.key.changeRequestId, pageId: room.key.pageId, conflicts: conflicts.length }, 'merged a change made outside live editing into unsaved live edits');
+    return { conflicts, notice };
+  }
+
+  /** A change request written on this process: its open documents check their page now. */
+  private async changeRequestMoved(changeRequestId: string): Promise<void> {
+    const rooms = [...this.rooms.values()].filter((room) => room.key.changeRequestId === changeRequestId);
+    if (rooms.length === 0) return;
+    try {
+      const [head] = await changeRequestsRepository.heads(this.deps.db, [changeRequestId]);
+      for (const room of rooms) if (head) this.followHead(room, head);
+    } catch (error) {
+      this.log.warn({ err: error }, 'live editing could not read a change request that moved');
+    }
+  }
+
+  /**
+   * A change request of an open document moved: its page is read again in the room's queue
+   * (after any save in flight) and followed when nothing was typed since the last save, or
+   * merged into the unsaved live edits, every member told which blocks both changed
+   * (followPage, as at a join). Merged or closed since the room opened: the room ends.
+   */
+  private followHead(room: Room, head: { revision_id: string; status: string }): void {
+    if (room.ended || this.rooms.get(room.name) !== room) return;
+    if (room.pending && !isPending(head.status)) return this.endRoom(room, head.status);
+    if (room.revision === head.revision_id) return;
+    room.revision = head.revision_id;
+    // Read as a member who may write (any member sees the page); a room without members is
+    // followed by the next join.
+    const member = [...room.members].find((m) => m.access.canWrite) ?? [...room.members][0];
+    if (!member) return;
+    room.queue = room.queue
+      .then(async () => {
+        if (this.rooms.get(room.name) !== room) return;
+        const stored = await this.storedPage(member);
+        const notice = stored ? await this.followPage(room, member.access, stored) : undefined;
+        if (notice !== undefined) this.tell(room, notice);
+      })
+      .catch((error: unknown) => this.log.warn({ err: error }, 'live editing could not follow a change of its page'));
+  }
+
+  /**
+   * The change request was merged or closed: its unsaved live edits can no longer be saved.
+   * Every member is told and let go; the last to leave deletes the rows (release).
+   */
+  private endRoom(room: Room, status: string): void {
+    room.ended = true;
+    const reason = `This change request was ${status === 'merged' ? 'merged' : 'closed'}: live editing of it has ended`;
+    for (const member of room.members) member.transport.close(ENDED_CLOSE, reason);
   }
 
   /** Sends every member of a document a notice (shown in their editor's status). */
@@ -315,7 +354,12 @@ export class CollabHub {
     if (this.polling) return;
     this.polling = true;
     try {
+      // The heads of the open documents' change requests: a change made outside live editing by
+      // any process (or a merge, a close) is followed within a poll.
+      const heads = new Map((await changeRequestsRepository.heads(this.deps.db, [...new Set([...this.rooms.values()].map((r) => r.key.changeRequestId))])).map((h) => [h.id, h]));
       for (const room of this.rooms.values()) {
+        const head = heads.get(room.key.changeRequestId);
+        if (head) this.followHead(room, head);
         if (Date.now() - room.heldAt >= HOLD_RENEW_MS) {
           await collabRepository.holdRoom(this.deps.db, room.key, this.processId, this.now());
           await collabRepository.expire(this.deps.db, room.key, this.expiredBefore());
@@ -325,8 +369,8 @@ export class CollabHub {
         const states = await collabRepository.othersAwareness(this.deps.db, room.key, this.processId, this.expiredBefore());
         room.queue = room.queue.then(async () => {
           this.applyRows(room, rows, false);
-          this.applyRemoteAwareness(room, states);
-          await this.storeAwareness(room);
+          applyRemoteAwareness(room, states);
+          await storeAwareness(this.deps.db, room, this.processId, this.now());
         });
         await room.queue;
       }
@@ -339,60 +383,6 @@ export class CollabHub {
 
   private expiredBefore(): string {
     return new Date(Date.parse(this.now()) - EXPIRE_MS).toISOString();
-  }
-
-  /** Other processes' clients' cursors: new and changed states applied, states no longer stored removed. */
-  private applyRemoteAwareness(room: Room, rows: CollabAwarenessRow[]): void {
-    const seen = new Set<number>();
-    for (const row of rows) {
-      seen.add(row.client_id);
-      if (room.remote.get(row.client_id)?.data === row.data) continue;
-      room.remote.set(row.client_id, { data: row.data, userId: row.user_id });
-      awarenessProtocol.applyAwarenessUpdate(room.awareness, Buffer.from(row.data, 'base64'), 'store');
-    }
-    const gone = [...room.remote.keys()].filter((id) => !seen.has(id));
-    for (const id of gone) room.remote.delete(id);
-    if (gone.length > 0) awarenessProtocol.removeAwarenessStates(room.awareness, gone, 'store');
-  }
-
-  /**
-   * A member's awareness update, within budget: it may speak only for client ids it
-   * announced, that nobody holds, or that the same member holds elsewhere (a tab
-   * reconnecting, maybe to another process before its old row expired), so no member moves
-   * or removes another's cursor; for a few
-   * of them, with small states, and a document shows a bounded number of clients. Applied,
-   * passed on (the awareness listener) and stored for the other processes.
-   */
-  private async receiveAwareness(room: Room, member: Member, update: Uint8Array): Promise<void> {
-    const entries = awarenessEntries(update);
-    const held = room.awareness.getStates();
-    const userId = member.access.ctx.actor.userId;
-    for (const { clientId, stateBytes, removed } of entries) {
-      const own = member.awarenessClients.has(clientId);
-      const heldByOther = (room.remote.get(clientId)?.userId ?? userId) !== userId || [...room.members].some((m) => m !== member && m.awarenessClients.has(clientId) && m.access.ctx.actor.userId !== userId);
-      if (!own && heldByOther) return member.transport.close(1008, 'Awareness of another member’s client');
-      if (!own && !removed && member.awarenessClients.size >= COLLAB_LIMITS.awarenessClientsPerConnection) return member.transport.close(1008, 'Too many awareness clients');
-      if (!own && !removed && held.size >= COLLAB_LIMITS.awarenessClientsPerDoc) return;
-      if (stateBytes > COLLAB_LIMITS.awarenessStateBytes) return member.transport.close(1009, 'Awareness state too large');
-    }
-    awarenessProtocol.applyAwarenessUpdate(room.awareness, update, member);
-    for (const { clientId } of entries) {
-      if (!member.awarenessClients.has(clientId)) continue;
-      room.awarenessChanged.set(clientId, userId);
-      if (!room.awareness.getStates().has(clientId)) member.awarenessClients.delete(clientId);
-    }
-  }
-
-  /** Stores this process's changed awareness states for the other processes (run in the room's queue). */
-  private async storeAwareness(room: Room): Promise<void> {
-    const changed = [...room.awarenessChanged];
-    room.awarenessChanged.clear();
-    const gone: number[] = [];
-    for (const [clientId, userId] of changed) {
-      if (!room.awareness.getStates().has(clientId)) gone.push(clientId);
-      else await collabRepository.putAwareness(this.deps.db, room.key, { id: clientId, userId }, this.processId, awarenessProtocol.encodeAwarenessUpdate(room.awareness, [clientId]), this.now());
-    }
-    await collabRepository.deleteAwareness(this.deps.db, room.key, gone);
   }
 
   private async receive(room: Room, member: Member, data: Uint8Array): Promise<void> {
@@ -422,7 +412,7 @@ export class CollabHub {
       if (room.rows > COMPACT_ROWS) await this.compact(room);
       return;
     }
-    if (type === MESSAGE.awareness) return this.receiveAwareness(room, member, decoding.readVarUint8Array(decoder));
+    if (type === MESSAGE.awareness) return receiveAwareness(room, member, decoding.readVarUint8Array(decoder));
     if (type === MESSAGE.save) {
       // `{"replace":true}` after the member was told the page changed outside live editing.
       const options = decoding.hasContent(decoder) ? (JSON.parse(decoding.readVarString(decoder)) as { replace?: unknown }) : {};
@@ -466,7 +456,7 @@ export class CollabHub {
     try {
       const session: BrowserSession | null = await findSession(this.deps, `${SESSION_COOKIE}=${member.access.sessionId}`);
       if (!session) return { ok: false, message: 'The session has ended: sign in again' };
-      let merged: { conflicts: BlockConflict[]; notice: string } | undefined;
+      let merged: { conflicts: BlockConflict[]; notice?: string } | undefined;
       if (!replace) {
         const current = await this.storedPage(member);
         if (current && digest(current.document) !== room.doc.getMap<string>(BASE).get('page')) {
@@ -474,14 +464,26 @@ export class CollabHub {
           if (!merged) return { ok: false, stale: true, message: 'This page was changed outside live editing since your unsaved edits: saving replaces that change' };
         }
       }
-      const document = documentOfYDoc(room.doc);
-      const { ctx, spaceId } = member.access;
-      await applyContentChanges(ctx, spaceId, room.key.changeRequestId, [{ operation: 'update_page', page: room.key.pageId, document: { document } } as never], true);
-      // The live document takes what the change request now stores: the server gives new
-      // blocks their keys (comments anchor to them) and normalizes the rest. Messages wait
-      // for the save (one queue per document), so nothing was typed in between.
-      const stored = await this.storedPage(member);
-      if (stored) await this.followStored(room, stored);
+      const write = async (db = this.deps.db) => {
+        const document = documentOfYDoc(room.doc);
+        const { ctx, spaceId } = member.access;
+        await applyContentChanges(ctx, spaceId, room.key.changeRequestId, [{ operation: 'update_page', page: room.key.pageId, document: { document } } as never], true);
+        // The live document takes what the change request now stores: the server gives new
+        // blocks their keys (comments anchor to them) and normalizes the rest. Messages wait
+        // for the save (one queue per document), so nothing was typed in between.
+        const stored = await this.storedPage(member);
+        if (stored) await this.followStored(room, stored, db);
+      };
+      // On PostgreSQL the write and its follow are made under the document's lock: another
+      // process that sees the change request's head move (its poll) then finds the write
+      // already followed, and never merges it as a change made outside. SQLite's lock is the
+      // one connection's transaction, which the write's own transaction would wait for.
+      if (this.deps.dialect === 'postgres') {
+        await collabRepository.withDocLock(this.deps.db, this.deps.dialect, room.key, async (trx) => {
+          this.applyRows(room, await collabRepository.after(trx, room.key, room.pollMark), false);
+          await write(trx);
+        });
+      } else await write();
       return merged ? { ok: true, merged: true, conflicts: merged.conflicts, notice: merged.notice } : { ok: true };
     } catch (error) {
       const refused = toHttpError(error);
@@ -533,11 +535,13 @@ export class CollabHub {
       if (rows.length === 0) return 'cleared';
       const merged = Y.mergeUpdates(rows.map((row) => Buffer.from(row.data, 'base64')));
       if (held === 0) {
+        // Merged or closed: unsaved edits can no longer be saved into it (collab.settled.ts).
+        const [head] = await changeRequestsRepository.heads(trx, [room.key.changeRequestId]);
         const stored = new Y.Doc();
         Y.applyUpdate(stored, merged);
-        const inStep = isInStepWithPage(stored);
+        const done = isInStepWithPage(stored) || !head || !isPending(head.status);
         stored.destroy();
-        if (inStep) {
+        if (done) {
           await collabRepository.clearDoc(trx, room.key);
           return 'cleared';
         }
@@ -561,6 +565,7 @@ export class CollabHub {
 
   /** Stops polling and drops every document (the connections are closed by the routes). */
   async stop(): Promise<void> {
+    this.unsubscribe();
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await Promise.all([...this.rooms.values()].map((room) => room.queue.catch(() => undefined)));

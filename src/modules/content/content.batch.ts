@@ -3,7 +3,8 @@ import type { Context } from '../../context.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { completeDocument, InvalidDocument } from '../../content/markdown/complete.ts';
-import { stableKeys } from '../../content/markdown/keys.ts';
+import { changeRequestMoved } from '../change-requests/change-requests.events.ts';
+import { sentKeys, stableKeys } from '../../content/markdown/keys.ts';
 import { readPageMarkdown, type Document } from '../../content/markdown/index.ts';
 import { holdsRelativePaths, resolveDocumentPaths, type SpacePaths } from '../../content/markdown/paths.ts';
 import { settleTables } from '../../content/markdown/html-table.ts';
@@ -59,6 +60,8 @@ interface ParsedDocument {
   fields: PageFields;
   /** The title of a leading `# heading` (Git Sync: it titles the page and leaves the body). */
   heading?: string;
+  /** The top-level keys a JSON document named (keys.ts sentKeys): who a moved, edited block is. */
+  sent?: (string | undefined)[];
 }
 
 /** A caller's JSON document, completed (content/markdown/complete.ts); 400 naming the field when it is none. */
@@ -76,7 +79,7 @@ function acceptJsonDocument(input: unknown, where: string): Document {
  * page (insert_page and update_page alike, so a re-sync never duplicates it) and `##` is heading-1.
  */
 function parseDocument(input: DocumentInput, where: string): ParsedDocument {
-  if ('document' in input) return { document: acceptJsonDocument(input.document, where), fields: {} };
+  if ('document' in input) return { document: acceptJsonDocument(input.document, where), fields: {}, sent: sentKeys(input.document) };
   const { fields, body } = frontMatter(input.markdown, where);
   const { title, document } = readPageMarkdown(body);
   return { document, fields, heading: title };
@@ -147,7 +150,7 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
     }
   }
 
-  return ctx.retryingTransaction(async (tctx) => {
+  const result = await ctx.retryingTransaction(async (tctx) => {
     const { cr, access } = await loadChangeRequest(tctx, spaceId, idOrNumber);
     changeRequestPolicy.authorize('edit', access, 'Editing a change request needs the edit role on an unlocked space');
     if (cr.status !== 'open' && cr.status !== 'draft') throw badRequest(`The change request is ${cr.status}: its content cannot change`);
@@ -200,7 +203,7 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
             const parsed = parseDocument(document, where);
             const previous = (await editor.documents(tctx.db, [page])).get(page);
             if (parsed.heading !== undefined && fields.title === undefined) patch.title = parsed.heading;
-            Object.assign(patch, parsed.fields, { document: stableKeys(parsed.document, previous) });
+            Object.assign(patch, parsed.fields, { document: stableKeys(parsed.document, previous, -1, parsed.sent) });
             documentsToResolve.add(page);
           }
           if (patch.emoji === '') patch.emoji = null;
@@ -277,6 +280,9 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
       changes: { outcomes, insertedFiles: insertedFiles.map((file) => ({ file, downloadURL: url(file), metadata: true })) },
     };
   });
+  // Committed: live editing follows the change in the documents open on this process.
+  changeRequestMoved(ctx.db, result.changeRequest.changeRequest.id, 'content');
+  return result;
 }
 
 /**
