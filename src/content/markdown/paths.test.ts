@@ -46,3 +46,34 @@ describe('space paths', () => {
     expect(read('../nowhere.md')).toEqual({ kind: 'url', url: '../nowhere.md' });
   });
 });
+
+describe('a content root that is not the repository top (`.gitbook.yaml` `root: docs`)', () => {
+  // git sync read `docs/README.md`, `docs/guide/setup.md`, `docs/ref/api.md` under the content root `docs`.
+  const tree = (root?: string) =>
+    spacePaths(
+      [
+        { id: 'R', slug: 'home', file: 'docs/README.md', ...(root ? { root } : {}), children: [] },
+        { id: 'S', slug: 'setup', file: 'docs/guide/setup.md', ...(root ? { root } : {}), children: [] },
+        { id: 'A', slug: 'api', file: 'docs/ref/api.md', ...(root ? { root } : {}), children: [] },
+      ],
+      [],
+    );
+  const withKept = (ref: unknown, hrefs: string[]): Document => ({ ...linkTo(ref), data: { boundHrefs: hrefs } }) as Document;
+
+  it('keeps a written `/path` link, read from the content root, and a `..` stopping at its top', () => {
+    const paths = tree('docs');
+    expect(paths.root).toBe('docs');
+    const back = (href: string) => refOf(relativeDocumentPaths(withKept({ kind: 'page', page: 'A' }, [href]), 'docs/guide/setup.md', 'S', paths));
+    expect(back('/ref/api.md')).toEqual({ kind: 'url', url: '/ref/api.md' });
+    expect(back('../../ref/api.md')).toEqual({ kind: 'url', url: '../../ref/api.md' });
+    // Read from the repository's top, `/ref/api.md` names nothing: the canonical path is written.
+    expect(refOf(relativeDocumentPaths(withKept({ kind: 'page', page: 'A' }, ['/ref/api.md']), 'docs/guide/setup.md', 'S', tree()))).toEqual({ kind: 'url', url: '../ref/api.md' });
+  });
+
+  it('binds `/path` links of markdown given through the API from the content root too', () => {
+    const read = (url: string) => refOf(resolveDocumentPaths(linkTo({ kind: 'url', url }), 'docs/guide/setup.md', tree('docs')));
+    expect(read('/ref/api.md#auth')).toEqual({ kind: 'anchor', page: 'A', anchor: 'auth' });
+    expect(read('/')).toEqual({ kind: 'url', url: '/' });
+    expect(read('../../../README.md')).toEqual({ kind: 'page', page: 'R' });
+  });
+});
