@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { relativeDocumentPaths, resolveDocumentPaths, spacePaths } from './paths.ts';
+import { relativeDocumentPaths, resolveDocumentPaths, resolveRelative, spacePaths } from './paths.ts';
 import type { Document } from './types.ts';
 
 /*
@@ -75,5 +75,25 @@ describe('a content root that is not the repository top (`.gitbook.yaml` `root: 
     expect(read('/ref/api.md#auth')).toEqual({ kind: 'anchor', page: 'A', anchor: 'auth' });
     expect(read('/')).toEqual({ kind: 'url', url: '/' });
     expect(read('../../../README.md')).toEqual({ kind: 'page', page: 'R' });
+  });
+});
+
+describe('the forms a relative link is written in (resolveRelative)', () => {
+  const pages = new Set(['README.md', 'guides/README.md', 'guides/my page.md', 'guides/setup.md']);
+  const lookup = { pageAt: (p: string) => (pages.has(p) ? `P:${p}` : undefined), fileAt: (p: string) => (p === 'img/a b.png' ? 'F1' : undefined) };
+  const from = (href: string) => resolveRelative(href, 'guides/intro.md', lookup);
+
+  it('reads a query and an anchor after `.md`, percent-encoded and <bracketed> names, folders with and without a slash', () => {
+    expect(from('setup.md?tab=1#steps')).toEqual({ kind: 'anchor', page: 'P:guides/setup.md', anchor: 'steps' });
+    expect(from('setup.md?tab=1')).toEqual({ kind: 'page', page: 'P:guides/setup.md' });
+    expect(from('my%20page.md')).toEqual({ kind: 'page', page: 'P:guides/my page.md' });
+    expect(from('<my page.md>')).toEqual({ kind: 'page', page: 'P:guides/my page.md' });
+    expect(from('../img/a%20b.png')).toEqual({ kind: 'file', file: 'F1' });
+    expect(from('./')).toEqual({ kind: 'page', page: 'P:guides/README.md' });
+    expect(from('../guides')).toEqual({ kind: 'page', page: 'P:guides/README.md' });
+    expect(from('README.md#top')).toEqual({ kind: 'anchor', page: 'P:guides/README.md', anchor: 'top' });
+    expect(from('../../../README.md')).toEqual({ kind: 'page', page: 'P:README.md' });
+    // What names nothing stays unbound (the caller keeps it as written).
+    expect(from('missing.md')).toBeNull();
   });
 });
