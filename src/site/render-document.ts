@@ -63,8 +63,11 @@ export interface RenderLinks {
   relative?(href: string): string | null;
 }
 
-/** A URL written relative to the page's file (not `#anchor`, `/path`, `//host` or `scheme:`). */
-const RELATIVE_URL = /^(?![a-z][a-z0-9+.-]*:|\/|#)./i;
+/**
+ * A URL written relative to the page's file or its content root (`/path.md`, as GitHub reads
+ * it); not `#anchor`, `//host` or `scheme:`. What the page's links resolve to nothing stays as written.
+ */
+const RELATIVE_URL = /^(?![a-z][a-z0-9+.-]*:|\/\/|#)./i;
 
 /** A URL as written, or where it points on the site when it is relative and names a page or file there. */
 function resolvedUrl(url: string, state: State): string {

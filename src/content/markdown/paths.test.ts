@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { relativeDocumentPaths, resolveDocumentPaths, spacePaths } from './paths.ts';
+import { relativeDocumentPaths, resolveDocumentPaths, resolveRelative, spacePaths } from './paths.ts';
 import type { Document } from './types.ts';
 
 /*
@@ -44,5 +44,56 @@ describe('space paths', () => {
     // The slug paths still find git-synced pages: links written before the import resolve.
     expect(refOf(resolveDocumentPaths(linkTo({ kind: 'url', url: 'intro/install.md' }), 'faq.md', paths))).toEqual({ kind: 'page', page: 'P2' });
     expect(read('../nowhere.md')).toEqual({ kind: 'url', url: '../nowhere.md' });
+  });
+});
+
+describe('a content root that is not the repository top (`.gitbook.yaml` `root: docs`)', () => {
+  // git sync read `docs/README.md`, `docs/guide/setup.md`, `docs/ref/api.md` under the content root `docs`.
+  const tree = (root?: string) =>
+    spacePaths(
+      [
+        { id: 'R', slug: 'home', file: 'docs/README.md', ...(root ? { root } : {}), children: [] },
+        { id: 'S', slug: 'setup', file: 'docs/guide/setup.md', ...(root ? { root } : {}), children: [] },
+        { id: 'A', slug: 'api', file: 'docs/ref/api.md', ...(root ? { root } : {}), children: [] },
+      ],
+      [],
+    );
+  const withKept = (ref: unknown, hrefs: string[]): Document => ({ ...linkTo(ref), data: { boundHrefs: hrefs } }) as Document;
+
+  it('keeps a written `/path` link, read from the content root, and a `..` stopping at its top', () => {
+    const paths = tree('docs');
+    expect(paths.root).toBe('docs');
+    const back = (href: string) => refOf(relativeDocumentPaths(withKept({ kind: 'page', page: 'A' }, [href]), 'docs/guide/setup.md', 'S', paths));
+    expect(back('/ref/api.md')).toEqual({ kind: 'url', url: '/ref/api.md' });
+    expect(back('../../ref/api.md')).toEqual({ kind: 'url', url: '../../ref/api.md' });
+    // Read from the repository's top, `/ref/api.md` names nothing: the canonical path is written.
+    expect(refOf(relativeDocumentPaths(withKept({ kind: 'page', page: 'A' }, ['/ref/api.md']), 'docs/guide/setup.md', 'S', tree()))).toEqual({ kind: 'url', url: '../ref/api.md' });
+  });
+
+  it('binds `/path` links of markdown given through the API from the content root too', () => {
+    const read = (url: string) => refOf(resolveDocumentPaths(linkTo({ kind: 'url', url }), 'docs/guide/setup.md', tree('docs')));
+    expect(read('/ref/api.md#auth')).toEqual({ kind: 'anchor', page: 'A', anchor: 'auth' });
+    expect(read('/')).toEqual({ kind: 'url', url: '/' });
+    expect(read('../../../README.md')).toEqual({ kind: 'page', page: 'R' });
+  });
+});
+
+describe('the forms a relative link is written in (resolveRelative)', () => {
+  const pages = new Set(['README.md', 'guides/README.md', 'guides/my page.md', 'guides/setup.md']);
+  const lookup = { pageAt: (p: string) => (pages.has(p) ? `P:${p}` : undefined), fileAt: (p: string) => (p === 'img/a b.png' ? 'F1' : undefined) };
+  const from = (href: string) => resolveRelative(href, 'guides/intro.md', lookup);
+
+  it('reads a query and an anchor after `.md`, percent-encoded and <bracketed> names, folders with and without a slash', () => {
+    expect(from('setup.md?tab=1#steps')).toEqual({ kind: 'anchor', page: 'P:guides/setup.md', anchor: 'steps' });
+    expect(from('setup.md?tab=1')).toEqual({ kind: 'page', page: 'P:guides/setup.md' });
+    expect(from('my%20page.md')).toEqual({ kind: 'page', page: 'P:guides/my page.md' });
+    expect(from('<my page.md>')).toEqual({ kind: 'page', page: 'P:guides/my page.md' });
+    expect(from('../img/a%20b.png')).toEqual({ kind: 'file', file: 'F1' });
+    expect(from('./')).toEqual({ kind: 'page', page: 'P:guides/README.md' });
+    expect(from('../guides')).toEqual({ kind: 'page', page: 'P:guides/README.md' });
+    expect(from('README.md#top')).toEqual({ kind: 'anchor', page: 'P:guides/README.md', anchor: 'top' });
+    expect(from('../../../README.md')).toEqual({ kind: 'page', page: 'P:README.md' });
+    // What names nothing stays unbound (the caller keeps it as written).
+    expect(from('missing.md')).toBeNull();
   });
 });

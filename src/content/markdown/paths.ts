@@ -23,6 +23,11 @@ export interface SpacePaths {
   nameOfFile(fileId: string): string | undefined;
   /** Where a file is: its git path, else `.gitbook/assets/<name>`. */
   pathOfFile(fileId: string): string | undefined;
+  /**
+   * The content root git sync read the pages from (`.gitbook.yaml` `root:`, '' for the
+   * repository's top): `/path` links and `..` of those pages are read from it, as at import.
+   */
+  root: string;
 }
 
 export const ASSETS_DIR = '.gitbook/assets';
@@ -38,9 +43,11 @@ export function spacePaths(
 ): SpacePaths {
   const fileOf = new Map<string, string>();
   const pageOf = new Map<string, string>();
+  let root = '';
   const gitFiles = (nodes: readonly PathNode[]) => {
     for (const node of nodes) {
       if (node.file && !pageOf.has(node.file)) pageOf.set(node.file, node.id);
+      if (node.file && node.root && !root) root = node.root;
       gitFiles(node.children);
     }
   };
@@ -77,6 +84,7 @@ export function spacePaths(
     fileAtPath: (path) => byPath.get(path) ?? (path.startsWith(ASSETS_DIR + '/') ? byName.get(path.slice(ASSETS_DIR.length + 1)) : undefined),
     nameOfFile: (id) => nameOf.get(id),
     pathOfFile: (id) => pathOf.get(id),
+    root,
   };
 }
 
@@ -85,6 +93,8 @@ export interface PathNode {
   slug: string;
   /** The page's markdown file where git sync found it, if it did. */
   file?: string;
+  /** The content root git sync read that file under, when not the repository's top. */
+  root?: string;
   children: readonly PathNode[];
 }
 
@@ -115,10 +125,13 @@ export function clampedPath(fromDir: string, target: string): string {
  * naming no file) is its `README.md`, a `.md` path is a page, any other path a file; an
  * `#anchor` is kept on a page and names nothing on a file. A path from the top (`/a/b.md`,
  * as GitHub reads it) starts at the content root `root`, and names a page or file only
- * (no folder: `/` alone is a site's own URL). null when it names nothing.
+ * (no folder: `/` alone is a site's own URL). The root applies to a page whose file is
+ * under it (a page git sync read); another page's file is a path of the layout from the
+ * top. null when it names nothing.
  */
-export function resolveRelative(href: string, fromFile: string, lookup: PathLookup, root = ''): ContentRef | null {
+export function resolveRelative(href: string, fromFile: string, lookup: PathLookup, contentRoot = ''): ContentRef | null {
   if (href === '' || EXTERNAL.test(href)) return null;
+  const root = contentRoot !== '' && fromFile.startsWith(contentRoot + '/') ? contentRoot : '';
   const rooted = href.startsWith('/');
   const hash = href.indexOf('#');
   const anchor = hash >= 0 ? href.slice(hash + 1) : '';
@@ -130,7 +143,7 @@ export function resolveRelative(href: string, fromFile: string, lookup: PathLook
     target = rawPath;
   }
   // Resolved within the content root: `..` stops at its top.
-  const inRoot = root !== '' && fromFile.startsWith(root + '/') ? fromFile.slice(root.length + 1) : fromFile;
+  const inRoot = root !== '' ? fromFile.slice(root.length + 1) : fromFile;
   const dir = rooted || posix.dirname(inRoot) === '.' ? '' : posix.dirname(inRoot);
   const inner = clampedPath(dir, rooted ? target.slice(1) : target || '.');
   const full = inner === '.' ? root || '.' : root ? `${root}/${inner}` : inner;
@@ -202,7 +215,7 @@ export function resolveDocumentPaths(document: Document, pageFile: string, paths
   const lookup = lookupOf(paths);
   const pageId = paths.pageAt(pageFile) ?? '';
   const canonical = (ref: ContentRef) => relativeHref(ref, pageFile, pageId, paths);
-  return settleTables(bindRelativePaths(document, (path) => resolveRelative(path, pageFile, lookup), canonical, (ref) => {
+  return settleTables(bindRelativePaths(document, (path) => resolveRelative(path, pageFile, lookup, paths.root), canonical, (ref) => {
     if (!hasPage || !isPathOfPage(ref, hasPage)) return null;
     const page = ref.kind === 'page' || ref.kind === 'anchor' ? (ref.page as string) : '';
     const id = /\.md$/i.test(page) ? paths.pageAt(page) : (paths.pageAt(`${page}.md`) ?? paths.pageAt(`${page}/README.md`));
@@ -279,7 +292,7 @@ export function holdsRelativePaths(document: Document, hasPage?: (id: string) =>
 export function relativeDocumentPaths(document: Document, pageFile: string, pageId: string, paths: SpacePaths): Document {
   // A bound link keeps its href as written while that still leads to the same page or file.
   const lookup = lookupOf(paths);
-  const written = writtenHrefs(document, (href) => resolveRelative(href, pageFile, lookup));
+  const written = writtenHrefs(document, (href) => resolveRelative(href, pageFile, lookup, paths.root));
   return mapRefs(document, (ref, holder) => {
     if (ref.kind !== 'page' && ref.kind !== 'anchor' && ref.kind !== 'file') return ref;
     const href = written(ref) ?? relativeHref(ref, pageFile, pageId, paths);

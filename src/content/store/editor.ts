@@ -355,7 +355,7 @@ export class RevisionEditor {
   /** Where each page and file sits in GitBook's layout (content/markdown/paths.ts), as edited so far: a walk of every page. */
   spacePaths(): SpacePaths {
     const tree = (parent: string | null): PathNode[] =>
-      this.childrenOf(parent).map((entry) => ({ id: entry.id, slug: entry.slug, ...(entry.git?.path ? { file: entry.git.path } : {}), children: tree(entry.id) }));
+      this.childrenOf(parent).map((entry) => ({ id: entry.id, slug: entry.slug, ...(entry.git?.path ? { file: entry.git.path, ...(entry.git.root ? { root: entry.git.root } : {}) } : {}), children: tree(entry.id) }));
     return spacePaths(tree(null), this.fileEntries().map((f) => ({ id: f.id, name: f.name, ...(f.git?.path ? { path: f.git.path } : {}) })));
   }
 

@@ -52,9 +52,10 @@ export interface PageMeta {
   /**
    * Where the page's file is in git and its signature then (git sync; src/content/git-layout);
    * `source`: the content object holding the file's text as imported, exported as it was while
-   * the signature holds.
+   * the signature holds; `root`: the content root (`.gitbook.yaml` `root:`) the file was read
+   * under, when not the repository's top.
    */
-  git?: { oid: string; path: string; sig?: string; frontMatter?: Record<string, unknown>; source?: string };
+  git?: { oid: string; path: string; sig?: string; frontMatter?: Record<string, unknown>; source?: string; root?: string };
   /** Content computed from another source (GitBook's `builtin:openapi`), kept as given. */
   computed?: ComputedSource;
   /** Seed for the ids of computed content. */

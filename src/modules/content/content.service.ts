@@ -82,7 +82,7 @@ function subtree(nodes: PageNode[]): PageNode[] {
 }
 
 function pathTree(nodes: readonly PageNode[]): PathNode[] {
-  return nodes.map((n) => ({ id: n.entry.id, slug: n.entry.slug, ...(n.entry.git?.path ? { file: n.entry.git.path } : {}), children: pathTree(n.children) }));
+  return nodes.map((n) => ({ id: n.entry.id, slug: n.entry.slug, ...(n.entry.git?.path ? { file: n.entry.git.path, ...(n.entry.git.root ? { root: n.entry.git.root } : {}) } : {}), children: pathTree(n.children) }));
 }
 
 /** The document pages a page's wire object shows a body for: it and its subpages, through groups, not under links. */

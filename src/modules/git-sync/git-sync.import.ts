@@ -201,7 +201,8 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
         ...meta,
         ...(document ? { document } : {}),
         ...(page.target ? { target: page.target } : {}),
-        ...(page.git ? { git: { ...page.git, sig, ...(source ? { source } : {}) } } : {}),
+        // The content root is kept with the file: links kept as written (`/x.md`, `../`) are read from it again.
+        ...(page.git ? { git: { ...page.git, sig, ...(source ? { source } : {}), ...(layout.root ? { root: layout.root } : {}) } } : {}),
         pages: page.children.map(toNewPage),
         // A page read again as it was keeps its dates; a changed one was updated now.
         ...(before ? { createdAt: before.createdAt, ...(changed ? {} : { updatedAt: before.updatedAt }) } : {}),

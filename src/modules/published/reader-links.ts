@@ -78,7 +78,7 @@ function layoutOf(snapshot: RevisionSnapshot): SpacePaths {
   let paths = layoutPaths.get(snapshot);
   if (!paths) {
     const tree = (nodes: readonly PageNode[]): PathNode[] =>
-      nodes.map((n) => ({ id: n.entry.id, slug: n.entry.slug, ...(n.entry.git?.path ? { file: n.entry.git.path } : {}), children: tree(n.children) }));
+      nodes.map((n) => ({ id: n.entry.id, slug: n.entry.slug, ...(n.entry.git?.path ? { file: n.entry.git.path, ...(n.entry.git.root ? { root: n.entry.git.root } : {}) } : {}), children: tree(n.children) }));
     paths = spacePaths(tree(snapshot.pages), snapshot.files.map((f) => ({ id: f.id, name: f.name, ...(f.git?.path ? { path: f.git.path } : {}) })));
     layoutPaths.set(snapshot, paths);
   }
@@ -97,7 +97,7 @@ export function relativeLinks(snapshot: RevisionSnapshot, pageId: string, base: 
   if (!fromFile) return null;
   const lookup = lookupOf(paths);
   return (href: string): string | null => {
-    const ref = resolveRelative(href, fromFile, lookup);
+    const ref = resolveRelative(href, fromFile, lookup, paths.root);
     if (ref?.kind === 'page' || ref?.kind === 'anchor') {
       const node = snapshot.byId.get(ref.page as string);
       return node ? `${base}${node.path}${ref.kind === 'anchor' ? `#${ref.anchor}` : ''}` : null;

@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/app.ts';
+import { createOrganization, createSite, createSpace, type TestOrganization } from '../../../test/factories.ts';
+import { createRepository, startGitServer, type GitServer } from '../../../test/git-server.ts';
+
+/*
+ * Links of a repository whose content root is not its top (`.gitbook.yaml` `root: ./docs/`):
+ * `/path` is read from the content root and `..` stops at its top, at import, when the page
+ * is read back as markdown (the written href is kept) and on the published site (issue 31).
+ * Made-up text. SQLite, and PostgreSQL when DATABASE_URL is set.
+ */
+describe('git sync: links under a content root', () => {
+  let t: TestApp;
+  let server: GitServer;
+  let org: TestOrganization;
+
+  beforeAll(async () => {
+    t = await createTestApp({ outboundAllowPrivate: true });
+    server = await startGitServer();
+    org = await createOrganization(t, { title: 'Rooted' });
+  }, 120_000);
+  afterAll(async () => {
+    await t?.runJobsUntilIdle();
+    await t?.close();
+    await server?.close();
+  }, 120_000);
+
+  async function ok(method: 'GET' | 'POST' | 'PATCH', url: string, options: { body?: unknown; query?: Record<string, string> } = {}) {
+    const res = await t.request(method, url, { token: org.admin.token, ...options });
+    t.clock.advance(1000);
+    expect(res.status, `${method} ${url}: ${res.text}`).toBeLessThan(300);
+    return res.body;
+  }
+
+  it('keeps `/path` and `..` links written from the content root, reads them back as written and links them on the site', async () => {
+    const body = 'See [the locks](/reference/locks.md#gates), [home](../../../README.md) and [the lock keeper](../reference/locks.md).\n';
+    createRepository(server, 'rooted', {
+      '.gitbook.yaml': 'root: ./docs/\n',
+      'docs/SUMMARY.md': '# Table of contents\n\n* [Canal](README.md)\n* [Boating](guides/boating.md)\n* [Locks](reference/locks.md)\n',
+      'docs/README.md': '# Canal\n\nWelcome.\n',
+      'docs/guides/boating.md': `# Boating\n\n${body}\n<pre><code>Read <a href="/reference/locks.md">locks</a>.\n</code></pre>\n`,
+      'docs/reference/locks.md': '# Locks\n\n## Gates\n\nOpen slowly.\n',
+      // A top-level file of the same name outside the content root: `/reference/locks.md` must not mean it.
+      'reference/locks.md': '# Not the docs\n',
+    });
+    const space = await createSpace(t, { organization: org, title: 'Canal' });
+    const S = `/v1/spaces/${space.id}`;
+    const imported = await t.request('POST', `${S}/git/import`, { token: org.admin.token, body: { url: server.url('rooted'), ref: 'refs/heads/main' } });
+    expect(imported.status, imported.text).toBe(204);
+    await t.runJobsUntilIdle();
+    const flat = (pages: any[]): any[] => pages.flatMap((p) => [p, ...flat(p.pages ?? [])]);
+    const pages = flat((await ok('GET', `${S}/content`)).pages);
+    const byPath = Object.fromEntries(pages.map((p: any) => [p.git?.path, p]));
+    const boating = byPath['docs/guides/boating.md'];
+    const locks = byPath['docs/reference/locks.md'];
+    const home = byPath['docs/README.md'];
+    expect([boating, locks, home].every(Boolean)).toBe(true);
+
+    // Bound to the pages, and read back as written.
+    const doc = await ok('GET', `${S}/content/page/${boating.id}`);
+    expect(JSON.stringify(doc.document)).toContain(`"page":"${locks.id}"`);
+    const markdown = await ok('GET', `${S}/content/page/${boating.id}`, { query: { format: 'markdown' } });
+    expect(markdown.markdown).toContain(body.trim());
+
+    // Published: every link is the page's site URL and answers 200; the verbatim `<a>` too.
+    const site = await createSite(t, { organization: org, spaces: [space.id] });
+    await ok('PATCH', site.url, { body: { basename: 'canal' } });
+    await ok('POST', `${site.url}/publish`);
+    const siteUrl = (page: any, anchor = '') => `/sites/canal/${page.path}`.replace(/\/$/, '') + anchor;
+    const res = await t.app.inject({ method: 'GET', url: siteUrl(boating) });
+    expect(res.statusCode).toBe(200);
+    const main = res.body.slice(res.body.indexOf('<main'), res.body.indexOf('</main>'));
+    const hrefOf = (text: string) => new RegExp(`<a [^>]*href="([^"]*)"[^>]*>${text}</a>`).exec(main)?.[1]?.replace(/&amp;/g, '&');
+    expect([hrefOf('the locks'), hrefOf('home'), hrefOf('the lock keeper'), hrefOf('locks')]).toEqual([siteUrl(locks, '#gates'), siteUrl(home), siteUrl(locks), siteUrl(locks)]);
+    for (const page of [locks, home]) expect((await t.app.inject({ method: 'GET', url: siteUrl(page) })).statusCode).toBe(200);
+  }, 120_000);
+});
