@@ -186,3 +186,35 @@ describe('GitBook\'s escaping and spacing today (tuning half of the held-out cor
     expect(types(childrenOf(childrenOf(list)[0]))).toEqual(['paragraph', 'paragraph', 'list-unordered']);
   });
 });
+
+describe('a page\'s written form, from the tuning half (made-up text)', () => {
+  /** Read as a page (the batch's way) and written back: the same text. */
+  const keepsPage = (markdown: string) => {
+    const page = readPageMarkdown(markdown);
+    const written = writePageMarkdown(page.document, page.title);
+    expect(written).toBe(markdown);
+    const again = readPageMarkdown(written);
+    expect(writePageMarkdown(again.document, again.title)).toBe(written);
+    return page.document;
+  };
+
+  it('keeps a quote opened by an empty `>` line at the top of a page, and its closing `>` line over a heading', () => {
+    keepsPage('>\n> Changed in **1.2**.\n> \n\n# 1. Lanterns\n\nText.\n\n## 1.1 Wicks\n\nMore.\n');
+    keepsPage('>\n> Only a note.\n\nText.\n');
+  });
+
+  it('writes an empty bold alone on its line escaped (`\\*\\*\\*\\*`), which bare would read as a divider', () => {
+    const [, paragraph] = roundTrips('A.\n\n\\*\\*\\*\\*\n\nB ****.');
+    expect(paragraph.type).toBe('paragraph');
+    keepsPage('A.\n\n\\*\\*\\*\\*\n\nB.\n');
+  });
+
+  it('writes a list from its own reading, not from another list sharing some of its items, in the page\'s escaping', () => {
+    keepsPage('* name the lamp\n* mode the beam \\(on or off\\)\n* value to use\n\nThen \\(later\\):\n\n* name the lamp\n* mode the beam \\(&lt;, &gt;\\)\n* value to use\n');
+  });
+
+  it('keeps a line ending written CR LF', () => {
+    const document = keepsPage('Lamps burn oil \\(mostly\\).\r\n\n## Wicks\n\nText.\n');
+    expect(JSON.stringify(document.nodes)).not.toContain('\\r');
+  });
+});

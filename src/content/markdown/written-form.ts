@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import { diffArrays } from 'diff';
 import type { Block, Document, ListBlock, ListItemBlock, WrittenForm, WrittenSeparator, WrittenTitle } from './types.ts';
 import { writeTop } from './write.ts';
+import { currentTextStyle } from './write-inline.ts';
 import { markdownToDocument } from './parse.ts';
 
 /** Where each written top-level block stands in the canonical text: `[start, end)` offsets and its index among the document's nodes. */
@@ -152,6 +153,8 @@ function listFormFrom(list: ListBlock, kept: WrittenList): WrittenList | undefin
   const start = ordered ? ((list.data as { start?: number }).start ?? 1) : 1;
   const markerAt = (j: number) => (!ordered ? first[2] : `${j === 0 ? start : same ? numbers[1] : start + j}${first[4]}`);
   const commonGap = mostCommon(kept.gaps) ?? '\n';
+  // The page's text style (the older export's escaped parentheses) holds for the items written anew.
+  const style: Document['data'] = currentTextStyle().escapeParentheses ? { escapeParentheses: true } : {};
   const items: WrittenList['items'] = [];
   const gaps: string[] = [];
   for (const [j, item] of list.nodes.entries()) {
@@ -161,7 +164,7 @@ function listFormFrom(list: ListBlock, kept: WrittenList): WrittenList | undefin
     else {
       // Written canonically as a list of this item alone, then given the list's marker.
       const alone = { ...list, data: { ...list.data, ...(ordered ? { start: 1 } : {}) }, nodes: [item] } as unknown as Block;
-      piece = writeTop({ object: 'document', data: {}, nodes: [alone] }, 0);
+      piece = writeTop({ object: 'document', data: style, nodes: [alone] }, 0);
       if (!ITEM_START.test(piece)) return undefined;
     }
     if (j > 0) {
@@ -174,7 +177,7 @@ function listFormFrom(list: ListBlock, kept: WrittenList): WrittenList | undefin
   const markdown = items.map((item, j) => (j === 0 ? '' : gaps[j - 1]) + item.markdown).join('');
   // Only a text that reads as the list's canonical text does (as the writer checks again).
   const read = (text: string) => markdownToDocument(text).nodes;
-  if (!sameBlocks(read(markdown), read(writeTop({ object: 'document', data: {}, nodes: [list as unknown as Block] }, 0)))) return undefined;
+  if (!sameBlocks(read(markdown), read(writeTop({ object: 'document', data: style, nodes: [list as unknown as Block] }, 0)))) return undefined;
   return { nodes: 1, blocks: runFingerprint([list]), markdown, items, gaps };
 }
 
@@ -206,7 +209,11 @@ export function formLookup<T extends Kept>(nodes: Block[], forms: T[]): ((index:
   const lengths = [...new Set(forms.map((f) => f.nodes))].sort((a, b) => b - a);
   // Lists' kept forms with their items, by the fingerprint of each item.
   const listsByItem = new Map<string, WrittenList[]>();
+  // A kept list form stands for one list: while that list is still in the document, unchanged,
+  // no other list (one sharing some items with it) is written from it.
+  const present = new Set(contents.map((content) => fingerprintOf([content])));
   for (const form of forms) {
+    if (present.has(form.blocks)) continue;
     const list = form.nodes === 1 && 'markdown' in form ? listItemsOf(form as unknown as WrittenForm) : undefined;
     for (const item of list?.items ?? []) listsByItem.set(item.blocks, [...(listsByItem.get(item.blocks) ?? []), list!]);
   }
@@ -345,7 +352,8 @@ export function findWrittenForms(
 ): { forms: WrittenForm[]; separators: WrittenSeparator[] } {
   if (spans.length === 0) return { forms: [], separators: [] };
   const written = canonical.split('\n');
-  const sourceLines = source.replace(/\r\n?/g, '\n').split('\n');
+  // A line ending written CR LF differs from the canonical LF: its block keeps its form, CR and all.
+  const sourceLines = source.replace(/\r(?!\n)/g, '\n').split('\n');
   const trimEnd = (line: string) => line.replace(/(?:[ \t]|&#x20;)+$/, '');
   const sameText = (a: string, b: string) => a.split('\n').map(trimEnd).join('\n') === b.split('\n').map(trimEnd).join('\n');
   // Lines are matched without the blank ones: blank lines are the separators between blocks
@@ -354,6 +362,9 @@ export function findWrittenForms(
   const filled = (lines: string[]) => lines.flatMap((line, i) => (isBlank(line) ? [] : [i]));
   const writtenFilled = filled(written);
   const sourceFilled = filled(sourceLines);
+  // Front matter (`---` lines, as prepare.ts skips it) is page metadata, not a block's source.
+  const frontMatterClose = sourceLines[0] === '---' ? sourceLines.indexOf('---', 1) : -1;
+  const frontMatterEnd = frontMatterClose + 1;
   // Ranges of the written blocks among the canonical text's non-blank lines.
   const lineAt = lineIndexer(canonical);
   const firstFilled = (line: number) => { let lo = 0; let hi = writtenFilled.length; while (lo < hi) { const mid = (lo + hi) >> 1; if (writtenFilled[mid] < line) lo = mid + 1; else hi = mid; } return lo; };
@@ -395,12 +406,28 @@ export function findWrittenForms(
       }
     });
     if (lo < 0) {
-      // Lines above the first block are front matter or the title, which are not the document's.
       const before = blockLines.findLastIndex((b) => b.to <= hunk.w0);
-      if (before < 0) continue;
+      if (before < 0) {
+        // Front matter above the first block is not the document's; a line after it that the
+        // canonical form has no counterpart for (a quote's opening `>`) is the first block's.
+        while (hunk.s0 < hunk.s1 && sourceFilled[hunk.s0] < frontMatterEnd) hunk.s0++;
+        if (hunk.s0 === hunk.s1 || hunk.w0 !== hunk.w1 || blockLines.length === 0) continue;
+        lo = hi = 0;
+        const last = groups[groups.length - 1];
+        if (last && lo <= last.hi) last.hunks.push(hunk);
+        else groups.push({ lo, hi, hunks: [hunk] });
+        continue;
+      }
       const after = blockLines.findIndex((b) => b.from >= hunk.w1);
       lo = before;
       hi = after >= 0 ? after : before;
+    }
+    // Source lines right under a block's last line (no blank line between) that carry a
+    // container's prefix (a quote's closing `>`, an indented continuation) are that block's:
+    // the block joins the group, which is then cut at its blank lines.
+    if (hunk.s0 < hunk.s1 && lo > 0 && blockLines[lo - 1].to === hunk.w0) {
+      const line = sourceFilled[hunk.s0];
+      if (line > 0 && !isBlank(sourceLines[line - 1]) && /^[ \t]*>|^[ \t]/.test(sourceLines[line])) lo--;
     }
     const last = groups[groups.length - 1];
     if (last && lo <= last.hi) {
