@@ -213,6 +213,13 @@ describe('a page\'s written form, from the tuning half (made-up text)', () => {
     keepsPage('* name the lamp\n* mode the beam \\(on or off\\)\n* value to use\n\nThen \\(later\\):\n\n* name the lamp\n* mode the beam \\(&lt;, &gt;\\)\n* value to use\n');
   });
 
+  it('writes a page written with CR LF line endings throughout back with them; the document holds LF text', () => {
+    const document = keepsPage('# Lamps\r\n\r\nOil \\(mostly\\).\r\n\r\n```js\r\nlight();\r\n```\r\n\r\n* wick\r\n* glass\r\n');
+    expect(document.data.lineEnding).toBe('crlf');
+    expect(JSON.stringify(document.nodes)).not.toContain('\\r');
+    expect(markdownToDocument('A.\r\n').data.lineEnding).toBeUndefined();
+  });
+
   it('keeps a line ending written CR LF', () => {
     const document = keepsPage('Lamps burn oil \\(mostly\\).\r\n\n## Wicks\n\nText.\n');
     expect(JSON.stringify(document.nodes)).not.toContain('\\r');
