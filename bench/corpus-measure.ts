@@ -148,6 +148,7 @@ export function sourceText(source: string): { all: string; prose: string } {
   const shown: string[] = [];
   const take = (text: string) => (shown.push(text), ' ');
   const text = engineOwned(source)
+    .replace(/\r\n?/g, '\n')
     // Shown as written.
     .replace(/^[\s\S]*$/, (all: string) => fencedCode(all, take))
     .replace(/<pre(?:\s[^>]*)?>([\s\S]*?)<\/pre>/gi, (_, body: string) => take(decodeHTMLStrict(body.replace(/<[^>]*>/g, ''))))

@@ -39,6 +39,12 @@ describe('corpus measure: words lost', () => {
     expect(missingWords(source, page(source))).toEqual([]);
   });
 
+  it('reads a page written with CR LF line endings as one with LF', () => {
+    const source = 'Before.\r\n\r\n```js\r\nlight();\r\n```\r\n\r\nAfter the code.\r\n';
+    expect(sourceText(source).prose).toMatch(/After the code/);
+    expect(missingWords(source, page(source))).toEqual([]);
+  });
+
   it('takes only a `<pre>` element as code, not a tag whose name starts so (`<presence-box>`)', () => {
     const source = 'Set `<presence-box>` on the node.\n\n## Heading after\n\nText after.\n\n<pre><code>raw line\n</code></pre>\n';
     expect(sourceText(source).prose).toMatch(/Heading after[\s\S]*Text after/);
