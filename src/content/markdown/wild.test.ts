@@ -225,3 +225,19 @@ describe('a page\'s written form, from the tuning half (made-up text)', () => {
     expect(JSON.stringify(document.nodes)).not.toContain('\\r');
   });
 });
+
+describe('repeated blocks (generated reference pages)', () => {
+  it('keeps the separators of two identical runs of blocks each as written', () => {
+    const markdown = 'Splits the stream.\n\n\nNOTE: read it once.\n\n## Again\n\nSplits the stream.\n\nNOTE: read it once.\n';
+    const page = readPageMarkdown(markdown);
+    expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
+    const again = readPageMarkdown(writePageMarkdown(page.document, page.title));
+    expect(writePageMarkdown(again.document, again.title)).toBe(markdown);
+  });
+
+  it('keeps the forms of two identical blocks written differently each as written', () => {
+    const markdown = '- one\n- two\n\nBetween.\n\n* one\n* two\n';
+    const page = readPageMarkdown(markdown);
+    expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
+  });
+});

@@ -54,6 +54,34 @@ export function runFingerprint(blocks: Block[]): string {
 }
 
 /**
+ * The keys of the runs of `length` top-level blocks, by start index: the run's fingerprint,
+ * and `fingerprint#k` for its k-th repetition (k >= 1) in the document, so that identical
+ * runs a page writes differently (generated reference pages repeat whole paragraphs) each
+ * keep their own form and separators.
+ */
+function runKeys(contents: string[], length: number): string[] {
+  const seen = new Map<string, number>();
+  const keys: string[] = [];
+  for (let i = 0; i + length <= contents.length; i++) {
+    const print = fingerprintOf(contents.slice(i, i + length));
+    const k = seen.get(print) ?? 0;
+    seen.set(print, k + 1);
+    keys.push(k === 0 ? print : `${print}#${k}`);
+  }
+  return keys;
+}
+
+/** `runKeys` by length, computed once per length asked for. */
+function keysOf(contents: string[]): (index: number, length: number) => string | undefined {
+  const byLength = new Map<number, string[]>();
+  return (index, length) => {
+    let keys = byLength.get(length);
+    if (!keys) byLength.set(length, (keys = runKeys(contents, length)));
+    return keys[index];
+  };
+}
+
+/**
  * A list's kept form (one top-level list block) with the source of each of its items:
  * `items[k]` the fingerprint of item k and the lines it was read from (marker included),
  * `gaps[k]` the newlines between item k and item k + 1.
@@ -211,7 +239,8 @@ export function formLookup<T extends Kept>(nodes: Block[], forms: T[]): ((index:
   const listsByItem = new Map<string, WrittenList[]>();
   // A kept list form stands for one list: while that list is still in the document, unchanged,
   // no other list (one sharing some items with it) is written from it.
-  const present = new Set(contents.map((content) => fingerprintOf([content])));
+  const keyAt = keysOf(contents);
+  const present = new Set(contents.map((_, index) => keyAt(index, 1)));
   for (const form of forms) {
     if (present.has(form.blocks)) continue;
     const list = form.nodes === 1 && 'markdown' in form ? listItemsOf(form as unknown as WrittenForm) : undefined;
@@ -220,7 +249,7 @@ export function formLookup<T extends Kept>(nodes: Block[], forms: T[]): ((index:
   return (index) => {
     for (const length of lengths) {
       if (index + length > nodes.length) continue;
-      const form = byFingerprint.get(fingerprintOf(contents.slice(index, index + length)));
+      const form = byFingerprint.get(keyAt(index, length)!);
       if (form && form.nodes === length) return form;
     }
     // A list whose own form no longer matches (an item was edited): made from the kept form
@@ -242,14 +271,12 @@ export function formLookup<T extends Kept>(nodes: Block[], forms: T[]): ((index:
 /** Finds the kept separator between two top-level nodes (`from` before it, `to` after it). */
 export function separatorLookup(nodes: Block[], separators: WrittenSeparator[]): ((from: number, to: number) => WrittenSeparator | undefined) | undefined {
   if (separators.length === 0) return undefined;
-  const contents = new Map<number, string>();
-  const content = (index: number) => contents.get(index) ?? contents.set(index, stableContent(nodes[index])).get(index)!;
+  const keyAt = keysOf(nodes.map(stableContent));
   const byFingerprint = new Map(separators.map((f) => [f.blocks, f]));
   return (from, to) => {
     const length = to - from + 1;
     if (from < 0 || to >= nodes.length || length < 2) return undefined;
-    const indexes = Array.from({ length }, (_, k) => from + k);
-    const found = byFingerprint.get(fingerprintOf(indexes.map(content)));
+    const found = byFingerprint.get(keyAt(from, length)!);
     return found?.nodes === length ? found : undefined;
   };
 }
@@ -351,6 +378,7 @@ export function findWrittenForms(
   keep: (index: number, form: WrittenForm) => boolean = () => true,
 ): { forms: WrittenForm[]; separators: WrittenSeparator[] } {
   if (spans.length === 0) return { forms: [], separators: [] };
+  const keyAt = keysOf(nodes.map(stableContent));
   const written = canonical.split('\n');
   // A line ending written CR LF differs from the canonical LF: its block keeps its form, CR and all.
   const sourceLines = source.replace(/\r(?!\n)/g, '\n').split('\n');
@@ -504,7 +532,7 @@ export function findWrittenForms(
     const markdown = sourceLines.slice(piece.from, piece.to).join('\n');
     if (sameText(markdown, canonical.slice(firstBlock.start, lastBlock.end))) return undefined;
     const run = nodes.slice(firstBlock.index, lastBlock.index + 1);
-    let form: WrittenForm = { nodes: run.length, blocks: runFingerprint(run), markdown };
+    let form: WrittenForm = { nodes: run.length, blocks: keyAt(firstBlock.index, run.length)!, markdown };
     if (!((read || sameBlocks(readBlocks(markdown), run)) && keep(firstBlock.index, form))) return null;
     // A list keeps each item's source too, for when one of them is edited.
     const items = run.length === 1 && isList(run[0]) ? splitListItems(markdown, run[0], readBlocks) : undefined;
@@ -568,7 +596,7 @@ export function findWrittenForms(
     if (separator === canonicalSeparator) continue;
     if (!separatorFits(before.text, separator, after.text, canonicalSeparator, nodes.slice(before.first, after.last + 1), readBlocks)) continue;
     const run = nodes.slice(before.last, after.first + 1);
-    separators.push({ nodes: run.length, blocks: runFingerprint(run), separator });
+    separators.push({ nodes: run.length, blocks: keyAt(before.last, run.length)!, separator });
   }
   return { forms, separators };
 }
