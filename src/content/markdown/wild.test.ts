@@ -241,3 +241,23 @@ describe('repeated blocks (generated reference pages)', () => {
     expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
   });
 });
+
+describe('link reference definitions on a page', () => {
+  const markdown = 'Write to [keeper@lamps.test] or see [the wicks].\n\nMiddle text.\n\nLast words.\n\n[keeper@lamps.test]: mailto:keeper@lamps.test\n[the wicks]: wicks.md\n';
+
+  it('keeps paragraphs written with references to definitions further down as written', () => {
+    const page = readPageMarkdown(markdown);
+    expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
+    expect(JSON.stringify(page.document.nodes[0])).toContain('mailto:keeper@lamps.test');
+  });
+
+  it('writes the references inline once the block holding their definitions is edited', () => {
+    const { document } = readPageMarkdown(markdown);
+    const edited = { ...document, nodes: document.nodes.map((node, i) => (i === 2 ? markdownToDocument('Other last words.').nodes[0] : node)) };
+    const written = writePageMarkdown(edited);
+    expect(written).toContain('[keeper@lamps.test](mailto:keeper@lamps.test)');
+    expect(readPageMarkdown(written).document.nodes.map((n) => JSON.stringify(n, (k, v) => (k === 'key' ? undefined : v)))).toEqual(
+      edited.nodes.map((n) => JSON.stringify(n, (k, v) => (k === 'key' ? undefined : v))),
+    );
+  });
+});
