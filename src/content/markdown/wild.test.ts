@@ -261,3 +261,23 @@ describe('link reference definitions on a page', () => {
     );
   });
 });
+
+describe('indented code written by hand (generated man pages)', () => {
+  it('reads lines of spaces ending an indented block as the blank lines after it, and keeps the block as written', () => {
+    const markdown = 'Show the lamps.\n\n<div class="sample">\n\n      $ lamp list\n\n          lit: 3\n      ....\n          \n\n</div>\n';
+    const [, , code] = markdownToDocument(markdown).nodes;
+    expect(code.type).toBe('code');
+    expect(childrenOf(code).map((line) => JSON.stringify(line)).pop()).toContain('"  ...."');
+    const page = readPageMarkdown(markdown);
+    // Trailing whitespace is the normal form's (trimmed), not a written form.
+    const trimmed = (text: string) => text.replace(/[ \t]+$/gm, '');
+    expect(trimmed(writePageMarkdown(page.document, page.title))).toBe(trimmed(markdown));
+  });
+
+  it('keeps an indented line after a paragraph as the paragraph\'s (a lazy continuation), not code', () => {
+    const markdown = 'A paragraph\n    still the paragraph.\n\n    code after a blank line\n\nAfter.\n';
+    expect(types(markdownToDocument(markdown).nodes)).toEqual(['paragraph', 'code', 'paragraph']);
+    const page = readPageMarkdown(markdown);
+    expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
+  });
+});
