@@ -108,6 +108,39 @@ export const visibleText = (html: string) => renderedText(html).prose;
 export const RAW_MARKUP = /<[a-z/][^>]*>|\{%|\\[\\`*_{}[\]()#+\-.!<>]/i;
 
 /**
+ * Fenced code blocks taken as written (`take`), the rest of the text kept. A fence closes at a
+ * fence line of its character, at least as long, or, opened indented in a list item, where a
+ * line less indented than its opening ends the item (a fence left open there ends with its
+ * container, as CommonMark reads it): never at the next block's opening fence.
+ */
+function fencedCode(text: string, take: (body: string) => string): string {
+  const out: string[] = [];
+  let open: { fence: string; indent: number; body: string[] } | null = null;
+  const indentOf = (line: string) => /^[ \t>]*/.exec(line)![0].replace(/>/g, ' ').length;
+  for (const line of text.split('\n')) {
+    if (open) {
+      const close = /^[ \t>]*(`{3,}|~{3,})[ \t]*$/.exec(line);
+      if (close && close[1][0] === open.fence[0] && close[1].length >= open.fence.length) {
+        out.push(take(open.body.join('\n')));
+        open = null;
+        continue;
+      }
+      if (!(open.indent > 0 && line.trim() !== '' && indentOf(line) < open.indent)) {
+        open.body.push(line);
+        continue;
+      }
+      out.push(take(open.body.join('\n')));
+      open = null;
+    }
+    const opening = /^([ \t>]*)(`{3,}|~{3,})/.exec(line);
+    if (opening && !(opening[2][0] === '`' && line.slice(opening[0].length).includes('`'))) open = { fence: opening[2], indent: indentOf(line), body: [] };
+    else out.push(line);
+  }
+  if (open) out.push(take(open.body.join('\n')));
+  return out.join('\n');
+}
+
+/**
  * The text a reader should see of a source page (see above): `prose` outside code, `all`
  * with code, math and visible tag attributes.
  */
@@ -115,9 +148,13 @@ export function sourceText(source: string): { all: string; prose: string } {
   const shown: string[] = [];
   const take = (text: string) => (shown.push(text), ' ');
   const text = engineOwned(source)
+    .replace(/\r\n?/g, '\n')
     // Shown as written.
-    .replace(/^([ \t>]*)(`{3,}|~{3,})[^\n]*\n([\s\S]*?)^[ \t>]*\2[ \t]*$/gm, (_, _p, _f, body: string) => take(body))
-    .replace(/<pre[^>]*>([\s\S]*?)<\/pre>/gi, (_, body: string) => take(decodeHTMLStrict(body.replace(/<[^>]*>/g, ''))))
+    .replace(/^[\s\S]*$/, (all: string) => fencedCode(all, take))
+    .replace(/<pre(?:\s[^>]*)?>([\s\S]*?)<\/pre>/gi, (_, body: string) => take(decodeHTMLStrict(body.replace(/<[^>]*>/g, ''))))
+    // A pipe-table row is cut into cells before its text is read (GFM): a code span there ends
+    // in its cell, and a backtick left open is a literal one, never paired with the next row's.
+    .replace(/^[ \t>]*\|.*$/gm, (row: string) => row.split(/(?<!\\)\|/).map((cell) => cell.replace(/(?<![\\`])(`+)([^`]+?)\1(?!`)/g, (_, _t, body: string) => take(body)).replace(/`/g, ' ')).join('|'))
     .replace(/(?<![\\`])(`+)((?:[^`\n]|\n(?![ \t>]*\n))+?)\1(?!`)/g, (_, _t, body: string) => take(body))
     .replace(/\$\$([\s\S]*?)\$\$/g, (_, formula: string) => take(formula))
     // Shown as GitBook's tags say.

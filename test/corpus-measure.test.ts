@@ -26,6 +26,31 @@ describe('corpus measure: words lost', () => {
     expect(missingWords(source, page(source))).toEqual([]);
   });
 
+  it('reads a code span of a pipe-table row in its cell: a backtick left open there pairs with nothing in the next row', () => {
+    const source = '| Name | Kind | Notes |\n| --- | --- | --- |\n| `Span` | [Time window](_kinds.md#time-window) | Ends in `Span |\n| `Other` | [Time window](_kinds.md#time-window) | Plain `code` here. |\n';
+    expect(sourceText(source).all).not.toMatch(/kinds|md\b/);
+    expect(missingWords(source, page(source))).toEqual([]);
+  });
+
+  it('ends a fence left open in a list item with its item, never at the next block\'s opening fence', () => {
+    const source = '1. **Back up**: nightly\n   ```bash\n   copy vault\n\n2. **Watch**: the gauges\n3. **Rotate**: the keys\n\nThen:\n\n```yaml\nkeep: 3\n```\n\nDone here.\n';
+    expect(sourceText(source).prose).toMatch(/Watch.*gauges[\s\S]*Done here/);
+    expect(sourceText(source).prose).not.toMatch(/copy|keep/);
+    expect(missingWords(source, page(source))).toEqual([]);
+  });
+
+  it('reads a page written with CR LF line endings as one with LF', () => {
+    const source = 'Before.\r\n\r\n```js\r\nlight();\r\n```\r\n\r\nAfter the code.\r\n';
+    expect(sourceText(source).prose).toMatch(/After the code/);
+    expect(missingWords(source, page(source))).toEqual([]);
+  });
+
+  it('takes only a `<pre>` element as code, not a tag whose name starts so (`<presence-box>`)', () => {
+    const source = 'Set `<presence-box>` on the node.\n\n## Heading after\n\nText after.\n\n<pre><code>raw line\n</code></pre>\n';
+    expect(sourceText(source).prose).toMatch(/Heading after[\s\S]*Text after/);
+    expect(missingWords(source, page(source))).toEqual([]);
+  });
+
   it('counts a word the page shows fewer times than the source does', () => {
     const source = 'Lantern glows.\n\nLantern glows again.\n';
     const html = page('Lantern glows.\n');

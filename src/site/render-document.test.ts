@@ -186,6 +186,11 @@ describe('renderDocument', () => {
     expect(md('See [Old walkthrough](broken-reference "mention") first.\n')).toBe('<p>See <a class="mention" href="broken-reference">Old walkthrough</a> first.</p>');
   });
 
+  it('shows the text of a content-ref left as an address (a page gone), not the address (issue 31)', () => {
+    const html = md('{% content-ref url="/broken/pages/-Mgone1" %}\n[Broken link](/broken/pages/-Mgone1)\n{% endcontent-ref %}\n');
+    expect(html).toBe('<div class="content-ref"><a href="/broken/pages/-Mgone1">Broken link</a></div>');
+  });
+
   it('renders math, emoji, dividers, unknown nodes as nothing, and an empty document', () => {
     const html = renderDocument(
       doc(

@@ -182,7 +182,9 @@ function block(node: Block, state: State): string {
     case 'content-ref': {
       const target = refTarget(node.data?.ref, state);
       if (!target) return '';
-      return `<div class="content-ref"><a href="${escapeHtml(target.url)}">${escapeHtml(target.label)}</a></div>\n`;
+      // Left as an address (a page gone: GitBook's `[Broken link](/broken/pages/…)`), it shows the text it was written with, as a mention does.
+      const label = node.data?.ref?.kind === 'url' && node.data.text ? node.data.text : target.label;
+      return `<div class="content-ref"><a href="${escapeHtml(target.url)}">${escapeHtml(label)}</a></div>\n`;
     }
     case 'images': {
       const align = ['left', 'right', 'center'].includes(node.data?.align ?? '') ? ` images-${node.data.align}` : '';

@@ -19,6 +19,7 @@ export function normalizeDocument(document: Document): Document {
   if (writtenSeparators.length > 0) data.writtenSeparators = writtenSeparators;
   const writtenTitle = writtenTitleOf(document.data);
   if (writtenTitle) data.writtenTitle = writtenTitle;
+  if (document.data?.lineEnding === 'crlf') data.lineEnding = 'crlf';
   const boundHrefs = boundHrefsOf(document);
   if (boundHrefs.length > 0) data.boundHrefs = [...boundHrefs];
   return { object: 'document', data, nodes };

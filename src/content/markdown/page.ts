@@ -29,7 +29,16 @@ export function pageBody(markdown: string): string {
 }
 
 /** Reads a page body (front matter already split off): its `# Title` and its document. */
-export function readPageMarkdown(markdown: string): PageMarkdown {
+export function readPageMarkdown(written: string): PageMarkdown {
+  // A page written with CR LF line endings throughout is read as LF and written back CR LF.
+  const crlf = written.includes('\r\n') && !/(?:^|[^\r])\n/.test(written);
+  const markdown = crlf ? written.replace(/\r\n/g, '\n') : written;
+  const page = readLfPage(markdown);
+  if (crlf) page.document.data.lineEnding = 'crlf';
+  return page;
+}
+
+function readLfPage(markdown: string): PageMarkdown {
   const match = TITLE_LINE.exec(markdown);
   const body = pageBody(markdown);
   const document = assignKeys(markdownToDocument(body, { headingOffset: PAGE_HEADING_OFFSET, keepWrittenForm: true }));
@@ -46,6 +55,11 @@ export function readPageMarkdown(markdown: string): PageMarkdown {
 
 /** Writes a page body the way GitBook does; with a title, `# Title` comes first (as the page wrote it, while it says that title). */
 export function writePageMarkdown(document: Document, title?: string): string {
+  const written = writeLfPage(document, title);
+  return document.data.lineEnding === 'crlf' ? written.replace(/\n/g, '\r\n') : written;
+}
+
+function writeLfPage(document: Document, title?: string): string {
   const body = documentToMarkdown(document, { headingOffset: PAGE_HEADING_OFFSET });
   if (title === undefined) return body;
   const kept = writtenTitleOf(document.data);

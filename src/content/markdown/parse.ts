@@ -13,7 +13,7 @@ import { prepareMarkdown } from './prepare.ts';
 import { readBlocks, type BlockContext } from './read-block.ts';
 import { assignKeys, normalizeDocument } from './normalize.ts';
 import { normalizeInlines } from './leaves.ts';
-import { keptFormFits, writeTop } from './write.ts';
+import { definitionLines, keptFormFits, writeTop } from './write.ts';
 import { findWrittenForms, type BlockSpan } from './written-form.ts';
 import type { Document, InlineContent } from './types.ts';
 
@@ -41,8 +41,10 @@ export function markdownToDocument(markdown: string, options: ReadOptions = {}):
   if (options.keepWrittenForm) {
     const spans: BlockSpan[] = [];
     const canonical = writeTop(document, headingOffset, { spans });
-    const read = (snippet: string) => markdownToDocument(snippet, { headingOffset }).nodes;
-    const fits = keptFormFits(document.nodes, headingOffset, document.data.escapeParentheses);
+    // A run may use the page's link reference definitions, which stand elsewhere (at the end): read with them.
+    const definitions = definitionLines(markdown.replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1[ \t]*$/gm, ''));
+    const read = (snippet: string) => markdownToDocument(definitions === '' ? snippet : `${snippet}\n\n${definitions}`, { headingOffset }).nodes;
+    const fits = keptFormFits(document.nodes, headingOffset, document.data.escapeParentheses, definitions);
     const { forms, separators } = findWrittenForms(markdown, document.nodes, canonical, spans, read, fits);
     if (forms.length > 0) document.data.writtenForms = forms;
     if (separators.length > 0) document.data.writtenSeparators = separators;

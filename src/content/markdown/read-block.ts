@@ -428,6 +428,8 @@ function readCode(node: Code, ctx: BlockContext): CodeBlock {
   const meta = node.meta ? readAttributes(node.meta) : {};
   if (meta.title) data.title = meta.title;
   const lines = restorePlaceholders(node.value, ctx.tokens).split('\n');
+  // Lines of spaces ending an indented block are blank lines after it, not code (CommonMark).
+  if (isIndentedCode(node, ctx)) while (lines.length > 1 && lines[lines.length - 1].trim() === '') lines.pop();
   return {
     object: 'block',
     type: 'code',

@@ -476,9 +476,10 @@ export interface Document {
    * (Quire's) the separators between top-level blocks it wrote differently; `writtenTitle`
    * (Quire's) the page's `# Title` line and the blank lines under it, where they differ;
    * `boundHrefs` (Quire's) the relative hrefs reading bound to page and file references, as
-   * written, in order (bound-hrefs.ts).
+   * written, in order (bound-hrefs.ts); `lineEnding` (Quire's) `'crlf'` for a page written
+   * with CR LF line endings throughout, written back so (page.ts).
    */
-  data: { escapeParentheses?: true; writtenForms?: WrittenForm[]; writtenSeparators?: WrittenSeparator[]; writtenTitle?: WrittenTitle; boundHrefs?: string[] };
+  data: { escapeParentheses?: true; writtenForms?: WrittenForm[]; writtenSeparators?: WrittenSeparator[]; writtenTitle?: WrittenTitle; boundHrefs?: string[]; lineEnding?: 'crlf' };
   nodes: Block[];
 }
 

@@ -186,3 +186,98 @@ describe('GitBook\'s escaping and spacing today (tuning half of the held-out cor
     expect(types(childrenOf(childrenOf(list)[0]))).toEqual(['paragraph', 'paragraph', 'list-unordered']);
   });
 });
+
+describe('a page\'s written form, from the tuning half (made-up text)', () => {
+  /** Read as a page (the batch's way) and written back: the same text. */
+  const keepsPage = (markdown: string) => {
+    const page = readPageMarkdown(markdown);
+    const written = writePageMarkdown(page.document, page.title);
+    expect(written).toBe(markdown);
+    const again = readPageMarkdown(written);
+    expect(writePageMarkdown(again.document, again.title)).toBe(written);
+    return page.document;
+  };
+
+  it('keeps a quote opened by an empty `>` line at the top of a page, and its closing `>` line over a heading', () => {
+    keepsPage('>\n> Changed in **1.2**.\n> \n\n# 1. Lanterns\n\nText.\n\n## 1.1 Wicks\n\nMore.\n');
+    keepsPage('>\n> Only a note.\n\nText.\n');
+  });
+
+  it('writes an empty bold alone on its line escaped (`\\*\\*\\*\\*`), which bare would read as a divider', () => {
+    const [, paragraph] = roundTrips('A.\n\n\\*\\*\\*\\*\n\nB ****.');
+    expect(paragraph.type).toBe('paragraph');
+    keepsPage('A.\n\n\\*\\*\\*\\*\n\nB.\n');
+  });
+
+  it('writes a list from its own reading, not from another list sharing some of its items, in the page\'s escaping', () => {
+    keepsPage('* name the lamp\n* mode the beam \\(on or off\\)\n* value to use\n\nThen \\(later\\):\n\n* name the lamp\n* mode the beam \\(&lt;, &gt;\\)\n* value to use\n');
+  });
+
+  it('writes a page written with CR LF line endings throughout back with them; the document holds LF text', () => {
+    const document = keepsPage('# Lamps\r\n\r\nOil \\(mostly\\).\r\n\r\n```js\r\nlight();\r\n```\r\n\r\n* wick\r\n* glass\r\n');
+    expect(document.data.lineEnding).toBe('crlf');
+    expect(JSON.stringify(document.nodes)).not.toContain('\\r');
+    expect(markdownToDocument('A.\r\n').data.lineEnding).toBeUndefined();
+  });
+
+  it('keeps a line ending written CR LF', () => {
+    const document = keepsPage('Lamps burn oil \\(mostly\\).\r\n\n## Wicks\n\nText.\n');
+    expect(JSON.stringify(document.nodes)).not.toContain('\\r');
+  });
+});
+
+describe('repeated blocks (generated reference pages)', () => {
+  it('keeps the separators of two identical runs of blocks each as written', () => {
+    const markdown = 'Splits the stream.\n\n\nNOTE: read it once.\n\n## Again\n\nSplits the stream.\n\nNOTE: read it once.\n';
+    const page = readPageMarkdown(markdown);
+    expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
+    const again = readPageMarkdown(writePageMarkdown(page.document, page.title));
+    expect(writePageMarkdown(again.document, again.title)).toBe(markdown);
+  });
+
+  it('keeps the forms of two identical blocks written differently each as written', () => {
+    const markdown = '- one\n- two\n\nBetween.\n\n* one\n* two\n';
+    const page = readPageMarkdown(markdown);
+    expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
+  });
+});
+
+describe('link reference definitions on a page', () => {
+  const markdown = 'Write to [keeper@lamps.test] or see [the wicks].\n\nMiddle text.\n\nLast words.\n\n[keeper@lamps.test]: mailto:keeper@lamps.test\n[the wicks]: wicks.md\n';
+
+  it('keeps paragraphs written with references to definitions further down as written', () => {
+    const page = readPageMarkdown(markdown);
+    expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
+    expect(JSON.stringify(page.document.nodes[0])).toContain('mailto:keeper@lamps.test');
+  });
+
+  it('writes the references inline once the block holding their definitions is edited', () => {
+    const { document } = readPageMarkdown(markdown);
+    const edited = { ...document, nodes: document.nodes.map((node, i) => (i === 2 ? markdownToDocument('Other last words.').nodes[0] : node)) };
+    const written = writePageMarkdown(edited);
+    expect(written).toContain('[keeper@lamps.test](mailto:keeper@lamps.test)');
+    expect(readPageMarkdown(written).document.nodes.map((n) => JSON.stringify(n, (k, v) => (k === 'key' ? undefined : v)))).toEqual(
+      edited.nodes.map((n) => JSON.stringify(n, (k, v) => (k === 'key' ? undefined : v))),
+    );
+  });
+});
+
+describe('indented code written by hand (generated man pages)', () => {
+  it('reads lines of spaces ending an indented block as the blank lines after it, and keeps the block as written', () => {
+    const markdown = 'Show the lamps.\n\n<div class="sample">\n\n      $ lamp list\n\n          lit: 3\n      ....\n          \n\n</div>\n';
+    const [, , code] = markdownToDocument(markdown).nodes;
+    expect(code.type).toBe('code');
+    expect(childrenOf(code).map((line) => JSON.stringify(line)).pop()).toContain('"  ...."');
+    const page = readPageMarkdown(markdown);
+    // Trailing whitespace is the normal form's (trimmed), not a written form.
+    const trimmed = (text: string) => text.replace(/[ \t]+$/gm, '');
+    expect(trimmed(writePageMarkdown(page.document, page.title))).toBe(trimmed(markdown));
+  });
+
+  it('keeps an indented line after a paragraph as the paragraph\'s (a lazy continuation), not code', () => {
+    const markdown = 'A paragraph\n    still the paragraph.\n\n    code after a blank line\n\nAfter.\n';
+    expect(types(markdownToDocument(markdown).nodes)).toEqual(['paragraph', 'code', 'paragraph']);
+    const page = readPageMarkdown(markdown);
+    expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
+  });
+});

@@ -274,6 +274,9 @@ export function imageSrc(ref: ImageRef): string {
 let textStyle = { escapeParentheses: false };
 
 /** Runs `write` with the text style of one document (writing is synchronous). */
+/** The text style of the document being written (for text written apart from it, in its style). */
+export const currentTextStyle = (): Readonly<{ escapeParentheses: boolean }> => textStyle;
+
 export function withTextStyle<T>(style: { escapeParentheses: boolean }, write: () => T): T {
   const previous = textStyle;
   textStyle = style;
@@ -384,6 +387,8 @@ function escapeLineStarts(markdown: string, heading = false): string {
     .split('\n')
     .map((line) => {
       // Only what would start a block: `+/-` and `=` in prose stay as GitBook writes them.
+      // GitBook's empty bold (`****`, pending) alone on a line would read as a divider: escaped there, as GitBook writes it.
+      if (/^(?:\uE035[ \t]*){3,}$/.test(line)) return line.replaceAll(STAR, '\\*');
       if (/^#{1,6}(?:[ \t]|\\?$)/.test(line) || /^>|^[+-](?:[ \t]|$)|^=+[ \t]*$|^-+[ \t]*$/.test(line)) return '\\' + line;
       const ordered = heading ? null : /^(\d{1,9})([.)])(?=[ \t]|$)/.exec(line);
       if (ordered) return ordered[1] + '\\' + ordered[2] + line.slice(ordered[0].length);

@@ -47,7 +47,7 @@ export function documentToMarkdown(document: Document, options: WriteOptions = {
   const separators = separatorLookup(normal.nodes, writtenSeparatorsOf(normal.data));
   const top: TopLevel = {};
   if (lookup) {
-    const fits = keptFormFits(normal.nodes, headingOffset, normal.data.escapeParentheses);
+    const fits = keptFormFits(normal.nodes, headingOffset, normal.data.escapeParentheses, writtenDefinitions(normal.nodes, lookup, keptFormFits(normal.nodes, headingOffset, normal.data.escapeParentheses)));
     top.lookup = (index) => { const form = lookup(index); return form && fits(index, form) ? form : undefined; };
   }
   if (separators) {
@@ -69,8 +69,9 @@ export function documentToMarkdown(document: Document, options: WriteOptions = {
  * changed by path resolution since), and not next to a list of the same kind, which it
  * could join. Reading applies the same check, so what is kept is what will be written.
  */
-export function keptFormFits(nodes: Block[], headingOffset: number, escapeParentheses: true | undefined) {
-  const read = (markdown: string) => markdownToDocument(markdown, { headingOffset }).nodes;
+export function keptFormFits(nodes: Block[], headingOffset: number, escapeParentheses: true | undefined, definitions = '') {
+  // A form may use the page's link reference definitions (`[name]` with `[name]: url` further down): read with them.
+  const read = (markdown: string) => markdownToDocument(definitions === '' ? markdown : `${markdown}\n\n${definitions}`, { headingOffset }).nodes;
   const neighbour = (from: number, step: number) => {
     for (let i = from; i >= 0 && i < nodes.length; i += step) {
       const block = nodes[i];
@@ -84,6 +85,28 @@ export function keptFormFits(nodes: Block[], headingOffset: number, escapeParent
     const canonical = writeTop({ object: 'document', data: escapeParentheses ? { escapeParentheses } : {}, nodes: run }, headingOffset);
     return sameBlocks(read(form.markdown), read(canonical));
   };
+}
+
+/** A link reference definition line (`[name]: url`), as kept forms hold them. */
+const DEFINITION_LINE = /^ {0,3}\[(?:[^\]\\\n]|\\.)+\]:[ \t]*\S.*$/gm;
+
+/** The link reference definitions a text writes, one a line. */
+export function definitionLines(markdown: string): string {
+  return (markdown.match(DEFINITION_LINE) ?? []).join('\n');
+}
+
+/**
+ * The definitions the kept forms that will be written hold (each fits alone): the forms that
+ * use them are checked with them, so a reference is kept only while its definition is written.
+ */
+function writtenDefinitions(nodes: Block[], lookup: (index: number) => WrittenForm | undefined, fitsAlone: (index: number, form: WrittenForm) => boolean): string {
+  const lines: string[] = [];
+  for (let index = 0; index < nodes.length; index++) {
+    const form = lookup(index);
+    if (!form || definitionLines(form.markdown) === '') continue;
+    if (fitsAlone(index, form)) lines.push(definitionLines(form.markdown));
+  }
+  return lines.join('\n');
 }
 
 /** Two lists of the same kind in a row read as one whatever stands between them but other blocks. */

@@ -17,6 +17,7 @@ import { createHash } from 'node:crypto';
 import { diffArrays } from 'diff';
 import type { Block, Document, ListBlock, ListItemBlock, WrittenForm, WrittenSeparator, WrittenTitle } from './types.ts';
 import { writeTop } from './write.ts';
+import { currentTextStyle } from './write-inline.ts';
 import { markdownToDocument } from './parse.ts';
 
 /** Where each written top-level block stands in the canonical text: `[start, end)` offsets and its index among the document's nodes. */
@@ -50,6 +51,34 @@ function fingerprintOf(contents: string[]): string {
 /** The fingerprint of a run of top-level blocks. */
 export function runFingerprint(blocks: Block[]): string {
   return fingerprintOf(blocks.map(stableContent));
+}
+
+/**
+ * The keys of the runs of `length` top-level blocks, by start index: the run's fingerprint,
+ * and `fingerprint#k` for its k-th repetition (k >= 1) in the document, so that identical
+ * runs a page writes differently (generated reference pages repeat whole paragraphs) each
+ * keep their own form and separators.
+ */
+function runKeys(contents: string[], length: number): string[] {
+  const seen = new Map<string, number>();
+  const keys: string[] = [];
+  for (let i = 0; i + length <= contents.length; i++) {
+    const print = fingerprintOf(contents.slice(i, i + length));
+    const k = seen.get(print) ?? 0;
+    seen.set(print, k + 1);
+    keys.push(k === 0 ? print : `${print}#${k}`);
+  }
+  return keys;
+}
+
+/** `runKeys` by length, computed once per length asked for. */
+function keysOf(contents: string[]): (index: number, length: number) => string | undefined {
+  const byLength = new Map<number, string[]>();
+  return (index, length) => {
+    let keys = byLength.get(length);
+    if (!keys) byLength.set(length, (keys = runKeys(contents, length)));
+    return keys[index];
+  };
 }
 
 /**
@@ -152,6 +181,8 @@ function listFormFrom(list: ListBlock, kept: WrittenList): WrittenList | undefin
   const start = ordered ? ((list.data as { start?: number }).start ?? 1) : 1;
   const markerAt = (j: number) => (!ordered ? first[2] : `${j === 0 ? start : same ? numbers[1] : start + j}${first[4]}`);
   const commonGap = mostCommon(kept.gaps) ?? '\n';
+  // The page's text style (the older export's escaped parentheses) holds for the items written anew.
+  const style: Document['data'] = currentTextStyle().escapeParentheses ? { escapeParentheses: true } : {};
   const items: WrittenList['items'] = [];
   const gaps: string[] = [];
   for (const [j, item] of list.nodes.entries()) {
@@ -161,7 +192,7 @@ function listFormFrom(list: ListBlock, kept: WrittenList): WrittenList | undefin
     else {
       // Written canonically as a list of this item alone, then given the list's marker.
       const alone = { ...list, data: { ...list.data, ...(ordered ? { start: 1 } : {}) }, nodes: [item] } as unknown as Block;
-      piece = writeTop({ object: 'document', data: {}, nodes: [alone] }, 0);
+      piece = writeTop({ object: 'document', data: style, nodes: [alone] }, 0);
       if (!ITEM_START.test(piece)) return undefined;
     }
     if (j > 0) {
@@ -174,7 +205,7 @@ function listFormFrom(list: ListBlock, kept: WrittenList): WrittenList | undefin
   const markdown = items.map((item, j) => (j === 0 ? '' : gaps[j - 1]) + item.markdown).join('');
   // Only a text that reads as the list's canonical text does (as the writer checks again).
   const read = (text: string) => markdownToDocument(text).nodes;
-  if (!sameBlocks(read(markdown), read(writeTop({ object: 'document', data: {}, nodes: [list as unknown as Block] }, 0)))) return undefined;
+  if (!sameBlocks(read(markdown), read(writeTop({ object: 'document', data: style, nodes: [list as unknown as Block] }, 0)))) return undefined;
   return { nodes: 1, blocks: runFingerprint([list]), markdown, items, gaps };
 }
 
@@ -206,14 +237,19 @@ export function formLookup<T extends Kept>(nodes: Block[], forms: T[]): ((index:
   const lengths = [...new Set(forms.map((f) => f.nodes))].sort((a, b) => b - a);
   // Lists' kept forms with their items, by the fingerprint of each item.
   const listsByItem = new Map<string, WrittenList[]>();
+  // A kept list form stands for one list: while that list is still in the document, unchanged,
+  // no other list (one sharing some items with it) is written from it.
+  const keyAt = keysOf(contents);
+  const present = new Set(contents.map((_, index) => keyAt(index, 1)));
   for (const form of forms) {
+    if (present.has(form.blocks)) continue;
     const list = form.nodes === 1 && 'markdown' in form ? listItemsOf(form as unknown as WrittenForm) : undefined;
     for (const item of list?.items ?? []) listsByItem.set(item.blocks, [...(listsByItem.get(item.blocks) ?? []), list!]);
   }
   return (index) => {
     for (const length of lengths) {
       if (index + length > nodes.length) continue;
-      const form = byFingerprint.get(fingerprintOf(contents.slice(index, index + length)));
+      const form = byFingerprint.get(keyAt(index, length)!);
       if (form && form.nodes === length) return form;
     }
     // A list whose own form no longer matches (an item was edited): made from the kept form
@@ -235,14 +271,12 @@ export function formLookup<T extends Kept>(nodes: Block[], forms: T[]): ((index:
 /** Finds the kept separator between two top-level nodes (`from` before it, `to` after it). */
 export function separatorLookup(nodes: Block[], separators: WrittenSeparator[]): ((from: number, to: number) => WrittenSeparator | undefined) | undefined {
   if (separators.length === 0) return undefined;
-  const contents = new Map<number, string>();
-  const content = (index: number) => contents.get(index) ?? contents.set(index, stableContent(nodes[index])).get(index)!;
+  const keyAt = keysOf(nodes.map(stableContent));
   const byFingerprint = new Map(separators.map((f) => [f.blocks, f]));
   return (from, to) => {
     const length = to - from + 1;
     if (from < 0 || to >= nodes.length || length < 2) return undefined;
-    const indexes = Array.from({ length }, (_, k) => from + k);
-    const found = byFingerprint.get(fingerprintOf(indexes.map(content)));
+    const found = byFingerprint.get(keyAt(from, length)!);
     return found?.nodes === length ? found : undefined;
   };
 }
@@ -344,8 +378,10 @@ export function findWrittenForms(
   keep: (index: number, form: WrittenForm) => boolean = () => true,
 ): { forms: WrittenForm[]; separators: WrittenSeparator[] } {
   if (spans.length === 0) return { forms: [], separators: [] };
+  const keyAt = keysOf(nodes.map(stableContent));
   const written = canonical.split('\n');
-  const sourceLines = source.replace(/\r\n?/g, '\n').split('\n');
+  // A line ending written CR LF differs from the canonical LF: its block keeps its form, CR and all.
+  const sourceLines = source.replace(/\r(?!\n)/g, '\n').split('\n');
   const trimEnd = (line: string) => line.replace(/(?:[ \t]|&#x20;)+$/, '');
   const sameText = (a: string, b: string) => a.split('\n').map(trimEnd).join('\n') === b.split('\n').map(trimEnd).join('\n');
   // Lines are matched without the blank ones: blank lines are the separators between blocks
@@ -354,6 +390,9 @@ export function findWrittenForms(
   const filled = (lines: string[]) => lines.flatMap((line, i) => (isBlank(line) ? [] : [i]));
   const writtenFilled = filled(written);
   const sourceFilled = filled(sourceLines);
+  // Front matter (`---` lines, as prepare.ts skips it) is page metadata, not a block's source.
+  const frontMatterClose = sourceLines[0] === '---' ? sourceLines.indexOf('---', 1) : -1;
+  const frontMatterEnd = frontMatterClose + 1;
   // Ranges of the written blocks among the canonical text's non-blank lines.
   const lineAt = lineIndexer(canonical);
   const firstFilled = (line: number) => { let lo = 0; let hi = writtenFilled.length; while (lo < hi) { const mid = (lo + hi) >> 1; if (writtenFilled[mid] < line) lo = mid + 1; else hi = mid; } return lo; };
@@ -395,12 +434,28 @@ export function findWrittenForms(
       }
     });
     if (lo < 0) {
-      // Lines above the first block are front matter or the title, which are not the document's.
       const before = blockLines.findLastIndex((b) => b.to <= hunk.w0);
-      if (before < 0) continue;
+      if (before < 0) {
+        // Front matter above the first block is not the document's; a line after it that the
+        // canonical form has no counterpart for (a quote's opening `>`) is the first block's.
+        while (hunk.s0 < hunk.s1 && sourceFilled[hunk.s0] < frontMatterEnd) hunk.s0++;
+        if (hunk.s0 === hunk.s1 || hunk.w0 !== hunk.w1 || blockLines.length === 0) continue;
+        lo = hi = 0;
+        const last = groups[groups.length - 1];
+        if (last && lo <= last.hi) last.hunks.push(hunk);
+        else groups.push({ lo, hi, hunks: [hunk] });
+        continue;
+      }
       const after = blockLines.findIndex((b) => b.from >= hunk.w1);
       lo = before;
       hi = after >= 0 ? after : before;
+    }
+    // Source lines right under a block's last line (no blank line between) that carry a
+    // container's prefix (a quote's closing `>`, an indented continuation) are that block's:
+    // the block joins the group, which is then cut at its blank lines.
+    if (hunk.s0 < hunk.s1 && lo > 0 && blockLines[lo - 1].to === hunk.w0) {
+      const line = sourceFilled[hunk.s0];
+      if (line > 0 && !isBlank(sourceLines[line - 1]) && /^[ \t]*>|^[ \t]/.test(sourceLines[line])) lo--;
     }
     const last = groups[groups.length - 1];
     if (last && lo <= last.hi) {
@@ -477,7 +532,7 @@ export function findWrittenForms(
     const markdown = sourceLines.slice(piece.from, piece.to).join('\n');
     if (sameText(markdown, canonical.slice(firstBlock.start, lastBlock.end))) return undefined;
     const run = nodes.slice(firstBlock.index, lastBlock.index + 1);
-    let form: WrittenForm = { nodes: run.length, blocks: runFingerprint(run), markdown };
+    let form: WrittenForm = { nodes: run.length, blocks: keyAt(firstBlock.index, run.length)!, markdown };
     if (!((read || sameBlocks(readBlocks(markdown), run)) && keep(firstBlock.index, form))) return null;
     // A list keeps each item's source too, for when one of them is edited.
     const items = run.length === 1 && isList(run[0]) ? splitListItems(markdown, run[0], readBlocks) : undefined;
@@ -541,7 +596,7 @@ export function findWrittenForms(
     if (separator === canonicalSeparator) continue;
     if (!separatorFits(before.text, separator, after.text, canonicalSeparator, nodes.slice(before.first, after.last + 1), readBlocks)) continue;
     const run = nodes.slice(before.last, after.first + 1);
-    separators.push({ nodes: run.length, blocks: runFingerprint(run), separator });
+    separators.push({ nodes: run.length, blocks: keyAt(before.last, run.length)!, separator });
   }
   return { forms, separators };
 }
