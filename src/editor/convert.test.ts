@@ -15,7 +15,8 @@ import type { Block, Document, InlineContent } from '../content/markdown/types.t
 import { BLOCK_SAMPLES, INLINE_SAMPLES, MARK_SAMPLES, inContainer, leaf, matrix, paragraph, text } from '../../test/markdown-samples.ts';
 import { canonical, fromProseMirror, fromProseMirrorJSON, toProseMirror, toProseMirrorJSON } from './convert.ts';
 import { schema } from './schema.ts';
-import { PANEL_SETTINGS, tableCommands, withCaptions } from './client/panel.ts';
+import { PANEL_SETTINGS, withCaptions } from './client/panel.ts';
+import { tableCommands } from './client/panel-table.ts';
 import { movableAt, moveBlock } from './client/menu.ts';
 
 const here = dirname(fileURLToPath(import.meta.url));

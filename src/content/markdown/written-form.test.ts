@@ -9,7 +9,7 @@ import { documentSchemaErrors } from '../../../test/markdown-schema.ts';
 import { documentToMarkdown, markdownToDocument, normalizeMarkdown, readPageMarkdown, writePageMarkdown } from './index.ts';
 import { PAGE_HEADING_OFFSET } from './page.ts';
 import { normalizeDocument } from './normalize.ts';
-import { runFingerprint } from './written-form.ts';
+import { runFingerprint } from './written-fingerprint.ts';
 import type { HeadingBlock } from './types.ts';
 import type { Block, Document, ListItemBlock, ParagraphBlock, WrittenForm } from './types.ts';
 

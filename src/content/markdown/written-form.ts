@@ -13,12 +13,13 @@
  * untouched items as they were, the edited one in the list's written style (its marker,
  * numbering and spacing), under the same check.
  */
-import { createHash } from 'node:crypto';
 import { diffArrays } from 'diff';
 import type { Block, Document, ListBlock, ListItemBlock, WrittenForm, WrittenSeparator, WrittenTitle } from './types.ts';
 import { writeTop } from './write.ts';
 import { currentTextStyle } from './write-inline.ts';
 import { markdownToDocument } from './parse.ts';
+import { keysOf, runFingerprint, stableContent } from './written-fingerprint.ts';
+
 
 /** Where each written top-level block stands in the canonical text: `[start, end)` offsets and its index among the document's nodes. */
 export interface BlockSpan {
@@ -29,57 +30,6 @@ export interface BlockSpan {
 
 /** More than this many kept runs, or a kept run longer than the page, is not a page this engine read: ignored. */
 const MAX_FORMS = 10_000;
-
-/** Node content as a string that does not depend on keys or on the order of object properties (jsonb reorders them). */
-function stableContent(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(stableContent).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .filter((name) => name !== 'key' && (value as Record<string, unknown>)[name] !== undefined)
-      .sort()
-      .map((name) => `${JSON.stringify(name)}:${stableContent((value as Record<string, unknown>)[name])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/** The fingerprint of a run of top-level blocks (of their contents, from `stableContent`). */
-function fingerprintOf(contents: string[]): string {
-  return createHash('sha256').update(`[${contents.join(',')}]`).digest('base64url');
-}
-
-/** The fingerprint of a run of top-level blocks. */
-export function runFingerprint(blocks: Block[]): string {
-  return fingerprintOf(blocks.map(stableContent));
-}
-
-/**
- * The keys of the runs of `length` top-level blocks, by start index: the run's fingerprint,
- * and `fingerprint#k` for its k-th repetition (k >= 1) in the document, so that identical
- * runs a page writes differently (generated reference pages repeat whole paragraphs) each
- * keep their own form and separators.
- */
-function runKeys(contents: string[], length: number): string[] {
-  const seen = new Map<string, number>();
-  const keys: string[] = [];
-  for (let i = 0; i + length <= contents.length; i++) {
-    const print = fingerprintOf(contents.slice(i, i + length));
-    const k = seen.get(print) ?? 0;
-    seen.set(print, k + 1);
-    keys.push(k === 0 ? print : `${print}#${k}`);
-  }
-  return keys;
-}
-
-/** `runKeys` by length, computed once per length asked for. */
-function keysOf(contents: string[]): (index: number, length: number) => string | undefined {
-  const byLength = new Map<number, string[]>();
-  return (index, length) => {
-    let keys = byLength.get(length);
-    if (!keys) byLength.set(length, (keys = runKeys(contents, length)));
-    return keys[index];
-  };
-}
 
 /**
  * A list's kept form (one top-level list block) with the source of each of its items:

@@ -18,7 +18,8 @@ import { Api, ApiError, type EditorConfig, type PageEntry } from './api.ts';
 import { KINDS, insertNode, webUrl, type Field, type InsertContext, type Kind } from './blocks.ts';
 import { editorKeymap, markdownShortcuts } from './rules.ts';
 import { blockHandle, slashMenu } from './menu.ts';
-import { BlockPanel, cellAt } from './panel.ts';
+import { BlockPanel } from './panel.ts';
+import { cellAt } from './panel-table.ts';
 import { nodeViews } from './views.ts';
 import { StaleSave, connectCollab } from './collab.ts';
 
