@@ -96,6 +96,28 @@ describe('renderDocument', () => {
     expect(md('<table onclick="x()"><tr><td>1</td></tr></table>\n')).toBe('<div class="html-block"><table><tr><td>1</td></tr></table></div>');
   });
 
+  it("shows a card's cover image (the cards view's files column) above its text, by the file's published URL", () => {
+    const table: Block = {
+      object: 'block',
+      type: 'table',
+      data: {
+        view: { type: 'cards', columns: ['t'], cardSize: 'medium', coverDefinition: 'c' },
+        definition: { t: { id: 't', type: 'text', title: 'Title', textAlignment: 'left' }, c: { id: 'c', type: 'files', title: 'Cover' } },
+        records: { r1: { orderIndex: 'a0', values: { t: 'r1-t', c: ['f1'] } }, r2: { orderIndex: 'a1', values: { t: 'r2-t', c: ['gone'] } } },
+      },
+      fragments: [
+        { object: 'fragment', fragment: 'r1-t', nodes: [paragraph(text('Covered'))] },
+        { object: 'fragment', fragment: 'r2-t', nodes: [paragraph(text('Cover missing'))] },
+      ],
+      nodes: [],
+    } as unknown as Block;
+    const html = renderDocument(doc(table), links).html.replace(/\n/g, '');
+    expect(html).toBe(
+      '<div class="cards"><div class="card"><img class="card-cover" src="https://files.test/f1?sig=a&amp;b=c" alt="" loading="lazy"><div class="card-cell">Covered</div></div>' +
+        '<div class="card"><div class="card-cell">Cover missing</div></div></div>',
+    );
+  });
+
   it('maps page, anchor, space and file references to published URLs', () => {
     const link = (ref: any, label: string) => ({ object: 'inline', type: 'link', isVoid: false, data: { ref }, nodes: [text(label)] });
     const html = renderDocument(

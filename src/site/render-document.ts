@@ -381,9 +381,14 @@ function table(node: TableBlock, state: State): string {
   };
   const sorted = Object.values(records ?? {}).sort((a, b) => (a.orderIndex < b.orderIndex ? -1 : a.orderIndex > b.orderIndex ? 1 : 0));
   if (view.type === 'cards') {
-    // Each record is a card; the hidden target column makes the whole card a link.
+    // Each record is a card; the hidden target column makes the whole card a link, and the
+    // hidden cover column (a files column) puts its first file above the card's text.
     const cards = sorted.map((record) => {
-      const body = columns.map((id) => `<div class="card-cell">${cell(record.values?.[id])}</div>`).join('');
+      const files = view.coverDefinition ? record.values?.[view.coverDefinition] : undefined;
+      const file = Array.isArray(files) && typeof files[0] === 'string' ? files[0] : undefined;
+      const src = file ? imageUrl({ kind: 'file', file }, state) : null;
+      const cover = src ? `<img class="card-cover" src="${escapeHtml(src)}" alt="" loading="lazy">` : '';
+      const body = cover + columns.map((id) => `<div class="card-cell">${cell(record.values?.[id])}</div>`).join('');
       const value = view.targetDefinition ? record.values?.[view.targetDefinition] : undefined;
       const target = value && typeof value === 'object' && !Array.isArray(value) ? refTarget(value, state) : null;
       return target ? `<a class="card" href="${escapeHtml(target.url)}">${body}</a>` : `<div class="card">${body}</div>`;

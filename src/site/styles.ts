@@ -123,7 +123,7 @@ details.expandable>summary{cursor:pointer;font-weight:600}
 .tabs>.tab-radio:focus-visible+.tab-label{outline:2px solid var(--primary)}
 ul.tasks{list-style:none;padding-left:1.2rem}
 .math{overflow-x:auto}.embed,.file,.content-ref{margin:1rem 0;padding:.75rem 1rem;border:1px solid var(--border);border-radius:8px}
-.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));gap:.75rem;margin:1rem 0}.card{display:block;padding:.75rem 1rem;border:1px solid var(--border);border-radius:8px;color:inherit;text-decoration:none}a.card:hover{border-color:var(--primary)}
+.cards{display:grid;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));gap:.75rem;margin:1rem 0}.card{display:block;padding:.75rem 1rem;border:1px solid var(--border);border-radius:8px;color:inherit;text-decoration:none}a.card:hover{border-color:var(--primary)}.card-cover{display:block;width:calc(100% + 2rem);max-width:none;height:8rem;object-fit:cover;margin:-.75rem -1rem .75rem;border-radius:8px 8px 0 0}
 .columns{display:flex;flex-wrap:wrap;gap:1.5rem;margin:1rem 0}.column{flex:1 1 14rem;min-width:0}.update{margin:1.5rem 0;padding-left:1rem;border-left:2px solid var(--border)}.update-date{color:var(--muted,inherit);font-size:.9em}
 a.button{display:inline-block;padding:.35rem .9rem;border-radius:6px;border:1px solid var(--primary);text-decoration:none}a.button-primary{background:var(--primary);color:#fff}a.button-secondary{color:var(--primary)}
 .color-green{color:#16a34a}.color-blue{color:#2563eb}.color-red{color:#dc2626}.color-orange{color:#ea580c}.color-yellow{color:#ca8a04}
