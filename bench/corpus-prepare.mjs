@@ -13,14 +13,44 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-export const SPLIT_SEED = 'quire-markdown-corpus-2026-11-27';
+/**
+ * The corpus, batch by batch. Each batch was listed (from git history and file counts, never
+ * from page text) and split with its own seed before any of its pages was read; a batch added
+ * later never moves a repository of an earlier one to the other half.
+ */
+export const CORPUS_BATCHES = [
+  {
+    seed: 'quire-markdown-corpus-2026-11-27',
+    repositories: [
+      'Adobe-Marketing-Cloud/aep-sdks-documentation', 'Airstack-xyz/docs', 'AxonIQ/reference-guide',
+      'BuildOnViction/gitbook-archive', 'fluent/fluentd-docs-gitbook', 'predicthq/gitbook-tech-docs',
+      'programmfabrik/fylr-gitbook', 'sleuth-io/sleuth-gitbook-docs', 'wandb/gitbook',
+      'Adobe-Marketing-Cloud/reactor-user-docs', 'ArweaveTeam/docs.arweave.org-info', 'BeefreeSDK/beefree-sdk-docs',
+      'BugSplat-Git/bugsplat-docs', 'KonduitAI/deeplearning4j-gitbook-sync', 'MewsSystems/gitbook-connector-api',
+      'NSO-developer/nso-gitbook', 'elsa-workflows/elsa-gitbook', 'secoda/gitbook',
+    ],
+  },
+  {
+    seed: 'quire-markdown-corpus-2026-11-28',
+    repositories: [
+      'saleae/gitbook-docs', 'ssvlabs/gitbook-docs', 'clarity-fintech/gitbook',
+      'ARK-Electronics/gitbook', 'sunriselayer/gitbook', 'conomyapp/gitbook-docs',
+    ],
+  },
+];
 
-/** Tuning or held-out, from the names alone: the half of the list sorted by seeded hash. */
+/** Tuning or held-out, from the names alone: within its batch, the half of the list sorted by seeded hash. */
 export function splitRepositories(names) {
-  const keyed = names.map((name) => ({ name, key: createHash('sha256').update(`${SPLIT_SEED}:${name}`).digest('hex') }));
-  keyed.sort((a, b) => (a.key < b.key ? -1 : 1));
-  const half = Math.ceil(keyed.length / 2);
-  return new Map(keyed.map((k, i) => [k.name, i < half ? 'tuning' : 'held-out']));
+  const halves = new Map();
+  for (const { seed, repositories } of CORPUS_BATCHES) {
+    const keyed = repositories.map((name) => ({ name, key: createHash('sha256').update(`${seed}:${name}`).digest('hex') }));
+    keyed.sort((a, b) => (a.key < b.key ? -1 : 1));
+    const half = Math.ceil(keyed.length / 2);
+    keyed.forEach((k, i) => halves.set(k.name, i < half ? 'tuning' : 'held-out'));
+  }
+  const unknown = names.filter((name) => !halves.has(name));
+  if (unknown.length) throw new Error(`not in a corpus batch (add it to CORPUS_BATCHES before reading it): ${unknown.join(', ')}`);
+  return new Map(names.map((name) => [name, halves.get(name)]));
 }
 
 const args = process.argv.slice(2);
@@ -71,7 +101,8 @@ function extractTree(dir, commit, target) {
   }
 }
 
-const manifest = { seed: SPLIT_SEED, repositories: [] };
+// `seed` seeds `--sample` in bench/corpus.ts (the first batch's, so samples stay the pages they were).
+const manifest = { seed: CORPUS_BATCHES[0].seed, seeds: CORPUS_BATCHES.map((b) => b.seed), repositories: [] };
 for (const [name, dir] of sources) {
   const folder = name.replace('/', '+');
   const target = join(out, folder);
