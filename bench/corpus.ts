@@ -81,7 +81,9 @@ interface Tally {
 }
 const emptyTally = (): Tally => ({ pages: 0, identical: 0, recent: 0, recentIdentical: 0, stable: 0, lostWords: 0, raw: 0, apiPages: 0, apiIdentical: 0, published: 0, publishedRaw: 0, publishedLost: 0, linkPages: 0, links: 0, brokenLinks: 0, pagesWithBrokenLinks: 0, mdHrefs: 0, deadInSource: 0 });
 const add = (a: Tally, b: Tally) => Object.keys(a).forEach((k) => ((a as any)[k] += (b as any)[k]));
-const log = (line: string) => opts.verbose && console.log(line);
+// Per-page lines name pages and their words: printed for the tuning half only, so a held-out page is
+// measured, never read (docs/decisions/markdown-corpus.md).
+const log = (repo: ManifestRepo, line: string) => opts.verbose && repo.half === 'tuning' && console.log(line);
 
 function walk(dir: string, base = dir): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -108,7 +110,7 @@ function pagesOf(repo: ManifestRepo): { root: string; files: string[] } {
 function measureEngine(repo: ManifestRepo, files: string[], tally: Tally) {
   for (const file of files) {
     const source = readFileSync(join(corpus, repo.folder, file), 'utf8');
-    log(`ENGINE ${repo.repo} ${file}`);
+    log(repo, `ENGINE ${repo.repo} ${file}`);
     const first = roundTrip(source);
     const second = roundTrip(first.markdown);
     const identical = canonical(first.markdown) === canonical(source);
@@ -116,21 +118,21 @@ function measureEngine(repo: ManifestRepo, files: string[], tally: Tally) {
     const recent = !!meta && meta.gitbook && meta.date >= TWO_YEARS_AGO;
     tally.pages++;
     if (identical) tally.identical++;
-    else log(`DIFFERS ${repo.repo} ${file}`);
+    else log(repo, `DIFFERS ${repo.repo} ${file}`);
     if (recent) tally.recent++;
     if (recent && identical) tally.recentIdentical++;
     if (second.markdown === first.markdown) tally.stable++;
-    else log(`UNSTABLE ${repo.repo} ${file}`);
+    else log(repo, `UNSTABLE ${repo.repo} ${file}`);
     const html = renderDocument(first.document).html;
     const missing = missingWords(source, html);
     if (missing.length > 0) {
       tally.lostWords++;
-      log(`LOST ${repo.repo} ${file}: ${missing.slice(0, 8).join(' ')}`);
+      log(repo, `LOST ${repo.repo} ${file}: ${missing.slice(0, 8).join(' ')}`);
     }
     const leaks = rawMarkup(source, html);
     if (leaks.length > 0) {
       tally.raw++;
-      log(`RAW ${repo.repo} ${file}: ${leaks.join(' ')}`);
+      log(repo, `RAW ${repo.repo} ${file}: ${leaks.join(' ')}`);
     }
   }
 }
@@ -181,20 +183,20 @@ async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, roo
   git(work, 'add', '-A');
   git(work, 'commit', '--quiet', '-m', `corpus ${repo.repo}`);
   git(server.root, 'clone', '--quiet', '--bare', work, bare);
-  log(`IMPORT ${repo.repo}`);
+  log(repo, `IMPORT ${repo.repo}`);
   const space = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token, body: { title: repo.repo } });
   const imported = await t.request('POST', `/v1/spaces/${space.body.id}/git/import`, { token, body: { url: server.url(name), ref: 'refs/heads/main' } });
   if (imported.status !== 204) throw new Error(`${repo.repo}: import answered ${imported.status} ${imported.text}`);
   await t.runJobsUntilIdle();
-  log(`IMPORTED ${repo.repo}`);
+  log(repo, `IMPORTED ${repo.repo}`);
   // A measurement, not a conformance check: GitBook's response schema is not validated (slow on large revisions).
   const content = await t.request('GET', `/v1/spaces/${space.body.id}/content`, { token, skipSchemaCheck: true });
   const flat = (pages: any[]): any[] => pages.flatMap((p) => [p, ...flat(p.pages ?? [])]);
   const pages = flat(content.body.pages ?? []).filter((p) => p.type === 'document');
-  log(`CONTENT ${repo.repo}: ${pages.length} pages`);
+  log(repo, `CONTENT ${repo.repo}: ${pages.length} pages`);
   const site = await t.request('POST', `/v1/orgs/${org.id}/sites`, { token, body: { title: repo.repo, spaces: [space.body.id] } });
   await t.request('PATCH', `/v1/orgs/${org.id}/sites/${site.body.id}`, { token, body: { basename: name } });
-  log(`PUBLISH ${repo.repo} (${pages.length} pages)`);
+  log(repo, `PUBLISH ${repo.repo} (${pages.length} pages)`);
   const published = await t.request('POST', `/v1/orgs/${org.id}/sites/${site.body.id}/publish`, { token });
   if (published.status >= 300) throw new Error(`${repo.repo}: publish answered ${published.status}`);
   const status = new Map<string, number>();
@@ -217,18 +219,18 @@ async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, roo
     // The blank line after `# Title` separates the title from the body: it is not the body's.
     const owned = engineOwned(source).replace(/^(?:[ \t]*\r?\n)+/, '');
     if (read.status === 200 && canonical(read.body.markdown ?? '') === canonical(owned)) tally.apiIdentical++;
-    else if (opts.verbose) {
+    else if (opts.verbose && repo.half === 'tuning') {
       // The first line that differs (tuning pages only: held-out pages are measured, not read).
       const a = canonical(owned).split('\n');
       const b = canonical(read.body.markdown ?? '').split('\n');
       const at = a.findIndex((line, i) => line !== b[i]);
-      log(`API-DIFFERS ${repo.repo} ${file} (${read.status}) line ${at + 1}:\n  - ${a[at]}\n  + ${b[at]}`);
+      log(repo, `API-DIFFERS ${repo.repo} ${file} (${read.status}) line ${at + 1}:\n  - ${a[at]}\n  + ${b[at]}`);
     }
     const pageUrl = `/sites/${name}/${page.path}`;
-    log(`PAGE ${pageUrl}`);
+    log(repo, `PAGE ${pageUrl}`);
     const res = await t.app.inject({ method: 'GET', url: pageUrl });
     if (res.statusCode !== 200) {
-      log(`UNPUBLISHED ${repo.repo} ${file} ${res.statusCode}`);
+      log(repo, `UNPUBLISHED ${repo.repo} ${file} ${res.statusCode}`);
       continue;
     }
     tally.published++;
@@ -236,7 +238,7 @@ async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, roo
     const leaks = rawMarkup(source, main);
     if (leaks.length > 0) {
       tally.publishedRaw++;
-      log(`PUBLISHED-RAW ${repo.repo} ${file}: ${leaks.join(' ')}`);
+      log(repo, `PUBLISHED-RAW ${repo.repo} ${file}: ${leaks.join(' ')}`);
     }
     if (missingWords(source, main).length > 0) tally.publishedLost++;
     let broken = 0;
@@ -255,11 +257,11 @@ async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, roo
         const asWritten = !target.startsWith(`/sites/${name}/`) && !target.startsWith(t.config.publicUrl) && !target.includes('/downloads/');
         if (asWritten && deadInSource(join(corpus, repo.folder), root, file, target)) {
           tally.deadInSource++;
-          log(`DEAD-IN-SOURCE ${repo.repo} ${file}: ${target}`);
+          log(repo, `DEAD-IN-SOURCE ${repo.repo} ${file}: ${target}`);
           continue;
         }
         broken++;
-        log(`BROKEN ${repo.repo} ${file}: ${target}`);
+        log(repo, `BROKEN ${repo.repo} ${file}: ${target}`);
       }
     }
     if (any) tally.linkPages++;
