@@ -66,7 +66,9 @@ const ownAddress = (label: string, href: string) => {
   return label === href || label === address || address.endsWith(`/${label}`);
 };
 
-const URL_TEXT = /\b[a-z][a-z0-9+.-]*:\/\/\S*|\bmailto:\S*/gi;
+// A URL shown as text is not words (GitBook shows it as written or as the target's title); it may sit
+// right after an emphasis underscore (`_https://x/_`), which `\b` would not see as a start.
+const URL_TEXT = /(?<![\p{L}\p{N}])[a-z][a-z0-9+.-]*:\/\/\S*|(?<![\p{L}\p{N}])mailto:\S*/giu;
 
 function wordCounts(text: string): Map<string, number> {
   const counts = new Map<string, number>();

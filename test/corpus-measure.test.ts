@@ -26,6 +26,11 @@ describe('corpus measure: words lost', () => {
     expect(missingWords(source, page(source))).toEqual([]);
   });
 
+  it('reads an address shown in emphasis (`_https://…_`) as an address on both sides', () => {
+    const source = '* Radio kit\\\n  _Relay -_ [_https://relay.example/_](https://relay.example/)\n';
+    expect(missingWords(source, page(source))).toEqual([]);
+  });
+
   it('reads a code span of a pipe-table row in its cell: a backtick left open there pairs with nothing in the next row', () => {
     const source = '| Name | Kind | Notes |\n| --- | --- | --- |\n| `Span` | [Time window](_kinds.md#time-window) | Ends in `Span |\n| `Other` | [Time window](_kinds.md#time-window) | Plain `code` here. |\n';
     expect(sourceText(source).all).not.toMatch(/kinds|md\b/);
