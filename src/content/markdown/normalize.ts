@@ -109,7 +109,7 @@ function normalizeBlock(block: Block): Block {
       const fragments = block.fragments.map((f) => ({ ...f, nodes: f.nodes.map(paragraphOf) }));
       // A column title's written form (see headerFragment) stays only while it says the title.
       const header = new Map(Object.keys(block.data.definition).map((id) => [headerFragment(id), block.data.definition[id].title]));
-      const kept = fragments.filter((f) => !header.has(f.fragment) || (f.nodes.length === 1 && inlineText(f.nodes[0].nodes) === header.get(f.fragment)));
+      const kept = fragments.filter((f) => !header.has(f.fragment) || f.nodes.map((p) => inlineText(p.nodes)).join(' ') === header.get(f.fragment));
       // The pipe form of cells of several paragraphs stays only while such a cell is there.
       const { written, ...data } = block.data;
       const keep = written === 'html' || (written === 'gfm' && kept.some((f) => f.nodes.length > 1));

@@ -14,17 +14,21 @@ export function readTable(node: Table, ctx: InlineContext): TableBlock {
   const columns = (header?.children ?? []).map((_, c) => `c${c}`);
   const definition: TableBlock['data']['definition'] = {};
   const fragments: TableBlock['fragments'] = [];
+  let paragraphCells = false;
   columns.forEach((id, c) => {
     const cell = header.children[c];
-    const nodes = readInlines(unwrapCell(cell.children), ctx).nodes;
-    const title = plainText(nodes);
+    // A header cell of several `<p>` paragraphs (GitBook writes a pipe table's first row so when
+    // its cells are) is a title of those paragraphs' words, its written paragraphs kept beside it.
+    const paragraphs = cellParagraphs(cell.children);
+    if (paragraphs) paragraphCells = true;
+    const lines = paragraphs ? paragraphs.map((p) => readInlines(p, ctx).nodes) : [readInlines(unwrapCell(cell.children), ctx).nodes];
+    const title = lines.map(plainText).join(' ');
     const align = node.align?.[c];
     definition[id] = { id, title, type: 'text', textAlignment: align === 'center' ? 'center' : align === 'right' ? 'right' : 'left' };
     // A column title is plain text: its marks, links and breaks as written are kept beside it.
-    if (!isPlainText(nodes)) fragments.push({ object: 'fragment', fragment: headerFragment(id), nodes: [paragraph(nodes)] });
+    if (lines.length > 1 || !isPlainText(lines[0])) fragments.push({ object: 'fragment', fragment: headerFragment(id), nodes: lines.map((nodes) => paragraph(nodes)) });
   });
   const records: TableBlock['data']['records'] = {};
-  let paragraphCells = false;
   rows.forEach((row, r) => {
     const values: Record<string, string> = {};
     columns.forEach((id, c) => {

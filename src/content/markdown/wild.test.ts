@@ -94,6 +94,14 @@ describe('HTML in pipe-table cells (GitBook\'s 2021 export)', () => {
     expect(JSON.stringify(cell)).not.toContain('<p>');
   });
 
+  it('reads a header cell of several `<p>` paragraphs as a column title, its paragraphs written back as they were', () => {
+    const markdown = '| Tilting the Lens | <p>Dial</p><p>Arrow Keys<br>+/- Keys</p> |\n| ---------------- | ---------------------------------------- |\n| Moving Along     | <p>Drag</p><p>Side Keys</p>              |';
+    const [table] = roundTrips(markdown) as Array<{ data: { definition: Record<string, { title: string }> }; fragments: Array<{ fragment: string; nodes: unknown[] }> }>;
+    expect(table.data.definition.c1.title).toBe('Dial Arrow Keys +/- Keys');
+    expect(table.fragments.find((f) => f.fragment === 'header-c1')!.nodes).toHaveLength(2);
+    expect(JSON.stringify(table)).not.toContain('<p>');
+  });
+
   it('reads a list in a pipe-table cell (`<ul><li>`) as paragraphs, not escaped text; the page keeps its written form', () => {
     const markdown = '| Code | Meaning |\n| ---- | ------- |\n| 7 | <p>Renew the lantern</p><ul><li>The wick is short</li><li><p>The oil ran out</p></li></ul> |\n| 8 | <ol><li>Only one</li></ol> |\n';
     const [table] = markdownToDocument(markdown).nodes as Array<{ fragments: Array<{ fragment: string; nodes: unknown[] }> }>;
