@@ -143,6 +143,23 @@ function fencedCode(text: string, take: (body: string) => string): string {
 }
 
 /**
+ * A run of pipe-table lines with the cells GFM shows: a row's cells past the header's count are
+ * dropped (GFM, GitHub and GitBook alike), so a `|` left bare in a code span of a row (the rest of
+ * the row cut off) is not counted as words Quire lost.
+ */
+function shownCells(run: string): string {
+  const cells = (line: string) => {
+    const parts = line.replace(/^[ \t>]*/, '').split(/(?<!\\)\|/);
+    if (parts.length > 1 && parts[0].trim() === '') parts.shift();
+    if (parts.length > 1 && parts[parts.length - 1].trim() === '') parts.pop();
+    return parts;
+  };
+  const lines = run.split('\n');
+  const count = cells(lines[0]).length;
+  return lines.map((line) => (line.trim() === '' || cells(line).length <= count ? line : `| ${cells(line).slice(0, count).join('|')} |`)).join('\n');
+}
+
+/**
  * The text a reader should see of a source page (see above): `prose` outside code, `all`
  * with code, math and visible tag attributes.
  */
@@ -156,6 +173,7 @@ export function sourceText(source: string): { all: string; prose: string } {
     .replace(/<pre(?:\s[^>]*)?>([\s\S]*?)<\/pre>/gi, (_, body: string) => take(decodeHTMLStrict(body.replace(/<[^>]*>/g, ''))))
     // A pipe-table row is cut into cells before its text is read (GFM): a code span there ends
     // in its cell, and a backtick left open is a literal one, never paired with the next row's.
+    .replace(/(?:^[ \t>]*\|.*(?:\n|$))+/gm, shownCells)
     .replace(/^[ \t>]*\|.*$/gm, (row: string) => row.split(/(?<!\\)\|/).map((cell) => cell.replace(/(?<![\\`])(`+)([^`]+?)\1(?!`)/g, (_, _t, body: string) => take(body)).replace(/`/g, ' ')).join('|'))
     .replace(/(?<![\\`])(`+)((?:[^`\n]|\n(?![ \t>]*\n))+?)\1(?!`)/g, (_, _t, body: string) => take(body))
     .replace(/\$\$([\s\S]*?)\$\$/g, (_, formula: string) => take(formula))

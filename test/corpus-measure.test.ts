@@ -26,6 +26,12 @@ describe('corpus measure: words lost', () => {
     expect(missingWords(source, page(source))).toEqual([]);
   });
 
+  it('counts only the cells GFM shows: a row cut by a bare `|` in a code span loses its tail on GitHub too', () => {
+    const source = '| Key | Check |\n| --- | --- |\n| `gate.origin` | `probe -I "x" | trim -3` |\n';
+    expect(missingWords(source, page(source))).toEqual([]);
+    expect(sourceText(source).all).not.toMatch(/trim/);
+  });
+
   it('reads an address shown in emphasis (`_https://…_`) as an address on both sides', () => {
     const source = '* Radio kit\\\n  _Relay -_ [_https://relay.example/_](https://relay.example/)\n';
     expect(missingWords(source, page(source))).toEqual([]);
