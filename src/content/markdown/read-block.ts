@@ -52,9 +52,22 @@ export function readBlocks(children: RootContent[], ctx: BlockContext): Block[] 
     if (out.length > 0 && previousEnd !== undefined && start !== undefined) out.push(...emptyParagraphsBetween(previousEnd, start, ctx));
     const used = token ? readToken(items, i, token, ctx, out) : (out.push(...readNode(node, ctx)), 1);
     i += used;
-    previousEnd = items[i - 1].node.position?.end.line;
+    previousEnd = lastWrittenLine(items[i - 1].node, ctx);
   }
   return out;
+}
+
+/**
+ * The last line of a block that is not blank: an indented code block's position runs over the
+ * lines of spaces after it (micromark), which CommonMark counts as blank lines between blocks.
+ */
+function lastWrittenLine(node: RootContent, ctx: BlockContext): number | undefined {
+  const start = node.position?.start.offset;
+  const end = node.position?.end;
+  if (!end || end.offset === undefined || start === undefined || !ctx.source) return end?.line;
+  let line = end.line;
+  for (let at = end.offset; at > start && /[ \t\r\n]/.test(ctx.source[at - 1]); at--) if (ctx.source[at - 1] === '\n') line--;
+  return line;
 }
 
 /**

@@ -282,6 +282,21 @@ describe('indented code written by hand (generated man pages)', () => {
     expect(trimmed(writePageMarkdown(page.document, page.title))).toBe(trimmed(markdown));
   });
 
+  it('counts a line of spaces after an indented block, between two blank lines, as a blank line (an empty paragraph, as three blank lines are)', () => {
+    const markdown = 'Show the lamps.\n\n    $ lamp list\n\n        \n\nAfter.\n';
+    expect(types(markdownToDocument(markdown).nodes)).toEqual(['paragraph', 'code', 'paragraph', 'paragraph']);
+    expect(types(markdownToDocument(markdown.replace('        \n', '\n')).nodes)).toEqual(['paragraph', 'code', 'paragraph', 'paragraph']);
+    const page = readPageMarkdown(markdown);
+    const trimmed = (text: string) => text.replace(/[ \t]+$/gm, '');
+    expect(trimmed(writePageMarkdown(page.document, page.title))).toBe(trimmed(markdown));
+  });
+
+  it('keeps two indented blocks as written when one\'s lines equal the other\'s but for their indentation', () => {
+    const markdown = 'Lamps:\n\n         lamp(a, b[i]), i++) {\n</div>\n\n             lamp(a, b[i]), i++) {\n</div>\n';
+    const page = readPageMarkdown(markdown);
+    expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
+  });
+
   it('keeps an indented line after a paragraph as the paragraph\'s (a lazy continuation), not code', () => {
     const markdown = 'A paragraph\n    still the paragraph.\n\n    code after a blank line\n\nAfter.\n';
     expect(types(markdownToDocument(markdown).nodes)).toEqual(['paragraph', 'code', 'paragraph']);

@@ -355,17 +355,33 @@ export function findWrittenForms(
   let s = 0;
   const writtenText = writtenFilled.map((i) => trimEnd(written[i]));
   const sourceText = sourceFilled.map((i) => trimEnd(sourceLines[i]));
-  for (const part of diffArrays(writtenText, sourceText)) {
-    const count = part.value.length;
-    if (!part.added && !part.removed) {
-      for (let k = 0; k < count; k++) sourceOf.set(w + k, s + k);
-      w += count;
-      s += count;
-      continue;
-    }
+  const hunkAt = () => {
     const last = hunks[hunks.length - 1];
     const hunk = last && last.w1 === w && last.s1 === s ? last : { w0: w, w1: w, s0: s, s1: s };
     if (hunk !== last) hunks.push(hunk);
+    return hunk;
+  };
+  // Lines are aligned by their text without indentation, then a pair whose indentation differs is
+  // a hunk of its own: aligned as written, a code line indented in the source (`    x`) would
+  // otherwise pair with an equal line of another, more indented, block (generated pages repeat code).
+  const unindented = (lines: string[]) => lines.map((line) => line.replace(/^[ \t]+/, ''));
+  const aligned = diffArrays(unindented(writtenText), unindented(sourceText));
+  for (const part of aligned) {
+    const count = part.value.length;
+    if (!part.added && !part.removed) {
+      for (let k = 0; k < count; k++) {
+        if (writtenText[w] === sourceText[s]) sourceOf.set(w, s);
+        else {
+          const hunk = hunkAt();
+          hunk.w1 = w + 1;
+          hunk.s1 = s + 1;
+        }
+        w++;
+        s++;
+      }
+      continue;
+    }
+    const hunk = hunkAt();
     if (part.removed) w = hunk.w1 = w + count;
     else s = hunk.s1 = s + count;
   }
