@@ -13,7 +13,8 @@ export const FRONT_MATTER = /^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/;
 export function roundTrip(markdown: string) {
   const front = FRONT_MATTER.exec(markdown)?.[0] ?? '';
   const rest = markdown.slice(front.length);
-  const lead = /^\s*/.exec(rest)![0];
+  // Blank lines between front matter and the body: a body's first line may be indented (code).
+  const lead = /^(?:[ \t]*\r?\n)*/.exec(rest)![0];
   const { title, document } = readPageMarkdown(rest);
   return { markdown: front + lead + writePageMarkdown(document, title), document };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { missingWords, rawMarkup, sourceText } from '../bench/corpus-measure.ts';
+import { missingWords, rawMarkup, roundTrip, sourceText } from '../bench/corpus-measure.ts';
 import { markdownToDocument } from '../src/content/markdown/index.ts';
 import { renderDocument } from '../src/site/render-document.ts';
 
@@ -83,5 +83,12 @@ describe('corpus measure: raw markup', () => {
   it('does not count what the source writes to be read, nor code', () => {
     const source = 'Write \\{%name%\\} or \\<p> in text, `<table>` in code.\n';
     expect(rawMarkup(source, page(source))).toEqual([]);
+  });
+});
+
+describe('corpus measure: the round trip', () => {
+  it('splits front matter from a body whose first line is indented code without taking the code\'s indentation', () => {
+    const source = '---\ndescription: lamps\n---\n\n    $ lamp list\n\nAfter.\n';
+    expect(roundTrip(source).markdown).toBe(source);
   });
 });
