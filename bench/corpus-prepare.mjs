@@ -37,6 +37,13 @@ export const CORPUS_BATCHES = [
       'ARK-Electronics/gitbook', 'sunriselayer/gitbook', 'conomyapp/gitbook-docs',
     ],
   },
+  {
+    seed: 'quire-markdown-corpus-2026-11-28b',
+    repositories: [
+      'OSDeploy/GitBook', 'GeniusVentures/gitbook', 'Nebukam/PCGExtendedToolkitGitBook',
+      'staketown/gitbook', 'angular-package/gitbook', 'lesnikutsa/gitbook.utsa.tech',
+    ],
+  },
 ];
 
 /** Tuning or held-out, from the names alone: within its batch, the half of the list sorted by seeded hash. */
