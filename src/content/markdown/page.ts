@@ -64,8 +64,9 @@ function writeLfPage(document: Document, title?: string): string {
   if (title === undefined) return body;
   const kept = writtenTitleOf(document.data);
   const line = kept && titleLine(kept.line) === title ? kept.line : `# ${title}`;
-  // A body right under the title line that starts with `---` would read as front matter.
-  const separator = kept && !body.startsWith('---') ? kept.separator : '\n\n';
+  // A body right under the title line (no blank line) that starts with `---` would read as
+  // front matter; after blank lines it is a divider, and the page's blank lines stay.
+  const separator = kept && !(kept.separator === '\n' && body.startsWith('---')) ? kept.separator : '\n\n';
   return line + (body === '' ? '\n' : separator + body);
 }
 

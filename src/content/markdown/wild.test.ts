@@ -206,6 +206,10 @@ describe('a page\'s written form, from the tuning half (made-up text)', () => {
     return page.document;
   };
 
+  it('keeps the blank lines between the title line and a divider opening the body (generated reference pages)', () => {
+    keepsPage('# Lanterns\n\n\n\n\n\n\n\n---\n\nLit on Monday.\n');
+  });
+
   it('keeps a quote opened by an empty `>` line at the top of a page, and its closing `>` line over a heading', () => {
     keepsPage('>\n> Changed in **1.2**.\n> \n\n# 1. Lanterns\n\nText.\n\n## 1.1 Wicks\n\nMore.\n');
     keepsPage('>\n> Only a note.\n\nText.\n');
