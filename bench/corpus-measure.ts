@@ -184,6 +184,8 @@ export function sourceText(source: string): { all: string; prose: string } {
     .replace(/(?<!\\)\{%[\s\S]*?%\}/g, ' ')
     // Shown as nothing.
     .replace(/<!--[\s\S]*?-->/g, ' ')
+    // A cards view shows its cards, not its column titles (GitBook's and Quire's).
+    .replace(/(<table\b[^>]*\bdata-view="cards"[^>]*>)\s*<thead>[\s\S]*?<\/thead>/gi, '$1 ')
     .replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ')
     .replace(/<i\s+class="fa[^"]*"[^>]*>[\s\S]*?<\/i>/gi, ' ')
     .replace(/^[ \t>]*\[[^\]\n]+\]:[ \t]+\S+.*$/gm, ' ')

@@ -32,6 +32,12 @@ describe('corpus measure: words lost', () => {
     expect(sourceText(source).all).not.toMatch(/trim/);
   });
 
+  it('does not count a cards view\'s column titles, which no card shows', () => {
+    const source = '<table data-view="cards"><thead><tr><th>Lamp</th><th>Fuel</th></tr></thead><tbody><tr><td>Brass</td><td>Oil</td></tr></tbody></table>\n';
+    expect(missingWords(source, page(source))).toEqual([]);
+    expect(sourceText(source).all).not.toMatch(/Lamp|Fuel/);
+  });
+
   it('reads an address shown in emphasis (`_https://…_`) as an address on both sides', () => {
     const source = '* Radio kit\\\n  _Relay -_ [_https://relay.example/_](https://relay.example/)\n';
     expect(missingWords(source, page(source))).toEqual([]);
