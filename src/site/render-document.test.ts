@@ -29,6 +29,12 @@ describe('renderDocument', () => {
     ]);
   });
 
+  it('renders a hard line break as <br> (a soft one is a space), in prose, marks and table cells', () => {
+    expect(md('Line one\\\nline two and\nsoft.\n')).toContain('<p>Line one<br>line two and soft.</p>');
+    expect(md('**Bold one\\\nbold two**\n')).toContain('<strong>Bold one<br>bold two</strong>');
+    expect(md('| A |\n| --- |\n| <p>x<br>y</p> |\n')).toContain('x<br>y');
+  });
+
   it('renders lists, task lists and ordered lists with a start', () => {
     expect(md('- a\n- b\n')).toContain('<ul><li>a</li><li>b</li></ul>');
     expect(md('3. x\n4. y\n')).toContain('<ol start="3"><li>x</li><li>y</li></ol>');

@@ -479,7 +479,8 @@ const COLORS = new Set<TextColor>([
 ]);
 
 function renderLeaf(leaf: Leaf): string {
-  let out = escapeHtml(leaf.text ?? '');
+  // A newline in a leaf is a hard line break (a soft one is read as a space): HTML shows it only as <br>.
+  let out = escapeHtml(leaf.text ?? '').replace(/\n/g, '<br>');
   if (out === '') return '';
   for (const mark of (leaf.marks ?? []) as Mark[]) {
     if (mark.type === 'color') {
