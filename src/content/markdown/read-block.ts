@@ -22,6 +22,7 @@ import { markupBlock } from './types.ts';
 import { readHtmlTable, tableNeedsHtml, writeHtmlTable } from './html-table.ts';
 import { writeDrawing } from './write.ts';
 import { codeNeedsHtml, readHtmlCode, writeHtmlCode } from './html-code.ts';
+import { readHtmlHint } from './html-hint.ts';
 
 export interface BlockContext extends InlineContext {
   /** Markdown heading depth minus this is the GitBook heading level (clamped to 1..3). */
@@ -467,6 +468,8 @@ function readHtmlBlock(node: Html, ctx: BlockContext): Block[] {
   }
   const drawing = readDrawing(html);
   if (drawing) return [drawing];
+  const hint = readHtmlHint(html, ctx.readInlineMarkdown);
+  if (hint) return [hint];
   const parts = splitHtml(html);
   const tags = parts.flatMap((p) => ('tag' in p ? [p.tag] : []));
   const onlyImages = parts.every((p) => ('tag' in p ? ['img', 'picture', 'source'].includes(p.tag.name) : p.text.trim() === ''));

@@ -72,6 +72,26 @@ describe('constructs GitBook writes that were lost or shown as text', () => {
   });
 });
 
+describe('GitBook\'s HTML form of a hint (`<div data-gb-custom-block data-tag="hint">`)', () => {
+  it('reads it as a hint in a list item, keeps the line as written, and writes a new one as the tag', () => {
+    const markdown = '* Weights add up\n\n    <div data-gb-custom-block data-tag="hint" data-style="warning" class="hint hint-warning"><p><strong>Avoid loops</strong><br>A to B to A recurses.</p></div>\n';
+    const [list] = markdownToDocument(markdown).nodes;
+    const [, hint] = childrenOf(childrenOf(list)[0]);
+    expect(hint).toMatchObject({ type: 'hint', data: { style: 'warning' } });
+    expect(JSON.stringify(hint)).not.toMatch(/<\/?(?:p|div|strong|br)>/);
+    expect(extractText(markdownToDocument(markdown))[0].body).toContain('A to B to A recurses.');
+    const page = readPageMarkdown(markdown);
+    expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
+    expect(documentToMarkdown(markdownToDocument(markdown))).toBe('* Weights add up\n\n  {% hint style="warning" %}\n  **Avoid loops**\\\n  A to B to A recurses.\n  {% endhint %}\n');
+  });
+
+  it('leaves another custom block, or a hint holding other blocks, as written HTML', () => {
+    for (const html of ['<div data-gb-custom-block data-tag="tabs"><p>x</p></div>', '<div data-gb-custom-block data-tag="hint" data-style="info"><p><table><tr><td>x</td></tr></table></p></div>']) {
+      expect(markdownToDocument(html).nodes[0].type).not.toBe('hint');
+    }
+  });
+});
+
 describe('buttons written as HTML', () => {
   it('reads GitBook\'s action button (`<button … data-action="ask">`) as a button with its action, not escaped text', () => {
     const markdown = '<button type="button" class="button primary" data-action="ask" data-query="How?">Ask</button>';
