@@ -44,6 +44,10 @@ export const CORPUS_BATCHES = [
       'staketown/gitbook', 'angular-package/gitbook', 'lesnikutsa/gitbook.utsa.tech',
     ],
   },
+  {
+    seed: 'quire-markdown-corpus-2026-11-28c',
+    repositories: ['kj89/kjnodes-gitbook', 'etnatrader/gitbookHelp', 'Onurbolatogluu/gitbook', 'Chandra179/gitbook', 'nthucurry/gitbook'],
+  },
 ];
 
 /** Tuning or held-out, from the names alone: within its batch, the half of the list sorted by seeded hash. */
