@@ -283,7 +283,9 @@ function splitTagLine(rest: string): LinePiece[] | null {
       text = text.slice(1);
       continue;
     }
-    if (pieces.length === 0 && pending.trim() !== '') return null;
+    // Text before the line's first tag makes it no tag line, but for a closing HTML tag: GitBook's
+    // older export wrote a tag right after the `</table>` ending an HTML block (`</table>{% hint %}`).
+    if (pieces.length === 0 && pending.trim() !== '' && !/^<\/[a-z][a-z0-9-]*\s*>$/i.test(pending.trim())) return null;
     if (pending.trim() !== '') pieces.push({ text: pending.trim() });
     pending = '';
     pieces.push({ token });

@@ -138,6 +138,15 @@ describe('HTML in pipe-table cells (GitBook\'s 2021 export)', () => {
 });
 
 describe('GitBook\'s older (2021) Git Sync output', () => {
+  it('reads a tag written right after the `</table>` closing an HTML block (`</table>{% hint %}`) as the tag, the line kept', () => {
+    const markdown = 'Intro.\n\n<table>\n  <tbody>\n    <tr>\n      <td>a</td>\n    </tr>\n  </tbody>\n</table>{% hint style="info" %}\nCombine the lamps:\n\n* Brass = 4\n{% endhint %}\n\nAfter.\n';
+    const blocks = markdownToDocument(markdown).nodes;
+    expect(types(blocks)).toEqual(['paragraph', 'integration', 'hint', 'paragraph']);
+    expect(JSON.stringify(blocks[2])).not.toContain('{%');
+    const page = readPageMarkdown(markdown);
+    expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
+  });
+
   it('keeps a drawing in a list item and in a hint (class="gitbook-drawing")', () => {
     const [list] = roundTrips('* Item\n\n  <img src=".gitbook/assets/d.svg" alt="" class="gitbook-drawing">');
     expect(types(childrenOf(childrenOf(list)[0]))).toEqual(['paragraph', 'drawing']);
