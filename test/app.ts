@@ -130,3 +130,13 @@ export async function createTestApp(
     },
   };
 }
+
+/**
+ * The end of a test file's app: the background jobs it queued run out, then it closes, then
+ * the servers beside it (a git server, a spec server) close.
+ */
+export async function closeAfterJobs(t: TestApp | undefined, ...servers: ({ close(): Promise<unknown> } | undefined)[]): Promise<void> {
+  await t?.runJobsUntilIdle();
+  await t?.close();
+  for (const server of servers) await server?.close();
+}
