@@ -22,8 +22,12 @@ function crc32(bytes: Buffer): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-/** A valid RGB PNG of the given size (a blue gradient). */
-export function png(width: number, height: number): Buffer {
+/**
+ * A valid RGB PNG of the given size (a blue gradient); with `disc`, a white disc in its
+ * middle, to see how a crop (object-fit) frames it.
+ */
+export function png(width: number, height: number, disc = false): Buffer {
+  const radius = Math.min(width, height) / 4;
   const chunk = (type: string, data: Buffer) => {
     const length = Buffer.alloc(4);
     length.writeUInt32BE(data.length);
@@ -40,7 +44,10 @@ export function png(width: number, height: number): Buffer {
   const rows: Buffer[] = [];
   for (let y = 0; y < height; y++) {
     const row = Buffer.alloc(1 + width * 3);
-    for (let x = 0; x < width; x++) row.set([40 + Math.round((x / width) * 80), 90 + Math.round((y / height) * 60), 220], 1 + x * 3);
+    for (let x = 0; x < width; x++) {
+      const white = disc && (x - width / 2) ** 2 + (y - height / 2) ** 2 < radius ** 2;
+      row.set(white ? [255, 255, 255] : [40 + Math.round((x / width) * 80), 90 + Math.round((y / height) * 60), 220], 1 + x * 3);
+    }
     rows.push(row);
   }
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
