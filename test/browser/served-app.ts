@@ -1,7 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-import { buildApp } from '../../src/app.ts';
-import { createTestApp, testDialect, type TestApp } from '../app.ts';
+import { createTestApp, secondServer, testDialect, type TestApp } from '../app.ts';
 import { freePort } from '../process.ts';
 
 /**
@@ -35,10 +34,10 @@ export async function servedTestApp(
  */
 export async function secondProcess(t: TestApp): Promise<{ app: FastifyInstance; url: string } | undefined> {
   if (testDialect !== 'postgres') return undefined;
+  // Its own config: its PUBLIC_URL is its own address, set once it listens.
   const config = { ...t.config };
-  const app = await buildApp({ config, db: t.db, dialect: t.dialect, clock: t.clock, logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  const { app, port } = await secondServer(t, config);
+  const url = `http://127.0.0.1:${port}`;
   config.publicUrl = url;
   return { app, url };
 }
