@@ -5,7 +5,7 @@ import { editSpaceContent } from '../../src/modules/content/content.service.ts';
 import { testDialect, type TestApp } from '../app.ts';
 import { createMember, createOrganization, type TestOrganization, type TestUser } from '../factories.ts';
 import { launchChromium } from './chromium.ts';
-import { memberEditor, spaceWith } from './fixtures.ts';
+import { cursorAtEndOf, editorText, memberEditor, spaceWith } from './fixtures.ts';
 import { secondProcess, servedTestApp } from './served-app.ts';
 
 /*
@@ -52,20 +52,7 @@ describe('live editing follows the page, and blocks keep their identity, in a br
 
   const editorOf = (user: TestUser, path: string, at: string): Promise<Page> => memberEditor(browser, t, user, at, path);
 
-  const textOf = (page: Page) =>
-    page.evaluate(() => {
-      const { doc } = (window as unknown as { quireEditor: { view: { state: { doc: { content: { size: number }; textBetween(from: number, to: number, separator: string): string } } } } }).quireEditor.view.state;
-      return doc.textBetween(0, doc.content.size, '\n');
-    });
-  /** Puts the cursor at the end of top-level block `index`. */
-  const cursorAtEndOf = (page: Page, index: number) =>
-    page.evaluate((i) => {
-      const { view } = (window as unknown as { quireEditor: { view: any } }).quireEditor;
-      let end = 0;
-      for (let k = 0; k <= i; k++) end += view.state.doc.child(k).nodeSize;
-      view.dispatch(view.state.tr.setSelection(view.state.selection.constructor.create(view.state.doc, end - 1)));
-      view.focus();
-    }, index);
+  const textOf = editorText;
   const dirty = (page: Page) => page.locator('#quire-editor').getAttribute('data-dirty');
   const status = (page: Page) => page.locator('.save-status').innerText();
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDialect, type TestApp } from '../app.ts';
 import { createMember, createOrganization, type TestOrganization, type TestUser } from '../factories.ts';
 import { launchChromium } from './chromium.ts';
-import { memberEditor, spaceWith } from './fixtures.ts';
+import { cursorAtEndOf, editorText, memberEditor, spaceWith } from './fixtures.ts';
 import { secondProcess, servedTestApp } from './served-app.ts';
 
 /*
@@ -56,22 +56,12 @@ describe('editing together in a browser', () => {
 
   const editorOf = (user: TestUser, path: string, at = url): Promise<Page> => memberEditor(browser, t, user, at, path);
 
-  /** The editor's text, one line a block. */
-  const textOf = (page: Page) =>
-    page.evaluate(() => {
-      const { doc } = (window as unknown as { quireEditor: { view: { state: { doc: { content: { size: number }; textBetween(from: number, to: number, separator: string): string } } } } }).quireEditor.view.state;
-      return doc.textBetween(0, doc.content.size, '\n');
-    });
+  const textOf = editorText;
 
   /** Types numbered words at the end of the first paragraph until the time is up; answers the words. */
   async function typeFor(page: Page, prefix: string, ms: number): Promise<string[]> {
     // Placed by the editor, not by a click: a click could land on the other member's cursor label.
-    await page.evaluate(() => {
-      const { view } = (window as unknown as { quireEditor: { view: any } }).quireEditor;
-      const end = view.state.doc.child(0).nodeSize - 1;
-      view.dispatch(view.state.tr.setSelection(view.state.selection.constructor.create(view.state.doc, end)));
-      view.focus();
-    });
+    await cursorAtEndOf(page, 0);
     const words: string[] = [];
     const end = Date.now() + ms;
     for (let i = 1; Date.now() < end; i++) {
@@ -131,12 +121,7 @@ describe('editing together in a browser', () => {
     const page = await editorOf(ana, `/app/s/${spaceId}/change-requests/${cr.number}/pages/${pageId}/edit`);
     const watcher = await editorOf(ben, `/app/s/${spaceId}/change-requests/${cr.number}/pages/${pageId}/edit`, secondUrl || url);
     // Typed at the end of paragraph A, live (not saved).
-    await page.evaluate(() => {
-      const { view } = (window as unknown as { quireEditor: { view: any } }).quireEditor;
-      const end = view.state.doc.child(0).nodeSize - 1;
-      view.dispatch(view.state.tr.setSelection(view.state.selection.constructor.create(view.state.doc, end)));
-      view.focus();
-    });
+    await cursorAtEndOf(page, 0);
     await page.keyboard.type(' Typed live in A.', { delay: 10 });
     await expect.poll(() => textOf(watcher), { timeout: 5_000 }).toContain('Typed live in A.');
     // Meanwhile an API client changes paragraph B.

@@ -104,6 +104,23 @@ export async function editFromPage(page: Page, url: string, spaceId: string, pag
   await editorReady(page);
 }
 
+/** The editor's text, one line a block. */
+export const editorText = (page: Page): Promise<string> =>
+  page.evaluate(() => {
+    const { doc } = (globalThis as unknown as { quireEditor: { view: { state: { doc: { content: { size: number }; textBetween(from: number, to: number, separator: string): string } } } } }).quireEditor.view.state;
+    return doc.textBetween(0, doc.content.size, '\n');
+  });
+
+/** Puts the editor's cursor at the end of top-level block `index` (by the editor, not a click). */
+export const cursorAtEndOf = (page: Page, index: number): Promise<void> =>
+  page.evaluate((i) => {
+    const { view } = (globalThis as unknown as { quireEditor: { view: any } }).quireEditor;
+    let end = 0;
+    for (let k = 0; k <= i; k++) end += view.state.doc.child(k).nodeSize;
+    view.dispatch(view.state.tr.setSelection(view.state.selection.constructor.create(view.state.doc, end - 1)));
+    view.focus();
+  }, index);
+
 /**
  * A collaborating member's editor: `user` signed in at `at` (one server process), `path`
  * opened there and the editor ready; the page's exceptions logged under the member's name.
