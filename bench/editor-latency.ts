@@ -18,6 +18,7 @@ import { startSession } from '../src/modules/sessions/sessions.service.ts';
 import { createTestApp } from '../test/app.ts';
 import { createMember, createOrganization, type TestUser } from '../test/factories.ts';
 import { launchChromium } from '../test/browser/chromium.ts';
+import { cursorAtEndOf } from '../test/browser/fixtures.ts';
 
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))]!;
 const summary = (samples: number[]) => ({ n: samples.length, medianMs: +quantile(samples, 0.5).toFixed(1), p95Ms: +quantile(samples, 0.95).toFixed(1), maxMs: +Math.max(...samples).toFixed(1) });
@@ -95,14 +96,7 @@ async function main() {
     return page;
   };
   /** Puts the cursor at the end of block `index` (0-based). */
-  const placeCursor = (page: Page, index: number) =>
-    page.evaluate((i) => {
-      const { view } = (window as unknown as { quireEditor: { view: any } }).quireEditor;
-      let pos = 0;
-      for (let k = 0; k <= i; k++) pos += view.state.doc.child(k).nodeSize;
-      view.dispatch(view.state.tr.setSelection(view.state.selection.constructor.create(view.state.doc, pos - 1)));
-      view.focus();
-    }, index);
+  const placeCursor = cursorAtEndOf;
 
   // 1. Editor ready after navigation, 3 KB page (a fresh browser context each time: no cache).
   // Where the time goes: the HTML, the editor's script, its API reads (resource timing, ms

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, FastifyServerOptions, InjectOptions } from 'fastify';
@@ -129,4 +130,31 @@ export async function createTestApp(
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The end of a test file's app: the background jobs it queued run out, then it closes, then
+ * the servers beside it (a git server, a spec server) close.
+ */
+export async function closeAfterJobs(t: TestApp | undefined, ...servers: ({ close(): Promise<unknown> } | undefined)[]): Promise<void> {
+  await t?.runJobsUntilIdle();
+  await t?.close();
+  for (const server of servers) await server?.close();
+}
+
+/**
+ * Another server process on the test app's database, listening on a free loopback port: it
+ * learns of the first one's writes only through the database.
+ */
+export async function secondServer(t: TestApp, config: Config = t.config): Promise<{ app: FastifyInstance; port: number }> {
+  const app = await buildApp({ config, db: t.db, dialect: t.dialect, clock: t.clock, logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return { app, port: (app.server.address() as AddressInfo).port };
+}
+
+/** The test app listening on a free loopback port, and a second server process on its database. */
+export async function listenWithSecondProcess(t: TestApp): Promise<{ port: number; second: FastifyInstance; secondPort: number }> {
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { app: second, port: secondPort } = await secondServer(t);
+  return { port: (t.app.server.address() as AddressInfo).port, second, secondPort };
 }

@@ -1,7 +1,7 @@
 import { Writable } from 'node:stream';
 import { GitBookAPI } from '@gitbook/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './app.ts';
+import { closeAfterJobs, createTestApp, type TestApp } from './app.ts';
 import { createOrganization, type TestOrganization } from './factories.ts';
 import { gitbookSchemaErrors } from './gitbook-schema.ts';
 import { createRepository, git, startGitServer, type GitServer } from './git-server.ts';
@@ -32,11 +32,7 @@ describe("GitBook's official client: git sync", () => {
     const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
     api = new GitBookAPI({ endpoint: address, authToken: org.admin.token });
   }, 120_000);
-  afterAll(async () => {
-    await t?.runJobsUntilIdle();
-    await t?.close();
-    await server?.close();
-  }, 120_000);
+  afterAll(() => closeAfterJobs(t, server), 120_000);
 
   it('imports, reads git info, exports; responses match GitBook’s schemas; no credentials in the log', async () => {
     const repo = createRepository(server, 'client', {

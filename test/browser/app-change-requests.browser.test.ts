@@ -1,11 +1,8 @@
-import fs from 'node:fs';
-import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { editSpaceContent } from '../../src/modules/content/content.service.ts';
-import { startSession } from '../../src/modules/sessions/sessions.service.ts';
 import type { TestApp } from '../app.ts';
 import { createMember, createOrganization, type TestOrganization, type TestUser } from '../factories.ts';
-import { launchChromium } from './chromium.ts';
+import { signInByCookie, spaceWith, TestBrowser } from './fixtures.ts';
 import { servedTestApp } from './served-app.ts';
 
 /*
@@ -26,10 +23,9 @@ describe('change requests in the app, in a browser', () => {
   let editor: TestUser;
   let reviewer: TestUser;
   let reader: TestUser;
-  let browser: Browser;
+  let browser: TestBrowser;
   let spaceId: string;
   let welcomeId: string;
-  const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
     ({ t, url } = await servedTestApp());
@@ -37,28 +33,23 @@ describe('change requests in the app, in a browser', () => {
     editor = await createMember(t, org.id, 'edit', { displayName: 'Eda Editor' });
     reviewer = await createMember(t, org.id, 'review', { displayName: 'Rev Reviewer' });
     reader = await createMember(t, org.id, 'read', { displayName: 'Rita Reader' });
-    spaceId = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Handbook' } })).body.id;
-    await editSpaceContent(t.app.deps, spaceId, org.admin.id, (e) => {
+    spaceId = await spaceWith(t, org, 'Handbook', (e) => {
       welcomeId = e.insertPage({ title: 'Welcome', markdown: 'Hello **team**.\n\nBook trains, not planes.\n\n- one\n- two\n' });
     });
     await t.request('PATCH', `/v1/spaces/${spaceId}`, {
       token: org.admin.token,
       body: { mergeRules: { type: 'rules', rules: [{ rule: 'require_specific_reviewers', users: [reviewer.id] }] } },
     });
-    browser = await launchChromium();
-    fs.mkdirSync(SHOTS, { recursive: true });
+    browser = await TestBrowser.launch(SHOTS);
   }, 180_000);
   afterAll(async () => {
-    for (const context of contexts) await context.close();
     await browser?.close();
     await t?.close();
   });
 
   async function signedIn(user: TestUser, options: { width?: number; dark?: boolean } = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: 900 }, colorScheme: options.dark ? 'dark' : 'light' });
-    contexts.push(context);
-    const session = await startSession(t.db, t.clock, t.config.sessionTtlMs, { userId: user.id, method: 'link' });
-    await context.addCookies([{ name: 'quire_session', value: session, url }]);
+    const context = await browser.context({ viewport: { width: options.width ?? 1280, height: 900 }, colorScheme: options.dark ? 'dark' : 'light' });
+    await signInByCookie(t, context, user, url);
     return context.newPage();
   }
   const pagesOf = async (number: string) =>

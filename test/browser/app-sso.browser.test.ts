@@ -1,16 +1,12 @@
 import type { AddressInfo } from 'node:net';
 import { verifyDomain } from '../../src/modules/organizations/organizations.service.ts';
 import http from 'node:http';
-import fs from 'node:fs';
 import path from 'node:path';
-import { type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { editSpaceContent } from '../../src/modules/content/content.service.ts';
-import { createLoginLink } from '../../src/modules/sessions/sessions.service.ts';
 import type { TestApp } from '../app.ts';
 import { createOrganization, createUser, type TestOrganization } from '../factories.ts';
 import { attr, buildResponse, decodeRedirect, generateIdpKeys, type TestIdpKeys } from '../saml-idp.ts';
-import { launchChromium } from './chromium.ts';
+import { loginUrl, spaceWith, TestBrowser } from './fixtures.ts';
 import { servedTestApp } from './served-app.ts';
 
 /*
@@ -28,7 +24,7 @@ describe('app area in a browser', () => {
   let keys: TestIdpKeys;
   let idp: http.Server;
   let idpUrl: string;
-  let browser: Browser;
+  let browser: TestBrowser;
   let spaceId: string;
   let changeRequestPath = '';
   let provider: { service: { entityID: string; acsURL: string } };
@@ -62,9 +58,7 @@ describe('app area in a browser', () => {
     idpUrl = `http://127.0.0.1:${(idp.address() as AddressInfo).port}/sso`;
 
     org = await createOrganization(t, { title: 'Acme Docs' });
-    const created = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Handbook' } });
-    spaceId = created.body.id;
-    await editSpaceContent(t.app.deps, spaceId, org.admin.id, (e) => {
+    spaceId = await spaceWith(t, org, 'Handbook', (e) => {
       e.insertPage({ title: 'Welcome', markdown: '# Welcome\n\nPrivate **handbook** text.\n\n- one\n- two\n' });
       e.insertPage({ title: 'Travel', markdown: 'Book trains.\n' });
     });
@@ -75,8 +69,7 @@ describe('app area in a browser', () => {
     provider = p.body;
     // The IdP creates accounts only on a domain verified for the organization (docs/security.md).
     await verifyDomain(t.db, t.clock, org.id, 'acme.test', null);
-    browser = await launchChromium();
-    fs.mkdirSync(SHOTS, { recursive: true });
+    browser = await TestBrowser.launch(SHOTS);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -85,7 +78,7 @@ describe('app area in a browser', () => {
   });
 
   it('signs in through the IdP, reads a private space, makes and revokes a token, signs out', async () => {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    const context = await browser.context({ viewport: { width: 1280, height: 800 } });
     const page = await context.newPage();
     await page.goto(`${url}/app/s/${spaceId}`);
     expect(new URL(page.url()).pathname).toBe('/app/signin');
@@ -153,10 +146,10 @@ describe('app area in a browser', () => {
 
   it('refuses a non-member (404) and fits a phone screen', async () => {
     const stranger = await createUser(t, { displayName: 'Stranger' });
-    const link = await createLoginLink(t.db, t.clock, stranger.id, 600_000);
-    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+    const link = await loginUrl(t, url, stranger);
+    const context = await browser.context({ viewport: { width: 390, height: 844 }, isMobile: true });
     const page = await context.newPage();
-    await page.goto(`${url}/app/login?link=${link}`);
+    await page.goto(link);
     expect(new URL(page.url()).pathname).toBe('/app/account');
     await page.screenshot({ path: `${SHOTS}/app-account-phone.png`, fullPage: true });
     const res = await page.goto(`${url}/app/s/${spaceId}`);
@@ -169,9 +162,9 @@ describe('app area in a browser', () => {
     await context.close();
 
     // A member on a phone: the change request's diff wraps within the screen.
-    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true });
+    const phone = await browser.context({ viewport: { width: 390, height: 844 }, isMobile: true });
     const member = await phone.newPage();
-    await member.goto(`${url}/app/login?link=${await createLoginLink(t.db, t.clock, org.admin.id, 600_000)}`);
+    await member.goto(await loginUrl(t, url, org.admin));
     expect((await member.goto(`${url}${changeRequestPath}`))?.status()).toBe(200);
     expect(await member.locator('tr.add').count()).toBeGreaterThan(0);
     expect(await member.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(390);

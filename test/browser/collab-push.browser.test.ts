@@ -1,14 +1,12 @@
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { editSpaceContent } from '../../src/modules/content/content.service.ts';
-import { startSession } from '../../src/modules/sessions/sessions.service.ts';
-import { buildApp } from '../../src/app.ts';
 import { testDialect, type TestApp } from '../app.ts';
 import { createMember, createOrganization, type TestOrganization, type TestUser } from '../factories.ts';
 import { launchChromium } from './chromium.ts';
-import { servedTestApp } from './served-app.ts';
+import { cursorAtEndOf, editorText, memberEditor, spaceWith } from './fixtures.ts';
+import { secondProcess, servedTestApp } from './served-app.ts';
 
 /*
  * Live editing and block identity in Chromium (issue 32): a block moved with Alt+↓ and saved
@@ -30,17 +28,12 @@ describe('live editing follows the page, and blocks keep their identity, in a br
 
   beforeAll(async () => {
     ({ t, url } = await servedTestApp());
-    memberUrl = url;
-    if (testDialect === 'postgres') {
-      const config = { ...t.config };
-      second = await buildApp({ config, db: t.db, dialect: t.dialect, clock: t.clock, logger: false });
-      await second.listen({ port: 0, host: '127.0.0.1' });
-      memberUrl = `http://127.0.0.1:${(second.server.address() as AddressInfo).port}`;
-      config.publicUrl = memberUrl;
-    }
+    const other = await secondProcess(t);
+    second = other?.app;
+    memberUrl = other?.url ?? url;
     org = await createOrganization(t, { title: 'Acme Docs' });
     ana = await createMember(t, org.id, 'edit', { displayName: 'Ana' });
-    spaceId = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Handbook' } })).body.id;
+    spaceId = await spaceWith(t, org, 'Handbook');
     browser = await launchChromium();
   }, 180_000);
   afterAll(async () => {
@@ -57,31 +50,9 @@ describe('live editing follows the page, and blocks keep their identity, in a br
     return pageId;
   }
 
-  async function editorOf(user: TestUser, path: string, at: string): Promise<Page> {
-    const session = await startSession(t.db, t.clock, t.config.sessionTtlMs, { userId: user.id, method: 'link', organizationId: null });
-    const context = await browser.newContext({ viewport: { width: 1100, height: 700 } });
-    await context.addCookies([{ name: 'quire_session', value: session, url: at }]);
-    const page = await context.newPage();
-    page.on('pageerror', (error) => console.error(`[${user.displayName}]`, error));
-    await page.goto(`${at}${path}`);
-    await page.waitForSelector('#quire-editor[data-ready="true"]', { timeout: 30_000 });
-    return page;
-  }
+  const editorOf = (user: TestUser, path: string, at: string): Promise<Page> => memberEditor(browser, t, user, at, path);
 
-  const textOf = (page: Page) =>
-    page.evaluate(() => {
-      const { doc } = (window as unknown as { quireEditor: { view: { state: { doc: { content: { size: number }; textBetween(from: number, to: number, separator: string): string } } } } }).quireEditor.view.state;
-      return doc.textBetween(0, doc.content.size, '\n');
-    });
-  /** Puts the cursor at the end of top-level block `index`. */
-  const cursorAtEndOf = (page: Page, index: number) =>
-    page.evaluate((i) => {
-      const { view } = (window as unknown as { quireEditor: { view: any } }).quireEditor;
-      let end = 0;
-      for (let k = 0; k <= i; k++) end += view.state.doc.child(k).nodeSize;
-      view.dispatch(view.state.tr.setSelection(view.state.selection.constructor.create(view.state.doc, end - 1)));
-      view.focus();
-    }, index);
+  const textOf = editorText;
   const dirty = (page: Page) => page.locator('#quire-editor').getAttribute('data-dirty');
   const status = (page: Page) => page.locator('.save-status').innerText();
 

@@ -1,15 +1,12 @@
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { editSpaceContent } from '../../src/modules/content/content.service.ts';
-import { startSession } from '../../src/modules/sessions/sessions.service.ts';
-import { buildApp } from '../../src/app.ts';
 import { testDialect, type TestApp } from '../app.ts';
 import { createMember, createOrganization, type TestOrganization, type TestUser } from '../factories.ts';
 import { launchChromium } from './chromium.ts';
-import { servedTestApp } from './served-app.ts';
+import { cursorAtEndOf, editorText, memberEditor, spaceWith } from './fixtures.ts';
+import { secondProcess, servedTestApp } from './served-app.ts';
 
 /*
  * Editing together in Chromium (issue 32, item 4): two members open one page of one change
@@ -39,18 +36,13 @@ describe('editing together in a browser', () => {
 
   beforeAll(async () => {
     ({ t, url } = await servedTestApp());
-    if (testDialect === 'postgres') {
-      const config = { ...t.config };
-      second = await buildApp({ config, db: t.db, dialect: t.dialect, clock: t.clock, logger: false });
-      await second.listen({ port: 0, host: '127.0.0.1' });
-      secondUrl = `http://127.0.0.1:${(second.server.address() as AddressInfo).port}`;
-      config.publicUrl = secondUrl;
-    }
+    const other = await secondProcess(t);
+    second = other?.app;
+    secondUrl = other?.url ?? '';
     org = await createOrganization(t, { title: 'Acme Docs' });
     ana = await createMember(t, org.id, 'edit', { displayName: 'Ana' });
     ben = await createMember(t, org.id, 'edit', { displayName: 'Ben' });
-    spaceId = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Handbook' } })).body.id;
-    await editSpaceContent(t.app.deps, spaceId, org.admin.id, (e) => {
+    spaceId = await spaceWith(t, org, 'Handbook', (e) => {
       pageId = e.insertPage({ title: 'Welcome', markdown: 'Shared paragraph.\n\nSecond paragraph.\n' });
     });
     browser = await launchChromium();
@@ -62,33 +54,14 @@ describe('editing together in a browser', () => {
     await t?.close();
   });
 
-  async function editorOf(user: TestUser, path: string, at = url): Promise<Page> {
-    const session = await startSession(t.db, t.clock, t.config.sessionTtlMs, { userId: user.id, method: 'link', organizationId: null });
-    const context = await browser.newContext({ viewport: { width: 1100, height: 700 } });
-    await context.addCookies([{ name: 'quire_session', value: session, url: at }]);
-    const page = await context.newPage();
-    page.on('pageerror', (error) => console.error(`[${user.displayName}]`, error));
-    await page.goto(`${at}${path}`);
-    await page.waitForSelector('#quire-editor[data-ready="true"]', { timeout: 30_000 });
-    return page;
-  }
+  const editorOf = (user: TestUser, path: string, at = url): Promise<Page> => memberEditor(browser, t, user, at, path);
 
-  /** The editor's text, one line a block. */
-  const textOf = (page: Page) =>
-    page.evaluate(() => {
-      const { doc } = (window as unknown as { quireEditor: { view: { state: { doc: { content: { size: number }; textBetween(from: number, to: number, separator: string): string } } } } }).quireEditor.view.state;
-      return doc.textBetween(0, doc.content.size, '\n');
-    });
+  const textOf = editorText;
 
   /** Types numbered words at the end of the first paragraph until the time is up; answers the words. */
   async function typeFor(page: Page, prefix: string, ms: number): Promise<string[]> {
     // Placed by the editor, not by a click: a click could land on the other member's cursor label.
-    await page.evaluate(() => {
-      const { view } = (window as unknown as { quireEditor: { view: any } }).quireEditor;
-      const end = view.state.doc.child(0).nodeSize - 1;
-      view.dispatch(view.state.tr.setSelection(view.state.selection.constructor.create(view.state.doc, end)));
-      view.focus();
-    });
+    await cursorAtEndOf(page, 0);
     const words: string[] = [];
     const end = Date.now() + ms;
     for (let i = 1; Date.now() < end; i++) {
@@ -148,12 +121,7 @@ describe('editing together in a browser', () => {
     const page = await editorOf(ana, `/app/s/${spaceId}/change-requests/${cr.number}/pages/${pageId}/edit`);
     const watcher = await editorOf(ben, `/app/s/${spaceId}/change-requests/${cr.number}/pages/${pageId}/edit`, secondUrl || url);
     // Typed at the end of paragraph A, live (not saved).
-    await page.evaluate(() => {
-      const { view } = (window as unknown as { quireEditor: { view: any } }).quireEditor;
-      const end = view.state.doc.child(0).nodeSize - 1;
-      view.dispatch(view.state.tr.setSelection(view.state.selection.constructor.create(view.state.doc, end)));
-      view.focus();
-    });
+    await cursorAtEndOf(page, 0);
     await page.keyboard.type(' Typed live in A.', { delay: 10 });
     await expect.poll(() => textOf(watcher), { timeout: 5_000 }).toContain('Typed live in A.');
     // Meanwhile an API client changes paragraph B.

@@ -1,12 +1,9 @@
-import fs from 'node:fs';
-import net, { type AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { editSpaceContent } from '../../src/modules/content/content.service.ts';
-import { createLoginLink } from '../../src/modules/sessions/sessions.service.ts';
-import { createTestApp, type TestApp } from '../app.ts';
+import type { TestApp } from '../app.ts';
 import { createMember, createOrganization, type TestOrganization, type TestUser } from '../factories.ts';
-import { CHROMIUM, CHROMIUM_FLAGS } from './reader-site.ts';
+import { closeExpectingNoErrors, editFromPage, editorReady, loginUrl, refusedStatus, spaceWith, TestBrowser } from './fixtures.ts';
+import { servedTestApp } from './served-app.ts';
 
 /*
  * The block panel's table controls in Chromium (issue 32, "Not supported yet"): a card's cover
@@ -31,26 +28,20 @@ describe('the editor\'s table controls in a browser', { timeout: 300_000 }, () =
   let url: string;
   let org: TestOrganization;
   let writer: TestUser;
-  let browser: Browser;
+  let browser: TestBrowser;
   let spaceId: string;
   let pageId: string;
   let otherPageId: string;
   let listsPageId: string;
   let changelogPageId: string;
-  const contexts: BrowserContext[] = [];
-  const errors: string[] = [];
 
   async function signedIn(user: TestUser): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    contexts.push(context);
-    const page = await context.newPage();
-    page.on('console', (m) => m.type() === 'error' && !/status of (403|404)/.test(m.text()) && errors.push(`${page.url()}: ${m.text()}`));
-    page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
-    await page.goto(`${url}/app/login?link=${await createLoginLink(t.db, t.clock, user.id, 600_000)}`);
+    const page = await browser.page({ viewport: { width: 1280, height: 900 } }, { expected: refusedStatus });
+    await page.goto(await loginUrl(t, url, user));
     return page;
   }
 
-  const ready = (page: Page) => page.waitForSelector('#quire-editor[data-ready="true"]', { timeout: 30_000 });
+  const ready = editorReady;
   const apiDocument = async (crId: string) => (await t.request('GET', `/v1/spaces/${spaceId}/change-requests/${crId}/content/page/${pageId}`, { token: org.admin.token, skipSchemaCheck: true })).body.document;
   const apiMarkdown = async (crId: string) => (await t.request('GET', `/v1/spaces/${spaceId}/change-requests/${crId}/content/page/${pageId}?format=markdown`, { token: org.admin.token, skipSchemaCheck: true })).body.markdown as string;
   const slow = { timeout: 15_000 };
@@ -62,41 +53,24 @@ describe('the editor\'s table controls in a browser', { timeout: 300_000 }, () =
   const byOrder = (table: any) => Object.values(table.data.records).sort((a: any, b: any) => (a.orderIndex < b.orderIndex ? -1 : 1)) as any[];
 
   beforeAll(async () => {
-    if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing`);
-    fs.mkdirSync(SHOTS, { recursive: true });
-    // The port first: signed download URLs (the uploaded cover) are made with DOWNLOAD_URL, read at start.
-    const probe = net.createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const port = (probe.address() as AddressInfo).port;
-    await new Promise((resolve) => probe.close(resolve));
-    url = `http://127.0.0.1:${port}`;
-    t = await createTestApp({ publicUrl: url, downloadUrl: url });
-    await t.app.listen({ port, host: '127.0.0.1' });
+    // Signed download URLs (the uploaded cover) are made with DOWNLOAD_URL: the app's own address.
+    ({ t, url } = await servedTestApp({}, { downloads: true }));
     org = await createOrganization(t, { title: 'Acme Docs' });
     writer = await createMember(t, org.id, 'edit', { displayName: 'Wanda Writer' });
-    const created = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Handbook' } });
-    spaceId = created.body.id;
-    await editSpaceContent(t.app.deps, spaceId, org.admin.id, (e) => {
+    spaceId = await spaceWith(t, org, 'Handbook', (e) => {
       pageId = e.insertPage({ title: 'Welcome', markdown: 'The handbook.\n' });
       otherPageId = e.insertPage({ title: 'Travel', markdown: 'Book trains.\n' });
       listsPageId = e.insertPage({ title: 'Lists', markdown: '* One\n* Two\n* Three\n\n{% hint style="info" %}\nFirst.\n\nSecond.\n{% endhint %}\n\nAfter.\n' });
       changelogPageId = e.insertPage({ title: 'Changelog', markdown: '{% updates format="full" %}\n\n{% update date="2025-12-17" tags="fix" %}\nShipped.\n{% endupdate %}\n{% endupdates %}\n' });
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    browser = await TestBrowser.launch(SHOTS);
   }, 180_000);
 
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    await t?.close();
-    expect(errors, errors.join('\n')).toEqual([]);
-  });
+  afterAll(() => closeExpectingNoErrors(browser, t));
 
   it('a card cover set, replaced and removed; the target column chosen; a grid column width; grid and cards switched; saved and read back', async () => {
     const page = await signedIn(writer);
-    await page.goto(`${url}/app/s/${spaceId}/pages/${pageId}`);
-    await page.getByRole('button', { name: 'Edit' }).click();
-    await ready(page);
+    await editFromPage(page, url, spaceId, pageId);
     const cr = (await t.request('GET', `/v1/spaces/${spaceId}/change-requests`, { token: org.admin.token })).body.items[0];
 
     // An API client's cards table (a target column, no cover) and a grid.
@@ -228,9 +202,7 @@ describe('the editor\'s table controls in a browser', { timeout: 300_000 }, () =
 
   it('the block handle moves a list item within its list and a paragraph within its hint, by Alt+arrows, the focused handle\'s arrows and a pointer drag', async () => {
     const page = await signedIn(writer);
-    await page.goto(`${url}/app/s/${spaceId}/pages/${listsPageId}`);
-    await page.getByRole('button', { name: 'Edit' }).click();
-    await ready(page);
+    await editFromPage(page, url, spaceId, listsPageId);
     const cr = (await t.request('GET', `/v1/spaces/${spaceId}/change-requests`, { token: org.admin.token })).body.items[0];
     const words = (node: any): string[] => (node.nodes ?? []).map((child: any) => JSON.stringify(child).match(/"text":"([^"]+)"/)?.[1]);
     const order = async () => {
@@ -276,9 +248,7 @@ describe('the editor\'s table controls in a browser', { timeout: 300_000 }, () =
 
   it('a changelog update\'s tags: shown, changed, saved, written as GitBook\'s tags="…"', async () => {
     const page = await signedIn(writer);
-    await page.goto(`${url}/app/s/${spaceId}/pages/${changelogPageId}`);
-    await page.getByRole('button', { name: 'Edit' }).click();
-    await ready(page);
+    await editFromPage(page, url, spaceId, changelogPageId);
     const cr = (await t.request('GET', `/v1/spaces/${spaceId}/change-requests`, { token: org.admin.token })).body.items[0];
     const panel = page.getByRole('region', { name: 'Block settings' });
     await page.locator('.ProseMirror p', { hasText: 'Shipped.' }).click();

@@ -1,11 +1,8 @@
-import fs from 'node:fs';
-import { type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { editSpaceContent } from '../../src/modules/content/content.service.ts';
-import { startSession } from '../../src/modules/sessions/sessions.service.ts';
 import type { TestApp } from '../app.ts';
 import { createMember, createOrganization, type TestOrganization, type TestUser } from '../factories.ts';
-import { launchChromium } from './chromium.ts';
+import { closeExpectingNoErrors, editorReady, recordErrors, refusedStatus, signInByCookie, spaceWith, TestBrowser } from './fixtures.ts';
 import { servedTestApp } from './served-app.ts';
 
 /*
@@ -28,42 +25,30 @@ describe('the editor keeps written forms, loads less, works on phones', { timeou
   let writer: TestUser;
   let spaceId: string;
   let pageId: string;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const errors: string[] = [];
+  let browser: TestBrowser;
 
   beforeAll(async () => {
     ({ t, url } = await servedTestApp());
     org = await createOrganization(t, { title: 'Acme Docs' });
     writer = await createMember(t, org.id, 'edit', { displayName: 'Wren Writer' });
-    spaceId = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Handbook' } })).body.id;
-    await editSpaceContent(t.app.deps, spaceId, org.admin.id, (e) => {
+    spaceId = await spaceWith(t, org, 'Handbook', (e) => {
       pageId = e.insertPage({ title: 'Welcome', markdown: 'Placeholder.\n' });
     });
-    browser = await launchChromium();
-    fs.mkdirSync(SHOTS, { recursive: true });
+    browser = await TestBrowser.launch(SHOTS);
   }, 180_000);
 
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    await t?.close();
-    expect(errors, errors.join('\n')).toEqual([]);
-  });
+  afterAll(() => closeExpectingNoErrors(browser, t));
 
   async function signedIn(user: TestUser, options: { width?: number; touch?: boolean } = {}): Promise<Page> {
-    const session = await startSession(t.db, t.clock, t.config.sessionTtlMs, { userId: user.id, method: 'link', organizationId: null });
     const touch = options.touch ?? false;
-    const context = await browser.newContext({ viewport: { width: options.width ?? 1100, height: 800 }, hasTouch: touch, isMobile: touch });
-    contexts.push(context);
-    await context.addCookies([{ name: 'quire_session', value: session, url }]);
+    const context = await browser.context({ viewport: { width: options.width ?? 1100, height: 800 }, hasTouch: touch, isMobile: touch });
+    await signInByCookie(t, context, user, url);
     const page = await context.newPage();
-    page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
-    page.on('console', (m) => m.type() === 'error' && !/status of (403|404)/.test(m.text()) && errors.push(`${page.url()}: ${m.text()}`));
+    recordErrors(page, browser.errors, { expected: refusedStatus });
     return page;
   }
 
-  const ready = (page: Page) => page.waitForSelector('#quire-editor[data-ready="true"]', { timeout: 30_000 });
+  const ready = editorReady;
 
   it('keeps the written form of the blocks an edit did not touch', async () => {
     const cr = (await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: writer.token, body: { subject: 'Hand-written' } })).body;
@@ -116,8 +101,7 @@ describe('the editor keeps written forms, loads less, works on phones', { timeou
 
   it('moves a page with a finger on a 390 px phone; the keyboard move still works', async () => {
     const ids: Record<string, string> = {};
-    const space = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Phone' } })).body.id as string;
-    await editSpaceContent(t.app.deps, space, org.admin.id, (e) => {
+    const space = await spaceWith(t, org, 'Phone', (e) => {
       for (const title of ['Alpha', 'Beta', 'Gamma']) ids[title] = e.insertPage({ title, markdown: `${title} page.\n` });
     });
     const cr = (await t.request('POST', `/v1/spaces/${space}/change-requests`, { token: writer.token, body: { subject: 'Reorder' } })).body;

@@ -1,15 +1,12 @@
-import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import net, { type AddressInfo } from 'node:net';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { editSpaceContent } from '../../src/modules/content/content.service.ts';
-import { createLoginLink } from '../../src/modules/sessions/sessions.service.ts';
 import { readPageMarkdown, writePageMarkdown } from '../../src/content/markdown/index.ts';
-import { createTestApp, type TestApp } from '../app.ts';
+import type { TestApp } from '../app.ts';
 import { createMember, createOrganization, type TestOrganization, type TestUser } from '../factories.ts';
-import { CHROMIUM, CHROMIUM_FLAGS } from './reader-site.ts';
+import { closeExpectingNoErrors, editFromPage, editorReady, loginUrl, refusedStatus, spaceWith, TestBrowser, viewportOf } from './fixtures.ts';
+import { servedTestApp } from './served-app.ts';
 
 /*
  * The block editor in Chromium (issue 32, item 1): sign in, press Edit, type and format,
@@ -33,28 +30,20 @@ describe('the block editor in a browser', { timeout: 300_000 }, () => {
   let org: TestOrganization;
   let writer: TestUser;
   let reader: TestUser;
-  let browser: Browser;
+  let browser: TestBrowser;
   let spaceId: string;
   let pageId: string;
   let otherPageId: string;
-  const contexts: BrowserContext[] = [];
-  const errors: string[] = [];
   let editorUrl = '';
 
   async function signedIn(user: TestUser, options: { width?: number; colorScheme?: 'light' | 'dark'; bypassCSP?: boolean } = {}): Promise<Page> {
-    const width = options.width ?? 1280;
-    const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: options.colorScheme ?? 'light', bypassCSP: options.bypassCSP ?? false, isMobile: width < 800, hasTouch: width < 800 });
-    contexts.push(context);
-    const page = await context.newPage();
-    // A refused request's status is reported as a console error; so is the missing favicon.
-    page.on('console', (m) => m.type() === 'error' && !/status of (403|404)/.test(m.text()) && errors.push(`${page.url()}: ${m.text()}`));
-    page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
-    page.on('requestfailed', (r) => errors.push(`${page.url()}: ${r.url()} ${r.failure()?.errorText}`));
-    await page.goto(`${url}/app/login?link=${await createLoginLink(t.db, t.clock, user.id, 600_000)}`);
+    const context = { ...viewportOf(options.width ?? 1280, 900, options.colorScheme), bypassCSP: options.bypassCSP ?? false };
+    const page = await browser.page(context, { expected: refusedStatus, requests: true });
+    await page.goto(await loginUrl(t, url, user));
     return page;
   }
 
-  const ready = (page: Page) => page.waitForSelector('#quire-editor[data-ready="true"]', { timeout: 30_000 });
+  const ready = editorReady;
   // Not checked against GitBook's published schema: its button inline accepts no button at all
   // (label and kind in one allOf branch, `additionalProperties: false` in the other).
   const apiDocument = async (crId: string) => (await t.request('GET', `/v1/spaces/${spaceId}/change-requests/${crId}/content/page/${pageId}`, { token: org.admin.token, skipSchemaCheck: true })).body;
@@ -77,40 +66,23 @@ describe('the block editor in a browser', { timeout: 300_000 }, () => {
   };
 
   beforeAll(async () => {
-    if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing`);
-    fs.mkdirSync(SHOTS, { recursive: true });
-    // The port first: signed download URLs (the uploaded image) are made with DOWNLOAD_URL, read at start.
-    const probe = net.createServer();
-    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-    const port = (probe.address() as AddressInfo).port;
-    await new Promise((resolve) => probe.close(resolve));
-    url = `http://127.0.0.1:${port}`;
-    t = await createTestApp({ publicUrl: url, downloadUrl: url });
-    await t.app.listen({ port, host: '127.0.0.1' });
+    // Signed download URLs (the uploaded image) are made with DOWNLOAD_URL: the app's own address.
+    ({ t, url } = await servedTestApp({}, { downloads: true }));
     org = await createOrganization(t, { title: 'Acme Docs' });
     writer = await createMember(t, org.id, 'edit', { displayName: 'Wanda Writer' });
     reader = await createMember(t, org.id, 'read', { displayName: 'Rita Reader' });
-    const created = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Handbook' } });
-    spaceId = created.body.id;
-    await editSpaceContent(t.app.deps, spaceId, org.admin.id, (e) => {
+    spaceId = await spaceWith(t, org, 'Handbook', (e) => {
       pageId = e.insertPage({ title: 'Welcome', markdown: 'The handbook.\n\n{% hint style="info" %}\nRead this.\n{% endhint %}\n' });
       otherPageId = e.insertPage({ title: 'Travel', markdown: 'Book trains.\n' });
     });
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    browser = await TestBrowser.launch(SHOTS);
   }, 180_000);
 
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    await t?.close();
-    expect(errors, errors.join('\n')).toEqual([]);
-  });
+  afterAll(() => closeExpectingNoErrors(browser, t));
 
   it('edits a page: formatting, every block kind by slash menu and shortcut, an image upload, save, reload, read back', async () => {
     const page = await signedIn(writer);
-    await page.goto(`${url}/app/s/${spaceId}/pages/${pageId}`);
-    await page.getByRole('button', { name: 'Edit' }).click();
-    await ready(page);
+    await editFromPage(page, url, spaceId, pageId);
     editorUrl = page.url();
     expect(editorUrl).toMatch(new RegExp(`/app/s/${spaceId}/change-requests/\\d+/pages/${pageId}/edit$`));
     const cr = (await t.request('GET', `/v1/spaces/${spaceId}/change-requests`, { token: org.admin.token })).body.items[0];

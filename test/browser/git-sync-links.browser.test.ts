@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../app.ts';
+import type { TestApp } from '../app.ts';
 import { createOrganization } from '../factories.ts';
 import { createRepository, startGitServer, type GitServer } from '../git-server.ts';
-import { freePort } from '../process.ts';
-import { CHROMIUM, CHROMIUM_FLAGS } from './reader-site.ts';
+import { publishSite, spaceWith, TestBrowser } from './fixtures.ts';
+import { servedTestApp } from './served-app.ts';
 
 /*
  * A link checker over a published site (issue 31): a repository in GitBook's layout
@@ -37,30 +36,25 @@ function readFixture(dir = FIXTURE): Record<string, Buffer> {
 describe('links of a git-synced space, published', { timeout: 240_000 }, () => {
   let t: TestApp;
   let server: GitServer;
-  let browser: Browser;
+  let browser: TestBrowser;
   let url: string;
   const pages = new Map<string, string>(); // git path -> site path
 
   beforeAll(async () => {
-    if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    t = await createTestApp({ publicUrl: url, downloadUrl: url, outboundAllowPrivate: true });
-    await t.app.listen({ port, host: '127.0.0.1' });
+    ({ t, url } = await servedTestApp({ outboundAllowPrivate: true }, { downloads: true }));
     server = await startGitServer();
     const org = await createOrganization(t);
     const token = org.admin.token;
     createRepository(server, 'harbour', readFixture());
-    const space = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token, body: { title: 'Harbour' } });
-    expect((await t.request('POST', `/v1/spaces/${space.body.id}/git/import`, { token, body: { url: server.url('harbour'), ref: 'refs/heads/main' } })).status).toBe(204);
+    const space = await spaceWith(t, org, 'Harbour');
+    expect((await t.request('POST', `/v1/spaces/${space}/git/import`, { token, body: { url: server.url('harbour'), ref: 'refs/heads/main' } })).status).toBe(204);
     await t.runJobsUntilIdle();
-    const content = await t.request('GET', `/v1/spaces/${space.body.id}/content`, { token });
+    const content = await t.request('GET', `/v1/spaces/${space}/content`, { token });
     const flat = (list: any[]): any[] => list.flatMap((p) => [p, ...flat(p.pages ?? [])]);
     for (const page of flat(content.body.pages)) if (page.git?.path) pages.set(page.git.path, page.path);
-    const site = await t.request('POST', `/v1/orgs/${org.id}/sites`, { token, body: { title: 'Harbour', spaces: [space.body.id] } });
-    await t.request('PATCH', `/v1/orgs/${org.id}/sites/${site.body.id}`, { token, body: { basename: 'harbour' } });
-    expect((await t.request('POST', `/v1/orgs/${org.id}/sites/${site.body.id}/publish`, { token })).status).toBeLessThan(300);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    // A refused publish throws.
+    await publishSite(t, org, { title: 'Harbour', basename: 'harbour', spaces: [space] });
+    browser = await TestBrowser.launch();
   }, 240_000);
 
   afterAll(async () => {
@@ -74,7 +68,7 @@ describe('links of a git-synced space, published', { timeout: 240_000 }, () => {
     const problems: string[] = [];
     const status = new Map<string, number>();
     const seen = new Map<string, string[]>(); // git path -> targets on its page
-    const context = await browser.newContext();
+    const context = await browser.context();
     for (const [file, sitePath] of pages) {
       const page = await context.newPage();
       const response = await page.goto(`${url}/sites/harbour/${sitePath}`);

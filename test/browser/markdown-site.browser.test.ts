@@ -1,15 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPageMarkdown } from '../../src/content/markdown/page.ts';
 import { resolveDocumentPaths } from '../../src/content/markdown/paths.ts';
 import type { RevisionEditor } from '../../src/content/store/editor.ts';
-import { editSpaceContent } from '../../src/modules/content/content.service.ts';
-import { createTestApp, type TestApp } from '../app.ts';
+import type { TestApp } from '../app.ts';
 import { createOrganization } from '../factories.ts';
-import { CHROMIUM, CHROMIUM_FLAGS, png } from './reader-site.ts';
-import { freePort } from '../process.ts';
+import { closeExpectingNoErrors, publishSite, spaceWith, TestBrowser, viewportOf } from './fixtures.ts';
+import { png } from './reader-site.ts';
+import { servedTestApp } from './served-app.ts';
 
 /*
  * The GitBook-written fixture space (test/fixtures/markdown/) published (issue 14): every
@@ -55,26 +55,14 @@ function insertFolder(e: RevisionEditor, dir: string, parent: string | null, ids
 describe('the GitBook-written fixture space, published', { timeout: 180_000 }, () => {
   let t: TestApp;
   let url: string;
-  let browser: Browser;
+  let browser: TestBrowser;
   const pages: FixturePage[] = [];
-  const errors: string[] = [];
 
   beforeAll(async () => {
-    if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    fs.mkdirSync(SHOTS, { recursive: true });
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    t = await createTestApp({ publicUrl: url, downloadUrl: url });
-    await t.app.listen({ port, host: '127.0.0.1' });
+    ({ t, url } = await servedTestApp({}, { downloads: true }));
     const org = await createOrganization(t);
-    const req = async (method: 'POST' | 'PATCH', p: string, body?: unknown) => {
-      const res = await t.request(method, `/v1/orgs/${org.id}${p}`, { token: org.admin.token, body });
-      if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${res.text}`);
-      return res.body;
-    };
-    const space = (await req('POST', '/spaces', { title: 'Fixtures' })).id as string;
     const ids = new Map<string, string>();
-    await editSpaceContent(t.app.deps, space, org.admin.id, (e) => {
+    const space = await spaceWith(t, org, 'Fixtures', (e) => {
       e.addFile({ name: 'logo.png', contentType: 'image/png', bytes: png(120, 40) });
       e.addFile({ name: 'menu.png', contentType: 'image/png', bytes: png(200, 120) });
       e.addFile({ name: 'manual.pdf', contentType: 'application/pdf', bytes: Buffer.from('%PDF-1.4\n%%EOF\n') });
@@ -94,22 +82,14 @@ describe('the GitBook-written fixture space, published', { timeout: 180_000 }, (
       };
       for (const [file, id] of ids) if (fs.existsSync(path.join(FIXTURES, file))) pages.push({ file, sitePath: file === 'README.md' ? '' : slugPath(id) });
     });
-    const site = await req('POST', '/sites', { title: 'Fixtures', spaces: [space] });
-    await req('PATCH', `/sites/${site.id}`, { basename: 'fixtures' });
-    await req('POST', `/sites/${site.id}/publish`);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    await publishSite(t, org, { title: 'Fixtures', basename: 'fixtures', spaces: [space] });
+    browser = await TestBrowser.launch(SHOTS);
   }, 180_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await t?.close();
-    expect(errors, errors.join('\n')).toEqual([]);
-  });
+  afterAll(() => closeExpectingNoErrors(browser, t));
 
   async function open(sitePath: string): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    const page = await context.newPage();
-    page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+    const page = await browser.page({ viewport: { width: 1280, height: 900 } }, { console: false });
     const response = await page.goto(`${url}/sites/fixtures/${sitePath}`);
     expect(response?.status(), sitePath).toBe(200);
     return page;
@@ -151,11 +131,7 @@ describe('the GitBook-written fixture space, published', { timeout: 180_000 }, (
         // The same page in dark mode and on a 390 px phone, light and dark, for a person to
         // look at (tables and figures are the wide ones).
         for (const [suffix, phone, dark] of [['-dark', false, true], ['-phone', true, false], ['-phone-dark', true, true]] as const) {
-          const view = await browser.newContext({
-            viewport: phone ? { width: 390, height: 844 } : { width: 1280, height: 900 },
-            colorScheme: dark ? 'dark' : 'light',
-            ...(phone ? { isMobile: true, hasTouch: true } : {}),
-          });
+          const view = await browser.context(viewportOf(phone ? 390 : 1280, phone ? 844 : 900, dark ? 'dark' : 'light'));
           const other = await view.newPage();
           await other.goto(`${url}/sites/fixtures/${sitePath}`);
           await other.screenshot({ path: path.join(SHOTS, `${shot}${suffix}.png`), fullPage: true });

@@ -1,13 +1,11 @@
-import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { editSpaceContent } from '../../src/modules/content/content.service.ts';
 import { ORDERS_30_YAML, startSpecServer, type SpecServer } from '../../src/modules/openapi-specs/openapi-specs.fixtures.ts';
-import { createTestApp, type TestApp } from '../app.ts';
+import type { TestApp } from '../app.ts';
 import { createOrganization } from '../factories.ts';
-import { CHROMIUM, CHROMIUM_FLAGS } from './reader-site.ts';
+import { adminApi, publishSite, recordErrors, spaceWith, TestBrowser, viewportOf } from './fixtures.ts';
+import { servedTestApp } from './served-app.ts';
 
 /*
  * An OpenAPI operation on a published page in Chromium: what a reader sees (method, path,
@@ -24,19 +22,15 @@ const SHOTS = path.join(import.meta.dirname, 'screenshots');
 describe('OpenAPI operation in a browser', () => {
   let t: TestApp;
   let server: SpecServer;
-  let browser: Browser;
+  let browser: TestBrowser;
   let url: string;
-  const contexts: BrowserContext[] = [];
-  const errors: string[] = [];
   let pageUrl: string;
 
   async function open(viewport: { width: number; height: number }, colorScheme: 'light' | 'dark'): Promise<Page> {
-    const context = await browser.newContext({ viewport, colorScheme, hasTouch: viewport.width < 800, isMobile: viewport.width < 800 });
-    contexts.push(context);
+    const context = await browser.context(viewportOf(viewport.width, viewport.height, colorScheme));
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
     const page = await context.newPage();
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    page.on('pageerror', (e) => errors.push(e.message));
+    recordErrors(page, browser.errors);
     const response = await page.goto(pageUrl);
     expect(response?.status()).toBe(200);
     return page;
@@ -45,32 +39,22 @@ describe('OpenAPI operation in a browser', () => {
   const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
   beforeAll(async () => {
-    if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    fs.mkdirSync(SHOTS, { recursive: true });
     server = await startSpecServer({ 'orders.yaml': ORDERS_30_YAML });
-    t = await createTestApp({ publicUrl: 'http://127.0.0.1', outboundAllowPrivate: true });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-    t.config.publicUrl = url;
+    ({ t, url } = await servedTestApp({ outboundAllowPrivate: true }));
     const org = await createOrganization(t);
-    const req = (method: 'POST' | 'PATCH', at: string, body?: unknown) => t.request(method, at, { token: org.admin.token, body });
-    await req('POST', `/v1/orgs/${org.id}/openapi`, { slug: 'orders', source: { url: `${server.url}/orders.yaml` } });
+    await adminApi(t, org)('POST', '/openapi', { slug: 'orders', source: { url: `${server.url}/orders.yaml` } });
     await t.runJobsUntilIdle();
-    const space = (await req('POST', `/v1/orgs/${org.id}/spaces`, { title: 'API' })).body.id;
-    await editSpaceContent(t.app.deps, space, org.admin.id, (e) => {
+    const space = await spaceWith(t, org, 'API', (e) => {
       e.insertPage({
         title: 'Orders',
         markdown: 'Orders can be changed while they are open.\n\n{% openapi-operation spec="orders" path="/orders/{orderId}" method="patch" %}\n{% endopenapi-operation %}\n',
       });
     });
-    const site = await req('POST', `/v1/orgs/${org.id}/sites`, { title: 'Acme API', spaces: [space] });
-    await req('PATCH', `/v1/orgs/${org.id}/sites/${site.body.id}`, { basename: 'acme-api' });
-    await req('POST', `/v1/orgs/${org.id}/sites/${site.body.id}/publish`);
+    await publishSite(t, org, { title: 'Acme API', basename: 'acme-api', spaces: [space] });
     pageUrl = `${url}/sites/acme-api/orders`;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    browser = await TestBrowser.launch(SHOTS);
   }, 120_000);
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
     await browser?.close();
     await t?.runJobsUntilIdle();
     await t?.close();
@@ -131,6 +115,6 @@ describe('OpenAPI operation in a browser', () => {
   });
 
   it('no errors in the console', () => {
-    expect(errors).toEqual([]);
+    expect(browser.errors).toEqual([]);
   });
 });

@@ -1,13 +1,10 @@
-import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
-import { type Browser, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/lib/ids.ts';
-import { editSpaceContent } from '../../src/modules/content/content.service.ts';
-import { createTestApp, type TestApp } from '../app.ts';
+import type { TestApp } from '../app.ts';
 import { createOrganization, type TestOrganization } from '../factories.ts';
-import { CHROMIUM, launchChromium } from './chromium.ts';
+import { spaceWith, TestBrowser } from './fixtures.ts';
+import { servedTestApp } from './served-app.ts';
 
 /*
  * Published sites in a real browser: Debian's chromium (installed by .ci/run when missing)
@@ -19,17 +16,6 @@ declare const document: { documentElement: { getAttribute(name: string): string 
 declare function getComputedStyle(element: unknown): { backgroundColor: string; borderBottomColor: string };
 
 const SCREENSHOT = '/tmp/quire-published-site.png';
-
-/** A test app listening on 127.0.0.1 at a free port, with PUBLIC_URL set to that address. */
-async function listeningApp(): Promise<{ t: TestApp; url: string }> {
-  const t = await createTestApp({ publicUrl: 'http://127.0.0.1' });
-  await t.app.listen({ port: 0, host: '127.0.0.1' });
-  const { port } = t.app.server.address() as AddressInfo;
-  const url = `http://127.0.0.1:${port}`;
-  // The app reads the config object it was built with: set the real address before any request.
-  t.config.publicUrl = url;
-  return { t, url };
-}
 
 async function insertSite(t: TestApp, orgId: string, input: { title: string; visibility?: string; customization?: object }) {
   const id = newId();
@@ -104,41 +90,28 @@ You need Node.js 20 or later.
 describe('published sites in a browser', { timeout: 120_000 }, () => {
   let t: TestApp;
   let url: string;
-  let browser: Browser;
+  let browser: TestBrowser;
   let org: TestOrganization;
   let publicSite: { basename: string };
   let sharedSite: { id: string; basename: string };
   let authSite: { key: string; basename: string };
-  const contexts: BrowserContext[] = [];
 
-  async function newPage() {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
-    contexts.push(context);
-    return context.newPage();
-  }
+  const newPage = () => browser.page({ viewport: { width: 1280, height: 860 } }, false);
 
   beforeAll(async () => {
-    if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
-    ({ t, url } = await listeningApp());
-    browser = await launchChromium();
+    ({ t, url } = await servedTestApp());
+    browser = await TestBrowser.launch();
     org = await createOrganization(t);
-    const space = async (title: string) => {
-      const res = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title } });
-      return res.body.id as string;
-    };
-    const guides = await space('Guides');
-    const api = await space('API');
-    const pro = await space('Pro');
-    await editSpaceContent(t.app.deps, guides, org.admin.id, (e) => {
+    const guides = await spaceWith(t, org, 'Guides', (e) => {
       const start = e.insertPage({ title: 'Getting started', markdown: PAGE_MARKDOWN, description: 'Everything to begin with.' });
       e.insertPage({ title: 'Installation', markdown: 'Install it.\n' }, { parent: start });
       e.insertPage({ title: 'Configuration', markdown: '## Files\n\nThe configuration file.\n' });
       e.insertPage({ title: 'Troubleshooting', markdown: 'When things go wrong.\n' });
     });
-    await editSpaceContent(t.app.deps, api, org.admin.id, (e) => {
+    const api = await spaceWith(t, org, 'API', (e) => {
       e.insertPage({ title: 'API overview', markdown: 'The REST API.\n' });
     });
-    await editSpaceContent(t.app.deps, pro, org.admin.id, (e) => {
+    const pro = await spaceWith(t, org, 'Pro', (e) => {
       e.insertPage({ title: 'Pro features', markdown: 'Only for pro.\n' });
     });
 
@@ -172,7 +145,6 @@ describe('published sites in a browser', { timeout: 120_000 }, () => {
   }, 180_000);
 
   afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
     await browser?.close();
     await t?.close();
   });

@@ -1,10 +1,10 @@
 import { deflateSync } from 'node:zlib';
 import { markdownToDocument } from '../../src/content/markdown/parse.ts';
 import type { Block } from '../../src/content/markdown/types.ts';
-import { editSpaceContent } from '../../src/modules/content/content.service.ts';
-import { createTestApp, type TestApp } from '../app.ts';
+import type { TestApp } from '../app.ts';
 import { createOrganization } from '../factories.ts';
-import { freePort } from '../process.ts';
+import { adminApi, spaceWith } from './fixtures.ts';
+import { servedTestApp } from './served-app.ts';
 
 /*
  * A content-rich published site built through the API (code, tables, hints, images, tabs),
@@ -22,8 +22,12 @@ function crc32(bytes: Buffer): number {
   return (crc ^ 0xffffffff) >>> 0;
 }
 
-/** A valid RGB PNG of the given size (a blue gradient). */
-export function png(width: number, height: number): Buffer {
+/**
+ * A valid RGB PNG of the given size (a blue gradient); with `disc`, a white disc in its
+ * middle, to see how a crop (object-fit) frames it.
+ */
+export function png(width: number, height: number, disc = false): Buffer {
+  const radius = Math.min(width, height) / 4;
   const chunk = (type: string, data: Buffer) => {
     const length = Buffer.alloc(4);
     length.writeUInt32BE(data.length);
@@ -40,7 +44,10 @@ export function png(width: number, height: number): Buffer {
   const rows: Buffer[] = [];
   for (let y = 0; y < height; y++) {
     const row = Buffer.alloc(1 + width * 3);
-    for (let x = 0; x < width; x++) row.set([40 + Math.round((x / width) * 80), 90 + Math.round((y / height) * 60), 220], 1 + x * 3);
+    for (let x = 0; x < width; x++) {
+      const white = disc && (x - width / 2) ** 2 + (y - height / 2) ** 2 < radius ** 2;
+      row.set(white ? [255, 255, 255] : [40 + Math.round((x / width) * 80), 90 + Math.round((y / height) * 60), 220], 1 + x * 3);
+    }
     rows.push(row);
   }
   return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(Buffer.concat(rows))), chunk('IEND', Buffer.alloc(0))]);
@@ -118,21 +125,12 @@ export interface ReaderSite {
 
 /** A listening app with a published site: sections, a content-rich first page and a few more. */
 export async function readerSite(options: { customization?: Record<string, unknown> } = {}): Promise<ReaderSite> {
-  // The port is chosen first: download URLs (images) are signed with the address the
-  // file store is built with (DOWNLOAD_URL, else PUBLIC_URL), so it must be the real one.
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const t = await createTestApp({ publicUrl: url, downloadUrl: url });
-  await t.app.listen({ port, host: '127.0.0.1' });
+  // Download URLs (images) are signed with the address the file store is built with
+  // (DOWNLOAD_URL, else PUBLIC_URL), so it must be the real one.
+  const { t, url } = await servedTestApp({}, { downloads: true });
   const org = await createOrganization(t);
-  const req = async (method: 'POST' | 'PATCH' | 'PUT', path: string, body?: unknown) => {
-    const res = await t.request(method, `/v1/orgs/${org.id}${path}`, { token: org.admin.token, body });
-    if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${res.text}`);
-    return res.body;
-  };
-  const guides = (await req('POST', '/spaces', { title: 'Guides' })).id as string;
-  const api = (await req('POST', '/spaces', { title: 'API' })).id as string;
-  await editSpaceContent(t.app.deps, guides, org.admin.id, (e) => {
+  const req = adminApi(t, org);
+  const guides = await spaceWith(t, org, 'Guides', (e) => {
     const file = e.addFile({ name: 'architecture.png', contentType: 'image/png', bytes: png(640, 280) });
     const document = markdownToDocument(RICH_MARKDOWN);
     const image: Block = {
@@ -155,7 +153,7 @@ export async function readerSite(options: { customization?: Record<string, unkno
     e.insertPage({ title: 'Configuration', markdown: '# Files\n\nThe configuration file is read at start.\n', description: 'Every configuration option.' });
     e.insertPage({ title: 'Webhooks', markdown: '# Retries\n\nFailed webhook deliveries are retried with backoff.\n', description: 'Receive events from Acme.' });
   });
-  await editSpaceContent(t.app.deps, api, org.admin.id, (e) => {
+  const api = await spaceWith(t, org, 'API', (e) => {
     e.insertPage({ title: 'API overview', markdown: 'The REST API.\n', description: 'The REST API in one page.' });
   });
   const site = await req('POST', '/sites', { title: 'Acme Docs', spaces: [guides] });

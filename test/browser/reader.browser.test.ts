@@ -1,8 +1,8 @@
-import fs from 'node:fs';
 import path from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CHROMIUM, CHROMIUM_FLAGS, readerSite, type ReaderSite } from './reader-site.ts';
+import { closeExpectingNoErrors, recordErrors, TestBrowser, viewportOf } from './fixtures.ts';
+import { readerSite, type ReaderSite } from './reader-site.ts';
 
 /*
  * The published site as readers use it (issue 20), in Chromium at desktop (1366 px) and
@@ -24,20 +24,14 @@ const PHONE = { width: 390, height: 844 };
 
 describe('published sites as readers use them', { timeout: 180_000 }, () => {
   let site: ReaderSite;
-  let browser: Browser;
-  const contexts: BrowserContext[] = [];
-  const errors: string[] = [];
+  let browser: TestBrowser;
 
   async function open(viewport: { width: number; height: number }, colorScheme: 'light' | 'dark', at = '') {
-    const context = await browser.newContext({ viewport, colorScheme, hasTouch: viewport.width < 800, isMobile: viewport.width < 800 });
-    contexts.push(context);
+    const context = await browser.context(viewportOf(viewport.width, viewport.height, colorScheme));
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: site.url });
     const page = await context.newPage();
-    page.on('console', (m) => {
-      // The 404 page's own status is reported as a console error by Chromium: expected there.
-      if (m.type() === 'error' && !(page.url().includes('/no/such/page') && m.text().includes('status of 404'))) errors.push(`${page.url()}: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => errors.push(`${page.url()}: ${e.message}`));
+    // The 404 page's own status is reported as a console error by Chromium: expected there.
+    recordErrors(page, browser.errors, { expected: (text, on) => on.url().includes('/no/such/page') && text.includes('status of 404') });
     const response = await page.goto(`${site.url}${site.sitePath}${at}`);
     return { page, response };
   }
@@ -47,19 +41,12 @@ describe('published sites as readers use them', { timeout: 180_000 }, () => {
   const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
   beforeAll(async () => {
-    if (!fs.existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-    fs.mkdirSync(SHOTS, { recursive: true });
     site = await readerSite();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+    browser = await TestBrowser.launch(SHOTS);
   }, 180_000);
 
-  afterAll(async () => {
-    for (const context of contexts) await context.close().catch(() => {});
-    await browser?.close();
-    await site?.close();
-    // No console errors on any page of any case.
-    expect(errors, errors.join('\n')).toEqual([]);
-  });
+  // No console errors on any page of any case.
+  afterAll(() => closeExpectingNoErrors(browser, site));
 
   for (const scheme of ['light', 'dark'] as const) {
     it(`desktop, ${scheme}: highlighted code with a working copy button; the theme follows the system`, async () => {
@@ -175,8 +162,7 @@ describe('published sites as readers use them', { timeout: 180_000 }, () => {
   }
 
   it('without JavaScript, the search box opens the full results page with marked matches and anchor links', async () => {
-    const context = await browser.newContext({ viewport: DESKTOP, javaScriptEnabled: false });
-    contexts.push(context);
+    const context = await browser.context({ viewport: DESKTOP, javaScriptEnabled: false });
     const page = await context.newPage();
     await page.goto(`${site.url}${site.sitePath}`);
     await page.locator('form.site-search input').fill('webhook');

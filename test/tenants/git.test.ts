@@ -6,7 +6,7 @@ import { BLOB_AREA } from '../../src/content/store/blobs.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { presentRunLine } from '../../src/modules/git-sync/git-sync.presenter.ts';
 import { listRuns } from '../../src/modules/git-sync/git-sync.service.ts';
-import { createTestApp, type TestApp } from '../app.ts';
+import { closeAfterJobs, createTestApp, type TestApp } from '../app.ts';
 import { createOrganization, createSpace, type TestOrganization } from '../factories.ts';
 import { createRepository, git, startGitServer, type GitServer } from '../git-server.ts';
 import { appOnOlderSchema, upgradeDatabase } from '../upgrade.ts';
@@ -40,12 +40,7 @@ describe('git sync between tenants', () => {
     victim = await createOrganization(t, { title: 'Acme' });
     attacker = await createOrganization(t, { title: 'Mallory' });
   }, 120_000);
-  afterAll(async () => {
-    await t?.runJobsUntilIdle();
-    await t?.close();
-    await victimServer?.close();
-    await attackerServer?.close();
-  }, 120_000);
+  afterAll(() => closeAfterJobs(t, victimServer, attackerServer), 120_000);
 
   async function sync(org: TestOrganization, spaceId: string, direction: 'import' | 'export', body: Record<string, unknown>) {
     const res = await t.request('POST', `/v1/spaces/${spaceId}/git/${direction}`, { token: org.admin.token, body });

@@ -1,11 +1,9 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import type { FastifyInstance } from 'fastify';
-import { createTestApp, type TestApp } from '../../../test/app.ts';
+import { createTestApp, listenWithSecondProcess, type TestApp } from '../../../test/app.ts';
 import { createMember, createOrganization, type TestOrganization, type TestUser } from '../../../test/factories.ts';
 import { Client, until } from '../../../test/collab-client.ts';
-import { buildApp } from '../../app.ts';
 import { editSpaceContent } from '../content/content.service.ts';
 import { startSession } from '../sessions/sessions.service.ts';
 import { ENDED_CLOSE, MESSAGE } from './collab.service.ts';
@@ -40,12 +38,8 @@ describe('live documents follow changes made outside live editing', () => {
       pageId = e.insertPage({ title: 'Welcome', markdown: 'First paragraph.\n\nSecond paragraph.\n' });
       otherPageId = e.insertPage({ title: 'Other', markdown: 'Other page.\n' });
     });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    port = (t.app.server.address() as AddressInfo).port;
     // Another server process on the same database: it learns of writes made here only through the database.
-    second = await buildApp({ config: t.config, db: t.db, dialect: t.dialect, clock: t.clock, logger: false });
-    await second.listen({ port: 0, host: '127.0.0.1' });
-    secondPort = (second.server.address() as AddressInfo).port;
+    ({ port, second, secondPort } = await listenWithSecondProcess(t));
   }, 180_000);
   afterAll(async () => {
     for (const ws of open) ws.terminate();

@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 import * as Y from 'yjs';
 import * as encoding from 'lib0/encoding';
 import type { FastifyInstance } from 'fastify';
-import { createTestApp, type TestApp } from '../../../test/app.ts';
+import { createTestApp, listenWithSecondProcess, type TestApp } from '../../../test/app.ts';
 import { createMember, createOrganization, type TestOrganization, type TestUser } from '../../../test/factories.ts';
 import { buildApp } from '../../app.ts';
 import { editSpaceContent } from '../content/content.service.ts';
@@ -63,12 +63,8 @@ describe('live editing (collab)', () => {
     });
     const cr = await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: editor.token, body: { subject: 'Together' } });
     crId = cr.body.id;
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    port = (t.app.server.address() as AddressInfo).port;
     // Another server process on the same database.
-    second = await buildApp({ config: t.config, db: t.db, dialect: t.dialect, clock: t.clock, logger: false });
-    await second.listen({ port: 0, host: '127.0.0.1' });
-    secondPort = (second.server.address() as AddressInfo).port;
+    ({ port, second, secondPort } = await listenWithSecondProcess(t));
   }, 180_000);
   afterAll(async () => {
     for (const ws of open) ws.terminate();

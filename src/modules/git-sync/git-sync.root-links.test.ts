@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/app.ts';
+import { closeAfterJobs, type TestApp } from '../../../test/app.ts';
 import { createOrganization, createSite, createSpace, type TestOrganization } from '../../../test/factories.ts';
-import { createRepository, startGitServer, type GitServer } from '../../../test/git-server.ts';
+import { createRepository, type GitServer } from '../../../test/git-server.ts';
+import { gitSyncTestApp } from '../../../test/git-sync-app.ts';
 
 /*
  * Links of a repository whose content root is not its top (`.gitbook.yaml` `root: ./docs/`):
@@ -15,15 +16,10 @@ describe('git sync: links under a content root', () => {
   let org: TestOrganization;
 
   beforeAll(async () => {
-    t = await createTestApp({ outboundAllowPrivate: true });
-    server = await startGitServer();
+    ({ t, server } = await gitSyncTestApp());
     org = await createOrganization(t, { title: 'Rooted' });
   }, 120_000);
-  afterAll(async () => {
-    await t?.runJobsUntilIdle();
-    await t?.close();
-    await server?.close();
-  }, 120_000);
+  afterAll(() => closeAfterJobs(t, server), 120_000);
 
   async function ok(method: 'GET' | 'POST' | 'PATCH', url: string, options: { body?: unknown; query?: Record<string, string> } = {}) {
     const res = await t.request(method, url, { token: org.admin.token, ...options });

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/app.ts';
+import { closeAfterJobs, createTestApp, type TestApp } from '../../../test/app.ts';
 import { createOrganization, createSpace, type TestOrganization, type TestUser } from '../../../test/factories.ts';
 import { createRoleMatrix } from '../../../test/role-matrix.ts';
-import { createRepository, git, gitBytes, startGitServer, type GitServer } from '../../../test/git-server.ts';
+import { createRepository, git, gitBytes, type GitServer } from '../../../test/git-server.ts';
+import { gitSyncTestApp } from '../../../test/git-sync-app.ts';
 import { editSpaceContent } from '../content/content.service.ts';
 import { presentRunLine } from './git-sync.presenter.ts';
 import { listRuns } from './git-sync.service.ts';
@@ -48,15 +49,10 @@ describe('git sync', () => {
   const credentials = { user: 'bot', password: 's3cret-pa55' };
 
   beforeAll(async () => {
-    t = await createTestApp({ outboundAllowPrivate: true });
-    server = await startGitServer(credentials);
+    ({ t, server } = await gitSyncTestApp({}, credentials));
     ({ org, admin, reader, outsider } = await createRoleMatrix(t, { title: 'Acme', roles: ['read'] }));
   }, 120_000);
-  afterAll(async () => {
-    await t?.runJobsUntilIdle();
-    await t?.close();
-    await server?.close();
-  }, 120_000);
+  afterAll(() => closeAfterJobs(t, server), 120_000);
 
   async function importRepo(spaceId: string, body: Record<string, unknown>) {
     const res = await t.request('POST', `/v1/spaces/${spaceId}/git/import`, { token: admin.token, body });

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/app.ts';
+import { closeAfterJobs, type TestApp } from '../../../test/app.ts';
 import { createOrganization, type TestOrganization } from '../../../test/factories.ts';
-import { createRepository, git, startGitServer, type GitServer } from '../../../test/git-server.ts';
+import { createRepository, git, type GitServer } from '../../../test/git-server.ts';
+import { gitSyncTestApp } from '../../../test/git-sync-app.ts';
 
 /*
  * GitBook's Git Sync output of 2021 (commits `GitBook: [#NN] ...`: SUMMARY.md at the top,
@@ -49,15 +50,10 @@ describe('git sync: an untouched export of GitBook 2021 output', () => {
   let org: TestOrganization;
 
   beforeAll(async () => {
-    t = await createTestApp({ outboundAllowPrivate: true });
-    server = await startGitServer();
+    ({ t, server } = await gitSyncTestApp());
     org = await createOrganization(t, { title: 'Lantern' });
   }, 120_000);
-  afterAll(async () => {
-    await t?.runJobsUntilIdle();
-    await t?.close();
-    await server?.close();
-  }, 120_000);
+  afterAll(() => closeAfterJobs(t, server), 120_000);
 
   async function run(spaceId: string, direction: 'import' | 'export', body: Record<string, unknown>) {
     const res = await t.request('POST', `/v1/spaces/${spaceId}/git/${direction}`, { token: org.admin.token, body });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/app.ts';
+import { closeAfterJobs, createTestApp, type TestApp } from '../../../test/app.ts';
 import type { TestOrganization, TestUser } from '../../../test/factories.ts';
 import { createRoleMatrix } from '../../../test/role-matrix.ts';
 import { MULTI_FILE, ORDERS_30_YAML, PETS_31_JSON, startSpecServer, UNPARSABLE, USERS_SWAGGER_20_YAML, type SpecServer } from './openapi-specs.fixtures.ts';
@@ -25,11 +25,7 @@ describe('OpenAPI specs', () => {
     t = await createTestApp({ outboundAllowPrivate: true, openapiFetchTimeoutMs: 1500 });
     ({ org, admin, creator, reader, guest, outsider } = await createRoleMatrix(t, { roles: ['create', 'read', 'guest'] }));
   }, 120_000);
-  afterAll(async () => {
-    await t?.runJobsUntilIdle();
-    await t?.close();
-    await server?.close();
-  }, 120_000);
+  afterAll(() => closeAfterJobs(t, server), 120_000);
 
   const O = (orgId = org.id) => `/v1/orgs/${orgId}/openapi`;
   const create = (slug: string, source: object, token = creator.token) => t.request('POST', O(), { token, body: { slug, source } });
