@@ -326,6 +326,11 @@ describe('keeping the title line of a page', () => {
     expect(writePageMarkdown(read.document, read.title)).toBe(spaced);
     // The body alone (the content endpoint) is unchanged by it.
     expect(writePageMarkdown(read.document)).toBe('Text.\n');
+    // A title line indented by up to three spaces is still the title line (CommonMark): kept so.
+    const indented = '  # Lanterns\n\nText.\n';
+    const lit = readPageMarkdown(indented);
+    expect(lit.title).toBe('Lanterns');
+    expect(writePageMarkdown(lit.document, lit.title)).toBe(indented);
   });
 
   it('ignores a kept title line that is not one title line (a caller can write any data)', () => {
@@ -334,6 +339,7 @@ describe('keeping the title line of a page', () => {
     expect(writePageMarkdown(forged({ line: '# Plain\n\n<p>x</p>', separator: '\n\n' }), 'Plain')).toBe('# Plain\n\nText.\n');
     expect(writePageMarkdown(forged({ line: '# Plain', separator: '\n<p>\n' }), 'Plain')).toBe('# Plain\n\nText.\n');
     expect(writePageMarkdown(forged({ line: 'Plain', separator: '\n' }), 'Plain')).toBe('# Plain\n\nText.\n');
+    expect(writePageMarkdown(forged({ line: '    # Plain', separator: '\n\n' }), 'Plain')).toBe('# Plain\n\nText.\n');
     expect(normalizeDocument(forged({ line: '# Plain\nx', separator: '\n' })).data).toEqual({});
   });
 });

@@ -268,7 +268,7 @@ export function writtenFormsOf(data: Document['data'] | undefined): WrittenForm[
 export function writtenTitleOf(data: Document['data'] | undefined): WrittenTitle | undefined {
   const title = (data as { writtenTitle?: unknown } | undefined)?.writtenTitle as WrittenTitle | undefined;
   if (!title || typeof title !== 'object' || typeof title.line !== 'string' || typeof title.separator !== 'string') return undefined;
-  if (!/^#[ \t][^\n]*$/.test(title.line) || title.line.length > 10_000 || !/^\n{1,1000}$/.test(title.separator)) return undefined;
+  if (!/^ {0,3}#[ \t][^\n]*$/.test(title.line) || title.line.length > 10_000 || !/^\n{1,1000}$/.test(title.separator)) return undefined;
   return { line: title.line, separator: title.separator };
 }
 
