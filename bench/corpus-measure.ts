@@ -143,6 +143,9 @@ function fencedCode(text: string, take: (body: string) => string): string {
   return out.join('\n');
 }
 
+/** A pipe that ends a table cell (GFM): one not escaped by an odd run of backslashes (`\\|` ends a cell, `\|` does not). */
+const CELL_PIPE = /(?<=(?:^|[^\\])(?:\\\\)*)\|/;
+
 /**
  * A run of pipe-table lines with the cells GFM shows: a row's cells past the header's count are
  * dropped (GFM, GitHub and GitBook alike), so a `|` left bare in a code span of a row (the rest of
@@ -150,7 +153,7 @@ function fencedCode(text: string, take: (body: string) => string): string {
  */
 function shownCells(run: string): string {
   const cells = (line: string) => {
-    const parts = line.replace(/^[ \t>]*/, '').split(/(?<!\\)\|/);
+    const parts = line.replace(/^[ \t>]*/, '').split(CELL_PIPE);
     if (parts.length > 1 && parts[0].trim() === '') parts.shift();
     if (parts.length > 1 && parts[parts.length - 1].trim() === '') parts.pop();
     return parts;
@@ -175,7 +178,7 @@ export function sourceText(source: string): { all: string; prose: string } {
     // A pipe-table row is cut into cells before its text is read (GFM): a code span there ends
     // in its cell, and a backtick left open is a literal one, never paired with the next row's.
     .replace(/(?:^[ \t>]*\|.*(?:\n|$))+/gm, shownCells)
-    .replace(/^[ \t>]*\|.*$/gm, (row: string) => row.split(/(?<!\\)\|/).map((cell) => cell.replace(/(?<![\\`])(`+)([^`]+?)\1(?!`)/g, (_, _t, body: string) => take(body)).replace(/`/g, ' ')).join('|'))
+    .replace(/^[ \t>]*\|.*$/gm, (row: string) => row.split(CELL_PIPE).map((cell) => cell.replace(/(?<![\\`])(`+)([^`]+?)\1(?!`)/g, (_, _t, body: string) => take(body)).replace(/`/g, ' ')).join('|'))
     .replace(/(?<![\\`])(`+)((?:[^`\n]|\n(?![ \t>]*\n))+?)\1(?!`)/g, (_, _t, body: string) => take(body))
     .replace(/\$\$([\s\S]*?)\$\$/g, (_, formula: string) => take(formula))
     // Shown as GitBook's tags say.

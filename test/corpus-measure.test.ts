@@ -38,6 +38,13 @@ describe('corpus measure: words lost', () => {
     expect(sourceText(source).all).not.toMatch(/Lamp|Fuel/);
   });
 
+  it('ends a cell at a pipe after an escaped backslash (`\\\\|`), as GFM does, and not at an escaped pipe (`\\|`)', () => {
+    const source = '| Key | Rule | Kind |\n| --- | --- | --- |\n| `gate` | `a\\\\|b` | lantern |\n| `wick` | `c\\|d` | candle |\n';
+    expect(missingWords(source, page(source))).toEqual([]);
+    expect(sourceText(source).all).toMatch(/candle/);
+    expect(sourceText(source).all).not.toMatch(/lantern/);
+  });
+
   it('reads an address shown in emphasis (`_https://…_`) as an address on both sides', () => {
     const source = '* Radio kit\\\n  _Relay -_ [_https://relay.example/_](https://relay.example/)\n';
     expect(missingWords(source, page(source))).toEqual([]);
