@@ -96,4 +96,17 @@ describe('the forms a relative link is written in (resolveRelative)', () => {
     // What names nothing stays unbound (the caller keeps it as written).
     expect(from('missing.md')).toBeNull();
   });
+
+  it('reads the README name case-insensitively, as GitBook does', () => {
+    expect(from('readme.md')).toEqual({ kind: 'page', page: 'P:guides/README.md' });
+    expect(from('../guides/Readme.md#top')).toEqual({ kind: 'anchor', page: 'P:guides/README.md', anchor: 'top' });
+    expect(from('../readme.md')).toEqual({ kind: 'page', page: 'P:README.md' });
+    // A folder's page imported from `readme.md` is found by `README.md` and by the folder.
+    const lower = { pageAt: (p: string) => (p === 'tools/readme.md' ? 'P:tools' : undefined), fileAt: () => undefined };
+    expect(resolveRelative('../tools/README.md', 'guides/intro.md', lower)).toEqual({ kind: 'page', page: 'P:tools' });
+    expect(resolveRelative('../tools/', 'guides/intro.md', lower)).toEqual({ kind: 'page', page: 'P:tools' });
+    // Only the README name: another page's name is read as written.
+    expect(from('Setup.md')).toBeNull();
+    expect(from('readme.markdown')).toBeNull();
+  });
 });

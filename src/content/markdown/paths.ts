@@ -122,7 +122,8 @@ export function clampedPath(fromDir: string, target: string): string {
  * The one rule for a relative link of the page whose markdown file is `fromFile` (git sync's
  * import, the change-request batch, the published site's verbatim markup): read like a URL
  * (query aside, percent-decoded, `..` clamped at the top of the content root), a folder (`dir/`, `./`, or a path
- * naming no file) is its `README.md`, a `.md` path is a page, any other path a file; an
+ * naming no file) is its `README.md` (the name read case-insensitively, as GitBook does:
+ * `readme.md` finds a folder's `README.md`), a `.md` path is a page, any other path a file; an
  * `#anchor` is kept on a page and names nothing on a file. A path from the top (`/a/b.md`,
  * as GitHub reads it) starts at the content root `root`, and names a page or file only
  * (no folder: `/` alone is a site's own URL). The root applies to a page whose file is
@@ -149,7 +150,7 @@ export function resolveRelative(href: string, fromFile: string, lookup: PathLook
   const full = inner === '.' ? root || '.' : root ? `${root}/${inner}` : inner;
   const readme = full === '.' ? 'README.md' : `${full}/README.md`;
   const page = (path: string): ContentRef | null => {
-    const id = lookup.pageAt(path);
+    const id = lookup.pageAt(path) ?? readmeOf(path, lookup);
     if (!id) return null;
     return anchor ? { kind: 'anchor', page: id, anchor } : { kind: 'page', page: id };
   };
@@ -158,6 +159,24 @@ export function resolveRelative(href: string, fromFile: string, lookup: PathLook
   if (target === '' || target.endsWith('/') || inner === '.') return page(readme);
   const file = anchor ? undefined : lookup.fileAt(full);
   return file ? { kind: 'file', file } : rooted ? null : page(readme);
+}
+
+/** The README spellings tried for a folder's page: GitBook reads the README name case-insensitively. */
+const README_NAMES = ['README.md', 'readme.md', 'Readme.md', 'ReadMe.md', 'README.MD', 'readme.MD'];
+
+/**
+ * The page of a folder's README under another spelling of its name (`guides/readme.md`
+ * written, `guides/README.md` imported as the folder's page, or the other way round).
+ */
+function readmeOf(path: string, lookup: PathLookup): string | undefined {
+  const name = posix.basename(path);
+  if (!/^readme\.md$/i.test(name)) return undefined;
+  const dir = path.slice(0, path.length - name.length);
+  for (const other of README_NAMES) {
+    const id = other === name ? undefined : lookup.pageAt(dir + other);
+    if (id) return id;
+  }
+  return undefined;
 }
 
 /** The relative path GitBook writes for a reference from the page in `pageFile`; null when it has none (another space, unknown id). */
