@@ -88,9 +88,9 @@ function missingPage(url: string, state: State): string | null {
 /** The title naming the markdown file a link leads to that is no page of the site. */
 const unresolvedTitle = (path: string) => `title="${escapeHtml(`Not a page of this site: ${path}`)}"`;
 
-/** The text of a link to a markdown file that is no page: no href, its target named in the title. */
-function unresolvedLink(path: string, body: string): string {
-  return `<span data-unresolved-link="" ${unresolvedTitle(path)}>${body}</span>`;
+/** The text of a link to a markdown file that is no page: no href, the link as written kept in `data-unresolved-link`, its target named in the title. */
+function unresolvedLink(written: string, path: string, body: string): string {
+  return `<span data-unresolved-link="${escapeHtml(written)}" ${unresolvedTitle(path)}>${body}</span>`;
 }
 
 /**
@@ -103,7 +103,7 @@ function resolveHtmlUrls(html: string, state: State): string {
     const written = decodeEntities(double ?? single ?? '');
     const url = RELATIVE_URL.test(written) ? state.links.relative!(written) : null;
     const missing = !url && attr.toLowerCase() === 'href' ? missingPage(written, state) : null;
-    if (missing) return ` ${unresolvedTitle(missing)}`;
+    if (missing) return ` data-unresolved-link="${escapeHtml(written)}" ${unresolvedTitle(missing)}`;
     return url ? `${lead}"${escapeHtml(url)}"` : whole;
   });
 }
@@ -206,7 +206,7 @@ function block(node: Block, state: State): string {
     case 'content-ref': {
       const written = node.data?.ref?.kind === 'url' ? node.data.ref.url : '';
       const missing = written ? missingPage(written, state) : null;
-      if (missing) return `<div class="content-ref">${unresolvedLink(missing, escapeHtml(node.data.text || written))}</div>\n`;
+      if (missing) return `<div class="content-ref">${unresolvedLink(written, missing, escapeHtml(node.data.text || written))}</div>\n`;
       const target = refTarget(node.data?.ref, state);
       if (!target) return '';
       // Left as an address (a page gone: GitBook's `[Broken link](/broken/pages/…)`), it shows the text it was written with, as a mention does.
@@ -293,7 +293,7 @@ function sanitize(html: string): string {
       source: ['srcset', 'media', 'type'],
       td: ['colspan', 'rowspan', 'align', 'width'],
       th: ['colspan', 'rowspan', 'align', 'width'],
-      a: ['href', 'name', 'target', 'title'],
+      a: ['href', 'name', 'target', 'title', 'data-unresolved-link'],
       details: ['open'],
       ol: ['start'],
     },
@@ -462,8 +462,9 @@ function inline(node: InlineContent, state: State): string {
     }
     case 'link': {
       const body = inlines(node.nodes, state);
-      const missing = node.data?.ref?.kind === 'url' ? missingPage(node.data.ref.url, state) : null;
-      if (missing) return unresolvedLink(missing, body);
+      const written = node.data?.ref?.kind === 'url' ? node.data.ref.url : '';
+      const missing = written ? missingPage(written, state) : null;
+      if (missing) return unresolvedLink(written, missing, body);
       const target = refTarget(node.data?.ref, state);
       if (!target) return body;
       const external = /^https?:/i.test(target.url) ? ' rel="noopener"' : '';

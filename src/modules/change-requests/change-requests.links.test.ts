@@ -146,7 +146,7 @@ describe('links in a change-request batch', () => {
     ]);
     const startPage = await page(startId);
     // A markdown file that is no page of the space is no link: its text, without an href (issue 31).
-    expect(startPage).toContain('<span data-unresolved-link="" title="Not a page of this site: missing/page.md">nothing</span>');
+    expect(startPage).toContain('<span data-unresolved-link="missing/page.md" title="Not a page of this site: missing/page.md">nothing</span>');
     const setupLinks = hrefsOf(await page(setupId));
     expect(setupLinks).toEqual([siteUrl(startId), siteUrl(reference), `${siteUrl(api)}#calls`, siteUrl(startId), '#install', siteUrl(startId)]);
     for (const href of [...startLinks, ...setupLinks].filter((h) => h.startsWith('/sites/'))) {
@@ -225,7 +225,7 @@ describe('links in a change-request batch', () => {
     const hrefOf = (text: string) => new RegExp(`<a [^>]*href="([^"]*)"[^>]*>${text}</a>`).exec(main)?.[1];
     expect([hrefOf('anchoring'), hrefOf('Deep water'), hrefOf('go home')]).toEqual([siteUrl(anchoring), siteUrl(deep), siteUrl(home)]);
     // A markdown file that is no page of the space keeps its text, without an href (issue 31).
-    expect(main).toContain('<span data-unresolved-link="" title="Not a page of this site: guides/nowhere.md">nowhere</span>');
+    expect(main).toContain('<span data-unresolved-link="nowhere.md" title="Not a page of this site: guides/nowhere.md">nowhere</span>');
     for (const id of [anchoring, deep, home]) expect((await t.app.inject({ method: 'GET', url: siteUrl(id) })).statusCode).toBe(200);
   });
 });

@@ -77,9 +77,9 @@ describe('git sync: links to markdown files SUMMARY.md does not list', () => {
     const res = await t.app.inject({ method: 'GET', url: `/sites/windy/${page.path}` });
     expect(res.statusCode).toBe(200);
     const main = res.body.slice(res.body.indexOf('<main'), res.body.indexOf('</main>'));
-    expect(main).toContain('<span data-unresolved-link="" title="Not a page of this site: guides/notes/wind.md">the wind table</span>');
-    expect(main).toMatch(/<div class="content-ref"><span data-unresolved-link="" title="[^"]*guides\/notes\/wind\.md">notes\/wind\.md<\/span><\/div>/);
-    expect(main).toContain('<a title="Not a page of this site: guides/notes/wind.md">Wind by month</a>');
+    expect(main).toContain('<span data-unresolved-link="notes/wind.md#gusts" title="Not a page of this site: guides/notes/wind.md">the wind table</span>');
+    expect(main).toMatch(/<div class="content-ref"><span data-unresolved-link="notes\/wind\.md" title="[^"]*guides\/notes\/wind\.md">notes\/wind\.md<\/span><\/div>/);
+    expect(main).toContain('<a data-unresolved-link="notes/wind.md" title="Not a page of this site: guides/notes/wind.md">Wind by month</a>');
     // The page's own markdown alternate (`View as Markdown`) aside: the article's links.
     const article = main.slice(main.indexOf('<article>'));
     const hrefs = [...article.matchAll(/\shref="([^"]*)"/g)].map((m) => m[1]);
