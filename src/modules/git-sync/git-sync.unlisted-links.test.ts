@@ -11,7 +11,8 @@ import { createRepository, git, startGitServer, type GitServer } from '../../../
  * its text with no href (a `<span data-unresolved-link>` whose title names the file), never an
  * href ending in `.md` nor a link answering 404; the markdown read back and the git export
  * keep the link exactly as written. A link to a folder's README written in another case
- * (`readme.md`) is a link to that page. Made-up text. SQLite, and PostgreSQL when DATABASE_URL is set.
+ * (`readme.md`) is a link to that page; a folder link naming a SUMMARY.md group (a slug path
+ * with no page) never leads to the group's address, which answers 404. Made-up text. SQLite, and PostgreSQL when DATABASE_URL is set.
  */
 describe('git sync: links to markdown files SUMMARY.md does not list', () => {
   let t: TestApp;
@@ -40,6 +41,8 @@ describe('git sync: links to markdown files SUMMARY.md does not list', () => {
     const body = [
       'Check [the wind table](notes/wind.md#gusts) before flying, and the [birds](../birds/readme.md) nearby.',
       '',
+      'Then take [the lessons](../flying-lessons/).',
+      '',
       '{% content-ref url="notes/wind.md" %}',
       '[wind.md](notes/wind.md)',
       '{% endcontent-ref %}',
@@ -49,12 +52,14 @@ describe('git sync: links to markdown files SUMMARY.md does not list', () => {
     ].join('\n');
     const kites = `# Kites\n\n${body}`;
     const repo = createRepository(server, 'kites', {
-      'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Kites](guides/kites.md)\n* [Birds](birds/README.md)\n',
+      // `## Flying lessons` is a group: no page, though its slug is a path of the site's tree.
+      'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Kites](guides/kites.md)\n* [Birds](birds/README.md)\n\n## Flying lessons\n\n* [First lesson](lessons/first.md)\n',
       'README.md': '# Home\n\nWelcome.\n',
       'guides/kites.md': kites,
       // In the repository, not in SUMMARY.md: not a page of the space.
       'guides/notes/wind.md': '# Wind\n\nCalm mornings.\n',
       'birds/README.md': '# Birds\n\nGulls.\n',
+      'lessons/first.md': '# First lesson\n\nHold on.\n',
     });
     const space = await createSpace(t, { organization: org, title: 'Kite flying' });
     const S = `/v1/spaces/${space.id}`;
@@ -62,7 +67,7 @@ describe('git sync: links to markdown files SUMMARY.md does not list', () => {
     await t.runJobsUntilIdle();
     const flat = (pages: any[]): any[] => pages.flatMap((p) => [p, ...flat(p.pages ?? [])]);
     const pages = flat((await ok('GET', `${S}/content`)).pages);
-    expect(pages.map((p: any) => p.git?.path).sort()).toEqual(['README.md', 'birds/README.md', 'guides/kites.md']);
+    expect(pages.map((p: any) => p.git?.path ?? p.type).sort()).toEqual(['README.md', 'birds/README.md', 'group', 'guides/kites.md', 'lessons/first.md']);
     const byPath = Object.fromEntries(pages.map((p: any) => [p.git?.path, p]));
     const page = byPath['guides/kites.md'];
 
@@ -85,6 +90,8 @@ describe('git sync: links to markdown files SUMMARY.md does not list', () => {
     const hrefs = [...article.matchAll(/\shref="([^"]*)"/g)].map((m) => m[1]);
     expect(hrefs.filter((h) => /\.md(?:$|#)/.test(h))).toEqual([]);
     expect(hrefs).toContain(`/sites/windy/${byPath['birds/README.md'].path}`);
+    // A folder link naming a group is no link to a page: left as written (the repository has no such folder's README).
+    expect(hrefs).toContain('../flying-lessons/');
     for (const href of hrefs.filter((h) => h.startsWith('/sites/'))) expect((await t.app.inject({ method: 'GET', url: href })).statusCode, href).toBe(200);
 
     // An untouched export writes the page byte for byte.

@@ -107,8 +107,9 @@ export function relativeLinks(
     relative: (href) => {
       const ref = resolveRelative(href, fromFile, lookup, paths.root);
       if (ref?.kind === 'page' || ref?.kind === 'anchor') {
+        // A group (a SUMMARY.md heading) or a link entry has a slug path but no page to open: a folder link naming it leads nowhere.
         const node = snapshot.byId.get(ref.page as string);
-        return node ? `${base}${node.path}${ref.kind === 'anchor' ? `#${ref.anchor}` : ''}` : null;
+        return node?.entry.type === 'document' ? `${base}${node.path}${ref.kind === 'anchor' ? `#${ref.anchor}` : ''}` : null;
       }
       return ref?.kind === 'file' && sign ? (sign(ref.file)?.url ?? null) : null;
     },
