@@ -13,7 +13,11 @@
  *   published and every page fetched from the site: raw markup in its visible text
  *   (`<p>`, `<table`, `<button`, `{%`, escaped `\<`, where the source does not write them as
  *   text), words lost (what is compared: bench/corpus-measure.ts), and relative links and
- *   images that are broken (an `href` still ending in `.md`, or a target not answering 200).
+ *   images that are broken (an `href` still ending in `.md`, or a target not answering 200);
+ *   a link the site shows as text because it names a markdown file that is no page
+ *   (`data-unresolved-link`) is a link to a file that is not a page when the repository holds
+ *   that file and SUMMARY.md does not list it, dead in the source when the repository holds
+ *   nothing it could name, and broken otherwise (a page Quire failed to bind).
  *
  * Usage: npm run corpus -- --dir /work/corpus [--half held-out|tuning] [--repo owner/name]
  *        [--sample N] [--engine-only] [--verbose]
@@ -78,8 +82,9 @@ interface Tally {
   pagesWithBrokenLinks: number;
   mdHrefs: number;
   deadInSource: number;
+  notPages: number;
 }
-const emptyTally = (): Tally => ({ pages: 0, identical: 0, recent: 0, recentIdentical: 0, stable: 0, lostWords: 0, raw: 0, apiPages: 0, apiIdentical: 0, published: 0, publishedRaw: 0, publishedLost: 0, linkPages: 0, links: 0, brokenLinks: 0, pagesWithBrokenLinks: 0, mdHrefs: 0, deadInSource: 0 });
+const emptyTally = (): Tally => ({ pages: 0, identical: 0, recent: 0, recentIdentical: 0, stable: 0, lostWords: 0, raw: 0, apiPages: 0, apiIdentical: 0, published: 0, publishedRaw: 0, publishedLost: 0, linkPages: 0, links: 0, brokenLinks: 0, pagesWithBrokenLinks: 0, mdHrefs: 0, deadInSource: 0, notPages: 0 });
 const add = (a: Tally, b: Tally) => Object.keys(a).forEach((k) => ((a as any)[k] += (b as any)[k]));
 // Per-page lines name pages and their words: printed for the tuning half only, so a held-out page is
 // measured, never read (docs/decisions/markdown-corpus.md).
@@ -94,7 +99,7 @@ function walk(dir: string, base = dir): string[] {
 }
 
 /** The repository's pages: markdown files under the content root, SUMMARY.md aside. */
-function pagesOf(repo: ManifestRepo): { root: string; files: string[] } {
+function pagesOf(repo: ManifestRepo): { root: string; summaryPath: string; files: string[] } {
   const dir = join(corpus, repo.folder);
   const config = existsSync(join(dir, '.gitbook.yaml')) ? readFileSync(join(dir, '.gitbook.yaml'), 'utf8') : undefined;
   const { root, summaryPath } = layoutConfig(config, undefined);
@@ -102,9 +107,9 @@ function pagesOf(repo: ManifestRepo): { root: string; files: string[] } {
     .filter((f) => f.endsWith('.md') && f !== summaryPath && posix.basename(f) !== 'SUMMARY.md' && (!root || f.startsWith(root.replace(/\/?$/, '/'))))
     .filter((f) => !f.split('/').some((part) => part.startsWith('.') && part !== '.gitbook'));
   const sample = Number(opts.sample ?? 0);
-  if (!sample || all.length <= sample) return { root, files: all };
+  if (!sample || all.length <= sample) return { root, summaryPath, files: all };
   const key = (f: string) => createHash('sha256').update(`${manifest.seed}:${repo.repo}:${f}`).digest('hex');
-  return { root, files: all.sort((a, b) => (key(a) < key(b) ? -1 : 1)).slice(0, sample).sort() };
+  return { root, summaryPath, files: all.sort((a, b) => (key(a) < key(b) ? -1 : 1)).slice(0, sample).sort() };
 }
 
 function measureEngine(repo: ManifestRepo, files: string[], tally: Tally) {
@@ -138,16 +143,16 @@ function measureEngine(repo: ManifestRepo, files: string[], tally: Tally) {
 }
 
 /**
- * Whether a link left as written on a published page is dead in the source itself: no file
- * the repository holds answers to it, read any plausible way (from the page's folder, `..`
- * clamped or not; a `/path` from the content root or the repository's top; a folder's
- * README.md), or it is GitBook's `broken-reference` placeholder. Decided on the files, not
- * by Quire's rule, so a link Quire fails to bind is never excused.
+ * The files of the repository a link left as written on a published page may name, read any
+ * plausible way (from the page's folder, `..` clamped or not; a `/path` from the content
+ * root or the repository's top; a folder's README.md, its name in any case, as GitBook reads
+ * it); `broken-reference` is GitBook's placeholder for a link to nothing. Decided on the
+ * files, not by Quire's rule, so a link Quire fails to bind is never excused.
  */
-function deadInSource(repoDir: string, root: string, file: string, href: string): boolean {
-  if (/^(?:[a-z][a-z0-9+.-]*:|\/\/|#)/i.test(href) && !href.startsWith('/')) return false;
+function sourceFiles(repoDir: string, root: string, file: string, href: string): string[] | 'broken-reference' {
+  if (/^(?:[a-z][a-z0-9+.-]*:|\/\/|#)/i.test(href) && !href.startsWith('/')) return [];
   let path = href.replace(/#.*$/, '').replace(/\?.*$/, '').replace(/^<|>$/g, '');
-  if (path === 'broken-reference') return true;
+  if (path === 'broken-reference') return 'broken-reference';
   try {
     path = decodeURI(path);
   } catch {
@@ -159,19 +164,53 @@ function deadInSource(repoDir: string, root: string, file: string, href: string)
   const candidates = path.startsWith('/')
     ? [inRoot(clamp(path.slice(1))), clamp(path.slice(1))]
     : [posix.normalize(posix.join(dir, path)), clamp(posix.join(dir, path)), inRoot(clamp(posix.join(posix.relative(root || '.', dir), path)))];
+  const isFile = (p: string) => existsSync(join(repoDir, p)) && statSync(join(repoDir, p)).isFile();
+  // A folder's README.md under any spelling of its name.
+  const readme = (folder: string) => {
+    const full = join(repoDir, folder);
+    const name = existsSync(full) && statSync(full).isDirectory() ? readdirSync(full).find((n) => /^readme\.md$/i.test(n)) : undefined;
+    return name ? [posix.join(folder, name)] : [];
+  };
+  const found = new Set<string>();
   for (const candidate of candidates) {
     if (candidate.startsWith('..')) continue;
-    const full = join(repoDir, candidate);
-    if (existsSync(full) && statSync(full).isFile()) return false;
-    if (existsSync(join(full, 'README.md'))) return false;
+    if (isFile(candidate)) found.add(posix.normalize(candidate));
+    else if (/^readme\.md$/i.test(posix.basename(candidate))) readme(posix.dirname(candidate)).forEach((f) => found.add(f));
+    else readme(candidate).forEach((f) => found.add(f));
   }
-  return true;
+  return [...found];
+}
+
+/** Whether a link left as written on a published page is dead in the source itself: no file of the repository answers it (sourceFiles). */
+function deadInSource(repoDir: string, root: string, file: string, href: string): boolean {
+  const files = sourceFiles(repoDir, root, file, href);
+  return files === 'broken-reference' || files.length === 0;
+}
+
+/** The markdown files SUMMARY.md lists (repository paths), read from its links; undefined without one (every file is then a page). */
+function summaryListed(repoDir: string, summaryPath: string): Set<string> | undefined {
+  const full = join(repoDir, summaryPath);
+  if (!existsSync(full)) return undefined;
+  const dir = posix.dirname(summaryPath);
+  const listed = new Set<string>();
+  for (const [, target] of readFileSync(full, 'utf8').matchAll(/\]\(\s*<?([^)\s>]+)>?/g)) {
+    let path = target.replace(/#.*$/, '');
+    try {
+      path = decodeURI(path);
+    } catch {
+      // kept as written
+    }
+    if (/^[a-z][a-z0-9+.-]*:/i.test(path)) continue;
+    const normal = posix.normalize(posix.join(dir, path));
+    listed.add(/\.md$/i.test(normal) ? normal : posix.join(normal, 'README.md'));
+  }
+  return listed;
 }
 
 /** The main content of a published page. */
 const mainOf = (html: string) => /<main[\s\S]*?<\/main>/.exec(html)?.[0] ?? html;
 
-async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, root: string, files: string[], tally: Tally, index: number) {
+async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, root: string, summaryPath: string, files: string[], tally: Tally, index: number) {
   const org = await createOrganization(t, { title: repo.repo });
   const token = org.admin.token;
   // The corpus folder as one commit on `main` of a bare repository the git server serves.
@@ -209,6 +248,7 @@ async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, roo
     return code;
   };
   const measured = new Set(files);
+  const listed = summaryListed(join(corpus, repo.folder), summaryPath);
   for (const page of pages) {
     const file: string | undefined = page.git?.path;
     if (!file || !measured.has(file)) continue;
@@ -264,6 +304,23 @@ async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, roo
         log(repo, `BROKEN ${repo.repo} ${file}: ${target}`);
       }
     }
+    // Links the site shows as text: they name a markdown file that is no page of the space.
+    for (const [, written] of main.matchAll(/\sdata-unresolved-link="([^"]*)"/g)) {
+      const target = written.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+      any = true;
+      tally.links++;
+      const found = sourceFiles(join(corpus, repo.folder), root, file, target);
+      if (found === 'broken-reference' || found.length === 0) {
+        tally.deadInSource++;
+        log(repo, `DEAD-IN-SOURCE ${repo.repo} ${file}: ${target}`);
+      } else if (listed && found.every((f) => /\.md$/i.test(f) && !listed.has(f))) {
+        tally.notPages++;
+        log(repo, `NOT-A-PAGE ${repo.repo} ${file}: ${target}`);
+      } else {
+        broken++;
+        log(repo, `BROKEN ${repo.repo} ${file}: ${target} (shown as text)`);
+      }
+    }
     if (any) tally.linkPages++;
     tally.brokenLinks += broken;
     if (broken > 0) tally.pagesWithBrokenLinks++;
@@ -273,7 +330,7 @@ async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, roo
 const pct = (n: number, d: number) => (d ? `${n} (${((100 * n) / d).toFixed(1)}%)` : '-');
 const row = (label: string, x: Tally) =>
   `| ${label} | ${x.pages} | ${pct(x.identical, x.pages)} | ${x.recent ? `${x.recentIdentical} of ${x.recent} (${((100 * x.recentIdentical) / x.recent).toFixed(1)}%)` : '-'} | ${pct(x.stable, x.pages)} | ${x.lostWords} | ${x.raw} |` +
-  (opts['engine-only'] ? '' : ` ${pct(x.apiIdentical, x.apiPages)} | ${x.published} | ${x.publishedRaw} | ${x.publishedLost} | ${pct(x.pagesWithBrokenLinks, x.linkPages)} | ${x.brokenLinks}/${x.links} (${x.mdHrefs} .md) | ${x.deadInSource} |`);
+  (opts['engine-only'] ? '' : ` ${pct(x.apiIdentical, x.apiPages)} | ${x.published} | ${x.publishedRaw} | ${x.publishedLost} | ${pct(x.pagesWithBrokenLinks, x.linkPages)} | ${x.brokenLinks}/${x.links} (${x.mdHrefs} .md) | ${x.deadInSource} | ${x.notPages} |`);
 
 const halves = { tuning: emptyTally(), 'held-out': emptyTally() };
 const lines: string[] = [];
@@ -289,9 +346,9 @@ try {
     if (opts.repo && !opts.repo.includes(repo.repo)) continue;
     if (opts.half && repo.half !== opts.half) continue;
     const tally = emptyTally();
-    const { root, files } = pagesOf(repo);
+    const { root, summaryPath, files } = pagesOf(repo);
     measureEngine(repo, files, tally);
-    if (t && server) await measureApi(t, server, repo, root, files, tally, index++);
+    if (t && server) await measureApi(t, server, repo, root, summaryPath, files, tally, index++);
     add(halves[repo.half], tally);
     lines.push(row(`${repo.repo} (${repo.half})`, tally));
     console.error(`measured ${repo.repo}: ${tally.pages} pages`);
@@ -302,7 +359,7 @@ try {
 }
 const header =
   '| corpus | pages | byte-identical (1 round trip) | GitBook-written in the last 2 years, identical | stable (2nd) | pages losing words | raw markup |' +
-  (opts['engine-only'] ? '' : ' API: markdown read back identical | published | published raw markup | published losing words | pages with broken links | broken links | links dead in the source |');
+  (opts['engine-only'] ? '' : ' API: markdown read back identical | published | published raw markup | published losing words | pages with broken links | broken links | links dead in the source | links to files that are not pages |');
 console.log(header);
 console.log(header.replace(/[^|]+/g, ' --- '));
 console.log(row('**held-out**', halves['held-out']));

@@ -61,6 +61,12 @@ export interface RenderLinks {
    * page or file it names; null when it names neither.
    */
   relative?(href: string): string | null;
+  /**
+   * A relative URL naming a markdown file that is no page of the space (a file SUMMARY.md
+   * does not list, or none at all): that file's path, shown as the link's title; the link
+   * renders as its text with no href (content/markdown/paths.ts missingPagePath). null otherwise.
+   */
+  unresolved?(href: string): string | null;
 }
 
 /**
@@ -74,12 +80,30 @@ function resolvedUrl(url: string, state: State): string {
   return (RELATIVE_URL.test(url) && state.links.relative?.(url)) || url;
 }
 
-/** Relative `href`/`src` attributes of verbatim HTML, pointed where they lead on the site. */
+/** The markdown file a relative URL names that is no page of the space (RenderLinks.unresolved), if it is one. */
+function missingPage(url: string, state: State): string | null {
+  return RELATIVE_URL.test(url) ? (state.links.unresolved?.(url) ?? null) : null;
+}
+
+/** The title naming the markdown file a link leads to that is no page of the site. */
+const unresolvedTitle = (path: string) => `title="${escapeHtml(`Not a page of this site: ${path}`)}"`;
+
+/** The text of a link to a markdown file that is no page: no href, the link as written kept in `data-unresolved-link`, its target named in the title. */
+function unresolvedLink(written: string, path: string, body: string): string {
+  return `<span data-unresolved-link="${escapeHtml(written)}" ${unresolvedTitle(path)}>${body}</span>`;
+}
+
+/**
+ * Relative `href`/`src` attributes of verbatim HTML, pointed where they lead on the site; an
+ * `href` naming a markdown file that is no page becomes a title naming it (the anchor shows its text).
+ */
 function resolveHtmlUrls(html: string, state: State): string {
   if (!state.links.relative) return html;
-  return html.replace(/(\s(?:href|src)\s*=\s*)(?:"([^"]*)"|'([^']*)')/gi, (whole, lead: string, double?: string, single?: string) => {
+  return html.replace(/(\s(href|src)\s*=\s*)(?:"([^"]*)"|'([^']*)')/gi, (whole, lead: string, attr: string, double?: string, single?: string) => {
     const written = decodeEntities(double ?? single ?? '');
     const url = RELATIVE_URL.test(written) ? state.links.relative!(written) : null;
+    const missing = !url && attr.toLowerCase() === 'href' ? missingPage(written, state) : null;
+    if (missing) return ` data-unresolved-link="${escapeHtml(written)}" ${unresolvedTitle(missing)}`;
     return url ? `${lead}"${escapeHtml(url)}"` : whole;
   });
 }
@@ -180,6 +204,9 @@ function block(node: Block, state: State): string {
       return file ? `<div class="file"><a href="${escapeHtml(file.url)}" download>${escapeHtml(file.name)}</a>${text}</div>\n` : text;
     }
     case 'content-ref': {
+      const written = node.data?.ref?.kind === 'url' ? node.data.ref.url : '';
+      const missing = written ? missingPage(written, state) : null;
+      if (missing) return `<div class="content-ref">${unresolvedLink(written, missing, escapeHtml(node.data.text || written))}</div>\n`;
       const target = refTarget(node.data?.ref, state);
       if (!target) return '';
       // Left as an address (a page gone: GitBook's `[Broken link](/broken/pages/…)`), it shows the text it was written with, as a mention does.
@@ -266,7 +293,7 @@ function sanitize(html: string): string {
       source: ['srcset', 'media', 'type'],
       td: ['colspan', 'rowspan', 'align', 'width'],
       th: ['colspan', 'rowspan', 'align', 'width'],
-      a: ['href', 'name', 'target', 'title'],
+      a: ['href', 'name', 'target', 'title', 'data-unresolved-link'],
       details: ['open'],
       ol: ['start'],
     },
@@ -435,6 +462,9 @@ function inline(node: InlineContent, state: State): string {
     }
     case 'link': {
       const body = inlines(node.nodes, state);
+      const written = node.data?.ref?.kind === 'url' ? node.data.ref.url : '';
+      const missing = written ? missingPage(written, state) : null;
+      if (missing) return unresolvedLink(written, missing, body);
       const target = refTarget(node.data?.ref, state);
       if (!target) return body;
       const external = /^https?:/i.test(target.url) ? ' rel="noopener"' : '';
@@ -501,6 +531,8 @@ function refTarget(ref: ContentRef | undefined, state: State): { url: string; la
   if (!ref) return null;
   switch (ref.kind) {
     case 'url': {
+      // A markdown file that is no page of the space leads nowhere on the site.
+      if (missingPage(ref.url, state)) return null;
       const url = safeUrl(resolvedUrl(ref.url, state));
       return url ? { url, label: ref.url } : null;
     }

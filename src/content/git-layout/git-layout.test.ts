@@ -136,6 +136,26 @@ describe('readGitLayout', () => {
     ]);
   });
 
+  it('binds a link to a folder’s README written in another case (`readme.md`), and writes it back as written', async () => {
+    const layout = await readGitLayout(
+      source({
+        'SUMMARY.md': '* [Home](README.md)\n* [Birds](birds/README.md)\n  * [Owls](birds/owls.md)\n',
+        'README.md': '# Home\n\nSee [the birds](birds/readme.md) and [their index](birds/Readme.md#list).\n',
+        'birds/README.md': '# Birds\n\nBack [home](../readme.md).\n',
+        'birds/owls.md': '# Owls\n\nUp to [birds](README.md) or [birds](readme.md).\n',
+      }),
+    );
+    const refsOf = (title: string) => {
+      const all = (list: typeof layout.pages): typeof layout.pages => list.flatMap((p) => [p, ...all(p.children)]);
+      return JSON.stringify(all(layout.pages).find((p) => p.title === title)!.document).match(/\{"kind":"[a-z]+"[^{}]*\}/g);
+    };
+    expect(refsOf('Home')).toEqual(['{"kind":"page","page":"git:birds/README.md"}', '{"kind":"anchor","page":"git:birds/README.md","anchor":"list"}']);
+    expect(refsOf('Birds')).toEqual(['{"kind":"page","page":"git:README.md"}']);
+    expect(refsOf('Owls')).toEqual(['{"kind":"page","page":"git:birds/README.md"}', '{"kind":"page","page":"git:birds/README.md"}']);
+    // The hrefs as written are kept beside the references, so the page is written back byte for byte.
+    expect(JSON.stringify(layout.pages[0].document)).toContain('birds/readme.md');
+  });
+
   it('ignores a broken .gitbook.yaml and gives empty pages to SUMMARY items without a file', async () => {
     const layout = await readGitLayout(source({ '.gitbook.yaml': 'root: [', 'SUMMARY.md': '* [Gone](gone.md)\n* Plain\n' }));
     expect(layout.pages.map((p) => [p.type, p.title, p.git])).toEqual([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { relativeDocumentPaths, resolveDocumentPaths, resolveRelative, spacePaths } from './paths.ts';
+import { missingPagePath, relativeDocumentPaths, resolveDocumentPaths, resolveRelative, spacePaths } from './paths.ts';
 import type { Document } from './types.ts';
 
 /*
@@ -95,5 +95,27 @@ describe('the forms a relative link is written in (resolveRelative)', () => {
     expect(from('../../../README.md')).toEqual({ kind: 'page', page: 'P:README.md' });
     // What names nothing stays unbound (the caller keeps it as written).
     expect(from('missing.md')).toBeNull();
+  });
+
+  it('names the markdown file a link leads to when it is no page of the space (missingPagePath)', () => {
+    const missing = (href: string) => missingPagePath(href, 'guides/intro.md', lookup);
+    expect(missing('notes/extra.md#top')).toBe('guides/notes/extra.md');
+    expect(missing('../../notes/Extra.MD')).toBe('notes/Extra.MD');
+    expect(missing('/extra.md')).toBe('extra.md');
+    // Pages, files, folders and other sites are not.
+    expect([missing('setup.md'), missing('readme.md'), missing('../img/a%20b.png'), missing('nowhere/'), missing('https://example.com/a.md'), missing('#a.md')]).toEqual([null, null, null, null, null, null]);
+  });
+
+  it('reads the README name case-insensitively, as GitBook does', () => {
+    expect(from('readme.md')).toEqual({ kind: 'page', page: 'P:guides/README.md' });
+    expect(from('../guides/Readme.md#top')).toEqual({ kind: 'anchor', page: 'P:guides/README.md', anchor: 'top' });
+    expect(from('../readme.md')).toEqual({ kind: 'page', page: 'P:README.md' });
+    // A folder's page imported from `readme.md` is found by `README.md` and by the folder.
+    const lower = { pageAt: (p: string) => (p === 'tools/readme.md' ? 'P:tools' : undefined), fileAt: () => undefined };
+    expect(resolveRelative('../tools/README.md', 'guides/intro.md', lower)).toEqual({ kind: 'page', page: 'P:tools' });
+    expect(resolveRelative('../tools/', 'guides/intro.md', lower)).toEqual({ kind: 'page', page: 'P:tools' });
+    // Only the README name: another page's name is read as written.
+    expect(from('Setup.md')).toBeNull();
+    expect(from('readme.markdown')).toBeNull();
   });
 });

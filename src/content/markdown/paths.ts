@@ -122,7 +122,8 @@ export function clampedPath(fromDir: string, target: string): string {
  * The one rule for a relative link of the page whose markdown file is `fromFile` (git sync's
  * import, the change-request batch, the published site's verbatim markup): read like a URL
  * (query aside, percent-decoded, `..` clamped at the top of the content root), a folder (`dir/`, `./`, or a path
- * naming no file) is its `README.md`, a `.md` path is a page, any other path a file; an
+ * naming no file) is its `README.md` (the name read case-insensitively, as GitBook does:
+ * `readme.md` finds a folder's `README.md`), a `.md` path is a page, any other path a file; an
  * `#anchor` is kept on a page and names nothing on a file. A path from the top (`/a/b.md`,
  * as GitHub reads it) starts at the content root `root`, and names a page or file only
  * (no folder: `/` alone is a site's own URL). The root applies to a page whose file is
@@ -130,6 +131,38 @@ export function clampedPath(fromDir: string, target: string): string {
  * top. null when it names nothing.
  */
 export function resolveRelative(href: string, fromFile: string, lookup: PathLookup, contentRoot = ''): ContentRef | null {
+  const to = relativeTarget(href, fromFile, contentRoot);
+  if (!to) return null;
+  const { full, target, inner, rooted, anchor } = to;
+  const readme = full === '.' ? 'README.md' : `${full}/README.md`;
+  const page = (path: string): ContentRef | null => {
+    const id = lookup.pageAt(path) ?? readmeOf(path, lookup);
+    if (!id) return null;
+    return anchor ? { kind: 'anchor', page: id, anchor } : { kind: 'page', page: id };
+  };
+  if (/\.md$/i.test(full)) return page(full);
+  if (rooted && (target.endsWith('/') || inner === '.')) return null;
+  if (target === '' || target.endsWith('/') || inner === '.') return page(readme);
+  const file = anchor ? undefined : lookup.fileAt(full);
+  return file ? { kind: 'file', file } : rooted ? null : page(readme);
+}
+
+/**
+ * A relative link naming a markdown file (`other.md`) that is no page of the space: the
+ * file's path in the layout; null for any other link. GitBook imports only the pages
+ * SUMMARY.md lists, so a link to a repository's markdown file SUMMARY.md leaves out (or to
+ * one the repository lacks) is not a link to a page of the space (decision of issue 31):
+ * the published site shows its text with no href (never an href ending in `.md`, never a
+ * 404 link), while the markdown read back and the git export keep the link as written.
+ */
+export function missingPagePath(href: string, fromFile: string, lookup: PathLookup, contentRoot = ''): string | null {
+  const to = relativeTarget(href, fromFile, contentRoot);
+  if (!to || !/\.md$/i.test(to.full)) return null;
+  return resolveRelative(href, fromFile, lookup, contentRoot) ? null : to.full;
+}
+
+/** A relative link read like a URL (resolveRelative): its path in the layout (`.` the top), as written, and its anchor. */
+function relativeTarget(href: string, fromFile: string, contentRoot: string) {
   if (href === '' || EXTERNAL.test(href)) return null;
   const root = contentRoot !== '' && fromFile.startsWith(contentRoot + '/') ? contentRoot : '';
   const rooted = href.startsWith('/');
@@ -147,17 +180,25 @@ export function resolveRelative(href: string, fromFile: string, lookup: PathLook
   const dir = rooted || posix.dirname(inRoot) === '.' ? '' : posix.dirname(inRoot);
   const inner = clampedPath(dir, rooted ? target.slice(1) : target || '.');
   const full = inner === '.' ? root || '.' : root ? `${root}/${inner}` : inner;
-  const readme = full === '.' ? 'README.md' : `${full}/README.md`;
-  const page = (path: string): ContentRef | null => {
-    const id = lookup.pageAt(path);
-    if (!id) return null;
-    return anchor ? { kind: 'anchor', page: id, anchor } : { kind: 'page', page: id };
-  };
-  if (/\.md$/i.test(full)) return page(full);
-  if (rooted && (target.endsWith('/') || inner === '.')) return null;
-  if (target === '' || target.endsWith('/') || inner === '.') return page(readme);
-  const file = anchor ? undefined : lookup.fileAt(full);
-  return file ? { kind: 'file', file } : rooted ? null : page(readme);
+  return { full, target, inner, rooted, anchor };
+}
+
+/** The README spellings tried for a folder's page: GitBook reads the README name case-insensitively. */
+const README_NAMES = ['README.md', 'readme.md', 'Readme.md', 'ReadMe.md', 'README.MD', 'readme.MD'];
+
+/**
+ * The page of a folder's README under another spelling of its name (`guides/readme.md`
+ * written, `guides/README.md` imported as the folder's page, or the other way round).
+ */
+function readmeOf(path: string, lookup: PathLookup): string | undefined {
+  const name = posix.basename(path);
+  if (!/^readme\.md$/i.test(name)) return undefined;
+  const dir = path.slice(0, path.length - name.length);
+  for (const other of README_NAMES) {
+    const id = other === name ? undefined : lookup.pageAt(dir + other);
+    if (id) return id;
+  }
+  return undefined;
 }
 
 /** The relative path GitBook writes for a reference from the page in `pageFile`; null when it has none (another space, unknown id). */

@@ -1,4 +1,4 @@
-import { lookupOf, resolveRelative, spacePaths, type PathNode, type SpacePaths } from '../../content/markdown/paths.ts';
+import { lookupOf, missingPagePath, resolveRelative, spacePaths, type PathNode, type SpacePaths } from '../../content/markdown/paths.ts';
 import type { AppDeps } from '../../context.ts';
 import { loadSnapshot } from '../../content/store/snapshot.ts';
 import type { ContentRef, PageNode, RevisionSnapshot } from '../../content/store/types.ts';
@@ -89,20 +89,31 @@ function layoutOf(snapshot: RevisionSnapshot): SpacePaths {
  * Where a URL written relative to a page's file leads on the site (RenderLinks.relative), for
  * git-synced pages and pages made through the API alike: resolved by the rule links are bound
  * with (content/markdown/paths.ts resolveRelative) from the page's file in the revision's
- * layout, to the page or file of the space at that path. null when the page has no file.
+ * layout, to the page or file of the space at that path; and which of them name a markdown
+ * file that is no page of the space (RenderLinks.unresolved, paths.ts missingPagePath).
+ * null when the page has no file.
  */
-export function relativeLinks(snapshot: RevisionSnapshot, pageId: string, base: string, sign?: (fileId: string) => { url: string; name: string } | null) {
+export function relativeLinks(
+  snapshot: RevisionSnapshot,
+  pageId: string,
+  base: string,
+  sign?: (fileId: string) => { url: string; name: string } | null,
+): Required<Pick<RenderLinks, 'relative' | 'unresolved'>> | null {
   const paths = layoutOf(snapshot);
   const fromFile = paths.fileOfPage(pageId);
   if (!fromFile) return null;
   const lookup = lookupOf(paths);
-  return (href: string): string | null => {
-    const ref = resolveRelative(href, fromFile, lookup, paths.root);
-    if (ref?.kind === 'page' || ref?.kind === 'anchor') {
-      const node = snapshot.byId.get(ref.page as string);
-      return node ? `${base}${node.path}${ref.kind === 'anchor' ? `#${ref.anchor}` : ''}` : null;
-    }
-    return ref?.kind === 'file' && sign ? (sign(ref.file)?.url ?? null) : null;
+  return {
+    relative: (href) => {
+      const ref = resolveRelative(href, fromFile, lookup, paths.root);
+      if (ref?.kind === 'page' || ref?.kind === 'anchor') {
+        // A group (a SUMMARY.md heading) or a link entry has a slug path but no page to open: a folder link naming it leads nowhere.
+        const node = snapshot.byId.get(ref.page as string);
+        return node?.entry.type === 'document' ? `${base}${node.path}${ref.kind === 'anchor' ? `#${ref.anchor}` : ''}` : null;
+      }
+      return ref?.kind === 'file' && sign ? (sign(ref.file)?.url ?? null) : null;
+    },
+    unresolved: (href) => missingPagePath(href, fromFile, lookup, paths.root),
   };
 }
 

@@ -122,7 +122,7 @@ export async function renderedMain(
   }
   // Relative URLs kept as written (verbatim HTML, unbound links) are read from the page's file, git-synced or not.
   const relative = node ? relativeLinks(snapshot, node.entry.id, current.base, sign) : null;
-  const links: RenderLinks = { ...linksFor(structure, current, snapshots, sign), openapi: specs.model, ...(relative ? { relative } : {}) };
+  const links: RenderLinks = { ...linksFor(structure, current, snapshots, sign), openapi: specs.model, ...relative };
   // The highlighter loads on the first page with code (cheap start-up); rendering is synchronous.
   if (document) await prepareHighlighter(document.nodes);
   const rendered = renderDocument(document, links);
