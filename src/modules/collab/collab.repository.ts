@@ -138,11 +138,15 @@ export const collabRepository = {
     return rows.map(asRow);
   },
 
-  /** Replaces the rows up to `throughId` by one merged update, in one transaction (the caller's, if it is one). */
-  async compact(db: Db, key: CollabDocKey, throughId: number, processId: string, merged: Uint8Array, now: string): Promise<void> {
+  /**
+   * Replaces the rows `ids` (those `merged` was made of) by one merged update, in one
+   * transaction (the caller's, if it is one). By ids, not up to the last one: a row given a
+   * lower id may commit after the rows were read (PostgreSQL), and is not in `merged`.
+   */
+  async compact(db: Db, key: CollabDocKey, ids: number[], processId: string, merged: Uint8Array, now: string): Promise<void> {
     const inTransaction = <T>(work: (trx: Db) => Promise<T>) => (db.isTransaction ? work(db) : db.transaction().execute(work));
     await inTransaction(async (trx) => {
-      await trx.deleteFrom('collab_updates').where('change_request_id', '=', key.changeRequestId).where('page_id', '=', key.pageId).where('id', '<=', throughId).execute();
+      await trx.deleteFrom('collab_updates').where('change_request_id', '=', key.changeRequestId).where('page_id', '=', key.pageId).where('id', 'in', ids).execute();
       await trx
         .insertInto('collab_updates')
         .values({ change_request_id: key.changeRequestId, page_id: key.pageId, process_id: processId, data: Buffer.from(merged).toString('base64'), size: merged.length, created_at: now })

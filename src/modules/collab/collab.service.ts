@@ -514,8 +514,11 @@ export class CollabHub {
   private async compact(room: Room): Promise<void> {
     const rows = await collabRepository.after(this.deps.db, room.key, 0);
     if (rows.length < 2) return;
+    // Other processes' rows this room has not polled yet go into the merged row, which is this
+    // process's own (never applied here again): applied now, or this room would never see them.
+    this.applyRows(room, rows.filter((row) => row.process_id !== this.processId), false);
     const merged = Y.mergeUpdates(rows.map((row) => Buffer.from(row.data, 'base64')));
-    await collabRepository.compact(this.deps.db, room.key, rows[rows.length - 1]!.id, this.processId, merged, this.now());
+    await collabRepository.compact(this.deps.db, room.key, rows.map((row) => row.id), this.processId, merged, this.now());
     room.rows = 1;
     room.bytes = merged.length;
   }
@@ -546,7 +549,7 @@ export class CollabHub {
           return 'cleared';
         }
       }
-      if (rows.length > 1) await collabRepository.compact(trx, room.key, rows[rows.length - 1]!.id, this.processId, merged, this.now());
+      if (rows.length > 1) await collabRepository.compact(trx, room.key, rows.map((row) => row.id), this.processId, merged, this.now());
       return 'kept';
     });
   }
