@@ -160,7 +160,12 @@ function shownCells(run: string): string {
   };
   const lines = run.split('\n');
   const count = cells(lines[0]).length;
-  return lines.map((line) => (line.trim() === '' || cells(line).length <= count ? line : `| ${cells(line).slice(0, count).join('|')} |`)).join('\n');
+  return lines
+    .map((line) => {
+      const shown = line.trim() === '' ? [] : cells(line);
+      return shown.length <= count ? line : `| ${shown.slice(0, count).join('|')} |`;
+    })
+    .join('\n');
 }
 
 /**

@@ -16,7 +16,7 @@ import type {
 import type sanitizeHtml from 'sanitize-html';
 import { escapeHtml, safeUrl } from './html.ts';
 import { highlightLines } from './highlight.ts';
-import { markupOf } from '../content/markdown/types.ts';
+import { HINT_STYLES, markupOf } from '../content/markdown/types.ts';
 import { decodeEntities } from '../content/markdown/syntax.ts';
 import { markdownToDocument } from '../content/markdown/parse.ts';
 import { readHtmlTable } from '../content/markdown/html-table.ts';
@@ -186,7 +186,7 @@ function block(node: Block, state: State): string {
     case 'blockquote':
       return `<blockquote>${blocks(node.nodes, state)}</blockquote>\n`;
     case 'hint': {
-      const style = ['info', 'success', 'warning', 'danger'].includes(node.data?.style) ? node.data.style : 'info';
+      const style = HINT_STYLES.has(node.data?.style) ? node.data.style : 'info';
       return `<div class="hint hint-${style}" role="note">${blocks(node.nodes, state)}</div>\n`;
     }
     case 'math':

@@ -5,9 +5,8 @@
  * the page keeps the line as written (written-form.ts), a new hint is written as the tag.
  */
 import { readHtmlTag } from './syntax.ts';
-import type { HintBlock, HintStyle, InlineContent, ParagraphBlock } from './types.ts';
+import { HINT_STYLES, type HintBlock, type HintStyle, type InlineContent, type ParagraphBlock } from './types.ts';
 
-const STYLES = new Set<HintStyle>(['info', 'success', 'warning', 'danger']);
 const HINT = /^(<div\s[^>]*>)((?:<p>[\s\S]*?<\/p>)+)<\/div>$/i;
 
 /** The hint block a one-line `<div data-gb-custom-block data-tag="hint">` stands for; null when it is not one. */
@@ -17,7 +16,7 @@ export function readHtmlHint(html: string, readInlineMarkdown: (markdown: string
   const tag = readHtmlTag(match[1]);
   if (!tag || tag.name !== 'div' || !('data-gb-custom-block' in tag.attrs) || tag.attrs['data-tag'] !== 'hint') return null;
   const style = (tag.attrs['data-style'] ?? 'info') as HintStyle;
-  if (!STYLES.has(style)) return null;
+  if (!HINT_STYLES.has(style)) return null;
   const bodies = [...match[2].matchAll(/<p>([\s\S]*?)<\/p>/gi)].map((p) => p[1]);
   // A `<p>` body holding another block's tags is not a paragraph: such a hint stays as written.
   if (bodies.some((body) => /<\/?(?:p|div|table|ul|ol|pre|figure)[\s>]/i.test(body))) return null;

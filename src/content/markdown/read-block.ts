@@ -18,7 +18,7 @@ import type {
   Block, CodeBlock, ContentRefBlock, DrawingBlock, EmbedBlock, ExpandableBlock, FileBlock, HeadingBlock, HintStyle, ImageBlock, ImageRef, ImagesBlock, InlineContent,
   ListItemBlock, OpenAPIOperationBlock, ParagraphBlock, StepperStepBlock, TabsItemBlock, TextAlignment, UpdateBlock, ColumnBlock,
 } from './types.ts';
-import { markupBlock } from './types.ts';
+import { HINT_STYLES, markupBlock } from './types.ts';
 import { readHtmlTable, tableNeedsHtml, writeHtmlTable } from './html-table.ts';
 import { writeDrawing } from './write.ts';
 import { codeNeedsHtml, readHtmlCode, writeHtmlCode } from './html-code.ts';
@@ -37,7 +37,6 @@ export interface BlockContext extends InlineContext {
 
 type Item = { node: RootContent; token: Token | null };
 
-const HINT_STYLES = new Set<HintStyle>(['info', 'success', 'warning', 'danger']);
 /** Tags whose closing tag is optional: without one they stand alone. */
 const VOID_TAGS = new Set(['embed', 'file', 'content-ref', 'openapi-operation']);
 

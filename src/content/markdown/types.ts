@@ -113,6 +113,8 @@ export interface QuoteBlock {
 }
 
 export type HintStyle = 'info' | 'success' | 'warning' | 'danger';
+/** GitBook's hint styles (another style reads as `info`). */
+export const HINT_STYLES: ReadonlySet<string> = new Set<HintStyle>(['info', 'success', 'warning', 'danger']);
 
 export interface HintBlock {
   object: 'block';
