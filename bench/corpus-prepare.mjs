@@ -48,6 +48,13 @@ export const CORPUS_BATCHES = [
     seed: 'quire-markdown-corpus-2026-11-28c',
     repositories: ['kj89/kjnodes-gitbook', 'etnatrader/gitbookHelp', 'Onurbolatogluu/gitbook', 'Chandra179/gitbook', 'nthucurry/gitbook'],
   },
+  {
+    seed: 'quire-markdown-corpus-2026-11-28d',
+    repositories: [
+      'pgsql-tw/gitbook-docs', 'GitbookIO/public-docs', 'pyrhos-prog/pyrhos.gitbook.io',
+      'beafn28/GitBook', 'yangnyc1024/gitbook_study', 'DevinNorgarb/gitbook-personnal-docs',
+    ],
+  },
 ];
 
 /** Tuning or held-out, from the names alone: within its batch, the half of the list sorted by seeded hash. */
