@@ -199,7 +199,8 @@ export function sourceText(source: string): { all: string; prose: string } {
     .replace(/^[ \t>]*\[[^\]\n]+\]:[ \t]+\S+.*$/gm, ' ')
     .replace(new RegExp(String.raw`!\[(?:[^\][]|\[[^\]]*\])*\]\(${DESTINATION}\)`, 'g'), ' ')
     .replace(/!\[[^\]]*\]\[[^\]]*\]/g, ' ')
-    .replace(/^([ \t>]*)\d+[.)](?=[ \t]|$)/gm, '$1 ')
+    // A list item's marker, and one opening its content (`- 2. x` is an ordered list in a bullet item).
+    .replace(/^([ \t>]*(?:[*+-][ \t]+)?)\d+[.)](?=[ \t]|$)/gm, '$1 ')
     .replace(/^([ \t>]*[*+-][ \t]+)\[[ xX]\](?=[ \t]|$)/gm, '$1 ')
     // A link labelled with its own address (a card's target cell, a content-ref, a mention as
     // GitBook exports them) shows the target page's title, not those words.

@@ -26,6 +26,12 @@ describe('corpus measure: words lost', () => {
     expect(missingWords(source, page(source))).toEqual([]);
   });
 
+  it('leaves out the number of an ordered list opening a bullet item (`- 2. x`), a list marker as GFM shows it', () => {
+    const source = '- Trowel\n  - 1. Sift\n  - 2. Rake\n';
+    expect(page(source)).toContain('<ol start="2">');
+    expect(missingWords(source, page(source))).toEqual([]);
+  });
+
   it('counts only the cells GFM shows: a row cut by a bare `|` in a code span loses its tail on GitHub too', () => {
     const source = '| Key | Check |\n| --- | --- |\n| `gate.origin` | `probe -I "x" | trim -3` |\n';
     expect(missingWords(source, page(source))).toEqual([]);
