@@ -122,21 +122,24 @@ function fencedCode(text: string, take: (body: string) => string): string {
   const indentOf = (line: string) => /^[ \t>]*/.exec(line)![0].replace(/>/g, ' ').length;
   for (const line of text.split('\n')) {
     if (open) {
+      // A line left of a list item's fence ends the item, and its fence with it (GFM): it is read anew below.
+      const leaves = open.indent > 0 && line.trim() !== '' && indentOf(line) < open.indent;
       const close = /^[ \t>]*(`{3,}|~{3,})[ \t]*$/.exec(line);
-      if (close && close[1][0] === open.fence[0] && close[1].length >= open.fence.length) {
+      if (!leaves && close && close[1][0] === open.fence[0] && close[1].length >= open.fence.length) {
         out.push(take(open.body.join('\n')));
         open = null;
         continue;
       }
-      if (!(open.indent > 0 && line.trim() !== '' && indentOf(line) < open.indent)) {
+      if (!leaves) {
         open.body.push(line);
         continue;
       }
       out.push(take(open.body.join('\n')));
       open = null;
     }
-    const opening = /^([ \t>]*)(`{3,}|~{3,})/.exec(line);
-    if (opening && !(opening[2][0] === '`' && line.slice(opening[0].length).includes('`'))) open = { fence: opening[2], indent: indentOf(line), body: [] };
+    // A fence may open a list item's content (`4.  ```sh`): its indentation is the item's.
+    const opening = /^([ \t>]*(?:(?:[*+-]|\d+[.)])[ \t]+)*)(`{3,}|~{3,})/.exec(line);
+    if (opening && !(opening[2][0] === '`' && line.slice(opening[0].length).includes('`'))) open = { fence: opening[2], indent: opening[1].replace(/>/g, ' ').length, body: [] };
     else out.push(line);
   }
   if (open) out.push(take(open.body.join('\n')));

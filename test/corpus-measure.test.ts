@@ -32,6 +32,18 @@ describe('corpus measure: words lost', () => {
     expect(missingWords(source, page(source))).toEqual([]);
   });
 
+  it('reads a fence opening a list item\'s content (`4.  ```sh`) as code whose info string no reader sees', () => {
+    const source = '1. Flash\n2.  ```shell\n    kiln --fire\n    ```\n\n    Then cool it.\n';
+    expect(sourceText(source).prose).not.toMatch(/shell|kiln/);
+    expect(missingWords(source, page(source))).toEqual([]);
+  });
+
+  it('ends a list item\'s fence at a line left of the item, which is read anew (GFM)', () => {
+    const source = '- ```\n  kiln --fire\n```\nglaze\n```\n';
+    expect(sourceText(source).prose).not.toMatch(/kiln|glaze/);
+    expect(missingWords(source, page(source))).toEqual([]);
+  });
+
   it('counts only the cells GFM shows: a row cut by a bare `|` in a code span loses its tail on GitHub too', () => {
     const source = '| Key | Check |\n| --- | --- |\n| `gate.origin` | `probe -I "x" | trim -3` |\n';
     expect(missingWords(source, page(source))).toEqual([]);
