@@ -19,9 +19,10 @@ export function readTable(node: Table, ctx: InlineContext): TableBlock {
     const cell = header.children[c];
     // A header cell of several `<p>` paragraphs (GitBook writes a pipe table's first row so when
     // its cells are) is a title of those paragraphs' words, its written paragraphs kept beside it.
-    const paragraphs = cellParagraphs(cell.children);
+    const children = liftParagraphTags(cell.children);
+    const paragraphs = cellParagraphs(children);
     if (paragraphs) paragraphCells = true;
-    const lines = paragraphs ? paragraphs.map((p) => readInlines(p, ctx).nodes) : [readInlines(unwrapCell(cell.children), ctx).nodes];
+    const lines = paragraphs ? paragraphs.map((p) => readInlines(p, ctx).nodes) : [readInlines(unwrapCell(children), ctx).nodes];
     const title = lines.map(plainText).join(' ');
     const align = node.align?.[c];
     definition[id] = { id, title, type: 'text', textAlignment: align === 'center' ? 'center' : align === 'right' ? 'right' : 'left' };
@@ -34,9 +35,10 @@ export function readTable(node: Table, ctx: InlineContext): TableBlock {
     columns.forEach((id, c) => {
       const name = `r${r}${id}`;
       const cell = row.children[c];
-      const paragraphs = cell ? cellParagraphs(cell.children) : null;
+      const children = cell ? liftParagraphTags(cell.children) : [];
+      const paragraphs = cell ? cellParagraphs(children) : null;
       if (paragraphs) paragraphCells = true;
-      const nodes = paragraphs ? paragraphs.map((p) => paragraph(readInlines(p, ctx).nodes)) : [paragraph(cell ? readInlines(unwrapCell(cell.children), ctx).nodes : [textNode([leaf('')])])];
+      const nodes = paragraphs ? paragraphs.map((p) => paragraph(readInlines(p, ctx).nodes)) : [paragraph(cell ? readInlines(unwrapCell(children), ctx).nodes : [textNode([leaf('')])])];
       fragments.push({ object: 'fragment', fragment: name, nodes });
       values[id] = name;
     });
@@ -94,14 +96,44 @@ function cellParagraphs(children: PhrasingContent[]): PhrasingContent[][] | null
   return !current && !item && lists === 0 && (paragraphs.length > 1 || listed) ? paragraphs : null;
 }
 
-/** GitBook writes a cell holding a line break as `<p>…<br>…</p>`: the paragraph tags go. */
+const isTag = (node: PhrasingContent | undefined, tag: string) => node?.type === 'html' && node.value.trim().toLowerCase() === tag;
+const isParagraphTag = (node: PhrasingContent) => isTag(node, '<p>') || isTag(node, '</p>');
+
+/**
+ * GitBook writes a cell holding a line break as `<p>…<br>…</p>`: the paragraph tags go. A
+ * `<p>` never closed (a row cut short by a bare `|`) is closed by the cell's end, as HTML does.
+ */
 function unwrapCell(children: PhrasingContent[]): PhrasingContent[] {
-  const first = children[0];
-  const last = children[children.length - 1];
-  const isTag = (node: PhrasingContent | undefined, tag: string) => node?.type === 'html' && node.value.trim().toLowerCase() === tag;
-  if (children.length < 2 || !isTag(first, '<p>') || !isTag(last, '</p>')) return children;
-  const inner = children.slice(1, -1);
-  return inner.some((n) => isTag(n, '<p>') || isTag(n, '</p>')) ? children : inner;
+  if (children.length < 2 || !isTag(children[0], '<p>')) return children;
+  const inner = children.slice(1, isTag(children[children.length - 1], '</p>') ? -1 : undefined);
+  return inner.some(isParagraphTag) ? children : inner;
+}
+
+/**
+ * Emphasis markers read across a paragraph boundary (`<code>.**{</code>…}</p><p><code>.**`)
+ * hold `</p><p>`: the tags are lifted out between two halves of the mark, as a browser
+ * closes and reopens a formatting element around a paragraph's end.
+ */
+function liftParagraphTags(children: PhrasingContent[]): PhrasingContent[] {
+  return children.flatMap((node): PhrasingContent[] => {
+    if (node.type !== 'strong' && node.type !== 'emphasis' && node.type !== 'delete') return [node];
+    const inner = liftParagraphTags(node.children);
+    if (!inner.some(isParagraphTag)) return [{ ...node, children: inner }];
+    const out: PhrasingContent[] = [];
+    let run: PhrasingContent[] = [];
+    const flush = () => {
+      if (run.length) out.push({ ...node, children: run } as PhrasingContent);
+      run = [];
+    };
+    for (const child of inner) {
+      if (isParagraphTag(child)) {
+        flush();
+        out.push(child);
+      } else run.push(child);
+    }
+    flush();
+    return out;
+  });
 }
 
 function isPlainText(nodes: InlineContent[]): boolean {

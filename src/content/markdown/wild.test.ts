@@ -135,6 +135,23 @@ describe('HTML in pipe-table cells (GitBook\'s 2021 export)', () => {
     const page = readPageMarkdown(markdown);
     expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
   });
+  it('reads `</p><p>` inside emphasis read across it (`<code>.**{</code>`…`<code>.**`) as two paragraphs, not text', () => {
+    const markdown = '| Path | Meaning |\n| ---- | ------- |\n| <p><code>.**{</code><em>n</em>}</p><p><code>.**{</code><em>a</em> to <em>b</em>}</p> | Levels |\n';
+    const [table] = markdownToDocument(markdown).nodes as Array<{ fragments: Array<{ fragment: string; nodes: unknown[] }> }>;
+    const cell = table.fragments.find((f) => f.fragment === 'r0c0')!;
+    expect(cell.nodes).toHaveLength(2);
+    expect(JSON.stringify(cell)).not.toMatch(/<\/?p>/);
+    const page = readPageMarkdown(markdown);
+    expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
+  });
+
+  it('closes a `<p>` left open at a cell\'s end (a row cut by a bare `|`), as HTML does, instead of showing it', () => {
+    const markdown = '| Operator |\n| -------- |\n| <p><code>bag</code> <code>||</code> <code>bag</code></p><p>Joins two bags.</p> |\n';
+    const [table] = markdownToDocument(markdown).nodes as Array<{ fragments: Array<{ fragment: string; nodes: unknown[] }> }>;
+    expect(JSON.stringify(table.fragments.find((f) => f.fragment === 'r0c0'))).not.toMatch(/<\/?p>/);
+    const page = readPageMarkdown(markdown);
+    expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
+  });
 });
 
 describe('GitBook\'s older (2021) Git Sync output', () => {
