@@ -105,6 +105,15 @@ describe('buttons written as HTML', () => {
   });
 });
 
+describe('footnotes, which GitBook reads as text', () => {
+  it('keeps a footnote reference and definition as written, not escaped (`[^1]: …` is no link definition)', () => {
+    const markdown = 'Updating rows[^1]\n\n[^1]: [Manual: Updates](https://docs.example/updates)\n';
+    const page = readPageMarkdown(markdown);
+    expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
+    expect(extractText(markdownToDocument(markdown))[0].body).toContain('[^1]: Manual: Updates');
+  });
+});
+
 describe('HTML in pipe-table cells (GitBook\'s 2021 export)', () => {
   it('reads a cell of `<p>` paragraphs as paragraphs, and writes it back so', () => {
     const markdown = '| Name                          | Value |\n| ----------------------------- | ----- |\n| <p><code>a</code></p><p>b</p> | c     |';

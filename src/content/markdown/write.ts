@@ -87,8 +87,8 @@ export function keptFormFits(nodes: Block[], headingOffset: number, escapeParent
   };
 }
 
-/** A link reference definition line (`[name]: url`), as kept forms hold them. */
-const DEFINITION_LINE = /^ {0,3}\[(?:[^\]\\\n]|\\.)+\]:[ \t]*\S.*$/gm;
+/** A link reference definition line (`[name]: url`), as kept forms hold them; `[^name]:` is a footnote's (GFM), not one. */
+const DEFINITION_LINE = /^ {0,3}\[(?!\^)(?:[^\]\\\n]|\\.)+\]:[ \t]*\S.*$/gm;
 
 /** The link reference definitions a text writes, one a line. */
 export function definitionLines(markdown: string): string {
