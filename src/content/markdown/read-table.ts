@@ -54,46 +54,52 @@ export function readTable(node: Table, ctx: InlineContext): TableBlock {
 
 /**
  * A cell of two or more `<p>…</p>` (and nothing between them), or of paragraphs and
- * `<ul>`/`<ol>` lists (`<p>a</p><ul><li>b</li></ul>`, today's GitBook): the children of
- * each paragraph and list item; null otherwise. A cell holds paragraphs only, so a list
- * item is a paragraph: its words stay, its bullet goes (the page keeps its written form).
+ * `<ul>`/`<ol>` lists, nested or not (`<p>a</p><ul><li>b<ul><li>c</li></ul></li></ul>`,
+ * today's GitBook): the children of each paragraph and list item; null otherwise. A cell
+ * holds paragraphs only, so a list item is a paragraph: its words stay, its bullet goes (the
+ * page keeps its written form). An item's empty `<p></p>` (GitBook's, before a nested list) is
+ * no paragraph.
  */
 function cellParagraphs(children: PhrasingContent[]): PhrasingContent[][] | null {
   const paragraphs: PhrasingContent[][] = [];
   let current: PhrasingContent[] | null = null;
-  let lists = 0;
-  let item = false;
+  const open: Array<'list' | 'item'> = [];
   let listed = false;
+  const inItem = () => open[open.length - 1] === 'item';
   for (const node of children) {
     const tag = node.type === 'html' ? node.value.trim().toLowerCase() : null;
     if (tag === '<ul>' || tag === '<ol>') {
-      if (current || item) return null;
-      lists++;
+      if (current && !inItem()) return null;
+      if (current?.length) paragraphs.push(current);
+      current = null;
+      if (open.length > 0 && !inItem()) return null;
+      open.push('list');
       listed = true;
     } else if (tag === '</ul>' || tag === '</ol>') {
-      if (current || item || lists === 0) return null;
-      lists--;
+      if (current || open.pop() !== 'list') return null;
     } else if (tag === '<li>') {
-      if (current || item || lists === 0) return null;
-      item = true;
+      if (current || open[open.length - 1] !== 'list') return null;
+      open.push('item');
       current = [];
     } else if (tag === '</li>') {
-      if (!item) return null;
+      if (!inItem()) return null;
+      open.pop();
       if (current) paragraphs.push(current);
       current = null;
-      item = false;
     } else if (tag === '<p>') {
       // `<li><p>a</p></li>`: the item's paragraph.
-      if (current && !(item && current.length === 0)) return null;
+      if (current && !(inItem() && current.length === 0)) return null;
       current = [];
     } else if (tag === '</p>') {
       if (!current) return null;
-      paragraphs.push(current);
+      if (current.length > 0 || !inItem()) paragraphs.push(current);
       current = null;
     } else if (current) current.push(node);
-    else if (!(node.type === 'text' && node.value.trim() === '')) return null;
+    else if (node.type === 'text' && node.value.trim() === '') continue;
+    else if (inItem()) current = [node];
+    else return null;
   }
-  return !current && !item && lists === 0 && (paragraphs.length > 1 || listed) ? paragraphs : null;
+  return !current && open.length === 0 && (paragraphs.length > 1 || listed) ? paragraphs : null;
 }
 
 const isTag = (node: PhrasingContent | undefined, tag: string) => node?.type === 'html' && node.value.trim().toLowerCase() === tag;

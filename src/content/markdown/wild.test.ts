@@ -144,6 +144,16 @@ describe('HTML in pipe-table cells (GitBook\'s 2021 export)', () => {
     const page = readPageMarkdown(markdown);
     expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
   });
+  it('reads nested lists in a cell (`<li><p></p><ul><li>…`) as paragraphs of their items, not escaped text', () => {
+    const markdown = '| <ul><li>Kiln</li><li><p></p><ul><li>Glaze</li><li>Fire</li></ul></li><li>Cool</li></ul> |\n| --- |\n| Steps |\n';
+    const [table] = markdownToDocument(markdown).nodes as Array<{ data: { definition: Record<string, { title: string }> }; fragments: Array<{ fragment: string; nodes: unknown[] }> }>;
+    expect(table.data.definition.c0.title).toBe('Kiln Glaze Fire Cool');
+    expect(table.fragments.find((f) => f.fragment === 'header-c0')!.nodes).toHaveLength(4);
+    expect(JSON.stringify(table)).not.toMatch(/<\/?(?:p|ul|li)>/);
+    const page = readPageMarkdown(markdown);
+    expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
+  });
+
   it('reads `</p><p>` inside emphasis read across it (`<code>.**{</code>`…`<code>.**`) as two paragraphs, not text', () => {
     const markdown = '| Path | Meaning |\n| ---- | ------- |\n| <p><code>.**{</code><em>n</em>}</p><p><code>.**{</code><em>a</em> to <em>b</em>}</p> | Levels |\n';
     const [table] = markdownToDocument(markdown).nodes as Array<{ fragments: Array<{ fragment: string; nodes: unknown[] }> }>;
