@@ -60,7 +60,8 @@ export function documentToMarkdown(document: Document, options: WriteOptions = {
     };
   }
   const markdown = writeTop(normal, headingOffset, top);
-  return markdown === '' ? '' : markdown + '\n';
+  // A page's last kept form may end in its own newline: a fence left open holds the page's trailing blank lines.
+  return markdown === '' || markdown.endsWith('\n') ? markdown : markdown + '\n';
 }
 
 /**
@@ -83,9 +84,15 @@ export function keptFormFits(nodes: Block[], headingOffset: number, escapeParent
     const run = nodes.slice(index, index + form.nodes);
     if (joinsList(neighbour(index - 1, -1), run[0]) || joinsList(run[run.length - 1], neighbour(index + form.nodes, 1))) return false;
     const canonical = writeTop({ object: 'document', data: escapeParentheses ? { escapeParentheses } : {}, nodes: run }, headingOffset);
-    return sameBlocks(read(form.markdown), read(canonical));
+    // With a block after it, a form must end where its blocks do: a fence or `<pre>` left open
+    // (kept as read at a page's end) would take in the next block, a paragraph added below it.
+    const after = neighbour(index + form.nodes, 1) ? `\n\n${FOLLOWING}` : '';
+    return sameBlocks(read(form.markdown + after), read(canonical + after));
   };
 }
+
+/** A paragraph standing for the block after a kept form, to check that the form leaves it alone. */
+const FOLLOWING = '\uE000';
 
 /** A link reference definition line (`[name]: url`), as kept forms hold them; `[^name]:` is a footnote's (GFM), not one. */
 const DEFINITION_LINE = /^ {0,3}\[(?!\^)(?:[^\]\\\n]|\\.)+\]:[ \t]*\S.*$/gm;

@@ -156,6 +156,29 @@ const setText = (block: Block, text: string) => {
   (block as ParagraphBlock | HeadingBlock).nodes = [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }];
 };
 
+describe('a fence left open at the page\'s end', () => {
+  it('is kept as written, its trailing blank lines (its content, GFM) included, and stays so', () => {
+    for (const markdown of ['Install it.\n\n```bash\napt install kiln\n\n', 'Install it.\n\n```json\n\n\n']) {
+      const page = readPageMarkdown(markdown);
+      const written = writePageMarkdown(page.document, page.title);
+      expect(written).toBe(markdown);
+      const again = readPageMarkdown(written);
+      expect(writePageMarkdown(again.document, again.title)).toBe(markdown);
+    }
+  });
+
+  it('never takes in a block added after it: the fence is then written closed', () => {
+    for (const markdown of ['Install it.\n\n```bash\napt install kiln\n', 'Install it.\n\n```bash\napt install kiln\n\n']) {
+      const page = readPageMarkdown(markdown);
+      const added: Block = { object: 'block', type: 'paragraph', data: {}, nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: 'Then fire it.', marks: [] }] }] } as Block;
+      page.document.nodes.push(added);
+      const written = writePageMarkdown(page.document, page.title);
+      expect(markdownToDocument(written).nodes.map((b) => b.type)).toEqual(['paragraph', 'code', 'paragraph']);
+      expect(written).toMatch(/```\n\nThen fire it\.\n$/);
+    }
+  });
+});
+
 describe('keeping the separators between top-level blocks', () => {
   it('writes the blank lines a page put between its blocks back as read, meaning what the canonical reading means', () => {
     const { document } = readPageMarkdown(SEPARATED);

@@ -535,6 +535,18 @@ export function findWrittenForms(
     const split = pieces?.map((piece) => ({ piece, form: formOf(piece, true) }));
     let choice = split && split.every((p) => p.form !== null) ? split : [{ piece: whole, form: from < to ? formOf(whole, false) : undefined }];
     if (split && choice[0].form === null) choice = split;
+    // A fence left open runs to the page's end, its trailing blank lines its content (GFM): the
+    // page's last run, not reading as its blocks without them, is tried with them.
+    if (choice.length === 1 && choice[0].form === null && group.hi === blockLines.length - 1 && to < sourceLines.length && sourceLines.slice(to).every(isBlank)) {
+      for (const end of [sourceLines.length - 1, sourceLines.length]) {
+        const extended = { ...whole, to: end };
+        const form = end > to ? formOf(extended, false) : null;
+        if (form) {
+          choice = [{ piece: extended, form }];
+          break;
+        }
+      }
+    }
     for (const { piece, form } of choice) {
       const known = piece.from < piece.to;
       if (form) {
