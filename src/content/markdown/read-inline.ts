@@ -120,11 +120,13 @@ class InlineReader {
    * an escape, not text, or each round trip would add one.
    */
   private literalAutolinkText(node: PhrasingContent & { children: PhrasingContent[] }): string {
-    const value = plainOf(node.children).replace(/\\([!-/:-@[-`{-~])/g, '$1');
+    const raw = plainOf(node.children);
     const end = node.position?.end.offset;
     const after = end === undefined ? undefined : this.ctx.source?.[end];
-    const run = /\\+$/.exec(value)?.[0].length ?? 0;
-    return run % 2 === 1 && after !== undefined && /[!-/:-@[-`{-~]/.test(after) ? value.slice(0, -1) : value;
+    // Counted as written: `\\` before the punctuation is one backslash of text, not an escape.
+    const run = /\\+$/.exec(raw)?.[0].length ?? 0;
+    const text = run % 2 === 1 && after !== undefined && /[!-/:-@[-`{-~]/.test(after) ? raw.slice(0, -1) : raw;
+    return text.replace(/\\([!-/:-@[-`{-~])/g, '$1');
   }
 
   private isLiteralAutolink(node: PhrasingContent): boolean {

@@ -61,6 +61,13 @@ describe('constructs GitBook writes that were lost or shown as text', () => {
     expect(JSON.stringify(paragraph)).toContain('https://x/#/<NAME> here');
   });
 
+  it('reads an escaped backslash ending a URL typed as text (`https://x/a\\\\"`) as a backslash of text, and writes it so', () => {
+    const [paragraph] = roundTrips('See https://x/a\\\\"" here');
+    expect(JSON.stringify(paragraph)).toContain(JSON.stringify('https://x/a\\"" here').slice(1, -1));
+    const page = readPageMarkdown('* https://x/a\\\\\\"\\""\n');
+    expect(writePageMarkdown(page.document, page.title)).toBe('* https://x/a\\\\\\"\\""\n');
+  });
+
   it('reads a code title holding bare quotes whole (`title="a "b""`)', () => {
     const [code] = roundTrips('{% code title="a "b"" %}\n```js\nx\n```\n{% endcode %}', '{% code title="a &#x22;b&#x22;" %}\n```js\nx\n```\n{% endcode %}');
     expect((code as { data: { title?: string } }).data.title).toBe('a "b"');
