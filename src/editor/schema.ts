@@ -16,7 +16,7 @@
  */
 import { Fragment, Schema, type AttributeSpec, type DOMOutputSpec, type MarkSpec, type NodeSpec, type Node as PMNode, type Mark as PMMark } from 'prosemirror-model';
 import { CONTAINERS, allows, type Container } from '../content/markdown/dialect.ts';
-import type { BlockType } from '../content/markdown/types.ts';
+import { HINT_STYLES, type BlockType } from '../content/markdown/types.ts';
 
 /** The ProseMirror group of blocks that may stand in `container`. */
 export const groupOf = (container: Container): string => `in_${container.replace(/-/g, '_')}`;
@@ -70,8 +70,6 @@ function alignAttrs(node: PMNode): Record<string, string> {
   const align = (node.attrs.data as { align?: string } | null)?.align;
   return align && ALIGN_STYLE[align] ? { style: `text-align: ${ALIGN_STYLE[align]}` } : {};
 }
-
-const HINT_STYLES = ['info', 'success', 'warning', 'danger'] as const;
 
 const nodes: Record<string, NodeSpec> = {
   doc: { content: blocksOf('document'), attrs: { data: { default: {} }, meta: { default: {} } } },
@@ -209,7 +207,7 @@ const nodes: Record<string, NodeSpec> = {
     parseDOM: [own('hint')],
     toDOM: (node) => {
       const style = (node.attrs.data as { style?: string } | null)?.style;
-      return ['div', { 'data-type': 'hint', class: `hint hint-${HINT_STYLES.includes(style as never) ? style : 'info'}`, role: 'note', ...dataAttr(node) }, 0];
+      return ['div', { 'data-type': 'hint', class: `hint hint-${style && HINT_STYLES.has(style) ? style : 'info'}`, role: 'note', ...dataAttr(node) }, 0];
     },
   },
 

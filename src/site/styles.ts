@@ -17,6 +17,8 @@ export const SITE_CSS = `
 html{-webkit-text-size-adjust:100%}
 body{margin:0;background:var(--bg);color:var(--fg);font:16px/1.6 system-ui,-apple-system,"Segoe UI",Roboto,Ubuntu,sans-serif}
 a{color:var(--primary);text-decoration:none}a:hover{text-decoration:underline}
+/* A link to a markdown file that is no page (no href): text, not a link's colour; a dotted underline and its title tell why. */
+[data-unresolved-link],[data-unresolved-link]:hover{color:inherit;text-decoration:underline dotted var(--muted);text-underline-offset:.2em;cursor:help}
 .announcement{padding:.5rem 1rem;text-align:center;font-size:.9rem;background:var(--primary);color:var(--primary-fg)}
 .announcement a{color:inherit;text-decoration:underline;margin-left:.5rem}
 .announcement-warning{background:var(--warning);color:#111}.announcement-danger{background:var(--danger);color:#fff}

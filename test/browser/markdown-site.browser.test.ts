@@ -16,12 +16,14 @@ import { servedTestApp } from './served-app.ts';
  * page read the way the change-request batch reads it (relative links and assets resolved
  * against the space), then looked at in Chromium. No page shows raw markup in its visible
  * text outside code (`<tag`, `{%`, backslash escapes), and every relative link and image of
- * the fixtures answers 200 there, except the ones the fixtures break on purpose. Screenshots
- * go to test/browser/screenshots/ (gitignored).
+ * the fixtures answers 200 there, except the ones the fixtures break on purpose. A page of
+ * its own checks hard breaks (two lines, not one) and links to a markdown file that is no page
+ * (text with a title, nothing to follow). Screenshots go to test/browser/screenshots/ (gitignored).
  */
 
 // Evaluated in the page, not in Node.
 declare const document: any;
+declare function getComputedStyle(element: unknown): { color: string; cursor: string; textDecorationLine: string; textDecorationStyle: string };
 
 const FIXTURES = path.join(import.meta.dirname, '../fixtures/markdown');
 const SHOTS = path.join(import.meta.dirname, 'screenshots');
@@ -142,5 +144,109 @@ describe('the GitBook-written fixture space, published', { timeout: 180_000 }, (
     }
     // Links and images of the fixtures were there to check.
     expect(checked.size).toBeGreaterThan(10);
+  });
+});
+
+/** A page with a hard break in each place a reader meets one, and a link to a markdown file the space has no page for. */
+const BREAKS_MARKDOWN = [
+  'Two spaces end this line  ',
+  'and this one starts the next, beside [the other guide](other.md).',
+  '',
+  'A backslash ends this line\\',
+  'and this one starts the next.',
+  '',
+  '- A list item broken here  ',
+  '  and carried on here.',
+  '',
+  '| Setting | Meaning |',
+  '| --- | --- |',
+  // A table row is one line: a cell breaks with <br>, which the engine reads as the same hard break.
+  '| A cell broken here<br>and carried on here | plain |',
+  '',
+  // Verbatim HTML keeps its <a>, without the href.
+  '<div><p>Verbatim HTML names <a href="other.md">the other guide too</a>.</p></div>',
+  '',
+].join('\n');
+
+/** Where the two text parts around each hard break (`<br>`) of `selector` sit: their boxes' tops and bottoms. */
+function breakBoxes(page: Page, selector: string): Promise<Array<{ before: string; after: string; beforeTop: number; beforeBottom: number; afterTop: number }>> {
+  return page.evaluate((sel) => {
+    const box = (node: any) => {
+      const range = document.createRange();
+      range.selectNodeContents(node);
+      return range.getBoundingClientRect();
+    };
+    return [...document.querySelectorAll(`${sel} br`)].map((br: any) => {
+      const before = br.previousSibling;
+      const after = br.nextSibling;
+      return { before: before.textContent, after: after.textContent, beforeTop: box(before).top, beforeBottom: box(before).bottom, afterTop: box(after).top };
+    });
+  }, selector);
+}
+
+describe('hard breaks and links to pages the space does not have, published', { timeout: 120_000 }, () => {
+  let t: TestApp;
+  let url: string;
+  let browser: TestBrowser;
+
+  beforeAll(async () => {
+    ({ t, url } = await servedTestApp());
+    const org = await createOrganization(t);
+    const space = await spaceWith(t, org, 'Breaks', (e) => {
+      e.insertPage({ title: 'Line breaks', markdown: BREAKS_MARKDOWN });
+    });
+    await publishSite(t, org, { title: 'Breaks', basename: 'breaks', spaces: [space] });
+    browser = await TestBrowser.launch(SHOTS);
+  }, 120_000);
+
+  afterAll(() => closeExpectingNoErrors(browser, t));
+
+  it('shows each hard break as a second line, and a link to a missing page as its text with its title and no link', async () => {
+    for (const [width, scheme] of [[1280, 'light'], [390, 'dark']] as const) {
+      const page = await (await browser.context(viewportOf(width, width < 800 ? 844 : 900, scheme))).newPage();
+      const response = await page.goto(`${url}/sites/breaks/`);
+      expect(response?.status()).toBe(200);
+
+      // Paragraph (two spaces, backslash), list item, table cell: the text after the break starts below the text before it.
+      const breaks = [
+        ...(await breakBoxes(page, 'main p')),
+        ...(await breakBoxes(page, 'main li')),
+        ...(await breakBoxes(page, 'main td')),
+      ];
+      expect(breaks.map(({ before, after }) => [before.trim(), after.trim()])).toEqual([
+        ['Two spaces end this line', 'and this one starts the next, beside'],
+        ['A backslash ends this line', 'and this one starts the next.'],
+        ['A list item broken here', 'and carried on here.'],
+        ['A cell broken here', 'and carried on here'],
+      ]);
+      for (const box of breaks) expect(box.afterTop, `${width} px: ${box.before}`).toBeGreaterThanOrEqual(box.beforeBottom - 1);
+
+      // The links to other.md: their text, named in their title, and nothing to follow.
+      const unresolved = await page.evaluate(() =>
+        [...document.querySelectorAll('main [data-unresolved-link]')].map((el: any) => ({
+          tag: el.tagName,
+          text: el.innerText,
+          title: el.title,
+          inLink: el.closest('a[href]') !== null || el.querySelector('a') !== null,
+          href: el.getAttribute('href'),
+          shown: el.getBoundingClientRect().width > 0,
+          // Its colour and the paragraph's around it: text, not a link's colour.
+          color: getComputedStyle(el).color,
+          around: getComputedStyle(el.parentElement).color,
+          cursor: getComputedStyle(el).cursor,
+          underline: `${getComputedStyle(el).textDecorationLine} ${getComputedStyle(el).textDecorationStyle}`,
+        })),
+      );
+      expect(unresolved.map(({ tag, text, title, inLink, href, shown }) => ({ tag, text, title, inLink, href, shown }))).toEqual([
+        { tag: 'SPAN', text: 'the other guide', title: 'Not a page of this site: other.md', inLink: false, href: null, shown: true },
+        { tag: 'A', text: 'the other guide too', title: 'Not a page of this site: other.md', inLink: false, href: null, shown: true },
+      ]);
+      // Shown as the text around it (verbatim HTML's <a> too, which took the link colour), with a dotted underline and a help cursor for the title.
+      for (const { color, around, cursor, underline } of unresolved) expect({ color, cursor, underline }).toEqual({ color: around, cursor: 'help', underline: 'underline dotted' });
+      expect(await page.locator('main a[href*="other"]').count()).toBe(0);
+
+      await page.screenshot({ path: path.join(SHOTS, `breaks-unresolved-${width}-${scheme}.png`), fullPage: true });
+      await page.context().close();
+    }
   });
 });

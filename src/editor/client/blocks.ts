@@ -5,6 +5,7 @@
  */
 import type { Node as PMNode, NodeType } from 'prosemirror-model';
 import { NodeSelection, TextSelection, type EditorState, type Transaction } from 'prosemirror-state';
+import { HINT_STYLES } from '../../content/markdown/types.ts';
 import { schema } from '../schema.ts';
 
 const n = schema.nodes;
@@ -74,7 +75,7 @@ export const KINDS: Kind[] = [
   { id: 'list-ordered', label: 'Numbered list', keywords: 'ordered ol 1.', make: () => list(n.list_ordered!) },
   { id: 'list-tasks', label: 'Task list', keywords: 'todo checkbox []', make: () => list(n.list_tasks!, { checked: false }) },
   { id: 'code', label: 'Code block', keywords: 'code pre ```', make: () => n.code_block!.create({ data: {} }, n.code_line!.create()) },
-  ...(['info', 'success', 'warning', 'danger'] as const).map((style) => ({
+  ...[...HINT_STYLES].map((style) => ({
     id: `hint-${style}`,
     label: `Hint: ${style}`,
     keywords: 'hint callout note',

@@ -3,6 +3,7 @@
  * each writes into the node's `data`. What they write is what GitBook's schema allows and the
  * markdown engine reads and writes (convert.test.ts applies each and reads the result back).
  */
+import { HINT_STYLES } from '../../content/markdown/types.ts';
 import { webUrl, type Field, type InsertContext } from './blocks.ts';
 
 export type Data = Record<string, unknown>;
@@ -101,7 +102,7 @@ export const SETTINGS: Record<string, Setting[]> = {
     { label: 'Line numbers', kind: 'checkbox', get: (d) => d.lineNumbers === true, set: (d, v) => withFlag(d, 'lineNumbers', v === true) },
     { label: 'Wrap lines', kind: 'checkbox', get: (d) => d.overflow === 'wrap', set: (d, v) => (v ? { ...d, overflow: 'wrap' } : withoutKey(d, 'overflow')) },
   ],
-  hint: [{ label: 'Style', kind: 'select', options: choices('info', 'success', 'warning', 'danger'), get: (d) => String(d.style ?? 'info'), set: (d, v) => ({ ...d, style: v }) }],
+  hint: [{ label: 'Style', kind: 'select', options: choices(...HINT_STYLES), get: (d) => String(d.style ?? 'info'), set: (d, v) => ({ ...d, style: v }) }],
   tabs_item: [text('Tab title', 'title')],
   updates: [{ label: 'Date format', kind: 'select', options: choices('full', 'short', 'numeric'), get: (d) => String(d.format ?? 'full'), set: (d, v) => ({ ...d, format: v }) }],
   update: [

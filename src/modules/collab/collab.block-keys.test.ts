@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { createMember, createOrganization, type TestOrganization, type TestUser } from '../../../test/factories.ts';
-import { editSpaceContent } from '../content/content.service.ts';
+import type { TestUser } from '../../../test/factories.ts';
+import { createCollabSpace } from '../../../test/collab-space.ts';
 
 /*
  * A block comment keeps its anchor when its block moves (issue 32): the revision store keeps
@@ -10,19 +10,17 @@ import { editSpaceContent } from '../content/content.service.ts';
  */
 describe('block keys of moved blocks, through the API', () => {
   let t: TestApp;
-  let org: TestOrganization;
   let editor: TestUser;
   let spaceId: string;
   let pageId: string;
 
   beforeAll(async () => {
     t = await createTestApp();
-    org = await createOrganization(t, { title: 'Acme Docs' });
-    editor = await createMember(t, org.id, 'edit', { displayName: 'Eda' });
-    spaceId = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Handbook' } })).body.id;
-    await editSpaceContent(t.app.deps, spaceId, org.admin.id, (e) => {
-      pageId = e.insertPage({ title: 'Welcome', markdown: 'Alpha.\n\nBravo, commented on.\n\nCharlie.\n\nDelta.\n' });
-    });
+    ({
+      editor,
+      spaceId,
+      pageIds: [pageId],
+    } = await createCollabSpace(t, [{ title: 'Welcome', markdown: 'Alpha.\n\nBravo, commented on.\n\nCharlie.\n\nDelta.\n' }]));
   }, 120_000);
   afterAll(() => t?.close());
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as Y from 'yjs';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
-import { createMember, createOrganization } from '../../../test/factories.ts';
-import { editSpaceContent } from '../content/content.service.ts';
+import { createChangeRequest } from '../../../test/factories.ts';
+import { createCollabSpace } from '../../../test/collab-space.ts';
 import { collabRepository, type CollabDocKey } from './collab.repository.ts';
 
 /*
@@ -16,15 +16,9 @@ describe('compacting live-editing rows', () => {
 
   beforeAll(async () => {
     t = await createTestApp();
-    const org = await createOrganization(t, { title: 'Lamps' });
-    const editor = await createMember(t, org.id, 'edit');
-    const space = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Wicks' } });
-    let pageId = '';
-    await editSpaceContent(t.app.deps, space.body.id, org.admin.id, (e) => {
-      pageId = e.insertPage({ title: 'Oil', markdown: 'Oil text.\n' });
-    });
-    const cr = await t.request('POST', `/v1/spaces/${space.body.id}/change-requests`, { token: editor.token, body: { subject: 'Compact' } });
-    key = { changeRequestId: cr.body.id, pageId };
+    const { editor, space, pageIds } = await createCollabSpace(t, [{ title: 'Oil', markdown: 'Oil text.\n' }]);
+    const cr = await createChangeRequest(t, { space, token: editor.token, subject: 'Compact' });
+    key = { changeRequestId: cr.id, pageId: pageIds[0] };
   });
   afterAll(async () => {
     await t.close();

@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import type { FastifyInstance } from 'fastify';
-import { createTestApp, listenWithSecondProcess, type TestApp } from '../../../test/app.ts';
-import { createMember, createOrganization, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import type { TestApp } from '../../../test/app.ts';
+import type { TestOrganization, TestUser } from '../../../test/factories.ts';
 import { Client, until } from '../../../test/collab-client.ts';
-import { editSpaceContent } from '../content/content.service.ts';
-import { startSession } from '../sessions/sessions.service.ts';
+import { sessionCookie, startCollabServers, type CollabServers } from '../../../test/collab-space.ts';
 import { ENDED_CLOSE, MESSAGE } from './collab.service.ts';
 
 /*
@@ -16,8 +13,8 @@ import { ENDED_CLOSE, MESSAGE } from './collab.service.ts';
  * told. A change request merged or closed ends its rooms and deletes its live documents' rows.
  */
 describe('live documents follow changes made outside live editing', () => {
+  let servers: CollabServers;
   let t: TestApp;
-  let second: FastifyInstance;
   let org: TestOrganization;
   let editor: TestUser;
   let other: TestUser;
@@ -26,32 +23,19 @@ describe('live documents follow changes made outside live editing', () => {
   let otherPageId: string;
   let port: number;
   let secondPort: number;
-  const open: WebSocket[] = [];
 
   beforeAll(async () => {
-    t = await createTestApp();
-    org = await createOrganization(t, { title: 'Acme Docs' });
-    editor = await createMember(t, org.id, 'edit', { displayName: 'Eda' });
-    other = await createMember(t, org.id, 'edit', { displayName: 'Otto' });
-    spaceId = (await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Handbook' } })).body.id;
-    await editSpaceContent(t.app.deps, spaceId, org.admin.id, (e) => {
-      pageId = e.insertPage({ title: 'Welcome', markdown: 'First paragraph.\n\nSecond paragraph.\n' });
-      otherPageId = e.insertPage({ title: 'Other', markdown: 'Other page.\n' });
-    });
-    // Another server process on the same database: it learns of writes made here only through the database.
-    ({ port, second, secondPort } = await listenWithSecondProcess(t));
+    servers = await startCollabServers([
+      { title: 'Welcome', markdown: 'First paragraph.\n\nSecond paragraph.\n' },
+      { title: 'Other', markdown: 'Other page.\n' },
+    ]);
+    ({ t, org, editor, other, spaceId, port, secondPort } = servers);
+    [pageId, otherPageId] = servers.pageIds;
   }, 180_000);
-  afterAll(async () => {
-    for (const ws of open) ws.terminate();
-    await second?.close();
-    await t?.close();
-  });
+  afterAll(() => servers?.close());
 
   async function member(user: TestUser, cr: string, at: number, page = pageId): Promise<Client> {
-    const session = await startSession(t.db, t.clock, t.config.sessionTtlMs, { userId: user.id, method: 'link', organizationId: null });
-    const ws = new WebSocket(`ws://127.0.0.1:${at}/app/collab/${spaceId}/${cr}/${page}`, { headers: { origin: 'http://quire.test', cookie: `quire_session=${session}` } });
-    open.push(ws);
-    const client = new Client(ws);
+    const client = new Client(servers.socket(`/app/collab/${spaceId}/${cr}/${page}`, { cookie: await sessionCookie(t, user), at }));
     await client.synced;
     return client;
   }

@@ -3,12 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import * as Y from 'yjs';
 import * as encoding from 'lib0/encoding';
-import type { FastifyInstance } from 'fastify';
-import { createTestApp, listenWithSecondProcess, type TestApp } from '../../../test/app.ts';
+import type { TestApp } from '../../../test/app.ts';
 import { createMember, createOrganization, type TestOrganization, type TestUser } from '../../../test/factories.ts';
+import { sessionCookie, startCollabServers, type CollabServers } from '../../../test/collab-space.ts';
 import { buildApp } from '../../app.ts';
-import { editSpaceContent } from '../content/content.service.ts';
-import { startSession } from '../sessions/sessions.service.ts';
 import { readPageMarkdown } from '../../content/markdown/index.ts';
 import { COLLAB_LIMITS, MESSAGE, documentOfYDoc, seedUpdate } from './collab.service.ts';
 import { Client, textOf, until } from '../../../test/collab-client.ts';
@@ -36,8 +34,8 @@ describe('the live document', () => {
 });
 
 describe('live editing (collab)', () => {
+  let servers: CollabServers;
   let t: TestApp;
-  let second: FastifyInstance;
   let org: TestOrganization;
   let editor: TestUser;
   let other: TestUser;
@@ -47,42 +45,21 @@ describe('live editing (collab)', () => {
   let crId: string;
   let port: number;
   let secondPort: number;
-  const origin = 'http://quire.test';
-  const open: WebSocket[] = [];
 
   beforeAll(async () => {
-    t = await createTestApp();
-    org = await createOrganization(t, { title: 'Acme Docs' });
-    editor = await createMember(t, org.id, 'edit', { displayName: 'Eda' });
-    other = await createMember(t, org.id, 'edit', { displayName: 'Otto' });
+    servers = await startCollabServers([{ title: 'Welcome', markdown: 'Handbook text.\n' }]);
+    ({ t, org, editor, other, spaceId, port, secondPort } = servers);
+    [pageId] = servers.pageIds;
     reader = await createMember(t, org.id, 'read', { displayName: 'Rita' });
-    const created = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Handbook' } });
-    spaceId = created.body.id;
-    await editSpaceContent(t.app.deps, spaceId, org.admin.id, (e) => {
-      pageId = e.insertPage({ title: 'Welcome', markdown: 'Handbook text.\n' });
-    });
     const cr = await t.request('POST', `/v1/spaces/${spaceId}/change-requests`, { token: editor.token, body: { subject: 'Together' } });
     crId = cr.body.id;
-    // Another server process on the same database.
-    ({ port, second, secondPort } = await listenWithSecondProcess(t));
   }, 180_000);
-  afterAll(async () => {
-    for (const ws of open) ws.terminate();
-    await second?.close();
-    await t.close();
-  });
+  afterAll(() => servers?.close());
 
-  async function cookieOf(user: TestUser) {
-    const id = await startSession(t.db, t.clock, t.config.sessionTtlMs, { userId: user.id, method: 'link', organizationId: null });
-    return `quire_session=${id}`;
-  }
+  const cookieOf = (user: TestUser) => sessionCookie(t, user);
 
   function connect(cookie: string | null, options: { origin?: string; at?: number; path?: string } = {}) {
-    const ws = new WebSocket(`ws://127.0.0.1:${options.at ?? port}${options.path ?? `/app/collab/${spaceId}/${crId}/${pageId}`}`, {
-      headers: { origin: options.origin ?? origin, ...(cookie ? { cookie } : {}) },
-    });
-    open.push(ws);
-    return ws;
+    return servers.socket(options.path ?? `/app/collab/${spaceId}/${crId}/${pageId}`, { cookie, ...options });
   }
 
   /** The HTTP status a refused upgrade answers, with its body. */
