@@ -179,6 +179,15 @@ describe('a fence left open at the page\'s end', () => {
   });
 });
 
+describe('a page of LF lines with some ending CR', () => {
+  it('keeps a lone CR line ending inside a paragraph and a CR LF blank line between blocks', () => {
+    for (const markdown of ['The vault holds it and\r&#x20;keeps it.\n\n## Keys\n', '* Seal the vault.\n\r\n#### **Keys**\n']) {
+      const page = readPageMarkdown(markdown);
+      expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
+    }
+  });
+});
+
 describe('keeping the separators between top-level blocks', () => {
   it('writes the blank lines a page put between its blocks back as read, meaning what the canonical reading means', () => {
     const { document } = readPageMarkdown(SEPARATED);

@@ -282,7 +282,7 @@ export function writtenSeparatorsOf(data: Document['data'] | undefined): Written
   return separators.filter(
     (f): f is WrittenSeparator =>
       !!f && typeof f === 'object' && Number.isInteger(f.nodes) && f.nodes >= 2 && typeof f.blocks === 'string' &&
-      typeof f.separator === 'string' && /^\n+$/.test(f.separator) && f.separator.length <= 2 * f.nodes,
+      typeof f.separator === 'string' && /^(?:\r?\n)+$/.test(f.separator) && f.separator.replace(/\r/g, '').length <= 2 * f.nodes,
   );
 }
 
@@ -330,8 +330,8 @@ export function findWrittenForms(
   if (spans.length === 0) return { forms: [], separators: [] };
   const keyAt = keysOf(nodes.map(stableContent));
   const written = canonical.split('\n');
-  // A line ending written CR LF differs from the canonical LF: its block keeps its form, CR and all.
-  const sourceLines = source.replace(/\r(?!\n)/g, '\n').split('\n');
+  // A line ending written CR LF, or CR alone, differs from the canonical LF: its block keeps its form, CR and all.
+  const sourceLines = source.split('\n');
   const trimEnd = (line: string) => line.replace(/(?:[ \t]|&#x20;)+$/, '');
   const sameText = (a: string, b: string) => a.split('\n').map(trimEnd).join('\n') === b.split('\n').map(trimEnd).join('\n');
   // Lines are matched without the blank ones: blank lines are the separators between blocks
@@ -569,7 +569,8 @@ export function findWrittenForms(
     if (before.to === undefined || after.from === undefined || before.to > after.from) continue;
     const between = sourceLines.slice(before.to, after.from);
     if (!between.every(isBlank)) continue;
-    const separator = '\n'.repeat(between.length + 1);
+    // A blank line ending CR LF in a page of LF lines keeps its CR.
+    const separator = '\n' + between.map((line) => (line.endsWith('\r') ? '\r\n' : '\n')).join('');
     const canonicalSeparator = canonical.slice(before.end, after.start);
     if (separator === canonicalSeparator) continue;
     if (!separatorFits(before.text, separator, after.text, canonicalSeparator, nodes.slice(before.first, after.last + 1), readBlocks)) continue;
