@@ -9,11 +9,11 @@ import remarkGfm from 'remark-gfm';
 import remarkFrontmatter from 'remark-frontmatter';
 import { visit } from 'unist-util-visit';
 import type { Definition, Root } from 'mdast';
-import { prepareMarkdown } from './prepare.ts';
+import { prepareMarkdown, restorePlaceholders, type Prepared } from './prepare.ts';
 import { readBlocks, type BlockContext } from './read-block.ts';
 import { assignKeys, normalizeDocument } from './normalize.ts';
 import { normalizeInlines } from './leaves.ts';
-import { definitionLines, keptFormFits, writeTop } from './write.ts';
+import { keptFormFits, writeTop } from './write.ts';
 import { findWrittenForms, type BlockSpan } from './written-form.ts';
 import type { Document, InlineContent } from './types.ts';
 
@@ -37,15 +37,16 @@ const processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatte
 export function markdownToDocument(markdown: string, options: ReadOptions = {}): Document {
   const data: Document['data'] = escapesParentheses(markdown) ? { escapeParentheses: true } : {};
   const headingOffset = options.headingOffset ?? 0;
-  const document = normalizeDocument({ object: 'document', data, nodes: readMarkdownBlocks(markdown, headingOffset) });
+  const read: { definitions?: string } = {};
+  const document = normalizeDocument({ object: 'document', data, nodes: readMarkdownBlocks(markdown, headingOffset, read) });
   if (options.keepWrittenForm) {
     const spans: BlockSpan[] = [];
     const canonical = writeTop(document, headingOffset, { spans });
     // A run may use the page's link reference definitions, which stand elsewhere (at the end): read with them.
-    const definitions = definitionLines(markdown.replace(/^(`{3,}|~{3,})[^\n]*\n[\s\S]*?^\1[ \t]*$/gm, ''));
-    const read = (snippet: string) => markdownToDocument(definitions === '' ? snippet : `${snippet}\n\n${definitions}`, { headingOffset }).nodes;
+    const definitions = read.definitions ?? '';
+    const readSnippet = (snippet: string) => markdownToDocument(definitions === '' ? snippet : `${snippet}\n\n${definitions}`, { headingOffset }).nodes;
     const fits = keptFormFits(document.nodes, headingOffset, document.data.escapeParentheses, definitions);
-    const { forms, separators } = findWrittenForms(markdown, document.nodes, canonical, spans, read, fits);
+    const { forms, separators } = findWrittenForms(markdown, document.nodes, canonical, spans, readSnippet, fits);
     if (forms.length > 0) document.data.writtenForms = forms;
     if (separators.length > 0) document.data.writtenSeparators = separators;
   }
@@ -93,9 +94,11 @@ function escapesParentheses(markdown: string): boolean {
   return escaped;
 }
 
-function readMarkdownBlocks(markdown: string, headingOffset: number) {
+/** `read.definitions` gets the link reference definitions the page holds, as written (not those in code). */
+function readMarkdownBlocks(markdown: string, headingOffset: number, read?: { definitions?: string }) {
   const prepared = prepareMarkdown(markdown);
   const tree = processor.parse(prepared.source) as Root;
+  if (read) read.definitions = definitionSources(tree, prepared);
   const ctx: BlockContext = {
     tokens: prepared.tokens,
     definitions: definitionsOf(tree),
@@ -106,6 +109,21 @@ function readMarkdownBlocks(markdown: string, headingOffset: number) {
     addedLines: prepared.addedLines,
   };
   return readBlocks(tree.children, ctx);
+}
+
+/** The link reference definitions `markdown` holds, as written, one a line (those in code are none). */
+export function definitionsWritten(markdown: string): string {
+  const prepared = prepareMarkdown(markdown);
+  return definitionSources(processor.parse(prepared.source) as Root, prepared);
+}
+
+function definitionSources(tree: Root, prepared: Prepared): string {
+  const lines: string[] = [];
+  visit(tree, 'definition', (node: Definition) => {
+    const { start, end } = node.position ?? {};
+    if (start?.offset !== undefined && end?.offset !== undefined) lines.push(restorePlaceholders(prepared.source.slice(start.offset, end.offset), prepared.tokens));
+  });
+  return lines.join('\n');
 }
 
 function definitionsOf(tree: Root): Map<string, Definition> {

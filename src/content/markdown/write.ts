@@ -17,7 +17,7 @@ import type {
 } from './types.ts';
 import { UPDATE_TAGS } from './prepare.ts';
 import { tableNeedsHtml, writeHtmlTable } from './html-table.ts';
-import { markdownToDocument } from './parse.ts';
+import { definitionsWritten, markdownToDocument } from './parse.ts';
 import { formLookup, sameBlocks, separatorFits, separatorLookup, writtenFormsOf, writtenSeparatorsOf, type BlockSpan } from './written-form.ts';
 import { codeNeedsHtml, writeHtmlCode } from './html-code.ts';
 
@@ -95,11 +95,11 @@ export function keptFormFits(nodes: Block[], headingOffset: number, escapeParent
 const FOLLOWING = '\uE000';
 
 /** A link reference definition line (`[name]: url`), as kept forms hold them; `[^name]:` is a footnote's (GFM), not one. */
-const DEFINITION_LINE = /^ {0,3}\[(?!\^)(?:[^\]\\\n]|\\.)+\]:[ \t]*\S.*$/gm;
+const DEFINITION_LINE = /^ {0,3}\[(?!\^)(?:[^\]\\\n]|\\.)+\]:[ \t]*\S.*$/m;
 
-/** The link reference definitions a text writes, one a line. */
-export function definitionLines(markdown: string): string {
-  return (markdown.match(DEFINITION_LINE) ?? []).join('\n');
+/** The link reference definitions a text writes, one a line, as read (a definition-like line in code is none). */
+function definitionLines(markdown: string): string {
+  return DEFINITION_LINE.test(markdown) ? definitionsWritten(markdown) : '';
 }
 
 /**

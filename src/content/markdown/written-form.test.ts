@@ -167,6 +167,12 @@ describe('a fence left open at the page\'s end', () => {
     }
   });
 
+  it('is kept when it holds a line like a link definition (`[a]: url`), which is code, not a definition', () => {
+    const markdown = 'Install it.\n\n```shell\nbrew install kiln\n[kiln]: https://kiln.example\n';
+    const page = readPageMarkdown(markdown);
+    expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
+  });
+
   it('never takes in a block added after it: the fence is then written closed', () => {
     for (const markdown of ['Install it.\n\n```bash\napt install kiln\n', 'Install it.\n\n```bash\napt install kiln\n\n']) {
       const page = readPageMarkdown(markdown);
