@@ -185,6 +185,15 @@ describe('a fence left open at the page\'s end', () => {
   });
 });
 
+describe('blocks written on adjacent lines', () => {
+  it('keeps a fence holding fence lines and the indented code right under it as written', () => {
+    const markdown = 'Build it.\n\n```php\n```php\n```\n    Then see the advanced section.\n';
+    const page = readPageMarkdown(markdown);
+    expect(page.document.nodes.map((b) => b.type)).toEqual(['paragraph', 'code', 'code']);
+    expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
+  });
+});
+
 describe('a page of LF lines with some ending CR', () => {
   it('keeps a lone CR line ending inside a paragraph and a CR LF blank line between blocks', () => {
     for (const markdown of ['The vault holds it and\r&#x20;keeps it.\n\n## Keys\n', '* Seal the vault.\n\r\n#### **Keys**\n']) {

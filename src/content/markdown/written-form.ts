@@ -505,16 +505,11 @@ export function findWrittenForms(
     if (items) form = { ...form, ...items } as WrittenList;
     return form;
   };
-  let next = 0;
-  for (const group of groups) {
-    for (; next < group.lo; next++) runs.push(single(next));
-    next = group.hi + 1;
-    const first = blockLines[group.lo];
-    const lastBlock = blockLines[group.hi];
-    // The group's source: its blocks' matched lines and its hunks' lines, blank lines between included.
+  // The group's source: its blocks' matched lines and its hunks' lines, blank lines between included.
+  const sourceSpan = (group: (typeof groups)[number]) => {
     let low = Infinity;
     let high = -Infinity;
-    for (let line = first.from; line < lastBlock.to; line++) {
+    for (let line = blockLines[group.lo].from; line < blockLines[group.hi].to; line++) {
       const mapped = sourceOf.get(line);
       if (mapped !== undefined) {
         low = Math.min(low, mapped);
@@ -526,8 +521,22 @@ export function findWrittenForms(
       low = Math.min(low, hunk.s0);
       high = Math.max(high, hunk.s1);
     }
-    const from = low < high ? sourceFilled[low] : 0;
-    const to = low < high ? sourceFilled[high - 1] + 1 : 0;
+    return low < high ? { from: sourceFilled[low], to: sourceFilled[high - 1] + 1 } : { from: 0, to: 0 };
+  };
+  // Groups of neighbouring blocks whose sources touch (no blank line between) are one: such
+  // blocks are written as one piece of source, and the lines where one ends and the next
+  // begins may be aligned with either (a fence holding fence lines, code right under it).
+  for (let k = groups.length - 1; k > 0; k--) {
+    const [before, after] = [groups[k - 1], groups[k]];
+    if (before.hi + 1 !== after.lo) continue;
+    const [a, b] = [sourceSpan(before), sourceSpan(after)];
+    if (a.from < a.to && b.from < b.to && a.to === b.from) groups.splice(k - 1, 2, { lo: before.lo, hi: after.hi, hunks: [...before.hunks, ...after.hunks] });
+  }
+  let next = 0;
+  for (const group of groups) {
+    for (; next < group.lo; next++) runs.push(single(next));
+    next = group.hi + 1;
+    const { from, to } = sourceSpan(group);
     // One form per block where the group's source cuts into pieces that each read as their
     // block and may each be written alone; else the group's source as one form.
     const whole = { lo: group.lo, hi: group.hi, from, to };
