@@ -6,7 +6,7 @@ import { decideAccess, type Claims, type CookieToSet, type Credentials } from '.
 import type { MainFragments, SiteView } from './published.presenter.ts';
 import { publishedRepository, type PublishedSiteRow } from './published.repository.ts';
 import { customizationRefs, coverUrl, absoluteUrl, firstPage, renderedMain, siteView } from './reader-page.ts';
-import { resolveRef, snapshotsFor } from './reader-links.ts';
+import { landingPage, resolveRef, snapshotsFor } from './reader-links.ts';
 import { searchPage } from './reader-search.ts';
 import { loadStructure, resolvePath, siteBase, siteOrigin, type Mount, type PathReading, type Structure } from './reader-structure.ts';
 import { emptySitemap, llmsText, pageMarkdown, sitemap } from './site-files.ts';
@@ -135,7 +135,7 @@ export async function readPage(deps: Deps, visit: SiteVisit, path: string, depen
 
   // Groups have no content of their own; link pages point elsewhere.
   if (node && node.entry.type === 'group') {
-    const target = firstPage(node.children);
+    const target = landingPage(node);
     return target ? { kind: 'moved', location: `${current.base}${target.path}${suffix}` } : { kind: 'missing' };
   }
   if (node && node.entry.type === 'link') {
