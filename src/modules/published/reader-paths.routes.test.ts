@@ -89,4 +89,32 @@ describe('published paths shared by a site space and a page', () => {
     expect(article((await get(`${base}intro`)).text)).toBe('<h1>Intro</h1>\n<p>Intro body.</p>\n');
     expect((await get(`${base}birds/nope`)).status).toBe(404);
   });
+
+  it('sections: the default section path yields to a page of that path, another section path does not', async () => {
+    const manual = await space('Manual', (e) => {
+      e.insertPage({ title: 'Start', markdown: 'Start body.\n' });
+      e.insertPage({ title: 'Manual', markdown: 'The manual page.\n' });
+      e.insertPage({ title: 'Api', markdown: 'Api page of the manual.\n' });
+    });
+    const api = await space('Api', (e) => {
+      e.insertPage({ title: 'Reference', markdown: 'Reference body.\n' });
+    });
+    const site = await req('POST', `${O()}/sites`, { title: 'Sectioned' });
+    const url = `${O()}/sites/${site.body.id}`;
+    for (const [spaceId, title] of [[manual, 'Manual'], [api, 'Api']]) expect((await req('POST', `${url}/sections`, { spaceId, title })).status).toBe(201);
+    expect((await req('PATCH', url, { basename: 'sectioned' })).status).toBe(200);
+    expect((await req('POST', `${url}/publish`)).status).toBe(200);
+    const sections = (await req('GET', `${url}/sections`)).body.items.map((s: any) => [s.path, s.default]);
+    expect(sections).toEqual([
+      ['manual', true],
+      ['api', false],
+    ]);
+    const base = '/sites/sectioned/';
+
+    expect(article((await get(base)).text)).toBe('<h1>Start</h1>\n<p>Start body.</p>\n');
+    expect(article((await get(`${base}manual`)).text)).toBe('<h1>Manual</h1>\n<p>The manual page.</p>\n');
+    expect(article((await get(`${base}manual/start`)).text)).toBe('<h1>Start</h1>\n<p>Start body.</p>\n');
+    expect(article((await get(`${base}api`)).text)).toBe('<h1>Reference</h1>\n<p>Reference body.</p>\n');
+    expect(article((await get(`${base}api/reference`)).text)).toBe('<h1>Reference</h1>\n<p>Reference body.</p>\n');
+  });
 });
