@@ -132,11 +132,20 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
   if (summaryText !== undefined) {
     summary = { oid: byPath.get(summaryPath)!.oid, path: summaryPath, text: summaryText };
     const dir = posix.dirname(summaryPath) === '.' ? '' : posix.dirname(summaryPath);
+    // An entry written on a case-insensitive file system (`readme.md` for README.md) is the
+    // one file whose path matches it in any case; with two such files it names none.
+    const byLowerPath = new Map<string, string[]>();
+    for (const f of input.files) byLowerPath.set(f.path.toLowerCase(), [...(byLowerPath.get(f.path.toLowerCase()) ?? []), f.path]);
+    const fileNamed = (path: string): string | undefined => {
+      if (byPath.has(path)) return path;
+      const matches = byLowerPath.get(path.toLowerCase()) ?? [];
+      return matches.length === 1 ? matches[0] : undefined;
+    };
     const toSlot = (e: SummaryEntry): Slot => {
       if (e.kind === 'page' && e.href) {
         const target = join(dir, e.href.replace(/#.*$/, ''));
         const path = target.endsWith('/') || !MARKDOWN.test(target) ? join(target, 'README.md') : target;
-        return { kind: 'page', title: e.title, path: byPath.has(path) ? path : undefined, children: e.children.map(toSlot) };
+        return { kind: 'page', title: e.title, path: fileNamed(path), children: e.children.map(toSlot) };
       }
       return { kind: e.kind, title: e.title, href: e.href, children: e.children.map(toSlot) };
     };

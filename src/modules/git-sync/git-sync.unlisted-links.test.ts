@@ -12,7 +12,7 @@ import { createRepository, git, startGitServer, type GitServer } from '../../../
  * href ending in `.md` nor a link answering 404; the markdown read back and the git export
  * keep the link exactly as written. A link to a folder's README written in another case
  * (`readme.md`) is a link to that page; a folder link naming a SUMMARY.md group (a slug path
- * with no page) never leads to the group's address, which answers 404. Made-up text. SQLite, and PostgreSQL when DATABASE_URL is set.
+ * with no page) leads to the group's first page, never to the group's own address. Made-up text. SQLite, and PostgreSQL when DATABASE_URL is set.
  */
 describe('git sync: links to markdown files SUMMARY.md does not list', () => {
   let t: TestApp;
@@ -90,8 +90,10 @@ describe('git sync: links to markdown files SUMMARY.md does not list', () => {
     const hrefs = [...article.matchAll(/\shref="([^"]*)"/g)].map((m) => m[1]);
     expect(hrefs.filter((h) => /\.md(?:$|#)/.test(h))).toEqual([]);
     expect(hrefs).toContain(`/sites/windy/${byPath['birds/README.md'].path}`);
-    // A folder link naming a group is no link to a page: left as written (the repository has no such folder's README).
-    expect(hrefs).toContain('../flying-lessons/');
+    // A folder link naming a group (the repository has no such folder's README) leads to the
+    // group's first page, as a page reference to a group does (reader-links.ts landingPage).
+    expect(hrefs).toContain(`/sites/windy/${byPath['lessons/first.md'].path}`);
+    expect(hrefs.filter((h) => /flying-lessons\/?$/.test(h))).toEqual([]);
     for (const href of hrefs.filter((h) => h.startsWith('/sites/'))) expect((await t.app.inject({ method: 'GET', url: href })).statusCode, href).toBe(200);
 
     // An untouched export writes the page byte for byte.

@@ -6,9 +6,9 @@ import { decideAccess, type Claims, type CookieToSet, type Credentials } from '.
 import type { MainFragments, SiteView } from './published.presenter.ts';
 import { publishedRepository, type PublishedSiteRow } from './published.repository.ts';
 import { customizationRefs, coverUrl, absoluteUrl, firstPage, renderedMain, siteView } from './reader-page.ts';
-import { resolveRef, snapshotsFor } from './reader-links.ts';
+import { landingPage, resolveRef, snapshotsFor } from './reader-links.ts';
 import { searchPage } from './reader-search.ts';
-import { loadStructure, resolvePath, siteBase, siteOrigin, type Mount, type Structure } from './reader-structure.ts';
+import { loadStructure, resolvePath, siteBase, siteOrigin, type Mount, type PathReading, type Structure } from './reader-structure.ts';
 import { emptySitemap, llmsText, pageMarkdown, sitemap } from './site-files.ts';
 
 /*
@@ -106,7 +106,7 @@ export async function readPage(deps: Deps, visit: SiteVisit, path: string, depen
   const { db } = deps;
   const { site, structure, claims } = visit;
   const wantsMarkdown = path.endsWith('.md');
-  const resolved = resolvePath(structure, wantsMarkdown ? path.slice(0, -3) : path);
+  const resolved = await servedReading(deps, resolvePath(structure, wantsMarkdown ? path.slice(0, -3) : path));
   if (!resolved) return { kind: 'missing' };
   const { current, pagePath } = resolved;
   const suffix = wantsMarkdown ? '.md' : '';
@@ -135,7 +135,7 @@ export async function readPage(deps: Deps, visit: SiteVisit, path: string, depen
 
   // Groups have no content of their own; link pages point elsewhere.
   if (node && node.entry.type === 'group') {
-    const target = firstPage(node.children);
+    const target = landingPage(node);
     return target ? { kind: 'moved', location: `${current.base}${target.path}${suffix}` } : { kind: 'missing' };
   }
   if (node && node.entry.type === 'link') {
@@ -158,6 +158,17 @@ export async function readPage(deps: Deps, visit: SiteVisit, path: string, depen
     if (view.markdownEnabled) view.markdownUrl = `${current.base}${node.path}.md`;
   }
   return { kind: 'page', view, main, noindex: visit.noindex || main.noindex, lastModified: new Date(snapshot.revision.createdAt).toUTCString() };
+}
+
+/** The first reading of a path whose page exists (a page path wins where it is unambiguous), else the canonical one. */
+async function servedReading(deps: Deps, { readings, canonical }: ReturnType<typeof resolvePath>): Promise<PathReading | null> {
+  for (const reading of readings) {
+    const { revision_id: revisionId, space_id: spaceId } = reading.current.row;
+    if (!revisionId) continue;
+    const snapshot = await loadSnapshot(deps.db, spaceId, revisionId);
+    if (reading.pagePath === '' ? snapshot.pages.length > 0 : snapshot.byPath.has(reading.pagePath)) return reading;
+  }
+  return canonical;
 }
 
 export type SearchAnswer =

@@ -51,7 +51,8 @@ export function linksFor(structure: Structure, current: PlacedSiteSpace, snapsho
       const placed = placedFor(structure, current, spaceId);
       if (!placed) return null;
       const node = snapshots.get(placed.row.space_id)?.byId.get(pageId);
-      return node ? `${placed.base}${node.path}` : null;
+      const landing = node && landingPage(node);
+      return landing ? `${placed.base}${landing.path}` : null;
     },
     pageTitle(pageId, spaceId) {
       const placed = placedFor(structure, current, spaceId);
@@ -103,18 +104,41 @@ export function relativeLinks(
   const fromFile = paths.fileOfPage(pageId);
   if (!fromFile) return null;
   const lookup = lookupOf(paths);
+  /** A relative URL naming a group with no page to land on: the group's path in the layout (shown as the link's title, no href). */
+  const emptyGroupPath = (href: string): string | null => {
+    const ref = resolveRelative(href, fromFile, lookup, paths.root);
+    const node = ref?.kind === 'page' || ref?.kind === 'anchor' ? snapshot.byId.get(ref.page as string) : undefined;
+    return node?.entry.type === 'group' && !landingPage(node) ? (paths.fileOfPage(node.entry.id) ?? null) : null;
+  };
   return {
     relative: (href) => {
       const ref = resolveRelative(href, fromFile, lookup, paths.root);
       if (ref?.kind === 'page' || ref?.kind === 'anchor') {
-        // A group (a SUMMARY.md heading) or a link entry has a slug path but no page to open: a folder link naming it leads nowhere.
+        // A link entry has a slug path but no page to open: a folder link naming it leads nowhere.
         const node = snapshot.byId.get(ref.page as string);
-        return node?.entry.type === 'document' ? `${base}${node.path}${ref.kind === 'anchor' ? `#${ref.anchor}` : ''}` : null;
+        const landing = node && node.entry.type !== 'link' ? landingPage(node) : null;
+        return landing ? `${base}${landing.path}${ref.kind === 'anchor' ? `#${ref.anchor}` : ''}` : null;
       }
       return ref?.kind === 'file' && sign ? (sign(ref.file)?.url ?? null) : null;
     },
-    unresolved: (href) => missingPagePath(href, fromFile, lookup, paths.root),
+    unresolved: (href) => missingPagePath(href, fromFile, lookup, paths.root) ?? emptyGroupPath(href),
   };
+}
+
+/**
+ * The page a reference to `node` opens: the page itself, or for a group (a SUMMARY.md
+ * heading, no content and no address of its own) its first visible page, as GitBook
+ * resolves a link to a group and as the group's path redirects (published.service
+ * readPage); null for a group holding none, whose address is a 404.
+ */
+export function landingPage(node: PageNode): PageNode | null {
+  if (node.entry.type !== 'group') return node;
+  for (const child of node.children) {
+    if (child.entry.hidden) continue;
+    const landing = child.entry.type === 'document' ? child : child.entry.type === 'group' ? landingPage(child) : null;
+    if (landing) return landing;
+  }
+  return null;
 }
 
 /** A customization link target (`to`): a URL, or a page or space on this site. */

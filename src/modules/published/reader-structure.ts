@@ -111,31 +111,87 @@ export async function loadStructure(deps: Deps, site: PublishedSiteRow, base: st
   };
 }
 
+/** One way of reading a URL path: the site space it names and the page path left. */
+export interface PathReading {
+  current: PlacedSiteSpace;
+  pagePath: string;
+}
+
 /**
  * `<section path>/<site space path>/<page path>`: the section's path may be left out for
  * the default section, the site space's for its section's default; a section or site
  * space the visitor does not see does not match (its path is read as a page path).
+ *
+ * A first segment can be both a prefix and a page's first slug (a space "Kites" whose
+ * site space path is `kites` holds a page `kites`), so every reading is returned, in the
+ * order the reader tries them; it serves the first whose page exists, else `canonical`
+ * (rule 5's: each prefix stripped where it names something; null when what it names shows
+ * nothing), where redirects and 404s are looked up. Order:
+ * 1. a prefix that may be left out (the default section's or site space's) read as the
+ *    first slug of a page path in that same default: the page wins, the address stays
+ *    the space's for every path its pages do not take;
+ * 2. the canonical reading;
+ * 3. a prefix that may not be left out (another section or site space) read as a page
+ *    path of the default: that section's or space's address stays its own, only what it
+ *    does not hold falls through to the default's pages.
  */
-export function resolvePath(structure: Structure, path: string): { current: PlacedSiteSpace; pagePath: string } | null {
-  let rest = path.split('/').filter((s) => s !== '');
-  let sectionId = '';
-  if (structure.hasSections) {
-    const named = rest.length > 0 ? structure.sections.find((s) => s.path === rest[0]) : undefined;
-    if (named) {
-      sectionId = named.id;
-      rest = rest.slice(1);
-    } else {
-      const fallback = structure.sections.find((s) => s.id === structure.defaultSectionId && hasSpaces(structure, s.id)) ?? structure.sections.find((s) => hasSpaces(structure, s.id));
-      if (!fallback) return null;
-      sectionId = fallback.id;
+export function resolvePath(structure: Structure, path: string): { readings: PathReading[]; canonical: PathReading | null } {
+  const segments = path.split('/').filter((s) => s !== '');
+  const ranked: Array<{ reading: PathReading; rank: number }> = [];
+  let canonical: PathReading | null = null;
+  for (const section of sectionReadings(structure, segments)) {
+    const candidates = structure.siteSpaces.filter((s) => (s.row.section_id ?? '') === section.value);
+    if (candidates.length === 0) continue;
+    const named = section.rest.length > 0 ? candidates.find((s) => s.row.path === section.rest[0]) : undefined;
+    const preferred = candidates.find((s) => s.row.id === structure.defaultSiteSpaceOf.get(section.value)) ?? candidates[0];
+    for (const space of prefixReadings(section.rest, named, preferred)) {
+      const reading = { current: space.value, pagePath: space.rest.join('/') };
+      if (section.kind === 'read' && space.kind === 'read') canonical = reading;
+      ranked.push({ reading, rank: rankOf(section.kind, space.kind) });
     }
   }
-  const candidates = structure.siteSpaces.filter((s) => (s.row.section_id ?? '') === sectionId);
-  if (candidates.length === 0) return null;
-  const named = rest.length > 0 ? candidates.find((s) => s.row.path === rest[0]) : undefined;
-  if (named) return { current: named, pagePath: rest.slice(1).join('/') };
-  const preferred = candidates.find((s) => s.row.id === structure.defaultSiteSpaceOf.get(sectionId)) ?? candidates[0];
-  return { current: preferred, pagePath: rest.join('/') };
+  ranked.sort((a, b) => a.rank - b.rank);
+  return { readings: ranked.map((r) => r.reading), canonical };
+}
+
+/**
+ * How a level read its first segment: `read` as rule 5 does (stripped when it names
+ * something, else nothing to strip); `page-over-default`: kept as a page slug though it
+ * names the default; `page-over-other`: kept as a page slug though it names another one.
+ */
+type PrefixKind = 'read' | 'page-over-default' | 'page-over-other';
+
+function rankOf(section: PrefixKind, space: PrefixKind): number {
+  if (section === 'page-over-other' || space === 'page-over-other') return 3;
+  // The section's path kept, then taken by the site space level as a site space path:
+  // a prefix either way, never a page path.
+  if (section === 'page-over-default' && space === 'read') return 3;
+  return section === 'page-over-default' || space === 'page-over-default' ? 1 : 2;
+}
+
+/** The section readings of a path: the site root ('') on a site without sections. */
+function sectionReadings(structure: Structure, segments: string[]): Array<PrefixReading<string>> {
+  if (!structure.hasSections) return [{ value: '', rest: segments, kind: 'read' }];
+  const named = segments.length > 0 ? structure.sections.find((s) => s.path === segments[0]) : undefined;
+  const fallback = structure.sections.find((s) => s.id === structure.defaultSectionId && hasSpaces(structure, s.id)) ?? structure.sections.find((s) => hasSpaces(structure, s.id));
+  return prefixReadings(segments, named?.id, fallback?.id);
+}
+
+interface PrefixReading<T> {
+  value: T;
+  rest: string[];
+  kind: PrefixKind;
+}
+
+/** One level's readings: `named` (what the first segment names) with it stripped; `fallback` (what applies with no prefix) with every segment kept. */
+function prefixReadings<T>(segments: string[], named: T | undefined, fallback: T | undefined): Array<PrefixReading<T>> {
+  const readings: Array<PrefixReading<T>> = [];
+  if (named !== undefined) readings.push({ value: named, rest: segments.slice(1), kind: 'read' });
+  if (fallback !== undefined) {
+    const kind = named === undefined ? 'read' : named === fallback ? 'page-over-default' : 'page-over-other';
+    readings.push({ value: fallback, rest: segments, kind });
+  }
+  return readings;
 }
 
 function hasSpaces(structure: Structure, sectionId: string): boolean {
