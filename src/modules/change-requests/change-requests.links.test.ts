@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { createOrganization, createSite, createSpace, type TestOrganization } from '../../../test/factories.ts';
 import { editSpaceContent } from '../content/content.service.ts';
+import { okRequests, refsOf } from '../../../test/link-checks.ts';
 
 /*
  * Links in markdown given to a change-request batch (issue 31): a relative link to a page of
@@ -24,25 +25,7 @@ describe('links in a change-request batch', () => {
     await t.close();
   });
 
-  const token = () => org.admin.token;
-
-  async function ok(method: 'GET' | 'POST' | 'PATCH', url: string, options: { body?: unknown; query?: Record<string, string | number | boolean> } = {}) {
-    const res = await t.request(method, url, { token: token(), ...options });
-    t.clock.advance(1000);
-    expect(res.status, `${method} ${url}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
-    return res.body;
-  }
-
-  /** Every `{ kind, page?, anchor?, url?, file? }` reference of a document, in order. */
-  function refsOf(value: unknown, out: Record<string, unknown>[] = []): Record<string, unknown>[] {
-    if (Array.isArray(value)) value.forEach((v) => refsOf(v, out));
-    else if (value && typeof value === 'object') {
-      const object = value as Record<string, unknown>;
-      if (typeof object.kind === 'string' && object.object === undefined && ['url', 'page', 'anchor', 'file'].includes(object.kind)) out.push(object);
-      else Object.values(object).forEach((v) => refsOf(v, out));
-    }
-    return out;
-  }
+  const ok = okRequests(() => t, () => org.admin.token);
 
   /** The hrefs of a published page's paragraphs (the page's links; not its navigation or its markdown alternate). */
   const hrefsOf = (html: string) =>

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app.ts';
 import { createOrganization, createSite, createSpace, type TestOrganization } from '../../../test/factories.ts';
 import { editSpaceContent } from '../content/content.service.ts';
+import { okRequests, refsOf } from '../../../test/link-checks.ts';
 
 /*
  * Links written through the API (a change request's markdown) to a group's path. A group (a
@@ -23,23 +24,7 @@ describe('published links to a group', () => {
     await t.close();
   });
 
-  async function ok(method: 'GET' | 'POST' | 'PATCH', url: string, options: { body?: unknown; query?: Record<string, string> } = {}) {
-    const res = await t.request(method, url, { token: org.admin.token, ...options });
-    t.clock.advance(1000);
-    expect(res.status, `${method} ${url}: ${JSON.stringify(res.body)}`).toBeLessThan(300);
-    return res.body;
-  }
-
-  /** Every `{ kind, page?, url? }` reference of a document, in order. */
-  function refsOf(value: unknown, out: Record<string, unknown>[] = []): Record<string, unknown>[] {
-    if (Array.isArray(value)) value.forEach((v) => refsOf(v, out));
-    else if (value && typeof value === 'object') {
-      const object = value as Record<string, unknown>;
-      if (typeof object.kind === 'string' && object.object === undefined && ['url', 'page', 'anchor'].includes(object.kind)) out.push(object);
-      else Object.values(object).forEach((v) => refsOf(v, out));
-    }
-    return out;
-  }
+  const ok = okRequests(() => t, () => org.admin.token);
 
   it('links a group path to the group’s first page, and an empty group to nothing', async () => {
     const space = await createSpace(t, { organization: org, title: 'Fleet' });
