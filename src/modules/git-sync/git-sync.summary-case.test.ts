@@ -4,6 +4,7 @@ import { closeAfterJobs, type TestApp } from '../../../test/app.ts';
 import { createOrganization, createSpace, type TestOrganization } from '../../../test/factories.ts';
 import { createRepository, git, type GitServer } from '../../../test/git-server.ts';
 import { gitSyncTestApp } from '../../../test/git-sync-app.ts';
+import { okRequests } from '../../../test/link-checks.ts';
 
 /*
  * A SUMMARY.md entry whose path differs from its file's only in case (`readme.md` for
@@ -31,12 +32,7 @@ describe('git sync: SUMMARY.md entries in another case than their files', () => 
   }, 120_000);
   afterAll(() => closeAfterJobs(t, server), 120_000);
 
-  async function ok(method: 'GET' | 'POST', url: string, options: { body?: unknown; query?: Record<string, string> } = {}) {
-    const res = await t.request(method, url, { token: org.admin.token, ...options });
-    t.clock.advance(1000);
-    expect(res.status, `${method} ${url}: ${res.text}`).toBeLessThan(300);
-    return res.body;
-  }
+  const ok = okRequests(() => t, () => org.admin.token);
 
   /** path -> blob id of a branch's tree. */
   function treeOf(bare: string, ref: string): Record<string, string> {
