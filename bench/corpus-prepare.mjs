@@ -55,6 +55,10 @@ export const CORPUS_BATCHES = [
       'beafn28/GitBook', 'yangnyc1024/gitbook_study', 'DevinNorgarb/gitbook-personnal-docs',
     ],
   },
+  {
+    seed: 'quire-markdown-corpus-2026-11-28e',
+    repositories: ['farukerdem34/Gitbook', 'gugbab2/Backend-GitBook', 'yanisAlb00/gitbook-hacknotes', 'blackbat13/cs-htiew-gitbook'],
+  },
 ];
 
 /** Tuning or held-out, from the names alone: within its batch, the half of the list sorted by seeded hash. */
