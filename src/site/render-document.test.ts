@@ -35,13 +35,6 @@ describe('renderDocument', () => {
     expect(md('| A |\n| --- |\n| <p>x<br>y</p> |\n')).toContain('x<br>y');
   });
 
-  it('shows nothing of a GitBook tag left unpaired (`{% endcode %}` with no opening), kept verbatim', () => {
-    const html = renderDocument(markdownToDocument('Run it.\n\n```cpp\nint x;\n```\n{% endcode %}\n\n{% hint style="info" %}\nNever closed.\n')).html;
-    expect(html).not.toContain('{%');
-    expect(html).not.toContain('tag-block');
-    expect(html).toContain('Never closed.');
-  });
-
   it('renders lists, task lists and ordered lists with a start', () => {
     expect(md('- a\n- b\n')).toContain('<ul><li>a</li><li>b</li></ul>');
     expect(md('3. x\n4. y\n')).toContain('<ol start="3"><li>x</li><li>y</li></ol>');

@@ -318,8 +318,6 @@ function markup(node: Extract<Block, { type: 'integration' }>, state: State): st
   const url = integration?.name.startsWith('@') ? safeUrl(integration.attrs.url) : null;
   if (url) return `<div class="integration-block"><a href="${escapeHtml(url)}" rel="noopener">${escapeHtml(url)}</a></div>\n`;
   const inner = source.replace(/\{%-?[\s\S]*?-?%\}/g, '\n\n');
-  // A tag alone (one left unpaired) shows nothing.
-  if (inner.trim() === '') return '';
   return `<div class="tag-block">${blocks(markdownToDocument(inner, { headingOffset: PAGE_HEADING_OFFSET }).nodes, state)}</div>\n`;
 }
 

@@ -134,16 +134,14 @@ function findClosing(items: Item[], i: number, opens: (t: Token) => boolean, clo
 function readTag(items: Item[], i: number, ctx: BlockContext, out: Block[]): number {
   const token = items[i].token as Extract<Token, { kind: 'tag' }>;
   const { name, attrs } = token.tag;
-  // A tag left unpaired (`{% endcode %}` under a fence whose `{% code %}` is missing) is kept
-  // verbatim, as markup, not shown as text: GitBook's readers show no `{%`.
   if (name.startsWith('end')) {
-    out.push(markupBlock('liquid', token.raw));
+    out.push(literal(token.raw));
     return 1;
   }
   const isTag = (n: string) => (t: Token) => t.kind === 'tag' && t.tag.name === n;
   const end = findClosing(items, i, isTag(name), isTag('end' + name));
   if (end < 0 && !VOID_TAGS.has(name)) {
-    out.push(markupBlock('liquid', token.raw));
+    out.push(literal(token.raw));
     return 1;
   }
   const body = end < 0 ? [] : items.slice(i + 1, end).map((item) => item.node);

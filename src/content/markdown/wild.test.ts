@@ -112,20 +112,6 @@ describe('buttons written as HTML', () => {
   });
 });
 
-describe('GitBook tags left unpaired', () => {
-  it('keeps a closing tag with no opening (`{% endcode %}` under a fence) and an opening tag with no closing verbatim, not as text', () => {
-    for (const markdown of ['Run it.\n\n```cpp\nint x;\n```\n{% endcode %}\n\nDone.\n', 'Note.\n\n{% hint style="info" %}\nNever closed.\n']) {
-      const document = markdownToDocument(markdown);
-      expect(documentSchemaErrors(document)).toBeNull();
-      expect(document.nodes.map((b) => b.type)).toContain('integration');
-      expect(extractText(document)[0].body).not.toContain('{%');
-      const page = readPageMarkdown(markdown);
-      expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
-      expect(markdownToDocument(documentToMarkdown(document)).nodes.map((b) => b.type)).toEqual(document.nodes.map((b) => b.type));
-    }
-  });
-});
-
 describe('footnotes, which GitBook reads as text', () => {
   it('keeps a footnote reference and definition as written, not escaped (`[^1]: …` is no link definition)', () => {
     const markdown = 'Updating rows[^1]\n\n[^1]: [Manual: Updates](https://docs.example/updates)\n';
