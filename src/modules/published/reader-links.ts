@@ -132,13 +132,18 @@ export function relativeLinks(
  * readPage); null for a group holding none, whose address is a 404.
  */
 export function landingPage(node: PageNode): PageNode | null {
-  if (node.entry.type !== 'group') return node;
-  for (const child of node.children) {
-    if (child.entry.hidden) continue;
-    const landing = child.entry.type === 'document' ? child : child.entry.type === 'group' ? landingPage(child) : null;
-    if (landing) return landing;
+  return node.entry.type === 'group' ? (firstPage(node.children) ?? null) : node;
+}
+
+/** The first page a visitor lands on: the first visible document page, depth first. */
+export function firstPage(nodes: PageNode[]): PageNode | undefined {
+  for (const node of nodes) {
+    if (node.entry.hidden) continue;
+    if (node.entry.type === 'document') return node;
+    const inner = firstPage(node.children);
+    if (inner) return inner;
   }
-  return null;
+  return undefined;
 }
 
 /** A customization link target (`to`): a URL, or a page or space on this site. */

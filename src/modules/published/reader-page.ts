@@ -50,17 +50,6 @@ export function variablesOf(snapshot: RevisionSnapshot, node: PageNode): Record<
   return values;
 }
 
-/** The first page a visitor lands on: the first visible document page, depth first. */
-export function firstPage(nodes: PageNode[]): PageNode | undefined {
-  for (const node of nodes) {
-    if (node.entry.hidden) continue;
-    if (node.entry.type === 'document') return node;
-    const inner = firstPage(node.children);
-    if (inner) return inner;
-  }
-  return undefined;
-}
-
 /**
  * What the reader renders with: what the owner set for the site and this site space, by
  * the API's one merge rule (the API serves it with the defaults under it). Unset fields
