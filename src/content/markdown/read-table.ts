@@ -19,10 +19,9 @@ export function readTable(node: Table, ctx: InlineContext): TableBlock {
     const cell = header.children[c];
     // A header cell of several `<p>` paragraphs (GitBook writes a pipe table's first row so when
     // its cells are) is a title of those paragraphs' words, its written paragraphs kept beside it.
-    const children = liftParagraphTags(cell.children);
-    const paragraphs = cellParagraphs(children);
-    if (paragraphs) paragraphCells = true;
-    const lines = paragraphs ? paragraphs.map((p) => readInlines(p, ctx).nodes) : [readInlines(unwrapCell(children), ctx).nodes];
+    const written = cellLines(cell.children);
+    if (written.several) paragraphCells = true;
+    const lines = written.lines.map((p) => readInlines(p, ctx).nodes);
     const title = lines.map(plainText).join(' ');
     const align = node.align?.[c];
     definition[id] = { id, title, type: 'text', textAlignment: align === 'center' ? 'center' : align === 'right' ? 'right' : 'left' };
@@ -35,10 +34,9 @@ export function readTable(node: Table, ctx: InlineContext): TableBlock {
     columns.forEach((id, c) => {
       const name = `r${r}${id}`;
       const cell = row.children[c];
-      const children = cell ? liftParagraphTags(cell.children) : [];
-      const paragraphs = cell ? cellParagraphs(children) : null;
-      if (paragraphs) paragraphCells = true;
-      const nodes = paragraphs ? paragraphs.map((p) => paragraph(readInlines(p, ctx).nodes)) : [paragraph(cell ? readInlines(unwrapCell(children), ctx).nodes : [textNode([leaf('')])])];
+      const written = cell ? cellLines(cell.children) : null;
+      if (written?.several) paragraphCells = true;
+      const nodes = written ? written.lines.map((p) => paragraph(readInlines(p, ctx).nodes)) : [paragraph([textNode([leaf('')])])];
       fragments.push({ object: 'fragment', fragment: name, nodes });
       values[id] = name;
     });
@@ -50,6 +48,13 @@ export function readTable(node: Table, ctx: InlineContext): TableBlock {
   // (today's GitBook writes lists there too: read as paragraphs, see cellParagraphs).
   if (paragraphCells) data.written = 'gfm';
   return { object: 'block', type: 'table', isVoid: true, data, fragments };
+}
+
+/** A cell's paragraphs as written: several (`<p>`s, list items; `several`), or its one paragraph. */
+function cellLines(children: PhrasingContent[]): { lines: PhrasingContent[][]; several: boolean } {
+  const lifted = liftParagraphTags(children);
+  const paragraphs = cellParagraphs(lifted);
+  return paragraphs ? { lines: paragraphs, several: true } : { lines: [unwrapCell(lifted)], several: false };
 }
 
 /**
