@@ -59,6 +59,13 @@ export const CORPUS_BATCHES = [
     seed: 'quire-markdown-corpus-2026-11-28e',
     repositories: ['farukerdem34/Gitbook', 'gugbab2/Backend-GitBook', 'yanisAlb00/gitbook-hacknotes', 'blackbat13/cs-htiew-gitbook'],
   },
+  {
+    seed: 'quire-markdown-corpus-2026-11-28f',
+    repositories: [
+      'IkeMurami-Gitbooks/ProgrammingGitbook', 'silviaCerby/gitbook', 'Jarrettgohxz/penetration-testing-ethical-hacking-concepts-gitbook-notes',
+      'aggrawal-ankur/gitbook', 'aviator-co/gitbook-docs', 'youai1/gitbook-docs',
+    ],
+  },
 ];
 
 /** Tuning or held-out, from the names alone: within its batch, the half of the list sorted by seeded hash. */
