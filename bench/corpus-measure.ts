@@ -188,6 +188,8 @@ export function sourceText(source: string): { all: string; prose: string } {
     .replace(/(?:^[ \t>]*\|.*(?:\n|$))+/gm, shownCells)
     .replace(/^[ \t>]*\|.*$/gm, (row: string) => row.split(CELL_PIPE).map((cell) => cell.replace(/(?<![\\`])(`+)([^`]+?)\1(?!`)/g, (_, _t, body: string) => take(body)).replace(/`/g, ' ')).join('|'))
     .replace(/(?<![\\`])(`+)((?:[^`\n]|\n(?![ \t>]*\n))+?)\1(?!`)/g, (_, _t, body: string) => take(body))
+    // HTML code (a table cell's `<code>$$</code>`) is shown as written: no `$$` there opens math.
+    .replace(/<code(?:\s[^>]*)?>([\s\S]*?)<\/code>/gi, (_, body: string) => take(decodeHTMLStrict(body.replace(/<[^>]*>/g, ''))))
     .replace(/\$\$([\s\S]*?)\$\$/g, (_, formula: string) => take(formula))
     // Shown as GitBook's tags say.
     .replace(/\{%\s*openapi-operation[\s\S]*?\{%\s*endopenapi-operation\s*%\}/g, ' ')
@@ -197,6 +199,8 @@ export function sourceText(source: string): { all: string; prose: string } {
     .replace(/<!--[\s\S]*?-->/g, ' ')
     // A cards view shows its cards, not its column titles (GitBook's and Quire's).
     .replace(/(<table\b[^>]*\bdata-view="cards"[^>]*>)\s*<thead>[\s\S]*?<\/thead>/gi, '$1 ')
+    // A table whose header GitBook hides (`data-header-hidden`) shows no column titles.
+    .replace(/(<table\b[^>]*\bdata-header-hidden\b[^>]*>)\s*<thead>[\s\S]*?<\/thead>/gi, '$1 ')
     .replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ')
     .replace(/<i\s+class="fa[^"]*"[^>]*>[\s\S]*?<\/i>/gi, ' ')
     .replace(/^[ \t>]*\[[^\]\n]+\]:[ \t]+\S+.*$/gm, ' ')

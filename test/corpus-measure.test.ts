@@ -56,6 +56,19 @@ describe('corpus measure: words lost', () => {
     expect(sourceText(source).all).not.toMatch(/Lamp|Fuel/);
   });
 
+  it('does not count the column titles of a table whose header GitBook hides (`data-header-hidden`)', () => {
+    const source = '<table data-header-hidden><thead><tr><th>Lamp</th><th>Fuel</th></tr></thead><tbody><tr><td>Brass</td><td>Oil</td></tr></tbody></table>\n';
+    expect(missingWords(source, page(source))).toEqual([]);
+    expect(sourceText(source).all).not.toMatch(/Lamp|Fuel/);
+    expect(sourceText(source).all).toMatch(/Brass/);
+  });
+
+  it('reads `$$` inside HTML code as code, never as the start of math spanning cells', () => {
+    const source = '<table><thead><tr><th>Sign</th><th>Meaning</th></tr></thead><tbody><tr><td><code>$$</code></td><td>Lamp process</td></tr><tr><td><code>$?</code></td><td>Wick status</td></tr></tbody></table>\n\nPrice $$x$$ here.\n';
+    expect(sourceText(source).all).not.toMatch(/\bcode\b/);
+    expect(missingWords(source, page(source))).toEqual([]);
+  });
+
   it('ends a cell at a pipe after an escaped backslash (`\\\\|`), as GFM does, and not at an escaped pipe (`\\|`)', () => {
     const source = '| Key | Rule | Kind |\n| --- | --- | --- |\n| `gate` | `a\\\\|b` | lantern |\n| `wick` | `c\\|d` | candle |\n';
     expect(missingWords(source, page(source))).toEqual([]);
