@@ -41,6 +41,9 @@ export const KNOWN_TAGS = new Set([
   'updates', 'update', 'columns', 'column',
 ]);
 
+/** Tags whose closing tag is optional: without one they stand alone. */
+export const VOID_TAGS = new Set(['embed', 'file', 'content-ref', 'openapi-operation']);
+
 /** `space.vars.x`, `page.vars.x` and their bracket forms: the expressions `{{ }}` may hold. */
 export const VARIABLE_EXPRESSION = /^(?:space|page)\.vars(?:\.[A-Za-z_$][\w$-]*|\[(?:"[^"]+"|'[^']+')\])$/;
 
@@ -63,7 +66,9 @@ export function prepareMarkdown(markdown: string): Prepared {
   let i = skipFrontMatter(lines, out);
   let fence: { char: string; length: number } | null = null;
 
-  const place = (prefix: string, token: Token) => {
+  const openTags: OpenTag[] = [];
+  const place = (written: string, token: Token) => {
+    const prefix = token.kind === 'tag' ? tagPrefix(openTags, written, token.tag) : written;
     tokens.push(token);
     // The blank lines around keep the quote markers but never the list marker (that would open an empty item).
     // The one before holds only the containers opened before the line's last list marker:
@@ -113,6 +118,31 @@ export function prepareMarkdown(markdown: string): Prepared {
     i++;
   }
   return { source: out.join('\n'), tokens, addedLines };
+}
+
+/** A block tag opened and not closed yet, with the prefix its body's lines continue at. */
+type OpenTag = { name: string; at: string };
+
+/**
+ * The prefix a block tag's placeholder is placed at. A closing tag indented deeper than the
+ * innermost open tag of its name, by less than code's four columns and with no container of
+ * its own (`  {% endupdate %}` right under a list item of the update's body), closes that
+ * tag, as its author meant: placed where it was written, remark takes it as a line of the
+ * list item and both tags are left unpaired, shown as `{%` text. Only such a tag moves; a
+ * closing tag whose opening is deeper, or not the innermost one open, is placed as written.
+ */
+function tagPrefix(open: OpenTag[], prefix: string, tag: LiquidTag): string {
+  if (!tag.name.startsWith('end')) {
+    if (!VOID_TAGS.has(tag.name)) open.push({ name: tag.name, at: continuation(prefix) });
+    return prefix;
+  }
+  const at = open.map((o) => o.name).lastIndexOf(tag.name.slice(3));
+  if (at < 0) return prefix;
+  const opened = open[at];
+  const innermost = at === open.length - 1;
+  open.length = at;
+  const deeper = prefix.startsWith(opened.at) ? prefix.slice(opened.at.length) : '';
+  return innermost && /^[ \t]{1,3}$/.test(deeper) && continuation(prefix) === prefix ? opened.at : prefix;
 }
 
 /** Puts back the source text of every placeholder in `text` (for code, URLs and raw HTML). */

@@ -8,7 +8,7 @@
  */
 import type { Code, Heading, Html, List, ListItem, Paragraph, PhrasingContent, RootContent } from 'mdast';
 import type { Token } from './prepare.ts';
-import { restorePlaceholders } from './prepare.ts';
+import { restorePlaceholders, VOID_TAGS } from './prepare.ts';
 import { BLOCK_PLACEHOLDER, unescapeMarkdown, quoteAttribute, readAttributes, readHtmlTag, splitHtml, type HtmlTag } from './syntax.ts';
 import { emptyParagraph, isEmptyContent, leaf, paragraph, textNode } from './leaves.ts';
 import { readTable } from './read-table.ts';
@@ -37,8 +37,6 @@ export interface BlockContext extends InlineContext {
 
 type Item = { node: RootContent; token: Token | null };
 
-/** Tags whose closing tag is optional: without one they stand alone. */
-const VOID_TAGS = new Set(['embed', 'file', 'content-ref', 'openapi-operation']);
 
 /** Converts the children of a container (root, list item, quote, tag body). */
 export function readBlocks(children: RootContent[], ctx: BlockContext): Block[] {

@@ -380,3 +380,26 @@ describe('indented code written by hand (generated man pages)', () => {
     expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
   });
 });
+
+describe('GitBook tags written by hand (tuning half, made-up text)', () => {
+  it('closes an update at its closing tag indented under a list item of its body, and keeps the page as written', () => {
+    const markdown = '{% updates format="full" %}\n{% update date="2026-03-02" %}\n**Lamps**\n\n* Brighter wicks\n  {% endupdate %}\n\n{% update date="2026-02-01" %}\nOil refills.\n{% endupdate %}\n{% endupdates %}\n';
+    const [updates] = markdownToDocument(markdown).nodes;
+    expect(updates.type).toBe('updates');
+    const items = childrenOf(updates);
+    expect(types(items)).toEqual(['update', 'update']);
+    expect(types(childrenOf(items[0]))).toEqual(['paragraph', 'list-unordered']);
+    expect(extractText(markdownToDocument(markdown))).not.toContain('{%');
+    const page = readPageMarkdown(markdown);
+    expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
+  });
+
+  it('leaves a closing tag deeper than its opening in place when it opens a container of its own, or its opening is not the innermost', () => {
+    // `- {% endhint %}` opens a list item: it is no line of the hint's level.
+    const listed = markdownToDocument('{% hint style="info" %}\nText.\n\n- {% endhint %}\n');
+    expect(types(listed.nodes)).not.toEqual(['hint']);
+    // Four columns deeper is indented code's: no tag there.
+    const indented = markdownToDocument('{% hint style="info" %}\n* Item\n\n    {% endhint %}\n');
+    expect(types(indented.nodes)).not.toEqual(['hint']);
+  });
+});
