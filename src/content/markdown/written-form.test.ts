@@ -192,6 +192,17 @@ describe('blocks written on adjacent lines', () => {
     expect(page.document.nodes.map((b) => b.type)).toEqual(['paragraph', 'code', 'code']);
     expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
   });
+
+  it('keeps two hints written on one line where they meet (`{% endhint %}{% hint %}`), the second in a form of its own', () => {
+    const markdown = 'Lamps.\n\n{% hint style="info" %}\nTrim the wick.\n{% endhint %}{% hint style="success" %}\n**Tip:** see **[the log](https://lamps.example/log)** daily.\n{% endhint %}\n\nDone.\n';
+    const page = readPageMarkdown(markdown);
+    expect(page.document.nodes.map((b) => b.type)).toEqual(['paragraph', 'hint', 'hint', 'paragraph']);
+    expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
+    // Edited, the second hint is written in GitBook's form, on lines of its own.
+    const edited = structuredClone(page.document);
+    ((edited.nodes[2] as { nodes: ParagraphBlock[] }).nodes[0].nodes[0] as { leaves: { text: string }[] }).leaves[0].text = 'Note:';
+    expect(writePageMarkdown(edited, page.title)).toContain('{% endhint %}\n\n{% hint style="success" %}\n**Note:** see [**the log**](https://lamps.example/log) daily.\n');
+  });
 });
 
 describe('a page of LF lines with some ending CR', () => {

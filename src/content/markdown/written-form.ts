@@ -387,11 +387,15 @@ export function findWrittenForms(
   // Groups of neighbouring blocks whose sources touch (no blank line between) are one: such
   // blocks are written as one piece of source, and the lines where one ends and the next
   // begins may be aligned with either (a fence holding fence lines, code right under it).
+  // So is a group left with no source line of its own next to one that has some: its lines
+  // were aligned with its neighbour's (two blocks written on one line, `{% endhint %}{% hint %}`,
+  // the second's closing tag paired with the first's).
   for (let k = groups.length - 1; k > 0; k--) {
     const [before, after] = [groups[k - 1], groups[k]];
     if (before.hi + 1 !== after.lo) continue;
     const [a, b] = [sourceSpan(before), sourceSpan(after)];
-    if (a.from < a.to && b.from < b.to && a.to === b.from) groups.splice(k - 1, 2, { lo: before.lo, hi: after.hi, hunks: [...before.hunks, ...after.hunks] });
+    const touch = a.from < a.to && b.from < b.to && a.to === b.from;
+    if (touch || (a.from < a.to) !== (b.from < b.to)) groups.splice(k - 1, 2, { lo: before.lo, hi: after.hi, hunks: [...before.hunks, ...after.hunks] });
   }
   let next = 0;
   for (const group of groups) {
