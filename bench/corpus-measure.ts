@@ -111,7 +111,7 @@ export const visibleText = (html: string) => renderedText(html).prose;
 export const RAW_MARKUP = /<[a-z/][^>]*>|\{%|\\[\\`*_{}[\]()#+\-.!<>]/i;
 
 /**
- * Fenced code blocks taken as written (`take`), the rest of the text kept. A fence closes at a
+ * Fenced code blocks taken as written (`take`), comment blocks dropped, the rest of the text kept. A fence closes at a
  * fence line of its character, at least as long, or, opened indented in a list item, where a
  * line less indented than its opening ends the item (a fence left open there ends with its
  * container, as CommonMark reads it): never at the next block's opening fence.
@@ -120,7 +120,19 @@ function fencedCode(text: string, take: (body: string) => string): string {
   const out: string[] = [];
   let open: { fence: string; indent: number; body: string[] } | null = null;
   const indentOf = (line: string) => /^[ \t>]*/.exec(line)![0].replace(/>/g, ' ').length;
+  // A comment opening a line runs to its `-->` (an HTML block), fences in it included: it shows nothing.
+  let comment = false;
   for (const line of text.split('\n')) {
+    if (comment) {
+      comment = !line.includes('-->');
+      out.push(' ');
+      continue;
+    }
+    if (!open && /^[ \t>]*<!--/.test(line) && !/-->/.test(line.slice(line.indexOf('<!--') + 4))) {
+      comment = true;
+      out.push(' ');
+      continue;
+    }
     if (open) {
       // A line left of a list item's fence ends the item, and its fence with it (GFM): it is read anew below.
       const leaves = open.indent > 0 && line.trim() !== '' && indentOf(line) < open.indent;

@@ -69,6 +69,12 @@ describe('corpus measure: words lost', () => {
     expect(missingWords(source, page(source))).toEqual([]);
   });
 
+  it('drops a comment opening a line up to its `-->`, fenced code in it included, which shows nothing', () => {
+    const source = 'Lamps.\n\n<!-- Wicks\n\n```sh\ntrim --all\n```\n-->\n\nAfter.\n';
+    expect(sourceText(source).all).not.toMatch(/Wicks|trim/);
+    expect(missingWords(source, page(source))).toEqual([]);
+  });
+
   it('ends a cell at a pipe after an escaped backslash (`\\\\|`), as GFM does, and not at an escaped pipe (`\\|`)', () => {
     const source = '| Key | Rule | Kind |\n| --- | --- | --- |\n| `gate` | `a\\\\|b` | lantern |\n| `wick` | `c\\|d` | candle |\n';
     expect(missingWords(source, page(source))).toEqual([]);

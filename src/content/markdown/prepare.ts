@@ -48,6 +48,11 @@ export const VOID_TAGS = new Set(['embed', 'file', 'content-ref', 'openapi-opera
 export const VARIABLE_EXPRESSION = /^(?:space|page)\.vars(?:\.[A-Za-z_$][\w$-]*|\[(?:"[^"]+"|'[^']+')\])$/;
 
 const FENCE = /^(`{3,}|~{3,})/;
+/** HTML blocks CommonMark ends only at their closing text (kinds 1 and 2), blank lines included. */
+const RAW_HTML_BLOCKS = [
+  { open: /^ {0,3}<pre(?=[\s>]|$)/i, close: /<\/pre>/i },
+  { open: /^ {0,3}<!--/, close: /-->/ },
+];
 /** Container prefix of a line: quote markers, indentation and the list markers of items it opens, in any nesting. */
 const PREFIX = /^(?:[ \t]*(?:>[ \t]?|(?:[*+-]|\d{1,9}[.)])[ \t]+(?=\S)))*[ \t]*/;
 const LIST_MARKER = /(?:[*+-]|\d{1,9}[.)])(?=[ \t])/g;
@@ -90,10 +95,12 @@ export function prepareMarkdown(markdown: string): Prepared {
       i++;
       continue;
     }
-    // `<pre>` is raw text to CommonMark up to `</pre>`, blank lines included: nothing in it is a tag.
-    if (/^ {0,3}<pre[\s>]/i.test(rest) && !/<\/pre>/i.test(rest)) {
+    // `<pre>` is raw text to CommonMark up to `</pre>`, and a comment up to `-->`, blank lines
+    // and fences included: nothing in them is a tag (a commented-out part of a page shows nothing).
+    const raw = RAW_HTML_BLOCKS.find((block) => block.open.test(rest) && !block.close.test(rest.replace(block.open, '')));
+    if (raw) {
       let j = i + 1;
-      while (j < lines.length && !/<\/pre>/i.test(lines[j])) j++;
+      while (j < lines.length && !raw.close.test(lines[j])) j++;
       out.push(...lines.slice(i, j + 1));
       i = j + 1;
       continue;

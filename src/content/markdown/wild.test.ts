@@ -20,6 +20,8 @@ function roundTrips(markdown: string, written = markdown): Block[] {
 }
 
 const types = (blocks: Block[] | undefined): string[] => (blocks ?? []).map((b) => b.type);
+/** Every section's title and text of a document, as search sees it. */
+const textOf = (blocks: Block[]): string => extractText({ object: 'document', data: {}, nodes: blocks }).map((s) => `${s.title}\n${s.body}`).join('\n');
 const childrenOf = (block: Block | undefined): Block[] => ((block as { nodes?: Block[] } | undefined)?.nodes ?? []);
 
 describe('containers GitBook writes beyond its published schema (dialect.ts)', () => {
@@ -389,7 +391,9 @@ describe('GitBook tags written by hand (tuning half, made-up text)', () => {
     const items = childrenOf(updates);
     expect(types(items)).toEqual(['update', 'update']);
     expect(types(childrenOf(items[0]))).toEqual(['paragraph', 'list-unordered']);
-    expect(extractText(markdownToDocument(markdown))).not.toContain('{%');
+    const text = textOf(markdownToDocument(markdown).nodes);
+    expect(text).toContain('Brighter wicks');
+    expect(text).not.toContain('{%');
     const page = readPageMarkdown(markdown);
     expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
   });
@@ -401,5 +405,20 @@ describe('GitBook tags written by hand (tuning half, made-up text)', () => {
     // Four columns deeper is indented code's: no tag there.
     const indented = markdownToDocument('{% hint style="info" %}\n* Item\n\n    {% endhint %}\n');
     expect(types(indented.nodes)).not.toEqual(['hint']);
+  });
+});
+
+describe('a part of a page commented out (`<!-- … -->` over blank lines, fences and tags)', () => {
+  it('reads the comment as one block up to its `-->`, showing nothing, and writes it back as written', () => {
+    const markdown = 'Lamps.\n\n<!-- ## Wicks\n\nTrim them:\n\n```sh\ntrim --all\n```\n\n{% embed url="https://lamps.example/trim" %} -->\n\nAfter.\n';
+    const document = markdownToDocument(markdown);
+    expect(types(document.nodes)).toEqual(['paragraph', 'integration', 'paragraph']);
+    expect(textOf(document.nodes)).toContain('Lamps.');
+    expect(textOf(document.nodes)).not.toMatch(/Trim|trim|\{%/);
+    const page = readPageMarkdown(markdown);
+    const written = writePageMarkdown(page.document, page.title);
+    expect(written).toBe(markdown);
+    const again = readPageMarkdown(written);
+    expect(writePageMarkdown(again.document, again.title)).toBe(written);
   });
 });
