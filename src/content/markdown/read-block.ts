@@ -114,6 +114,21 @@ function literal(raw: string): ParagraphBlock {
   return paragraph([textNode([leaf(raw)])]);
 }
 
+/**
+ * An `{% endcode %}` whose `{% code %}` line was taken away, right under the fence it closed
+ * (no blank line between): it ends that code block and shows nothing, as the code tag would;
+ * the written form keeps the line. Anywhere else an unpaired tag shows as written.
+ */
+function closesCodeAbove(items: Item[], i: number, ctx: BlockContext, out: Block[]): boolean {
+  const above = items[i - 1]?.node;
+  const end = above && lastWrittenLine(above, ctx);
+  const start = items[i].node.position?.start.line;
+  if (above?.type !== 'code' || out[out.length - 1]?.type !== 'code' || end === undefined || start === undefined) return false;
+  // Positions are 1-based: the lines strictly between are end .. start - 2, 0-based, all the pre-pass's.
+  for (let line = end; line < start - 1; line++) if (!ctx.addedLines?.has(line)) return false;
+  return true;
+}
+
 /** Index of the token closing the one at `i`, counting nested openings; -1 when none. */
 function findClosing(items: Item[], i: number, opens: (t: Token) => boolean, closes: (t: Token) => boolean): number {
   let depth = 0;
@@ -133,7 +148,7 @@ function readTag(items: Item[], i: number, ctx: BlockContext, out: Block[]): num
   const token = items[i].token as Extract<Token, { kind: 'tag' }>;
   const { name, attrs } = token.tag;
   if (name.startsWith('end')) {
-    out.push(literal(token.raw));
+    if (!(name === 'endcode' && closesCodeAbove(items, i, ctx, out))) out.push(literal(token.raw));
     return 1;
   }
   const isTag = (n: string) => (t: Token) => t.kind === 'tag' && t.tag.name === n;

@@ -398,6 +398,18 @@ describe('GitBook tags written by hand (tuning half, made-up text)', () => {
     expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
   });
 
+  it('reads an `{% endcode %}` right under a fence whose `{% code %}` line was taken away as ending that code, showing nothing', () => {
+    const markdown = 'Lamps.\n\n```cpp\nint wick;\n```\n{% endcode %}\n\nAfter.\n';
+    const document = markdownToDocument(markdown);
+    expect(types(document.nodes)).toEqual(['paragraph', 'code', 'paragraph']);
+    expect(textOf(document.nodes)).not.toContain('{%');
+    const page = readPageMarkdown(markdown);
+    expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
+    // Apart from the fence (a blank line between), it is no code's: shown as written.
+    const apart = 'Lamps.\n\n```cpp\nint wick;\n```\n\n{% endcode %}\n';
+    expect(textOf(markdownToDocument(apart).nodes)).toContain('{% endcode %}');
+  });
+
   it('leaves a closing tag deeper than its opening in place when it opens a container of its own, or its opening is not the innermost', () => {
     // `- {% endhint %}` opens a list item: it is no line of the hint's level.
     const listed = markdownToDocument('{% hint style="info" %}\nText.\n\n- {% endhint %}\n');
