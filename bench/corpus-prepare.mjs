@@ -66,6 +66,13 @@ export const CORPUS_BATCHES = [
       'aggrawal-ankur/gitbook', 'aviator-co/gitbook-docs', 'youai1/gitbook-docs',
     ],
   },
+  {
+    seed: 'quire-markdown-corpus-2026-11-28g',
+    repositories: [
+      'Jorgeprieto30/vambe-gitbook-docs', 'Talus-Network/gitbook-docs', 'Pharmetika/gitbook-docs',
+      'hjjang-svg/gitbook-docs-prod', 'batamladen/bata-mladen.gitbook.io', 'hyujikoh/hyujikoh.gitbook.io',
+    ],
+  },
 ];
 
 /** Tuning or held-out, from the names alone: within its batch, the half of the list sorted by seeded hash. */

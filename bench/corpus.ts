@@ -223,7 +223,9 @@ async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, roo
   git(work, 'commit', '--quiet', '-m', `corpus ${repo.repo}`);
   git(server.root, 'clone', '--quiet', '--bare', work, bare);
   log(repo, `IMPORT ${repo.repo}`);
-  const space = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token, body: { title: repo.repo } });
+  // A space title holds at most 50 characters (GitBook's limit): the repository's name, cut.
+  const space = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token, body: { title: repo.repo.slice(0, 50) } });
+  if (space.status < 200 || space.status >= 300) throw new Error(`${repo.repo}: creating its space answered ${space.status} ${space.text}`);
   const imported = await t.request('POST', `/v1/spaces/${space.body.id}/git/import`, { token, body: { url: server.url(name), ref: 'refs/heads/main' } });
   if (imported.status !== 204) throw new Error(`${repo.repo}: import answered ${imported.status} ${imported.text}`);
   await t.runJobsUntilIdle();
