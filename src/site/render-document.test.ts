@@ -98,6 +98,10 @@ describe('renderDocument', () => {
       '<div class="cards"><a class="card" href="https://www.gitbook.com"><div class="card-cell"><strong>GitBook</strong> &lt;docs&gt;</div></a>' +
         '<div class="card"><div class="card-cell">Bad</div></div></div>',
     );
+    // A cell's list items are shown apart (as paragraphs), never run together.
+    expect(md('<table data-view="cards"><thead><tr><th></th><th></th></tr></thead><tbody><tr><td>Lamps</td><td><ul><li>Brass wick</li><li><strong>Clear glass</strong></li></ul></td></tr></tbody></table>\n')).toContain(
+      '<div class="card-cell">Brass wick<br><strong>Clear glass</strong></div>',
+    );
     // Any other verbatim HTML is sanitized as before.
     expect(md('<table onclick="x()"><tr><td>1</td></tr></table>\n')).toBe('<div class="html-block"><table><tr><td>1</td></tr></table></div>');
   });

@@ -4,6 +4,7 @@ import { readPageMarkdown, writePageMarkdown } from './page.ts';
 import { relativeDocumentPaths, resolveDocumentPaths, spacePaths, type PathNode } from './paths.ts';
 import { extractLinks } from './extract.ts';
 import type { Document, TableBlock } from './types.ts';
+import { readHtmlTable } from './html-table.ts';
 
 /*
  * GitBook's cards table with a cover image column (`<th data-hidden data-card-cover
@@ -91,5 +92,21 @@ describe('cards tables with a cover image column', () => {
     const document = read(sleuth, 'HOME');
     expect(tableOf(document).data.view).toMatchObject({ type: 'cards', columns: ['c0', 'c1', 'c2'], coverDefinition: 'c3' });
     expect(write(document, 'HOME')).toBe(sleuth);
+  });
+});
+
+describe('lists in the cells of an HTML table', () => {
+  it('reads each list item of a cell as a paragraph of it, words apart; the table, not written back so, stays verbatim as written', () => {
+    const markdown = '<table data-view="cards"><thead><tr><th></th><th></th></tr></thead><tbody><tr><td><strong>Lamps</strong></td><td><ul><li>Brass wick</li><li><strong>Clear glass</strong></li><li><strong>Oil</strong></li></ul></td></tr></tbody></table>\n';
+    const table = readHtmlTable(markdown.trim(), { tokens: [], definitions: new Map() })!;
+    const cell = table.fragments!.find((f) => f.fragment === table.data.records.r0.values[table.data.view.columns[1]])!;
+    const texts = cell.nodes.map((p) => (p as { nodes: { leaves?: { text: string }[] }[] }).nodes.flatMap((n) => n.leaves ?? []).map((l) => l.text).join(''));
+    expect(texts).toEqual(['Brass wick', 'Clear glass', 'Oil']);
+    const page = readPageMarkdown(markdown);
+    expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
+  });
+
+  it('reads no table from a cell whose list tags do not nest', () => {
+    expect(readHtmlTable('<table><thead><tr><th>Lamp</th></tr></thead><tbody><tr><td><ul><li>Brass</ul></li></td></tr></tbody></table>', { tokens: [], definitions: new Map() })).toBeNull();
   });
 });

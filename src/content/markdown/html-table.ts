@@ -18,6 +18,7 @@ import { orderIndex } from './order.ts';
 import { markupBlock } from './types.ts';
 import { assignKeys, normalizeDocument } from './normalize.ts';
 import type { ContentRef, Document, InlineContent, ParagraphBlock, TableBlock, TableDefinition, TableRecord } from './types.ts';
+import { CELL_STRUCTURE, cellParagraphs, type CellPiece } from './cell-paragraphs.ts';
 
 type Part = { tag: HtmlTag } | { text: string };
 interface Cell {
@@ -191,26 +192,21 @@ function readFilesCell(parts: Part[]): ContentRef[] | null {
   return refs;
 }
 
-/** A cell's paragraphs: its `<p>` elements, or its inline content as one paragraph. */
+/**
+ * A cell's paragraphs: its `<p>` elements and list items (cell-paragraphs.ts, as a pipe-table
+ * cell's), or its inline content as one paragraph; null when its block tags do not nest or
+ * carry attributes.
+ */
 function readCellParagraphs(parts: Part[], ctx: InlineContext): ParagraphBlock[] | null {
-  const hasP = parts.some((p) => 'tag' in p && p.tag.name === 'p');
-  if (!hasP) return [paragraph(readHtmlInlines(parts, ctx))];
-  const out: ParagraphBlock[] = [];
-  let current: Part[] | null = null;
+  const pieces: CellPiece<Part>[] = [];
   for (const part of parts) {
-    if ('tag' in part && part.tag.name === 'p') {
-      if (!part.tag.closing) {
-        if (current || Object.keys(part.tag.attrs).length > 0) return null;
-        current = [];
-      } else {
-        if (!current) return null;
-        out.push(paragraph(readHtmlInlines(current, ctx)));
-        current = null;
-      }
-    } else if (current) current.push(part);
-    else if (!('text' in part) || part.text.trim() !== '') return null;
+    const structural = 'tag' in part && CELL_STRUCTURE.test(`<${part.tag.closing ? '/' : ''}${part.tag.name}>`);
+    if (structural && Object.keys(part.tag.attrs).length > 0) return null;
+    pieces.push(structural ? { structure: `<${part.tag.closing ? '/' : ''}${part.tag.name}>` } : { node: part });
   }
-  return current ? null : out;
+  if (!pieces.some((piece) => 'structure' in piece)) return [paragraph(readHtmlInlines(parts, ctx))];
+  const read = cellParagraphs(pieces, (part) => 'text' in part && part.text.trim() === '');
+  return read ? read.paragraphs.map((nodes) => paragraph(readHtmlInlines(nodes, ctx))) : null;
 }
 
 function paragraph(nodes: InlineContent[]): ParagraphBlock {

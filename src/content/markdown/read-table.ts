@@ -7,6 +7,7 @@ import { leaf, paragraph, textNode } from './leaves.ts';
 import { readInlines, type InlineContext } from './read-inline.ts';
 import { orderIndex } from './order.ts';
 import { headerFragment } from './normalize.ts';
+import { CELL_STRUCTURE, cellParagraphs, type CellPiece } from './cell-paragraphs.ts';
 import type { InlineContent, TableBlock } from './types.ts';
 
 export function readTable(node: Table, ctx: InlineContext): TableBlock {
@@ -45,7 +46,7 @@ export function readTable(node: Table, ctx: InlineContext): TableBlock {
   const hideHeader = columns.length > 0 && columns.every((id) => definition[id].title === '');
   const data: TableBlock['data'] = { view: { type: 'grid', columns, hideHeader }, records, definition };
   // GitBook's 2021 export wrote cells of several paragraphs in a pipe table (`| <p>a</p><p>b</p> |`): kept so
-  // (today's GitBook writes lists there too: read as paragraphs, see cellParagraphs).
+  // (today's GitBook writes lists there too: read as paragraphs, see cell-paragraphs.ts).
   if (paragraphCells) data.written = 'gfm';
   return { object: 'block', type: 'table', isVoid: true, data, fragments };
 }
@@ -53,58 +54,18 @@ export function readTable(node: Table, ctx: InlineContext): TableBlock {
 /** A cell's paragraphs as written: several (`<p>`s, list items; `several`), or its one paragraph. */
 function cellLines(children: PhrasingContent[]): { lines: PhrasingContent[][]; several: boolean } {
   const lifted = liftParagraphTags(children);
-  const paragraphs = cellParagraphs(lifted);
+  const paragraphs = cellParagraphsOf(lifted);
   return paragraphs ? { lines: paragraphs, several: true } : { lines: [unwrapCell(lifted)], several: false };
 }
 
-/**
- * A cell of two or more `<p>…</p>` (and nothing between them), or of paragraphs and
- * `<ul>`/`<ol>` lists, nested or not (`<p>a</p><ul><li>b<ul><li>c</li></ul></li></ul>`,
- * today's GitBook): the children of each paragraph and list item; null otherwise. A cell
- * holds paragraphs only, so a list item is a paragraph: its words stay, its bullet goes (the
- * page keeps its written form). An item's empty `<p></p>` (GitBook's, before a nested list) is
- * no paragraph.
- */
-function cellParagraphs(children: PhrasingContent[]): PhrasingContent[][] | null {
-  const paragraphs: PhrasingContent[][] = [];
-  let current: PhrasingContent[] | null = null;
-  const open: Array<'list' | 'item'> = [];
-  let listed = false;
-  const inItem = () => open[open.length - 1] === 'item';
-  for (const node of children) {
-    const tag = node.type === 'html' ? node.value.trim().toLowerCase() : null;
-    if (tag === '<ul>' || tag === '<ol>') {
-      if (current && !inItem()) return null;
-      if (current?.length) paragraphs.push(current);
-      current = null;
-      if (open.length > 0 && !inItem()) return null;
-      open.push('list');
-      listed = true;
-    } else if (tag === '</ul>' || tag === '</ol>') {
-      if (current || open.pop() !== 'list') return null;
-    } else if (tag === '<li>') {
-      if (current || open[open.length - 1] !== 'list') return null;
-      open.push('item');
-      current = [];
-    } else if (tag === '</li>') {
-      if (!inItem()) return null;
-      open.pop();
-      if (current) paragraphs.push(current);
-      current = null;
-    } else if (tag === '<p>') {
-      // `<li><p>a</p></li>`: the item's paragraph.
-      if (current && !(inItem() && current.length === 0)) return null;
-      current = [];
-    } else if (tag === '</p>') {
-      if (!current) return null;
-      if (current.length > 0 || !inItem()) paragraphs.push(current);
-      current = null;
-    } else if (current) current.push(node);
-    else if (node.type === 'text' && node.value.trim() === '') continue;
-    else if (inItem()) current = [node];
-    else return null;
-  }
-  return !current && open.length === 0 && (paragraphs.length > 1 || listed) ? paragraphs : null;
+/** Two or more paragraphs, or a list (cell-paragraphs.ts); null for a cell of one paragraph or none. */
+function cellParagraphsOf(children: PhrasingContent[]): PhrasingContent[][] | null {
+  const pieces = children.map((node): CellPiece<PhrasingContent> => {
+    const tag = node.type === 'html' ? node.value.trim().toLowerCase() : '';
+    return CELL_STRUCTURE.test(tag) ? { structure: tag } : { node };
+  });
+  const read = cellParagraphs(pieces, (node) => node.type === 'text' && node.value.trim() === '');
+  return read && (read.paragraphs.length > 1 || read.listed) ? read.paragraphs : null;
 }
 
 const isTag = (node: PhrasingContent | undefined, tag: string) => node?.type === 'html' && node.value.trim().toLowerCase() === tag;
