@@ -183,6 +183,17 @@ function shownCells(run: string): string {
     .join('\n');
 }
 
+/** An HTML table without the cells of its hidden columns (`<th data-hidden>`), as GitBook shows it. */
+function withoutHiddenColumns(table: string): string {
+  const head = /<thead>([\s\S]*?)<\/thead>/i.exec(table)?.[1] ?? '';
+  const hidden = new Set([...head.matchAll(/<th\b([^>]*)>/gi)].flatMap((th, i) => (/\bdata-hidden\b/i.test(th[1]) ? [i] : [])));
+  if (hidden.size === 0) return table;
+  return table.replace(/<tr>([\s\S]*?)<\/tr>/gi, (_row, cells: string) => {
+    let i = 0;
+    return `<tr>${cells.replace(/<(td|th)\b[^>]*>[\s\S]*?<\/\1>/gi, (cell) => (hidden.has(i++) ? ' ' : cell))}</tr>`;
+  });
+}
+
 /**
  * The text a reader should see of a source page (see above): `prose` outside code, `all`
  * with code, math and visible tag attributes.
@@ -209,6 +220,8 @@ export function sourceText(source: string): { all: string; prose: string } {
     .replace(/(?<!\\)\{%[\s\S]*?%\}/g, ' ')
     // Shown as nothing.
     .replace(/<!--[\s\S]*?-->/g, ' ')
+    // A column GitBook hides (`<th data-hidden>`: a card's target, a cover) shows none of its cells.
+    .replace(/<table\b[\s\S]*?<\/table>/gi, withoutHiddenColumns)
     // A cards view shows its cards, not its column titles (GitBook's and Quire's).
     .replace(/(<table\b[^>]*\bdata-view="cards"[^>]*>)\s*<thead>[\s\S]*?<\/thead>/gi, '$1 ')
     // A table whose header GitBook hides (`data-header-hidden`) shows no column titles.

@@ -75,6 +75,13 @@ describe('corpus measure: words lost', () => {
     expect(missingWords(source, page(source))).toEqual([]);
   });
 
+  it('does not count the cells of a column GitBook hides (`<th data-hidden>`, a card\'s target)', () => {
+    const source = '<table data-view="cards"><thead><tr><th></th><th data-hidden data-card-target data-type="content-ref"></th></tr></thead><tbody><tr><td>Lamp room</td><td><a href="/broken/pages/x1">Broken link</a></td></tr></tbody></table>\n';
+    expect(sourceText(source).all).not.toMatch(/Broken/);
+    expect(sourceText(source).all).toMatch(/Lamp room/);
+    expect(missingWords(source, page(source))).toEqual([]);
+  });
+
   it('ends a cell at a pipe after an escaped backslash (`\\\\|`), as GFM does, and not at an escaped pipe (`\\|`)', () => {
     const source = '| Key | Rule | Kind |\n| --- | --- | --- |\n| `gate` | `a\\\\|b` | lantern |\n| `wick` | `c\\|d` | candle |\n';
     expect(missingWords(source, page(source))).toEqual([]);
