@@ -58,19 +58,22 @@ export function markdownToDocument(markdown: string, options: ReadOptions = {}):
  * without keys. A private-use character and a space go first so that the snippet is always
  * read as paragraph text, never as a heading or a list, exactly as it would be mid-line.
  */
-export function readInlineMarkdown(markdown: string, options: { keepTrailingSpaces?: boolean } = {}): InlineContent[] {
-  const [first] = readMarkdownBlocks(SNIPPET_LEAD + markdown, 0);
+export function readInlineMarkdown(markdown: string, options: { keepLeadingSpaces?: boolean; keepTrailingSpaces?: boolean } = {}): InlineContent[] {
+  // Kept leading spaces are the encoded ones (`&#x20;a`): a line's literal ones are CommonMark's to drop.
+  const body = options.keepLeadingSpaces ? markdown.replace(/^[ \t]+/, '') : markdown;
+  const [first] = readMarkdownBlocks(SNIPPET_LEAD + body, 0);
   const nodes = first?.type === 'paragraph' ? first.nodes : [];
   const lead = nodes[0];
   if (lead?.object === 'text' && lead.leaves[0]?.text.startsWith(SNIPPET_LEAD.trim())) {
-    lead.leaves[0] = { ...lead.leaves[0], text: lead.leaves[0].text.slice(1) };
+    const cut = options.keepLeadingSpaces && lead.leaves[0].text.startsWith(SNIPPET_LEAD) ? SNIPPET_LEAD.length : 1;
+    lead.leaves[0] = { ...lead.leaves[0], text: lead.leaves[0].text.slice(cut) };
   }
   if (options.keepTrailingSpaces) {
     // The snippet's paragraph lost its trailing spaces to CommonMark: they are put back.
     const trailing = /[ \t]*$/.exec(markdown)![0];
     if (trailing !== '') nodes.push({ object: 'text', leaves: [{ object: 'leaf', text: trailing, marks: [] }] });
   }
-  return normalizeInlines(nodes, { trim: true, keepTrailingSpaces: options.keepTrailingSpaces });
+  return normalizeInlines(nodes, { trim: true, keepLeadingSpaces: options.keepLeadingSpaces, keepTrailingSpaces: options.keepTrailingSpaces });
 }
 
 const SNIPPET_LEAD = '\uE002 ';

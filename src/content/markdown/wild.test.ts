@@ -383,6 +383,12 @@ describe('indented code written by hand (generated man pages)', () => {
   });
 });
 
+describe('a paragraph opening with a space GitBook encodes (`&#x20;`)', () => {
+  it('writes its bold as `**`, not as `<strong>`: the read-back check keeps the leading space as the paragraph does', () => {
+    for (const markdown of ['&#x20;Lamps **glow** at dusk.\n', '* Wicks\n  * &#x20;trim **daily**, or _weekly_\n']) roundTrips(markdown);
+  });
+});
+
 describe('GitBook tags written by hand (tuning half, made-up text)', () => {
   it('closes an update at its closing tag indented under a list item of its body, and keeps the page as written', () => {
     const markdown = '{% updates format="full" %}\n{% update date="2026-03-02" %}\n**Lamps**\n\n* Brighter wicks\n  {% endupdate %}\n\n{% update date="2026-02-01" %}\nOil refills.\n{% endupdate %}\n{% endupdates %}\n';

@@ -48,10 +48,12 @@ export function writeInlines(nodes: InlineContent[], options: InlineWriteOptions
   }
   const markdown = render(content, options, 'markdown');
   if (!needsCheck(content) && !markdown.includes(UNESCAPED)) return unmark(markdown);
-  if (sameContent(readInlineMarkdown(unmark(markdown)), content)) return unmark(markdown);
+  // Read back as the text will be: a paragraph's leading spaces (`&#x20;`) are its content.
+  const readBack = (text: string) => readInlineMarkdown(text, { keepLeadingSpaces: options.keepLeadingSpaces });
+  if (sameContent(readBack(unmark(markdown)), content)) return unmark(markdown);
   // Brackets left bare, then delimiters, fall back to their safe forms.
   const escaped = render(content, { ...options, escapeBrackets: true }, 'markdown');
-  if (sameContent(readInlineMarkdown(escaped), content)) return escaped;
+  if (sameContent(readBack(escaped), content)) return escaped;
   return render(content, { ...options, escapeBrackets: true }, 'html');
 }
 
