@@ -115,9 +115,8 @@ function literal(raw: string): ParagraphBlock {
 }
 
 /**
- * An `{% endcode %}` whose `{% code %}` line was taken away, right under the fence it closed
- * (no blank line between): it ends that code block and shows nothing, as the code tag would;
- * the written form keeps the line. Anywhere else an unpaired tag shows as written.
+ * An `{% endcode %}` right under the fence it closed (no blank line between), its `{% code %}`
+ * taken away: it ends that code and shows nothing; the written form keeps the line.
  */
 function closesCodeAbove(items: Item[], i: number, ctx: BlockContext, out: Block[]): boolean {
   const above = items[i - 1]?.node;

@@ -389,6 +389,21 @@ describe('a paragraph opening with a space GitBook encodes (`&#x20;`)', () => {
   });
 });
 
+describe('a list kept as written next to a list of its kind (GitBook-written, tuning half)', () => {
+  it('keeps a bullet list of a non-canonical form right above a task list, and a list written after a kept one takes the other marker', () => {
+    const markdown = '* <mark style="color:blue;">**Lamps**</mark><mark style="color:blue;"> need oil</mark>\n- [x] Wicks trimmed\n';
+    const page = readPageMarkdown(markdown);
+    expect(types(page.document.nodes)).toEqual(['list-unordered', 'list-tasks']);
+    expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
+    // A list added after a kept `-` list is written with `*`, so the two stay two.
+    const kept = readPageMarkdown('- <mark style="color:blue;">**Lamps**</mark><mark style="color:blue;"> need oil</mark>\n');
+    const added = { ...kept.document, nodes: [...kept.document.nodes, markdownToDocument('- Wicks\n').nodes[0]] };
+    const written = writePageMarkdown(added);
+    expect(written).toBe('- <mark style="color:blue;">**Lamps**</mark><mark style="color:blue;"> need oil</mark>\n\n* Wicks\n');
+    expect(types(readPageMarkdown(written).document.nodes)).toEqual(['list-unordered', 'list-unordered']);
+  });
+});
+
 describe('GitBook tags written by hand (tuning half, made-up text)', () => {
   it('closes an update at its closing tag indented under a list item of its body, and keeps the page as written', () => {
     const markdown = '{% updates format="full" %}\n{% update date="2026-03-02" %}\n**Lamps**\n\n* Brighter wicks\n  {% endupdate %}\n\n{% update date="2026-02-01" %}\nOil refills.\n{% endupdate %}\n{% endupdates %}\n';

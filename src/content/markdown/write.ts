@@ -73,21 +73,24 @@ export function documentToMarkdown(document: Document, options: WriteOptions = {
 export function keptFormFits(nodes: Block[], headingOffset: number, escapeParentheses: true | undefined, definitions = '') {
   // A form may use the page's link reference definitions (`[name]` with `[name]: url` further down): read with them.
   const read = (markdown: string) => markdownToDocument(definitions === '' ? markdown : `${markdown}\n\n${definitions}`, { headingOffset }).nodes;
+  const data = escapeParentheses ? { escapeParentheses } : {};
+  /** The index of the nearest block from `from` on that is not an empty paragraph (GitBook writes those as blank lines). */
   const neighbour = (from: number, step: number) => {
     for (let i = from; i >= 0 && i < nodes.length; i += step) {
       const block = nodes[i];
-      if (!(block.type === 'paragraph' && isEmptyContent(block.nodes) && !block.data.align)) return block;
+      if (!(block.type === 'paragraph' && isEmptyContent(block.nodes) && !block.data.align)) return i;
     }
     return undefined;
   };
   return (index: number, form: WrittenForm): boolean => {
     const run = nodes.slice(index, index + form.nodes);
-    if (joinsList(neighbour(index - 1, -1), run[0]) || joinsList(run[run.length - 1], neighbour(index + form.nodes, 1))) return false;
-    const canonical = writeTop({ object: 'document', data: escapeParentheses ? { escapeParentheses } : {}, nodes: run }, headingOffset);
+    // A list next to another of its kind is kept while their markers differ: writeBlocks checks that as it writes.
+    const after = neighbour(index + form.nodes, 1);
+    const canonical = writeTop({ object: 'document', data, nodes: run }, headingOffset);
     // With a block after it, a form must end where its blocks do: a fence or `<pre>` left open
     // (kept as read at a page's end) would take in the next block, a paragraph added below it.
-    const after = neighbour(index + form.nodes, 1) ? `\n\n${FOLLOWING}` : '';
-    return sameBlocks(read(form.markdown + after), read(canonical + after));
+    const following = after !== undefined ? `\n\n${FOLLOWING}` : '';
+    return sameBlocks(read(form.markdown + following), read(canonical + following));
   };
 }
 
@@ -167,12 +170,16 @@ function writeBlocks(blocks: Block[], ctx: Context, tight = false, top: TopLevel
       if (previous) empties++;
       continue;
     }
-    const form = top.lookup?.(index);
+    let form = top.lookup?.(index);
+    // A kept list right after a list of its kind, written with the same marker, would join it: written canonically instead.
+    if (form && joinsList(previous ?? undefined, block) && firstListMarker(form.markdown) === (isBulletList(block) ? bullet : delimiter)) form = undefined;
     let text: string;
     let end = index;
     if (form) {
       text = form.markdown;
       end = index + form.nodes - 1;
+      // A list after it switches from the marker the form wrote, not the canonical one.
+      ({ bullet, delimiter } = lastListMarkers(text, bullet, delimiter));
     } else {
       if (isBulletList(block)) bullet = isBulletList(previous) && bullet === '*' ? '-' : '*';
       if (block.type === 'list-ordered') delimiter = previous?.type === 'list-ordered' && delimiter === '.' ? ')' : '.';
@@ -193,6 +200,30 @@ function writeBlocks(blocks: Block[], ctx: Context, tight = false, top: TopLevel
     empties = 0;
   }
   return out;
+}
+
+/**
+ * The bullet and the delimiter of the last top-level list items a kept form writes (`- a`,
+ * `1) b`), as the next list's marker switches from them; the given ones where it writes none.
+ */
+function lastListMarkers(text: string, bullet: Context['bullet'], delimiter: Context['delimiter']): Pick<Context, 'bullet' | 'delimiter'> {
+  const markers = [...text.matchAll(LIST_MARKER_LINE)];
+  const lastBullet = markers.findLast((m) => m[1] !== undefined)?.[1];
+  const lastDelimiter = markers.findLast((m) => m[2] !== undefined)?.[2];
+  return {
+    // `+` is neither of the writer's bullets: the next list switches to `*` as after a `-`.
+    bullet: lastBullet === undefined ? bullet : lastBullet === '*' ? '*' : '-',
+    delimiter: lastDelimiter === undefined ? delimiter : (lastDelimiter as Context['delimiter']),
+  };
+}
+
+/** A top-level list item's line: its bullet (`*`, `-`, `+`) or its number's delimiter (`.`, `)`). */
+const LIST_MARKER_LINE = /^(?:([*+-])|\d{1,9}([.)]))[ \t]/gm;
+
+/** The marker (bullet or delimiter) of a kept form's first top-level list item, as the writer names it. */
+function firstListMarker(text: string): string | undefined {
+  const first = [...text.matchAll(LIST_MARKER_LINE)][0];
+  return first?.[1] === '+' ? '+' : (first?.[1] ?? first?.[2]);
 }
 
 /** CommonMark lets a list start right under a paragraph only if its first item has content and an ordered one starts at 1. */

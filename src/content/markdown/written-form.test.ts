@@ -92,7 +92,8 @@ describe('keeping the written form of a page', () => {
     const second: Block = { ...(document.nodes[0] as Block) };
     const joined = { ...document, nodes: [document.nodes[0], second] };
     const markdown = writePageMarkdown(joined);
-    expect(markdown).toBe('* a\n* b\n\n- a\n- b\n');
+    // The first keeps its `-`; the second, written after it with the same `-`, would join it: it takes the other marker.
+    expect(markdown).toBe('- a\n- b\n\n* a\n* b\n');
     expect(strip(readPageMarkdown(markdown).document.nodes)).toEqual(strip(withoutForms(joined)));
   });
 
@@ -269,11 +270,11 @@ describe('keeping the separators between top-level blocks', () => {
     expect(writePageMarkdown(document)).toBe('Steps:\n\n1. Download it.\n\n2. Run it.\n   * quietly\n\n3. Finished.\n');
   });
 
-  it('keeps two adjacent lists written with their own markers as one run, which keeps them two lists', () => {
+  it('keeps two adjacent lists written with their own markers, which keeps them two lists', () => {
     const source = 'Flags:\n- one\n- two\n\n\n* three\n\nAfter.\n';
     const { document } = readPageMarkdown(source);
     expect(writePageMarkdown(document)).toBe(source);
-    expect(document.data.writtenForms?.map((f) => f.markdown)).toEqual(['- one\n- two\n\n\n* three']);
+    expect(document.data.writtenForms?.map((f) => f.markdown)).toEqual(['- one\n- two', '* three']);
     expect(strip(document.nodes)).toEqual(strip(canonicalNodes(source)));
     expect(readPageMarkdown(writePageMarkdown(document)).document).toEqual(document);
   });
