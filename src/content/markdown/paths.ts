@@ -128,8 +128,8 @@ export function clampedPath(fromDir: string, target: string): string {
  * The one rule for a relative link of the page whose markdown file is `fromFile` (git sync's
  * import, the change-request batch, the published site's verbatim markup): read like a URL
  * (query aside, percent-decoded, `..` clamped at the top of the content root), a folder (`dir/`, `./`, or a path
- * naming no file) is its `README.md` (the name read case-insensitively, as GitBook does:
- * `readme.md` finds a folder's `README.md`), a `.md` path is a page, any other path a file; an
+ * naming no file) is its `README.md` (the lookup reads that name case-insensitively, as
+ * GitBook does: readmeIndex), a `.md` path is a page, any other path a file; an
  * `#anchor` is kept on a page and names nothing on a file. A path from the top (`/a/b.md`,
  * as GitHub reads it) starts at the content root `root`, and names a page or file only
  * (no folder: `/` alone is a site's own URL). The root applies to a page whose file is
