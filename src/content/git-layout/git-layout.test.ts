@@ -156,6 +156,21 @@ describe('readGitLayout', () => {
     expect(JSON.stringify(layout.pages[0].document)).toContain('birds/readme.md');
   });
 
+  it('binds a link to a folder’s README whatever the case of each letter of both names', async () => {
+    const layout = await readGitLayout(
+      source({
+        'SUMMARY.md': '* [Home](README.md)\n* [Birds](birds/rEaDmE.md)\n',
+        'README.md': '# Home\n\nSee [the birds](birds/ReadMe.Md), [again](birds/README.MD#list) and [the folder](birds/).\n',
+        'birds/rEaDmE.md': '# Birds\n',
+      }),
+    );
+    expect(JSON.stringify(layout.pages[0].document).match(/\{"kind":"[a-z]+"[^{}]*\}/g)).toEqual([
+      '{"kind":"page","page":"git:birds/rEaDmE.md"}',
+      '{"kind":"anchor","page":"git:birds/rEaDmE.md","anchor":"list"}',
+      '{"kind":"page","page":"git:birds/rEaDmE.md"}',
+    ]);
+  });
+
   it('ignores a broken .gitbook.yaml and gives empty pages to SUMMARY items without a file', async () => {
     const layout = await readGitLayout(source({ '.gitbook.yaml': 'root: [', 'SUMMARY.md': '* [Gone](gone.md)\n* Plain\n' }));
     expect(layout.pages.map((p) => [p.type, p.title, p.git])).toEqual([

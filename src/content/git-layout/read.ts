@@ -9,7 +9,7 @@
 import { posix } from 'node:path';
 import { loadOnUse } from '../../lib/load-on-use.ts';
 import { readPageMarkdown } from '../markdown/page.ts';
-import { bindRelativePaths, mapRefs, relativeFilePath, resolveRelative, type PathLookup } from '../markdown/paths.ts';
+import { bindRelativePaths, caseInsensitiveIndex, mapRefs, readmeIndex, relativeFilePath, resolveRelative, type PathLookup } from '../markdown/paths.ts';
 import { settleTables } from '../markdown/html-table.ts';
 import { markupOf, type ContentRef, type Document } from '../markdown/types.ts';
 import { decodeEntities } from '../markdown/syntax.ts';
@@ -134,13 +134,7 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
     const dir = posix.dirname(summaryPath) === '.' ? '' : posix.dirname(summaryPath);
     // An entry written on a case-insensitive file system (`readme.md` for README.md) is the
     // one file whose path matches it in any case; with two such files it names none.
-    const byLowerPath = new Map<string, string[]>();
-    for (const f of input.files) byLowerPath.set(f.path.toLowerCase(), [...(byLowerPath.get(f.path.toLowerCase()) ?? []), f.path]);
-    const fileNamed = (path: string): string | undefined => {
-      if (byPath.has(path)) return path;
-      const matches = byLowerPath.get(path.toLowerCase()) ?? [];
-      return matches.length === 1 ? matches[0] : undefined;
-    };
+    const fileNamed = caseInsensitiveIndex(input.files.map((f) => [f.path, f.path] as const));
     const toSlot = (e: SummaryEntry): Slot => {
       if (e.kind === 'page' && e.href) {
         const target = join(dir, e.href.replace(/#.*$/, ''));
@@ -170,9 +164,10 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
     const to = Object.hasOwn(redirects, key) ? join(root, redirects[key]) : undefined;
     return to && pagePaths.has(to) ? to : undefined;
   };
+  const readmeFile = readmeIndex([...pagePaths].map((p) => [p, p] as const));
   const lookup: PathLookup = {
     pageAt: (path) => {
-      const found = pagePaths.has(path) ? path : redirected(path);
+      const found = pagePaths.has(path) ? path : (redirected(path) ?? readmeFile(path));
       return found ? GIT_REF + found : undefined;
     },
     fileAt: (path) => {

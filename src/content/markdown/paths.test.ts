@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { missingPagePath, relativeDocumentPaths, resolveDocumentPaths, resolveRelative, spacePaths } from './paths.ts';
+import { caseInsensitiveIndex, missingPagePath, readmeIndex, relativeDocumentPaths, resolveDocumentPaths, resolveRelative, spacePaths, type PathLookup } from './paths.ts';
 import type { Document } from './types.ts';
 
 /*
@@ -80,7 +80,12 @@ describe('a content root that is not the repository top (`.gitbook.yaml` `root: 
 
 describe('the forms a relative link is written in (resolveRelative)', () => {
   const pages = new Set(['README.md', 'guides/README.md', 'guides/my page.md', 'guides/setup.md']);
-  const lookup = { pageAt: (p: string) => (pages.has(p) ? `P:${p}` : undefined), fileAt: (p: string) => (p === 'img/a b.png' ? 'F1' : undefined) };
+  // As lookupOf and git sync's import build it: a folder's README by any spelling of its name.
+  const lookupOver = (paths: string[], fileAt: PathLookup['fileAt'] = () => undefined): PathLookup => {
+    const readme = readmeIndex(paths.map((p) => [p, `P:${p}`] as const));
+    return { pageAt: (p) => (paths.includes(p) ? `P:${p}` : readme(p)), fileAt };
+  };
+  const lookup = lookupOver([...pages], (p) => (p === 'img/a b.png' ? 'F1' : undefined));
   const from = (href: string) => resolveRelative(href, 'guides/intro.md', lookup);
 
   it('reads a query and an anchor after `.md`, percent-encoded and <bracketed> names, folders with and without a slash', () => {
@@ -98,7 +103,7 @@ describe('the forms a relative link is written in (resolveRelative)', () => {
   });
 
   it('names the markdown file a link leads to when it is no page of the space (missingPagePath)', () => {
-    const missing = (href: string) => missingPagePath(href, 'guides/intro.md', lookup);
+    const missing = (href: string) => missingPagePath(href, 'guides/intro.md', (h) => resolveRelative(h, 'guides/intro.md', lookup));
     expect(missing('notes/extra.md#top')).toBe('guides/notes/extra.md');
     expect(missing('../../notes/Extra.MD')).toBe('notes/Extra.MD');
     expect(missing('/extra.md')).toBe('extra.md');
@@ -111,11 +116,47 @@ describe('the forms a relative link is written in (resolveRelative)', () => {
     expect(from('../guides/Readme.md#top')).toEqual({ kind: 'anchor', page: 'P:guides/README.md', anchor: 'top' });
     expect(from('../readme.md')).toEqual({ kind: 'page', page: 'P:README.md' });
     // A folder's page imported from `readme.md` is found by `README.md` and by the folder.
-    const lower = { pageAt: (p: string) => (p === 'tools/readme.md' ? 'P:tools' : undefined), fileAt: () => undefined };
-    expect(resolveRelative('../tools/README.md', 'guides/intro.md', lower)).toEqual({ kind: 'page', page: 'P:tools' });
-    expect(resolveRelative('../tools/', 'guides/intro.md', lower)).toEqual({ kind: 'page', page: 'P:tools' });
+    const lower = lookupOver(['tools/readme.md']);
+    expect(resolveRelative('../tools/README.md', 'guides/intro.md', lower)).toEqual({ kind: 'page', page: 'P:tools/readme.md' });
+    expect(resolveRelative('../tools/', 'guides/intro.md', lower)).toEqual({ kind: 'page', page: 'P:tools/readme.md' });
     // Only the README name: another page's name is read as written.
     expect(from('Setup.md')).toBeNull();
     expect(from('readme.markdown')).toBeNull();
+  });
+
+  it('finds a folder\'s README page through a space\'s paths whatever the case of each letter of its name', () => {
+    // git sync imported `guides/rEaDmE.md` as the page `handbook` (its slug path is not `guides/`).
+    const paths = spacePaths(
+      [
+        { id: 'HOME', slug: 'home', file: 'README.md', children: [] },
+        { id: 'G', slug: 'handbook', file: 'guides/rEaDmE.md', children: [{ id: 'S', slug: 'setup', file: 'guides/setup.md', children: [] }] },
+      ],
+      [],
+    );
+    const read = (url: string, from = 'README.md') => refOf(resolveDocumentPaths(linkTo({ kind: 'url', url }), from, paths));
+    expect(read('guides/ReadMe.Md')).toEqual({ kind: 'page', page: 'G' });
+    expect(read('guides/README.MD#top')).toEqual({ kind: 'anchor', page: 'G', anchor: 'top' });
+    expect(read('guides/')).toEqual({ kind: 'page', page: 'G' });
+    expect(read('readme.MD', 'guides/setup.md')).toEqual({ kind: 'page', page: 'G' });
+    // The folder is read as written, and another name is not a README.
+    expect(read('Guides/readme.md')).toEqual({ kind: 'url', url: 'Guides/readme.md' });
+    expect(read('guides/readme.markdown')).toEqual({ kind: 'url', url: 'guides/readme.markdown' });
+  });
+});
+
+describe('names in another case (caseInsensitiveIndex)', () => {
+  it('finds a name as written, else the one entry equal to it in another case; two such entries leave it naming none', () => {
+    const find = caseInsensitiveIndex([
+      ['README.md', 1],
+      ['Notes.md', 2],
+      ['NOTES.md', 3],
+      ['Same.md', 4],
+      ['SAME.md', 4],
+    ] as const);
+    expect([find('README.md'), find('readme.md'), find('rEaDmE.MD')]).toEqual([1, 1, 1]);
+    expect([find('Notes.md'), find('NOTES.md'), find('notes.md')]).toEqual([2, 3, undefined]);
+    // Two names of the same thing are one answer.
+    expect(find('same.md')).toBe(4);
+    expect(find('other.md')).toBeUndefined();
   });
 });

@@ -16,6 +16,8 @@ export interface SpacePaths {
   fileOfPage(pageId: string): string | undefined;
   /** The page whose markdown file is `path` (`a/b.md`), if any. */
   pageAt(path: string): string | undefined;
+  /** The page of a folder's README written with its name in another spelling (readmeIndex; `guides/ReadMe.md`). */
+  readmeAt(path: string): string | undefined;
   /** An uploaded file by name / the name of a file by id. */
   fileNamed(name: string): string | undefined;
   /** The file at a path: its git path, or `.gitbook/assets/<name>`. */
@@ -77,9 +79,12 @@ export function spacePaths(
     pathOf.set(f.id, path);
     nameOf.set(f.id, f.name);
   }
+  // Indexed at the first README link of another spelling, once for the space's paths (a lookup is made per page).
+  let readmes: ((path: string) => string | undefined) | undefined;
   return {
     fileOfPage: (id) => fileOf.get(id),
     pageAt: (path) => pageOf.get(path),
+    readmeAt: (path) => (readmes ??= readmeIndex(pageOf))(path),
     fileNamed: (name) => byName.get(name),
     fileAtPath: (path) => byPath.get(path) ?? (path.startsWith(ASSETS_DIR + '/') ? byName.get(path.slice(ASSETS_DIR.length + 1)) : undefined),
     nameOfFile: (id) => nameOf.get(id),
@@ -103,6 +108,7 @@ const EXTERNAL = /^(?:[a-z][a-z0-9+.-]*:|\/\/|#)/i;
 
 /** What a relative link is resolved against: the page and the file (not a page) at a path of the layout, by id. */
 export interface PathLookup {
+  /** The page at a path; a folder's README page under any spelling of the README name too (readmeIndex). */
   pageAt(path: string): string | undefined;
   fileAt(path: string): string | undefined;
 }
@@ -122,8 +128,8 @@ export function clampedPath(fromDir: string, target: string): string {
  * The one rule for a relative link of the page whose markdown file is `fromFile` (git sync's
  * import, the change-request batch, the published site's verbatim markup): read like a URL
  * (query aside, percent-decoded, `..` clamped at the top of the content root), a folder (`dir/`, `./`, or a path
- * naming no file) is its `README.md` (the name read case-insensitively, as GitBook does:
- * `readme.md` finds a folder's `README.md`), a `.md` path is a page, any other path a file; an
+ * naming no file) is its `README.md` (the lookup reads that name case-insensitively, as
+ * GitBook does: readmeIndex), a `.md` path is a page, any other path a file; an
  * `#anchor` is kept on a page and names nothing on a file. A path from the top (`/a/b.md`,
  * as GitHub reads it) starts at the content root `root`, and names a page or file only
  * (no folder: `/` alone is a site's own URL). The root applies to a page whose file is
@@ -136,7 +142,7 @@ export function resolveRelative(href: string, fromFile: string, lookup: PathLook
   const { full, target, inner, rooted, anchor } = to;
   const readme = full === '.' ? 'README.md' : `${full}/README.md`;
   const page = (path: string): ContentRef | null => {
-    const id = lookup.pageAt(path) ?? readmeOf(path, lookup);
+    const id = lookup.pageAt(path);
     if (!id) return null;
     return anchor ? { kind: 'anchor', page: id, anchor } : { kind: 'page', page: id };
   };
@@ -154,11 +160,12 @@ export function resolveRelative(href: string, fromFile: string, lookup: PathLook
  * one the repository lacks) is not a link to a page of the space (decision of issue 31):
  * the published site shows its text with no href (never an href ending in `.md`, never a
  * 404 link), while the markdown read back and the git export keep the link as written.
+ * `resolve` is resolveRelative for that page (a caller resolving each href once passes its memo).
  */
-export function missingPagePath(href: string, fromFile: string, lookup: PathLookup, contentRoot = ''): string | null {
+export function missingPagePath(href: string, fromFile: string, resolve: (href: string) => ContentRef | null, contentRoot = ''): string | null {
   const to = relativeTarget(href, fromFile, contentRoot);
   if (!to || !/\.md$/i.test(to.full)) return null;
-  return resolveRelative(href, fromFile, lookup, contentRoot) ? null : to.full;
+  return resolve(href) ? null : to.full;
 }
 
 /** A relative link read like a URL (resolveRelative): its path in the layout (`.` the top), as written, and its anchor. */
@@ -183,22 +190,44 @@ function relativeTarget(href: string, fromFile: string, contentRoot: string) {
   return { full, target, inner, rooted, anchor };
 }
 
-/** The README spellings tried for a folder's page: GitBook reads the README name case-insensitively. */
-const README_NAMES = ['README.md', 'readme.md', 'Readme.md', 'ReadMe.md', 'README.MD', 'readme.MD'];
+/**
+ * Names read as a case-insensitive file system reads them: a name is the entry of that name,
+ * else the one entry whose name has the same `fold` (lower case by default); two or more
+ * such entries (of distinct values) leave it naming none, rather than a guess. Built once
+ * over the entries. The one rule for another spelling of a path: git sync's SUMMARY.md
+ * entries (git-layout/read.ts) and a folder's README name (readmeIndex).
+ */
+export function caseInsensitiveIndex<T>(entries: Iterable<readonly [string, T]>, fold: (name: string) => string = (name) => name.toLowerCase()): (name: string) => T | undefined {
+  const exact = new Map<string, T>();
+  const folded = new Map<string, T | typeof AMBIGUOUS>();
+  for (const [name, value] of entries) {
+    if (!exact.has(name)) exact.set(name, value);
+    const key = fold(name);
+    const seen = folded.get(key);
+    folded.set(key, seen === undefined || seen === value ? value : AMBIGUOUS);
+  }
+  return (name) => {
+    if (exact.has(name)) return exact.get(name);
+    const value = folded.get(fold(name));
+    return value === AMBIGUOUS ? undefined : value;
+  };
+}
+
+const AMBIGUOUS = Symbol('ambiguous');
+const README_NAME = /(?:^|\/)readme\.md$/i;
 
 /**
- * The page of a folder's README under another spelling of its name (`guides/readme.md`
- * written, `guides/README.md` imported as the folder's page, or the other way round).
+ * A folder's README page under any spelling of its name (`guides/readme.md`, `guides/ReadMe.Md`
+ * for `guides/README.md`, or the other way round): GitBook reads the README name
+ * case-insensitively; the folder is read as written. `pages` are the page paths of a layout
+ * with what they name; a PathLookup's pageAt answers through it.
  */
-function readmeOf(path: string, lookup: PathLookup): string | undefined {
-  const name = posix.basename(path);
-  if (!/^readme\.md$/i.test(name)) return undefined;
-  const dir = path.slice(0, path.length - name.length);
-  for (const other of README_NAMES) {
-    const id = other === name ? undefined : lookup.pageAt(dir + other);
-    if (id) return id;
-  }
-  return undefined;
+export function readmeIndex<T>(pages: Iterable<readonly [string, T]>): (path: string) => T | undefined {
+  const readmes: (readonly [string, T])[] = [];
+  for (const entry of pages) if (README_NAME.test(entry[0])) readmes.push(entry);
+  const foldName = (path: string) => path.slice(0, path.length - 'readme.md'.length) + 'readme.md';
+  const find = caseInsensitiveIndex(readmes, foldName);
+  return (path) => (README_NAME.test(path) ? find(path) : undefined);
 }
 
 /** The relative path GitBook writes for a reference from the page in `pageFile`; null when it has none (another space, unknown id). */
@@ -303,11 +332,14 @@ function isPathOfPage(ref: ContentRef, hasPage: (id: string) => boolean): boolea
   return (ref.kind === 'page' || ref.kind === 'anchor') && !ref.space && typeof ref.page === 'string' && !hasPage(ref.page);
 }
 
-/** A space's pages and files by layout path (uploaded files in `.gitbook/assets/<name>`, where GitBook's markdown puts them). */
-/** How resolveRelative finds a space's pages and files by path in its layout. */
+/**
+ * How resolveRelative finds a space's pages and files by path in its layout (uploaded files
+ * in `.gitbook/assets/<name>`, where GitBook's markdown puts them); a folder's README page
+ * by any spelling of its name.
+ */
 export function lookupOf(paths: SpacePaths): PathLookup {
   return {
-    pageAt: (path) => paths.pageAt(path),
+    pageAt: (path) => paths.pageAt(path) ?? paths.readmeAt(path),
     fileAt: (path) => paths.fileAtPath(path),
   };
 }

@@ -1,10 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { closeAfterJobs, type TestApp } from '../../../test/app.ts';
-import { createOrganization, type TestOrganization } from '../../../test/factories.ts';
-import { createRepository, git, type GitServer } from '../../../test/git-server.ts';
-import { gitSyncTestApp } from '../../../test/git-sync-app.ts';
+import { describe, expect, it } from 'vitest';
+import { createRepository, git } from '../../../test/git-server.ts';
+import { gitSyncSuite, treeOf } from '../../../test/git-sync-space.ts';
 
 /*
  * GitBook's Git Sync output of 2021 (commits `GitBook: [#NN] ...`: SUMMARY.md at the top,
@@ -27,16 +25,6 @@ function readFixture(dir = FIXTURE): Record<string, Buffer> {
   return files;
 }
 
-/** path -> blob id of a branch's tree. */
-function treeOf(bare: string, ref: string): Record<string, string> {
-  const tree: Record<string, string> = {};
-  for (const line of git(bare, 'ls-tree', '-r', ref).trim().split('\n')) {
-    const [meta, p] = line.split('\t');
-    tree[p] = meta.split(' ')[2];
-  }
-  return tree;
-}
-
 /** Where two texts part, for the failure message. */
 function firstDifference(a: string, b: string): string {
   let i = 0;
@@ -45,37 +33,20 @@ function firstDifference(a: string, b: string): string {
 }
 
 describe('git sync: an untouched export of GitBook 2021 output', () => {
-  let t: TestApp;
-  let server: GitServer;
-  let org: TestOrganization;
-
-  beforeAll(async () => {
-    ({ t, server } = await gitSyncTestApp());
-    org = await createOrganization(t, { title: 'Lantern' });
-  }, 120_000);
-  afterAll(() => closeAfterJobs(t, server), 120_000);
-
-  async function run(spaceId: string, direction: 'import' | 'export', body: Record<string, unknown>) {
-    const res = await t.request('POST', `/v1/spaces/${spaceId}/git/${direction}`, { token: org.admin.token, body });
-    expect(res.status, res.text).toBe(204);
-    await t.runJobsUntilIdle();
-  }
+  const suite = gitSyncSuite('Lantern');
 
   it('comes back byte for byte, SUMMARY.md included, to a repository that never saw it', { timeout: 180_000 }, async () => {
-    const source = createRepository(server, 'gitbook-2021', readFixture());
+    const source = createRepository(suite.server, 'gitbook-2021', readFixture());
     git(source.work, 'commit', '--quiet', '--amend', '-m', 'GitBook: [#28] No subject');
     git(source.work, 'push', '--quiet', '--force', 'origin', 'HEAD:refs/heads/main');
-    const space = await t.request('POST', `/v1/orgs/${org.id}/spaces`, { token: org.admin.token, body: { title: 'Lantern' } });
-    await run(space.body.id, 'import', { url: server.url('gitbook-2021'), ref: 'refs/heads/main' });
-    const content = await t.request('GET', `/v1/spaces/${space.body.id}/content`, { token: org.admin.token });
+    const space = await suite.importedSpace('Lantern', 'gitbook-2021');
+    const content = await suite.t.request('GET', `/v1/spaces/${space.id}/content`, { token: suite.org.admin.token });
     expect(content.body.pages.length).toBeGreaterThan(2);
 
-    createRepository(server, 'fresh', { 'placeholder.txt': 'x' });
-    await run(space.body.id, 'export', { url: server.url('fresh'), ref: 'refs/heads/gitbook', commitMessage: 'Untouched export' });
-    const exported = treeOf(path.join(server.root, 'fresh.git'), 'refs/heads/gitbook');
+    const exported = await suite.exportToNew(space.id, 'fresh');
     const original = treeOf(source.bare, 'main');
     const differing = Object.keys(original).filter((p) => exported[p] !== original[p]);
-    const diffs = differing.map((p) => `${p}: ${exported[p] ? firstDifference(git(source.bare, 'cat-file', 'blob', original[p]), git(path.join(server.root, 'fresh.git'), 'cat-file', 'blob', exported[p])) : '(missing)'}`);
+    const diffs = differing.map((p) => `${p}: ${exported[p] ? firstDifference(git(source.bare, 'cat-file', 'blob', original[p]), git(suite.bare('fresh'), 'cat-file', 'blob', exported[p])) : '(missing)'}`);
     expect(differing, diffs.join('\n')).toEqual([]);
     expect(Object.keys(exported).sort()).toEqual(Object.keys(original).sort());
   });

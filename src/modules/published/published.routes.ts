@@ -78,6 +78,15 @@ async function missing(deps: Deps, visit: SiteVisit): Promise<Answer> {
   return html(404, answer.kind === 'in-site' ? renderNotFoundInSite(answer.view, answer.main) : renderErrorPage(404, answer.home), true, true);
 }
 
+/**
+ * The page path of a request under the site's base, with the trailing slash the router
+ * ignores kept: `<base>kites/` names the site space or section itself (resolvePath).
+ */
+function pagePathOf(request: FastifyRequest): string {
+  const path = (request.params as { '*'?: string })['*'] ?? '';
+  return path !== '' && !path.endsWith('/') && request.url.split('?')[0].endsWith('/') ? `${path}/` : path;
+}
+
 function page(path: string): Resource {
   return async (deps, visit, depend) => {
     const answer = await readPage(deps, visit, path, depend);
@@ -230,7 +239,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get<{ Params: SiteParams }>(`/sites/:site/${SEARCH_PATH}`, siteRoute, (request, reply) => serveSearch(request, reply, bySite(request)));
   app.get<{ Params: SiteParams }>('/sites/:site', siteRoute, (request, reply) => serve(request, reply, bySite(request), '', page('')));
   app.get<{ Params: SiteParams }>('/sites/:site/*', siteRoute, (request, reply) => {
-    const path = request.params['*'] ?? '';
+    const path = pagePathOf(request);
     return serve(request, reply, bySite(request), path, page(path));
   });
 
@@ -247,7 +256,7 @@ export const publishedRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(`/${SEARCH_PATH}`, siteRoute, (request, reply) => byHost(request, reply, (mount) => serveSearch(request, reply, mount)));
   app.get('/', siteRoute, (request, reply) => byHost(request, reply, (mount) => serve(request, reply, mount, '', page(''))));
   app.get<{ Params: HostParams }>('/*', siteRoute, (request, reply) => {
-    const path = request.params['*'] ?? '';
+    const path = pagePathOf(request);
     return byHost(request, reply, (mount) => serve(request, reply, mount, path, page(path)));
   });
 };

@@ -104,15 +104,22 @@ export function relativeLinks(
   const fromFile = paths.fileOfPage(pageId);
   if (!fromFile) return null;
   const lookup = lookupOf(paths);
+  // Each href is resolved once for both answers (a page's links, at most).
+  const resolved = new Map<string, ContentRef | null>();
+  const resolve = (href: string): ContentRef | null => {
+    let ref = resolved.get(href);
+    if (ref === undefined) resolved.set(href, (ref = resolveRelative(href, fromFile, lookup, paths.root)));
+    return ref;
+  };
   /** A relative URL naming a group with no page to land on: the group's path in the layout (shown as the link's title, no href). */
   const emptyGroupPath = (href: string): string | null => {
-    const ref = resolveRelative(href, fromFile, lookup, paths.root);
+    const ref = resolve(href);
     const node = ref?.kind === 'page' || ref?.kind === 'anchor' ? snapshot.byId.get(ref.page as string) : undefined;
     return node?.entry.type === 'group' && !landingPage(node) ? (paths.fileOfPage(node.entry.id) ?? null) : null;
   };
   return {
     relative: (href) => {
-      const ref = resolveRelative(href, fromFile, lookup, paths.root);
+      const ref = resolve(href);
       if (ref?.kind === 'page' || ref?.kind === 'anchor') {
         // A link entry has a slug path but no page to open: a folder link naming it leads nowhere.
         const node = snapshot.byId.get(ref.page as string);
@@ -121,7 +128,7 @@ export function relativeLinks(
       }
       return ref?.kind === 'file' && sign ? (sign(ref.file)?.url ?? null) : null;
     },
-    unresolved: (href) => missingPagePath(href, fromFile, lookup, paths.root) ?? emptyGroupPath(href),
+    unresolved: (href) => missingPagePath(href, fromFile, resolve, paths.root) ?? emptyGroupPath(href),
   };
 }
 

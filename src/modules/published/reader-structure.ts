@@ -134,6 +134,9 @@ export interface PathReading {
  * 3. a prefix that may not be left out (another section or site space) read as a page
  *    path of the default: that section's or space's address stays its own, only what it
  *    does not hold falls through to the default's pages.
+ * A path ending in `/` that names a section or site space and nothing more (its API
+ * `urls.published`, `<base>kites/`) is read as that prefix first: its landing page, never
+ * a page of the same slug (docs/decisions/published-sites.md rule 5).
  */
 export function resolvePath(structure: Structure, path: string): { readings: PathReading[]; canonical: PathReading | null } {
   const segments = path.split('/').filter((s) => s !== '');
@@ -151,7 +154,10 @@ export function resolvePath(structure: Structure, path: string): { readings: Pat
     }
   }
   ranked.sort((a, b) => a.rank - b.rank);
-  return { readings: ranked.map((r) => r.reading), canonical };
+  const readings = ranked.map((r) => r.reading);
+  const named = canonical && path.endsWith('/') && canonical.pagePath === '' ? readings.indexOf(canonical) : -1;
+  if (named > 0) readings.unshift(...readings.splice(named, 1));
+  return { readings, canonical };
 }
 
 /**
