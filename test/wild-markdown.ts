@@ -32,7 +32,7 @@ export const WILD_CLASSES = {
   'html-in-item': 'engine: an HTML `<table>` (or other HTML block) on a list item\'s marker line or in its content is escaped, shown as text',
   'tag-indent-off': 'engine: a tag pair in a list item or a list under a tag, indented off (`{% endhint %}` left of its opening, ` 3. x` in a hint) shows `{%`',
   'lazy-line': 'engine: a lazy (unindented) line in a list item\'s code or tag: unstable (blank lines added on each trip) or `{%` shown',
-  'unclosed-fence': 'measure: a fence left open runs to the end of its container (GFM), swallowing end tags; the tag opening shows `{%` (GFM too)',
+  'unclosed-fence': 'both: a fence left open runs to the end of its container (GFM); at the top level it swallows the end tag, `{%` shown (GFM too: measure); in a quote or a list item Quire keeps it open past the container, the tags after shown as text (engine)',
   'quote-no-space': 'measure: `>text` or a bare `>` line in a quoted fence is read by the measure as leaving a list item, ending the fence early',
   'task-item-indent': 'measure: a task item\'s lines indented past its `[ ]` are 4+ columns into the item: indented code (GFM), its tags shown as code',
   'tab-after-marker': 'measure: `+\tx` puts the item\'s content at column 4 (GFM); lines indented 2 leave the item, splitting a tag pair: GFM shows `{%` too',
