@@ -38,6 +38,7 @@ export const WILD_CLASSES = {
   'tab-after-marker': 'measure: `+\tx` puts the item\'s content at column 4 (GFM); lines indented 2 leave the item, splitting a tag pair: GFM shows `{%` too',
   'task-box-then-block': 'engine and measure: a block opening after a task box (`+ [ ] {% code %}`, `+ [ ] ```js`): GFM reads a paragraph (fence shown as text, measure misses it); Quire shows the tag as text',
   'tag-after-item-no-blank': 'engine: a tag line right under a list item (no blank line; lazy continuation in GFM) is read as the item\'s text, `{%` shown',
+  'backslash-before-tag': 'measure: `<summary>x\\</summary>` is HTML (GFM), the backslash literal; the measure reads `\\<` as an escape, `summary` as words',
   'unpaired-tag': 'engine, by decision (docs/decisions/markdown.md): a known tag left unpaired shows its `{%`',
   'intraword-emphasis': 'measure: `a**b**c` shows `abc` as one word (GFM too); the measure splits it at `**`',
 } as const;
@@ -272,7 +273,8 @@ const columns: BlockGen = (g, depth) => {
 };
 
 const details: BlockGen = (g, depth) => {
-  const summary = `<summary>${inlineText(g, 1)}</summary>`;
+  const title = inlineText(g, 1);
+  const summary = `<summary>${g.allows('backslash-before-tag') ? title : title.replace(/\\$/, '')}</summary>`;
   const inner = body(g, depth + 1, g.int(1, 2));
   const r = g.random();
   if (r < 0.15) return [`<details>${summary}`, '', ...inner, '', '</details>'];
