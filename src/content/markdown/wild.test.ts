@@ -402,6 +402,15 @@ describe('a list kept as written next to a list of its kind (GitBook-written, tu
     expect(written).toBe('- <mark style="color:blue;">**Lamps**</mark><mark style="color:blue;"> need oil</mark>\n\n* Wicks\n');
     expect(types(readPageMarkdown(written).document.nodes)).toEqual(['list-unordered', 'list-unordered']);
   });
+
+  it('never writes two kept lists of the same marker next to each other (the paragraph between them deleted), nor after a nested item\'s marker', () => {
+    for (const [first, second] of [['+', '+'], ['-', '-'], ['*', '*'], ['- a\n  *', '*']]) {
+      const page = readPageMarkdown(`${first} <mark style="color:blue;">**Lamps**</mark><mark style="color:blue;"> oil</mark>\n\nBetween.\n\n${second} <mark style="color:red;">**Wicks**</mark><mark style="color:red;"> trim</mark>\n`);
+      const joined = { ...page.document, nodes: [page.document.nodes[0], page.document.nodes[2]] };
+      const written = writePageMarkdown(joined);
+      expect(types(readPageMarkdown(written).document.nodes)).toEqual(['list-unordered', 'list-unordered']);
+    }
+  });
 });
 
 describe('GitBook tags written by hand (tuning half, made-up text)', () => {

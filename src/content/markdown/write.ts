@@ -162,6 +162,8 @@ function writeBlocks(blocks: Block[], ctx: Context, tight = false, top: TopLevel
   let previousText = '';
   let bullet: Context['bullet'] = '*';
   let delimiter: Context['delimiter'] = '.';
+  // The marker the last list was written with, as written (a kept form may use `+`).
+  let lastMarker: string | undefined;
   // Empty paragraphs between blocks: GitBook writes each as nothing between two separators.
   let empties = 0;
   for (let index = 0; index < blocks.length; index++) {
@@ -172,17 +174,19 @@ function writeBlocks(blocks: Block[], ctx: Context, tight = false, top: TopLevel
     }
     let form = top.lookup?.(index);
     // A kept list right after a list of its kind, written with the same marker, would join it: written canonically instead.
-    if (form && joinsList(previous ?? undefined, block) && firstListMarker(form.markdown) === (isBulletList(block) ? bullet : delimiter)) form = undefined;
+    if (form && joinsList(previous ?? undefined, block) && [undefined, lastMarker].includes(listMarkers(form.markdown)[0])) form = undefined;
     let text: string;
     let end = index;
     if (form) {
       text = form.markdown;
       end = index + form.nodes - 1;
       // A list after it switches from the marker the form wrote, not the canonical one.
-      ({ bullet, delimiter } = lastListMarkers(text, bullet, delimiter));
+      lastMarker = listMarkers(text).at(-1) ?? lastMarker;
+      if (lastMarker === '*' || lastMarker === '-' || lastMarker === '+') bullet = lastMarker === '*' ? '*' : '-';
+      if (lastMarker === '.' || lastMarker === ')') delimiter = lastMarker;
     } else {
-      if (isBulletList(block)) bullet = isBulletList(previous) && bullet === '*' ? '-' : '*';
-      if (block.type === 'list-ordered') delimiter = previous?.type === 'list-ordered' && delimiter === '.' ? ')' : '.';
+      if (isBulletList(block)) lastMarker = bullet = isBulletList(previous) && bullet === '*' ? '-' : '*';
+      if (block.type === 'list-ordered') lastMarker = delimiter = previous?.type === 'list-ordered' && delimiter === '.' ? ')' : '.';
       text = writeBlock(block, { ...ctx, bullet, delimiter });
       if (text === '') continue;
     }
@@ -202,28 +206,13 @@ function writeBlocks(blocks: Block[], ctx: Context, tight = false, top: TopLevel
   return out;
 }
 
-/**
- * The bullet and the delimiter of the last top-level list items a kept form writes (`- a`,
- * `1) b`), as the next list's marker switches from them; the given ones where it writes none.
- */
-function lastListMarkers(text: string, bullet: Context['bullet'], delimiter: Context['delimiter']): Pick<Context, 'bullet' | 'delimiter'> {
-  const markers = [...text.matchAll(LIST_MARKER_LINE)];
-  const lastBullet = markers.findLast((m) => m[1] !== undefined)?.[1];
-  const lastDelimiter = markers.findLast((m) => m[2] !== undefined)?.[2];
-  return {
-    // `+` is neither of the writer's bullets: the next list switches to `*` as after a `-`.
-    bullet: lastBullet === undefined ? bullet : lastBullet === '*' ? '*' : '-',
-    delimiter: lastDelimiter === undefined ? delimiter : (lastDelimiter as Context['delimiter']),
-  };
-}
+/** A list item's line: its indentation, its bullet (`*`, `-`, `+`) or its number's delimiter (`.`, `)`). */
+const LIST_MARKER_LINE = /^( {0,3})(?:([*+-])|\d{1,9}([.)]))[ \t]/gm;
 
-/** A top-level list item's line: its bullet (`*`, `-`, `+`) or its number's delimiter (`.`, `)`). */
-const LIST_MARKER_LINE = /^(?:([*+-])|\d{1,9}([.)]))[ \t]/gm;
-
-/** The marker (bullet or delimiter) of a kept form's first top-level list item, as the writer names it. */
-function firstListMarker(text: string): string | undefined {
-  const first = [...text.matchAll(LIST_MARKER_LINE)][0];
-  return first?.[1] === '+' ? '+' : (first?.[1] ?? first?.[2]);
+/** The markers (bullets, delimiters) of a kept form's top-level list items, in order: those indented as its first. */
+function listMarkers(text: string): string[] {
+  const lines = [...text.matchAll(LIST_MARKER_LINE)];
+  return lines.filter((m) => m[1] === lines[0][1]).map((m) => m[2] ?? m[3]);
 }
 
 /** CommonMark lets a list start right under a paragraph only if its first item has content and an ordered one starts at 1. */
