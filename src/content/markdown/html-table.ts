@@ -200,9 +200,10 @@ function readFilesCell(parts: Part[]): ContentRef[] | null {
 function readCellParagraphs(parts: Part[], ctx: InlineContext): ParagraphBlock[] | null {
   const pieces: CellPiece<Part>[] = [];
   for (const part of parts) {
-    const structural = 'tag' in part && CELL_STRUCTURE.test(`<${part.tag.closing ? '/' : ''}${part.tag.name}>`);
+    const structure = 'tag' in part ? `<${part.tag.closing ? '/' : ''}${part.tag.name}>` : '';
+    const structural = 'tag' in part && CELL_STRUCTURE.test(structure);
     if (structural && Object.keys(part.tag.attrs).length > 0) return null;
-    pieces.push(structural ? { structure: `<${part.tag.closing ? '/' : ''}${part.tag.name}>` } : { node: part });
+    pieces.push(structural ? { structure } : { node: part });
   }
   if (!pieces.some((piece) => 'structure' in piece)) return [paragraph(readHtmlInlines(parts, ctx))];
   const read = cellParagraphs(pieces, (part) => 'text' in part && part.text.trim() === '');

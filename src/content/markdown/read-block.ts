@@ -74,10 +74,16 @@ function lastWrittenLine(node: RootContent, ctx: BlockContext): number | undefin
  * one adds two blank lines to the one between blocks: 3 blank lines hold one, 5 hold two.
  */
 function emptyParagraphsBetween(endLine: number, startLine: number, ctx: BlockContext): Block[] {
-  let blank = 0;
-  // Positions are 1-based: the lines strictly between are endLine .. startLine - 2, 0-based.
-  for (let line = endLine; line < startLine - 1; line++) if (!ctx.addedLines?.has(line)) blank++;
+  const blank = sourceLinesBetween(endLine, startLine, ctx);
   return Array.from({ length: Math.max(0, Math.floor((blank - 1) / 2)) }, () => emptyParagraph());
+}
+
+/** The source's own lines strictly between two nodes' lines (1-based positions), the pre-pass's added ones aside. */
+function sourceLinesBetween(endLine: number, startLine: number, ctx: BlockContext): number {
+  let count = 0;
+  // The lines strictly between are endLine .. startLine - 2, 0-based.
+  for (let line = endLine; line < startLine - 1; line++) if (!ctx.addedLines?.has(line)) count++;
+  return count;
 }
 
 function tokenOf(node: RootContent, ctx: BlockContext): Token | null {
@@ -124,9 +130,7 @@ function closesCodeAbove(items: Item[], i: number, ctx: BlockContext, out: Block
   const end = above && lastWrittenLine(above, ctx);
   const start = items[i].node.position?.start.line;
   if (above?.type !== 'code' || out[out.length - 1]?.type !== 'code' || end === undefined || start === undefined) return false;
-  // Positions are 1-based: the lines strictly between are end .. start - 2, 0-based, all the pre-pass's.
-  for (let line = end; line < start - 1; line++) if (!ctx.addedLines?.has(line)) return false;
-  return true;
+  return sourceLinesBetween(end, start, ctx) === 0;
 }
 
 /** Index of the token closing the one at `i`, counting nested openings; -1 when none. */
