@@ -122,7 +122,16 @@ function fencedCode(text: string, take: (body: string) => string): string {
   const indentOf = (line: string) => /^[ \t>]*/.exec(line)![0].replace(/>/g, ' ').length;
   // A comment opening a line runs to its `-->` (an HTML block), fences in it included: it shows nothing.
   let comment = false;
-  for (const line of text.split('\n')) {
+  const lines = text.split('\n');
+  for (let n = 0; n < lines.length; n++) {
+    let line = lines[n];
+    // A tag sharing its line (`{% code %}```js`, ```` ``` {% endcode %} ````) is read as on a line of
+    // its own, as Quire's reader and HonKit-era pages take it: what follows it is a line of its own.
+    const shared = /^([ \t>]*(?:(?:[*+-]|\d+[.)])[ \t]+)*)(\{%(?:[^%]|%(?!\}))*%\}|(?:`{3,}|~{3,})[ \t]+(?=\{%\s*end))[ \t]*(\S.*)$/.exec(line);
+    if (!comment && shared && (shared[2].startsWith('{%') || open)) {
+      line = shared[1] + shared[2].trimEnd();
+      lines.splice(n + 1, 0, shared[1].replace(/[^ \t>]/g, ' ') + shared[3]);
+    }
     if (comment) {
       comment = !line.includes('-->');
       out.push(' ');

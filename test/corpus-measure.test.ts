@@ -131,6 +131,14 @@ describe('corpus measure: words lost', () => {
   });
 });
 
+describe('corpus measure: a tag sharing its line', () => {
+  it('reads a fence opened right after a tag, and closed with a closing tag after it, as code', () => {
+    const html = '<pre><code>lamp on</code></pre>';
+    expect(missingWords('{% code title="a" %}```js\nlamp on\n``` {% endcode %}\n', html)).toEqual(['a']);
+    expect(missingWords('{% code %}```js\nlamp on\n```\n{% endcode %}\n', html)).toEqual([]);
+  });
+});
+
 describe('corpus measure: raw markup', () => {
   it('finds markup the page shows as text', () => {
     const html = '<p>Text &lt;p&gt;leaked&lt;/p&gt; and {% hint %}</p>';

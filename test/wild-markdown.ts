@@ -23,7 +23,6 @@ const VOWELS = 'aeiou';
  */
 export const WILD_CLASSES = {
   'table-in-cell': 'engine: `<table>` written inline (a pipe cell, a paragraph) is escaped, its markup shown',
-  'tag-shares-line': 'engine: a tag sharing its line with text (`{% code %}```js`, `text {% endfile %}`) is shown as text',
   'unknown-tag-in-item': 'engine: an unknown tag (`{% include %}`, `{% page-ref %}`) in a list item is shown as text',
   'html-then-fence': 'engine: a fence line right under an HTML block (no blank line) hides the tags after it; unstable once',
   'html-block-no-blank': 'measure: tags right under an HTML block (no blank line) are in the HTML block (GFM), shown as text',
@@ -155,10 +154,11 @@ function tag(name: string, attrs = ''): string {
 function wrapTag(g: Gen, name: string, attrs: string, body: Lines): Lines {
   const open = tag(name, attrs);
   const close = tag(`end${name}`);
-  const style = g.allows('tag-shares-line') ? g.random() : 0.2 + g.random() * 0.8;
+  const style = g.random();
   if (style < 0.08 && body.length === 1) return [`${open}${body[0]}${close}`];
   if (style < 0.14 && body.length >= 1) return [`${open}${body[0]}`, ...body.slice(1), close];
-  if (style < 0.2 && body.length >= 1) return [open, ...body.slice(0, -1), `${body[body.length - 1]} ${close}`];
+  // (Not after a divider: `- - - {% endhint %}` is a list in a list in a list to GFM, the tag in it.)
+  if (style < 0.2 && body.length >= 1 && !/^[-*_ ]+$/.test(body[body.length - 1])) return [open, ...body.slice(0, -1), `${body[body.length - 1]} ${close}`];
   const off = g.allows('tag-indent-off');
   const inner = off && g.chance(0.2) ? indent(body, g.pick(['  ', '    ', '\t']), g) : body;
   const pad = g.chance(0.15) ? [''] : [];

@@ -90,6 +90,14 @@ export function prepareMarkdown(markdown: string): Prepared {
     const prefix = PREFIX.exec(line)![0];
     const rest = line.slice(prefix.length);
     if (fence) {
+      // A closing fence with the closing tag of its block after it (```` ``` {% endcode %} ````) ends both.
+      const tagAfter = closingTagAt(rest, prefix, openTags, /^(`{3,}|~{3,})[ \t]+(?=\{%)/);
+      if (tagAfter && closesFence(rest.slice(0, tagAfter.at), fence)) {
+        fence = null;
+        out.push(prefix + rest.slice(0, tagAfter.at).trimEnd());
+        lines[i] = tagAfter.prefix + rest.slice(tagAfter.at);
+        continue;
+      }
       if (closesFence(rest, fence)) fence = null;
       out.push(line);
       i++;
@@ -121,6 +129,13 @@ export function prepareMarkdown(markdown: string): Prepared {
       i += consumed;
       continue;
     }
+    // Text and then the closing tag of an open block (`last words {% endhint %}`): the text
+    // ends the block's body and the tag closes it, as HonKit-era pages were written.
+    const closing = closingTagAt(rest, prefix, openTags);
+    if (closing) {
+      lines.splice(i, 1, prefix + rest.slice(0, closing.at).trimEnd(), closing.prefix + rest.slice(closing.at));
+      continue;
+    }
     out.push(prefix + replaceInlineTokens(rest, tokens));
     i++;
   }
@@ -150,6 +165,38 @@ function tagPrefix(open: OpenTag[], prefix: string, tag: LiquidTag): string {
   open.length = at;
   const deeper = prefix.startsWith(opened.at) ? prefix.slice(opened.at.length) : '';
   return innermost && /^[ \t]{1,3}$/.test(deeper) && continuation(prefix) === prefix ? opened.at : prefix;
+}
+
+/**
+ * The first closing tag of an open block in `rest`, after `lead` (by default any text, the tag
+ * not in a code span, not escaped): where it starts, and the prefix of the line it is read on.
+ * That is the block's own container when the text before it is deeper (`> quoted {% endstep %}`
+ * ends the quote's step, not a tag in the quote), since it ends what that block holds.
+ */
+function closingTagAt(rest: string, prefix: string, open: OpenTag[], lead?: RegExp): { at: number; prefix: string } | null {
+  if (!rest.includes('{%')) return null;
+  const found = (at: number) => {
+    const tag = readLiquidTag(rest.slice(at));
+    const name = tag?.name.startsWith('end') ? tag.name.slice(3) : '';
+    const opened = open.findLast((o) => o.name === name);
+    const inner = continuation(prefix);
+    // Void tags (`{% file %}`) are not kept open: their closing tag is optional.
+    if (opened) return { at, prefix: inner.startsWith(opened.at) ? opened.at : inner };
+    return VOID_TAGS.has(name) ? { at, prefix: inner } : null;
+  };
+  if (lead) {
+    const match = lead.exec(rest);
+    return match ? found(match[0].length) : null;
+  }
+  for (let at = 0; at < rest.length; at++) {
+    if (rest[at] === '\\') at++;
+    else if (rest[at] === '`') at = codeSpanEnd(rest, at) - 1;
+    else if (rest.startsWith('{%', at) && rest.slice(0, at).trim() !== '') {
+      const closing = found(at);
+      if (closing) return closing;
+    }
+  }
+  return null;
 }
 
 /** Puts back the source text of every placeholder in `text` (for code, URLs and raw HTML). */
@@ -260,7 +307,10 @@ function takeUnknownTag(lines: string[], i: number, prefix: string, place: Place
       return j - i + 1;
     }
   }
-  place(prefix, { kind: 'markup', markup: rest, raw: lines[i] });
+  // With no closing tag it is the tag alone; what follows it on the line is read as a line of its own.
+  const after = rest.slice(tag.raw.length).trim();
+  place(prefix, { kind: 'markup', markup: after ? tag.raw : rest, raw: after ? prefix + tag.raw : lines[i] });
+  if (after) lines.splice(i + 1, 0, continuation(prefix) + after);
   return 1;
 }
 
@@ -295,42 +345,23 @@ function containerSupported(lines: string[], i: number, prefix: string, tag: Liq
   return true;
 }
 
-type LinePiece = { token: Token } | { text: string };
-
-/** A line that starts with a known `{% %}` tag or a `<details>`/`<summary>` tag. */
+/**
+ * A line that starts with a known `{% %}` tag or a `<details>`/`<summary>` tag: the tag is
+ * placed, and what follows it on the line (`{% code %}```js`, `{% column %}> quote`) is read
+ * again as a line of its own in the same container, so a fence, quote or tag there opens.
+ */
 function takeTagLine(lines: string[], i: number, prefix: string, place: Place, out: string[]): number {
-  const pieces = splitTagLine(lines[i].slice(prefix.length));
-  if (!pieces) return 0;
-  pieces.forEach((piece, n) => {
-    const lead = n === 0 ? prefix : continuation(prefix);
-    if ('token' in piece) place(lead, piece.token);
-    else out.push(lead + piece.text);
-  });
+  const rest = lines[i].slice(prefix.length).trimStart();
+  // Text before the line's first tag makes it no tag line, but for a closing HTML tag: GitBook's
+  // older export wrote a tag right after the `</table>` ending an HTML block (`</table>{% hint %}`).
+  const html = /^<\/[a-z][a-z0-9-]*\s*>(?=\s*(?:\{%|<details|<\/details|<summary))/i.exec(rest)?.[0] ?? '';
+  const token = readBlockToken(rest.slice(html.length).trimStart());
+  if (!token) return 0;
+  if (html) out.push(prefix + html);
+  place(html ? continuation(prefix) : prefix, token);
+  const after = rest.slice(html.length).trimStart().slice(token.raw.length).trim();
+  if (after !== '') lines.splice(i + 1, 0, continuation(prefix) + after);
   return 1;
-}
-
-function splitTagLine(rest: string): LinePiece[] | null {
-  const pieces: LinePiece[] = [];
-  let text = rest.trimStart();
-  let pending = '';
-  while (text.length > 0) {
-    const token = readBlockToken(text);
-    if (!token) {
-      pending += text[0];
-      text = text.slice(1);
-      continue;
-    }
-    // Text before the line's first tag makes it no tag line, but for a closing HTML tag: GitBook's
-    // older export wrote a tag right after the `</table>` ending an HTML block (`</table>{% hint %}`).
-    if (pieces.length === 0 && pending.trim() !== '' && !/^<\/[a-z][a-z0-9-]*\s*>$/i.test(pending.trim())) return null;
-    if (pending.trim() !== '') pieces.push({ text: pending.trim() });
-    pending = '';
-    pieces.push({ token });
-    text = text.slice(token.raw.length).trimStart();
-  }
-  if (pieces.length === 0) return null;
-  if (pending.trim() !== '') pieces.push({ text: pending.trim() });
-  return pieces;
 }
 
 function readBlockToken(text: string): Token | null {

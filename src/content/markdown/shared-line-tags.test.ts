@@ -1,0 +1,71 @@
+/*
+ * A GitBook tag sharing its line with other content, as hand-written and HonKit-era pages
+ * put it (`{% code %}```js`, `last words {% endhint %}`): the tag is read as on a line of its
+ * own, what follows it as the next line, in the same container (prepare.ts). Made-up
+ * examples; each is written back byte for byte and stays so.
+ */
+import { describe, expect, it } from 'vitest';
+import { documentSchemaErrors } from '../../../test/markdown-schema.ts';
+import { extractText, markdownToDocument, readPageMarkdown, writePageMarkdown } from './index.ts';
+import type { Block } from './types.ts';
+
+function read(markdown: string): Block[] {
+  const document = markdownToDocument(markdown);
+  expect(documentSchemaErrors(document)).toBeNull();
+  const page = readPageMarkdown(markdown);
+  const written = writePageMarkdown(page.document, page.title);
+  expect(written).toBe(markdown);
+  const again = readPageMarkdown(written);
+  expect(writePageMarkdown(again.document, again.title)).toBe(written);
+  return document.nodes;
+}
+
+const types = (blocks: Block[] | undefined): string[] => (blocks ?? []).map((b) => b.type);
+const childrenOf = (block: Block | undefined): Block[] => (block as { nodes?: Block[] } | undefined)?.nodes ?? [];
+const textOf = (blocks: Block[]): string => extractText({ object: 'document', data: {}, nodes: blocks }).map((s) => `${s.title}\n${s.body}`).join('\n');
+
+describe('a tag sharing its line', () => {
+  it('opens a fence written right after a `{% code %}` tag', () => {
+    const [code] = read('{% code title="lamp.js" %}```js\nlet wick;\n```\n{% endcode %}\n');
+    expect(code.type).toBe('code');
+    expect(textOf([code])).toContain('let wick;');
+    expect(textOf([code])).not.toMatch(/```|\{%/);
+  });
+
+  it('opens a quote written right after a `{% tab %}` tag, in the tab', () => {
+    const [tabs] = read('{% tabs %}\n{% tab title="Oil" %}> Pour it slowly.\n{% endtab %}\n{% endtabs %}\n');
+    expect(types(childrenOf(childrenOf(tabs)[0]))).toEqual(['blockquote']);
+  });
+
+  it('closes a block with a closing tag after its last words', () => {
+    const nodes = read('{% hint style="info" %}\nTrim the wick. {% endhint %}\n\nAfter.\n');
+    expect(types(nodes)).toEqual(['hint', 'paragraph']);
+    expect(textOf(childrenOf(nodes[0]))).toContain('Trim the wick.');
+    expect(textOf(nodes)).not.toContain('{%');
+  });
+
+  it('closes the step a quote is in when the closing tag ends the quote\'s last line', () => {
+    const [stepper] = read('{% stepper %}\n{% step %}\n### Light\n\n> Strike it. {% endstep %}\n{% step %}\n### Trim\n{% endstep %}\n{% endstepper %}\n');
+    expect(stepper.type).toBe('stepper');
+    expect(childrenOf(stepper).map((step) => types(childrenOf(step)))).toEqual([['heading-3', 'blockquote'], ['heading-3']]);
+  });
+
+  it('ends a fence and its `{% code %}` with a closing tag after the closing fence', () => {
+    const [code] = read('{% code %}\n```sh\ntrim\n``` {% endcode %}\n');
+    expect(code.type).toBe('code');
+    expect(textOf([code])).not.toMatch(/```|\{%/);
+  });
+
+  it('reads a closing tag after a tag it does not know as closing its block', () => {
+    const [columns] = read('{% columns %}\n{% column %}\n{% include "lamp.md" %} {% endcolumn %}\n{% column %}\nOil.\n{% endcolumn %}\n{% endcolumns %}\n');
+    expect(columns.type).toBe('columns');
+    expect(childrenOf(columns).map((column) => types(childrenOf(column)))).toEqual([['integration'], ['paragraph']]);
+    expect(JSON.stringify(columns)).not.toContain('endcolumn');
+  });
+
+  it('leaves a tag in a code span as text', () => {
+    const [hint] = read('{% hint style="info" %}\nWrite `{% endhint %}` to close it.\n{% endhint %}\n');
+    expect(hint.type).toBe('hint');
+    expect(textOf([hint])).toContain('{% endhint %}');
+  });
+});
