@@ -231,10 +231,10 @@ export function sourceText(source: string): { all: string; prose: string } {
     .replace(/<!--[\s\S]*?-->/g, ' ')
     // A column GitBook hides (`<th data-hidden>`: a card's target, a cover) shows none of its cells.
     .replace(/<table\b[\s\S]*?<\/table>/gi, withoutHiddenColumns)
-    // A cards view shows its cards, not its column titles (GitBook's and Quire's).
-    .replace(/(<table\b[^>]*\bdata-view="cards"[^>]*>)\s*<thead>[\s\S]*?<\/thead>/gi, '$1 ')
+    // A cards view shows its cards, not its column titles (GitBook's and Quire's); in a quote too.
+    .replace(/(<table\b[^>]*\bdata-view="cards"[^>]*>)[\s>]*<thead>[\s\S]*?<\/thead>/gi, '$1 ')
     // A table whose header GitBook hides (`data-header-hidden`) shows no column titles.
-    .replace(/(<table\b[^>]*\bdata-header-hidden\b[^>]*>)\s*<thead>[\s\S]*?<\/thead>/gi, '$1 ')
+    .replace(/(<table\b[^>]*\bdata-header-hidden\b[^>]*>)[\s>]*<thead>[\s\S]*?<\/thead>/gi, '$1 ')
     .replace(/<(script|style)\b[\s\S]*?<\/\1>/gi, ' ')
     .replace(/<i\s+class="fa[^"]*"[^>]*>[\s\S]*?<\/i>/gi, ' ')
     .replace(/^[ \t>]*\[[^\]\n]+\]:[ \t]+\S+.*$/gm, ' ')

@@ -23,12 +23,10 @@ const VOWELS = 'aeiou';
  */
 export const WILD_CLASSES = {
   'table-in-cell': 'engine: `<table>` written inline (a pipe cell, a paragraph) is escaped, its markup shown',
-  'unknown-tag-in-item': 'engine: an unknown tag (`{% include %}`, `{% page-ref %}`) in a list item is shown as text',
   'html-then-fence': 'engine: a fence line right under an HTML block (no blank line) hides the tags after it; unstable once',
   'html-block-no-blank': 'measure: tags right under an HTML block (no blank line) are in the HTML block (GFM), shown as text',
   'indented-fence': 'measure: a fence indented 1-3 columns at the top level is not a list item\'s; its closer may be less indented',
   'block-on-marker-line': 'measure: a list or quote opening on an item\'s marker line (`1. 1. x`, `1.\t> ~~~`): markers and fences missed',
-  'html-in-item': 'engine: an HTML `<table>` (or other HTML block) on a list item\'s marker line or in its content is escaped, shown as text',
   'tag-indent-off': 'engine: a tag pair in a list item or a list under a tag, indented off (`{% endhint %}` left of its opening, ` 3. x` in a hint) shows `{%`',
   'lazy-line': 'engine: a lazy (unindented) line in a list item\'s code or tag: unstable (blank lines added on each trip) or `{%` shown',
   'unclosed-fence': 'both: a fence left open runs to the end of its container (GFM); at the top level it swallows the end tag, `{%` shown (GFM too: measure); in a quote or a list item Quire keeps it open past the container, the tags after shown as text (engine)',
@@ -303,10 +301,10 @@ const list: BlockGen = (g, depth) => {
     const space = g.chance(0.1) ? '  ' : g.chance(0.05) && g.allows('tab-after-marker') ? '\t' : ' ';
     const box = task ? g.pick(['[ ] ', '[x] ']) : '';
     const prefix = `${marker}${space}${box}`;
-    const onMarker = BLOCKS_IN_ITEM.filter((gen) => (g.allows('block-on-marker-line') || (gen !== list && gen !== quote)) && (g.allows('html-in-item') || (gen !== table && gen !== figure)));
+    const onMarker = BLOCKS_IN_ITEM.filter((gen) => g.allows('block-on-marker-line') || (gen !== list && gen !== quote));
     const blockOnBox = !task || g.allows('task-box-then-block');
     const first = blockOnBox && g.chance(0.2) && depth < 3 ? g.pick(onMarker)(g, depth + 1) : [inlineText(g)];
-    const children = ITEM_CHILDREN.filter(([, gen]) => (g.allows('unknown-tag-in-item') || gen !== unknownTag) && (g.allows('html-in-item') || (gen !== table && gen !== figure && gen !== htmlBlock)));
+    const children = ITEM_CHILDREN;
     const rest = g.chance(0.35) && depth < 3 ? ['', ...body(g, depth + 1, g.int(1, 2), children)] : [];
     // Continuation indented to the content (the usual), or off by one, or by a tab.
     const content = g.allows('task-item-indent') ? prefix.length : prefix.length - box.length;

@@ -92,7 +92,8 @@ export const DIALECT: Record<ModelledBlock, BlockModel> = {
   integration: {
     form: 'verbatim',
     syntax: 'the HTML or `{% tag %}` as read (Quire\'s verbatim markup); `{% @integration/block %}`',
-    containers: only(['document', 'hint', 'expandable-body', 'tabs-item', 'stepper-step', 'update', 'column']),
+    // In a list item or a quote too: hand-written pages put HTML and unknown tags there, and as text they showed their markup.
+    containers: only(['document', 'hint', 'expandable-body', 'tabs-item', 'stepper-step', 'update', 'column'], ['list-item', 'blockquote']),
   },
 };
 

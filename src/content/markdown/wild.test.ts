@@ -464,3 +464,20 @@ describe('a part of a page commented out (`<!-- … -->` over blank lines, fence
     expect(writePageMarkdown(again.document, again.title)).toBe(written);
   });
 });
+
+describe('verbatim markup in a list item or a quote (hand-written HTML and unknown tags)', () => {
+  it('keeps an unknown tag or HTML there as verbatim markup, not as paragraph text showing it', () => {
+    const cases: [string, string][] = [
+      ['1. Light the lamp.\n\n   {% include "lamp.md" %}\n', 'liquid'],
+      ['* Wicks:\n\n  <table><tr><td>cotton</td></tr></table>\n', 'html'],
+      ['> Oil:\n>\n> {% swagger src="oil.yaml" %}\n> Pour.\n> {% endswagger %}\n', 'liquid'],
+    ];
+    for (const [markdown, kind] of cases) {
+      const [container] = roundTrips(markdown);
+      const inner = container.type === 'blockquote' ? childrenOf(container) : childrenOf(childrenOf(container)[0]);
+      expect(types(inner)).toEqual(['paragraph', 'integration']);
+      expect((inner[1] as { data: { block: string } }).data.block).toBe(kind);
+      expect(textOf([container])).not.toMatch(/\{%|<table/);
+    }
+  });
+});
