@@ -31,7 +31,13 @@ export interface ReadOptions {
   keepWrittenForm?: boolean;
 }
 
-const processor = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']);
+const processor = unified().use(remarkParse).use(remarkGfm);
+const withFrontMatter = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']);
+/**
+ * Front matter is parsed only where the pre-pass found it closed: a page opening with a `---`
+ * divider is no front matter, and remark-frontmatter, trying it, read the list under it as text.
+ */
+const parse = (prepared: Prepared) => (prepared.frontMatter ? withFrontMatter : processor).parse(prepared.source) as Root;
 
 /** Reads GitBook-flavoured markdown into a GitBook document; the same markdown always gives the same document. */
 export function markdownToDocument(markdown: string, options: ReadOptions = {}): Document {
@@ -100,7 +106,7 @@ function escapesParentheses(markdown: string): boolean {
 /** `read.definitions` gets the link reference definitions the page holds, as written (not those in code). */
 function readMarkdownBlocks(markdown: string, headingOffset: number, read?: { definitions?: string }) {
   const prepared = prepareMarkdown(markdown);
-  const tree = processor.parse(prepared.source) as Root;
+  const tree = parse(prepared);
   if (read) read.definitions = definitionSources(tree, prepared);
   const ctx: BlockContext = {
     tokens: prepared.tokens,
@@ -117,7 +123,7 @@ function readMarkdownBlocks(markdown: string, headingOffset: number, read?: { de
 /** The link reference definitions `markdown` holds, as written, one a line (those in code are none). */
 export function definitionsWritten(markdown: string): string {
   const prepared = prepareMarkdown(markdown);
-  return definitionSources(processor.parse(prepared.source) as Root, prepared);
+  return definitionSources(parse(prepared), prepared);
 }
 
 function definitionSources(tree: Root, prepared: Prepared): string {

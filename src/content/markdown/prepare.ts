@@ -33,6 +33,8 @@ export interface Prepared {
   tokens: Token[];
   /** Lines of `source` (0-based) that are the blank lines put around placeholders, not the input's. */
   addedLines: Set<number>;
+  /** Whether the input opens with front matter (`---` lines, closed). */
+  frontMatter: boolean;
 }
 
 /** The `{% %}` tags this library understands; other tags stay text. */
@@ -69,6 +71,7 @@ export function prepareMarkdown(markdown: string): Prepared {
   const out: string[] = [];
   const addedLines = new Set<number>();
   let i = skipFrontMatter(lines, out);
+  const frontMatter = i > 0;
   let fence: { char: string; length: number } | null = null;
 
   const openTags: OpenTag[] = [];
@@ -139,7 +142,7 @@ export function prepareMarkdown(markdown: string): Prepared {
     out.push(prefix + replaceInlineTokens(rest, tokens));
     i++;
   }
-  return { source: out.join('\n'), tokens, addedLines };
+  return { source: out.join('\n'), tokens, addedLines, frontMatter };
 }
 
 /** A block tag opened and not closed yet, with the prefix its body's lines continue at. */

@@ -481,3 +481,11 @@ describe('verbatim markup in a list item or a quote (hand-written HTML and unkno
     }
   });
 });
+
+describe('a page opening with a `---` divider', () => {
+  it('reads the list under it as a list, not as front matter left open', () => {
+    expect(types(roundTrips('***\n\n1. Wick\n'))).toEqual(['divider', 'list-ordered']);
+    expect(types(markdownToDocument('---\n1. Wick\n').nodes)).toEqual(['divider', 'list-ordered']);
+    expect(types(markdownToDocument('---\ntitle: Lamps\n---\n\n1. Wick\n').nodes)).toEqual(['list-ordered']);
+  });
+});
