@@ -110,6 +110,18 @@ export const visibleText = (html: string) => renderedText(html).prose;
 
 export const RAW_MARKUP = /<[a-z/][^>]*>|\{%|\\[\\`*_{}[\]()#+\-.!<>]/i;
 
+const CLOSING_TAG_LINE = /^[ \t>]*\{%-?\s*end[\w-]+\s*-?%\}\s*$/;
+
+/** Whether no line after line `n` closes `fence` before a line opening a `{% tag %}`, or the text ends. */
+function leftOpen(lines: string[], n: number, fence: string): boolean {
+  for (const line of lines.slice(n + 1)) {
+    const close = /^[ \t>]*(`{3,}|~{3,})[ \t]*$/.exec(line);
+    if (close && close[1][0] === fence[0] && close[1].length >= fence.length) return false;
+    if (/^[ \t>]*(?:(?:[*+-]|\d+[.)])[ \t]+)*\{%-?\s*(?!end)[\w-]+/.test(line)) return true;
+  }
+  return true;
+}
+
 /**
  * Fenced code blocks taken as written (`take`), comment blocks dropped, the rest of the text kept. A fence closes at a
  * fence line of its character, at least as long, or, opened indented in a list item, where a
@@ -144,7 +156,8 @@ function fencedCode(text: string, take: (body: string) => string): string {
     }
     if (open) {
       // A line left of a list item's fence ends the item, and its fence with it (GFM): it is read anew below.
-      const leaves = open.indent > 0 && line.trim() !== '' && indentOf(line) < open.indent;
+      // So does a closing tag when no closing fence comes before the next tag opens (GitBook, Quire): the fence was left open.
+      const leaves = (open.indent > 0 && line.trim() !== '' && indentOf(line) < open.indent) || (CLOSING_TAG_LINE.test(line) && leftOpen(lines, n, open.fence));
       const close = /^[ \t>]*(`{3,}|~{3,})[ \t]*$/.exec(line);
       if (!leaves && close && close[1][0] === open.fence[0] && close[1].length >= open.fence.length) {
         out.push(take(open.body.join('\n')));

@@ -137,6 +137,12 @@ describe('corpus measure: a tag sharing its line', () => {
     expect(missingWords('{% code title="a" %}```js\nlamp on\n``` {% endcode %}\n', html)).toEqual(['a']);
     expect(missingWords('{% code %}```js\nlamp on\n```\n{% endcode %}\n', html)).toEqual([]);
   });
+
+  it('ends a fence left open at a closing tag when no closing fence comes before the next tag opens', () => {
+    const html = '<div class="hint"><pre><code>lamp on</code></pre></div>';
+    expect(missingWords('{% hint style="info" %}\n```js\nlamp on\n{% endhint %}\n', html)).toEqual([]);
+    expect(missingWords('{% hint style="info" %}\n```md\nlamp on\n{% endhint %}\n```\n{% endhint %}\n', html)).toEqual(['endhint']);
+  });
 });
 
 describe('corpus measure: raw markup', () => {

@@ -29,7 +29,6 @@ export const WILD_CLASSES = {
   'block-on-marker-line': 'measure: a list or quote opening on an item\'s marker line (`1. 1. x`, `1.\t> ~~~`): markers and fences missed',
   'tag-indent-off': 'engine: a tag pair in a list item or a list under a tag, indented off (`{% endhint %}` left of its opening, ` 3. x` in a hint) shows `{%`',
   'lazy-line': 'engine: a lazy (unindented) line in a list item\'s code or tag: unstable (blank lines added on each trip) or `{%` shown',
-  'unclosed-fence': 'both: a fence left open runs to the end of its container (GFM); at the top level it swallows the end tag, `{%` shown (GFM too: measure); in a quote or a list item Quire keeps it open past the container, the tags after shown as text (engine)',
   'quote-no-space': 'measure: `>text` or a bare `>` line in a quoted fence is read by the measure as leaving a list item, ending the fence early',
   'task-item-indent': 'measure: a task item\'s lines indented past its `[ ]` are 4+ columns into the item: indented code (GFM), its tags shown as code',
   'tab-after-marker': 'measure: `+\tx` puts the item\'s content at column 4 (GFM); lines indented 2 leave the item, splitting a tag pair: GFM shows `{%` too',
@@ -180,7 +179,7 @@ const fence: BlockGen = (g) => {
   const info = g.pick(['', 'js', 'bash', 'python title="a.py"', 'json']);
   const body = Array.from({ length: g.int(1, 3) }, () => g.pick([g.words(1, 3), `<p>${g.word()}</p>`, `{% ${g.word()} %}`, `- ${g.word()}`, `  ${g.word()} = "${g.word()}"`, '']));
   const r = g.random();
-  const close = r < 0.08 && g.allows('unclosed-fence') ? null : r < 0.2 ? open + char : open;
+  const close = r < 0.08 ? null : r < 0.2 ? open + char : open;
   return [(g.allows('indented-fence') ? jitter(g) : '') + open + info, ...body, ...(close === null ? [] : [close])];
 };
 

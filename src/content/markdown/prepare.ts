@@ -72,7 +72,7 @@ export function prepareMarkdown(markdown: string): Prepared {
   const addedLines = new Set<number>();
   let i = skipFrontMatter(lines, out);
   const frontMatter = i > 0;
-  let fence: { char: string; length: number } | null = null;
+  let fence: Fence | null = null;
 
   const openTags: OpenTag[] = [];
   const place = (written: string, token: Token) => {
@@ -93,6 +93,19 @@ export function prepareMarkdown(markdown: string): Prepared {
     const prefix = PREFIX.exec(line)![0];
     const rest = line.slice(prefix.length);
     if (fence) {
+      // A fence left open ends with its container (GFM), and, in a block whose closing tag comes
+      // before any closing fence, at that tag: what follows is the page, not code.
+      if (!continuesContainer(line, fence.container)) {
+        fence = null;
+        continue;
+      }
+      if (fence.block && endsBlock(rest, prefix, fence.block, openTags) && fenceLeftOpen(lines, i, fence)) {
+        // The closing fence the page left out, for remark; not the page's line.
+        addedLines.add(out.length);
+        out.push(fence.container + fence.char.repeat(fence.length));
+        fence = null;
+        continue;
+      }
       // A closing fence with the closing tag of its block after it (```` ``` {% endcode %} ````) ends both.
       const tagAfter = closingTagAt(rest, prefix, openTags, /^(`{3,}|~{3,})[ \t]+(?=\{%)/);
       if (tagAfter && closesFence(rest.slice(0, tagAfter.at), fence)) {
@@ -118,7 +131,7 @@ export function prepareMarkdown(markdown: string): Prepared {
     }
     const opening = FENCE.exec(rest);
     if (opening && !(opening[1][0] === '`' && rest.slice(opening[1].length).includes('`'))) {
-      fence = { char: opening[1][0], length: opening[1].length };
+      fence = { char: opening[1][0], length: opening[1].length, container: continuation(prefix), block: openTags[openTags.length - 1] };
       out.push(line);
       i++;
       continue;
@@ -147,6 +160,50 @@ export function prepareMarkdown(markdown: string): Prepared {
 
 /** A block tag opened and not closed yet, with the prefix its body's lines continue at. */
 type OpenTag = { name: string; at: string };
+
+/** An open code fence: its run, the prefix its container's lines continue at, the innermost block tag open around it. */
+type Fence = { char: string; length: number; container: string; block: OpenTag | undefined };
+
+/**
+ * Whether `line` stays in a container whose lines continue at `container` (GFM): it has every
+ * quote marker (a blank line ends a quote) and, past the last, the list items' indentation
+ * (blank lines stay in a list item). Tabs count to the next multiple of four.
+ */
+function continuesContainer(line: string, container: string): boolean {
+  if (container === '') return true;
+  const parts = container.split('>');
+  let rest = line;
+  for (let p = 0; p < parts.length - 1; p++) {
+    const marker = /^[ \t]*>/.exec(rest);
+    if (!marker) return false;
+    rest = rest.slice(marker[0].length);
+  }
+  if (rest.trim() === '') return true;
+  // After a quote marker one space is the marker's: `>x` stays in the quote.
+  const need = columns(parts[parts.length - 1]) - (parts.length > 1 ? 1 : 0);
+  return columns(/^[ \t]*/.exec(rest)![0]) >= need;
+}
+
+const columns = (space: string) => [...space].reduce((at, ch) => (ch === '\t' ? at + 4 - (at % 4) : at + 1), 0);
+
+/** Whether `rest`, on a line at `prefix`, is the closing tag of `block`, the innermost open tag, at its own prefix or up to three columns deeper. */
+function endsBlock(rest: string, prefix: string, block: OpenTag, open: OpenTag[]): boolean {
+  const tag = readLiquidTag(rest.trim());
+  const inner = continuation(prefix);
+  // Up to three columns deeper is still the block's line, as for a closing tag (tagPrefix).
+  return tag !== null && tag.raw === rest.trim() && tag.name === `end${block.name}` && open[open.length - 1] === block && inner.startsWith(block.at) && /^[ \t]{0,3}$/.test(inner.slice(block.at.length));
+}
+
+/** Whether the fence open at line `i` meets no closing fence before a known block tag opens or the page ends. */
+function fenceLeftOpen(lines: string[], i: number, fence: Fence): boolean {
+  for (let j = i + 1; j < lines.length; j++) {
+    const rest = lines[j].slice(PREFIX.exec(lines[j])![0].length);
+    if (closesFence(rest, fence)) return false;
+    const tag = readLiquidTag(rest);
+    if (tag && KNOWN_TAGS.has(tag.name)) return true;
+  }
+  return true;
+}
 
 /**
  * The prefix a block tag's placeholder is placed at. A closing tag indented deeper than the
