@@ -117,6 +117,8 @@ function leftOpen(lines: string[], n: number, fence: string): boolean {
   for (const line of lines.slice(n + 1)) {
     const close = /^[ \t>]*(`{3,}|~{3,})[ \t]*$/.exec(line);
     if (close && close[1][0] === fence[0] && close[1].length >= fence.length) return false;
+    // A fence with an info string opens a block: the one before was never closed.
+    if (new RegExp(`^[ \\t>]*(?:(?:[*+-]|\\d+[.)])[ \\t]+)*[${fence[0]}]{3,}[ \\t]*[^\\s${fence[0]}]`).test(line)) return true;
     if (/^[ \t>]*(?:(?:[*+-]|\d+[.)])[ \t]+)*\{%-?\s*(?!end)[\w-]+/.test(line)) return true;
   }
   return true;
@@ -130,7 +132,7 @@ function leftOpen(lines: string[], n: number, fence: string): boolean {
  */
 function fencedCode(text: string, take: (body: string) => string): string {
   const out: string[] = [];
-  let open: { fence: string; indent: number; body: string[] } | null = null;
+  let open: { fence: string; indent: number; quoted: boolean; body: string[] } | null = null;
   const indentOf = (line: string) => /^[ \t>]*/.exec(line)![0].replace(/>/g, ' ').length;
   // A comment opening a line runs to its `-->` (an HTML block), fences in it included: it shows nothing.
   let comment = false;
@@ -157,7 +159,11 @@ function fencedCode(text: string, take: (body: string) => string): string {
     if (open) {
       // A line left of a list item's fence ends the item, and its fence with it (GFM): it is read anew below.
       // So does a closing tag when no closing fence comes before the next tag opens (GitBook, Quire): the fence was left open.
-      const leaves = (open.indent > 0 && line.trim() !== '' && indentOf(line) < open.indent) || (CLOSING_TAG_LINE.test(line) && leftOpen(lines, n, open.fence));
+      // A quote's fence ends at a line with no `>`, a blank one included (GFM).
+      const leaves =
+        (open.indent > 0 && line.trim() !== '' && indentOf(line) < open.indent) ||
+        (open.quoted && !/^[ \t]*>/.test(line)) ||
+        (CLOSING_TAG_LINE.test(line) && leftOpen(lines, n, open.fence));
       const close = /^[ \t>]*(`{3,}|~{3,})[ \t]*$/.exec(line);
       if (!leaves && close && close[1][0] === open.fence[0] && close[1].length >= open.fence.length) {
         out.push(take(open.body.join('\n')));
@@ -173,7 +179,7 @@ function fencedCode(text: string, take: (body: string) => string): string {
     }
     // A fence may open a list item's content (`4.  ```sh`): its indentation is the item's.
     const opening = /^([ \t>]*(?:(?:[*+-]|\d+[.)])[ \t]+)*)(`{3,}|~{3,})/.exec(line);
-    if (opening && !(opening[2][0] === '`' && line.slice(opening[0].length).includes('`'))) open = { fence: opening[2], indent: opening[1].replace(/>/g, ' ').length, body: [] };
+    if (opening && !(opening[2][0] === '`' && line.slice(opening[0].length).includes('`'))) open = { fence: opening[2], indent: opening[1].replace(/>/g, ' ').length, quoted: opening[1].includes('>'), body: [] };
     else out.push(line);
   }
   if (open) out.push(take(open.body.join('\n')));

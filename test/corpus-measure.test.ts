@@ -138,6 +138,11 @@ describe('corpus measure: a tag sharing its line', () => {
     expect(missingWords('{% code %}```js\nlamp on\n```\n{% endcode %}\n', html)).toEqual([]);
   });
 
+  it('ends a quote\'s fence at a line with no `>`, a blank one included', () => {
+    const html = '<blockquote><pre><code>lamp</code></pre></blockquote><blockquote><p><a href="oil.md">wick</a></p></blockquote>';
+    expect(missingWords('> ```json\n> lamp\n\n> [wick](oil.md)\n', html)).toEqual([]);
+  });
+
   it('ends a fence left open at a closing tag when no closing fence comes before the next tag opens', () => {
     const html = '<div class="hint"><pre><code>lamp on</code></pre></div>';
     expect(missingWords('{% hint style="info" %}\n```js\nlamp on\n{% endhint %}\n', html)).toEqual([]);

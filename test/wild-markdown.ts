@@ -33,7 +33,6 @@ export const WILD_CLASSES = {
   'task-item-indent': 'measure: a task item\'s lines indented past its `[ ]` are 4+ columns into the item: indented code (GFM), its tags shown as code',
   'tab-after-marker': 'measure: `+\tx` puts the item\'s content at column 4 (GFM); lines indented 2 leave the item, splitting a tag pair: GFM shows `{%` too',
   'task-box-then-block': 'engine and measure: a block opening after a task box (`+ [ ] {% code %}`, `+ [ ] ```js`): GFM reads a paragraph (fence shown as text, measure misses it); Quire shows the tag as text',
-  'tag-after-item-no-blank': 'engine: a tag line right under a list item (no blank line; lazy continuation in GFM) is read as the item\'s text, `{%` shown',
   'backslash-before-tag': 'measure: `<summary>x\\</summary>` is HTML (GFM), the backslash literal; the measure reads `\\<` as an escape, `summary` as words',
   'unpaired-tag': 'engine, by decision (docs/decisions/markdown.md): a known tag left unpaired shows its `{%`',
   'intraword-emphasis': 'measure: `a**b**c` shows `abc` as one word (GFM too); the measure splits it at `**`',
@@ -369,8 +368,7 @@ function separator(g: Gen, before: Lines, blank: Lines): Lines {
   if (blank.some((line) => line.trim() === '')) return blank;
   const last = before[before.length - 1] ?? '';
   const html = /^\s*<\/?[a-z]/i.test(last) && !(g.allows('html-block-no-blank') && g.allows('html-then-fence'));
-  const item = /^\s*(?:[*+-]|\d+[.)])\s|^\s+\S/.test(last) && !g.allows('tag-after-item-no-blank');
-  return html || item ? [''] : blank;
+  return html ? [''] : blank;
 }
 
 function pickWeighted(g: Gen, choices: [number, BlockGen][]): BlockGen {

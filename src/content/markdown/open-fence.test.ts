@@ -32,6 +32,12 @@ describe('a code fence left open', () => {
     expect(textOf(nodes)).not.toContain('{%');
   });
 
+  it('ends there too when the next fence opens a block of its own (an info string: no closing fence)', () => {
+    const nodes = read('{% hint style="warning" %}\n```json\n{"wick": 1}\n{% endhint %}\n\n```bash\ntrim\n```\n');
+    expect(types(nodes)).toEqual(['hint', 'code']);
+    expect(textOf(nodes)).not.toContain('{%');
+  });
+
   it('still holds a closing tag of its block when a closing fence follows it before any tag opens (a page showing the syntax)', () => {
     const [hint] = read('{% hint style="info" %}\n```markdown\n{% hint style="info" %}\nOil.\n{% endhint %}\n```\n{% endhint %}\n');
     expect(types(childrenOf(hint))).toEqual(['code']);

@@ -139,8 +139,8 @@ export function prepareMarkdown(markdown: string): Prepared {
     const consumed =
       takeBlockMath(lines, i, prefix, place) ||
       takeFigure(lines, i, prefix, place) ||
-      takeUnknownTag(lines, i, prefix, place) ||
-      takeTagLine(lines, i, prefix, place, out);
+      takeUnknownTag(lines, i, prefix, place, openTags) ||
+      takeTagLine(lines, i, prefix, place, out, openTags);
     if (consumed) {
       i += consumed;
       continue;
@@ -184,6 +184,9 @@ function continuesContainer(line: string, container: string): boolean {
   return columns(/^[ \t]*/.exec(rest)![0]) >= need;
 }
 
+/** Whether a line continuing at `inner` is inside a block whose lines continue at `at` (tabs or spaces alike). */
+const within = (inner: string, at: string) => inner.startsWith(at) || (!inner.includes('>') && !at.includes('>') && columns(inner) >= columns(at));
+
 const columns = (space: string) => [...space].reduce((at, ch) => (ch === '\t' ? at + 4 - (at % 4) : at + 1), 0);
 
 /** Whether `rest`, on a line at `prefix`, is the closing tag of `block`, the innermost open tag, at its own prefix or up to three columns deeper. */
@@ -199,6 +202,8 @@ function fenceLeftOpen(lines: string[], i: number, fence: Fence): boolean {
   for (let j = i + 1; j < lines.length; j++) {
     const rest = lines[j].slice(PREFIX.exec(lines[j])![0].length);
     if (closesFence(rest, fence)) return false;
+    // A fence with an info string opens a block: the one before was never closed.
+    if (new RegExp(`^[${fence.char}]{3,}[ \\t]*[^\\s${fence.char}]`).test(rest)) return true;
     const tag = readLiquidTag(rest);
     if (tag && KNOWN_TAGS.has(tag.name)) return true;
   }
@@ -241,7 +246,7 @@ function closingTagAt(rest: string, prefix: string, open: OpenTag[], lead?: RegE
     const opened = open.findLast((o) => o.name === name);
     const inner = continuation(prefix);
     // Void tags (`{% file %}`) are not kept open: their closing tag is optional.
-    if (opened) return { at, prefix: inner.startsWith(opened.at) ? opened.at : inner };
+    if (opened) return { at, prefix: within(inner, opened.at) ? opened.at : inner };
     return VOID_TAGS.has(name) ? { at, prefix: inner } : null;
   };
   if (lead) {
@@ -339,7 +344,7 @@ function takeFigure(lines: string[], i: number, prefix: string, place: Place): n
  * A `{% name %}` this library does not know, at the start of a line: kept verbatim, up to its
  * `{% endname %}` (same-name tags nest) or, when it has none, the line alone (`{% include %}`).
  */
-function takeUnknownTag(lines: string[], i: number, prefix: string, place: Place): number {
+function takeUnknownTag(lines: string[], i: number, prefix: string, place: Place, open: OpenTag[]): number {
   const rest = lines[i].slice(prefix.length);
   const tag = readLiquidTag(rest);
   if (!tag || tag.name.startsWith('end')) return 0;
@@ -362,8 +367,14 @@ function takeUnknownTag(lines: string[], i: number, prefix: string, place: Place
     }
     depth += (inner.match(opens) ?? []).length - (inner.match(closes) ?? []).length;
     if (depth <= 0) {
-      const markup = [rest, ...lines.slice(i + 1, j + 1).map((l) => stripPrefix(l, prefix))].join('\n');
-      place(prefix, { kind: 'markup', markup, raw: lines.slice(i, j + 1).join('\n') });
+      // What follows the closing tag on its line (`{% endswagger %} {% endstep %}`) is a line of its own.
+      const closer = [...inner.matchAll(closes)].pop();
+      const end = closer ? closer.index + closer[0].length : inner.length;
+      const tail = inner.slice(end).trim();
+      const last = tail === '' ? lines[j] : lines[j].slice(0, lines[j].length - inner.length + end);
+      const markup = [...[rest, ...lines.slice(i + 1, j + 1).map((l) => stripPrefix(l, prefix))].slice(0, j - i), (j === i ? rest : inner).slice(0, tail === '' ? undefined : end)].join('\n');
+      place(prefix, { kind: 'markup', markup, raw: [...lines.slice(i, j), last].join('\n') });
+      if (tail !== '') lines.splice(j + 1, 0, (closingTagAt(tail, prefix, open, /^/)?.prefix ?? continuation(prefix)) + tail);
       return j - i + 1;
     }
   }
@@ -410,7 +421,7 @@ function containerSupported(lines: string[], i: number, prefix: string, tag: Liq
  * placed, and what follows it on the line (`{% code %}```js`, `{% column %}> quote`) is read
  * again as a line of its own in the same container, so a fence, quote or tag there opens.
  */
-function takeTagLine(lines: string[], i: number, prefix: string, place: Place, out: string[]): number {
+function takeTagLine(lines: string[], i: number, prefix: string, place: Place, out: string[], open: OpenTag[]): number {
   const rest = lines[i].slice(prefix.length).trimStart();
   // Text before the line's first tag makes it no tag line, but for a closing HTML tag: GitBook's
   // older export wrote a tag right after the `</table>` ending an HTML block (`</table>{% hint %}`).
@@ -420,7 +431,8 @@ function takeTagLine(lines: string[], i: number, prefix: string, place: Place, o
   if (html) out.push(prefix + html);
   place(html ? continuation(prefix) : prefix, token);
   const after = rest.slice(html.length).trimStart().slice(token.raw.length).trim();
-  if (after !== '') lines.splice(i + 1, 0, continuation(prefix) + after);
+  // A closing tag there (`> {% endcode %} {% endupdate %}`) is read at its block's container.
+  if (after !== '') lines.splice(i + 1, 0, (closingTagAt(after, prefix, open, /^/)?.prefix ?? continuation(prefix)) + after);
   return 1;
 }
 

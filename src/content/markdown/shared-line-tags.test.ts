@@ -63,6 +63,25 @@ describe('a tag sharing its line', () => {
     expect(JSON.stringify(columns)).not.toContain('endcolumn');
   });
 
+  it('reads a closing tag after another on a quote\'s line at its own block\'s container', () => {
+    const [updates] = read('{% updates format="full" %}\n{% update date="2025-02-12" %}\n## Wicks\n\n> {% code overflow="wrap" %}\n> ```js\n> trim();\n> ```\n> {% endcode %} {% endupdate %}\n{% endupdates %}\n');
+    expect(updates.type).toBe('updates');
+    expect(JSON.stringify(updates)).not.toContain('{%');
+  });
+
+  it('reads a closing tag after an unknown tag\'s closing tag as a line of its own', () => {
+    const [stepper] = read('{% stepper %}\n{% step %}\n### Oil\n\n{% swagger src="oil.yaml" %}\nPour.\n{% endswagger %} {% endstep %}\n{% endstepper %}\n');
+    expect(childrenOf(stepper).map((step) => types(childrenOf(step)))).toEqual([['heading-3', 'integration']]);
+    expect(JSON.stringify(stepper)).not.toContain('endstep');
+  });
+
+  it('closes a block from a list item indented with a tab', () => {
+    const [list] = read('* {% hint style="info" %}\n  Oil:\n\n\t+ pour it {% endhint %}\n');
+    const [hint] = childrenOf(childrenOf(list)[0]);
+    expect(hint.type).toBe('hint');
+    expect(JSON.stringify(list)).not.toContain('{%');
+  });
+
   it('leaves a tag in a code span as text', () => {
     const [hint] = read('{% hint style="info" %}\nWrite `{% endhint %}` to close it.\n{% endhint %}\n');
     expect(hint.type).toBe('hint');
