@@ -229,7 +229,10 @@ function tagPrefix(open: OpenTag[], prefix: string, tag: LiquidTag): string {
   const innermost = at === open.length - 1;
   open.length = at;
   const deeper = prefix.startsWith(opened.at) ? prefix.slice(opened.at.length) : '';
-  return innermost && /^[ \t]{1,3}$/.test(deeper) && continuation(prefix) === prefix ? opened.at : prefix;
+  // Less indented than the opening, in no quote (`-    {% hint %}` … `  {% endhint %}`): written
+  // where it stands it would be out of the list item, the hint's tags both shown as text.
+  const shallower = /^[ \t]*$/.test(prefix) && /^[ \t]+$/.test(opened.at) && columns(prefix) < columns(opened.at);
+  return innermost && (/^[ \t]{1,3}$/.test(deeper) || shallower) && continuation(prefix) === prefix ? opened.at : prefix;
 }
 
 /**

@@ -88,3 +88,11 @@ describe('a tag sharing its line', () => {
     expect(textOf([hint])).toContain('{% endhint %}');
   });
 });
+
+describe('a closing tag less indented than its opening', () => {
+  it('closes the innermost open block of its name, in the list item it was opened in', () => {
+    const [list] = read('- {% hint style="info" %}\n  Trim the wick.\n{% endhint %}\n');
+    expect(types(childrenOf(childrenOf(list)[0]))).toEqual(['hint']);
+    expect(JSON.stringify(list)).not.toContain('{%');
+  });
+});
