@@ -110,7 +110,20 @@ export const visibleText = (html: string) => renderedText(html).prose;
 
 export const RAW_MARKUP = /<[a-z/][^>]*>|\{%|\\[\\`*_{}[\]()#+\-.!<>]/i;
 
-const CLOSING_TAG_LINE = /^[ \t>]*\{%-?\s*end[\w-]+\s*-?%\}\s*$/;
+const CLOSING_TAG_LINE = /^[ \t>]*\{%-?\s*end([\w-]+)\s*-?%\}\s*$/;
+/** GitBook's tags that hold blocks (their closing tag is required). */
+const BLOCK_TAGS = new Set(['hint', 'tabs', 'tab', 'code', 'stepper', 'step', 'updates', 'update', 'columns', 'column']);
+
+/** The block tags open after `line` (outside code), given those open before it. */
+function openTagsAfter(line: string, open: string[]): void {
+  // A tag is one opening its line (a tag named in prose or in a code span is text).
+  if (!/^[ \t>]*(?:(?:[*+-]|\d+[.)])[ \t]+)*\{%/.test(line)) return;
+  for (const [, end, name] of line.replace(/`[^`]*`/g, ' ').matchAll(/\{%-?\s*(end)?([\w-]+)/g)) {
+    if (!BLOCK_TAGS.has(name)) continue;
+    if (!end) open.push(name);
+    else if (open.lastIndexOf(name) >= 0) open.length = open.lastIndexOf(name);
+  }
+}
 
 /** Whether no line after line `n` closes `fence` before a line opening a `{% tag %}`, or the text ends. */
 function leftOpen(lines: string[], n: number, fence: string): boolean {
@@ -136,6 +149,8 @@ function fencedCode(text: string, take: (body: string) => string): string {
   const indentOf = (line: string) => /^[ \t>]*/.exec(line)![0].replace(/>/g, ' ').length;
   // A comment opening a line runs to its `-->` (an HTML block), fences in it included: it shows nothing.
   let comment = false;
+  // The block tags open outside code: only the innermost one's closing tag ends a fence left open in it.
+  const tags: string[] = [];
   const lines = text.split('\n');
   for (let n = 0; n < lines.length; n++) {
     let line = lines[n];
@@ -158,12 +173,12 @@ function fencedCode(text: string, take: (body: string) => string): string {
     }
     if (open) {
       // A line left of a list item's fence ends the item, and its fence with it (GFM): it is read anew below.
-      // So does a closing tag when no closing fence comes before the next tag opens (GitBook, Quire): the fence was left open.
+      // So does the closing tag of the block it is in when no closing fence comes before the next tag opens (GitBook, Quire): the fence was left open.
       // A quote's fence ends at a line with no `>`, a blank one included (GFM).
       const leaves =
         (open.indent > 0 && line.trim() !== '' && indentOf(line) < open.indent) ||
         (open.quoted && !/^[ \t]*>/.test(line)) ||
-        (CLOSING_TAG_LINE.test(line) && leftOpen(lines, n, open.fence));
+        (tags.length > 0 && CLOSING_TAG_LINE.exec(line)?.[1] === tags[tags.length - 1] && leftOpen(lines, n, open.fence));
       const close = /^[ \t>]*(`{3,}|~{3,})[ \t]*$/.exec(line);
       if (!leaves && close && close[1][0] === open.fence[0] && close[1].length >= open.fence.length) {
         out.push(take(open.body.join('\n')));
@@ -180,7 +195,10 @@ function fencedCode(text: string, take: (body: string) => string): string {
     // A fence may open a list item's content (`4.  ```sh`): its indentation is the item's.
     const opening = /^([ \t>]*(?:(?:[*+-]|\d+[.)])[ \t]+)*)(`{3,}|~{3,})/.exec(line);
     if (opening && !(opening[2][0] === '`' && line.slice(opening[0].length).includes('`'))) open = { fence: opening[2], indent: opening[1].replace(/>/g, ' ').length, quoted: opening[1].includes('>'), body: [] };
-    else out.push(line);
+    else {
+      openTagsAfter(line, tags);
+      out.push(line);
+    }
   }
   if (open) out.push(take(open.body.join('\n')));
   return out.join('\n');

@@ -138,6 +138,13 @@ describe('corpus measure: a tag sharing its line', () => {
     expect(missingWords('{% code %}```js\nlamp on\n```\n{% endcode %}\n', html)).toEqual([]);
   });
 
+  it('ends a fence left open only at the closing tag of the block it is in, not at tags shown in the code', () => {
+    const source = '{% hint style="info" %}\n```md\n{% tabs %}\n{% tab title="A" %}\nwick\n{% endtab %}\n{% tab title="B" %}\nlamp\n{% endtab %}\n{% endtabs %}\n```\n{% endhint %}\n';
+    expect(sourceText(source).prose).not.toMatch(/wick|lamp/);
+    // A tag named in prose opens no block.
+    expect(sourceText('Write {% hint %} to open one, or `{% tabs %}`.\n\n```md\n{% endhint %}\n{% tabs %}\nwick\n```\n').prose).not.toMatch(/wick/);
+  });
+
   it('ends a quote\'s fence at a line with no `>`, a blank one included', () => {
     const html = '<blockquote><pre><code>lamp</code></pre></blockquote><blockquote><p><a href="oil.md">wick</a></p></blockquote>';
     expect(missingWords('> ```json\n> lamp\n\n> [wick](oil.md)\n', html)).toEqual([]);
