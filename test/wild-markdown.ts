@@ -28,7 +28,7 @@ export const WILD_CLASSES = {
   'indented-fence': 'measure: a fence indented 1-3 columns at the top level is not a list item\'s; its closer may be less indented',
   'block-on-marker-line': 'measure: a list or quote opening on an item\'s marker line (`1. 1. x`, `1.\t> ~~~`): markers and fences missed',
   'tag-indent-off': 'engine: a tag pair in a list item or a list under a tag, indented off (`{% endhint %}` left of its opening, ` 3. x` in a hint) shows `{%`',
-  'lazy-line': 'engine: a lazy (unindented) line in a list item\'s code or tag: unstable (blank lines added on each trip) or `{%` shown',
+  'lazy-line': 'engine and measure: an unindented line in a list item\'s fenced code ends the item (GFM), the code and the tags after it cut off; unstable once (a lazy line in a tag\'s body is read, stop 43)',
   'quote-no-space': 'measure: `>text` or a bare `>` line in a quoted fence is read by the measure as leaving a list item, ending the fence early',
   'task-item-indent': 'measure: a task item\'s lines indented past its `[ ]` are 4+ columns into the item: indented code (GFM), its tags shown as code',
   'tab-after-marker': 'measure: `+\tx` puts the item\'s content at column 4 (GFM); lines indented 2 leave the item, splitting a tag pair: GFM shows `{%` too',

@@ -55,6 +55,8 @@ const RAW_HTML_BLOCKS = [
   { open: /^ {0,3}<pre(?=[\s>]|$)/i, close: /<\/pre>/i },
   { open: /^ {0,3}<!--/, close: /-->/ },
 ];
+/** What a lazy line cannot start with: a block of its own (a tag, fence, HTML, heading, quote, list item, table, math). */
+const LAZY_STOP = /^(?:\{%|`{3,}|~{3,}|<|#|>|[*+-](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|\||\$\$|$)/;
 /** Container prefix of a line: quote markers, indentation and the list markers of items it opens, in any nesting. */
 const PREFIX = /^(?:[ \t]*(?:>[ \t]?|(?:[*+-]|\d{1,9}[.)])[ \t]+(?=\S)))*[ \t]*/;
 const LIST_MARKER = /(?:[*+-]|\d{1,9}[.)])(?=[ \t])/g;
@@ -134,6 +136,13 @@ export function prepareMarkdown(markdown: string): Prepared {
       fence = { char: opening[1][0], length: opening[1].length, container: continuation(prefix), block: openTags[openTags.length - 1] };
       out.push(line);
       i++;
+      continue;
+    }
+    // A lazy line: text left of the block tag's body it runs on from (`+ {% code %}` then
+    // `run()` at the margin), read in that body, as CommonMark reads a paragraph's lazy line.
+    const lazyIn = openTags[openTags.length - 1]?.at;
+    if (lazyIn && /^[ \t]+$/.test(lazyIn) && /^[ \t]*$/.test(prefix) && columns(prefix) < columns(lazyIn) && i > 0 && lines[i - 1].trim() !== '' && !LAZY_STOP.test(rest)) {
+      lines[i] = lazyIn + rest;
       continue;
     }
     const consumed =

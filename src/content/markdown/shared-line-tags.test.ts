@@ -96,3 +96,18 @@ describe('a closing tag less indented than its opening', () => {
     expect(JSON.stringify(list)).not.toContain('{%');
   });
 });
+
+describe('a lazy line in a block tag\'s body', () => {
+  it('is read in the body it runs on from, as a paragraph\'s lazy line is', () => {
+    const [list] = read('- {% hint style="info" %}\nTrim the wick.\n  {% endhint %}\n');
+    const [hint] = childrenOf(childrenOf(list)[0]);
+    expect(hint.type).toBe('hint');
+    expect(textOf([hint])).toContain('Trim the wick.');
+    expect(JSON.stringify(list)).not.toContain('{%');
+  });
+
+  it('is not a line that opens a block of its own, nor one after a blank line', () => {
+    const nodes = read('- {% hint style="info" %}\n  Trim.\n  {% endhint %}\n\nAfter.\n');
+    expect(types(nodes)).toEqual(['list-unordered', 'paragraph']);
+  });
+});
