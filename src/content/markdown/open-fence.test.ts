@@ -5,24 +5,8 @@
  * is written back byte for byte and stays so.
  */
 import { describe, expect, it } from 'vitest';
-import { documentSchemaErrors } from '../../../test/markdown-schema.ts';
-import { extractText, markdownToDocument, readPageMarkdown, writePageMarkdown } from './index.ts';
-import type { Block } from './types.ts';
-
-function read(markdown: string): Block[] {
-  const document = markdownToDocument(markdown);
-  expect(documentSchemaErrors(document)).toBeNull();
-  const page = readPageMarkdown(markdown);
-  const written = writePageMarkdown(page.document, page.title);
-  expect(written).toBe(markdown);
-  const again = readPageMarkdown(written);
-  expect(writePageMarkdown(again.document, again.title)).toBe(written);
-  return document.nodes;
-}
-
-const types = (blocks: Block[] | undefined): string[] => (blocks ?? []).map((b) => b.type);
-const childrenOf = (block: Block | undefined): Block[] => (block as { nodes?: Block[] } | undefined)?.nodes ?? [];
-const textOf = (blocks: Block[]): string => extractText({ object: 'document', data: {}, nodes: blocks }).map((s) => `${s.title}\n${s.body}`).join('\n');
+import { childrenOf, readsBack as read, textOf, types } from '../../../test/markdown-page-reading.ts';
+import { markdownToDocument, readPageMarkdown, writePageMarkdown } from './index.ts';
 
 describe('a code fence left open', () => {
   it('ends at the closing tag of the block it is in', () => {
