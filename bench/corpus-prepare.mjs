@@ -73,6 +73,17 @@ export const CORPUS_BATCHES = [
       'hjjang-svg/gitbook-docs-prod', 'batamladen/bata-mladen.gitbook.io', 'hyujikoh/hyujikoh.gitbook.io',
     ],
   },
+  {
+    seed: 'quire-markdown-corpus-2026-11-28h',
+    repositories: [
+      'marcostolosa/mindsec.gitbook.io', 'prakkshiwalia/prakkshiwalia.gitbook.io', 'THCloud/THCloud.gitbook.io',
+      'reishou/reishou.gitbook.io',
+    ],
+  },
+  {
+    seed: 'quire-markdown-corpus-2026-11-28i',
+    repositories: ['0xXyc/hacking-methodologyNotes', 'Ankur-Pentester/Writeups'],
+  },
 ];
 
 /** Tuning or held-out, from the names alone: within its batch, the half of the list sorted by seeded hash. */
