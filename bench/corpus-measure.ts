@@ -5,6 +5,7 @@
  * markup in it, and the source words a reader should see.
  */
 import { decodeHTML, decodeHTMLStrict } from 'entities';
+import { htmlBlockNames } from 'micromark-util-html-tag-name';
 import { pageBody, readPageMarkdown, writePageMarkdown } from '../src/content/markdown/index.ts';
 
 export const FRONT_MATTER = /^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/;
@@ -137,6 +138,17 @@ function leftOpen(lines: string[], n: number, fence: string): boolean {
   return true;
 }
 
+const HTML_BLOCK_NAMES = new Set(htmlBlockNames);
+
+/** Whether a line opens an HTML block ending at a blank line (CommonMark's kinds 6 and 7). */
+function opensHtmlBlock(bare: string, afterBlank: boolean): boolean {
+  const name = /^<\/?([A-Za-z][A-Za-z0-9-]*)(?=[\s/>]|$)/.exec(bare)?.[1].toLowerCase();
+  // `<details>`, `<summary>` and `<figure>` lines are GitBook's expandable and image blocks, read as its tags are.
+  if (name === 'details' || name === 'summary' || name === 'figure') return false;
+  if (name && HTML_BLOCK_NAMES.has(name)) return true;
+  return afterBlank && /^(?:<[A-Za-z][A-Za-z0-9-]*(?:\s+[A-Za-z_:][\w.:-]*(?:\s*=\s*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*\s*\/?>|<\/[A-Za-z][A-Za-z0-9-]*\s*>)[ \t]*$/.test(bare) && !/^<\/?(?:pre|script|style|textarea)\b/i.test(bare);
+}
+
 /**
  * Fenced code blocks taken as written (`take`), comment blocks dropped, the rest of the text kept. A fence closes at a
  * fence line of its character, at least as long, or, opened indented in a list item, where a
@@ -151,6 +163,8 @@ function fencedCode(text: string, take: (body: string) => string): string {
   let comment = false;
   // The block tags open outside code: only the innermost one's closing tag ends a fence left open in it.
   const tags: string[] = [];
+  // The indentation of the HTML block open (GFM kinds 6 and 7), -1 when none.
+  let htmlBlock = -1;
   const lines = text.split('\n');
   for (let n = 0; n < lines.length; n++) {
     let line = lines[n];
@@ -192,9 +206,15 @@ function fencedCode(text: string, take: (body: string) => string): string {
       out.push(take(open.body.join('\n')));
       open = null;
     }
+    // An HTML block of a block-level tag (or a complete tag alone after a blank line) runs to a
+    // blank line: a fence line in it is its text (GFM).
+    // It ends with its container too: a line less indented, or opening a list item.
+    const bare = line.replace(/^[ \t>]*/, '');
+    if (bare.trim() === '' || indentOf(line) < htmlBlock || (htmlBlock >= 0 && /^(?:[*+-]|\d+[.)])[ \t]/.test(bare))) htmlBlock = -1;
+    if (htmlBlock < 0 && opensHtmlBlock(bare, n === 0 || lines[n - 1].replace(/^[ \t>]*/, '').trim() === '')) htmlBlock = indentOf(line);
     // A fence may open a list item's content (`4.  ```sh`): its indentation is the item's.
     const opening = /^([ \t>]*(?:(?:[*+-]|\d+[.)])[ \t]+)*)(`{3,}|~{3,})/.exec(line);
-    if (opening && !(opening[2][0] === '`' && line.slice(opening[0].length).includes('`'))) open = { fence: opening[2], indent: opening[1].replace(/>/g, ' ').length, quoted: opening[1].includes('>'), body: [] };
+    if (opening && htmlBlock < 0 && !(opening[2][0] === '`' && line.slice(opening[0].length).includes('`'))) open = { fence: opening[2], indent: opening[1].replace(/>/g, ' ').length, quoted: opening[1].includes('>'), body: [] };
     else {
       openTagsAfter(line, tags);
       out.push(line);

@@ -23,12 +23,11 @@ const VOWELS = 'aeiou';
  */
 export const WILD_CLASSES = {
   'table-in-cell': 'engine: `<table>` written inline (a pipe cell, a paragraph) is escaped, its markup shown',
-  'html-then-fence': 'engine: a fence line right under an HTML block (no blank line) hides the tags after it; unstable once',
   'html-block-no-blank': 'measure: tags right under an HTML block (no blank line) are in the HTML block (GFM), shown as text',
   'indented-fence': 'measure: a fence indented 1-3 columns at the top level is not a list item\'s; its closer may be less indented',
   'block-on-marker-line': 'measure: a list or quote opening on an item\'s marker line (`1. 1. x`, `1.\t> ~~~`): markers and fences missed',
   'tag-indent-off': 'engine: a tag pair in a list item or a list under a tag, indented off (`{% endhint %}` left of its opening, ` 3. x` in a hint) shows `{%`',
-  'lazy-line': 'engine and measure: an unindented line in a list item\'s fenced code ends the item (GFM), the code and the tags after it cut off; unstable once (a lazy line in a tag\'s body is read, stop 43)',
+  'lazy-line': 'engine and measure: an unindented line in a list item\'s fenced code ends the item (GFM), the code and the tags after it cut off; unstable once (read: a lazy line in a tag\'s body, stop 43; code at the margin in a block\'s fence closed at the body\'s indentation, a void tag\'s caption at the margin, stop 44)',
   'quote-no-space': 'measure: `>text` or a bare `>` line in a quoted fence is read by the measure as leaving a list item, ending the fence early',
   'task-item-indent': 'measure: a task item\'s lines indented past its `[ ]` are 4+ columns into the item: indented code (GFM), its tags shown as code',
   'tab-after-marker': 'measure: `+\tx` puts the item\'s content at column 4 (GFM); lines indented 2 leave the item, splitting a tag pair: GFM shows `{%` too',
@@ -367,7 +366,7 @@ const BLOCKS_IN_ITEM: BlockGen[] = [fence, hint, quote, list, codeTag, figure, t
 function separator(g: Gen, before: Lines, blank: Lines): Lines {
   if (blank.some((line) => line.trim() === '')) return blank;
   const last = before[before.length - 1] ?? '';
-  const html = /^\s*<\/?[a-z]/i.test(last) && !(g.allows('html-block-no-blank') && g.allows('html-then-fence'));
+  const html = /^\s*<\/?[a-z]/i.test(last) && !g.allows('html-block-no-blank');
   return html ? [''] : blank;
 }
 

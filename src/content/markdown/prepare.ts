@@ -14,6 +14,7 @@
  * expressions get inline placeholders the same way, so remark never reads inside them.
  * Fenced code and front matter are left untouched.
  */
+import { closesFence, columns, continuation, continuesContainer, FENCE, LIST_MARKER, listItemAround, PREFIX, startsHtmlBlock, stripPrefix, within } from './prepare-lines.ts';
 import { BLOCK_MARK, INLINE_MARK, ANY_PLACEHOLDER, readLiquidTag, type LiquidTag } from './syntax.ts';
 
 export type Token =
@@ -49,7 +50,6 @@ export const VOID_TAGS = new Set(['embed', 'file', 'content-ref', 'openapi-opera
 /** `space.vars.x`, `page.vars.x` and their bracket forms: the expressions `{{ }}` may hold. */
 export const VARIABLE_EXPRESSION = /^(?:space|page)\.vars(?:\.[A-Za-z_$][\w$-]*|\[(?:"[^"]+"|'[^']+')\])$/;
 
-const FENCE = /^(`{3,}|~{3,})/;
 /** HTML blocks CommonMark ends only at their closing text (kinds 1 and 2), blank lines included. */
 const RAW_HTML_BLOCKS = [
   { open: /^ {0,3}<pre(?=[\s>]|$)/i, close: /<\/pre>/i },
@@ -57,15 +57,6 @@ const RAW_HTML_BLOCKS = [
 ];
 /** What a lazy line cannot start with: a block of its own (a tag, fence, HTML, heading, quote, list item, table, math). */
 const LAZY_STOP = /^(?:\{%|`{3,}|~{3,}|<|#|>|[*+-](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|\||\$\$|$)/;
-/** Container prefix of a line: quote markers, indentation and the list markers of items it opens, in any nesting. */
-const PREFIX = /^(?:[ \t]*(?:>[ \t]?|(?:[*+-]|\d{1,9}[.)])[ \t]+(?=\S)))*[ \t]*/;
-const LIST_MARKER = /(?:[*+-]|\d{1,9}[.)])(?=[ \t])/g;
-
-/** The prefix for the lines after the first: list markers become indentation. */
-function continuation(prefix: string): string {
-  return prefix.replace(LIST_MARKER, (marker) => ' '.repeat(marker.length));
-}
-
 /** Replaces GitBook's block tags, math and expressions by placeholders; see the file comment. */
 export function prepareMarkdown(markdown: string): Prepared {
   const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
@@ -75,10 +66,14 @@ export function prepareMarkdown(markdown: string): Prepared {
   let i = skipFrontMatter(lines, out);
   const frontMatter = i > 0;
   let fence: Fence | null = null;
+  let htmlBlock: string | null = null;
 
   const openTags: OpenTag[] = [];
+  // The void tag (`{% embed %}`) placed last, whose optional body (a caption) may follow.
+  let voidTag: OpenTag | null = null;
   const place = (written: string, token: Token) => {
     const prefix = token.kind === 'tag' ? tagPrefix(openTags, written, token.tag) : written;
+    voidTag = token.kind === 'tag' && VOID_TAGS.has(token.tag.name) ? { name: token.tag.name, at: continuation(prefix) } : null;
     tokens.push(token);
     // The blank lines around keep the quote markers but never the list marker (that would open an empty item).
     // The one before holds only the containers opened before the line's last list marker:
@@ -98,6 +93,15 @@ export function prepareMarkdown(markdown: string): Prepared {
       // A fence left open ends with its container (GFM), and, in a block whose closing tag comes
       // before any closing fence, at that tag: what follows is the page, not code.
       if (!continuesContainer(line, fence.container)) {
+        // Code pasted unindented into a block's fence (`+ {% code %}`, the fence, then `run()`
+        // at the margin) is the fence's when its closing fence and the block's closing tag
+        // follow at the body's indentation: read there, as the author meant (GFM would end
+        // the list item and show both tags).
+        const upTo = unindentedCodeEnd(lines, i, fence, openTags);
+        if (upTo > i) {
+          for (let k = i; k < upTo; k++) lines[k] = fence.container + lines[k].replace(/^[ \t]*/, '');
+          continue;
+        }
         fence = null;
         continue;
       }
@@ -131,16 +135,20 @@ export function prepareMarkdown(markdown: string): Prepared {
       i = j + 1;
       continue;
     }
-    const opening = FENCE.exec(rest);
+    // An HTML block that runs to a blank line (CommonMark's kinds 6 and 7) holds the lines
+    // under it: a fence line there is its text, as remark reads it, not code hiding the tags after.
+    if (htmlBlock !== null && (rest.trim() === '' || !continuesContainer(line, htmlBlock))) htmlBlock = null;
+    const opening = htmlBlock === null && FENCE.exec(rest);
     if (opening && !(opening[1][0] === '`' && rest.slice(opening[1].length).includes('`'))) {
-      fence = { char: opening[1][0], length: opening[1].length, container: continuation(prefix), block: openTags[openTags.length - 1] };
+      const container = /^[ \t]*$/.test(prefix) ? listItemAround(lines, i, prefix) : continuation(prefix);
+      fence = { char: opening[1][0], length: opening[1].length, container, block: openTags[openTags.length - 1] };
       out.push(line);
       i++;
       continue;
     }
     // A lazy line: text left of the block tag's body it runs on from (`+ {% code %}` then
     // `run()` at the margin), read in that body, as CommonMark reads a paragraph's lazy line.
-    const lazyIn = openTags[openTags.length - 1]?.at;
+    const lazyIn = (voidTag ?? openTags[openTags.length - 1])?.at;
     if (lazyIn && /^[ \t]+$/.test(lazyIn) && /^[ \t]*$/.test(prefix) && columns(prefix) < columns(lazyIn) && i > 0 && lines[i - 1].trim() !== '' && !LAZY_STOP.test(rest)) {
       lines[i] = lazyIn + rest;
       continue;
@@ -151,6 +159,8 @@ export function prepareMarkdown(markdown: string): Prepared {
       takeUnknownTag(lines, i, prefix, place, openTags) ||
       takeTagLine(lines, i, prefix, place, out, openTags);
     if (consumed) {
+      // A tag line is set apart by blank lines (`place`): any HTML block above ends there.
+      htmlBlock = null;
       i += consumed;
       continue;
     }
@@ -161,6 +171,7 @@ export function prepareMarkdown(markdown: string): Prepared {
       lines.splice(i, 1, prefix + rest.slice(0, closing.at).trimEnd(), closing.prefix + rest.slice(closing.at));
       continue;
     }
+    if (htmlBlock === null && startsHtmlBlock(rest, i === 0 || lines[i - 1].trim() === '')) htmlBlock = continuation(prefix);
     out.push(prefix + replaceInlineTokens(rest, tokens));
     i++;
   }
@@ -173,37 +184,39 @@ type OpenTag = { name: string; at: string };
 /** An open code fence: its run, the prefix its container's lines continue at, the innermost block tag open around it. */
 type Fence = { char: string; length: number; container: string; block: OpenTag | undefined };
 
-/**
- * Whether `line` stays in a container whose lines continue at `container` (GFM): it has every
- * quote marker (a blank line ends a quote) and, past the last, the list items' indentation
- * (blank lines stay in a list item). Tabs count to the next multiple of four.
- */
-function continuesContainer(line: string, container: string): boolean {
-  if (container === '') return true;
-  const parts = container.split('>');
-  let rest = line;
-  for (let p = 0; p < parts.length - 1; p++) {
-    const marker = /^[ \t]*>/.exec(rest);
-    if (!marker) return false;
-    rest = rest.slice(marker[0].length);
-  }
-  if (rest.trim() === '') return true;
-  // After a quote marker one space is the marker's: `>x` stays in the quote.
-  const need = columns(parts[parts.length - 1]) - (parts.length > 1 ? 1 : 0);
-  return columns(/^[ \t]*/.exec(rest)![0]) >= need;
-}
-
-/** Whether a line continuing at `inner` is inside a block whose lines continue at `at` (tabs or spaces alike). */
-const within = (inner: string, at: string) => inner.startsWith(at) || (!inner.includes('>') && !at.includes('>') && columns(inner) >= columns(at));
-
-const columns = (space: string) => [...space].reduce((at, ch) => (ch === '\t' ? at + 4 - (at % 4) : at + 1), 0);
-
 /** Whether `rest`, on a line at `prefix`, is the closing tag of `block`, the innermost open tag, at its own prefix or up to three columns deeper. */
 function endsBlock(rest: string, prefix: string, block: OpenTag, open: OpenTag[]): boolean {
   const tag = readLiquidTag(rest.trim());
   const inner = continuation(prefix);
   // Up to three columns deeper is still the block's line, as for a closing tag (tagPrefix).
   return tag !== null && tag.raw === rest.trim() && tag.name === `end${block.name}` && open[open.length - 1] === block && inner.startsWith(block.at) && /^[ \t]{0,3}$/.test(inner.slice(block.at.length));
+}
+
+/**
+ * For a fence in a block tag's body (no quote) whose line `i` falls left of its container:
+ * the line after the run of such lines when a closing fence at the container follows them,
+ * then (blank lines aside) the block's closing tag; else `i`.
+ */
+function unindentedCodeEnd(lines: string[], i: number, fence: Fence, open: OpenTag[]): number {
+  if (!fence.block || fence.container.includes('>') || fence.container.trim() !== '') return i;
+  let j = i;
+  while (j < lines.length && lines[j].trim() !== '' && !continuesContainer(lines[j], fence.container)) {
+    if (/^[ \t]*(?:\{%|`{3,}|~{3,})/.test(lines[j])) return i;
+    j++;
+  }
+  if (j >= lines.length || j === i) return i;
+  const closer = PREFIX.exec(lines[j])![0];
+  const rest = lines[j].slice(closer.length);
+  if (!/^[ \t]*$/.test(closer)) return i;
+  // The block's closing tag may follow the closing fence on its line (```` ``` {% endcode %} ````).
+  const shared = /^(`{3,}|~{3,})[ \t]+(?=\{%)/.exec(rest);
+  if (shared) return closesFence(shared[1], fence) && endsBlock(rest.slice(shared[0].length), closer, fence.block, open) ? j : i;
+  if (!closesFence(rest, fence)) return i;
+  let k = j + 1;
+  while (k < lines.length && lines[k].trim() === '') k++;
+  if (k >= lines.length) return i;
+  const prefix = PREFIX.exec(lines[k])![0];
+  return endsBlock(lines[k].slice(prefix.length), prefix, fence.block, open) ? j : i;
 }
 
 /** Whether the fence open at line `i` meets no closing fence before a known block tag opens or the page ends. */
@@ -290,11 +303,6 @@ function skipFrontMatter(lines: string[], out: string[]): number {
   return end + 1;
 }
 
-function closesFence(rest: string, fence: { char: string; length: number }): boolean {
-  const trimmed = rest.trim();
-  return trimmed.length >= fence.length && trimmed === fence.char.repeat(trimmed.length);
-}
-
 type Place = (prefix: string, token: Token) => void;
 
 /** `$$` alone on a line up to the next `$$` line. */
@@ -313,17 +321,6 @@ function takeBlockMath(lines: string[], i: number, prefix: string, place: Place)
   }
   // `$$formula$$` alone on its line is inline math in a paragraph of its own (GitBook writes a math block over three lines).
   return 0;
-}
-
-function stripPrefix(line: string, prefix: string): string {
-  const cont = continuation(prefix);
-  if (line.startsWith(cont)) return line.slice(cont.length);
-  const lastQuote = cont.lastIndexOf('>');
-  const quoteDepth = (cont.match(/>/g) ?? []).length;
-  let rest = line;
-  for (let d = 0; d < quoteDepth; d++) rest = rest.replace(/^[ \t]*>[ \t]?/, '');
-  const indent = (lastQuote >= 0 ? cont.slice(lastQuote + 1).replace(/^[ \t]/, '') : cont).length;
-  return rest.replace(new RegExp(`^[ \\t]{0,${indent}}`), '');
 }
 
 /** `<figure>…</figure>`, or a `<div …>` around an image, possibly over several lines. */
@@ -386,14 +383,14 @@ function takeUnknownTag(lines: string[], i: number, prefix: string, place: Place
       const last = tail === '' ? lines[j] : lines[j].slice(0, lines[j].length - inner.length + end);
       const markup = [...[rest, ...lines.slice(i + 1, j + 1).map((l) => stripPrefix(l, prefix))].slice(0, j - i), (j === i ? rest : inner).slice(0, tail === '' ? undefined : end)].join('\n');
       place(prefix, { kind: 'markup', markup, raw: [...lines.slice(i, j), last].join('\n') });
-      if (tail !== '') lines.splice(j + 1, 0, (closingTagAt(tail, prefix, open, /^/)?.prefix ?? continuation(prefix)) + tail);
+      readAsNextLine(lines, j + 1, tail, prefix, open);
       return j - i + 1;
     }
   }
   // With no closing tag it is the tag alone; what follows it on the line is read as a line of its own.
   const after = rest.slice(tag.raw.length).trim();
   place(prefix, { kind: 'markup', markup: after ? tag.raw : rest, raw: after ? prefix + tag.raw : lines[i] });
-  if (after) lines.splice(i + 1, 0, continuation(prefix) + after);
+  readAsNextLine(lines, i + 1, after, prefix, open);
   return 1;
 }
 
@@ -443,9 +440,17 @@ function takeTagLine(lines: string[], i: number, prefix: string, place: Place, o
   if (html) out.push(prefix + html);
   place(html ? continuation(prefix) : prefix, token);
   const after = rest.slice(html.length).trimStart().slice(token.raw.length).trim();
-  // A closing tag there (`> {% endcode %} {% endupdate %}`) is read at its block's container.
-  if (after !== '') lines.splice(i + 1, 0, (closingTagAt(after, prefix, open, /^/)?.prefix ?? continuation(prefix)) + after);
+  readAsNextLine(lines, i + 1, after, prefix, open);
   return 1;
+}
+
+/**
+ * Queues `text`, what is left of a line after a tag taken from it, as line `at` in the same
+ * container; one opening with the closing tag of an open block (`> {% endcode %} {% endupdate %}`)
+ * is read at that block's container.
+ */
+function readAsNextLine(lines: string[], at: number, text: string, prefix: string, open: OpenTag[]): void {
+  if (text !== '') lines.splice(at, 0, (closingTagAt(text, prefix, open, /^/)?.prefix ?? continuation(prefix)) + text);
 }
 
 function readBlockToken(text: string): Token | null {

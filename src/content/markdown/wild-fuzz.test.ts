@@ -18,7 +18,7 @@ const SEED = Number(process.env.WILD_FUZZ_SEED ?? 20261128);
 const KNOWN = new Set(Object.keys(WILD_CLASSES) as WildClass[]);
 
 /** Known classes whose pages are unstable today (engine defects): left out of the stability check too. */
-const UNSTABLE = new Set<WildClass>(['html-then-fence', 'lazy-line']);
+const UNSTABLE = new Set<WildClass>(['lazy-line']);
 
 describe('hand-written GitBook markdown (wild fuzz)', () => {
   it('never throws and is stable on every page; shows every word and no raw markup without the known classes', () => {
