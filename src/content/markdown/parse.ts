@@ -103,8 +103,10 @@ function escapesParentheses(markdown: string): boolean {
   return escaped;
 }
 
+const MAX_REREAD_DEPTH = 16;
+
 /** `read.definitions` gets the link reference definitions the page holds, as written (not those in code). */
-function readMarkdownBlocks(markdown: string, headingOffset: number, read?: { definitions?: string }) {
+function readMarkdownBlocks(markdown: string, headingOffset: number, read?: { definitions?: string }, depth = 0) {
   const prepared = prepareMarkdown(markdown);
   const tree = parse(prepared);
   if (read) read.definitions = definitionSources(tree, prepared);
@@ -113,7 +115,9 @@ function readMarkdownBlocks(markdown: string, headingOffset: number, read?: { de
     definitions: definitionsOf(tree),
     headingOffset,
     readInlineMarkdown,
-    readMarkdown: (inner) => readMarkdownBlocks(inner, headingOffset),
+    // Over-indented list content is read again, each level a list deeper: a budget of levels
+    // keeps a line of thousands of `- ` markers from exhausting the stack (past it, code, as GFM reads it).
+    readMarkdown: depth < MAX_REREAD_DEPTH ? (inner) => readMarkdownBlocks(inner, headingOffset, undefined, depth + 1) : undefined,
     source: prepared.source,
     addedLines: prepared.addedLines,
   };

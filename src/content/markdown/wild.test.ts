@@ -216,6 +216,15 @@ describe('GitBook\'s older (2021) Git Sync output', () => {
     const [list] = roundTrips(`* Item\n\n  ${html}`);
     expect(types(childrenOf(childrenOf(list)[0]))).toEqual(['paragraph', 'table']);
   });
+
+  it('reads a line of thousands of list markers indented under an item without exhausting the stack', () => {
+    // Each level of over-indented content is read again a list deeper; past a budget it stays code.
+    const markers = Array.from({ length: 3000 }, (_, i) => (i % 3 ? '-  ' : '-        ')).join('');
+    const page = readPageMarkdown(`- Wick\n\n      ${markers}\n`);
+    expect(types(page.document.nodes)).toEqual(['list-unordered']);
+    expect(documentSchemaErrors(page.document)).toBeNull();
+    expect(writePageMarkdown(page.document, page.title)).toContain(markers.trim());
+  });
 });
 
 describe('blank lines GitBook writes (tuning half of the held-out corpus)', () => {
