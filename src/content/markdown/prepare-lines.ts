@@ -55,23 +55,32 @@ export function continuesContainer(line: string, container: string): boolean {
   return columns(/^[ \t]*/.exec(rest)![0]) >= need;
 }
 
+/** The last answer of `listItemAround`: scans stop at it, so a page of indented fences is read in linear time. */
+export type ListItemMemo = { line: number; at: number; container: string };
+
 /**
  * The container an indented line at `i` continues (its prefix only spaces): the content
  * indentation of the list item it sits in, found at the nearest line less indented above it,
  * or '' when that line opens no list item holding it (indentation at the top level, or in a
  * tag's body, contains nothing: GFM ends a fence there only at its closing fence).
  */
-export function listItemAround(lines: string[], i: number, prefix: string): string {
+export function listItemAround(lines: string[], i: number, prefix: string, memo: ListItemMemo): string {
   const at = columns(prefix);
+  const answer = (container: string) => {
+    Object.assign(memo, { line: i, at, container });
+    return container;
+  };
   for (let j = i - 1; j >= 0 && at > 0; j--) {
+    // Every line from here to `i` is at least as indented: the line `memo` answered for has this answer.
+    if (j === memo.line && memo.at === at) return answer(memo.container);
     if (lines[j].trim() === '') continue;
     const lead = /^[ \t]*/.exec(lines[j])![0];
     if (columns(lead) >= at) continue;
     const item = /^[ \t]*(?:[*+-]|\d{1,9}[.)])(?:[ \t]+|$)/.exec(lines[j]);
     const content = item ? columns(item[0].trimEnd()) + Math.max(1, Math.min(columns(item[0]) - columns(item[0].trimEnd()), 4)) : 0;
-    return item && content <= at ? ' '.repeat(content) : '';
+    return answer(item && content <= at ? ' '.repeat(content) : '');
   }
-  return '';
+  return answer('');
 }
 
 /** Whether a line continuing at `inner` is inside a block whose lines continue at `at` (tabs or spaces alike). */

@@ -14,7 +14,7 @@
  * expressions get inline placeholders the same way, so remark never reads inside them.
  * Fenced code and front matter are left untouched.
  */
-import { closesFence, columns, continuation, continuesContainer, FENCE, LIST_MARKER, listItemAround, PREFIX, startsHtmlBlock, stripPrefix, within } from './prepare-lines.ts';
+import { closesFence, columns, continuation, continuesContainer, FENCE, LIST_MARKER, listItemAround, type ListItemMemo, PREFIX, startsHtmlBlock, stripPrefix, within } from './prepare-lines.ts';
 import { BLOCK_MARK, INLINE_MARK, ANY_PLACEHOLDER, readLiquidTag, type LiquidTag } from './syntax.ts';
 
 export type Token =
@@ -67,6 +67,7 @@ export function prepareMarkdown(markdown: string): Prepared {
   const frontMatter = i > 0;
   let fence: Fence | null = null;
   let htmlBlock: string | null = null;
+  const listItemMemo: ListItemMemo = { line: -1, at: 0, container: '' };
 
   const openTags: OpenTag[] = [];
   // The void tag (`{% embed %}`) placed last, whose optional body (a caption) may follow.
@@ -140,7 +141,7 @@ export function prepareMarkdown(markdown: string): Prepared {
     if (htmlBlock !== null && (rest.trim() === '' || !continuesContainer(line, htmlBlock))) htmlBlock = null;
     const opening = htmlBlock === null && FENCE.exec(rest);
     if (opening && !(opening[1][0] === '`' && rest.slice(opening[1].length).includes('`'))) {
-      const container = /^[ \t]*$/.test(prefix) ? listItemAround(lines, i, prefix) : continuation(prefix);
+      const container = /^[ \t]*$/.test(prefix) ? listItemAround(lines, i, prefix, listItemMemo) : continuation(prefix);
       fence = { char: opening[1][0], length: opening[1].length, container, block: openTags[openTags.length - 1] };
       out.push(line);
       i++;
