@@ -343,7 +343,8 @@ function takeFigure(lines: string[], i: number, prefix: string, place: Place): n
       if (!/<img\s/i.test(html)) return 0;
       // Over blank lines only a wrapper of figures: any other content there stays markdown.
       if (parts.some((p) => p.trim() === '') && html.replace(/<figcaption[\s\S]*?<\/figcaption>/gi, '').replace(/<[^>]*>/g, '').trim() !== '') return 0;
-      place(prefix, { kind: 'figure', html: html.trim(), raw: lines.slice(i, j + 1).join('\n') });
+      // The raw text stands where the placeholder does, after the prefix: without it, or code restoring it repeats the list marker.
+      place(prefix, { kind: 'figure', html: html.trim(), raw: [lines[i].slice(prefix.length), ...lines.slice(i + 1, j + 1)].join('\n') });
       return j - i + 1;
     }
   }

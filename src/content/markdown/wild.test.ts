@@ -217,11 +217,17 @@ describe('GitBook\'s older (2021) Git Sync output', () => {
     expect(types(childrenOf(childrenOf(list)[0]))).toEqual(['paragraph', 'table']);
   });
 
-  it('reads a figure over-indented in a task item without exhausting the stack', () => {
-    // Its content was read again a list deeper each time, the line doubling; past a budget of levels it stays code.
-    const page = readPageMarkdown('+ [x] Wick\n      -  <figure>\n           <img src="wick.png" alt="">\n         </figure>\n');
+  it('reads a figure over-indented in a task item as the nested item\'s image, without exhausting the stack', () => {
+    // Its raw text held its line's list marker: restored into the re-read code it opened a list a level deeper each time,
+    // the line doubling, until the stack ran out. The raw text is now the placeholder's, and re-reading has a budget of levels.
+    const markdown = '+ [x] Wick\n      -  <figure>\n           <img src="wick.png" alt="">\n         </figure>\n';
+    const page = readPageMarkdown(markdown);
     expect(types(page.document.nodes)).toEqual(['list-tasks']);
     expect(documentSchemaErrors(page.document)).toBeNull();
+    const [nested] = childrenOf(childrenOf(page.document.nodes[0])[0]).filter((b) => b.type === 'list-unordered');
+    expect(JSON.stringify(nested)).toContain('wick.png');
+    expect(JSON.stringify(page.document)).not.toContain('"code"');
+    expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
   });
 });
 
