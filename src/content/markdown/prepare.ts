@@ -384,14 +384,16 @@ function takeUnknownTag(lines: string[], i: number, prefix: string, place: Place
       const tail = inner.slice(end).trim();
       const last = tail === '' ? lines[j] : lines[j].slice(0, lines[j].length - inner.length + end);
       const markup = [...[rest, ...lines.slice(i + 1, j + 1).map((l) => stripPrefix(l, prefix))].slice(0, j - i), (j === i ? rest : inner).slice(0, tail === '' ? undefined : end)].join('\n');
-      place(prefix, { kind: 'markup', markup, raw: [...lines.slice(i, j), last].join('\n') });
+      const raw = [...lines.slice(i, j), last];
+      raw[0] = raw[0].slice(prefix.length);
+      place(prefix, { kind: 'markup', markup, raw: raw.join('\n') });
       readAsNextLine(lines, j + 1, tail, prefix, open);
       return j - i + 1;
     }
   }
   // With no closing tag it is the tag alone; what follows it on the line is read as a line of its own.
   const after = rest.slice(tag.raw.length).trim();
-  place(prefix, { kind: 'markup', markup: after ? tag.raw : rest, raw: after ? prefix + tag.raw : lines[i] });
+  place(prefix, { kind: 'markup', markup: after ? tag.raw : rest, raw: after ? tag.raw : rest });
   readAsNextLine(lines, i + 1, after, prefix, open);
   return 1;
 }

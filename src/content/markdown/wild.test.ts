@@ -228,6 +228,10 @@ describe('GitBook\'s older (2021) Git Sync output', () => {
     expect(JSON.stringify(nested)).toContain('wick.png');
     expect(JSON.stringify(page.document)).not.toContain('"code"');
     expect(writePageMarkdown(page.document, page.title)).toBe(markdown);
+    // An unknown tag's raw text, the same.
+    const tagged = readPageMarkdown('+ [x] Wick\n      -  {% include "wax.md" %}\n           Melted.\n');
+    expect(JSON.stringify(tagged.document)).not.toContain('"code"');
+    expect(textOf(tagged.document.nodes)).toContain('Melted.');
   });
 });
 
