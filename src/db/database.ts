@@ -273,12 +273,22 @@ export function openDatabase(options: DatabaseOptions): DatabaseHandle {
     for (const companion of [`${target}-wal`, `${target}-shm`]) if (fs.existsSync(companion)) fs.chmodSync(companion, 0o600);
   }
   const sqlite = new SQLite(target);
-  // WAL lets readers run beside the writer; FULL sync makes every acknowledged commit durable.
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = FULL');
-  sqlite.pragma('foreign_keys = ON');
   // The CLI may write while the server runs: wait for the lock instead of failing.
   sqlite.pragma('busy_timeout = 5000');
+  // WAL lets readers run beside the writer; FULL sync makes every acknowledged commit durable.
+  // Switching to WAL can answer SQLITE_BUSY without waiting when another process opens the file
+  // at the same moment (processes started together): retried for up to the busy timeout.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      sqlite.pragma('journal_mode = WAL');
+      break;
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'SQLITE_BUSY' || attempt >= 100) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+    }
+  }
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
   const handle: SqliteHandle = { sqlite, prepare: statementCache(sqlite) };
   const feed = new SqliteChangeFeed(sqlite);
   const db = new Kysely<Database>({ dialect: new QuireSqliteDialect({ database: withStatementCache(handle) }) });
