@@ -4,18 +4,24 @@
  */
 import { expect } from 'vitest';
 import { extractText, markdownToDocument, readPageMarkdown, writePageMarkdown } from '../src/content/markdown/index.ts';
-import type { Block } from '../src/content/markdown/types.ts';
+import type { Block, Document } from '../src/content/markdown/types.ts';
 import { documentSchemaErrors } from './markdown-schema.ts';
 
-/** Reads `markdown`, checks it validates, is written back as it was and stays so; its blocks. */
-export function readsBack(markdown: string): Block[] {
-  const document = markdownToDocument(markdown);
-  expect(documentSchemaErrors(document)).toBeNull();
+/** Reads `markdown` as a page, checks it is written back as it was and stays so; the page's document. */
+export function keepsPage(markdown: string): Document {
   const page = readPageMarkdown(markdown);
   const written = writePageMarkdown(page.document, page.title);
   expect(written).toBe(markdown);
   const again = readPageMarkdown(written);
   expect(writePageMarkdown(again.document, again.title)).toBe(written);
+  return page.document;
+}
+
+/** Reads `markdown`, checks it validates, is written back as it was and stays so; its blocks. */
+export function readsBack(markdown: string): Block[] {
+  const document = markdownToDocument(markdown);
+  expect(documentSchemaErrors(document)).toBeNull();
+  keepsPage(markdown);
   return document.nodes;
 }
 

@@ -116,7 +116,7 @@ function readMarkdownBlocks(markdown: string, headingOffset: number, read?: { de
     headingOffset,
     readInlineMarkdown,
     // Over-indented list content is read again, each level a list deeper: a budget of levels
-    // keeps a line of thousands of `- ` markers from exhausting the stack (past it, code, as GFM reads it).
+    // guards the stack against content that opens a list on every re-read (past it, code, as GFM reads it).
     readMarkdown: depth < MAX_REREAD_DEPTH ? (inner) => readMarkdownBlocks(inner, headingOffset, undefined, depth + 1) : undefined,
     source: prepared.source,
     addedLines: prepared.addedLines,

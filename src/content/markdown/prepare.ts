@@ -306,6 +306,15 @@ function skipFrontMatter(lines: string[], out: string[]): number {
 
 type Place = (prefix: string, token: Token) => void;
 
+/**
+ * Lines `i` to `j` as a token's raw text: what its placeholder stands for, after the first
+ * line's prefix. With the prefix, code restoring the placeholder would repeat the list marker
+ * (over-indented content read again then nests one list deeper each time).
+ */
+function rawAfterPrefix(lines: string[], i: number, j: number, prefix: string): string {
+  return [lines[i].slice(prefix.length), ...lines.slice(i + 1, j + 1)].join('\n');
+}
+
 /** `$$` alone on a line up to the next `$$` line. */
 function takeBlockMath(lines: string[], i: number, prefix: string, place: Place): number {
   const rest = lines[i].slice(prefix.length).trim();
@@ -314,7 +323,7 @@ function takeBlockMath(lines: string[], i: number, prefix: string, place: Place)
       const inner = stripPrefix(lines[j], prefix);
       if (inner.trim() === '$$') {
         const formula = lines.slice(i + 1, j).map((l) => stripPrefix(l, prefix)).join('\n').trim();
-        place(prefix, { kind: 'math', formula, raw: lines.slice(i, j + 1).join('\n') });
+        place(prefix, { kind: 'math', formula, raw: rawAfterPrefix(lines, i, j, prefix) });
         return j - i + 1;
       }
     }
@@ -343,8 +352,7 @@ function takeFigure(lines: string[], i: number, prefix: string, place: Place): n
       if (!/<img\s/i.test(html)) return 0;
       // Over blank lines only a wrapper of figures: any other content there stays markdown.
       if (parts.some((p) => p.trim() === '') && html.replace(/<figcaption[\s\S]*?<\/figcaption>/gi, '').replace(/<[^>]*>/g, '').trim() !== '') return 0;
-      // The raw text stands where the placeholder does, after the prefix: without it, or code restoring it repeats the list marker.
-      place(prefix, { kind: 'figure', html: html.trim(), raw: [lines[i].slice(prefix.length), ...lines.slice(i + 1, j + 1)].join('\n') });
+      place(prefix, { kind: 'figure', html: html.trim(), raw: rawAfterPrefix(lines, i, j, prefix) });
       return j - i + 1;
     }
   }

@@ -7,6 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { documentSchemaErrors } from '../../../test/markdown-schema.ts';
 import { documentToMarkdown, extractText, markdownToDocument, normalizeMarkdown, readPageMarkdown, writePageMarkdown } from './index.ts';
+import { keepsPage } from '../../../test/markdown-page-reading.ts';
 import type { Block } from './types.ts';
 
 /** Reads `markdown`, checks it validates and writes back as `written` (the source by default) and stays so. */
@@ -232,6 +233,10 @@ describe('GitBook\'s older (2021) Git Sync output', () => {
     const tagged = readPageMarkdown('+ [x] Wick\n      -  {% include "wax.md" %}\n           Melted.\n');
     expect(JSON.stringify(tagged.document)).not.toContain('"code"');
     expect(textOf(tagged.document.nodes)).toContain('Melted.');
+    // And a math block's.
+    const math = keepsPage('+ [x] Wick\n      -  $$\n         x^2\n         $$\n');
+    expect(JSON.stringify(math)).toContain('"formula":"x^2"');
+    expect(JSON.stringify(math)).not.toContain('"code"');
   });
 });
 
@@ -287,15 +292,6 @@ describe('GitBook\'s escaping and spacing today (tuning half of the held-out cor
 });
 
 describe('a page\'s written form, from the tuning half (made-up text)', () => {
-  /** Read as a page (the batch's way) and written back: the same text. */
-  const keepsPage = (markdown: string) => {
-    const page = readPageMarkdown(markdown);
-    const written = writePageMarkdown(page.document, page.title);
-    expect(written).toBe(markdown);
-    const again = readPageMarkdown(written);
-    expect(writePageMarkdown(again.document, again.title)).toBe(written);
-    return page.document;
-  };
 
   it('keeps the blank lines between the title line and a divider opening the body (generated reference pages)', () => {
     keepsPage('# Lanterns\n\n\n\n\n\n\n\n---\n\nLit on Monday.\n');
