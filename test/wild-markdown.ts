@@ -98,6 +98,7 @@ const INLINE: ((g: Gen) => string)[] = [
   (g) => `\\<${g.word()}>`,
   (g) => `${g.word()}&#x20;`,
   (g) => `${g.word()}&nbsp;${g.word()}`,
+  (g) => `${g.word()} <?php echo ${g.word()}; ?>`,
   (g) => `&lt;${g.word()}&gt;`,
   // Emphasis across odd boundaries.
   (g) => `**${g.word()} _${g.word()}** ${g.word()}_`,
@@ -241,6 +242,11 @@ const htmlBlock: BlockGen = (g) =>
     [`<p align="center">`, `  ${g.words(1, 2)}`, '</p>'],
     [`<!-- ${g.words(1, 2)} -->`],
     [`<img src="${g.word()}.png" width="200">`],
+    // Directives written to be read (security notes, XML samples): a page cannot use them.
+    [`<?php system($_GET['${g.word()}']); ?>`],
+    ['<?php', `  echo ${g.word()};`, '?>'],
+    [`<!DOCTYPE ${g.word()} [<!ENTITY ${g.word()} SYSTEM "file:///etc/passwd">]>`],
+    [`<![CDATA[${g.words(1, 2)}]]>`],
   ]);
 
 /** Containers. */

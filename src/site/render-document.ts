@@ -13,7 +13,6 @@ import type {
   TableRecord,
   TextColor,
 } from '../content/markdown/types.ts';
-import type sanitizeHtml from 'sanitize-html';
 import { escapeHtml, safeUrl } from './html.ts';
 import { highlightLines } from './highlight.ts';
 import { HINT_STYLES, markupOf } from '../content/markdown/types.ts';
@@ -26,7 +25,7 @@ import { imageDescription } from '../content/markdown/images.ts';
 import { documentAnchors, headingAnchor } from '../content/markdown/extract.ts';
 import { newViewBudget, type SpecModel, type ViewBudget } from '../content/openapi/view.ts';
 import { renderOperationBlock, renderSchemasBlock, renderWebhookBlock } from './render-openapi.ts';
-import { loadOnUse } from '../lib/load-on-use.ts';
+import { sanitizeVerbatimHtml } from './verbatim-html.ts';
 
 /*
  * GitBook document JSON (src/content/markdown/types.ts) to HTML, for published sites.
@@ -275,32 +274,6 @@ function block(node: Block, state: State): string {
   }
 }
 
-/** sanitize-html (with PostCSS) is needed only by pages holding verbatim HTML: loaded then. */
-const loadSanitizeHtml = loadOnUse<typeof sanitizeHtml>('sanitize-html');
-let sanitizeOptions: sanitizeHtml.IOptions | undefined;
-
-/** HTML kept verbatim: only what sanitize-html lets through (no scripts, styles, handlers, iframes). */
-function sanitize(html: string): string {
-  const sanitizeHtml = loadSanitizeHtml();
-  sanitizeOptions ??= {
-    allowedTags: [
-      ...sanitizeHtml.defaults.allowedTags,
-      'img', 'picture', 'source', 'figure', 'figcaption', 'details', 'summary', 'mark', 'kbd', 'sup', 'sub', 'del', 's', 'ins', 'button',
-    ],
-    allowedAttributes: {
-      ...sanitizeHtml.defaults.allowedAttributes,
-      img: ['src', 'srcset', 'alt', 'title', 'width', 'height', 'loading'],
-      source: ['srcset', 'media', 'type'],
-      td: ['colspan', 'rowspan', 'align', 'width'],
-      th: ['colspan', 'rowspan', 'align', 'width'],
-      a: ['href', 'name', 'target', 'title', 'data-unresolved-link'],
-      details: ['open'],
-      ol: ['start'],
-    },
-  };
-  return sanitizeHtml(html, sanitizeOptions);
-}
-
 /** Quire's verbatim markup: HTML sanitized; an unknown `{% tag %}`'s content rendered without its tags. */
 function markup(node: Extract<Block, { type: 'integration' }>, state: State): string {
   const source = markupOf(node);
@@ -311,7 +284,7 @@ function markup(node: Extract<Block, { type: 'integration' }>, state: State): st
     // hidden. Its cells become text and links, escaped as any table's.
     const kept = readHtmlTable(source, { tokens: [], definitions: new Map() });
     if (kept) return table(kept, state);
-    return `<div class="html-block">${sanitize(resolveHtmlUrls(source, state))}</div>\n`;
+    return `<div class="html-block">${sanitizeVerbatimHtml(resolveHtmlUrls(source, state))}</div>\n`;
   }
   // GitBook's integration block (`{% @github-files/github-code-block url="…" %}`) needs the integration: its URL is shown.
   const integration = readLiquidTag(source);

@@ -1,0 +1,46 @@
+import type sanitizeHtml from 'sanitize-html';
+import { escapeHtml } from './html.ts';
+import { loadOnUse } from '../lib/load-on-use.ts';
+
+/*
+ * HTML a page keeps verbatim (an HTML block of its markdown), made safe to publish.
+ */
+
+/** sanitize-html (with PostCSS) is needed only by pages holding verbatim HTML: loaded then. */
+const loadSanitizeHtml = loadOnUse<typeof sanitizeHtml>('sanitize-html');
+let sanitizeOptions: sanitizeHtml.IOptions | undefined;
+
+/*
+ * Processing instructions, declarations and CDATA sections (CommonMark's HTML blocks of kinds
+ * 3 to 5: `<?php system($_GET['c']); ?>`, `<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>`,
+ * `<![CDATA[…]]>`) mean nothing on a web page: a browser hides them, and sanitize-html drops them.
+ * Pages write them to be read (payloads in security notes, XML samples), and Quire shows them
+ * inline as text already, so they are shown as the text they are here too. Comments stay hidden;
+ * one left unclosed runs to the end of the block, as CommonMark's block does.
+ */
+const DIRECTIVE_OR_COMMENT = /<!--[\s\S]*?(?:-->|$)|<\?[\s\S]*?(?:\?>|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<![A-Za-z][^>]*(?:>|$)/g;
+
+const directivesAsText = (html: string) =>
+  html.includes('<?') || html.includes('<!') ? html.replace(DIRECTIVE_OR_COMMENT, (found) => (found.startsWith('<!--') ? found : escapeHtml(found))) : html;
+
+/** HTML kept verbatim: only what sanitize-html lets through (no scripts, styles, handlers, iframes). */
+export function sanitizeVerbatimHtml(html: string): string {
+  const sanitizeHtml = loadSanitizeHtml();
+  sanitizeOptions ??= {
+    allowedTags: [
+      ...sanitizeHtml.defaults.allowedTags,
+      'img', 'picture', 'source', 'figure', 'figcaption', 'details', 'summary', 'mark', 'kbd', 'sup', 'sub', 'del', 's', 'ins', 'button',
+    ],
+    allowedAttributes: {
+      ...sanitizeHtml.defaults.allowedAttributes,
+      img: ['src', 'srcset', 'alt', 'title', 'width', 'height', 'loading'],
+      source: ['srcset', 'media', 'type'],
+      td: ['colspan', 'rowspan', 'align', 'width'],
+      th: ['colspan', 'rowspan', 'align', 'width'],
+      a: ['href', 'name', 'target', 'title', 'data-unresolved-link'],
+      details: ['open'],
+      ol: ['start'],
+    },
+  };
+  return sanitizeHtml(directivesAsText(html), sanitizeOptions);
+}
