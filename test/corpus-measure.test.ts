@@ -167,6 +167,16 @@ describe('corpus measure: raw markup', () => {
     const source = 'Write \\{%name%\\} or \\<p> in text, `<table>` in code.\n';
     expect(rawMarkup(source, page(source))).toEqual([]);
   });
+
+  it('reads a processing instruction or declaration as code shown as written, its words counted and its markup not', () => {
+    const source = '<?php\necho "<p>brisket</p>";\n?>\n\n<!DOCTYPE vane [<!ENTITY kelp SYSTEM "{% raw %}">]>\n\n<!-- <?php hidden(); ?> -->\n';
+    expect(sourceText(source).all).toMatch(/brisket[\s\S]*kelp/);
+    expect(sourceText(source).all).not.toMatch(/hidden/);
+    expect(missingWords(source, page(source))).toEqual([]);
+    expect(rawMarkup(source, page(source))).toEqual([]);
+    // Shown as prose, the same markup counts.
+    expect(rawMarkup(source, '<p>echo &lt;p&gt;brisket</p>')).toEqual(['<p>']);
+  });
 });
 
 describe('corpus measure: the round trip', () => {

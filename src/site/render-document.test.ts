@@ -106,19 +106,19 @@ describe('renderDocument', () => {
     expect(md('<table onclick="x()"><tr><td>1</td></tr></table>\n')).toBe('<div class="html-block"><table><tr><td>1</td></tr></table></div>');
   });
 
-  it('shows processing instructions, declarations and CDATA in verbatim HTML as their text; comments stay hidden', () => {
+  it('shows processing instructions, declarations and CDATA in verbatim HTML as code; comments stay hidden', () => {
     // A browser (and the sanitizer) would hide them, and the words a page wrote with them.
-    expect(md("<?php system($_GET['vrak']); ?>\n")).toBe(`<div class="html-block">&lt;?php system($_GET['vrak']); ?&gt;</div>`);
+    expect(md("<?php system($_GET['vrak']); ?>\n")).toBe(`<div class="html-block"><code>&lt;?php system($_GET['vrak']); ?&gt;</code></div>`);
     expect(md('<!DOCTYPE plim [<!ENTITY zorb SYSTEM "file:///etc/passwd">]>\n')).toBe(
-      '<div class="html-block">&lt;!DOCTYPE plim [&lt;!ENTITY zorb SYSTEM "file:///etc/passwd"&gt;]&gt;</div>',
+      '<div class="html-block"><code>&lt;!DOCTYPE plim [&lt;!ENTITY zorb SYSTEM "file:///etc/passwd"&gt;]&gt;</code></div>',
     );
-    expect(md('<![CDATA[\nfrell\n]]>\n')).toBe('<div class="html-block">&lt;![CDATA[\nfrell\n]]&gt;</div>'.replace(/\n/g, ''));
+    expect(md('<![CDATA[\nfrell\n]]>\n')).toBe('<div class="html-block"><code>&lt;![CDATA[\nfrell\n]]&gt;</code></div>'.replace(/\n/g, ''));
     // Unclosed, it runs to the block's end (CommonMark's kind 3); inside an element it is text too.
-    expect(md('<?php echo gorp;\n')).toBe('<div class="html-block">&lt;?php echo gorp;</div>');
-    expect(md('<div><?xml version="1.0"?><b>yarl</b></div>\n')).toBe('<div class="html-block"><div>&lt;?xml version="1.0"?&gt;<b>yarl</b></div></div>');
+    expect(md('<?php echo gorp;\n')).toBe('<div class="html-block"><code>&lt;?php echo gorp;</code></div>');
+    expect(md('<div><?xml version="1.0"?><b>yarl</b></div>\n')).toBe('<div class="html-block"><div><code>&lt;?xml version="1.0"?&gt;</code><b>yarl</b></div></div>');
     // Comments show nothing, even holding a directive; the escaped text can open no element.
     expect(md('<!-- <?php hidden(); ?> -->\n')).toBe('<div class="html-block"></div>');
-    expect(md('<?x <script>alert(1)</script> ?>\n')).toBe('<div class="html-block">&lt;?x &lt;script&gt;alert(1)&lt;/script&gt; ?&gt;</div>');
+    expect(md('<?x <script>alert(1)</script> ?>\n')).toBe('<div class="html-block"><code>&lt;?x &lt;script&gt;alert(1)&lt;/script&gt; ?&gt;</code></div>');
   });
 
   it("shows a card's cover image (the cards view's files column) above its text, by the file's published URL", () => {

@@ -15,13 +15,14 @@ let sanitizeOptions: sanitizeHtml.IOptions | undefined;
  * 3 to 5: `<?php system($_GET['c']); ?>`, `<!DOCTYPE x [<!ENTITY e SYSTEM "file:///etc/passwd">]>`,
  * `<![CDATA[…]]>`) mean nothing on a web page: a browser hides them, and sanitize-html drops them.
  * Pages write them to be read (payloads in security notes, XML samples), and Quire shows them
- * inline as text already, so they are shown as the text they are here too. Comments stay hidden;
- * one left unclosed runs to the end of the block, as CommonMark's block does.
+ * inline as text already, so they are shown here too, as code: what they hold is code (`echo
+ * "<p>"`), not markup Quire failed to read. Comments stay hidden; one left unclosed runs to the
+ * end of the block, as CommonMark's block does.
  */
-const DIRECTIVE_OR_COMMENT = /<!--[\s\S]*?(?:-->|$)|<\?[\s\S]*?(?:\?>|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<![A-Za-z][^>]*(?:>|$)/g;
+const DIRECTIVE_OR_COMMENT = /<!--[\s\S]*?(?:-->|$)|<\?[\s\S]*?(?:\?>|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<![A-Za-z][^>[]*(?:\[[\s\S]*?\][ \t\n]*)?(?:>|$)/g;
 
-const directivesAsText = (html: string) =>
-  html.includes('<?') || html.includes('<!') ? html.replace(DIRECTIVE_OR_COMMENT, (found) => (found.startsWith('<!--') ? found : escapeHtml(found))) : html;
+const directivesAsCode = (html: string) =>
+  html.includes('<?') || html.includes('<!') ? html.replace(DIRECTIVE_OR_COMMENT, (found) => (found.startsWith('<!--') ? found : `<code>${escapeHtml(found)}</code>`)) : html;
 
 /** HTML kept verbatim: only what sanitize-html lets through (no scripts, styles, handlers, iframes). */
 export function sanitizeVerbatimHtml(html: string): string {
@@ -42,5 +43,5 @@ export function sanitizeVerbatimHtml(html: string): string {
       ol: ['start'],
     },
   };
-  return sanitizeHtml(directivesAsText(html), sanitizeOptions);
+  return sanitizeHtml(directivesAsCode(html), sanitizeOptions);
 }
