@@ -286,9 +286,10 @@ export function sourceText(source: string): { all: string; prose: string } {
     .replace(/(?<!\\)\{%[\s\S]*?%\}/g, ' ')
     // Shown as nothing.
     .replace(/<!--[\s\S]*?-->/g, ' ')
-    // A processing instruction, declaration or CDATA section is shown as written, as code (Quire's
-    // choice: a browser would hide it; docs/decisions/markdown.md).
-    .replace(/<\?[\s\S]*?\?>|<!\[CDATA\[[\s\S]*?\]\]>|<![A-Za-z][^>[]*(?:\[[\s\S]*?\]\s*)?>/g, (directive: string) => take(directive))
+    // A processing instruction, declaration or CDATA section is shown as written (Quire's choice:
+    // a browser would hide it; docs/decisions/markdown.md). Never past a blank line: a `<?` in
+    // prose and a `?>` pages later are no directive.
+    .replace(/<(?:\?(?:[^\n]|\n(?![ \t>]*\n))*?\?>|!\[CDATA\[(?:[^\n]|\n(?![ \t>]*\n))*?\]\]>|![A-Za-z](?:[^>[\n]|\n(?![ \t>]*\n))*(?:\[(?:[^\n]|\n(?![ \t>]*\n))*?\]\s*)?>)/g, (directive: string) => take(directive))
     // A column GitBook hides (`<th data-hidden>`: a card's target, a cover) shows none of its cells.
     .replace(/<table\b[\s\S]*?<\/table>/gi, withoutHiddenColumns)
     // A cards view shows its cards, not its column titles (GitBook's and Quire's); in a quote too.

@@ -174,6 +174,10 @@ describe('corpus measure: raw markup', () => {
     expect(sourceText(source).all).not.toMatch(/hidden/);
     expect(missingWords(source, page(source))).toEqual([]);
     expect(rawMarkup(source, page(source))).toEqual([]);
+    // A `<?` in prose and a `?>` past a blank line are no directive: the image between shows no words.
+    const loose = 'Is it <? or not.\n\n![grebe](grebe.png)\n\nDone ?> now.\n';
+    expect(sourceText(loose).all).not.toMatch(/grebe/);
+    expect(missingWords(loose, page(loose))).toEqual([]);
     // Shown as prose, the same markup counts.
     expect(rawMarkup(source, '<p>echo &lt;p&gt;brisket</p>')).toEqual(['<p>']);
   });

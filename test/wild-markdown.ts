@@ -247,6 +247,7 @@ const htmlBlock: BlockGen = (g) =>
     ['<?php', `  echo ${g.word()};`, '?>'],
     [`<!DOCTYPE ${g.word()} [<!ENTITY ${g.word()} SYSTEM "file:///etc/passwd">]>`],
     [`<![CDATA[${g.words(1, 2)}]]>`],
+    [`<!DOCTYPE ${g.word()} [`, `<!ENTITY ${g.word()} SYSTEM "file:///etc/hosts">`, ']>', `<${g.word()}>&${g.word()};</${g.word()}>`],
   ]);
 
 /** Containers. */

@@ -115,6 +115,9 @@ describe('renderDocument', () => {
     expect(md('<![CDATA[\nfrell\n]]>\n')).toBe('<div class="html-block"><code>&lt;![CDATA[\nfrell\n]]&gt;</code></div>'.replace(/\n/g, ''));
     // Unclosed, it runs to the block's end (CommonMark's kind 3); inside an element it is text too.
     expect(md('<?php echo gorp;\n')).toBe('<div class="html-block"><code>&lt;?php echo gorp;</code></div>');
+    expect(md('<!DOCTYPE plim [\n<!ENTITY zorb SYSTEM "file:///etc/passwd">\n')).toBe(
+      '<div class="html-block"><code>&lt;!DOCTYPE plim [\n&lt;!ENTITY zorb SYSTEM "file:///etc/passwd"&gt;</code></div>'.replace(/\n/g, ''),
+    );
     expect(md('<div><?xml version="1.0"?><b>yarl</b></div>\n')).toBe('<div class="html-block"><div><code>&lt;?xml version="1.0"?&gt;</code><b>yarl</b></div></div>');
     // Comments show nothing, even holding a directive; the escaped text can open no element.
     expect(md('<!-- <?php hidden(); ?> -->\n')).toBe('<div class="html-block"></div>');

@@ -17,9 +17,10 @@ let sanitizeOptions: sanitizeHtml.IOptions | undefined;
  * Pages write them to be read (payloads in security notes, XML samples), and Quire shows them
  * inline as text already, so they are shown here too, as code: what they hold is code (`echo
  * "<p>"`), not markup Quire failed to read. Comments stay hidden; one left unclosed runs to the
- * end of the block, as CommonMark's block does.
+ * end of the block, as CommonMark's block does (a declaration's internal subset, `[…]`, too:
+ * its `>`s are inside it).
  */
-const DIRECTIVE_OR_COMMENT = /<!--[\s\S]*?(?:-->|$)|<\?[\s\S]*?(?:\?>|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<![A-Za-z][^>[]*(?:\[[\s\S]*?\][ \t\n]*)?(?:>|$)/g;
+const DIRECTIVE_OR_COMMENT = /<!--[\s\S]*?(?:-->|$)|<\?[\s\S]*?(?:\?>|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<![A-Za-z][^>[]*(?:\[[\s\S]*?(?:\]|$)[^>]*)?(?:>|$)/g;
 
 const directivesAsCode = (html: string) =>
   html.includes('<?') || html.includes('<!') ? html.replace(DIRECTIVE_OR_COMMENT, (found) => (found.startsWith('<!--') ? found : `<code>${escapeHtml(found)}</code>`)) : html;
