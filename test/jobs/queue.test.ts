@@ -247,7 +247,11 @@ describe('background jobs', () => {
       expect(ticks.length).toBeGreaterThanOrEqual(5);
       expect(ticks.length).toBeLessThanOrEqual(elapsedPeriods);
       const claims = await t.db.selectFrom('job_periods').select(['period', 'claimed_by']).where('name', '=', 'test.tick').execute();
-      expect(claims.length).toBe(ticks.length);
+      // Every run has its period's claim. A period claimed just before the workers stopped may
+      // not have run yet (its run handed back, queued), so claims may outnumber runs; one run per
+      // period is the ticks being distinct, above.
+      const claimed = new Set(claims.map((c) => `tick:${c.period}`));
+      expect(ticks.every((tick) => claimed.has(tick))).toBe(true);
       // Which worker wins a period is a race (on a busy machine one may win them all), so
       // only that each claim names one of the two is asserted.
       expect(claims.every((c) => c.claimed_by === a.id || c.claimed_by === b.id)).toBe(true);
