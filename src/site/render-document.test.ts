@@ -122,6 +122,10 @@ describe('renderDocument', () => {
     // Comments show nothing, even holding a directive; the escaped text can open no element.
     expect(md('<!-- <?php hidden(); ?> -->\n')).toBe('<div class="html-block"></div>');
     expect(md('<?x <script>alert(1)</script> ?>\n')).toBe('<div class="html-block"><code>&lt;?x &lt;script&gt;alert(1)&lt;/script&gt; ?&gt;</code></div>');
+    // Inside an attribute value it is that attribute's text, not code.
+    expect(md(`<div><a title="see <?php x(); ?>" href="https://e.test/">glim</a> <a title='<!DOCTYPE z>' href="https://e.test/">dree</a> <?y?></div>\n`)).toBe(
+      '<div class="html-block"><div><a title="see &lt;?php x(); ?&gt;" href="https://e.test/">glim</a> <a title="&lt;!DOCTYPE z&gt;" href="https://e.test/">dree</a> <code>&lt;?y?&gt;</code></div></div>',
+    );
   });
 
   it("shows a card's cover image (the cards view's files column) above its text, by the file's published URL", () => {

@@ -20,10 +20,19 @@ let sanitizeOptions: sanitizeHtml.IOptions | undefined;
  * end of the block, as CommonMark's block does (a declaration's internal subset, `[…]`, too:
  * its `>`s are inside it).
  */
-const DIRECTIVE_OR_COMMENT = /<!--[\s\S]*?(?:-->|$)|<\?[\s\S]*?(?:\?>|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<![A-Za-z][^>[]*(?:\[[\s\S]*?(?:\]|$)[^>]*)?(?:>|$)/g;
+const DIRECTIVE_OR_COMMENT = /<!--[\s\S]*?(?:-->|$)|<\?[\s\S]*?(?:\?>|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<![A-Za-z][^>[]*(?:\[[\s\S]*?(?:\]|$)[^>]*)?(?:>|$)/;
+/**
+ * A start tag, its quoted attribute values whole: a directive written inside one is the
+ * attribute's text. A tag or value left open runs to the end (it can never fail, so never
+ * backtracks: linear on any input).
+ */
+const START_TAG = /<[A-Za-z][^"'>]*(?:(?:"[^"]*(?:"|$)|'[^']*(?:'|$))[^"'>]*)*(?:>|$)/;
+const TAG_OR_DIRECTIVE = new RegExp(`${START_TAG.source}|${DIRECTIVE_OR_COMMENT.source}`, 'g');
 
 const directivesAsCode = (html: string) =>
-  html.includes('<?') || html.includes('<!') ? html.replace(DIRECTIVE_OR_COMMENT, (found) => (found.startsWith('<!--') ? found : `<code>${escapeHtml(found)}</code>`)) : html;
+  html.includes('<?') || html.includes('<!')
+    ? html.replace(TAG_OR_DIRECTIVE, (found) => (found.startsWith('<!--') || /^<[A-Za-z]/.test(found) ? found : `<code>${escapeHtml(found)}</code>`))
+    : html;
 
 /** HTML kept verbatim: only what sanitize-html lets through (no scripts, styles, handlers, iframes). */
 export function sanitizeVerbatimHtml(html: string): string {
