@@ -225,6 +225,14 @@ function fencedCode(text: string, take: (body: string) => string): string {
 }
 
 /** A pipe that ends a table cell (GFM): one not escaped by an odd run of backslashes (`\\|` ends a cell, `\|` does not). */
+/** Any character, or a newline that is not before a blank line (a line of only spaces or `>`s). */
+const WITHIN_PARAGRAPH = String.raw`(?:[^\n]|\n(?![ \t>]*\n))`;
+/** A processing instruction, CDATA section or declaration (its `[…]` internal subset too), never past a blank line. */
+const DIRECTIVE = new RegExp(
+  String.raw`<(?:\?${WITHIN_PARAGRAPH}*?\?>|!\[CDATA\[${WITHIN_PARAGRAPH}*?\]\]>|![A-Za-z](?:(?![>[])${WITHIN_PARAGRAPH})*(?:\[${WITHIN_PARAGRAPH}*?\]\s*)?>)`,
+  'g',
+);
+
 const CELL_PIPE = /(?<=(?:^|[^\\])(?:\\\\)*)\|/;
 
 /**
@@ -289,7 +297,7 @@ export function sourceText(source: string): { all: string; prose: string } {
     // A processing instruction, declaration or CDATA section is shown as written (Quire's choice:
     // a browser would hide it; docs/decisions/markdown.md). Never past a blank line: a `<?` in
     // prose and a `?>` pages later are no directive.
-    .replace(/<(?:\?(?:[^\n]|\n(?![ \t>]*\n))*?\?>|!\[CDATA\[(?:[^\n]|\n(?![ \t>]*\n))*?\]\]>|![A-Za-z](?:[^>[\n]|\n(?![ \t>]*\n))*(?:\[(?:[^\n]|\n(?![ \t>]*\n))*?\]\s*)?>)/g, (directive: string) => take(directive))
+    .replace(DIRECTIVE, (directive: string) => take(directive))
     // A column GitBook hides (`<th data-hidden>`: a card's target, a cover) shows none of its cells.
     .replace(/<table\b[\s\S]*?<\/table>/gi, withoutHiddenColumns)
     // A cards view shows its cards, not its column titles (GitBook's and Quire's); in a quote too.
