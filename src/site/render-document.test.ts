@@ -108,23 +108,23 @@ describe('renderDocument', () => {
 
   it('shows processing instructions, declarations and CDATA in verbatim HTML as code; comments stay hidden', () => {
     // A browser (and the sanitizer) would hide them, and the words a page wrote with them.
-    expect(md("<?php system($_GET['vrak']); ?>\n")).toBe(`<div class="html-block"><code>&lt;?php system($_GET['vrak']); ?&gt;</code></div>`);
+    expect(md("<?php system($_GET['vrak']); ?>\n")).toBe(`<div class="html-block"><code class="directive">&lt;?php system($_GET['vrak']); ?&gt;</code></div>`);
     expect(md('<!DOCTYPE plim [<!ENTITY zorb SYSTEM "file:///etc/passwd">]>\n')).toBe(
-      '<div class="html-block"><code>&lt;!DOCTYPE plim [&lt;!ENTITY zorb SYSTEM "file:///etc/passwd"&gt;]&gt;</code></div>',
+      '<div class="html-block"><code class="directive">&lt;!DOCTYPE plim [&lt;!ENTITY zorb SYSTEM "file:///etc/passwd"&gt;]&gt;</code></div>',
     );
-    expect(md('<![CDATA[\nfrell\n]]>\n')).toBe('<div class="html-block"><code>&lt;![CDATA[\nfrell\n]]&gt;</code></div>'.replace(/\n/g, ''));
+    expect(md('<![CDATA[\nfrell\n]]>\n')).toBe('<div class="html-block"><code class="directive">&lt;![CDATA[\nfrell\n]]&gt;</code></div>'.replace(/\n/g, ''));
     // Unclosed, it runs to the block's end (CommonMark's kind 3); inside an element it is text too.
-    expect(md('<?php echo gorp;\n')).toBe('<div class="html-block"><code>&lt;?php echo gorp;</code></div>');
+    expect(md('<?php echo gorp;\n')).toBe('<div class="html-block"><code class="directive">&lt;?php echo gorp;</code></div>');
     expect(md('<!DOCTYPE plim [\n<!ENTITY zorb SYSTEM "file:///etc/passwd">\n')).toBe(
-      '<div class="html-block"><code>&lt;!DOCTYPE plim [\n&lt;!ENTITY zorb SYSTEM "file:///etc/passwd"&gt;</code></div>'.replace(/\n/g, ''),
+      '<div class="html-block"><code class="directive">&lt;!DOCTYPE plim [\n&lt;!ENTITY zorb SYSTEM "file:///etc/passwd"&gt;</code></div>'.replace(/\n/g, ''),
     );
-    expect(md('<div><?xml version="1.0"?><b>yarl</b></div>\n')).toBe('<div class="html-block"><div><code>&lt;?xml version="1.0"?&gt;</code><b>yarl</b></div></div>');
+    expect(md('<div><?xml version="1.0"?><b>yarl</b></div>\n')).toBe('<div class="html-block"><div><code class="directive">&lt;?xml version="1.0"?&gt;</code><b>yarl</b></div></div>');
     // Comments show nothing, even holding a directive; the escaped text can open no element.
     expect(md('<!-- <?php hidden(); ?> -->\n')).toBe('<div class="html-block"></div>');
-    expect(md('<?x <script>alert(1)</script> ?>\n')).toBe('<div class="html-block"><code>&lt;?x &lt;script&gt;alert(1)&lt;/script&gt; ?&gt;</code></div>');
+    expect(md('<?x <script>alert(1)</script> ?>\n')).toBe('<div class="html-block"><code class="directive">&lt;?x &lt;script&gt;alert(1)&lt;/script&gt; ?&gt;</code></div>');
     // Inside an attribute value it is that attribute's text, not code.
     expect(md(`<div><a title="see <?php x(); ?>" href="https://e.test/">glim</a> <a title='<!DOCTYPE z>' href="https://e.test/">dree</a> <?y?></div>\n`)).toBe(
-      '<div class="html-block"><div><a title="see &lt;?php x(); ?&gt;" href="https://e.test/">glim</a> <a title="&lt;!DOCTYPE z&gt;" href="https://e.test/">dree</a> <code>&lt;?y?&gt;</code></div></div>',
+      '<div class="html-block"><div><a title="see &lt;?php x(); ?&gt;" href="https://e.test/">glim</a> <a title="&lt;!DOCTYPE z&gt;" href="https://e.test/">dree</a> <code class="directive">&lt;?y?&gt;</code></div></div>',
     );
   });
 

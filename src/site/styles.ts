@@ -87,7 +87,8 @@ main.content h1{font-size:2.2rem;line-height:1.2;margin:.5rem 0 .5rem}
 main.content h2,main.content h3,main.content h4{line-height:1.3;margin:2rem 0 .75rem;scroll-margin-top:7rem}
 .anchor{margin-left:.4rem;opacity:0;color:var(--muted)}h2:hover .anchor,h3:hover .anchor,h4:hover .anchor{opacity:1}
 code,kbd,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.88em}
-:not(pre)>code{background:var(--code-bg);padding:.1rem .35rem;border-radius:4px}
+:not(pre)>code{background:var(--code-bg);padding:.1rem .35rem;border-radius:4px;overflow-wrap:break-word}
+code.directive{white-space:pre-wrap;overflow-wrap:anywhere}.html-block>code.directive{display:block;width:fit-content;max-width:100%;box-sizing:border-box;margin:.5rem 0}
 kbd{border:1px solid var(--border);border-bottom-width:2px;border-radius:4px;padding:0 .3rem}
 .code{margin:1rem 0;border:1px solid var(--border);border-radius:8px;overflow:hidden;background:var(--code-bg)}
 .code-head{display:flex;align-items:center;gap:.5rem;min-height:2.1rem;padding:0 .4rem 0 .9rem;border-bottom:1px solid var(--border);background:var(--subtle)}

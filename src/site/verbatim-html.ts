@@ -16,7 +16,7 @@ let sanitizeOptions: sanitizeHtml.IOptions | undefined;
  * `<![CDATA[…]]>`) mean nothing on a web page: a browser hides them, and sanitize-html drops them.
  * Pages write them to be read (payloads in security notes, XML samples), and Quire shows them
  * inline as text already, so they are shown here too, as code: what they hold is code (`echo
- * "<p>"`), not markup Quire failed to read. Comments stay hidden; one left unclosed runs to the
+ * "<p>"`), not markup Quire failed to read, its lines as written. Comments stay hidden; one left unclosed runs to the
  * end of the block, as CommonMark's block does (a declaration's internal subset, `[…]`, too:
  * its `>`s are inside it).
  */
@@ -31,7 +31,7 @@ const TAG_OR_DIRECTIVE = new RegExp(`${START_TAG.source}|${DIRECTIVE_OR_COMMENT.
 
 const directivesAsCode = (html: string) =>
   html.includes('<?') || html.includes('<!')
-    ? html.replace(TAG_OR_DIRECTIVE, (found) => (found.startsWith('<!--') || /^<[A-Za-z]/.test(found) ? found : `<code>${escapeHtml(found)}</code>`))
+    ? html.replace(TAG_OR_DIRECTIVE, (found) => (found.startsWith('<!--') || /^<[A-Za-z]/.test(found) ? found : `<code class="directive">${escapeHtml(found)}</code>`))
     : html;
 
 /** HTML kept verbatim: only what sanitize-html lets through (no scripts, styles, handlers, iframes). */
@@ -52,6 +52,8 @@ export function sanitizeVerbatimHtml(html: string): string {
       details: ['open'],
       ol: ['start'],
     },
+    // A directive shown as code keeps its lines (styles.ts); the class is all it can carry.
+    allowedClasses: { code: ['directive'] },
   };
   return sanitizeHtml(directivesAsCode(html), sanitizeOptions);
 }
