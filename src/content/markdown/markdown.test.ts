@@ -158,6 +158,14 @@ describe('markdownToDocument', () => {
     ]);
   });
 
+  it('hides a table header only when its cells hold nothing: a button or a formula is no title, yet shown', () => {
+    const table = (markdown: string) => blocks(markdown)[0] as unknown as { data: { view: { hideHeader: boolean } }; fragments: Array<{ fragment: string }> };
+    const shown = table('| <a href="https://x.io/q" class="button primary">Vorb</a> | $$x$$ |\n|:--|:--|');
+    expect(shown.data.view.hideHeader).toBe(false);
+    expect(shown.fragments.map((f) => f.fragment)).toEqual(['header-c0', 'header-c1']);
+    expect(table('|  |  |\n| - | - |\n| a | b |').data.view.hideHeader).toBe(true);
+  });
+
   it('reads block images with captions and inline images', () => {
     expect(blocks('<figure><img src="/files/f1" alt="Alt"><figcaption><p>Cap</p></figcaption></figure>\n\nSee ![i](https://x.io/i.png) here')).toEqual([
       {

@@ -61,6 +61,8 @@ class InlineReader {
   private expression: string | null = null;
   private iconDepth = 0;
   private darkSource: ImageRef | null | undefined = undefined;
+  /** A block element's tag was met inline (`</p>`, `<td>`): the next content starts a new line. */
+  private lineBreakPending = false;
   anchorId: string | null = null;
 
   constructor(private readonly ctx: InlineContext) {}
@@ -168,6 +170,12 @@ class InlineReader {
       this.expression += text;
       return;
     }
+    if (this.lineBreakPending) {
+      // Space between block elements' tags is no text; the line starts at what follows.
+      text = text.replace(/^[ \t]+/, '');
+      if (text === '') return;
+      this.flushLineBreak();
+    }
     const all = canonicalMarks([...marks, ...this.htmlMarks.flatMap((h) => (h.mark ? [h.mark] : []))]);
     const items = this.sink().items;
     const last = items[items.length - 1];
@@ -177,6 +185,7 @@ class InlineReader {
 
   private inline(node: Inline): void {
     if (this.iconDepth > 0 || this.expression !== null) return;
+    this.flushLineBreak();
     this.sink().items.push(node);
   }
 
@@ -185,6 +194,7 @@ class InlineReader {
   }
 
   private link(ref: ContentRef, body: () => void, href?: string): void {
+    this.flushLineBreak();
     this.sinks.push({ items: [], link: ref, id: null, href });
     body();
     this.closeLink();
@@ -228,7 +238,34 @@ class InlineReader {
   private rawHtml(value: string, marks: Mark[]): void {
     if (value.startsWith('<!--')) return;
     const tag = readHtmlTag(value);
-    if (!tag || !this.html(tag, marks)) this.leafText(this.restore(value), marks);
+    if (tag && (this.html(tag, marks) || this.unplacedElement(tag))) return;
+    this.leafText(this.restore(value), marks);
+  }
+
+  /**
+   * An HTML element written inline that GitBook's inline content has no place for (`<u>`,
+   * `<font>`, `<p>` or `<table>` inside a paragraph or a pipe cell): its tags go and its text
+   * stays, as a browser shows it; a block element's tags part its text into lines. False for
+   * anything else (`<user>`, `<script>`): that stays text, as GitBook shows it.
+   */
+  private unplacedElement(tag: HtmlTag): boolean {
+    if (PHRASING_ELEMENTS.has(tag.name)) return true;
+    if (!LINE_PARTING_ELEMENTS.has(tag.name)) return false;
+    this.lineBreakPending = true;
+    return true;
+  }
+
+  /** The line break a block element's tag left, before content that follows other content. */
+  private flushLineBreak(): void {
+    if (!this.lineBreakPending) return;
+    this.lineBreakPending = false;
+    const items = this.sink().items;
+    const last = items[items.length - 1];
+    if (!last) return;
+    if (last.object !== 'text') return void items.push(textNode([leaf('\n', [])]));
+    const tail = last.leaves[last.leaves.length - 1];
+    tail.text = tail.text.replace(/[ \t]+$/, '');
+    if (!tail.text.endsWith('\n')) last.leaves.push(leaf('\n', tail.marks));
   }
 
   /** Applies one inline HTML tag; false when the tag means nothing here and stays text. */
@@ -252,12 +289,14 @@ class InlineReader {
         if (this.darkSource !== undefined && /dark/i.test(tag.attrs.media ?? '')) this.darkSource = imageRefFromSrc(firstSrc(tag.attrs.srcset ?? ''));
         return this.darkSource !== undefined;
       case 'a': {
+        this.flushLineBreak();
         this.sinks.push({ items: [], link: tag.attrs.href ? refFromHref(tag.attrs.href) : null, id: tag.attrs.id || tag.attrs.name || null, button: buttonOf(tag) });
         return true;
       }
       case 'button': {
         const button = buttonOf(tag);
         if (!button) return false;
+        this.flushLineBreak();
         this.sinks.push({ items: [], link: null, id: null, button });
         return true;
       }
@@ -393,6 +432,14 @@ export function writtenDestination(node: PhrasingContent, ctx: InlineContext): s
   // Kept only when it is not what the writer writes anyway.
   return unescapeMarkdown(written) === url && written !== destination(url) ? written : undefined;
 }
+
+/** Inline HTML elements with no GitBook mark (a `<button>` not in GitBook's form): their text is shown, the element's look is not. */
+const PHRASING_ELEMENTS = new Set(['u', 'ins', 'small', 'big', 'font', 'abbr', 'acronym', 'cite', 'q', 'var', 'samp', 'tt', 'dfn', 'time', 'bdi', 'bdo', 'nobr', 'label', 'data', 'wbr', 'button']);
+/** Block elements written inside a paragraph or a cell: their content is shown on lines of its own. */
+const LINE_PARTING_ELEMENTS = new Set([
+  'p', 'div', 'center', 'section', 'article', 'aside', 'header', 'footer', 'main', 'nav', 'address', 'blockquote', 'figure', 'figcaption', 'details', 'summary',
+  'dl', 'dt', 'dd', 'ul', 'ol', 'li', 'menu', 'dir', 'table', 'caption', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr',
+]);
 
 /** The text of phrasing content, markup aside. */
 export function plainOf(nodes: PhrasingContent[]): string {

@@ -43,7 +43,8 @@ export function readTable(node: Table, ctx: InlineContext): TableBlock {
     });
     records[`r${r}`] = { orderIndex: orderIndex(r), values };
   });
-  const hideHeader = columns.length > 0 && columns.every((id) => definition[id].title === '');
+  // A header of cells with nothing to read (no title, nothing kept beside it: not a button or a formula).
+  const hideHeader = columns.length > 0 && columns.every((id) => definition[id].title === '' && !fragments.some((f) => f.fragment === headerFragment(id)));
   const data: TableBlock['data'] = { view: { type: 'grid', columns, hideHeader }, records, definition };
   // GitBook's 2021 export wrote cells of several paragraphs in a pipe table (`| <p>a</p><p>b</p> |`): kept so
   // (today's GitBook writes lists there too: read as paragraphs, see cell-paragraphs.ts).
