@@ -106,7 +106,7 @@ describe('renderDocument', () => {
     expect(md('<table onclick="x()"><tr><td>1</td></tr></table>\n')).toBe('<div class="html-block"><table><tr><td>1</td></tr></table></div>');
   });
 
-  it('shows processing instructions, declarations and CDATA in verbatim HTML as code; comments stay hidden', () => {
+  it('shows processing instructions, declarations, CDATA and textareas in verbatim HTML as written; comments stay hidden', () => {
     // A browser (and the sanitizer) would hide them, and the words a page wrote with them.
     expect(md("<?php system($_GET['vrak']); ?>\n")).toBe(`<div class="html-block"><code class="directive">&lt;?php system($_GET['vrak']); ?&gt;</code></div>`);
     expect(md('<!DOCTYPE plim [<!ENTITY zorb SYSTEM "file:///etc/passwd">]>\n')).toBe(
@@ -122,6 +122,10 @@ describe('renderDocument', () => {
     // Comments show nothing, even holding a directive; the escaped text can open no element.
     expect(md('<!-- <?php hidden(); ?> -->\n')).toBe('<div class="html-block"></div>');
     expect(md('<?x <script>alert(1)</script> ?>\n')).toBe('<div class="html-block"><code class="directive">&lt;?x &lt;script&gt;alert(1)&lt;/script&gt; ?&gt;</code></div>');
+    // A textarea's text is shown as written, preformatted: its tags are text, its entities read once.
+    expect(md('<div><textarea rows="3">&lt;b&gt; tarn <script>alert(1)</script> AT&amp;T</textarea></div>\n')).toBe(
+      '<div class="html-block"><div><pre>&lt;b&gt; tarn &lt;script&gt;alert(1)&lt;/script&gt; AT&amp;T</pre></div></div>',
+    );
     // Inside an attribute value it is that attribute's text, not code.
     expect(md(`<div><a title="see <?php x(); ?>" href="https://e.test/">glim</a> <a title='<!DOCTYPE z>' href="https://e.test/">dree</a> <?y?></div>\n`)).toBe(
       '<div class="html-block"><div><a title="see &lt;?php x(); ?&gt;" href="https://e.test/">glim</a> <a title="&lt;!DOCTYPE z&gt;" href="https://e.test/">dree</a> <code class="directive">&lt;?y?&gt;</code></div></div>',

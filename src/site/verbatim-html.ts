@@ -27,11 +27,19 @@ const DIRECTIVE_OR_COMMENT = /<!--[\s\S]*?(?:-->|$)|<\?[\s\S]*?(?:\?>|$)|<!\[CDA
  * backtracks: linear on any input).
  */
 const START_TAG = /<[A-Za-z][^"'>]*(?:(?:"[^"]*(?:"|$)|'[^']*(?:'|$))[^"'>]*)*(?:>|$)/;
-const TAG_OR_DIRECTIVE = new RegExp(`${START_TAG.source}|${DIRECTIVE_OR_COMMENT.source}`, 'g');
+/**
+ * A `<textarea>` shows its text as written (no tags are read there; entities are), in a box a
+ * reader cannot type into: shown as preformatted text. sanitize-html would drop it whole.
+ */
+const TEXTAREA = /<textarea\b[^"'>]*(?:(?:"[^"]*"|'[^']*')[^"'>]*)*>([\s\S]*?)(?:<\/textarea\s*>|$)/;
+const SHOWN_AS_WRITTEN = new RegExp(`${TEXTAREA.source}|${START_TAG.source}|${DIRECTIVE_OR_COMMENT.source}`, 'gi');
 
-const directivesAsCode = (html: string) =>
-  html.includes('<?') || html.includes('<!')
-    ? html.replace(TAG_OR_DIRECTIVE, (found) => (found.startsWith('<!--') || /^<[A-Za-z]/.test(found) ? found : `<code class="directive">${escapeHtml(found)}</code>`))
+const shownAsWritten = (html: string) =>
+  html.includes('<?') || html.includes('<!') || /<textarea\b/i.test(html)
+    ? html.replace(SHOWN_AS_WRITTEN, (found, textarea: string | undefined) => {
+        if (textarea !== undefined) return `<pre>${textarea.replace(/</g, '&lt;').replace(/>/g, '&gt;')}</pre>`;
+        return found.startsWith('<!--') || /^<[A-Za-z]/.test(found) ? found : `<code class="directive">${escapeHtml(found)}</code>`;
+      })
     : html;
 
 /** HTML kept verbatim: only what sanitize-html lets through (no scripts, styles, handlers, iframes). */
@@ -55,5 +63,5 @@ export function sanitizeVerbatimHtml(html: string): string {
     // A directive shown as code keeps its lines (styles.ts); the class is all it can carry.
     allowedClasses: { code: ['directive'] },
   };
-  return sanitizeHtml(directivesAsCode(html), sanitizeOptions);
+  return sanitizeHtml(shownAsWritten(html), sanitizeOptions);
 }
