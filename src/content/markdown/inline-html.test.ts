@@ -38,8 +38,10 @@ describe('inline HTML GitBook has no place for', () => {
     expect(textOfFirst('* Nub <center>welk</center>\n')).toBe('Nub\nwelk');
   });
 
-  it('keeps what is not an HTML element, or holds no text to read, as the text written', () => {
+  it('keeps what is not an HTML element, an element never closed, or one holding no text to read, as the text written', () => {
     expect(textOfFirst('Run ssh <user>@<target-host> now.\n')).toBe('Run ssh <user>@<target-host> now.');
+    // Placeholders that happen to be element names: opened and never closed in the paragraph.
+    expect(textOfFirst('Run cd <dir> then nc <address> <time>, <u> and </p>.\n')).toBe('Run cd <dir> then nc <address> <time>, <u> and </p>.');
     expect(textOfFirst('Inject <script>alert(1)</script> or <textarea>x</textarea>.\n')).toBe('Inject <script>alert(1)</script> or <textarea>x</textarea>.');
   });
 

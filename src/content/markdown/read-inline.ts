@@ -40,7 +40,7 @@ interface Sink {
 
 /** Converts phrasing content; `trim` drops whitespace at both ends (blocks), not inside links. */
 export function readInlines(nodes: PhrasingContent[], ctx: InlineContext, options: { trim: boolean; keepLeadingSpaces?: boolean } = { trim: true }): InlineResult {
-  const reader = new InlineReader(ctx);
+  const reader = new InlineReader(ctx, elementsOpenedAndClosed(nodes));
   for (const node of nodes) reader.visit(node, []);
   return { nodes: normalizeInlines(reader.finish(), options), anchorId: reader.anchorId };
 }
@@ -65,7 +65,11 @@ class InlineReader {
   private lineBreakPending = false;
   anchorId: string | null = null;
 
-  constructor(private readonly ctx: InlineContext) {}
+  constructor(
+    private readonly ctx: InlineContext,
+    /** HTML elements the content both opens and closes (`<u>…</u>`): written as markup, not as a placeholder (`cd <dir>`). */
+    private readonly pairedElements: ReadonlySet<string> = new Set(),
+  ) {}
 
   finish(): InlineContent[] {
     while (this.sinks.length > 1) this.closeLink();
@@ -249,6 +253,8 @@ class InlineReader {
    * anything else (`<user>`, `<script>`): that stays text, as GitBook shows it.
    */
   private unplacedElement(tag: HtmlTag): boolean {
+    // `cd <dir>`, `nc <address> 80`: a tag never closed (nor closing one) is a placeholder the page shows.
+    if (!this.pairedElements.has(tag.name)) return false;
     if (PHRASING_ELEMENTS.has(tag.name)) return true;
     if (!LINE_PARTING_ELEMENTS.has(tag.name)) return false;
     this.lineBreakPending = true;
@@ -431,6 +437,22 @@ export function writtenDestination(node: PhrasingContent, ctx: InlineContext): s
   const url = restorePlaceholders(node.url, ctx.tokens);
   // Kept only when it is not what the writer writes anyway.
   return unescapeMarkdown(written) === url && written !== destination(url) ? written : undefined;
+}
+
+/** Names of the HTML elements that `nodes` (and what they hold) both open and close. */
+function elementsOpenedAndClosed(nodes: PhrasingContent[]): Set<string> {
+  const opened = new Set<string>();
+  const closed = new Set<string>();
+  const walk = (list: PhrasingContent[]) => {
+    for (const node of list) {
+      if (node.type === 'html') {
+        const tag = readHtmlTag(node.value);
+        if (tag) (tag.closing ? closed : opened).add(tag.name);
+      } else if ('children' in node) walk(node.children as PhrasingContent[]);
+    }
+  };
+  walk(nodes);
+  return new Set([...opened].filter((name) => closed.has(name)));
 }
 
 /** Inline HTML elements with no GitBook mark (a `<button>` not in GitBook's form): their text is shown, the element's look is not. */
