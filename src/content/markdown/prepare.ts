@@ -68,6 +68,8 @@ export function prepareMarkdown(markdown: string): Prepared {
   let fence: Fence | null = null;
   let htmlBlock: string | null = null;
   const listItemMemo: ListItemMemo = { line: -1, at: 0, container: '' };
+  // Lines the search for an over-indented tag's closing tag may still read: linear on any page.
+  const scan = { budget: 4 * lines.length + 10_000 };
 
   const openTags: OpenTag[] = [];
   // The void tag (`{% embed %}`) placed last, whose optional body (a caption) may follow.
@@ -154,6 +156,7 @@ export function prepareMarkdown(markdown: string): Prepared {
       lines[i] = lazyIn + rest;
       continue;
     }
+    if (openTags.length > 0 && dedentsOverIndentedTag(lines, i, prefix, openTags[openTags.length - 1].at, listItemMemo, scan)) continue;
     const consumed =
       takeBlockMath(lines, i, prefix, place) ||
       takeFigure(lines, i, prefix, place) ||
@@ -177,6 +180,44 @@ export function prepareMarkdown(markdown: string): Prepared {
     i++;
   }
   return { source: out.join('\n'), tokens, addedLines, frontMatter };
+}
+
+/**
+ * A block tag written 4+ columns deeper than the body it stands in, in no list item
+ * (`{% tabs %}` then `    {% tab %}`: nested tags indented by hand to be read): CommonMark would
+ * take it and its body for indented code. Its lines up to its closing tag are read that much
+ * less indented (the page's lines stay as written). False when it is no such tag, or is never
+ * closed (or the page's search budget is spent: many such tags never closed).
+ */
+function dedentsOverIndentedTag(lines: string[], i: number, prefix: string, body: string, memo: ListItemMemo, scan: { budget: number }): boolean {
+  const depth = columns(prefix) - columns(body);
+  if (depth < 4 || !/^[ \t]*$/.test(prefix) || !/^[ \t]*$/.test(body)) return false;
+  const tag = readLiquidTag(lines[i].trim());
+  if (!tag || tag.raw !== lines[i].trim() || !KNOWN_TAGS.has(tag.name) || VOID_TAGS.has(tag.name) || listItemAround(lines, i, prefix, memo) !== '') return false;
+  let nested = 0;
+  for (let j = i + 1; j < lines.length && scan.budget-- > 0; j++) {
+    if (!lines[j].includes('{%')) continue;
+    const name = readLiquidTag(lines[j].trim())?.name;
+    if (name === tag.name) nested++;
+    else if (name === `end${tag.name}` && nested-- === 0) {
+      for (let k = i; k <= j; k++) lines[k] = withoutColumns(lines[k], depth);
+      return true;
+    }
+  }
+  return false;
+}
+
+/** `line` with up to `count` columns of its leading spaces and tabs taken off. */
+function withoutColumns(line: string, count: number): string {
+  let at = 0;
+  let taken = 0;
+  while (taken < line.length && (line[taken] === ' ' || line[taken] === '\t')) {
+    const next = line[taken] === '\t' ? at + 4 - (at % 4) : at + 1;
+    if (next > count) return ' '.repeat(next - count) + line.slice(taken + 1);
+    at = next;
+    taken++;
+  }
+  return line.slice(taken);
 }
 
 /** A block tag opened and not closed yet, with the prefix its body's lines continue at. */

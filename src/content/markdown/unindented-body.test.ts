@@ -50,4 +50,17 @@ describe('lines at the margin in an indented block', () => {
       expect(textOf(atMargin)).not.toContain('{%');
     }
   });
+
+  it('nested tags indented by hand 4+ columns past their parent tag are tags, their bodies text, not indented code', () => {
+    const [tabs] = read('{% tabs %}\n    {% tab title="Wax" %}\n    Melt the wax.\n    {% endtab %}\n    {% tab title="Wick" %}\n    Trim the wick.\n    {% endtab %}\n{% endtabs %}\n');
+    expect(tabs.type).toBe('tabs');
+    expect(childrenOf(tabs).map((tab) => (tab.data as { title?: string }).title)).toEqual(['Wax', 'Wick']);
+    expect(childrenOf(tabs).map((tab) => types(childrenOf(tab)))).toEqual([['paragraph'], ['paragraph']]);
+    expect(textOf([tabs])).not.toContain('{%');
+    // Closing tags less indented than their openings (the fuzzer's page, once unstable).
+    const [stepper] = read('{% stepper %}\n    {% step %}\n  {% endstep %}\n    {% step %}\n  {% endstep %}\n  {% step %}\n  {% endstep %}\n{% endstepper %}\n');
+    expect(types(childrenOf(stepper))).toEqual(['stepper-step', 'stepper-step', 'stepper-step']);
+    // At the top level, outside any tag, indented tags stay what CommonMark says: indented code (a page showing the syntax).
+    expect(types(read('Write:\n\n    {% hint style="info" %}\n    Note.\n    {% endhint %}\n'))).toEqual(['paragraph', 'code']);
+  });
 });
