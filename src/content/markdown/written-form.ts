@@ -169,6 +169,9 @@ export function separatorFits(
 
 export const isBlank = (line: string) => line.trim() === '';
 
+/** Line comparisons the alignment of a page with its canonical writing may make (lines × edit distance). */
+const ALIGN_BUDGET = 20_000_000;
+
 /**
  * The runs of top-level blocks whose source lines differ from their canonical writing, with
  * the source lines they were read from, and the separators between top-level blocks the
@@ -226,7 +229,13 @@ export function findWrittenForms(
   // a hunk of its own: aligned as written, a code line indented in the source (`    x`) would
   // otherwise pair with an equal line of another, more indented, block (generated pages repeat code).
   const unindented = (lines: string[]) => lines.map((line) => line.replace(/^[ \t]+/, ''));
-  const aligned = diffArrays(unindented(writtenText), unindented(sourceText));
+  // Aligning costs (lines × edits): a page that differs on many lines of many (a hand-written
+  // page, or one written to be slow) is one hunk past a budget, kept whole as its form.
+  const maxEditLength = Math.max(200, Math.floor(ALIGN_BUDGET / (writtenText.length + sourceText.length + 1)));
+  const aligned = diffArrays(unindented(writtenText), unindented(sourceText), { maxEditLength }) ?? [
+    { value: writtenText, removed: true, added: false, count: writtenText.length },
+    { value: sourceText, removed: false, added: true, count: sourceText.length },
+  ];
   for (const part of aligned) {
     const count = part.value.length;
     if (!part.added && !part.removed) {
