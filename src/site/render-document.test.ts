@@ -102,6 +102,9 @@ describe('renderDocument', () => {
     expect(md('<table data-view="cards"><thead><tr><th></th><th></th></tr></thead><tbody><tr><td>Lamps</td><td><ul><li>Brass wick</li><li><strong>Clear glass</strong></li></ul></td></tr></tbody></table>\n')).toContain(
       '<div class="card-cell">Brass wick<br><strong>Clear glass</strong></div>',
     );
+    // Paragraphs written as HTML on lines one after another are each shown, aligned as written.
+    expect(md('<p align="center">Glim dorn</p>\n<p>Vask trel</p>\n')).toBe('<div class="html-block"><p align="center">Glim dorn</p><p>Vask trel</p></div>');
+    expect(md('<p align="center">Glim dorn</p>\n')).toBe('<p style="text-align:center">Glim dorn</p>');
     // Any other verbatim HTML is sanitized as before.
     expect(md('<table onclick="x()"><tr><td>1</td></tr></table>\n')).toBe('<div class="html-block"><table><tr><td>1</td></tr></table></div>');
   });

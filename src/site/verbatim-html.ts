@@ -58,6 +58,8 @@ export function sanitizeVerbatimHtml(html: string): string {
       th: ['colspan', 'rowspan', 'align', 'width'],
       a: ['href', 'name', 'target', 'title', 'data-unresolved-link'],
       details: ['open'],
+      // `<p align="center">` (a row of badges, a centred logo): the browser honours it, as GitBook's reader does.
+      ...Object.fromEntries(['p', 'div', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((tag) => [tag, ['align']])),
       ol: ['start'],
     },
     // A directive shown as code keeps its lines (styles.ts); the class is all it can carry.

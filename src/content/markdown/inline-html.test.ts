@@ -46,7 +46,7 @@ describe('inline HTML GitBook has no place for', () => {
   });
 
   it('writes the page back as it was written, and an edited page in GitBook form, stable', () => {
-    for (const page of ['Yarn <p>dwell</p> fonk\n', '| Ka |\n| --- |\n| <p>vim</p> dop |\n', 'Brib <u>zorn</u>.\n']) keepsPage(page);
+    for (const page of ['<p align="center">Glim</p>\n<p>Vask</p>\n', 'Yarn <p>dwell</p> fonk\n', '| Ka |\n| --- |\n| <p>vim</p> dop |\n', 'Brib <u>zorn</u>.\n']) keepsPage(page);
     // Written canonically (the form forgotten), the lines are GitBook's line breaks, read back alike.
     const document = markdownToDocument('Yarn <p>dwell</p> <u>fonk</u>\n');
     const canonical = documentToMarkdown(document);

@@ -491,7 +491,8 @@ function readHtmlBlock(node: Html, ctx: BlockContext): Block[] {
   const onlyImages = parts.every((p) => ('tag' in p ? ['img', 'picture', 'source'].includes(p.tag.name) : p.text.trim() === ''));
   if (tags.length > 0 && onlyImages) return [paragraph(readHtmlInlines(parts, ctx))];
   const aligned = /^<(p|h[1-6])(\s[^>]*)?>([\s\S]*)<\/\1>$/i.exec(html);
-  if (aligned) {
+  // One element only: `<p>a</p>` then `<p>b</p>` on the next line is two, kept as the HTML they are.
+  if (aligned && !new RegExp(`</${aligned[1]}\\s*>`, 'i').test(aligned[3])) {
     const tag = readHtmlTag(`<${aligned[1]}${aligned[2] ?? ''}>`)!;
     const nodes = ctx.readInlineMarkdown(aligned[3].trim());
     const align = alignment(tag.attrs.align);
