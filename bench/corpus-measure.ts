@@ -319,6 +319,9 @@ export function sourceText(source: string): { all: string; prose: string } {
     // A link is its text.
     .replace(new RegExp(String.raw`\]\(${DESTINATION}\)`, 'g'), '] ')
     .replace(/\]\[[^\]]*\]/g, '] ')
+    // An inline element with no look of its own here (`中文<font color="red">重點</font>文字`,
+    // `see<u>under</u>line`) joins the text around it, as a browser shows it: no word ends at its tags.
+    .replace(/(?<!\\)<(u|ins|small|big|font|abbr|acronym|cite|q|var|samp|tt|dfn|time|bdi|bdo|nobr|label|data)\b[^>]*>([^<]*)<\/\1\s*>/gi, '$2')
     .replace(/(?<!\\)<[a-zA-Z/][^>]*>/g, ' ')
     .replace(/\\([!-/:-@[-`{-~])/g, '$1');
   const prose = decodeHTMLStrict(text);

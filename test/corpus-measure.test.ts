@@ -15,6 +15,15 @@ describe('corpus measure: words lost', () => {
     expect(missingWords(source, page(source))).toEqual([]);
   });
 
+  it('reads an inline element with no look of its own as a browser shows it: joined to the text around it', () => {
+    // `<font>`, `<u>` written inside a word (or in text without spaces) end no word there.
+    const source = '中文<font color="red">重點</font>文字 and see<u>under</u>line.\n';
+    expect(missingWords(source, page(source))).toEqual([]);
+    // Written as a placeholder (never closed), the tag is text the page shows.
+    const placeholder = 'Run cd <dir> then ls.\n';
+    expect(missingWords(placeholder, page(placeholder))).toEqual([]);
+  });
+
   it('does not fuse the words of adjacent cells, list items or tabs', () => {
     const source = '| Flag | Kind |\n| --- | --- |\n| alpha | beta |\n\n* first\n* second\n\n{% tabs %}\n{% tab title="Left" %}\nInside\n{% endtab %}\n\n{% tab title="Right" %}\nOther\n{% endtab %}\n{% endtabs %}\n';
     expect(missingWords(source, page(source))).toEqual([]);
