@@ -2,9 +2,8 @@ import path from 'node:path';
 import { type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../app.ts';
-import { createOrganization } from '../factories.ts';
-import { closeExpectingNoErrors, publishSite, spaceWith, TestBrowser, viewportOf } from './fixtures.ts';
-import { servedTestApp } from './served-app.ts';
+import { closeExpectingNoErrors, type TestBrowser, viewportOf } from './fixtures.ts';
+import { publishedSpace } from './served-app.ts';
 
 /*
  * Processing instructions, declarations and CDATA opening a line of a page (a security note's
@@ -52,11 +51,7 @@ describe('directives on a published page', { timeout: 180_000 }, () => {
   let browser: TestBrowser;
 
   beforeAll(async () => {
-    ({ t, url } = await servedTestApp());
-    const org = await createOrganization(t);
-    const space = await spaceWith(t, org, 'Notes', (e) => e.insertPage({ title: 'Upload bypass', slug: 'upload', markdown: NOTE }));
-    await publishSite(t, org, { title: 'Notes', basename: 'notes', spaces: [space] });
-    browser = await TestBrowser.launch(SHOTS);
+    ({ t, url, browser } = await publishedSpace({ title: 'Notes', basename: 'notes', shots: SHOTS }, (e) => e.insertPage({ title: 'Upload bypass', slug: 'upload', markdown: NOTE })));
   }, 180_000);
 
   afterAll(() => closeExpectingNoErrors(browser, t));

@@ -9,7 +9,7 @@ import type { TestApp } from '../app.ts';
 import { createOrganization } from '../factories.ts';
 import { closeExpectingNoErrors, publishSite, spaceWith, TestBrowser, viewportOf } from './fixtures.ts';
 import { png } from './reader-site.ts';
-import { servedTestApp } from './served-app.ts';
+import { publishedSpace, servedTestApp } from './served-app.ts';
 
 /*
  * The GitBook-written fixture space (test/fixtures/markdown/) published (issue 14): every
@@ -190,13 +190,7 @@ describe('hard breaks and links to pages the space does not have, published', { 
   let browser: TestBrowser;
 
   beforeAll(async () => {
-    ({ t, url } = await servedTestApp());
-    const org = await createOrganization(t);
-    const space = await spaceWith(t, org, 'Breaks', (e) => {
-      e.insertPage({ title: 'Line breaks', markdown: BREAKS_MARKDOWN });
-    });
-    await publishSite(t, org, { title: 'Breaks', basename: 'breaks', spaces: [space] });
-    browser = await TestBrowser.launch(SHOTS);
+    ({ t, url, browser } = await publishedSpace({ title: 'Breaks', basename: 'breaks', shots: SHOTS }, (e) => e.insertPage({ title: 'Line breaks', markdown: BREAKS_MARKDOWN })));
   }, 120_000);
 
   afterAll(() => closeExpectingNoErrors(browser, t));

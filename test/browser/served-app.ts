@@ -1,7 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { createTestApp, secondServer, testDialect, type TestApp } from '../app.ts';
+import type { RevisionEditor } from '../../src/content/store/editor.ts';
+import { createOrganization } from '../factories.ts';
 import { freePort } from '../process.ts';
+import { publishSite, spaceWith, TestBrowser } from './fixtures.ts';
 
 /**
  * A test app listening on a free loopback port, its PUBLIC_URL that address (the app's
@@ -40,4 +43,20 @@ export async function secondProcess(t: TestApp): Promise<{ app: FastifyInstance;
   const url = `http://127.0.0.1:${port}`;
   config.publicUrl = url;
   return { app, url };
+}
+
+/**
+ * A served app with one organization's space, its content written by `fill`, published at
+ * /sites/{basename}, and Chromium (its screenshots in `shots`): the start of a test of what a
+ * published page shows.
+ */
+export async function publishedSpace(
+  input: { title: string; basename: string; shots: string },
+  fill: (e: RevisionEditor) => unknown,
+): Promise<{ t: TestApp; url: string; browser: TestBrowser }> {
+  const { t, url } = await servedTestApp();
+  const org = await createOrganization(t);
+  const space = await spaceWith(t, org, input.title, fill);
+  await publishSite(t, org, { title: input.title, basename: input.basename, spaces: [space] });
+  return { t, url, browser: await TestBrowser.launch(input.shots) };
 }
