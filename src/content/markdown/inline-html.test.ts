@@ -27,6 +27,9 @@ describe('inline HTML GitBook has no place for', () => {
     expect(textOfFirst('Hask <table><tr><td>plim</td> <td>vorn</td></tr></table> gleb\n')).toBe('Hask\nplim\nvorn\ngleb');
     // A line break already there is not doubled; a link after a block tag starts its line.
     expect(textOfFirst('Tor<br><div>sund</div>\n')).toBe('Tor\nsund');
+    // A code span ends before the break: it holds no line break.
+    const coded = markdownToDocument('Orb <p><code>fane</code></p> kip\n').nodes[0] as any;
+    expect(coded.nodes[0].leaves.map((l: any) => [l.text, l.marks.map((m: any) => m.type).join()])).toEqual([['Orb\n', ''], ['fane', 'code'], ['\nkip', '']]);
     const linked = markdownToDocument('Orb <div><a href="https://e.test/">fane</a></div> kip\n').nodes[0] as any;
     expect(linked.nodes.map((n: any) => (n.object === 'text' ? n.leaves.map((l: any) => l.text).join('') : `[${n.type}]`))).toEqual(['Orb\n', '[link]', '\nkip']);
   });

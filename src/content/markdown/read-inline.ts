@@ -271,7 +271,8 @@ class InlineReader {
     if (last.object !== 'text') return void items.push(textNode([leaf('\n', [])]));
     const tail = last.leaves[last.leaves.length - 1];
     tail.text = tail.text.replace(/[ \t]+$/, '');
-    if (!tail.text.endsWith('\n')) last.leaves.push(leaf('\n', tail.marks));
+    // The break carries the marks around it but code's: a code span holds no line break.
+    if (!tail.text.endsWith('\n')) last.leaves.push(leaf('\n', tail.marks.filter((m) => m.type !== 'code')));
   }
 
   /** Applies one inline HTML tag; false when the tag means nothing here and stays text. */
