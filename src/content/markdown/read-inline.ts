@@ -457,11 +457,11 @@ function elementsOpenedAndClosed(nodes: PhrasingContent[]): Set<string> {
 }
 
 /** Inline HTML elements with no GitBook mark (a `<button>` not in GitBook's form): their text is shown, the element's look is not. */
-const PHRASING_ELEMENTS = new Set(['u', 'ins', 'small', 'big', 'font', 'abbr', 'acronym', 'cite', 'q', 'var', 'samp', 'tt', 'dfn', 'time', 'bdi', 'bdo', 'nobr', 'label', 'data', 'wbr', 'button']);
+const PHRASING_ELEMENTS = new Set(['u', 'ins', 'small', 'big', 'font', 'abbr', 'acronym', 'cite', 'q', 'var', 'samp', 'tt', 'dfn', 'time', 'bdi', 'bdo', 'nobr', 'label', 'data', 'button']);
 /** Block elements written inside a paragraph or a cell: their content is shown on lines of its own. */
 const LINE_PARTING_ELEMENTS = new Set([
   'p', 'div', 'center', 'section', 'article', 'aside', 'header', 'footer', 'main', 'nav', 'address', 'blockquote', 'figure', 'figcaption', 'details', 'summary',
-  'dl', 'dt', 'dd', 'ul', 'ol', 'li', 'menu', 'dir', 'table', 'caption', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr',
+  'dl', 'dt', 'dd', 'ul', 'ol', 'li', 'menu', 'dir', 'table', 'caption', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6',
 ]);
 
 /** The text of phrasing content, markup aside. */
