@@ -86,7 +86,23 @@ export function listItemAround(lines: string[], i: number, prefix: string, memo:
 /** Whether a line continuing at `inner` is inside a block whose lines continue at `at` (tabs or spaces alike). */
 export const within = (inner: string, at: string) => inner.startsWith(at) || (!inner.includes('>') && !at.includes('>') && columns(inner) >= columns(at));
 
-export const columns = (space: string) => [...space].reduce((at, ch) => (ch === '\t' ? at + 4 - (at % 4) : at + 1), 0);
+/** The column after `ch` written at column `at` (a tab runs to the next multiple of four). */
+const columnAfter = (at: number, ch: string) => (ch === '\t' ? at + 4 - (at % 4) : at + 1);
+
+export const columns = (space: string) => [...space].reduce(columnAfter, 0);
+
+/** `line` with up to `count` columns of its leading spaces and tabs taken off (a tab split keeps its rest as spaces). */
+export function withoutColumns(line: string, count: number): string {
+  let at = 0;
+  let taken = 0;
+  while (taken < line.length && (line[taken] === ' ' || line[taken] === '\t')) {
+    const next = columnAfter(at, line[taken]);
+    if (next > count) return ' '.repeat(next - count) + line.slice(taken + 1);
+    at = next;
+    taken++;
+  }
+  return line.slice(taken);
+}
 
 export function closesFence(rest: string, fence: { char: string; length: number }): boolean {
   const trimmed = rest.trim();

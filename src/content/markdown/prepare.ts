@@ -14,7 +14,7 @@
  * expressions get inline placeholders the same way, so remark never reads inside them.
  * Fenced code and front matter are left untouched.
  */
-import { closesFence, columns, continuation, continuesContainer, FENCE, LIST_MARKER, listItemAround, type ListItemMemo, PREFIX, startsHtmlBlock, stripPrefix, within } from './prepare-lines.ts';
+import { closesFence, columns, continuation, continuesContainer, FENCE, LIST_MARKER, listItemAround, type ListItemMemo, PREFIX, startsHtmlBlock, stripPrefix, within, withoutColumns } from './prepare-lines.ts';
 import { BLOCK_MARK, INLINE_MARK, ANY_PLACEHOLDER, readLiquidTag, type LiquidTag } from './syntax.ts';
 
 export type Token =
@@ -205,19 +205,6 @@ function dedentsOverIndentedTag(lines: string[], i: number, prefix: string, body
     }
   }
   return false;
-}
-
-/** `line` with up to `count` columns of its leading spaces and tabs taken off. */
-function withoutColumns(line: string, count: number): string {
-  let at = 0;
-  let taken = 0;
-  while (taken < line.length && (line[taken] === ' ' || line[taken] === '\t')) {
-    const next = line[taken] === '\t' ? at + 4 - (at % 4) : at + 1;
-    if (next > count) return ' '.repeat(next - count) + line.slice(taken + 1);
-    at = next;
-    taken++;
-  }
-  return line.slice(taken);
 }
 
 /** A block tag opened and not closed yet, with the prefix its body's lines continue at. */
