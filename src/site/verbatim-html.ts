@@ -21,17 +21,18 @@ let sanitizeOptions: sanitizeHtml.IOptions | undefined;
  * its `>`s are inside it).
  */
 const DIRECTIVE_OR_COMMENT = /<!--[\s\S]*?(?:-->|$)|<\?[\s\S]*?(?:\?>|$)|<!\[CDATA\[[\s\S]*?(?:\]\]>|$)|<![A-Za-z][^>[]*(?:\[[\s\S]*?(?:\]|$)[^>]*)?(?:>|$)/;
+/** A tag's attributes, each quoted value whole (one left open runs to the end). */
+const ATTRIBUTES = String.raw`[^"'>]*(?:(?:"[^"]*(?:"|$)|'[^']*(?:'|$))[^"'>]*)*`;
 /**
- * A start tag, its quoted attribute values whole: a directive written inside one is the
- * attribute's text. A tag or value left open runs to the end (it can never fail, so never
- * backtracks: linear on any input).
+ * A start tag: a directive written inside its attribute values is their text. A tag left open
+ * runs to the end (it can never fail, so never backtracks: linear on any input).
  */
-const START_TAG = /<[A-Za-z][^"'>]*(?:(?:"[^"]*(?:"|$)|'[^']*(?:'|$))[^"'>]*)*(?:>|$)/;
+const START_TAG = new RegExp(String.raw`<[A-Za-z]${ATTRIBUTES}(?:>|$)`);
 /**
  * A `<textarea>` shows its text as written (no tags are read there; entities are), in a box a
  * reader cannot type into: shown as preformatted text. sanitize-html would drop it whole.
  */
-const TEXTAREA = /<textarea\b[^"'>]*(?:(?:"[^"]*"|'[^']*')[^"'>]*)*>([\s\S]*?)(?:<\/textarea\s*>|$)/;
+const TEXTAREA = new RegExp(String.raw`<textarea\b${ATTRIBUTES}>([\s\S]*?)(?:<\/textarea\s*>|$)`);
 const SHOWN_AS_WRITTEN = new RegExp(`${TEXTAREA.source}|${START_TAG.source}|${DIRECTIVE_OR_COMMENT.source}`, 'gi');
 
 const shownAsWritten = (html: string) =>
