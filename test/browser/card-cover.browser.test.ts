@@ -4,10 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readPageMarkdown } from '../../src/content/markdown/page.ts';
 import { resolveDocumentPaths } from '../../src/content/markdown/paths.ts';
 import type { TestApp } from '../app.ts';
-import { createOrganization } from '../factories.ts';
-import { closeExpectingNoErrors, publishSite, spaceWith, TestBrowser, viewportOf } from './fixtures.ts';
+import { closeExpectingNoErrors, type TestBrowser, viewportOf } from './fixtures.ts';
 import { png } from './reader-site.ts';
-import { servedTestApp } from './served-app.ts';
+import { publishedSpace } from './served-app.ts';
 
 /*
  * A published cards table whose hidden cover column (`data-card-cover data-type="files"`)
@@ -42,9 +41,7 @@ describe('card covers on a published site', { timeout: 180_000 }, () => {
 
   beforeAll(async () => {
     // The covers' download URLs are signed with DOWNLOAD_URL: the app's own address.
-    ({ t, url } = await servedTestApp({}, { downloads: true }));
-    const org = await createOrganization(t);
-    const space = await spaceWith(t, org, 'Walks', (e) => {
+    ({ t, url, browser } = await publishedSpace({ title: 'Walks', basename: 'walks', shots: SHOTS, downloads: true }, (e) => {
       // A wide cover and a tall one: both must fill the card's width, cropped to its band.
       e.addFile({ name: 'wide-harbour.png', contentType: 'image/png', bytes: png(960, 360, true) });
       e.addFile({ name: 'tall-hill.png', contentType: 'image/png', bytes: png(240, 480, true) });
@@ -53,9 +50,7 @@ describe('card covers on a published site', { timeout: 180_000 }, () => {
       const paths = e.spacePaths();
       const { document } = readPageMarkdown(CARDS);
       e.updatePage(walks, { document: resolveDocumentPaths(document, paths.fileOfPage(walks)!, paths) });
-    });
-    await publishSite(t, org, { title: 'Walks', basename: 'walks', spaces: [space] });
-    browser = await TestBrowser.launch(SHOTS);
+    }));
   }, 180_000);
 
   afterAll(() => closeExpectingNoErrors(browser, t));

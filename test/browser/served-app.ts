@@ -48,13 +48,13 @@ export async function secondProcess(t: TestApp): Promise<{ app: FastifyInstance;
 /**
  * A served app with one organization's space, its content written by `fill`, published at
  * /sites/{basename}, and Chromium (its screenshots in `shots`): the start of a test of what a
- * published page shows.
+ * published page shows. `downloads`: as servedTestApp's (the space's files served signed).
  */
 export async function publishedSpace(
-  input: { title: string; basename: string; shots: string },
+  input: { title: string; basename: string; shots: string; downloads?: boolean },
   fill: (e: RevisionEditor) => unknown,
 ): Promise<{ t: TestApp; url: string; browser: TestBrowser }> {
-  const { t, url } = await servedTestApp();
+  const { t, url } = await servedTestApp({}, { downloads: input.downloads });
   const org = await createOrganization(t);
   const space = await spaceWith(t, org, input.title, fill);
   await publishSite(t, org, { title: input.title, basename: input.basename, spaces: [space] });
