@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import pino from 'pino';
 import { loadConfig } from '../src/config.ts';
 import { createFileStore } from '../src/files/index.ts';
+import { createMarkdownReader } from '../src/content/markdown/page-reader.ts';
 import { createOutboundClient } from '../src/lib/outbound/index.ts';
 import { serviceContext, type Context } from '../src/context.ts';
 import { openDatabase } from '../src/db/database.ts';
@@ -45,6 +46,7 @@ export async function measureChangeRequestScaling(rounds = 30): Promise<ChangeRe
         caches: { memberships: new TtlCache(0), listings: new TtlCache(0), searchResults: new TtlCache(0) },
         files: createFileStore({ config, db: handle.db, dialect: 'sqlite' }),
         outbound: createOutboundClient({}),
+        markdown: createMarkdownReader(config.markdownReader),
       },
       { userId: admin.userId, tokenId: 'bench', organizationId: null },
       'bench',

@@ -10,6 +10,7 @@ import { TtlCache } from './lib/ttl-cache.ts';
 import { createFileStore } from './files/index.ts';
 import type { FileStore } from './files/types.ts';
 import { createOutboundClient } from './lib/outbound/client.ts';
+import { createMarkdownReader } from './content/markdown/page-reader.ts';
 import { authPlugin } from './plugins/auth.ts';
 import { errorBody, registerErrorHandling } from './plugins/errors.ts';
 import { registerInputSanitation } from './plugins/input-sanitation.ts';
@@ -122,6 +123,7 @@ export function createDeps(options: Pick<BuildAppOptions, 'config' | 'db' | 'dia
     },
     files: options.files ?? createFileStore({ config, db: options.db, dialect: options.dialect }),
     outbound: createOutboundClient({ allowPrivate: config.outboundAllowPrivate }),
+    markdown: createMarkdownReader(config.markdownReader),
   };
 }
 
@@ -185,6 +187,7 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
   app.decorate('deps', deps);
   app.addHook('onClose', async () => {
     await deps.outbound.close();
+    await deps.markdown.close();
     if (!options.files) await deps.files.close();
   });
   app.addHook('onRequest', (request, reply, done) => {

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 
 /** Typed server configuration, read once from the environment. */
@@ -46,6 +47,12 @@ export interface Config {
   /** On shutdown, how long running jobs may take to finish before they are handed back. */
   jobsShutdownGraceMs: number;
   outboundAllowPrivate: boolean;
+  /**
+   * Reading markdown off the request thread (content/markdown/page-reader.ts): threads at
+   * most (MARKDOWN_READ_THREADS), thread time one reading may use (MARKDOWN_READ_BUDGET_MS),
+   * bytes a request may read on its own thread (MARKDOWN_READ_INLINE_BYTES).
+   */
+  markdownReader: { threads: number; budgetMs: number; inlineBytes: number };
   /** Git sync import: the largest file read from a repository (a page or an asset), in bytes. */
   gitSyncMaxFileBytes: number;
   /** Git sync import: the most bytes one import reads from a repository (pages and new assets together). */
@@ -211,6 +218,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobsShutdownGraceMs: int(env, 'JOBS_SHUTDOWN_GRACE_MS', 10_000),
     // FILE_FETCH_ALLOW_PRIVATE: the earlier name, still honoured.
     outboundAllowPrivate: env.OUTBOUND_ALLOW_PRIVATE === 'true' || env.FILE_FETCH_ALLOW_PRIVATE === 'true',
+    markdownReader: {
+      // One core is left to answer requests.
+      threads: Math.max(1, int(env, 'MARKDOWN_READ_THREADS', Math.min(4, availableParallelism() - 1))),
+      budgetMs: Math.max(100, int(env, 'MARKDOWN_READ_BUDGET_MS', 20_000)),
+      inlineBytes: int(env, 'MARKDOWN_READ_INLINE_BYTES', 16 * 1024),
+    },
     gitSyncMaxFileBytes: int(env, 'GIT_SYNC_MAX_FILE_BYTES', 100 * 1024 * 1024),
     gitSyncMaxImportBytes: int(env, 'GIT_SYNC_MAX_IMPORT_BYTES', 1024 * 1024 * 1024),
     fileStore,

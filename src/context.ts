@@ -6,6 +6,7 @@ import { retryingTransaction } from './db/retry.ts';
 import type { Database } from './db/types.ts';
 import type { FileStore } from './files/types.ts';
 import type { OutboundClient } from './lib/outbound/client.ts';
+import type { MarkdownReader } from './content/markdown/page-reader.ts';
 import type { Clock } from './lib/clock.ts';
 import type { TtlCache } from './lib/ttl-cache.ts';
 import { unauthorized } from './errors.ts';
@@ -42,6 +43,8 @@ export interface AppDeps {
   files: FileStore;
   /** The only way to fetch a URL a user gave (src/lib/outbound). */
   outbound: OutboundClient;
+  /** Reads page markdown off the request thread, under a budget (content/markdown/page-reader.ts). */
+  markdown: MarkdownReader;
 }
 
 /** Everything a service needs for one call; services never see the HTTP request. */
@@ -83,8 +86,8 @@ const transactionMethods: Pick<Context, 'transaction' | 'retryingTransaction'> =
 
 /** A service context for an actor (the request's, a session's). */
 export function serviceContext(deps: AppDeps, actor: Actor, requestId: string, log: FastifyBaseLogger): Context {
-  const { db, dialect, config, clock, caches, files, outbound } = deps;
-  return { db, dialect, config, clock, caches, files, outbound, actor, requestId, log, ...transactionMethods };
+  const { db, dialect, config, clock, caches, files, outbound, markdown } = deps;
+  return { db, dialect, config, clock, caches, files, outbound, markdown, actor, requestId, log, ...transactionMethods };
 }
 
 declare module 'fastify' {

@@ -29,6 +29,8 @@ const STATUS_OF_KIND: Record<DomainErrorKind, number> = {
   'invalid-input': 400,
   'not-found': 404,
   conflict: 409,
+  'too-large': 413,
+  unavailable: 503,
 };
 
 /**

@@ -27,6 +27,7 @@ export async function runWorkerProcess(jobs: readonly JobHandler[]): Promise<voi
     log.info({ signal }, 'shutting down: finishing running jobs');
     await worker.stop();
     await deps.outbound.close();
+    await deps.markdown.close();
     await deps.files.close();
     await handle.close();
     log.info('closed');

@@ -343,13 +343,14 @@ export class JobWorker {
     const renew = setInterval(() => void this.renew(job.id, token).catch(() => {}), Math.max(50, Math.floor(this.options.leaseMs / 3)));
     renew.unref();
     try {
-      const { db, dialect, config, clock, caches, files, outbound } = this.deps;
+      const { db, dialect, config, clock, caches, files, outbound, markdown } = this.deps;
       const result = await handler.run(payload.value, {
         db,
         dialect,
         config,
         files,
         outbound,
+        markdown,
         clock,
         caches,
         log,

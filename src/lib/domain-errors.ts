@@ -5,7 +5,7 @@
  */
 
 /** What kind of refusal an error is; src/errors.ts holds the status of each. */
-export type DomainErrorKind = 'invalid-input' | 'not-found' | 'conflict';
+export type DomainErrorKind = 'invalid-input' | 'not-found' | 'conflict' | 'too-large' | 'unavailable';
 
 /** Anything a lower layer refuses; the message says what, for the caller. */
 export abstract class DomainError extends Error {

@@ -8,7 +8,7 @@
  */
 import { posix } from 'node:path';
 import { loadOnUse } from '../../lib/load-on-use.ts';
-import { readPageMarkdown } from '../markdown/page.ts';
+import { readPageMarkdown, type PageMarkdown } from '../markdown/page.ts';
 import { bindRelativePaths, caseInsensitiveIndex, mapRefs, readmeIndex, relativeFilePath, resolveRelative, type PathLookup } from '../markdown/paths.ts';
 import { settleTables } from '../markdown/html-table.ts';
 import { markupOf, type ContentRef, type Document } from '../markdown/types.ts';
@@ -33,6 +33,8 @@ export interface ReadLayoutInput {
   projectDirectory?: string;
   /** Blob bytes by repository path (the text files: configuration, SUMMARY.md, pages). */
   read(paths: string[]): Promise<Map<string, Buffer>>;
+  /** Reads a page's body (front matter split off); `path` names it in errors. Default: here, on this thread. */
+  readPage?(body: string, path: string): Promise<PageMarkdown>;
 }
 
 /** Page references in documents read from git use this prefix before ids are known. */
@@ -179,6 +181,18 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
   };
   const resolve = (href: string, fromFile: string): ContentRef | null => resolveRelative(href, fromFile, lookup, root);
 
+  // Every page's markdown is read first (by input.readPage: off the event loop, for an import job).
+  const readPage = input.readPage ?? (async (body: string) => readPageMarkdown(body));
+  const pageMarkdown = new Map<string, PageMarkdown>();
+  for (const path of pagePaths) pageMarkdown.set(path, await readPage(splitFrontMatter(texts.get(path) ?? '').body, path));
+  const taken = new Set<string>();
+  /** A page's reading; a copy when a SUMMARY lists its file twice, so the two pages share nothing. */
+  const takeReading = (path: string) => {
+    const page = pageMarkdown.get(path)!;
+    if (!taken.has(path)) return (taken.add(path), page);
+    return structuredClone(page);
+  };
+
   const slugs = (list: LayoutPage[]) => {
     const taken = new Set<string>();
     for (const page of list) {
@@ -204,8 +218,8 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
       return { key: `empty:${title}`, type: 'document', title, slug: slugFromTitle(title), meta: {}, children };
     }
     const path = slot.path;
-    const { data, body } = splitFrontMatter(texts.get(path) ?? '');
-    const { title: heading, document } = readPageMarkdown(body);
+    const { data } = splitFrontMatter(texts.get(path) ?? '');
+    const { title: heading, document } = takeReading(path);
     const coverRef = (value: string): PageCover['ref'] => {
       if (EXTERNAL.test(value)) return { kind: 'url', url: value };
       const ref = resolve(value, path);

@@ -5,7 +5,8 @@ import { isoNow } from '../../lib/clock.ts';
 import { completeDocument, InvalidDocument } from '../../content/markdown/complete.ts';
 import { changeRequestMoved } from '../change-requests/change-requests.events.ts';
 import { sentKeys, stableKeys } from '../../content/markdown/keys.ts';
-import { readPageMarkdown, type Document } from '../../content/markdown/index.ts';
+import type { Document } from '../../content/markdown/index.ts';
+import type { MarkdownReading } from '../../content/markdown/page-reader.ts';
 import { holdsRelativePaths, resolveDocumentPaths, type SpacePaths } from '../../content/markdown/paths.ts';
 import { settleTables } from '../../content/markdown/html-table.ts';
 import { RevisionEditor, type NewPage, type PagePatch } from '../../content/store/editor.ts';
@@ -78,11 +79,25 @@ function acceptJsonDocument(input: unknown, where: string): Document {
  * A change's document. Markdown is GitBook's page markdown: a leading `# Title` titles the
  * page (insert_page and update_page alike, so a re-sync never duplicates it) and `##` is heading-1.
  */
-function parseDocument(input: DocumentInput, where: string): ParsedDocument {
+async function parseDocument(input: DocumentInput, where: string, reading: MarkdownReading): Promise<ParsedDocument> {
   if ('document' in input) return { document: acceptJsonDocument(input.document, where), fields: {}, sent: sentKeys(input.document) };
   const { fields, body } = frontMatter(input.markdown, where);
-  const { title, document } = readPageMarkdown(body);
+  const { title, document } = await reading.page(body, `${where}/document/markdown`);
   return { document, fields, heading: title };
+}
+
+/**
+ * Every change's document, read before the transaction: markdown is read off the request
+ * thread under one budget for the batch (page-reader.ts), and no reading holds the write lock.
+ */
+async function parseDocuments(ctx: Context, changes: ContentChangeInput[]): Promise<Map<number, ParsedDocument>> {
+  const reading = ctx.markdown.begin();
+  const parsed = new Map<number, ParsedDocument>();
+  for (const [i, change] of changes.entries()) {
+    const document = change.operation === 'update_page' || (change.operation === 'insert_page' && change.type !== 'group') ? change.document : undefined;
+    if (document !== undefined) parsed.set(i, await parseDocument(document, `body/changes/${i}`, reading));
+  }
+  return parsed;
 }
 
 /**
@@ -116,8 +131,9 @@ function resolveRefs(value: unknown, pages: Map<string, string>, files: Map<stri
  */
 export async function applyContentChanges(ctx: Context, spaceId: string, idOrNumber: string, changes: ContentChangeInput[], compat: boolean): Promise<ContentUpdate> {
   const hasFiles = changes.some((c) => c.operation === 'insert_files');
-  if (hasFiles) {
-    // Checked before any URL is fetched or any byte stored (and again in the transaction).
+  const hasMarkdown = changes.some((c) => (c.operation === 'insert_page' || c.operation === 'update_page') && c.document !== undefined && 'markdown' in c.document);
+  if (hasFiles || hasMarkdown) {
+    // Checked before any URL is fetched, any byte stored or any markdown read (and again in the transaction).
     const { access } = await loadChangeRequest(ctx, spaceId, idOrNumber);
     changeRequestPolicy.authorize('edit', access, 'Editing a change request needs the edit role on an unlocked space');
   }
@@ -149,6 +165,10 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
       refs.add(ref);
     }
   }
+
+  const parsedDocuments = await parseDocuments(ctx, changes);
+  // A fresh copy on each attempt: a retried transaction never sees what the last one changed.
+  const parsedDocument = (i: number) => structuredClone(parsedDocuments.get(i)!);
 
   const result = await ctx.retryingTransaction(async (tctx) => {
     const { cr, access } = await loadChangeRequest(tctx, spaceId, idOrNumber);
@@ -183,7 +203,7 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
             page = { ...fields, type: 'group', title: fields.title };
           } else {
             if (document === undefined) throw badRequest(`${where}/document: a page needs its content ({ markdown } or { document })`);
-            const parsed = parseDocument(document, where);
+            const parsed = parsedDocument(i);
             const title = parsed.fields.title ?? parsed.heading ?? fields.title ?? 'Untitled';
             page = { ...fields, ...parsed.fields, title, document: parsed.document };
           }
@@ -200,7 +220,7 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
           const { operation: _op, page, into, at, document, ...fields } = change;
           const patch: PagePatch = { ...fields };
           if (document) {
-            const parsed = parseDocument(document, where);
+            const parsed = parsedDocument(i);
             const previous = (await editor.documents(tctx.db, [page])).get(page);
             if (parsed.heading !== undefined && fields.title === undefined) patch.title = parsed.heading;
             Object.assign(patch, parsed.fields, { document: stableKeys(parsed.document, previous, -1, parsed.sent) });

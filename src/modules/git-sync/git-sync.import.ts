@@ -117,6 +117,8 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
       for (const [p, bytes] of found) read.set(p, bytes);
       return found;
     },
+    // Off the event loop, each page under the reader's budget (page-reader.ts).
+    readPage: (body, path) => ctx.markdown.begin({ inline: false }).page(body, path),
   });
   const assetBlobs = await storeAssets(ctx, dir, layout.assets, budget, await knownFiles(ctx, op.spaceId, sync?.last_revision_id));
   const sources = new Map<string, SourceObject>();

@@ -1,0 +1,140 @@
+/*
+ * Reading a page's markdown costs CPU in proportion to its size and, on hostile input, to
+ * its shape (remark, then aligning the page with its canonical writing: up to ~40 µs a
+ * byte), and a change request may carry 1 MB of markdown a page, 10 MB a request. Read on
+ * the thread that answers requests, one tenant's page would hold every other tenant's
+ * requests for minutes. So a reading (one request's pages, one imported page):
+ * - reads up to `inlineBytes` of markdown where it is (a page edit: milliseconds; a thread
+ *   hop would cost more), and no more;
+ * - reads the rest in a pool of worker threads (piscina), off the event loop;
+ * - has a time budget, counted while a thread works on it (not while it waits for one):
+ *   past it the thread is stopped and the reading fails with MarkdownTooCostly (413);
+ * - finds the pool's queue full: ReaderBusy (503), rather than a queue without bound.
+ */
+import { MessageChannel } from 'node:worker_threads';
+import type { Piscina } from 'piscina';
+import { DomainError } from '../../lib/domain-errors.ts';
+import { loadOnUse } from '../../lib/load-on-use.ts';
+import { readPageMarkdown, type PageMarkdown } from './page.ts';
+import type { ReadTask } from './read-thread.ts';
+
+/** Markdown that costs more to read than the reading's budget allows (a 413). */
+export class MarkdownTooCostly extends DomainError {
+  readonly kind = 'too-large';
+}
+
+/** Every reading thread is busy and the queue is full (a 503): try again. */
+export class ReaderBusy extends DomainError {
+  readonly kind = 'unavailable';
+}
+
+export interface MarkdownReaderOptions {
+  /** Threads at most; they start on first use and stop when idle. */
+  threads: number;
+  /** Thread time one reading may use, in ms. */
+  budgetMs: number;
+  /** Bytes of markdown one reading may read on the calling thread. */
+  inlineBytes: number;
+}
+
+/** One reading's pages, under one budget: a request's batch, or one page of an import. */
+export interface MarkdownReading {
+  /** `where` names the input in errors (`body/changes/0/document/markdown`). */
+  page(markdown: string, where: string): Promise<PageMarkdown>;
+}
+
+export interface MarkdownReader {
+  /** A new reading; `inline: false` (jobs) never reads on the calling thread. */
+  begin(options?: { inline?: boolean }): MarkdownReading;
+  close(): Promise<void>;
+}
+
+/** The pool is loaded with the first page too big to read inline (lib/load-on-use.ts). */
+const piscina = loadOnUse<typeof import('piscina')>('piscina');
+
+/** A thread stopped for its budget, or out of memory, is replaced by the pool; idle ones stop after this. */
+const IDLE_MS = 5 * 60_000;
+const THREAD_MEMORY_MB = 512;
+/** Readings waiting for a thread, at most, per thread. */
+const QUEUE_PER_THREAD = 32;
+
+export function createMarkdownReader(options: MarkdownReaderOptions): MarkdownReader {
+  let pool: Piscina | undefined;
+  const poolOf = () => (pool ??= startPool(options.threads));
+  return {
+    begin: ({ inline = true } = {}) => {
+      let inlineLeft = inline ? options.inlineBytes : 0;
+      let spentMs = 0;
+      return {
+        async page(markdown, where) {
+          const bytes = Buffer.byteLength(markdown);
+          if (bytes <= inlineLeft) {
+            inlineLeft -= bytes;
+            return readPageMarkdown(markdown);
+          }
+          inlineLeft = 0;
+          const left = options.budgetMs - spentMs;
+          const refused = () => new MarkdownTooCostly(`${where}: reading this markdown takes more than the ${options.budgetMs / 1000} s one request may use; split it into smaller pages`);
+          if (left <= 0) throw refused();
+          const run = await readOnThread(poolOf(), markdown, left);
+          spentMs += run.ms;
+          if (run.outcome === 'read') return run.page;
+          if (run.outcome === 'busy') throw new ReaderBusy('Every markdown reading thread is busy; try again shortly');
+          if (run.outcome === 'out-of-memory') throw new MarkdownTooCostly(`${where}: reading this markdown needs more than ${THREAD_MEMORY_MB} MB of memory; split it into smaller pages`);
+          throw refused();
+        },
+      };
+    },
+    close: async () => {
+      const closing = pool;
+      pool = undefined;
+      await closing?.destroy();
+    },
+  };
+}
+
+function startPool(threads: number): Piscina {
+  // From the sources (tests, `npm run dev`) the thread reads TypeScript through tsx, as
+  // this thread does; from the build (`npm start`) it runs the compiled twin beside this file.
+  const sources = import.meta.url.endsWith('.ts');
+  const execArgv = sources && !process.execArgv.some((arg) => arg === 'tsx' || arg.startsWith('tsx/')) ? [...process.execArgv, '--import', 'tsx'] : process.execArgv;
+  return new (piscina().Piscina)({
+    filename: new URL(sources ? './read-thread.ts' : './read-thread.js', import.meta.url).href,
+    name: 'readPage',
+    minThreads: 0,
+    maxThreads: threads,
+    idleTimeout: IDLE_MS,
+    maxQueue: threads * QUEUE_PER_THREAD,
+    execArgv,
+    resourceLimits: { maxOldGenerationSizeMb: THREAD_MEMORY_MB },
+  });
+}
+
+type ThreadRun = { outcome: 'read'; page: PageMarkdown; ms: number } | { outcome: 'over-budget' | 'out-of-memory' | 'busy'; ms: number };
+
+/** Reads on a pool thread; the budget's clock starts when the thread says it started. */
+async function readOnThread(pool: Piscina, markdown: string, budgetMs: number): Promise<ThreadRun> {
+  const { port1, port2 } = new MessageChannel();
+  const abort = new AbortController();
+  let startedAt: number | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  port1.once('message', () => {
+    startedAt = performance.now();
+    timer = setTimeout(() => abort.abort(), budgetMs);
+  });
+  const task: ReadTask = { markdown, started: port2 };
+  const spent = () => (startedAt === undefined ? 0 : performance.now() - startedAt);
+  try {
+    const page = (await pool.run(task, { transferList: [port2], signal: abort.signal })) as PageMarkdown;
+    return { outcome: 'read', page, ms: spent() };
+  } catch (error) {
+    if (abort.signal.aborted) return { outcome: 'over-budget', ms: spent() };
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ERR_WORKER_OUT_OF_MEMORY') return { outcome: 'out-of-memory', ms: spent() };
+    if (/queue is at limit/i.test((error as Error).message)) return { outcome: 'busy', ms: 0 };
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    port1.close();
+  }
+}
