@@ -16,7 +16,9 @@ import type { Piscina } from 'piscina';
 import { DomainError } from '../../lib/domain-errors.ts';
 import { loadOnUse } from '../../lib/load-on-use.ts';
 import { readPageMarkdown, type PageMarkdown } from './page.ts';
+import { markdownToDocument } from './parse.ts';
 import type { ReadTask } from './read-thread.ts';
+import type { Document } from './types.ts';
 
 /** Markdown that costs more to read than the reading's budget allows (a 413). */
 export class MarkdownTooCostly extends DomainError {
@@ -39,8 +41,10 @@ export interface MarkdownReaderOptions {
 
 /** One reading's pages, under one budget: a request's batch, or one page of an import. */
 export interface MarkdownReading {
-  /** `where` names the input in errors (`body/changes/0/document/markdown`). */
+  /** A page's markdown (page.ts); `where` names the input in errors (`body/changes/0/document/markdown`). */
   page(markdown: string, where: string): Promise<PageMarkdown>;
+  /** Other markdown (a description, a paste), read in canonical form (parse.ts markdownToDocument). */
+  document(markdown: string, where: string): Promise<Document>;
 }
 
 export interface MarkdownReader {
@@ -65,24 +69,26 @@ export function createMarkdownReader(options: MarkdownReaderOptions): MarkdownRe
     begin: ({ inline = true } = {}) => {
       let inlineLeft = inline ? options.inlineBytes : 0;
       let spentMs = 0;
+      const read = async (kind: ReadTask['kind'], markdown: string, where: string) => {
+        const bytes = Buffer.byteLength(markdown);
+        if (bytes <= inlineLeft) {
+          inlineLeft -= bytes;
+          return kind === 'page' ? readPageMarkdown(markdown) : markdownToDocument(markdown);
+        }
+        inlineLeft = 0;
+        const left = options.budgetMs - spentMs;
+        const refused = () => new MarkdownTooCostly(`${where}: reading this markdown takes more than the ${options.budgetMs / 1000} s one request may use; split it into smaller pages`);
+        if (left <= 0) throw refused();
+        const run = await readOnThread(poolOf(), kind, markdown, left);
+        spentMs += run.ms;
+        if (run.outcome === 'read') return run.read;
+        if (run.outcome === 'busy') throw new ReaderBusy('Every markdown reading thread is busy; try again shortly');
+        if (run.outcome === 'out-of-memory') throw new MarkdownTooCostly(`${where}: reading this markdown needs more than ${THREAD_MEMORY_MB} MB of memory; split it into smaller pages`);
+        throw refused();
+      };
       return {
-        async page(markdown, where) {
-          const bytes = Buffer.byteLength(markdown);
-          if (bytes <= inlineLeft) {
-            inlineLeft -= bytes;
-            return readPageMarkdown(markdown);
-          }
-          inlineLeft = 0;
-          const left = options.budgetMs - spentMs;
-          const refused = () => new MarkdownTooCostly(`${where}: reading this markdown takes more than the ${options.budgetMs / 1000} s one request may use; split it into smaller pages`);
-          if (left <= 0) throw refused();
-          const run = await readOnThread(poolOf(), markdown, left);
-          spentMs += run.ms;
-          if (run.outcome === 'read') return run.page;
-          if (run.outcome === 'busy') throw new ReaderBusy('Every markdown reading thread is busy; try again shortly');
-          if (run.outcome === 'out-of-memory') throw new MarkdownTooCostly(`${where}: reading this markdown needs more than ${THREAD_MEMORY_MB} MB of memory; split it into smaller pages`);
-          throw refused();
-        },
+        page: async (markdown, where) => (await read('page', markdown, where)) as PageMarkdown,
+        document: async (markdown, where) => (await read('document', markdown, where)) as Document,
       };
     },
     close: async () => {
@@ -100,7 +106,7 @@ function startPool(threads: number): Piscina {
   const execArgv = sources && !process.execArgv.some((arg) => arg === 'tsx' || arg.startsWith('tsx/')) ? [...process.execArgv, '--import', 'tsx'] : process.execArgv;
   return new (piscina().Piscina)({
     filename: new URL(sources ? './read-thread.ts' : './read-thread.js', import.meta.url).href,
-    name: 'readPage',
+    name: 'read',
     minThreads: 0,
     maxThreads: threads,
     idleTimeout: IDLE_MS,
@@ -110,10 +116,10 @@ function startPool(threads: number): Piscina {
   });
 }
 
-type ThreadRun = { outcome: 'read'; page: PageMarkdown; ms: number } | { outcome: 'over-budget' | 'out-of-memory' | 'busy'; ms: number };
+type ThreadRun = { outcome: 'read'; read: PageMarkdown | Document; ms: number } | { outcome: 'over-budget' | 'out-of-memory' | 'busy'; ms: number };
 
 /** Reads on a pool thread; the budget's clock starts when the thread says it started. */
-async function readOnThread(pool: Piscina, markdown: string, budgetMs: number): Promise<ThreadRun> {
+async function readOnThread(pool: Piscina, kind: ReadTask['kind'], markdown: string, budgetMs: number): Promise<ThreadRun> {
   const { port1, port2 } = new MessageChannel();
   const abort = new AbortController();
   let startedAt: number | undefined;
@@ -122,11 +128,11 @@ async function readOnThread(pool: Piscina, markdown: string, budgetMs: number): 
     startedAt = performance.now();
     timer = setTimeout(() => abort.abort(), budgetMs);
   });
-  const task: ReadTask = { markdown, started: port2 };
+  const task: ReadTask = { kind, markdown, started: port2 };
   const spent = () => (startedAt === undefined ? 0 : performance.now() - startedAt);
   try {
-    const page = (await pool.run(task, { transferList: [port2], signal: abort.signal })) as PageMarkdown;
-    return { outcome: 'read', page, ms: spent() };
+    const read = (await pool.run(task, { transferList: [port2], signal: abort.signal })) as PageMarkdown | Document;
+    return { outcome: 'read', read, ms: spent() };
   } catch (error) {
     if (abort.signal.aborted) return { outcome: 'over-budget', ms: spent() };
     const code = (error as NodeJS.ErrnoException).code;

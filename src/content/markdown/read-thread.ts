@@ -4,15 +4,19 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import { readPageMarkdown, type PageMarkdown } from './page.ts';
+import { markdownToDocument } from './parse.ts';
+import type { Document } from './types.ts';
 
 export interface ReadTask {
+  /** A page (its `# Title`, written forms kept: page.ts) or other markdown, read in canonical form (parse.ts). */
+  kind: 'page' | 'document';
   markdown: string;
   /** Told once, as the thread starts on this task. */
   started: MessagePort;
 }
 
-export function readPage(task: ReadTask): PageMarkdown {
+export function read(task: ReadTask): PageMarkdown | Document {
   task.started.postMessage('started');
   task.started.close();
-  return readPageMarkdown(task.markdown);
+  return task.kind === 'page' ? readPageMarkdown(task.markdown) : markdownToDocument(task.markdown);
 }

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.ts';
 import { badRequest, forbidden, notFound } from '../../errors.ts';
-import { markdownToDocument, type Document } from '../../content/markdown/index.ts';
+import type { Document } from '../../content/markdown/index.ts';
 import { completeDocument, InvalidDocument } from '../../content/markdown/complete.ts';
 import { loadSnapshot } from '../../content/store/snapshot.ts';
 import { renderDocument } from '../../site/render-document.ts';
@@ -190,7 +190,7 @@ export async function saveDetails(
   description: { markdown: string } | { json: string },
 ) {
   await enforceSpaceSso(ctx, session, spaceId);
-  const document = 'json' in description ? descriptionFromJson(description.json) : markdownToDocument(description.markdown.replace(/\r\n/g, '\n'));
+  const document = 'json' in description ? descriptionFromJson(description.json) : await ctx.markdown.begin().document(description.markdown.replace(/\r\n/g, '\n'), 'description');
   await updateChangeRequest(ctx, spaceId, number, { subject: subject.slice(0, 100), description: { object: 'document', nodes: document.nodes } });
 }
 

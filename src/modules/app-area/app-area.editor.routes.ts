@@ -12,7 +12,6 @@ import type { Context } from '../../context.ts';
 import { notFound } from '../../errors.ts';
 import { appUrl } from '../../lib/urls.ts';
 import { editorAssets } from '../../editor/assets.ts';
-import { markdownToDocument } from '../../content/markdown/index.ts';
 import { csrfToken, type BrowserSession } from '../../access/index.ts';
 import { sessionContext } from '../../context.ts';
 import { changeRequestPageToEdit, changeRequestToEdit } from './app-area.change-requests.service.ts';
@@ -82,7 +81,7 @@ export const appAreaEditorRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   // The editor's paste of markdown: read by the markdown engine, as the API reads a page.
   app.post('/markdown', { config: { public: true }, schema: { hide: true, body: MarkdownBody } }, async (request, reply) => {
-    const document = markdownToDocument(request.body.markdown);
+    const document = await app.deps.markdown.begin().document(request.body.markdown, 'body/markdown');
     return reply.header('cache-control', 'no-store').send({ document });
   });
 };

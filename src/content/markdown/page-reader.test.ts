@@ -1,0 +1,40 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { createMarkdownReader, MarkdownTooCostly } from './page-reader.ts';
+import { readPageMarkdown } from './page.ts';
+import { markdownToDocument } from './parse.ts';
+
+describe('page reader (markdown read on a pool thread, under a budget)', () => {
+  // No inline allowance: every reading goes to the thread.
+  const reader = createMarkdownReader({ threads: 1, budgetMs: 3000, inlineBytes: 0 });
+  afterAll(() => reader.close());
+
+  const PAGE = '# Title\n\nSome *text* with a [link](other.md).\n\n{% hint style="info" %}\nA hint.\n{% endhint %}\n\n| a | b |\n|---|---|\n| 1 | 2 |\n';
+
+  it('a page read on a thread is the page read here', async () => {
+    expect(await reader.begin().page(PAGE, 'page')).toEqual(readPageMarkdown(PAGE));
+  });
+
+  it('other markdown is read in canonical form, as markdownToDocument reads it', async () => {
+    expect(await reader.begin().document(PAGE, 'description')).toEqual(markdownToDocument(PAGE));
+  });
+
+  it('a reading reads the same within its inline allowance and past it (on the pool)', async () => {
+    const inline = createMarkdownReader({ threads: 1, budgetMs: 3000, inlineBytes: 1024 });
+    const reading = inline.begin();
+    expect(await reading.page(PAGE, 'a')).toEqual(readPageMarkdown(PAGE));
+    expect(await reading.page('x'.repeat(2000), 'b')).toEqual(readPageMarkdown('x'.repeat(2000)));
+    await inline.close();
+  });
+
+  it('past its budget a reading fails naming the input; one reading shares one budget', async () => {
+    const hostile = '{% hint style="info" %}\n'.repeat(40_000);
+    const reading = reader.begin();
+    const error = await reading.page(hostile, 'body/changes/3/document/markdown').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(MarkdownTooCostly);
+    expect((error as Error).message).toMatch(/^body\/changes\/3\/document\/markdown: reading this markdown takes more than the 3 s/);
+    // The budget is spent: the same reading refuses the next page at once.
+    await expect(reading.page(PAGE, 'next')).rejects.toBeInstanceOf(MarkdownTooCostly);
+    // A new reading has its own.
+    expect(await reader.begin().page(PAGE, 'page')).toEqual(readPageMarkdown(PAGE));
+  });
+});
