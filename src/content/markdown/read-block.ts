@@ -32,6 +32,8 @@ export interface BlockContext extends InlineContext {
   readInlineMarkdown: (markdown: string, options?: { keepTrailingSpaces?: boolean }) => InlineContent[];
   /** Reads markdown into blocks (a list item's over-indented content). */
   readMarkdown?: (markdown: string) => Block[];
+  /** Reading a list item's content (its tag bodies too, not its quotes): indented code there is over-indented content. */
+  inListItem?: boolean;
   /** Lines of `source` the pre-pass added around placeholders (0-based): not the writer's blank lines. */
   addedLines?: Set<number>;
 }
@@ -345,10 +347,11 @@ function readNode(node: RootContent, ctx: BlockContext): Block[] {
     case 'thematicBreak':
       return [{ object: 'block', type: 'divider', isVoid: true, data: {} }];
     case 'blockquote':
-      return [{ object: 'block', type: 'blockquote', data: {}, nodes: readBlocks(node.children, ctx) }];
+      return [{ object: 'block', type: 'blockquote', data: {}, nodes: readBlocks(node.children, ctx.inListItem ? { ...ctx, inListItem: false } : ctx) }];
     case 'list':
       return [readList(node, ctx)];
     case 'code':
+      if (ctx.inListItem && ctx.readMarkdown && isIndentedCode(node, ctx)) return ctx.readMarkdown(restorePlaceholders(node.value, ctx.tokens));
       return [readCode(node, ctx)];
     case 'table':
       return [readTable(node, ctx)];
@@ -422,16 +425,9 @@ function readList(node: List, ctx: BlockContext): Block {
 }
 
 function readListItem(item: ListItem, tasks: boolean, ctx: BlockContext, marker: number): ListItemBlock {
-  // Siblings are read together (a tag's placeholders pair up among them), over-indented content apart.
-  const nodes: Block[] = [];
-  let run: RootContent[] = [];
-  for (const child of item.children) {
-    if (isIndentedCode(child, ctx) && ctx.readMarkdown) {
-      nodes.push(...readBlocks(run, ctx), ...ctx.readMarkdown(restorePlaceholders(child.value, ctx.tokens)));
-      run = [];
-    } else run.push(child);
-  }
-  nodes.push(...readBlocks(run, ctx));
+  // Siblings are read together, over-indented content among them (readNode): a tag's
+  // placeholders pair up around it, in the item and in the item's tag bodies.
+  const nodes = readBlocks(item.children, ctx.inListItem ? ctx : { ...ctx, inListItem: true });
   const data: ListItemBlock['data'] = tasks ? { checked: item.checked === true } : {};
   // GitBook's older writing indents an item's content to 4 (`*   item`): kept when wider than `marker + 1`.
   const start = item.position?.start.column;

@@ -51,6 +51,28 @@ describe('containers GitBook writes beyond its published schema (dialect.ts)', (
   });
 });
 
+describe('tags in list items', () => {
+  it('pairs a tag in a list item around over-indented content in its body (read as the item\'s content, not code)', () => {
+    // Over-indented content was read apart from its siblings, so a tag opened before it and closed after it
+    // never paired: `{% hint %}` and `{% endhint %}` showed as text (the fuzzer found it).
+    for (const markdown of [
+      '2. {% hint style="warning" %}\n   Text.\n\n       More text.\n   {% endhint %}\n',
+      '* Item\n\n  {% hint style="info" %}\n  Text.\n\n      More text.\n  {% endhint %}\n',
+      '1. {% hint style="info" %}\n   <table>\n     <tbody>\n\n       <tr><td>A</td><td>B</td></tr>\n     </tbody>\n   </table>\n   {% endhint %}\n',
+    ]) {
+      const page = keepsPage(markdown);
+      expect(documentSchemaErrors(page)).toBeNull();
+      const item = childrenOf(page.nodes[0])[0];
+      const hint = childrenOf(item).find((b) => b.type === 'hint');
+      expect(hint, markdown).toBeDefined();
+      expect(textOf(page.nodes)).not.toContain('{%');
+    }
+    // In a quote in a list item, indented code stays code (as before).
+    const quoted = keepsPage('* Item\n\n  > Quote.\n  >\n  >     code\n');
+    expect(JSON.stringify(quoted)).toContain('"code"');
+  });
+});
+
 describe('constructs GitBook writes that were lost or shown as text', () => {
   it('keeps an embed\'s caption, in the document, the markdown and the searchable text', () => {
     const [embed] = roundTrips('{% embed url="https://www.youtube.com/watch?v=abc" %}\nCaption text\n{% endembed %}');
