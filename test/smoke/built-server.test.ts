@@ -340,6 +340,18 @@ describe('the built server (npm start on dist/)', { timeout: 120_000 }, () => {
     expect(plain).toEqual([]);
   });
 
+  it('markdown past the inline allowance is read on a thread of the built server, and read back as written', async () => {
+    // 40 KB: past MARKDOWN_READ_INLINE_BYTES, so the compiled read-thread.js runs, under npm start's own Node options.
+    const section = (i: number) => `## Part ${i}\n\nSome _text_ with \`code\` and a [link](https://example.com/${i}).\n\n{% hint style="info" %}\nA hint.\n{% endhint %}\n`;
+    const markdown = Array.from({ length: 400 }, (_, i) => section(i)).join('\n');
+    const spaceId = await newSpace('Long page');
+    await addPages(spaceId, [{ title: 'Long', markdown }]);
+    const pages = await api('GET', `/v1/spaces/${spaceId}/content/pages`);
+    const read = await api('GET', `/v1/spaces/${spaceId}/content/page/${pages.body.pages[0].id}?format=markdown`);
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.markdown).toBe(markdown);
+  });
+
   it('git: imports a repository and exports the space over smart HTTP', async () => {
     const repo = createRepository(gitServer, 'smoke', {
       'README.md': '# Welcome\n\nImported from git.\n',

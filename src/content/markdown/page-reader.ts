@@ -102,8 +102,11 @@ export function createMarkdownReader(options: MarkdownReaderOptions): MarkdownRe
 function startPool(threads: number): Piscina {
   // From the sources (tests, `npm run dev`) the thread reads TypeScript through tsx, as
   // this thread does; from the build (`npm start`) it runs the compiled twin beside this file.
+  // Otherwise the thread inherits this process's options: given explicitly, the V8 and
+  // process-wide ones `npm start` passes (--max-semi-space-size) make every thread fail to start.
   const sources = import.meta.url.endsWith('.ts');
-  const execArgv = sources && !process.execArgv.some((arg) => arg === 'tsx' || arg.startsWith('tsx/')) ? [...process.execArgv, '--import', 'tsx'] : process.execArgv;
+  const inheritsTsx = process.execArgv.some((arg) => arg === 'tsx' || arg.startsWith('tsx/'));
+  const execArgv = sources && !inheritsTsx ? ['--import', 'tsx'] : undefined;
   return new (piscina().Piscina)({
     filename: new URL(sources ? './read-thread.ts' : './read-thread.js', import.meta.url).href,
     name: 'read',
