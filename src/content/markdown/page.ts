@@ -41,7 +41,8 @@ export function readPageMarkdown(written: string): PageMarkdown {
 function readLfPage(markdown: string): PageMarkdown {
   const match = TITLE_LINE.exec(markdown);
   const body = pageBody(markdown);
-  const document = assignKeys(markdownToDocument(body, { headingOffset: PAGE_HEADING_OFFSET, keepWrittenForm: true }));
+  // A body: its front matter, if any, was split off by the caller (git-layout, the content batch).
+  const document = assignKeys(markdownToDocument(body, { headingOffset: PAGE_HEADING_OFFSET, keepWrittenForm: true, frontMatter: false }));
   if (!match) return { document };
   const title = titleText(match[1]);
   if (!title) return { document };

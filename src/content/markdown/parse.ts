@@ -24,6 +24,12 @@ export interface ReadOptions {
    */
   headingOffset?: number;
   /**
+   * Whether a leading `---` block is front matter (page metadata, not content), as in a whole
+   * page file (the default). Not in a page's body (its front matter is split off before) nor in
+   * a piece of one read alone: there a leading `---` is a divider, and what follows is shown.
+   */
+  frontMatter?: boolean;
+  /**
    * Keep the written form of blocks the source writes differently from the canonical form
    * (written-form.ts), so that writing the document back gives the source. Pages read from
    * git or a change request do; other markdown (comments, templates, merges) is canonical.
@@ -44,15 +50,15 @@ export function markdownToDocument(markdown: string, options: ReadOptions = {}):
   const data: Document['data'] = escapesParentheses(markdown) ? { escapeParentheses: true } : {};
   const headingOffset = options.headingOffset ?? 0;
   const read: { definitions?: string } = {};
-  const document = normalizeDocument({ object: 'document', data, nodes: readMarkdownBlocks(markdown, headingOffset, read) });
+  const document = normalizeDocument({ object: 'document', data, nodes: readMarkdownBlocks(markdown, headingOffset, read, 0, options.frontMatter ?? true) });
   if (options.keepWrittenForm) {
     const spans: BlockSpan[] = [];
     const canonical = writeTop(document, headingOffset, { spans });
     // A run may use the page's link reference definitions, which stand elsewhere (at the end): read with them.
     const definitions = read.definitions ?? '';
-    const readSnippet = (snippet: string) => markdownToDocument(definitions === '' ? snippet : `${snippet}\n\n${definitions}`, { headingOffset }).nodes;
+    const readSnippet = (snippet: string) => markdownToDocument(definitions === '' ? snippet : `${snippet}\n\n${definitions}`, { headingOffset, frontMatter: false }).nodes;
     const fits = keptFormFits(document.nodes, headingOffset, document.data.escapeParentheses, definitions);
-    const { forms, separators } = findWrittenForms(markdown, document.nodes, canonical, spans, readSnippet, fits);
+    const { forms, separators } = findWrittenForms(markdown, document.nodes, canonical, spans, readSnippet, fits, options.frontMatter ?? true);
     if (forms.length > 0) document.data.writtenForms = forms;
     if (separators.length > 0) document.data.writtenSeparators = separators;
   }
@@ -106,8 +112,8 @@ function escapesParentheses(markdown: string): boolean {
 const MAX_REREAD_DEPTH = 16;
 
 /** `read.definitions` gets the link reference definitions the page holds, as written (not those in code). */
-function readMarkdownBlocks(markdown: string, headingOffset: number, read?: { definitions?: string }, depth = 0) {
-  const prepared = prepareMarkdown(markdown);
+function readMarkdownBlocks(markdown: string, headingOffset: number, read?: { definitions?: string }, depth = 0, frontMatter = false) {
+  const prepared = prepareMarkdown(markdown, { frontMatter });
   const tree = parse(prepared);
   if (read) read.definitions = definitionSources(tree, prepared);
   const ctx: BlockContext = {

@@ -58,12 +58,12 @@ const RAW_HTML_BLOCKS = [
 /** What a lazy line cannot start with: a block of its own (a tag, fence, HTML, heading, quote, list item, table, math). */
 const LAZY_STOP = /^(?:\{%|`{3,}|~{3,}|<|#|>|[*+-](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|\||\$\$|$)/;
 /** Replaces GitBook's block tags, math and expressions by placeholders; see the file comment. */
-export function prepareMarkdown(markdown: string): Prepared {
+export function prepareMarkdown(markdown: string, options: { frontMatter?: boolean } = {}): Prepared {
   const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
   const tokens: Token[] = [];
   const out: string[] = [];
   const addedLines = new Set<number>();
-  let i = skipFrontMatter(lines, out);
+  let i = (options.frontMatter ?? true) ? skipFrontMatter(lines, out) : 0;
   const frontMatter = i > 0;
   let fence: Fence | null = null;
   let htmlBlock: string | null = null;

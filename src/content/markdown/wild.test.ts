@@ -518,6 +518,19 @@ describe('verbatim markup in a list item or a quote (hand-written HTML and unkno
 });
 
 describe('a page opening with a `---` divider', () => {
+  it('reads a page body opening with a divider, another `---` further down, as content, not front matter', () => {
+    // A body's front matter is split off before it is read: the engine took `---` … `---` for
+    // more of it and dropped what stood between from the page (its written form kept the markdown).
+    const page = keepsPage('---\n*Lamp wicks*\n\n---\n*Oil*\n');
+    expect(types(page.nodes)).toEqual(['divider', 'paragraph', 'divider', 'paragraph']);
+    expect(textOf(page.nodes)).toContain('Lamp wicks');
+  });
+
+  it('keeps the written form of dividers each right above a paragraph, met twice (a piece of page read alone is no front matter)', () => {
+    const page = keepsPage('Text.\n\n---\n*Written by the lamp team*\n*Standard: wicks*\n\n\n---\n*Reviewed*\n*Second line*\n');
+    expect(types(page.nodes)).toEqual(['paragraph', 'divider', 'paragraph', 'divider', 'paragraph']);
+  });
+
   it('reads the list under it as a list, not as front matter left open', () => {
     expect(types(roundTrips('***\n\n1. Wick\n'))).toEqual(['divider', 'list-ordered']);
     expect(types(markdownToDocument('---\n1. Wick\n').nodes)).toEqual(['divider', 'list-ordered']);

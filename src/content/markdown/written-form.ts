@@ -190,6 +190,8 @@ export function findWrittenForms(
   spans: BlockSpan[],
   readBlocks: (markdown: string) => Block[],
   keep: (index: number, form: WrittenForm) => boolean = () => true,
+  /** Whether the source may open with front matter (ReadOptions.frontMatter). */
+  frontMatter = true,
 ): { forms: WrittenForm[]; separators: WrittenSeparator[] } {
   if (spans.length === 0) return { forms: [], separators: [] };
   const keyAt = keysOf(nodes.map(stableContent));
@@ -205,7 +207,7 @@ export function findWrittenForms(
   const writtenFilled = filled(written);
   const sourceFilled = filled(sourceLines);
   // Front matter (`---` lines, as prepare.ts skips it) is page metadata, not a block's source.
-  const frontMatterClose = sourceLines[0] === '---' ? sourceLines.indexOf('---', 1) : -1;
+  const frontMatterClose = frontMatter && sourceLines[0] === '---' ? sourceLines.indexOf('---', 1) : -1;
   const frontMatterEnd = frontMatterClose + 1;
   // Ranges of the written blocks among the canonical text's non-blank lines.
   const lineAt = lineIndexer(canonical);
