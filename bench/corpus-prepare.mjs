@@ -84,6 +84,10 @@ export const CORPUS_BATCHES = [
     seed: 'quire-markdown-corpus-2026-11-28i',
     repositories: ['0xXyc/hacking-methodologyNotes', 'Ankur-Pentester/Writeups'],
   },
+  {
+    seed: 'quire-markdown-corpus-2026-11-29j',
+    repositories: ['AP-IT-GH/webtechnologie-cursus', 'CMSForNerd/CmsForNerd'],
+  },
 ];
 
 /** Tuning or held-out, from the names alone: within its batch, the half of the list sorted by seeded hash. */
