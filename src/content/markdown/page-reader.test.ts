@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createMarkdownReader, MarkdownTooCostly } from './page-reader.ts';
+import { createMarkdownReader, MarkdownTooCostly, ReaderBusy } from './page-reader.ts';
 import { readPageMarkdown } from './page.ts';
 import { markdownToDocument } from './parse.ts';
 
@@ -24,6 +24,17 @@ describe('page reader (markdown read on a pool thread, under a budget)', () => {
     expect(await reading.page(PAGE, 'a')).toEqual(readPageMarkdown(PAGE));
     expect(await reading.page('x'.repeat(2000), 'b')).toEqual(readPageMarkdown('x'.repeat(2000)));
     await inline.close();
+  });
+
+  it('with every thread busy and the queue full, a reading is refused at once (busy), and the others finish', async () => {
+    const small = createMarkdownReader({ threads: 1, budgetMs: 1500, inlineBytes: 0, queue: 1 });
+    const hostile = '{% hint style="info" %}\n'.repeat(40_000);
+    const settled = await Promise.allSettled([0, 1, 2].map((i) => small.begin().page(hostile, `page ${i}`)));
+    expect(settled.map((r) => (r.status === 'rejected' ? (r.reason as Error).constructor.name : 'read'))).toEqual(['MarkdownTooCostly', 'MarkdownTooCostly', 'ReaderBusy']);
+    expect((settled[2] as PromiseRejectedResult).reason).toBeInstanceOf(ReaderBusy);
+    // Free again: the next reading is read.
+    expect(await small.begin().page(PAGE, 'page')).toEqual(readPageMarkdown(PAGE));
+    await small.close();
   });
 
   it('past its budget a reading fails naming the input; one reading shares one budget', async () => {

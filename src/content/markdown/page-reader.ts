@@ -31,12 +31,14 @@ export class ReaderBusy extends DomainError {
 }
 
 export interface MarkdownReaderOptions {
-  /** Threads at most; they start on first use and stop when idle. */
+  /** Threads; they start with the first reading that needs one, and stay. */
   threads: number;
   /** Thread time one reading may use, in ms. */
   budgetMs: number;
   /** Bytes of markdown one reading may read on the calling thread. */
   inlineBytes: number;
+  /** Readings that may wait for a thread, at most (default 32 a thread). */
+  queue?: number;
 }
 
 /** One reading's pages, under one budget: a request's batch, or one page of an import. */
@@ -56,8 +58,6 @@ export interface MarkdownReader {
 /** The pool is loaded with the first page too big to read inline (lib/load-on-use.ts). */
 const piscina = loadOnUse<typeof import('piscina')>('piscina');
 
-/** A thread stopped for its budget, or out of memory, is replaced by the pool; idle ones stop after this. */
-const IDLE_MS = 5 * 60_000;
 const THREAD_MEMORY_MB = 512;
 /** Readings waiting for a thread, at most, per thread. */
 const QUEUE_PER_THREAD = 32;
@@ -65,6 +65,10 @@ const QUEUE_PER_THREAD = 32;
 export function createMarkdownReader(options: MarkdownReaderOptions): MarkdownReader {
   let pool: Piscina | undefined;
   const poolOf = () => (pool ??= startPool(options.threads));
+  // Readings on or waiting for a thread. Counted here: piscina's maxQueue does not count tasks
+  // given an abort signal, as every reading is.
+  let onThreads = 0;
+  const mostOnThreads = options.threads + (options.queue ?? options.threads * QUEUE_PER_THREAD);
   return {
     begin: ({ inline = true } = {}) => {
       let inlineLeft = inline ? options.inlineBytes : 0;
@@ -79,10 +83,11 @@ export function createMarkdownReader(options: MarkdownReaderOptions): MarkdownRe
         const left = options.budgetMs - spentMs;
         const refused = () => new MarkdownTooCostly(`${where}: reading this markdown takes more than the ${options.budgetMs / 1000} s one request may use; split it into smaller pages`);
         if (left <= 0) throw refused();
-        const run = await readOnThread(poolOf(), kind, markdown, left);
+        if (onThreads >= mostOnThreads) throw new ReaderBusy('Every markdown reading thread is busy; try again shortly');
+        onThreads++;
+        const run = await readOnThread(poolOf(), kind, markdown, left).finally(() => onThreads--);
         spentMs += run.ms;
         if (run.outcome === 'read') return run.read;
-        if (run.outcome === 'busy') throw new ReaderBusy('Every markdown reading thread is busy; try again shortly');
         if (run.outcome === 'out-of-memory') throw new MarkdownTooCostly(`${where}: reading this markdown needs more than ${THREAD_MEMORY_MB} MB of memory; split it into smaller pages`);
         throw refused();
       };
@@ -110,16 +115,17 @@ function startPool(threads: number): Piscina {
   return new (piscina().Piscina)({
     filename: new URL(sources ? './read-thread.ts' : './read-thread.js', import.meta.url).href,
     name: 'read',
-    minThreads: 0,
+    // Every thread is started with the pool (at the first page too big to read inline) and
+    // kept: piscina replaces a thread stopped for its budget only up to minThreads, and with
+    // fewer a reading queued behind the stopped one would wait for the next reading to come.
+    minThreads: threads,
     maxThreads: threads,
-    idleTimeout: IDLE_MS,
-    maxQueue: threads * QUEUE_PER_THREAD,
     execArgv,
     resourceLimits: { maxOldGenerationSizeMb: THREAD_MEMORY_MB },
   });
 }
 
-type ThreadRun = { outcome: 'read'; read: PageMarkdown | Document; ms: number } | { outcome: 'over-budget' | 'out-of-memory' | 'busy'; ms: number };
+type ThreadRun = { outcome: 'read'; read: PageMarkdown | Document; ms: number } | { outcome: 'over-budget' | 'out-of-memory'; ms: number };
 
 /** Reads on a pool thread; the budget's clock starts when the thread says it started. */
 async function readOnThread(pool: Piscina, kind: ReadTask['kind'], markdown: string, budgetMs: number): Promise<ThreadRun> {
@@ -140,7 +146,6 @@ async function readOnThread(pool: Piscina, kind: ReadTask['kind'], markdown: str
     if (abort.signal.aborted) return { outcome: 'over-budget', ms: spent() };
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'ERR_WORKER_OUT_OF_MEMORY') return { outcome: 'out-of-memory', ms: spent() };
-    if (/queue is at limit/i.test((error as Error).message)) return { outcome: 'busy', ms: 0 };
     throw error;
   } finally {
     clearTimeout(timer);

@@ -25,18 +25,26 @@ function longPage(bytes: number): string {
 const HOSTILE = '{% hint style="info" %}\n'.repeat(40_000);
 
 describe('markdown read off the request thread', () => {
+  // Small allowances, so that a test reaches the thread quickly; the budget generous where a
+  // page must be read (a loaded machine reads slowly) and tight where one must not be.
   let t: TestApp;
   let org: TestOrganization;
   let editor: TestUser;
+  let tight: TestApp;
+  let tightEditor: TestUser;
+  let tightOrg: TestOrganization;
 
   beforeAll(async () => {
-    // Small numbers, so that a test reaches the thread and the budget quickly.
-    t = await createTestApp({ markdownReader: { threads: 1, budgetMs: 5000, inlineBytes: 2048 } });
+    t = await createTestApp({ markdownReader: { threads: 1, budgetMs: 60_000, inlineBytes: 2048 } });
     org = await createOrganization(t, { title: 'Acme' });
     editor = await createMember(t, org.id, 'edit');
+    tight = await createTestApp({ markdownReader: { threads: 1, budgetMs: 3000, inlineBytes: 2048 } });
+    tightOrg = await createOrganization(tight, { title: 'Tight' });
+    tightEditor = await createMember(tight, tightOrg.id, 'edit');
   });
   afterAll(async () => {
     await t.close();
+    await tight.close();
   });
 
   const content = (spaceId: string, cr: string) => `/v1/spaces/${spaceId}/change-requests/${cr}/content`;
@@ -58,40 +66,40 @@ describe('markdown read off the request thread', () => {
   });
 
   it('past the budget: 413 naming the field, nothing changed, and other requests answered meanwhile', async () => {
-    const space = await createSpace(t, { organization: org });
-    const cr = await createChangeRequest(t, { space, token: editor.token });
-    const before = await t.request('GET', `/v1/spaces/${space.id}/change-requests/${cr.id}`, { token: editor.token });
+    const space = await createSpace(tight, { organization: tightOrg });
+    const cr = await createChangeRequest(tight, { space, token: tightEditor.token });
+    const before = await tight.request('GET', `/v1/spaces/${space.id}/change-requests/${cr.id}`, { token: tightEditor.token });
     const order: string[] = [];
-    const hostile = t
+    const hostile = tight
       .request('POST', content(space.id, cr.id), {
-        token: editor.token,
+        token: tightEditor.token,
         body: { changes: [{ operation: 'insert_page', title: 'Fine', document: { markdown: 'Fine.\n' } }, { operation: 'insert_page', title: 'Hostile', document: { markdown: HOSTILE } }] },
       })
       .then((res) => (order.push('hostile'), res));
     // Answered while the hostile page is being read: the event loop is free.
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const other = await t.request('GET', `/v1/spaces/${space.id}/content/pages`, { token: editor.token });
+    const other = await tight.request('GET', `/v1/spaces/${space.id}/content/pages`, { token: tightEditor.token });
     order.push('other');
     expect(other.status).toBe(200);
     const res = await hostile;
     expect(order).toEqual(['other', 'hostile']);
     expect(res.status).toBe(413);
     expect(res.body).toEqual({ error: { code: 413, message: expect.stringContaining('body/changes/1/document/markdown') } });
-    expect(res.body.error.message).toMatch(/more than the 5 s one request may use/);
-    const after = await t.request('GET', `/v1/spaces/${space.id}/change-requests/${cr.id}`, { token: editor.token });
+    expect(res.body.error.message).toMatch(/more than the 3 s one request may use/);
+    const after = await tight.request('GET', `/v1/spaces/${space.id}/change-requests/${cr.id}`, { token: tightEditor.token });
     expect(after.body.revision).toBe(before.body.revision);
-    const tree = await t.request('GET', `${content(space.id, cr.id)}/pages`, { token: editor.token });
+    const tree = await tight.request('GET', `${content(space.id, cr.id)}/pages`, { token: tightEditor.token });
     expect(tree.body.pages).toEqual([]);
   });
 
   it('after a thread was stopped for its budget, the next reading gets a fresh one', async () => {
-    const space = await createSpace(t, { organization: org });
-    const cr = await createChangeRequest(t, { space, token: editor.token });
-    const body = longPage(8_000);
-    const res = await t.request('POST', content(space.id, cr.id), { token: editor.token, body: { changes: [{ operation: 'insert_page', title: 'After', document: { markdown: body } }] } });
+    const space = await createSpace(tight, { organization: tightOrg });
+    const cr = await createChangeRequest(tight, { space, token: tightEditor.token });
+    const body = longPage(3_000);
+    const res = await tight.request('POST', content(space.id, cr.id), { token: tightEditor.token, body: { changes: [{ operation: 'insert_page', title: 'After', document: { markdown: body } }] } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    const tree = await t.request('GET', `${content(space.id, cr.id)}/pages`, { token: editor.token });
-    const read = await t.request('GET', `${content(space.id, cr.id)}/page/${tree.body.pages[0].id}`, { token: editor.token, query: { format: 'markdown' } });
+    const tree = await tight.request('GET', `${content(space.id, cr.id)}/pages`, { token: tightEditor.token });
+    const read = await tight.request('GET', `${content(space.id, cr.id)}/page/${tree.body.pages[0].id}`, { token: tightEditor.token, query: { format: 'markdown' } });
     expect(read.body.markdown).toBe(body);
   });
 
