@@ -183,14 +183,17 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
 
   // Every page's markdown is read first (by input.readPage: off the event loop, for an import job).
   const readPage = input.readPage ?? (async (body: string) => readPageMarkdown(body));
-  const pageMarkdown = new Map<string, PageMarkdown>();
-  for (const path of pagePaths) pageMarkdown.set(path, await readPage(splitFrontMatter(texts.get(path) ?? '').body, path));
+  const pageFiles = new Map<string, { data: Record<string, unknown>; page: PageMarkdown }>();
+  for (const path of pagePaths) {
+    const { data, body } = splitFrontMatter(texts.get(path) ?? '');
+    pageFiles.set(path, { data, page: await readPage(body, path) });
+  }
   const taken = new Set<string>();
-  /** A page's reading; a copy when a SUMMARY lists its file twice, so the two pages share nothing. */
-  const takeReading = (path: string) => {
-    const page = pageMarkdown.get(path)!;
-    if (!taken.has(path)) return (taken.add(path), page);
-    return structuredClone(page);
+  /** A page file's front matter and reading; the reading a copy when a SUMMARY lists the file twice, so the two pages share nothing. */
+  const takeFile = (path: string) => {
+    const file = pageFiles.get(path)!;
+    if (!taken.has(path)) return (taken.add(path), file);
+    return { data: file.data, page: structuredClone(file.page) };
   };
 
   const slugs = (list: LayoutPage[]) => {
@@ -218,8 +221,7 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
       return { key: `empty:${title}`, type: 'document', title, slug: slugFromTitle(title), meta: {}, children };
     }
     const path = slot.path;
-    const { data } = splitFrontMatter(texts.get(path) ?? '');
-    const { title: heading, document } = takeReading(path);
+    const { data, page: { title: heading, document } } = takeFile(path);
     const coverRef = (value: string): PageCover['ref'] => {
       if (EXTERNAL.test(value)) return { kind: 'url', url: value };
       const ref = resolve(value, path);

@@ -15,9 +15,8 @@ import { MessageChannel } from 'node:worker_threads';
 import type { Piscina } from 'piscina';
 import { DomainError } from '../../lib/domain-errors.ts';
 import { loadOnUse } from '../../lib/load-on-use.ts';
-import { readPageMarkdown, type PageMarkdown } from './page.ts';
-import { markdownToDocument } from './parse.ts';
-import type { ReadTask } from './read-thread.ts';
+import type { PageMarkdown } from './page.ts';
+import { readOfKind, type ReadTask } from './read-thread.ts';
 import type { Document } from './types.ts';
 
 /** Markdown that costs more to read than the reading's budget allows (a 413). */
@@ -77,7 +76,7 @@ export function createMarkdownReader(options: MarkdownReaderOptions): MarkdownRe
         const bytes = Buffer.byteLength(markdown);
         if (bytes <= inlineLeft) {
           inlineLeft -= bytes;
-          return kind === 'page' ? readPageMarkdown(markdown) : markdownToDocument(markdown);
+          return readOfKind(kind, markdown);
         }
         inlineLeft = 0;
         const left = options.budgetMs - spentMs;

@@ -18,5 +18,10 @@ export interface ReadTask {
 export function read(task: ReadTask): PageMarkdown | Document {
   task.started.postMessage('started');
   task.started.close();
-  return task.kind === 'page' ? readPageMarkdown(task.markdown) : markdownToDocument(task.markdown);
+  return readOfKind(task.kind, task.markdown);
+}
+
+/** Reads markdown as its kind says; on a pool thread (above) or where the reader reads inline. */
+export function readOfKind(kind: ReadTask['kind'], markdown: string): PageMarkdown | Document {
+  return kind === 'page' ? readPageMarkdown(markdown) : markdownToDocument(markdown);
 }

@@ -94,10 +94,15 @@ async function parseDocuments(ctx: Context, changes: ContentChangeInput[]): Prom
   const reading = ctx.markdown.begin();
   const parsed = new Map<number, ParsedDocument>();
   for (const [i, change] of changes.entries()) {
-    const document = change.operation === 'update_page' || (change.operation === 'insert_page' && change.type !== 'group') ? change.document : undefined;
+    const document = pageDocumentOf(change);
     if (document !== undefined) parsed.set(i, await parseDocument(document, `body/changes/${i}`, reading));
   }
   return parsed;
+}
+
+/** The document a change gives a page, to be read (a group's is refused in the transaction, never read). */
+function pageDocumentOf(change: ContentChangeInput): DocumentInput | undefined {
+  return change.operation === 'update_page' || (change.operation === 'insert_page' && change.type !== 'group') ? change.document : undefined;
 }
 
 /**
@@ -131,7 +136,7 @@ function resolveRefs(value: unknown, pages: Map<string, string>, files: Map<stri
  */
 export async function applyContentChanges(ctx: Context, spaceId: string, idOrNumber: string, changes: ContentChangeInput[], compat: boolean): Promise<ContentUpdate> {
   const hasFiles = changes.some((c) => c.operation === 'insert_files');
-  const hasMarkdown = changes.some((c) => (c.operation === 'insert_page' || c.operation === 'update_page') && c.document !== undefined && 'markdown' in c.document);
+  const hasMarkdown = changes.some((c) => { const document = pageDocumentOf(c); return document !== undefined && 'markdown' in document; });
   if (hasFiles || hasMarkdown) {
     // Checked before any URL is fetched, any byte stored or any markdown read (and again in the transaction).
     const { access } = await loadChangeRequest(ctx, spaceId, idOrNumber);
