@@ -6,13 +6,14 @@
  */
 import { decodeHTML, decodeHTMLStrict } from 'entities';
 import { htmlBlockNames } from 'micromark-util-html-tag-name';
-import { pageBody, readPageMarkdown, writePageMarkdown } from '../src/content/markdown/index.ts';
+import { pageBody, readPageMarkdown, splitFrontMatter, writePageMarkdown } from '../src/content/markdown/index.ts';
 
-export const FRONT_MATTER = /^---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*(?:\r?\n|$)/;
+/** The page file's front matter as written ('' without), by the importers' rule. */
+const frontMatterOf = (markdown: string) => markdown.slice(0, markdown.length - splitFrontMatter(markdown).body.length);
 
 /** Front matter and the leading `# Title` are split off as the batch does; the body is read and written back. */
 export function roundTrip(markdown: string) {
-  const front = FRONT_MATTER.exec(markdown)?.[0] ?? '';
+  const front = frontMatterOf(markdown);
   const rest = markdown.slice(front.length);
   // Blank lines between front matter and the body: a body's first line may be indented (code).
   const lead = /^(?:[ \t]*\r?\n)*/.exec(rest)![0];
@@ -24,7 +25,7 @@ export function roundTrip(markdown: string) {
  * What the engine owns of a page file: the body after front matter (page metadata, git
  * sync's) and the `# Title` line (the page title). The API's `format=markdown` returns this.
  */
-export const engineOwned = (markdown: string) => pageBody(markdown.replace(FRONT_MATTER, ''));
+export const engineOwned = (markdown: string) => pageBody(splitFrontMatter(markdown).body);
 
 /** Trailing whitespace of lines (GitBook's `&#x20;` is an encoded trailing space) and of the file does not count. */
 export const canonical = (text: string) => text.replace(/(?:[ \t]|&#x20;)+$/gm, '').replace(/\s+$/, '');

@@ -3,26 +3,20 @@
  * (`description`, `icon`, `cover`, `coverY`, `layout`, `hidden`).
  */
 import { loadOnUse } from '../../lib/load-on-use.ts';
+import { splitFrontMatter } from '../markdown/front-matter.ts';
 import type { PageCover, PageLayout, PageMeta } from '../store/types.ts';
 
 /** YAML is parsed only by some requests: loaded on first use (lib/load-on-use.ts). */
 const yaml = loadOnUse<typeof import('yaml')>('yaml');
 
-const FRONT = /^---[ \t]*\r?\n([\s\S]*?)\r?\n?---[ \t]*(?:\r?\n|$)/;
-
-/** Splits a page file into its front matter (parsed) and its markdown body. */
-export function splitFrontMatter(text: string): { data: Record<string, unknown>; body: string } {
-  const match = FRONT.exec(text);
-  if (!match) return { data: {}, body: text };
-  let data: unknown;
-  try {
-    data = yaml().parse(match[1]);
-  } catch {
-    // Not YAML: GitBook would show it as text; keep it in the body.
-    return { data: {}, body: text };
-  }
-  const body = text.slice(match[0].length).replace(/^\r?\n/, '');
-  return { data: data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {}, body };
+/**
+ * Splits a page file into its front matter (parsed) and its markdown body, the one rule for
+ * where front matter is (markdown/front-matter.ts); the blank line GitBook writes under it is
+ * the file's, not the body's. Front matter YAML does not parse is text GitBook would show: body.
+ */
+export function splitPageFile(text: string): { data: Record<string, unknown>; body: string } {
+  const { data, body } = splitFrontMatter(text);
+  return { data, body: body === text ? text : body.replace(/^\r?\n/, '') };
 }
 
 /** The front matter keys that are page metadata; any other key is kept as it was read. */

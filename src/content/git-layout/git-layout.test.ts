@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { frontMatterOf, metaFromFrontMatter, splitFrontMatter } from './front-matter.ts';
+import { frontMatterOf, metaFromFrontMatter, splitPageFile } from './front-matter.ts';
 import { bindDocument, readGitLayout, type RepositoryFile } from './read.ts';
 import { parseSummary, writeSummary } from './summary.ts';
 import { pageFileText, planPaths, summaryOf } from './write.ts';
@@ -49,7 +49,7 @@ describe('SUMMARY.md', () => {
 describe('front matter', () => {
   it('maps description, icon, cover, layout and hidden both ways', () => {
     const text = '---\ndescription: Short\nicon: rocket\ncover: .gitbook/assets/c.png\ncoverY: 12\nlayout:\n  width: wide\n  title:\n    visible: false\nhidden: true\n---\n\n# T\n';
-    const { data, body } = splitFrontMatter(text);
+    const { data, body } = splitPageFile(text);
     expect(body).toBe('# T\n');
     const meta = metaFromFrontMatter(data, (v) => ({ kind: 'file', file: `id:${v}` }));
     expect(meta).toEqual({ description: 'Short', icon: 'rocket', hidden: true, cover: { ref: { kind: 'file', file: 'id:.gitbook/assets/c.png' }, yPos: 12 }, layout: { width: 'wide', title: false } });
@@ -58,7 +58,17 @@ describe('front matter', () => {
   });
 
   it('leaves text that is not YAML in the body', () => {
-    expect(splitFrontMatter('---\n: [\n---\nbody').data).toEqual({});
+    expect(splitPageFile('---\n: [\n---\nbody')).toEqual({ data: {}, body: '---\n: [\n---\nbody' });
+  });
+
+  it('takes `---` lines around a sentence for content: front matter is a YAML mapping, or empty', () => {
+    const page = '---\n\nA sentence a divider above and below sets apart.\n\n---\n\nMore.\n';
+    expect(splitPageFile(page)).toEqual({ data: {}, body: page });
+    expect(splitPageFile('---\n- a\n- b\n---\nx\n')).toEqual({ data: {}, body: '---\n- a\n- b\n---\nx\n' });
+    expect(splitPageFile('---\n---\n\n# T\n')).toEqual({ data: {}, body: '# T\n' });
+    expect(splitPageFile('---\r\nhidden: true\r\n---\r\n\r\nText\r\n')).toEqual({ data: { hidden: true }, body: 'Text\r\n' });
+    // The closing `---` stands on a line of its own.
+    expect(splitPageFile('---\nhidden: true\nsee---\nText\n').data).toEqual({});
   });
 });
 

@@ -15,7 +15,7 @@ import { markupOf, type ContentRef, type Document } from '../markdown/types.ts';
 import { decodeEntities } from '../markdown/syntax.ts';
 import { slugFromTitle } from '../store/editor.ts';
 import type { PageCover, PageMeta } from '../store/types.ts';
-import { metaFromFrontMatter, otherFrontMatter, splitFrontMatter } from './front-matter.ts';
+import { metaFromFrontMatter, otherFrontMatter, splitPageFile } from './front-matter.ts';
 import { parseSummary, type SummaryEntry } from './summary.ts';
 
 /** YAML is parsed only by some requests: loaded on first use (lib/load-on-use.ts). */
@@ -185,7 +185,7 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
   const readPage = input.readPage ?? (async (body: string) => readPageMarkdown(body));
   const pageFiles = new Map<string, { data: Record<string, unknown>; page: PageMarkdown }>();
   for (const path of pagePaths) {
-    const { data, body } = splitFrontMatter(texts.get(path) ?? '');
+    const { data, body } = splitPageFile(texts.get(path) ?? '');
     pageFiles.set(path, { data, page: await readPage(body, path) });
   }
   const taken = new Set<string>();

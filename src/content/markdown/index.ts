@@ -11,6 +11,7 @@ export { documentToMarkdown, type WriteOptions } from './write.ts';
 export { extractLinks, extractText, headingAnchor, documentAnchors, type DocumentLink, type TextSection } from './extract.ts';
 export { resolveVariables, evaluateExpression } from './variables.ts';
 export { refFromHref, hrefFromRef } from './refs.ts';
+export { splitFrontMatter, type FrontMatterSplit } from './front-matter.ts';
 export { readPageMarkdown, writePageMarkdown, pageBody, PAGE_HEADING_OFFSET, type PageMarkdown } from './page.ts';
 export type * from './types.ts';
 

@@ -42,7 +42,7 @@ function readLfPage(markdown: string): PageMarkdown {
   const match = TITLE_LINE.exec(markdown);
   const body = pageBody(markdown);
   // A body: its front matter, if any, was split off by the caller (git-layout, the content batch).
-  const document = assignKeys(markdownToDocument(body, { headingOffset: PAGE_HEADING_OFFSET, keepWrittenForm: true, frontMatter: false }));
+  const document = assignKeys(markdownToDocument(body, { headingOffset: PAGE_HEADING_OFFSET, keepWrittenForm: true }));
   if (!match) return { document };
   const title = titleText(match[1]);
   if (!title) return { document };

@@ -1,12 +1,11 @@
 /*
  * GitBook-flavoured markdown -> GitBook document JSON.
- * prepare (GitBook tags to placeholders) -> remark-parse + remark-gfm + remark-frontmatter ->
+ * prepare (GitBook tags to placeholders) -> remark-parse + remark-gfm ->
  * mdast -> blocks -> fitted into GitBook's containers -> normal form -> keys by position.
  */
 import { unified } from 'unified';
 import remarkParse from 'remark-parse';
 import remarkGfm from 'remark-gfm';
-import remarkFrontmatter from 'remark-frontmatter';
 import { visit } from 'unist-util-visit';
 import type { Definition, Root } from 'mdast';
 import { prepareMarkdown, restorePlaceholders, type Prepared } from './prepare.ts';
@@ -24,12 +23,6 @@ export interface ReadOptions {
    */
   headingOffset?: number;
   /**
-   * Whether a leading `---` block is front matter (page metadata, not content), as in a whole
-   * page file (the default). Not in a page's body (its front matter is split off before) nor in
-   * a piece of one read alone: there a leading `---` is a divider, and what follows is shown.
-   */
-  frontMatter?: boolean;
-  /**
    * Keep the written form of blocks the source writes differently from the canonical form
    * (written-form.ts), so that writing the document back gives the source. Pages read from
    * git or a change request do; other markdown (comments, templates, merges) is canonical.
@@ -37,28 +30,27 @@ export interface ReadOptions {
   keepWrittenForm?: boolean;
 }
 
-const processor = unified().use(remarkParse).use(remarkGfm);
-const withFrontMatter = unified().use(remarkParse).use(remarkGfm).use(remarkFrontmatter, ['yaml']);
 /**
- * Front matter is parsed only where the pre-pass found it closed: a page opening with a `---`
- * divider is no front matter, and remark-frontmatter, trying it, read the list under it as text.
+ * No front matter: it belongs to a page file and its caller splits it off (front-matter.ts);
+ * markdown read here opening with `---` opens with a divider.
  */
-const parse = (prepared: Prepared) => (prepared.frontMatter ? withFrontMatter : processor).parse(prepared.source) as Root;
+const processor = unified().use(remarkParse).use(remarkGfm);
+const parse = (prepared: Prepared) => processor.parse(prepared.source) as Root;
 
 /** Reads GitBook-flavoured markdown into a GitBook document; the same markdown always gives the same document. */
 export function markdownToDocument(markdown: string, options: ReadOptions = {}): Document {
   const data: Document['data'] = escapesParentheses(markdown) ? { escapeParentheses: true } : {};
   const headingOffset = options.headingOffset ?? 0;
   const read: { definitions?: string } = {};
-  const document = normalizeDocument({ object: 'document', data, nodes: readMarkdownBlocks(markdown, headingOffset, read, 0, options.frontMatter ?? true) });
+  const document = normalizeDocument({ object: 'document', data, nodes: readMarkdownBlocks(markdown, headingOffset, read) });
   if (options.keepWrittenForm) {
     const spans: BlockSpan[] = [];
     const canonical = writeTop(document, headingOffset, { spans });
     // A run may use the page's link reference definitions, which stand elsewhere (at the end): read with them.
     const definitions = read.definitions ?? '';
-    const readSnippet = (snippet: string) => markdownToDocument(definitions === '' ? snippet : `${snippet}\n\n${definitions}`, { headingOffset, frontMatter: false }).nodes;
+    const readSnippet = (snippet: string) => markdownToDocument(definitions === '' ? snippet : `${snippet}\n\n${definitions}`, { headingOffset }).nodes;
     const fits = keptFormFits(document.nodes, headingOffset, document.data.escapeParentheses, definitions);
-    const { forms, separators } = findWrittenForms(markdown, document.nodes, canonical, spans, readSnippet, fits, options.frontMatter ?? true);
+    const { forms, separators } = findWrittenForms(markdown, document.nodes, canonical, spans, readSnippet, fits);
     if (forms.length > 0) document.data.writtenForms = forms;
     if (separators.length > 0) document.data.writtenSeparators = separators;
   }
@@ -112,8 +104,8 @@ function escapesParentheses(markdown: string): boolean {
 const MAX_REREAD_DEPTH = 16;
 
 /** `read.definitions` gets the link reference definitions the page holds, as written (not those in code). */
-function readMarkdownBlocks(markdown: string, headingOffset: number, read?: { definitions?: string }, depth = 0, frontMatter = false) {
-  const prepared = prepareMarkdown(markdown, { frontMatter });
+function readMarkdownBlocks(markdown: string, headingOffset: number, read?: { definitions?: string }, depth = 0) {
+  const prepared = prepareMarkdown(markdown);
   const tree = parse(prepared);
   if (read) read.definitions = definitionSources(tree, prepared);
   const ctx: BlockContext = {

@@ -34,8 +34,6 @@ export interface Prepared {
   tokens: Token[];
   /** Lines of `source` (0-based) that are the blank lines put around placeholders, not the input's. */
   addedLines: Set<number>;
-  /** Whether the input opens with front matter (`---` lines, closed). */
-  frontMatter: boolean;
 }
 
 /** The `{% %}` tags this library understands; other tags stay text. */
@@ -58,13 +56,12 @@ const RAW_HTML_BLOCKS = [
 /** What a lazy line cannot start with: a block of its own (a tag, fence, HTML, heading, quote, list item, table, math). */
 const LAZY_STOP = /^(?:\{%|`{3,}|~{3,}|<|#|>|[*+-](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|\||\$\$|$)/;
 /** Replaces GitBook's block tags, math and expressions by placeholders; see the file comment. */
-export function prepareMarkdown(markdown: string, options: { frontMatter?: boolean } = {}): Prepared {
+export function prepareMarkdown(markdown: string): Prepared {
   const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
   const tokens: Token[] = [];
   const out: string[] = [];
   const addedLines = new Set<number>();
-  let i = (options.frontMatter ?? true) ? skipFrontMatter(lines, out) : 0;
-  const frontMatter = i > 0;
+  let i = 0;
   let fence: Fence | null = null;
   let htmlBlock: string | null = null;
   const listItemMemo: ListItemMemo = { line: -1, at: 0, container: '' };
@@ -179,7 +176,7 @@ export function prepareMarkdown(markdown: string, options: { frontMatter?: boole
     out.push(prefix + replaceInlineTokens(rest, tokens));
     i++;
   }
-  return { source: out.join('\n'), tokens, addedLines, frontMatter };
+  return { source: out.join('\n'), tokens, addedLines };
 }
 
 /**
@@ -322,14 +319,6 @@ function closingTagAt(rest: string, prefix: string, open: OpenTag[], lead?: RegE
 export function restorePlaceholders(text: string, tokens: Token[]): string {
   if (!text.includes(BLOCK_MARK) && !text.includes(INLINE_MARK)) return text;
   return text.replace(ANY_PLACEHOLDER, (whole, index: string) => tokens[Number(index)]?.raw ?? whole);
-}
-
-function skipFrontMatter(lines: string[], out: string[]): number {
-  if (lines[0] !== '---') return 0;
-  const end = lines.indexOf('---', 1);
-  if (end < 0) return 0;
-  out.push(...lines.slice(0, end + 1));
-  return end + 1;
 }
 
 type Place = (prefix: string, token: Token) => void;

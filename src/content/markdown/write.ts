@@ -51,7 +51,7 @@ export function documentToMarkdown(document: Document, options: WriteOptions = {
     top.lookup = (index) => { const form = lookup(index); return form && fits(index, form) ? form : undefined; };
   }
   if (separators) {
-    const read = (markdown: string) => markdownToDocument(markdown, { headingOffset, frontMatter: false }).nodes;
+    const read = (markdown: string) => markdownToDocument(markdown, { headingOffset }).nodes;
     top.separator = (before, after, canonical) => {
       const kept = separators(before.last, after.first);
       if (!kept) return undefined;
@@ -72,7 +72,7 @@ export function documentToMarkdown(document: Document, options: WriteOptions = {
  */
 export function keptFormFits(nodes: Block[], headingOffset: number, escapeParentheses: true | undefined, definitions = '') {
   // A form may use the page's link reference definitions (`[name]` with `[name]: url` further down): read with them.
-  const read = (markdown: string) => markdownToDocument(definitions === '' ? markdown : `${markdown}\n\n${definitions}`, { headingOffset, frontMatter: false }).nodes;
+  const read = (markdown: string) => markdownToDocument(definitions === '' ? markdown : `${markdown}\n\n${definitions}`, { headingOffset }).nodes;
   const data = escapeParentheses ? { escapeParentheses } : {};
   /** The index of the nearest block from `from` on that is not an empty paragraph (GitBook writes those as blank lines). */
   const neighbour = (from: number, step: number) => {

@@ -190,8 +190,6 @@ export function findWrittenForms(
   spans: BlockSpan[],
   readBlocks: (markdown: string) => Block[],
   keep: (index: number, form: WrittenForm) => boolean = () => true,
-  /** Whether the source may open with front matter (ReadOptions.frontMatter). */
-  frontMatter = true,
 ): { forms: WrittenForm[]; separators: WrittenSeparator[] } {
   if (spans.length === 0) return { forms: [], separators: [] };
   const keyAt = keysOf(nodes.map(stableContent));
@@ -206,9 +204,6 @@ export function findWrittenForms(
   const filled = (lines: string[]) => lines.flatMap((line, i) => (isBlank(line) ? [] : [i]));
   const writtenFilled = filled(written);
   const sourceFilled = filled(sourceLines);
-  // Front matter (`---` lines, as prepare.ts skips it) is page metadata, not a block's source.
-  const frontMatterClose = frontMatter && sourceLines[0] === '---' ? sourceLines.indexOf('---', 1) : -1;
-  const frontMatterEnd = frontMatterClose + 1;
   // Ranges of the written blocks among the canonical text's non-blank lines.
   const lineAt = lineIndexer(canonical);
   const firstFilled = (line: number) => { let lo = 0; let hi = writtenFilled.length; while (lo < hi) { const mid = (lo + hi) >> 1; if (writtenFilled[mid] < line) lo = mid + 1; else hi = mid; } return lo; };
@@ -274,9 +269,7 @@ export function findWrittenForms(
     if (lo < 0) {
       const before = blockLines.findLastIndex((b) => b.to <= hunk.w0);
       if (before < 0) {
-        // Front matter above the first block is not the document's; a line after it that the
-        // canonical form has no counterpart for (a quote's opening `>`) is the first block's.
-        while (hunk.s0 < hunk.s1 && sourceFilled[hunk.s0] < frontMatterEnd) hunk.s0++;
+        // A line above the first block the canonical form has no counterpart for (a quote's opening `>`) is the first block's.
         if (hunk.s0 === hunk.s1 || hunk.w0 !== hunk.w1 || blockLines.length === 0) continue;
         lo = hi = 0;
         const last = groups[groups.length - 1];

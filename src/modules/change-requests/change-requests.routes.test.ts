@@ -447,6 +447,20 @@ describe('change requests', () => {
       expect(bad.status).toBe(404);
     });
 
+    it('insert_page: `---` lines around a sentence are content, not front matter (nothing between them is lost); bad YAML is 400', async () => {
+      const space = await createSpace(t, { organization: org, title: 'Docs' });
+      const cr = await open(space.id);
+      const markdown = '---\n\nA sentence set apart.\n\n---\n\nMore.\n';
+      await applyOk(space.id, cr.id, [{ operation: 'insert_page', title: 'Set apart', document: { markdown } }]);
+      const [page] = await crTree(space.id, cr.id);
+      expect(await crMarkdown(space.id, cr.id, page.id)).toBe(markdown);
+      const revision = (await getCR(space.id, cr.id)).revision;
+      const bad = await apply(space.id, cr.id, [{ operation: 'insert_page', title: 'Bad', document: { markdown: '---\ntitle: [a\n---\n\nText\n' } }]);
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.message).toMatch(/^body\/changes\/0\/document\/markdown: the front matter is not valid YAML/);
+      expect((await getCR(space.id, cr.id)).revision).toBe(revision);
+    });
+
     it('insert_page with type group: a titled group without content, pages move into it; bad groups are 400 and change nothing', async () => {
       const space = await createSpace(t, { organization: org, title: 'Docs' });
       const cr = await open(space.id);

@@ -1,4 +1,4 @@
-import { loadOnUse } from '../../lib/load-on-use.ts';
+import { splitFrontMatter } from '../../content/markdown/front-matter.ts';
 import type { Context } from '../../context.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
@@ -22,38 +22,27 @@ import type { ContentChangeInput } from '../change-requests/change-requests.sche
 import { HeadMoved } from '../../db/retry.ts';
 import { loadChangeRequest } from '../../access/index.ts';
 
-/** YAML is parsed only by some requests: loaded on first use (lib/load-on-use.ts). */
-const yaml = loadOnUse<typeof import('yaml')>('yaml');
-
 type DocumentInput = { markdown: string } | { document: { object: 'document'; nodes: unknown[] } };
 type PageFields = { title?: string; slug?: string; emoji?: string; icon?: string; description?: string; hidden?: boolean; noIndex?: boolean; noRobotsIndex?: boolean };
 
 /** Page metadata a markdown front matter may set (Git Sync's names). */
 const FRONT_MATTER_FIELDS = ['title', 'slug', 'emoji', 'icon', 'description', 'hidden', 'noIndex', 'noRobotsIndex'] as const;
 
-/** Splits `---\n yaml \n---` off a markdown text; 400 when the YAML does not parse. */
+/** Splits the front matter off a page's markdown (markdown/front-matter.ts); 400 when its YAML does not parse. */
 function frontMatter(markdown: string, where: string): { fields: PageFields; body: string } {
-  const match = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(markdown);
-  if (!match) return { fields: {}, body: markdown };
-  let data: unknown;
-  try {
-    data = yaml().parse(match[1]);
-  } catch (error) {
-    throw badRequest(`${where}/document/markdown: the front matter is not valid YAML (${(error as Error).message.split('\n')[0]})`);
-  }
+  const { data, body, invalid } = splitFrontMatter(markdown);
+  if (invalid !== undefined) throw badRequest(`${where}/document/markdown: the front matter is not valid YAML (${invalid})`);
   const fields: Record<string, unknown> = {};
-  if (data && typeof data === 'object') {
-    for (const name of FRONT_MATTER_FIELDS) {
-      const value = (data as Record<string, unknown>)[name];
-      if (value === undefined || value === null) continue;
-      const boolean = name === 'hidden' || name === 'noIndex' || name === 'noRobotsIndex';
-      if (boolean ? typeof value !== 'boolean' : typeof value !== 'string') {
-        throw badRequest(`${where}/document/markdown: front matter "${name}" must be a ${boolean ? 'boolean' : 'string'}`);
-      }
-      fields[name] = value;
+  for (const name of FRONT_MATTER_FIELDS) {
+    const value = data[name];
+    if (value === undefined || value === null) continue;
+    const boolean = name === 'hidden' || name === 'noIndex' || name === 'noRobotsIndex';
+    if (boolean ? typeof value !== 'boolean' : typeof value !== 'string') {
+      throw badRequest(`${where}/document/markdown: front matter "${name}" must be a ${boolean ? 'boolean' : 'string'}`);
     }
+    fields[name] = value;
   }
-  return { fields: fields as PageFields, body: markdown.slice(match[0].length) };
+  return { fields: fields as PageFields, body };
 }
 
 interface ParsedDocument {
