@@ -153,11 +153,7 @@ function sourceFiles(repoDir: string, root: string, file: string, href: string):
   if (/^(?:[a-z][a-z0-9+.-]*:|\/\/|#)/i.test(href) && !href.startsWith('/')) return [];
   let path = href.replace(/#.*$/, '').replace(/\?.*$/, '').replace(/^<|>$/g, '');
   if (path === 'broken-reference') return 'broken-reference';
-  try {
-    path = decodeURI(path);
-  } catch {
-    // kept as written
-  }
+  path = percentDecoded(path);
   const clamp = (p: string) => posix.normalize(p).replace(/^(?:\.\.(?:\/|$))+/, '') || '.';
   const inRoot = (p: string) => (root ? posix.join(root, p) : p);
   const dir = posix.dirname(file);
@@ -181,6 +177,20 @@ function sourceFiles(repoDir: string, root: string, file: string, href: string):
   return [...found];
 }
 
+/** A percent-encoded path decoded name by name, as a URL's path is (`C%23.md` is `C#.md`; decodeURI would leave `%23`). */
+function percentDecoded(path: string): string {
+  return path
+    .split('/')
+    .map((name) => {
+      try {
+        return decodeURIComponent(name);
+      } catch {
+        return name;
+      }
+    })
+    .join('/');
+}
+
 /** Whether a link left as written on a published page is dead in the source itself: no file of the repository answers it (sourceFiles). */
 function deadInSource(repoDir: string, root: string, file: string, href: string): boolean {
   const files = sourceFiles(repoDir, root, file, href);
@@ -193,13 +203,9 @@ function summaryListed(repoDir: string, summaryPath: string): Set<string> | unde
   if (!existsSync(full)) return undefined;
   const dir = posix.dirname(summaryPath);
   const listed = new Set<string>();
-  for (const [, target] of readFileSync(full, 'utf8').matchAll(/\]\(\s*<?([^)\s>]+)>?/g)) {
-    let path = target.replace(/#.*$/, '');
-    try {
-      path = decodeURI(path);
-    } catch {
-      // kept as written
-    }
+  // A destination in <brackets> may hold spaces and parentheses; a bare one holds neither (the measure's reading, not Quire's).
+  for (const [, bracketed, bare] of readFileSync(full, 'utf8').matchAll(/\]\(\s*(?:<([^>\n]*)>|([^)\s]+))/g)) {
+    const path = percentDecoded((bracketed ?? bare).replace(/#.*$/, ''));
     if (/^[a-z][a-z0-9+.-]*:/i.test(path)) continue;
     const normal = posix.normalize(posix.join(dir, path));
     listed.add(/\.md$/i.test(normal) ? normal : posix.join(normal, 'README.md'));

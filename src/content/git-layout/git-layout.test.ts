@@ -44,6 +44,35 @@ describe('SUMMARY.md', () => {
     expect(entries[0].children[0].href).toBe('sub dir/b.md');
     expect(writeSummary(entries)).toContain('* [A](my%20page.md)');
   });
+
+  it('reads a destination as CommonMark does: parentheses in <brackets>, balanced or escaped ones bare, a title, reserved characters encoded', () => {
+    const entries = parseSummary(
+      [
+        '* [Privesc](<linux/privesc (linux).md>)',
+        '* [Privesc 2](linux/privesc%20\\(linux\\).md)',
+        '* [Balanced](notes/a(1).md)',
+        '* [C#](windows/C%23.md)',
+        '* [R&D](notes/r%26d.md#top)',
+        '* [Titled](notes/titled.md "A title")',
+        '* [Not a link](notes/x.md) and more',
+        '',
+      ].join('\n'),
+    );
+    expect(entries.map((e) => [e.title, e.href])).toEqual([
+      ['Privesc', 'linux/privesc (linux).md'],
+      ['Privesc 2', 'linux/privesc (linux).md'],
+      ['Balanced', 'notes/a(1).md'],
+      ['C#', 'windows/C#.md'],
+      ['R&D', 'notes/r&d.md'],
+      ['Titled', 'notes/titled.md'],
+      ['[Not a link](notes/x.md) and more', undefined],
+    ]);
+    // Written back encoded, and read back to the same paths.
+    const written = writeSummary(entries.slice(0, 6));
+    expect(written).toContain('* [C#](windows/C%23.md)');
+    expect(written).toContain('* [Privesc](linux/privesc%20%28linux%29.md)');
+    expect(parseSummary(written).map((e) => e.href)).toEqual(entries.slice(0, 6).map((e) => e.href));
+  });
 });
 
 describe('front matter', () => {
@@ -115,7 +144,7 @@ describe('readGitLayout', () => {
     expect(layout.pages.map((p) => p.git?.path)).toEqual(['site/content/intro.md']);
   });
 
-  it('binds links like URLs: from the content root for /paths, a folder without a slash is its README, .. clamped, a redirected path; dead links stay as written', async () => {
+  it('binds links like URLs: from the content root for /paths and / itself, a folder without a slash is its README, .. clamped, a redirected path; dead links stay as written', async () => {
     const layout = await readGitLayout(
       source({
         '.gitbook.yaml': 'root: ./docs\nredirects:\n  old/mallet: tools/hammer.md\n',
@@ -136,13 +165,15 @@ describe('readGitLayout', () => {
       '{"kind":"anchor","page":"git:docs/tools/hammer.md","anchor":"grip"}',
       '{"kind":"page","page":"git:docs/tools/README.md"}',
       '{"kind":"page","page":"git:docs/tools/hammer.md"}',
-      '{"kind":"url","url":"/tools/"}',
-      '{"kind":"url","url":"/"}',
+      // A folder from the top is its README, as GitHub reads it; `/` the content root's README.
+      '{"kind":"page","page":"git:docs/tools/README.md"}',
+      '{"kind":"page","page":"git:docs/README.md"}',
       '{"kind":"url","url":"../tools/saw.md"}',
       '{"kind":"url","url":"broken-reference"}',
       '{"kind":"url","url":"/docs/tools/hammer.md"}',
       '{"kind":"anchor","page":"git:docs/tools/hammer.md","anchor":"grip"}',
-      '{"kind":"url","url":"/old/mallet"}',
+      // A redirected path from the top, as the same path written relative.
+      '{"kind":"page","page":"git:docs/tools/hammer.md"}',
     ]);
   });
 

@@ -139,7 +139,7 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
     const fileNamed = caseInsensitiveIndex(input.files.map((f) => [f.path, f.path] as const));
     const toSlot = (e: SummaryEntry): Slot => {
       if (e.kind === 'page' && e.href) {
-        const target = join(dir, e.href.replace(/#.*$/, ''));
+        const target = join(dir, e.href);
         const path = target.endsWith('/') || !MARKDOWN.test(target) ? join(target, 'README.md') : target;
         return { kind: 'page', title: e.title, path: fileNamed(path), children: e.children.map(toSlot) };
       }

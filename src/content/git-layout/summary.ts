@@ -4,6 +4,8 @@
  * pages. Read into a tree of entries; written back the way GitBook writes it.
  */
 
+import { decodePath } from '../markdown/paths.ts';
+
 export interface SummaryEntry {
   kind: 'page' | 'group' | 'link';
   title: string;
@@ -12,7 +14,9 @@ export interface SummaryEntry {
   children: SummaryEntry[];
 }
 
-const ITEM = /^(\s*)[*+-][ \t]+(?:\[((?:\\.|[^\]\\])*)\]\(\s*<?([^)>]*?)>?\s*\)|(.*?))\s*$/;
+/** A list item: its indentation, then a link `[title](destination)` alone on the line, or text. */
+const ITEM = /^(\s*)[*+-][ \t]+(.*?)\s*$/;
+const LINK_TEXT = /^\[((?:\\.|[^\]\\])*)\]\(/;
 const GROUP = /^##[ \t]+(.*?)[ \t]*#*\s*$/;
 const EXTERNAL = /^[a-z][a-z0-9+.-]*:/i;
 
@@ -36,8 +40,9 @@ export function parseSummary(text: string): SummaryEntry[] {
     const item = ITEM.exec(line);
     if (!item) continue;
     const indent = item[1].length;
-    const title = unescape((item[2] ?? item[4] ?? '').trim());
-    const href = item[3] !== undefined ? decode(item[3].trim()) : undefined;
+    const link = linkOf(item[2]);
+    const title = unescape((link?.title ?? item[2]).trim());
+    const href = link && link.destination !== '' ? decodeDestination(link.destination) : undefined;
     const entry: SummaryEntry =
       href && EXTERNAL.test(href) ? { kind: 'link', title, href, children: [] } : { kind: 'page', title, ...(href ? { href } : {}), children: [] };
     while (stack.length > 0 && stack[stack.length - 1].indent >= indent) stack.pop();
@@ -80,16 +85,48 @@ export function writeSummary(entries: SummaryEntry[]): string {
 function encodeHref(e: SummaryEntry): string {
   if (e.kind === 'link') return e.href ?? '';
   const href = e.href ?? '';
-  // Spaces and parentheses would end the link destination: encode them like GitBook.
-  return /[\s()<>]/.test(href) ? encodeURI(href).replace(/\(/g, '%28').replace(/\)/g, '%29') : href;
+  // Spaces and parentheses would end the link destination, `#` and `?` would start an anchor or a query, `%` an escape: encoded.
+  return /[\s()<>#?%]/.test(href) ? encodeURI(href).replace(/[()#?]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`) : href;
 }
 
-function decode(href: string): string {
-  try {
-    return decodeURI(href);
-  } catch {
-    return href;
+/**
+ * `[title](destination "optional title")` filling the item, as CommonMark reads a link
+ * destination: `<…>` may hold spaces and parentheses (`<linux/privesc (linux).md>`), a bare
+ * one balanced parentheses and backslash escapes. undefined when the item is not one link.
+ */
+function linkOf(text: string): { title: string; destination: string } | undefined {
+  const open = LINK_TEXT.exec(text);
+  if (!open) return undefined;
+  let i = open[0].length;
+  while (text[i] === ' ' || text[i] === '\t') i++;
+  let destination = '';
+  if (text[i] === '<') {
+    const close = text.indexOf('>', i + 1);
+    if (close < 0) return undefined;
+    destination = text.slice(i + 1, close);
+    i = close + 1;
+  } else {
+    let depth = 0;
+    for (; i < text.length; i++) {
+      const c = text[i];
+      if (c === '\\' && i + 1 < text.length) destination += text[++i];
+      else if (c === ' ' || c === '\t' || (c === ')' && depth === 0)) break;
+      else {
+        if (c === '(') depth++;
+        else if (c === ')') depth--;
+        destination += c;
+      }
+    }
   }
+  const rest = text.slice(i).trim();
+  // Nothing but an optional "title" may follow before the closing parenthesis.
+  if (!/^(?:(?:"[^"]*"|'[^']*')\s*)?\)$/.test(rest)) return undefined;
+  return { title: open[1], destination: destination.trim() };
+}
+
+/** A page's path as written, its anchor aside, percent-decoded name by name (paths.ts decodePath: `C%23.md` is `C#.md`); a URL as written. */
+function decodeDestination(href: string): string {
+  return EXTERNAL.test(href) ? href : decodePath(href.replace(/#.*$/, ''));
 }
 
 function unescape(text: string): string {

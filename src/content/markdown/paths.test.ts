@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { caseInsensitiveIndex, missingPagePath, readmeIndex, relativeDocumentPaths, resolveDocumentPaths, resolveRelative, spacePaths, type PathLookup } from './paths.ts';
+import { caseInsensitiveIndex, decodePath, missingPagePath, readmeIndex, relativeDocumentPaths, resolveDocumentPaths, resolveRelative, spacePaths, type PathLookup } from './paths.ts';
 import type { Document } from './types.ts';
 
 /*
@@ -73,7 +73,8 @@ describe('a content root that is not the repository top (`.gitbook.yaml` `root: 
   it('binds `/path` links of markdown given through the API from the content root too', () => {
     const read = (url: string) => refOf(resolveDocumentPaths(linkTo({ kind: 'url', url }), 'docs/guide/setup.md', tree('docs')));
     expect(read('/ref/api.md#auth')).toEqual({ kind: 'anchor', page: 'A', anchor: 'auth' });
-    expect(read('/')).toEqual({ kind: 'url', url: '/' });
+    // `/` is the content root's README, the space's first page (a link to the site's home).
+    expect(read('/')).toEqual({ kind: 'page', page: 'R' });
     expect(read('../../../README.md')).toEqual({ kind: 'page', page: 'R' });
   });
 });
@@ -100,6 +101,30 @@ describe('the forms a relative link is written in (resolveRelative)', () => {
     expect(from('../../../README.md')).toEqual({ kind: 'page', page: 'P:README.md' });
     // What names nothing stays unbound (the caller keeps it as written).
     expect(from('missing.md')).toBeNull();
+  });
+
+  it('decodes a percent-encoded path name by name, the characters URLs reserve too (`%23` is `#`, `%26` is `&`)', () => {
+    const odd = lookupOver(['README.md', 'windows/C#.md', 'notes/r&d.md', 'notes/a+b.md', 'linux/privesc (linux).md', 'notes/café.md']);
+    const at = (href: string) => resolveRelative(href, 'notes/index.md', odd);
+    expect(at('../windows/C%23.md')).toEqual({ kind: 'page', page: 'P:windows/C#.md' });
+    expect(at('../windows/C%23.md#usage')).toEqual({ kind: 'anchor', page: 'P:windows/C#.md', anchor: 'usage' });
+    expect(at('r%26d.md')).toEqual({ kind: 'page', page: 'P:notes/r&d.md' });
+    expect(at('a%2Bb.md')).toEqual({ kind: 'page', page: 'P:notes/a+b.md' });
+    expect(at('a+b.md')).toEqual({ kind: 'page', page: 'P:notes/a+b.md' });
+    expect(at('../linux/privesc%20%28linux%29.md')).toEqual({ kind: 'page', page: 'P:linux/privesc (linux).md' });
+    expect(at('caf%C3%A9.md')).toEqual({ kind: 'page', page: 'P:notes/café.md' });
+    // `C#.md` written raw is the page `C` and the anchor `.md`: nothing.
+    expect(at('../windows/C#.md')).toBeNull();
+    // Not valid percent-encoding: read as written.
+    expect(at('100%.md')).toBeNull();
+    expect(decodePath('a/100%/b%20c.md')).toBe('a/100%/b c.md');
+  });
+
+  it('reads `/` as the top README and `/folder/` as that folder\'s README, as GitHub reads them', () => {
+    expect(from('/')).toEqual({ kind: 'page', page: 'P:README.md' });
+    expect(from('/guides/')).toEqual({ kind: 'page', page: 'P:guides/README.md' });
+    expect(from('/guides')).toEqual({ kind: 'page', page: 'P:guides/README.md' });
+    expect(from('/nowhere/')).toBeNull();
   });
 
   it('names the markdown file a link leads to when it is no page of the space (missingPagePath)', () => {

@@ -114,6 +114,25 @@ export interface PathLookup {
 }
 
 /**
+ * A path written percent-encoded, decoded name by name: `C%23.md` is `C#.md` and `r%26d.md`
+ * is `r&d.md` (decodeURI leaves the characters URLs reserve encoded). A name that is not
+ * valid percent-encoding is kept as written. The one rule for a link's path (links, SUMMARY.md).
+ */
+export function decodePath(path: string): string {
+  if (!path.includes('%')) return path;
+  return path
+    .split('/')
+    .map((name) => {
+      try {
+        return decodeURIComponent(name);
+      } catch {
+        return name;
+      }
+    })
+    .join('/');
+}
+
+/**
  * A relative path from a folder, as GitBook resolves it: like a URL, so `..` above the
  * repository's top stays at the top (`../../.gitbook/assets/x.png` from `guides/` is
  * `.gitbook/assets/x.png`); `.` is the top.
@@ -131,15 +150,15 @@ export function clampedPath(fromDir: string, target: string): string {
  * naming no file) is its `README.md` (the lookup reads that name case-insensitively, as
  * GitBook does: readmeIndex), a `.md` path is a page, any other path a file; an
  * `#anchor` is kept on a page and names nothing on a file. A path from the top (`/a/b.md`,
- * as GitHub reads it) starts at the content root `root`, and names a page or file only
- * (no folder: `/` alone is a site's own URL). The root applies to a page whose file is
+ * as GitHub reads it) starts at the content root `root` (`/` is its README, the space's
+ * first page). The root applies to a page whose file is
  * under it (a page git sync read); another page's file is a path of the layout from the
  * top. null when it names nothing.
  */
 export function resolveRelative(href: string, fromFile: string, lookup: PathLookup, contentRoot = ''): ContentRef | null {
   const to = relativeTarget(href, fromFile, contentRoot);
   if (!to) return null;
-  const { full, target, inner, rooted, anchor } = to;
+  const { full, target, inner, anchor } = to;
   const readme = full === '.' ? 'README.md' : `${full}/README.md`;
   const page = (path: string): ContentRef | null => {
     const id = lookup.pageAt(path);
@@ -147,10 +166,9 @@ export function resolveRelative(href: string, fromFile: string, lookup: PathLook
     return anchor ? { kind: 'anchor', page: id, anchor } : { kind: 'page', page: id };
   };
   if (/\.md$/i.test(full)) return page(full);
-  if (rooted && (target.endsWith('/') || inner === '.')) return null;
   if (target === '' || target.endsWith('/') || inner === '.') return page(readme);
   const file = anchor ? undefined : lookup.fileAt(full);
-  return file ? { kind: 'file', file } : rooted ? null : page(readme);
+  return file ? { kind: 'file', file } : page(readme);
 }
 
 /**
@@ -176,12 +194,7 @@ function relativeTarget(href: string, fromFile: string, contentRoot: string) {
   const hash = href.indexOf('#');
   const anchor = hash >= 0 ? href.slice(hash + 1) : '';
   const rawPath = (hash >= 0 ? href.slice(0, hash) : href).replace(/\?.*$/, '').replace(/^<|>$/g, '');
-  let target: string;
-  try {
-    target = decodeURI(rawPath);
-  } catch {
-    target = rawPath;
-  }
+  const target = decodePath(rawPath);
   // Resolved within the content root: `..` stops at its top.
   const inRoot = root !== '' ? fromFile.slice(root.length + 1) : fromFile;
   const dir = rooted || posix.dirname(inRoot) === '.' ? '' : posix.dirname(inRoot);

@@ -70,4 +70,60 @@ describe('git sync: links under a content root', () => {
     expect([hrefOf('the locks'), hrefOf('home'), hrefOf('the lock keeper'), hrefOf('locks')]).toEqual([siteUrl(locks, '#gates'), siteUrl(home), siteUrl(locks), siteUrl(locks)]);
     for (const page of [locks, home]) expect((await t.app.inject({ method: 'GET', url: siteUrl(page) })).statusCode).toBe(200);
   }, 120_000);
+
+  it('binds links to files whose names hold spaces, parentheses, `#`, `&`, `+` and accents, and `/`, however written; every published link answers', async () => {
+    createRepository(server, 'odd-names', {
+      'SUMMARY.md': [
+        '# Table of contents',
+        '',
+        '* [Home](README.md)',
+        '* [Privesc (linux)](<linux/privesc (linux).md>)',
+        '* [C#](windows/C%23.md)',
+        '* [R&D](notes/r%26d.md)',
+        '* [Plus](notes/a+b.md)',
+        '* [Café](notes/café.md)',
+        '',
+      ].join('\n'),
+      'README.md': '# Home\n\nSee [privesc](<linux/privesc (linux).md>), [privesc again](linux/privesc%20\\(linux\\).md), [C#](windows/C%23.md), [R&D](notes/r%26d.md), [plus](notes/a%2Bb.md) and [café](notes/caf%C3%A9.md).\n',
+      'linux/privesc (linux).md': '# Privesc (linux)\n\nBack [home](/) or to [C#](../windows/C%23.md#usage).\n',
+      'windows/C#.md': '# C#\n\n## Usage\n\nSee [R&D](../notes/r&d.md).\n',
+      'notes/r&d.md': '# R&D\n\nSee [plus](a+b.md).\n',
+      'notes/a+b.md': '# Plus\n\nSee [café](café.md).\n',
+      'notes/café.md': '# Café\n\nBack [home](../README.md).\n',
+    });
+    const space = await createSpace(t, { organization: org, title: 'Odd names' });
+    const S = `/v1/spaces/${space.id}`;
+    const imported = await t.request('POST', `${S}/git/import`, { token: org.admin.token, body: { url: server.url('odd-names'), ref: 'refs/heads/main' } });
+    expect(imported.status, imported.text).toBe(204);
+    await t.runJobsUntilIdle();
+    const pages = (await ok('GET', `${S}/content`)).pages;
+    // Every SUMMARY entry is its file's page (none an empty page of a misread path).
+    expect(pages.map((p: any) => [p.title, p.git?.path])).toEqual([
+      ['Home', 'README.md'],
+      ['Privesc (linux)', 'linux/privesc (linux).md'],
+      ['C#', 'windows/C#.md'],
+      ['R&D', 'notes/r&d.md'],
+      ['Plus', 'notes/a+b.md'],
+      ['Café', 'notes/café.md'],
+    ]);
+    const site = await createSite(t, { organization: org, spaces: [space.id] });
+    await ok('PATCH', site.url, { body: { basename: 'odd' } });
+    await ok('POST', `${site.url}/publish`);
+    let links = 0;
+    for (const page of pages) {
+      const url = `/sites/odd/${page.path}`.replace(/\/$/, '');
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      const main = res.body.slice(res.body.indexOf('<main'), res.body.indexOf('</main>'));
+      expect(main, url).not.toContain('data-unresolved-link');
+      for (const [, href] of main.matchAll(/<a [^>]*href="([^"]*)"/g)) {
+        if (href.startsWith('#')) continue;
+        links++;
+        const target = new URL(href.replace(/&amp;/g, '&'), `http://x${url}`);
+        expect(target.pathname, `${url} -> ${href}`).toMatch(/^\/sites\/odd(?:\/|$)/);
+        expect((await t.app.inject({ method: 'GET', url: target.pathname })).statusCode, `${url} -> ${href}`).toBe(200);
+      }
+    }
+    expect(links).toBeGreaterThanOrEqual(13);
+  }, 120_000);
 });
