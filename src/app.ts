@@ -139,6 +139,9 @@ export function createWorker(deps: AppDeps, registry: JobRegistry, log: FastifyB
   });
 }
 
+/** The longest path parameter the router accepts (characters, percent-encoded). */
+const MAX_PATH_PARAMETER = 2048;
+
 /** Builds the app: plugins, then modules; starts a job worker unless QUIRE_WORKERS=0. Never listens. */
 export async function buildApp(options: BuildAppOptions): Promise<FastifyInstance> {
   const { config } = options;
@@ -152,16 +155,19 @@ export async function buildApp(options: BuildAppOptions): Promise<FastifyInstanc
       return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : nextRequestId();
     },
     requestIdHeader: false,
-    routerOptions: { ignoreTrailingSlash: true },
+    // Path parameters up to 2,048 characters: a file's download URL carries its name, and
+    // GitBook names a twice-uploaded image `image (2) (1) (1) … .png`, past the router's default
+    // 100 (a 255-byte name percent-encoded is at most 765 characters). Ids are checked by schema.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PATH_PARAMETER },
     schemaController: lazySchemaController,
     // The router's own refusals (a malformed escape such as %C0%AE, a path parameter over
-    // 100 characters) in GitBook's error body, without echoing the URL.
+    // 2,048 characters) in GitBook's error body, without echoing the URL.
     frameworkErrors: (error, _request, reply) => {
       const code = (error as { code?: string }).code;
       const given = (error as { statusCode?: number }).statusCode ?? 400;
       const [status, message] =
         code === 'FST_ERR_MAX_PARAM_LENGTH'
-          ? [414, 'A path parameter is longer than 100 characters']
+          ? [414, 'A path parameter is longer than 2,048 characters']
           : code === 'FST_ERR_BAD_URL'
             ? [400, 'The URL holds an invalid percent-encoded sequence']
             : [given >= 400 && given < 500 ? given : 400, 'The request could not be routed'];

@@ -153,7 +153,7 @@ function caseFor(doc: Schema, op: Operation, seeded: Seed): fc.Arbitrary<Case> {
     pathArb[name] = fc.oneof(
       { weight: 5, arbitrary: real ? fc.constant(real) : fc.string({ minLength: 1, maxLength: 12 }) },
       { weight: 2, arbitrary: hostileString.filter((s) => s.length > 0) },
-      { weight: 1, arbitrary: fc.constantFrom('a'.repeat(101), 'x'.repeat(300), '..', '.', '%2e%2e', seeded.other.id) },
+      { weight: 1, arbitrary: fc.constantFrom('a'.repeat(101), 'x'.repeat(300), 'y'.repeat(2049), '..', '.', '%2e%2e', seeded.other.id) },
     );
   }
   const queryArb: Record<string, fc.Arbitrary<unknown>> = {};

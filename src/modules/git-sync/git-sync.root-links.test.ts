@@ -10,6 +10,10 @@ import { gitSyncTestApp } from '../../../test/git-sync-app.ts';
  * is read back as markdown (the written href is kept) and on the published site (issue 31).
  * Made-up text. SQLite, and PostgreSQL when DATABASE_URL is set.
  */
+const LONG_IMAGE = `image (2)${' (1)'.repeat(59)}.png`;
+/** A 1×1 PNG. */
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c63000100000500010d0a2db40000000049454e44ae426082', 'hex');
+
 describe('git sync: links under a content root', () => {
   let t: TestApp;
   let server: GitServer;
@@ -89,7 +93,9 @@ describe('git sync: links under a content root', () => {
       'windows/C#.md': '# C#\n\n## Usage\n\nSee [R&D](../notes/r&d.md).\n',
       'notes/r&d.md': '# R&D\n\nSee [plus](a+b.md).\n',
       'notes/a+b.md': '# Plus\n\nSee [café](café.md).\n',
-      'notes/café.md': '# Café\n\nBack [home](../README.md).\n',
+      'notes/café.md': `# Café\n\nBack [home](../README.md).\n\n![shot](<../.gitbook/assets/${LONG_IMAGE}>)\n`,
+      // GitBook names an image uploaded again and again `image (2) (1) (1) … .png`: 250 characters here.
+      [`.gitbook/assets/${LONG_IMAGE}`]: PNG,
     });
     const space = await createSpace(t, { organization: org, title: 'Odd names' });
     const S = `/v1/spaces/${space.id}`;
@@ -110,20 +116,23 @@ describe('git sync: links under a content root', () => {
     await ok('PATCH', site.url, { body: { basename: 'odd' } });
     await ok('POST', `${site.url}/publish`);
     let links = 0;
+    let images = 0;
     for (const page of pages) {
       const url = `/sites/odd/${page.path}`.replace(/\/$/, '');
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(200);
       const main = res.body.slice(res.body.indexOf('<main'), res.body.indexOf('</main>'));
       expect(main, url).not.toContain('data-unresolved-link');
-      for (const [, href] of main.matchAll(/<a [^>]*href="([^"]*)"/g)) {
+      for (const [, href] of main.matchAll(/<(?:a [^>]*href|img [^>]*src)="([^"]*)"/g)) {
         if (href.startsWith('#')) continue;
         links++;
         const target = new URL(href.replace(/&amp;/g, '&'), `http://x${url}`);
-        expect(target.pathname, `${url} -> ${href}`).toMatch(/^\/sites\/odd(?:\/|$)/);
-        expect((await t.app.inject({ method: 'GET', url: target.pathname })).statusCode, `${url} -> ${href}`).toBe(200);
+        expect(target.pathname, `${url} -> ${href}`).toMatch(/^\/(?:sites\/odd(?:\/|$)|downloads\/)/);
+        if (target.pathname.startsWith('/downloads/')) images++;
+        expect((await t.app.inject({ method: 'GET', url: target.pathname + target.search })).statusCode, `${url} -> ${href}`).toBe(200);
       }
     }
-    expect(links).toBeGreaterThanOrEqual(13);
+    expect(links).toBeGreaterThanOrEqual(14);
+    expect(images).toBe(1);
   }, 120_000);
 });
