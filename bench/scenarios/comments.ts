@@ -5,6 +5,10 @@ import { usersRepository } from '../../src/modules/users/users.repository.ts';
 import { buildUserRow } from '../../src/modules/users/users.service.ts';
 import { defineSuite } from '../harness.ts';
 import { seedAdmin, seedSpace } from './content.ts';
+import { markdownToDocument } from '../../src/content/markdown/index.ts';
+
+/** A comment's or reply's body columns as the service stores them: the markdown, the document it reads as, no mentions. */
+export const storedBody = (markdown: string) => ({ body: markdown, document: JSON.stringify(markdownToDocument(markdown)), mentions: '[]' });
 
 export interface CommentsSeed {
   spaceId: string;
@@ -48,8 +52,7 @@ export const commentsSuite = defineSuite<CommentsSeed>({
           node_id: null,
           table_record: null,
           table_definition: null,
-          body: `Comment ${n}: this **paragraph** needs a [source](https://example.com/${n}).`,
-          mentions: '[]',
+          ...storedBody(`Comment ${n}: this **paragraph** needs a [source](https://example.com/${n}).`),
           posted_by: authors[n % AUTHORS],
           posted_at: at,
           edited_at: null,
@@ -58,7 +61,7 @@ export const commentsSuite = defineSuite<CommentsSeed>({
           resolved_by: n % 5 === 0 ? authors[(n + 1) % AUTHORS] : null,
         });
         for (let r = 0; r < n % 4; r++) {
-          replies.push({ id: newId(), comment_id: id, space_id: spaceId, body: `Reply ${r}.`, mentions: '[]', posted_by: authors[(n + r + 1) % AUTHORS], posted_at: at, edited_at: null });
+          replies.push({ id: newId(), comment_id: id, space_id: spaceId, ...storedBody(`Reply ${r}.`), posted_by: authors[(n + r + 1) % AUTHORS], posted_at: at, edited_at: null });
         }
         for (let r = 0; r < n % 4; r++) {
           reactions.push({ comment_id: id, reply_id: '', emoji: EMOJIS[r % EMOJIS.length], user_id: authors[(n + r) % AUTHORS], reacted_at: at });

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import type { Db } from '../../src/db/database.ts';
+import { storedBody } from './comments.ts';
 import { isoNow, ManualClock } from '../../src/lib/clock.ts';
 import { newId } from '../../src/lib/ids.ts';
 import { loadSnapshot } from '../../src/content/store/snapshot.ts';
@@ -204,8 +205,7 @@ export async function seedMixed(db: Db): Promise<MixedSeed> {
         node_id: null,
         table_record: null,
         table_definition: null,
-        body: `Comment ${n}: should the **${WORDS[n % WORDS.length]}** section link to the [reference](https://example.com/${n})?`,
-        mentions: '[]',
+        ...storedBody(`Comment ${n}: should the **${WORDS[n % WORDS.length]}** section link to the [reference](https://example.com/${n})?`),
         posted_by: users[n % users.length],
         posted_at: isoNow(clock),
         edited_at: null,

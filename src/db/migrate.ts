@@ -27,6 +27,7 @@ import * as m0025 from './migrations/0025_git_urls_without_secrets.ts';
 import * as m0028 from './migrations/0028_git_summary_source.ts';
 import * as m0029 from './migrations/0029_collab_updates.ts';
 import * as m0030 from './migrations/0030_collab_presence.ts';
+import * as m0031 from './migrations/0031_comment_documents.ts';
 
 // Listed by hand (not read from disk) so they work the same under tsx, bundlers and tests.
 const migrations: Record<string, Migration> = {
@@ -57,6 +58,7 @@ const migrations: Record<string, Migration> = {
   '0028_git_summary_source': m0028,
   '0029_collab_updates': m0029,
   '0030_collab_presence': m0030,
+  '0031_comment_documents': m0031,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -153,6 +153,8 @@ export interface CommentsTable {
   table_record: string | null;
   table_definition: string | null;
   body: string; // markdown as written
+  /** The body read as a document (JSON), when it was written; null on rows older than migration 0031. */
+  document: string | null;
   mentions: string; // JSON array of mentioned member ids
   posted_by: string;
   posted_at: string;
@@ -167,6 +169,8 @@ export interface CommentRepliesTable {
   comment_id: string;
   space_id: string;
   body: string;
+  /** As CommentsTable.document. */
+  document: string | null;
   mentions: string;
   posted_by: string;
   posted_at: string;

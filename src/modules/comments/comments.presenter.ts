@@ -28,10 +28,10 @@ function resolveMentions(node: DocumentNode, mentions: Set<string>): void {
   for (const child of childrenOf(node)) resolveMentions(child, mentions);
 }
 
-/** The stored markdown in the format asked for. */
-export function presentBody(markdown: string, mentions: string[], format: BodyFormat): CommentWire['body'] {
-  if (format === 'markdown') return { markdown };
-  const document: Document = markdownToDocument(markdown);
+/** The stored body in the format asked for: its markdown, or the document it was read as when written (older rows: read now). */
+export function presentBody(row: { body: string; document: string | null }, mentions: string[], format: BodyFormat): CommentWire['body'] {
+  if (format === 'markdown') return { markdown: row.body };
+  const document: Document = row.document !== null ? (JSON.parse(row.document) as Document) : markdownToDocument(row.body);
   if (mentions.length > 0) {
     const ids = new Set(mentions);
     for (const node of document.nodes) resolveMentions(node, ids);
@@ -72,7 +72,7 @@ export function presentComment(config: Pick<Config, 'publicUrl'>, row: CommentRo
     reactions: presentReactions(config, extras.reactions, extras.users),
     replies: extras.repliers.reduce((sum, r) => sum + Number(r.n), 0),
     repliers: extras.repliers.map((r) => ({ updatedAt: r.last, count: Number(r.n), user: user(config, extras.users, r.posted_by) })),
-    body: presentBody(row.body, mentions, extras.format),
+    body: presentBody(row, mentions, extras.format),
     mentions: mentions.map((id) => user(config, extras.users, id)),
     target,
     urls: { location: commentUrl(config, row) },
@@ -101,7 +101,7 @@ export function presentReply(
     postedBy: user(config, extras.users, row.posted_by),
     postedAt: row.posted_at,
     reactions: presentReactions(config, extras.reactions, extras.users),
-    body: presentBody(row.body, mentions, extras.format),
+    body: presentBody(row, mentions, extras.format),
     mentions: mentions.map((id) => user(config, extras.users, id)),
     urls: { location: `${commentUrl(config, comment)}/replies/${row.id}` },
     permissions: extras.permissions,

@@ -5,7 +5,7 @@ import { readUnlessChanged } from '../../db/read-cache.ts';
 import { badRequest, notFound } from '../../errors.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
-import { documentToMarkdown, extractLinks, markdownToDocument, type Document, type DocumentNode } from '../../content/markdown/index.ts';
+import { documentToMarkdown, extractLinks, type Document, type DocumentNode } from '../../content/markdown/index.ts';
 import { childrenOf } from '../../content/markdown/extract.ts';
 import { completeDocument, InvalidDocument } from '../../content/markdown/complete.ts';
 import { loadDocument, loadSnapshot } from '../../content/store/snapshot.ts';
@@ -98,13 +98,37 @@ function markdownOf(body: CommentBodyInput, where: string): string {
   return markdown;
 }
 
+/** A body as stored: its markdown and the document it reads as (JSON). */
+interface ReadBody {
+  markdown: string;
+  document: Document;
+}
+
+/**
+ * A body read before its transaction: the markdown off the request thread past 16 KB, under
+ * the reading budget (page-reader.ts), never under the database's write lock, and stored with
+ * the comment so that no list of comments reads it again. Only for a member who may comment
+ * on the base: no one else can make the server read.
+ */
+async function readBody(ctx: Context, ref: BaseRef, body: CommentBodyInput): Promise<ReadBody> {
+  const loaded = await loadBase(ctx, ref);
+  commentPolicy.authorize('reply', { space: loaded.access, isAuthor: true }, 'Commenting needs the comment role on the space');
+  const markdown = markdownOf(body, 'body/body');
+  return { markdown, document: await ctx.markdown.begin().document(markdown, 'body/body') };
+}
+
+/** The columns a read body sets (its markdown, its document and the members it mentions). */
+async function bodyColumns(db: Db, organizationId: string, body: ReadBody): Promise<Pick<CommentRow, 'body' | 'document' | 'mentions'>> {
+  return { body: body.markdown, document: JSON.stringify(body.document), mentions: JSON.stringify(await mentionsOf(db, organizationId, body.document)) };
+}
+
 /**
  * The members a body mentions: links to `/users/<id>` (GitBook's form) or `user:<id>`
  * (`@[Name](user:<id>)`) naming an active member of the organization. Others stay links.
  */
-async function mentionsOf(db: Db, organizationId: string, markdown: string): Promise<string[]> {
+async function mentionsOf(db: Db, organizationId: string, document: Document): Promise<string[]> {
   const ids: string[] = [];
-  for (const link of extractLinks(markdownToDocument(markdown))) {
+  for (const link of extractLinks(document)) {
     if (link.ref.kind === 'user') ids.push(link.ref.user);
     else if (link.ref.kind === 'url' && /^user:[^\s/]+$/.test(link.ref.url)) ids.push(link.ref.url.slice('user:'.length));
   }
@@ -256,10 +280,10 @@ export async function listComments(
 
 /** POST {base}: the comment role; the target must exist in the revision the comment is made on. */
 export async function postComment(ctx: Context, ref: BaseRef, input: PostCommentInput, format?: BodyFormat): Promise<CommentResult> {
+  const body = await readBody(ctx, ref, input.body);
   return ctx.transaction(async (tctx) => {
     const loaded = await loadBase(tctx, ref);
     commentPolicy.authorize('reply', { space: loaded.access, isAuthor: true }, 'Commenting needs the comment role on the space');
-    const body = markdownOf(input.body, 'body/body');
     await checkTarget(tctx.db, loaded, input);
     const row: CommentRow = {
       id: newId(),
@@ -270,8 +294,7 @@ export async function postComment(ctx: Context, ref: BaseRef, input: PostComment
       node_id: input.node ?? null,
       table_record: input.tableCell?.record ?? null,
       table_definition: input.tableCell?.definition ?? null,
-      body,
-      mentions: JSON.stringify(await mentionsOf(tctx.db, loaded.organizationId, body)),
+      ...(await bodyColumns(tctx.db, loaded.organizationId, body)),
       posted_by: ctx.actor.userId,
       posted_at: isoNow(ctx.clock),
       edited_at: null,
@@ -300,21 +323,18 @@ export async function getComment(ctx: Context, ref: BaseRef, commentId: string, 
 export async function updateComment(ctx: Context, ref: BaseRef, commentId: string, input: UpdateCommentInput, format?: BodyFormat): Promise<CommentResult> {
   const added = checkEmojis(input.addedReactions, 'body/addedReactions');
   const removed = checkEmojis(input.removedReactions, 'body/removedReactions');
+  const body = input.body !== undefined ? await readBody(ctx, ref, input.body) : undefined;
   return ctx.transaction(async (tctx) => {
     const loaded = await loadBase(tctx, ref);
     const comment = await findComment(tctx, loaded, commentId);
     const access = accessTo(ctx, loaded, comment.posted_by);
-    if (input.body !== undefined) commentPolicy.authorize('edit', access, 'Only its author can change a comment');
+    if (body !== undefined) commentPolicy.authorize('edit', access, 'Only its author can change a comment');
     if (input.resolved !== undefined || added.length > 0 || removed.length > 0) {
       commentPolicy.authorize('reply', access, 'Resolving and reacting need the comment role on the space');
     }
     const now = isoNow(ctx.clock);
     const changes: Partial<CommentRow> = {};
-    if (input.body !== undefined) {
-      changes.body = markdownOf(input.body, 'body/body');
-      changes.mentions = JSON.stringify(await mentionsOf(tctx.db, loaded.organizationId, changes.body));
-      changes.edited_at = now;
-    }
+    if (body !== undefined) Object.assign(changes, await bodyColumns(tctx.db, loaded.organizationId, body), { edited_at: now });
     if (input.resolved === true && comment.status !== 'resolved') Object.assign(changes, { status: 'resolved', resolved_at: now, resolved_by: ctx.actor.userId });
     if (input.resolved === false && comment.status !== 'open') Object.assign(changes, { status: 'open', resolved_at: null, resolved_by: null });
     if (Object.keys(changes).length > 0) await commentsRepository.update(tctx.db, comment.id, changes);
@@ -348,17 +368,16 @@ export async function listReplies(ctx: Context, ref: BaseRef, commentId: string,
 
 /** POST {base}/{commentId}/replies: the comment role. */
 export async function postReply(ctx: Context, ref: BaseRef, commentId: string, input: { body: CommentBodyInput }, format?: BodyFormat): Promise<ReplyResult> {
+  const body = await readBody(ctx, ref, input.body);
   return ctx.transaction(async (tctx) => {
     const loaded = await loadBase(tctx, ref);
     const comment = await findComment(tctx, loaded, commentId);
     commentPolicy.authorize('reply', { space: loaded.access, isAuthor: true }, 'Replying needs the comment role on the space');
-    const body = markdownOf(input.body, 'body/body');
     const row: ReplyRow = {
       id: newId(),
       comment_id: comment.id,
       space_id: comment.space_id,
-      body,
-      mentions: JSON.stringify(await mentionsOf(tctx.db, loaded.organizationId, body)),
+      ...(await bodyColumns(tctx.db, loaded.organizationId, body)),
       posted_by: ctx.actor.userId,
       posted_at: isoNow(ctx.clock),
       edited_at: null,
@@ -395,18 +414,17 @@ export async function updateReply(
 ): Promise<ReplyResult> {
   const added = checkEmojis(input.addedReactions, 'body/addedReactions');
   const removed = checkEmojis(input.removedReactions, 'body/removedReactions');
+  const body = input.body !== undefined ? await readBody(ctx, ref, input.body) : undefined;
   return ctx.transaction(async (tctx) => {
     const loaded = await loadBase(tctx, ref);
     const comment = await findComment(tctx, loaded, commentId);
     const reply = await findReply(tctx, comment, replyId);
     const access = accessTo(ctx, loaded, reply.posted_by);
-    if (input.body !== undefined) commentPolicy.authorize('edit', access, 'Only its author can change a reply');
+    if (body !== undefined) commentPolicy.authorize('edit', access, 'Only its author can change a reply');
     if (added.length > 0 || removed.length > 0) commentPolicy.authorize('reply', access, 'Reacting needs the comment role on the space');
     const changes: Partial<ReplyRow> = {};
-    if (input.body !== undefined) {
-      changes.body = markdownOf(input.body, 'body/body');
-      changes.mentions = JSON.stringify(await mentionsOf(tctx.db, loaded.organizationId, changes.body));
-      changes.edited_at = isoNow(ctx.clock);
+    if (body !== undefined) {
+      Object.assign(changes, await bodyColumns(tctx.db, loaded.organizationId, body), { edited_at: isoNow(ctx.clock) });
       await commentsRepository.updateReply(tctx.db, reply.id, changes);
     }
     await react(ctx, tctx.db, { commentId: comment.id, replyId: reply.id }, removed, added);
