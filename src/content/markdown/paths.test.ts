@@ -132,8 +132,10 @@ describe('the forms a relative link is written in (resolveRelative)', () => {
     expect(missing('notes/extra.md#top')).toBe('guides/notes/extra.md');
     expect(missing('../../notes/Extra.MD')).toBe('notes/Extra.MD');
     expect(missing('/extra.md')).toBe('extra.md');
-    // Pages, files, folders and other sites are not.
-    expect([missing('setup.md'), missing('readme.md'), missing('../img/a%20b.png'), missing('nowhere/'), missing('https://example.com/a.md'), missing('#a.md')]).toEqual([null, null, null, null, null, null]);
+    // A folder holding no page is its README, no page either (a repository folder of scripts with a README SUMMARY.md leaves out).
+    expect([missing('nowhere/'), missing('../scripts/archive'), missing('nowhere/#top')]).toEqual(['guides/nowhere/README.md', 'scripts/archive/README.md', 'guides/nowhere/README.md']);
+    // Pages, files, folders with a page, a file of another kind and other sites are not.
+    expect([missing('setup.md'), missing('readme.md'), missing('../img/a%20b.png'), missing('./'), missing('../tools/exploit.py'), missing('https://example.com/a.md'), missing('#a.md')]).toEqual([null, null, null, null, null, null, null]);
   });
 
   it('reads the README name case-insensitively, as GitBook does', () => {

@@ -172,18 +172,24 @@ export function resolveRelative(href: string, fromFile: string, lookup: PathLook
 }
 
 /**
- * A relative link naming a markdown file (`other.md`) that is no page of the space: the
- * file's path in the layout; null for any other link. GitBook imports only the pages
- * SUMMARY.md lists, so a link to a repository's markdown file SUMMARY.md leaves out (or to
- * one the repository lacks) is not a link to a page of the space (decision of issue 31):
- * the published site shows its text with no href (never an href ending in `.md`, never a
- * 404 link), while the markdown read back and the git export keep the link as written.
- * `resolve` is resolveRelative for that page (a caller resolving each href once passes its memo).
+ * A relative link naming a markdown file (`other.md`) or a folder (`dir/`, `dir`: its
+ * README.md) that is no page of the space: that file's path in the layout; null for any
+ * other link. GitBook imports only the pages SUMMARY.md lists, so a link to a repository's
+ * markdown file SUMMARY.md leaves out (or to one the repository lacks) is not a link to a
+ * page of the space (decision of issue 31): the published site shows its text with no href
+ * (never an href ending in `.md`, never a 404 link), while the markdown read back and the git
+ * export keep the link as written. A path with another extension (`tool.py`) names a file,
+ * not a page: left to the caller. `resolve` is resolveRelative for that page (a caller
+ * resolving each href once passes its memo).
  */
 export function missingPagePath(href: string, fromFile: string, resolve: (href: string) => ContentRef | null, contentRoot = ''): string | null {
   const to = relativeTarget(href, fromFile, contentRoot);
-  if (!to || !/\.md$/i.test(to.full)) return null;
-  return resolve(href) ? null : to.full;
+  if (!to) return null;
+  const markdown = /\.md$/i.test(to.full);
+  const folder = to.target === '' || to.target.endsWith('/') || to.inner === '.' || !/\.[^/.]+$/.test(to.full);
+  if (!markdown && !folder) return null;
+  if (resolve(href)) return null;
+  return markdown ? to.full : to.full === '.' ? 'README.md' : `${to.full}/README.md`;
 }
 
 /** A relative link read like a URL (resolveRelative): its path in the layout (`.` the top), as written, and its anchor. */
