@@ -48,4 +48,20 @@ describe('page reader (markdown read on a pool thread, under a budget)', () => {
     // A new reading has its own.
     expect(await reader.begin().page(PAGE, 'page')).toEqual(readPageMarkdown(PAGE));
   });
+
+  it('one tenant has at most one reading a thread on or waiting for them: its next is refused at once, another tenant\'s waits and is read', async () => {
+    const shared = createMarkdownReader({ threads: 1, budgetMs: 1500, inlineBytes: 0 });
+    const hostile = '{% hint style="info" %}\n'.repeat(40_000);
+    const first = shared.begin({ tenant: 'org-a' }).page(hostile, 'a 1');
+    const second = shared.begin({ tenant: 'org-a' }).page(PAGE, 'a 2');
+    const other = shared.begin({ tenant: 'org-b' }).page(PAGE, 'b 1');
+    const [a1, a2, b1] = await Promise.allSettled([first, second, other]);
+    expect(a1.status === 'rejected' && a1.reason).toBeInstanceOf(MarkdownTooCostly);
+    expect(a2.status === 'rejected' && a2.reason).toBeInstanceOf(ReaderBusy);
+    expect((a2 as PromiseRejectedResult).reason.message).toMatch(/organization/);
+    expect(b1).toEqual({ status: 'fulfilled', value: readPageMarkdown(PAGE) });
+    // Its readings done, the tenant reads again.
+    expect(await shared.begin({ tenant: 'org-a' }).page(PAGE, 'a 3')).toEqual(readPageMarkdown(PAGE));
+    await shared.close();
+  });
 });

@@ -49,8 +49,12 @@ export interface MarkdownReading {
 }
 
 export interface MarkdownReader {
-  /** A new reading; `inline: false` (jobs) never reads on the calling thread. */
-  begin(options?: { inline?: boolean }): MarkdownReading;
+  /**
+   * A new reading; `inline: false` (jobs) never reads on the calling thread. `tenant` (the
+   * organization whose content it is) may have at most one reading a thread on or waiting for
+   * the threads: one tenant's costly pages never fill the queue others wait in.
+   */
+  begin(options?: { inline?: boolean; tenant?: string }): MarkdownReading;
   close(): Promise<void>;
 }
 
@@ -68,8 +72,9 @@ export function createMarkdownReader(options: MarkdownReaderOptions): MarkdownRe
   // given an abort signal, as every reading is.
   let onThreads = 0;
   const mostOnThreads = options.threads + (options.queue ?? options.threads * QUEUE_PER_THREAD);
+  const tenantOnThreads = new Map<string, number>();
   return {
-    begin: ({ inline = true } = {}) => {
+    begin: ({ inline = true, tenant } = {}) => {
       let inlineLeft = inline ? options.inlineBytes : 0;
       let spentMs = 0;
       const read = async (kind: ReadTask['kind'], markdown: string, where: string) => {
@@ -83,8 +88,17 @@ export function createMarkdownReader(options: MarkdownReaderOptions): MarkdownRe
         const refused = () => new MarkdownTooCostly(`${where}: reading this markdown takes more than the ${options.budgetMs / 1000} s one request may use; split it into smaller pages`);
         if (left <= 0) throw refused();
         if (onThreads >= mostOnThreads) throw new ReaderBusy('Every markdown reading thread is busy; try again shortly');
+        const ofTenant = tenant === undefined ? 0 : (tenantOnThreads.get(tenant) ?? 0);
+        if (ofTenant >= options.threads) throw new ReaderBusy('This organization\'s markdown is being read on every reading thread; try again shortly');
         onThreads++;
-        const run = await readOnThread(poolOf(), kind, markdown, left).finally(() => onThreads--);
+        if (tenant !== undefined) tenantOnThreads.set(tenant, ofTenant + 1);
+        const run = await readOnThread(poolOf(), kind, markdown, left).finally(() => {
+          onThreads--;
+          if (tenant === undefined) return;
+          const still = (tenantOnThreads.get(tenant) ?? 1) - 1;
+          if (still > 0) tenantOnThreads.set(tenant, still);
+          else tenantOnThreads.delete(tenant);
+        });
         spentMs += run.ms;
         if (run.outcome === 'read') return run.read;
         if (run.outcome === 'out-of-memory') throw new MarkdownTooCostly(`${where}: reading this markdown needs more than ${THREAD_MEMORY_MB} MB of memory; split it into smaller pages`);

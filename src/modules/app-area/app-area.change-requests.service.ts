@@ -189,8 +189,9 @@ export async function saveDetails(
   subject: string,
   description: { markdown: string } | { json: string },
 ) {
-  await enforceSpaceSso(ctx, session, spaceId);
-  const document = 'json' in description ? descriptionFromJson(description.json) : await ctx.markdown.begin().document(description.markdown.replace(/\r\n/g, '\n'), 'description');
+  // The reading counts against the space's organization (page-reader.ts, one reading a thread per tenant).
+  const tenant = await enforceSpaceSso(ctx, session, spaceId);
+  const document = 'json' in description ? descriptionFromJson(description.json) : await ctx.markdown.begin({ tenant }).document(description.markdown.replace(/\r\n/g, '\n'), 'description');
   await updateChangeRequest(ctx, spaceId, number, { subject: subject.slice(0, 100), description: { object: 'document', nodes: document.nodes } });
 }
 

@@ -12,7 +12,7 @@ import type { Context } from '../../context.ts';
 import { notFound } from '../../errors.ts';
 import { appUrl } from '../../lib/urls.ts';
 import { editorAssets } from '../../editor/assets.ts';
-import { csrfToken, type BrowserSession } from '../../access/index.ts';
+import { csrfToken, sessionScope, type BrowserSession } from '../../access/index.ts';
 import { sessionContext } from '../../context.ts';
 import { changeRequestPageToEdit, changeRequestToEdit } from './app-area.change-requests.service.ts';
 import { appAreaRepository } from './app-area.repository.ts';
@@ -81,7 +81,9 @@ export const appAreaEditorRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   // The editor's paste of markdown: read by the markdown engine, as the API reads a page.
   app.post('/markdown', { config: { public: true }, schema: { hide: true, body: MarkdownBody } }, async (request, reply) => {
-    const document = await app.deps.markdown.begin().document(request.body.markdown, 'body/markdown');
+    // The reading counts against the organization the session acts for (a login-link session: its member).
+    const row = (request.browserSession as BrowserSession).row;
+    const document = await app.deps.markdown.begin({ tenant: sessionScope(row) ?? `user:${row.user_id}` }).document(request.body.markdown, 'body/markdown');
     return reply.header('cache-control', 'no-store').send({ document });
   });
 };

@@ -100,9 +100,11 @@ function firstPage(pages: TreePage[]): TreePage | undefined {
   return undefined;
 }
 
-export async function enforceSpaceSso(ctx: Context, session: BrowserSession, spaceId: string): Promise<void> {
+/** Refuses a session the space's organization requires SSO of; answers that organization's id. */
+export async function enforceSpaceSso(ctx: Context, session: BrowserSession, spaceId: string): Promise<string | undefined> {
   const owner = await appAreaRepository.spaceOrganization(ctx.db, spaceId);
   if (owner) await enforceSso(ctx, session, owner.organization_id);
+  return owner?.organization_id;
 }
 
 /**

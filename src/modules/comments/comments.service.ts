@@ -114,7 +114,7 @@ async function readBody(ctx: Context, ref: BaseRef, body: CommentBodyInput): Pro
   const loaded = await loadBase(ctx, ref);
   commentPolicy.authorize('reply', { space: loaded.access, isAuthor: true }, 'Commenting needs the comment role on the space');
   const markdown = markdownOf(body, 'body/body');
-  return { markdown, document: await ctx.markdown.begin().document(markdown, 'body/body') };
+  return { markdown, document: await ctx.markdown.begin({ tenant: loaded.organizationId }).document(markdown, 'body/body') };
 }
 
 /** The columns a read body sets (its markdown, its document and the members it mentions). */

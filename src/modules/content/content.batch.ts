@@ -79,8 +79,8 @@ async function parseDocument(input: DocumentInput, where: string, reading: Markd
  * Every change's document, read before the transaction: markdown is read off the request
  * thread under one budget for the batch (page-reader.ts), and no reading holds the write lock.
  */
-async function parseDocuments(ctx: Context, changes: ContentChangeInput[]): Promise<Map<number, ParsedDocument>> {
-  const reading = ctx.markdown.begin();
+async function parseDocuments(ctx: Context, changes: ContentChangeInput[], organizationId: string | undefined): Promise<Map<number, ParsedDocument>> {
+  const reading = ctx.markdown.begin({ tenant: organizationId });
   const parsed = new Map<number, ParsedDocument>();
   for (const [i, change] of changes.entries()) {
     const document = pageDocumentOf(change);
@@ -126,9 +126,11 @@ function resolveRefs(value: unknown, pages: Map<string, string>, files: Map<stri
 export async function applyContentChanges(ctx: Context, spaceId: string, idOrNumber: string, changes: ContentChangeInput[], compat: boolean): Promise<ContentUpdate> {
   const hasFiles = changes.some((c) => c.operation === 'insert_files');
   const hasMarkdown = changes.some((c) => { const document = pageDocumentOf(c); return document !== undefined && 'markdown' in document; });
+  let organizationId: string | undefined;
   if (hasFiles || hasMarkdown) {
     // Checked before any URL is fetched, any byte stored or any markdown read (and again in the transaction).
-    const { access } = await loadChangeRequest(ctx, spaceId, idOrNumber);
+    const { access, space } = await loadChangeRequest(ctx, spaceId, idOrNumber);
+    organizationId = space.organization_id;
     changeRequestPolicy.authorize('edit', access, 'Editing a change request needs the edit role on an unlocked space');
   }
   // Files are fetched and stored before the transaction: network time never holds the
@@ -160,7 +162,7 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
     }
   }
 
-  const parsedDocuments = await parseDocuments(ctx, changes);
+  const parsedDocuments = await parseDocuments(ctx, changes, organizationId);
   // A fresh copy on each attempt: a retried transaction never sees what the last one changed.
   const parsedDocument = (i: number) => structuredClone(parsedDocuments.get(i)!);
 

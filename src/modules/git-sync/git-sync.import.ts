@@ -106,6 +106,7 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
   const budget = new ReadBudget(dir, ctx.config);
   // The bytes of every text file the layout reads (pages, SUMMARY.md), kept with the revision below.
   const read = new Map<string, Buffer>();
+  const tenant = await gitSyncRepository.organizationOf(ctx.db, op.spaceId);
   const layout = await readGitLayout({
     files,
     projectDirectory: op.projectDirectory,
@@ -118,7 +119,7 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
       return found;
     },
     // Off the event loop, each page under the reader's budget (page-reader.ts).
-    readPage: (body, path) => ctx.markdown.begin({ inline: false }).page(body, path),
+    readPage: (body, path) => ctx.markdown.begin({ inline: false, tenant }).page(body, path),
   });
   const assetBlobs = await storeAssets(ctx, dir, layout.assets, budget, await knownFiles(ctx, op.spaceId, sync?.last_revision_id));
   const sources = new Map<string, SourceObject>();
