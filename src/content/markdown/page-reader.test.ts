@@ -64,4 +64,16 @@ describe('page reader (markdown read on a pool thread, under a budget)', () => {
     expect(await shared.begin({ tenant: 'org-a' }).page(PAGE, 'a 3')).toEqual(readPageMarkdown(PAGE));
     await shared.close();
   });
+
+  it('a job\'s reading (inline: false) waits for room rather than being refused: an import has no client to retry it', async () => {
+    const shared = createMarkdownReader({ threads: 1, budgetMs: 1500, inlineBytes: 0, queue: 0 });
+    const hostile = '{% hint style="info" %}\n'.repeat(40_000);
+    const request = shared.begin({ tenant: 'org-a' }).page(hostile, 'request');
+    const job = shared.begin({ tenant: 'org-a', inline: false }).page(PAGE, 'job');
+    const refused = shared.begin({ tenant: 'org-b' }).page(PAGE, 'full');
+    await expect(refused).rejects.toBeInstanceOf(ReaderBusy);
+    await expect(request).rejects.toBeInstanceOf(MarkdownTooCostly);
+    expect(await job).toEqual(readPageMarkdown(PAGE));
+    await shared.close();
+  });
 });

@@ -73,6 +73,22 @@ export function createMarkdownReader(options: MarkdownReaderOptions): MarkdownRe
   let onThreads = 0;
   const mostOnThreads = options.threads + (options.queue ?? options.threads * QUEUE_PER_THREAD);
   const tenantOnThreads = new Map<string, number>();
+  // A job's reading (inline: false) waits for room instead of being refused: it has no client to retry it.
+  let released: { promise: Promise<void>; resolve: () => void } | undefined;
+  const nextRelease = () => {
+    if (!released) {
+      let resolve!: () => void;
+      const promise = new Promise<void>((done) => (resolve = done));
+      released = { promise, resolve };
+    }
+    return released.promise;
+  };
+  /** Why a reading may not go to the threads now, if it may not. */
+  const noRoom = (tenant: string | undefined): ReaderBusy | undefined => {
+    if (onThreads >= mostOnThreads) return new ReaderBusy('Every markdown reading thread is busy; try again shortly');
+    if (tenant !== undefined && (tenantOnThreads.get(tenant) ?? 0) >= options.threads) return new ReaderBusy('This organization\'s markdown is being read on every reading thread; try again shortly');
+    return undefined;
+  };
   return {
     begin: ({ inline = true, tenant } = {}) => {
       let inlineLeft = inline ? options.inlineBytes : 0;
@@ -87,17 +103,21 @@ export function createMarkdownReader(options: MarkdownReaderOptions): MarkdownRe
         const left = options.budgetMs - spentMs;
         const refused = () => new MarkdownTooCostly(`${where}: reading this markdown takes more than the ${options.budgetMs / 1000} s one request may use; split it into smaller pages`);
         if (left <= 0) throw refused();
-        if (onThreads >= mostOnThreads) throw new ReaderBusy('Every markdown reading thread is busy; try again shortly');
-        const ofTenant = tenant === undefined ? 0 : (tenantOnThreads.get(tenant) ?? 0);
-        if (ofTenant >= options.threads) throw new ReaderBusy('This organization\'s markdown is being read on every reading thread; try again shortly');
+        for (let busy = noRoom(tenant); busy; busy = noRoom(tenant)) {
+          if (inline) throw busy;
+          await nextRelease();
+        }
         onThreads++;
-        if (tenant !== undefined) tenantOnThreads.set(tenant, ofTenant + 1);
+        if (tenant !== undefined) tenantOnThreads.set(tenant, (tenantOnThreads.get(tenant) ?? 0) + 1);
         const run = await readOnThread(poolOf(), kind, markdown, left).finally(() => {
           onThreads--;
-          if (tenant === undefined) return;
-          const still = (tenantOnThreads.get(tenant) ?? 1) - 1;
-          if (still > 0) tenantOnThreads.set(tenant, still);
-          else tenantOnThreads.delete(tenant);
+          if (tenant !== undefined) {
+            const still = (tenantOnThreads.get(tenant) ?? 1) - 1;
+            if (still > 0) tenantOnThreads.set(tenant, still);
+            else tenantOnThreads.delete(tenant);
+          }
+          released?.resolve();
+          released = undefined;
         });
         spentMs += run.ms;
         if (run.outcome === 'read') return run.read;
