@@ -26,7 +26,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, posix, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { layoutConfig } from '../src/content/git-layout/read.ts';
@@ -273,6 +273,8 @@ async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, roo
       const b = canonical(read.body.markdown ?? '').split('\n');
       const at = a.findIndex((line, i) => line !== b[i]);
       log(repo, `API-DIFFERS ${repo.repo} ${file} (${read.status}) line ${at + 1}:\n  - ${a[at]}\n  + ${b[at]}`);
+      // CORPUS_DUMP=<folder>: the whole page read back, to compare with its file (tuning pages only).
+      if (process.env.CORPUS_DUMP) writeFileSync(join(process.env.CORPUS_DUMP, file.replace(/\//g, '_')), read.body.markdown ?? '');
     }
     const pageUrl = `/sites/${name}/${page.path}`;
     log(repo, `PAGE ${pageUrl}`);

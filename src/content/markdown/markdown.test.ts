@@ -329,6 +329,27 @@ describe('documentToMarkdown', () => {
     expect(documentToMarkdown(document)).toBe('## Intro <a href="#intro" id="intro"></a>\n\nSee [**page**](/pages/p9)\n\n{% hint style="success" %}\nDone\n{% endhint %}\n');
   });
 
+  it('writes bold beside a mention labelled with its page\'s title as markdown (the label is no difference the text shows)', () => {
+    // labelMentions gives a mention its page's title to write with; the read-back check took the
+    // label for a difference and wrote the paragraph's marks as HTML (`<strong>Note</strong>:`).
+    const paragraph = (data: Record<string, unknown>): Document => ({
+      object: 'document',
+      data: {},
+      nodes: [
+        {
+          object: 'block', type: 'paragraph', data: {},
+          nodes: [
+            { object: 'text', leaves: [{ object: 'leaf', text: 'Note', marks: [{ object: 'mark', type: 'bold' }] }, { object: 'leaf', text: ': see the ', marks: [] }] },
+            { object: 'inline', type: 'mention', isVoid: true, data: { ref: { kind: 'url', url: '../a.md' }, ...data } } as never,
+            { object: 'text', leaves: [{ object: 'leaf', text: ' section.', marks: [] }] },
+          ],
+        },
+      ],
+    });
+    expect(documentToMarkdown(paragraph({ text: 'a.md', label: 'A page' }))).toBe('**Note**: see the [a.md](../a.md "mention") section.\n');
+    expect(documentToMarkdown(paragraph({ label: 'A page' }))).toBe('**Note**: see the [A page](../a.md "mention") section.\n');
+  });
+
   it('writes an empty document as an empty string', () => {
     expect(documentToMarkdown({ object: 'document', data: {}, nodes: [] })).toBe('');
     expect(markdownToDocument('')).toEqual({ object: 'document', data: {}, nodes: [] });

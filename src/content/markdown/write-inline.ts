@@ -74,7 +74,15 @@ function sameContent(a: InlineContent[], b: InlineContent[]): boolean {
 }
 
 function dropKeys(key: string, value: unknown): unknown {
-  return key === 'key' ? undefined : value;
+  if (key === 'key') return undefined;
+  // A mention is written with its text, else its label (a page title labelMentions gives it to
+  // write with): read back, that is its text. The label is no difference the text shows.
+  const node = value as { object?: string; type?: string; data?: { text?: string; label?: string } } | null;
+  if (node?.object === 'inline' && node.type === 'mention' && node.data?.label !== undefined) {
+    const { label, ...data } = node.data;
+    return { ...node, data: { ...data, text: data.text ?? label } };
+  }
+  return value;
 }
 
 function render(content: InlineContent[], options: InlineWriteOptions, style: Style): string {
