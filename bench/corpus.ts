@@ -177,7 +177,10 @@ function sourceFiles(repoDir: string, root: string, file: string, href: string):
   return [...found];
 }
 
-/** A percent-encoded path decoded name by name, as a URL's path is (`C%23.md` is `C#.md`; decodeURI would leave `%23`). */
+/**
+ * A percent-encoded path decoded name by name, as a URL's path is (`C%23.md` is `C#.md`; decodeURI would leave `%23`).
+ * The measure's own, not paths.ts decodePath: a link Quire decodes wrong must not be excused by the same error.
+ */
 function percentDecoded(path: string): string {
   return path
     .split('/')
