@@ -8,13 +8,10 @@ import { decodeHTML, decodeHTMLStrict } from 'entities';
 import { htmlBlockNames } from 'micromark-util-html-tag-name';
 import { pageBody, readPageMarkdown, splitFrontMatter, writePageMarkdown } from '../src/content/markdown/index.ts';
 
-/** The page file's front matter as written ('' without), by the importers' rule. */
-const frontMatterOf = (markdown: string) => markdown.slice(0, markdown.length - splitFrontMatter(markdown).body.length);
-
-/** Front matter and the leading `# Title` are split off as the batch does; the body is read and written back. */
+/** Front matter (by the importers' rule) and the leading `# Title` are split off as the batch does; the body is read and written back. */
 export function roundTrip(markdown: string) {
-  const front = frontMatterOf(markdown);
-  const rest = markdown.slice(front.length);
+  const rest = splitFrontMatter(markdown).body;
+  const front = markdown.slice(0, markdown.length - rest.length);
   // Blank lines between front matter and the body: a body's first line may be indented (code).
   const lead = /^(?:[ \t]*\r?\n)*/.exec(rest)![0];
   const { title, document } = readPageMarkdown(rest);

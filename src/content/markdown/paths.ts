@@ -206,7 +206,7 @@ function relativeTarget(href: string, fromFile: string, contentRoot: string) {
   const dir = rooted || posix.dirname(inRoot) === '.' ? '' : posix.dirname(inRoot);
   const inner = clampedPath(dir, rooted ? target.slice(1) : target || '.');
   const full = inner === '.' ? root || '.' : root ? `${root}/${inner}` : inner;
-  return { full, target, inner, rooted, anchor };
+  return { full, target, inner, anchor };
 }
 
 /**

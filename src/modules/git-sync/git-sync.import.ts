@@ -106,7 +106,8 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
   const budget = new ReadBudget(dir, ctx.config);
   // The bytes of every text file the layout reads (pages, SUMMARY.md), kept with the revision below.
   const read = new Map<string, Buffer>();
-  const tenant = await gitSyncRepository.organizationOf(ctx.db, op.spaceId);
+  // Its readings count against the space's organization (page-reader.ts, one reading a thread per tenant).
+  const tenant = (await spacesRepository.findActive(ctx.db, op.spaceId))?.organization_id;
   const layout = await readGitLayout({
     files,
     projectDirectory: op.projectDirectory,

@@ -11,11 +11,6 @@ export const gitSyncRepository = {
     return db.selectFrom('git_syncs').selectAll().where('space_id', '=', spaceId).executeTakeFirst();
   },
 
-  /** The organization a space belongs to (an import's markdown readings count against it). */
-  async organizationOf(db: Db, spaceId: string): Promise<string | undefined> {
-    return (await db.selectFrom('spaces').select('organization_id').where('id', '=', spaceId).executeTakeFirst())?.organization_id;
-  },
-
   async upsert(db: Db, row: Insertable<GitSyncsTable>): Promise<void> {
     const { space_id: _id, created_at: _created, ...changes } = row;
     await db
