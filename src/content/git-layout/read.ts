@@ -9,7 +9,7 @@
 import { posix } from 'node:path';
 import { loadOnUse } from '../../lib/load-on-use.ts';
 import { readPageMarkdown, type PageMarkdown } from '../markdown/page.ts';
-import { bindRelativePaths, caseInsensitiveIndex, mapRefs, readmeIndex, relativeFilePath, resolveRelative, type PathLookup } from '../markdown/paths.ts';
+import { bindRelativePaths, caseInsensitiveIndex, mapRefs, readmeIndex, redirectKey, relativeFilePath, resolveRelative, type PathLookup } from '../markdown/paths.ts';
 import { settleTables } from '../markdown/html-table.ts';
 import { markupOf, type ContentRef, type Document } from '../markdown/types.ts';
 import { decodeEntities } from '../markdown/syntax.ts';
@@ -102,7 +102,10 @@ export function layoutConfig(configText: string | undefined, projectDirectory: s
   const summaryPath = join(root, typeof structure.summary === 'string' ? structure.summary : 'SUMMARY.md');
   const redirects: Record<string, string> = {};
   if (config.redirects && typeof config.redirects === 'object') {
-    for (const [from, to] of Object.entries(config.redirects as Record<string, unknown>)) if (typeof to === 'string') redirects[from] = to;
+    for (const [from, to] of Object.entries(config.redirects as Record<string, unknown>)) {
+      const key = redirectKey(from);
+      if (typeof to === 'string' && key !== '' && !Object.hasOwn(redirects, key)) redirects[key] = to;
+    }
   }
   return { root, readmePath, summaryPath, redirects };
 }
@@ -162,7 +165,7 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
   // Relative links are bound by the one rule (paths.ts resolveRelative) against the repository's pages and files.
   // A page moved by a `.gitbook.yaml` redirect (`old/path: new/file.md`) is found under its old path too.
   const redirected = (path: string): string | undefined => {
-    const key = (root === '' ? path : path.slice(root.length + 1)).replace(/(?:\/README)?\.md$/i, '');
+    const key = redirectKey(root === '' ? path : path.slice(root.length + 1));
     const to = Object.hasOwn(redirects, key) ? join(root, redirects[key]) : undefined;
     return to && pagePaths.has(to) ? to : undefined;
   };

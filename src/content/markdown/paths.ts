@@ -25,6 +25,8 @@ export interface SpacePaths {
   nameOfFile(fileId: string): string | undefined;
   /** Where a file is: its git path, else `.gitbook/assets/<name>`. */
   pathOfFile(fileId: string): string | undefined;
+  /** The page a `.gitbook.yaml` redirect of the space sends a path of the layout to (git sync stored them as page ids). */
+  redirectedPage(path: string): string | undefined;
   /**
    * The content root git sync read the pages from (`.gitbook.yaml` `root:`, '' for the
    * repository's top): `/path` links and `..` of those pages are read from it, as at import.
@@ -35,13 +37,26 @@ export interface SpacePaths {
 export const ASSETS_DIR = '.gitbook/assets';
 
 /**
+ * The key a `.gitbook.yaml` redirect is found by: an old address or a file path relative to
+ * the content root without slashes around it, `.md` or `/README.md` (`/old/page/`,
+ * `old/page.md` and `old/page/README.md` are all `old/page`). The one rule for redirect keys:
+ * git sync reads `.gitbook.yaml`'s with it, links and the published site look paths up with it.
+ */
+export function redirectKey(path: string): string {
+  return path.replace(/^\/+|\/+$/g, '').replace(/(?:(?:^|\/)README)?\.md$/i, '');
+}
+
+/**
  * Builds SpacePaths from a page tree (id, slug, children) and a file list. A page or file
  * git sync imported keeps the path it had in git (`file`, `path`): links are read and
  * written against the layout the repository has, not the one its slugs would give.
+ * `redirects` are the space's `.gitbook.yaml` redirects as git sync stored them (redirectKey
+ * -> page id): a link to an old path leads to the page, at import and on every read after.
  */
 export function spacePaths(
   tree: readonly PathNode[],
   files: readonly { id: string; name: string; path?: string }[],
+  redirects: Readonly<Record<string, string>> = {},
 ): SpacePaths {
   const fileOf = new Map<string, string>();
   const pageOf = new Map<string, string>();
@@ -89,6 +104,11 @@ export function spacePaths(
     fileAtPath: (path) => byPath.get(path) ?? (path.startsWith(ASSETS_DIR + '/') ? byName.get(path.slice(ASSETS_DIR.length + 1)) : undefined),
     nameOfFile: (id) => nameOf.get(id),
     pathOfFile: (id) => pathOf.get(id),
+    redirectedPage: (path) => {
+      const key = redirectKey(root !== '' && path.startsWith(root + '/') ? path.slice(root.length + 1) : path);
+      const id = Object.hasOwn(redirects, key) ? redirects[key] : undefined;
+      return id !== undefined && fileOf.has(id) ? id : undefined;
+    },
     root,
   };
 }
@@ -353,12 +373,12 @@ function isPathOfPage(ref: ContentRef, hasPage: (id: string) => boolean): boolea
 
 /**
  * How resolveRelative finds a space's pages and files by path in its layout (uploaded files
- * in `.gitbook/assets/<name>`, where GitBook's markdown puts them); a folder's README page
- * by any spelling of its name.
+ * in `.gitbook/assets/<name>`, where GitBook's markdown puts them); a page under an old
+ * path `.gitbook.yaml` redirects; a folder's README page by any spelling of its name.
  */
 export function lookupOf(paths: SpacePaths): PathLookup {
   return {
-    pageAt: (path) => paths.pageAt(path) ?? paths.readmeAt(path),
+    pageAt: (path) => paths.pageAt(path) ?? paths.redirectedPage(path) ?? paths.readmeAt(path),
     fileAt: (path) => paths.fileAtPath(path),
   };
 }

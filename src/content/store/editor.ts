@@ -5,7 +5,8 @@ import { ContentNotFound, InvalidContentEdit } from '../errors.ts';
 import type { Clock } from '../../lib/clock.ts';
 import { newId } from '../../lib/ids.ts';
 import { markdownToDocument, type Document } from '../markdown/index.ts';
-import { spacePaths, type PathNode, type SpacePaths } from '../markdown/paths.ts';
+import type { PathNode, SpacePaths } from '../markdown/paths.ts';
+import { entriesLayout, pathNode } from './layout.ts';
 import { createHash } from 'node:crypto';
 import type { FileStore } from '../../files/types.ts';
 import { BLOB_AREA } from './blobs.ts';
@@ -352,11 +353,13 @@ export class RevisionEditor {
     return this.files ?? this.base?.files ?? [];
   }
 
-  /** Where each page and file sits in GitBook's layout (content/markdown/paths.ts), as edited so far: a walk of every page. */
-  spacePaths(): SpacePaths {
-    const tree = (parent: string | null): PathNode[] =>
-      this.childrenOf(parent).map((entry) => ({ id: entry.id, slug: entry.slug, ...(entry.git?.path ? { file: entry.git.path, ...(entry.git.root ? { root: entry.git.root } : {}) } : {}), children: tree(entry.id) }));
-    return spacePaths(tree(null), this.fileEntries().map((f) => ({ id: f.id, name: f.name, ...(f.git?.path ? { path: f.git.path } : {}) })));
+  /**
+   * Where each page and file sits in GitBook's layout (layout.ts), as edited so far: a walk of
+   * every page. `redirects`: the space's stored `.gitbook.yaml` redirects (store.repository gitRedirects).
+   */
+  spacePaths(redirects?: Readonly<Record<string, string>>): SpacePaths {
+    const tree = (parent: string | null): PathNode[] => this.childrenOf(parent).map((entry) => pathNode(entry, tree(entry.id)));
+    return entriesLayout(tree(null), this.fileEntries(), redirects);
   }
 
   removeFile(fileId: string): void {

@@ -11,6 +11,15 @@ export function objectHash(kind: ObjectKind, body: string): string {
 
 /** Queries of the revision store. Revisions and objects are insert-only: no updates here. */
 export const storeRepository = {
+  /**
+   * The space's `.gitbook.yaml` redirects as git sync stored them at its last import
+   * (paths.ts redirectKey -> page id); none for a space without git sync.
+   */
+  async gitRedirects(db: Db, spaceId: string): Promise<Record<string, string>> {
+    const row = await db.selectFrom('git_syncs').select('redirects').where('space_id', '=', spaceId).executeTakeFirst();
+    return row?.redirects ? (JSON.parse(row.redirects) as Record<string, string>) : {};
+  },
+
   /** Stores objects not stored yet (same hash, same bytes: a conflict is a no-op). */
   async putObjects(db: Db, spaceId: string, objects: { hash: string; kind: ObjectKind; body: string }[]): Promise<void> {
     if (objects.length === 0) return;

@@ -11,6 +11,7 @@ import { holdsRelativePaths, resolveDocumentPaths, type SpacePaths } from '../..
 import { settleTables } from '../../content/markdown/html-table.ts';
 import { RevisionEditor, type NewPage, type PagePatch } from '../../content/store/editor.ts';
 import { loadDocuments, loadTrees } from '../../content/store/snapshot.ts';
+import { storeRepository } from '../../content/store/store.repository.ts';
 import type { FileEntry, PageEntry } from '../../content/store/types.ts';
 import { fileUrlSigner } from './content.file-urls.ts';
 import type { ContentUpdate, PageOutcome } from './content.model.ts';
@@ -264,7 +265,7 @@ export async function applyContentChanges(ctx: Context, spaceId: string, idOrNum
       for (const [pageId, document] of current) {
         let resolved = resolveRefs(document, pageRefs, fileRefs) as Document;
         const hasPage = (id: string) => editor.hasPage(id);
-        if (holdsRelativePaths(resolved, hasPage)) paths ??= editor.spacePaths();
+        if (holdsRelativePaths(resolved, hasPage)) paths ??= editor.spacePaths(await storeRepository.gitRedirects(tctx.db, spaceId));
         const pageFile = paths?.fileOfPage(pageId);
         resolved = paths && pageFile ? resolveDocumentPaths(resolved, pageFile, paths, hasPage) : settleTables(resolved);
         if (JSON.stringify(resolved) !== JSON.stringify(document)) editor.updatePage(pageId, { document: resolved });

@@ -7,7 +7,9 @@ import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
 import { isoNow } from '../../lib/clock.ts';
 import { reuseUnlessChanged, type Depend } from '../../db/read-cache.ts';
 import { writePageMarkdown, resolveVariables, type Document } from '../../content/markdown/index.ts';
-import { labelMentions, relativeDocumentPaths, spacePaths, type PathNode, type SpacePaths } from '../../content/markdown/paths.ts';
+import { labelMentions, relativeDocumentPaths, type SpacePaths } from '../../content/markdown/paths.ts';
+import { snapshotLayout } from '../../content/store/layout.ts';
+import { storeRepository } from '../../content/store/store.repository.ts';
 import { BLOB_AREA } from '../../content/store/blobs.ts';
 import type { DownloadTarget, FileStream } from '../../files/types.ts';
 import { RevisionEditor } from '../../content/store/editor.ts';
@@ -81,10 +83,6 @@ function subtree(nodes: PageNode[]): PageNode[] {
   return all;
 }
 
-function pathTree(nodes: readonly PageNode[]): PathNode[] {
-  return nodes.map((n) => ({ id: n.entry.id, slug: n.entry.slug, ...(n.entry.git?.path ? { file: n.entry.git.path, ...(n.entry.git.root ? { root: n.entry.git.root } : {}) } : {}), children: pathTree(n.children) }));
-}
-
 /** The document pages a page's wire object shows a body for: it and its subpages, through groups, not under links. */
 function documentPages(nodes: readonly PageNode[], into: PageNode[] = []): PageNode[] {
   for (const node of nodes) {
@@ -112,6 +110,8 @@ async function pageBodies(
   // Computed pages (builtin:openapi) are expanded from their spec's latest version when evaluated.
   const computedSpecs = evaluated ? all.flatMap((n) => (n.entry.computed ? [n.entry.computed.dependencies.spec.ref.spec] : [])) : [];
   const specs = computedSpecs.length > 0 ? await specsForPage(ctx.db, snapshot.revision.spaceId, computedSpecs) : undefined;
+  // Links to an old path `.gitbook.yaml` redirects are written as they were (git sync stored the redirects).
+  const redirects = format === 'markdown' ? await storeRepository.gitRedirects(ctx.db, snapshot.revision.spaceId) : {};
   const bodyOf = (node: PageNode): PageBody => {
     let doc = (node.entry.document && documents.get(node.entry.document)) || EMPTY_DOCUMENT;
     const computed = node.entry.computed;
@@ -119,7 +119,7 @@ async function pageBodies(
     if (evaluated) doc = resolveVariables(doc, variablesOf(snapshot, node));
     if (format === 'document') return { document: doc };
     // GitBook's page markdown: links to pages and files of the space as paths relative to the page's own file.
-    const paths = revisionPaths(snapshot);
+    const paths = revisionPaths(snapshot, redirects);
     const pageFile = paths.fileOfPage(node.entry.id);
     doc = labelMentions(doc, (id) => snapshot.byId.get(id)?.entry.title);
     return { markdown: writePageMarkdown(pageFile ? relativeDocumentPaths(doc, pageFile, node.entry.id, paths) : doc) };
@@ -127,11 +127,14 @@ async function pageBodies(
   return new Map(documentPages(nodes).map((node) => [node.entry.id, bodyOf(node)]));
 }
 
-/** Every page's and file's path in a revision (a walk of all its pages): once per revision. */
-function revisionPaths(snapshot: RevisionSnapshot): SpacePaths {
-  const key = `paths\u0000${snapshot.revision.spaceId}\u0000${snapshot.revision.id}`;
+/**
+ * Every page's and file's path in a revision (a walk of all its pages), with the space's
+ * `.gitbook.yaml` redirects: once per revision and redirects (an import may change only them).
+ */
+function revisionPaths(snapshot: RevisionSnapshot, redirects: Readonly<Record<string, string>>): SpacePaths {
+  const key = `paths\u0000${snapshot.revision.spaceId}\u0000${snapshot.revision.id}\u0000${JSON.stringify(redirects)}`;
   let paths = derivedCache.get(key) as SpacePaths | undefined;
-  if (!paths) derivedCache.set(key, (paths = spacePaths(pathTree(snapshot.pages), [...snapshot.filesById.values()].map((f) => ({ id: f.id, name: f.name, ...(f.git?.path ? { path: f.git.path } : {}) })))));
+  if (!paths) derivedCache.set(key, (paths = snapshotLayout(snapshot, redirects)));
   return paths;
 }
 

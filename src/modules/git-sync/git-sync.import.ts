@@ -7,6 +7,7 @@ import { loadSnapshot } from '../../content/store/snapshot.ts';
 import { objectHash, storeRepository } from '../../content/store/store.repository.ts';
 import { BLOB_AREA } from '../../content/store/blobs.ts';
 import type { FileEntry, PageNode, RevisionSnapshot } from '../../content/store/types.ts';
+import { redirectKey } from '../../content/markdown/paths.ts';
 import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
 import type { JobContext } from '../../jobs/queue.ts';
 import { isoNow } from '../../lib/clock.ts';
@@ -271,7 +272,7 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
 export function resolveRedirects(redirects: Record<string, string>, root: string, pageIdOf: (path: string) => string | undefined): Record<string, string> {
   const resolved: Record<string, string> = {};
   for (const [from, to] of Object.entries(redirects)) {
-    const key = from.replace(/^\/+|\/+$/g, '').replace(/\.md$/i, '');
+    const key = redirectKey(from);
     const id = pageIdOf(posix.normalize(posix.join(root, to.replace(/^\/+/, ''))));
     if (key && id) resolved[key] = id;
   }

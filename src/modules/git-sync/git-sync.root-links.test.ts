@@ -75,6 +75,47 @@ describe('git sync: links under a content root', () => {
     for (const page of [locks, home]) expect((await t.app.inject({ method: 'GET', url: siteUrl(page) })).statusCode).toBe(200);
   }, 120_000);
 
+  it('keeps a link to a path `.gitbook.yaml` redirects as written on read-back; written back through the API it leads to the page again', async () => {
+    const link = 'See [the mooring rules](../guides/mooring.md#ropes) and [again](/guides/mooring).';
+    createRepository(server, 'redirected', {
+      // The page moved from guides/ to reference/; the old path is redirected (written with slashes and `.md`).
+      '.gitbook.yaml': 'root: ./docs/\n\nredirects:\n  /guides/mooring.md/: reference/mooring.md\n',
+      'docs/SUMMARY.md': '# Table of contents\n\n* [Canal](README.md)\n* [Locks](reference/locks.md)\n* [Mooring](reference/mooring.md)\n',
+      'docs/README.md': '# Canal\n\nWelcome.\n',
+      'docs/reference/locks.md': `# Locks\n\n${link}\n`,
+      'docs/reference/mooring.md': '# Mooring\n\n## Ropes\n\nTie twice.\n',
+    });
+    const space = await createSpace(t, { organization: org, title: 'Moved' });
+    const S = `/v1/spaces/${space.id}`;
+    const imported = await t.request('POST', `${S}/git/import`, { token: org.admin.token, body: { url: server.url('redirected'), ref: 'refs/heads/main' } });
+    expect(imported.status, imported.text).toBe(204);
+    await t.runJobsUntilIdle();
+    const pages = (await ok('GET', `${S}/content`)).pages;
+    const locks = pages.find((p: any) => p.title === 'Locks');
+    const mooring = pages.find((p: any) => p.title === 'Mooring');
+    const bound = (document: unknown) => JSON.stringify(document).match(new RegExp(`"page":"${mooring.id}"`, 'g'))?.length ?? 0;
+    expect(bound((await ok('GET', `${S}/content/page/${locks.id}`)).document)).toBe(2);
+    const markdown = (await ok('GET', `${S}/content/page/${locks.id}`, { query: { format: 'markdown' } })).markdown as string;
+    expect(markdown).toContain(link);
+
+    // The markdown read back, sent back in a change request: both links lead to the page, and read back the same.
+    const cr = await ok('POST', `${S}/change-requests`, { body: { subject: 'Same text' } });
+    await ok('POST', `${S}/change-requests/${cr.id}/content`, { body: { changes: [{ operation: 'update_page', page: locks.id, document: { markdown } }] } });
+    const inCr = `${S}/change-requests/${cr.id}/content/page/${locks.id}`;
+    expect(bound((await ok('GET', inCr)).document)).toBe(2);
+    expect((await ok('GET', inCr, { query: { format: 'markdown' } })).markdown).toContain(link);
+
+    // The old address on the published site, however written, redirects to the page.
+    const site = await createSite(t, { organization: org, spaces: [space.id] });
+    await ok('PATCH', site.url, { body: { basename: 'moved' } });
+    await ok('POST', `${site.url}/publish`);
+    for (const old of ['/sites/moved/guides/mooring', '/sites/moved/guides/mooring.md']) {
+      const res = await t.app.inject({ method: 'GET', url: old });
+      expect(res.statusCode, old).toBe(302);
+      expect(res.headers.location, old).toBe(`/sites/moved/${mooring.path}${old.endsWith('.md') ? '.md' : ''}`);
+    }
+  }, 120_000);
+
   it('binds links to files whose names hold spaces, parentheses, `#`, `&`, `+` and accents, and `/`, however written; every published link answers', async () => {
     createRepository(server, 'odd-names', {
       'SUMMARY.md': [

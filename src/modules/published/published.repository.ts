@@ -114,14 +114,6 @@ const activeShareLink = preparedQuery((db: Db, p: { siteId: string; key: string 
 
 export const publishedRepository = {
   /** By basename first (one indexed read for canonical URLs), then by id. */
-  /** The page a `.gitbook.yaml` redirect of the space sends `path` to (git sync), if any. */
-  async gitRedirect(db: Db, spaceId: string, path: string): Promise<string | undefined> {
-    const row = await db.selectFrom('git_syncs').select('redirects').where('space_id', '=', spaceId).executeTakeFirst();
-    if (!row?.redirects) return undefined;
-    const redirects = JSON.parse(row.redirects) as Record<string, string>;
-    return Object.hasOwn(redirects, path) ? redirects[path] : undefined;
-  },
-
   async siteByKey(db: Db, key: string): Promise<PublishedSiteRow | undefined> {
     const [row] = await siteByBasename(db, { key });
     if (row) return row;

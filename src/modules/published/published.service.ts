@@ -1,6 +1,8 @@
 import type { AppDeps } from '../../context.ts';
 import { uncached, type Depend } from '../../db/read-cache.ts';
 import { loadSnapshot } from '../../content/store/snapshot.ts';
+import { storeRepository } from '../../content/store/store.repository.ts';
+import { redirectKey } from '../../content/markdown/paths.ts';
 import type { PageNode } from '../../content/store/types.ts';
 import { decideAccess, type Claims, type CookieToSet, type Credentials } from './published.policy.ts';
 import type { MainFragments, SiteView } from './published.presenter.ts';
@@ -128,7 +130,9 @@ export async function readPage(deps: Deps, visit: SiteVisit, path: string, depen
     if (!node) {
       // An old address the space's repository redirects (`.gitbook.yaml`, git sync).
       depend(`space:${current.row.space_id}`);
-      const redirected = snapshot.byId.get((await publishedRepository.gitRedirect(db, current.row.space_id, pagePath)) ?? '');
+      const redirects = await storeRepository.gitRedirects(db, current.row.space_id);
+      const key = redirectKey(pagePath);
+      const redirected = Object.hasOwn(redirects, key) ? snapshot.byId.get(redirects[key]) : undefined;
       return redirected ? { kind: 'moved', location: `${current.base}${redirected.path}${suffix}` } : { kind: 'missing' };
     }
   }

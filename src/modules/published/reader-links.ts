@@ -1,4 +1,5 @@
-import { lookupOf, missingPagePath, resolveRelative, spacePaths, type PathNode, type SpacePaths } from '../../content/markdown/paths.ts';
+import { lookupOf, missingPagePath, resolveRelative, type SpacePaths } from '../../content/markdown/paths.ts';
+import { snapshotLayout } from '../../content/store/layout.ts';
 import type { AppDeps } from '../../context.ts';
 import { loadSnapshot } from '../../content/store/snapshot.ts';
 import type { ContentRef, PageNode, RevisionSnapshot } from '../../content/store/types.ts';
@@ -78,9 +79,7 @@ const layoutPaths = new WeakMap<RevisionSnapshot, SpacePaths>();
 function layoutOf(snapshot: RevisionSnapshot): SpacePaths {
   let paths = layoutPaths.get(snapshot);
   if (!paths) {
-    const tree = (nodes: readonly PageNode[]): PathNode[] =>
-      nodes.map((n) => ({ id: n.entry.id, slug: n.entry.slug, ...(n.entry.git?.path ? { file: n.entry.git.path, ...(n.entry.git.root ? { root: n.entry.git.root } : {}) } : {}), children: tree(n.children) }));
-    paths = spacePaths(tree(snapshot.pages), snapshot.files.map((f) => ({ id: f.id, name: f.name, ...(f.git?.path ? { path: f.git.path } : {}) })));
+    paths = snapshotLayout(snapshot);
     layoutPaths.set(snapshot, paths);
   }
   return paths;
