@@ -252,6 +252,19 @@ describe('renderDocument', () => {
     expect(html).toBe('<div class="content-ref"><a href="/broken/pages/-Mgone1">Broken link</a></div>');
   });
 
+  it('points an embed written relative to its page where a link so written leads; one naming no page shows its address as text (issue 31)', () => {
+    const relative: RenderLinks = {
+      ...links,
+      relative: (href) => (href === 'docs/api.md' ? '/site/api' : null),
+      unresolved: (href) => (href === 'gone.md' ? 'gone.md' : null),
+    };
+    const render = (markdown: string) => renderDocument(markdownToDocument(markdown), relative).html.replace(/\n/g, '');
+    expect(render('{% embed url="docs/api.md" %}\nThe API\n{% endembed %}\n')).toBe('<div class="embed"><a href="/site/api">docs/api.md</a><div class="embed-caption">The API</div></div>');
+    expect(render('{% embed url="gone.md" %}\n')).toBe('<div class="embed"><span data-unresolved-link="gone.md" title="Not a page of this site: gone.md">gone.md</span></div>');
+    expect(render('{% embed url="https://video.test/v?a=1&b=2" %}\n')).toBe('<div class="embed"><a href="https://video.test/v?a=1&amp;b=2" rel="noopener">https://video.test/v?a=1&amp;b=2</a></div>');
+    expect(render('{% embed url="javascript:alert(1)" %}\n')).toBe('');
+  });
+
   it('renders math, emoji, dividers, unknown nodes as nothing, and an empty document', () => {
     const html = renderDocument(
       doc(

@@ -191,10 +191,15 @@ function block(node: Block, state: State): string {
     case 'math':
       return `<div class="math" data-formula="${escapeHtml(node.data?.formula ?? '')}"><code>${escapeHtml(node.data?.formula ?? '')}</code></div>\n`;
     case 'embed': {
-      const url = safeUrl(node.data?.url);
+      // An embed's url is a plain string (GitBook's schema): one written relative to the page leads where a link so written does.
+      const written: string = typeof node.data?.url === 'string' ? node.data.url : '';
       const caption = (node.fragments ?? []).find((f: { fragment?: string }) => f.fragment === 'caption')?.nodes?.[0]?.nodes;
       const text = caption && plainText(caption).trim() !== '' ? `<div class="embed-caption">${inlines(caption, state)}</div>` : '';
-      return url ? `<div class="embed"><a href="${escapeHtml(url)}" rel="noopener">${escapeHtml(url)}</a>${text}</div>\n` : text;
+      const missing = written ? missingPage(written, state) : null;
+      if (missing) return `<div class="embed">${unresolvedLink(written, missing, escapeHtml(written))}${text}</div>\n`;
+      const url = written ? safeUrl(resolvedUrl(written, state)) : null;
+      const external = url && /^https?:/i.test(url) ? ' rel="noopener"' : '';
+      return url ? `<div class="embed"><a href="${escapeHtml(url)}"${external}>${escapeHtml(written)}</a>${text}</div>\n` : text;
     }
     case 'file': {
       const file = node.data?.ref ? state.links.file(node.data.ref.file, node.data.ref.space) : null;
