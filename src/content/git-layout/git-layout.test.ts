@@ -144,6 +144,20 @@ describe('readGitLayout', () => {
     expect(layout.pages.map((p) => p.git?.path)).toEqual(['site/content/intro.md']);
   });
 
+  it('reads the folder tree when SUMMARY.md gives no table of contents (no item, no group), keeping its text', async () => {
+    const summary = '{\n  "anchor": "* [Home](README.md)"\n}\n';
+    const layout = await readGitLayout(source({ 'SUMMARY.md': summary, 'README.md': '# Home\n', 'guide.md': '# Guide\n', 'sub/README.md': '# Sub\n', 'sub/c.md': '# C\n' }));
+    expect(layout.pages.map((p) => [p.title, p.children.map((c) => c.title)])).toEqual([
+      ['Home', []],
+      ['Guide', []],
+      ['Sub', ['C']],
+    ]);
+    expect(layout.summary?.text).toBe(summary);
+    // A SUMMARY.md holding only a group is a table of contents: no folder pages are added.
+    const grouped = await readGitLayout(source({ 'SUMMARY.md': '# Table of contents\n\n## Later\n', 'README.md': '# Home\n', 'guide.md': '# Guide\n' }));
+    expect(grouped.pages.map((p) => p.title)).toEqual(['Later']);
+  });
+
   it('binds links like URLs: from the content root for /paths and / itself, a folder without a slash is its README, .. clamped, a redirected path; dead links stay as written', async () => {
     const layout = await readGitLayout(
       source({

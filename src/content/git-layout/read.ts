@@ -148,7 +148,11 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
       }
       return { kind: e.kind, title: e.title, href: e.href, children: e.children.map(toSlot) };
     };
-    slots = parseSummary(summaryText).map(toSlot);
+    const entries = parseSummary(summaryText);
+    // A SUMMARY.md that gives no table of contents (no item, no group: a file some tool
+    // overwrote, say) is read as none: the folders give the tree, rather than no page at all.
+    // Its text is kept (`summary`), so an untouched export writes it back as it was.
+    slots = entries.length > 0 ? entries.map(toSlot) : folderSlots(root, readmePath, markdownFiles.map((f) => f.path));
   } else {
     slots = folderSlots(root, readmePath, markdownFiles.map((f) => f.path));
   }

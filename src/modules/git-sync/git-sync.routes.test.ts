@@ -270,6 +270,23 @@ describe('git sync', () => {
     expect(renamed.updatedAt > before.pages[1].updatedAt).toBe(true);
   });
 
+  it('reads the folders when SUMMARY.md gives no table of contents, and exports the untouched space back byte for byte, that SUMMARY.md included', async () => {
+    const repo = createRepository(server, 'overwritten-summary', {
+      // A tool overwrote SUMMARY.md with JSON: no item, no group.
+      'SUMMARY.md': '{\n  "anchor": "* [Home](README.md)",\n  "line": "* [Setup](setup.md)"\n}\n',
+      'README.md': '# Home\n\nSee [setup](setup.md).\n',
+      'setup.md': '# Setup\n\nRun it.\n',
+    });
+    const spaceId = (await createSpace(t, { organization: org, title: 'Docs' })).id;
+    const url = server.url('overwritten-summary', credentials);
+    await importRepo(spaceId, { url, ref: 'refs/heads/main' });
+    const pages = (await content(spaceId)).pages;
+    expect(pages.map((p: any) => p.title)).toEqual(['Home', 'Setup']);
+    expect(JSON.stringify(pages[0].document)).toContain(`"page":"${pages[1].id}"`);
+    await exportRepo(spaceId, { url, ref: 'refs/heads/copy', commitMessage: 'Copy' });
+    expect(git(repo.bare, 'rev-parse', 'copy^{tree}').trim()).toBe(git(repo.bare, 'rev-parse', 'main^{tree}').trim());
+  });
+
   it('keeps the id of a page renamed and rewritten beyond rename detection when it keeps its place in SUMMARY.md', async () => {
     const repo = createRepository(server, 'places', {
       'SUMMARY.md': '* [Home](README.md)\n* [Old name](old.md)\n* [Other](other.md)\n',
