@@ -233,6 +233,14 @@ describe('GitBook\'s older (2021) Git Sync output', () => {
     expect(JSON.stringify(list)).toContain('inline-image');
   });
 
+  it('keeps an image in a list item whose path GitBook wrote with escaped parentheses (`image\\(78\\).png`) as written, not as `<img>`', () => {
+    const page = '*   Pick one\\\n    then:\n\n    ![](../.gitbook/assets/image\\(78\\).png)\n*   Next\n';
+    const document = keepsPage(page);
+    expect(JSON.stringify(document)).toContain('"url":"../.gitbook/assets/image(78).png"');
+    // Edited (no written form left), the item's lone image is written in the `<img>` form, which keeps it inline.
+    expect(documentToMarkdown({ ...document, data: {} })).toContain('<img src="../.gitbook/assets/image(78).png" alt="">');
+  });
+
   it('reads a simple HTML table (no cards, no widths) as a table, written back in HTML', () => {
     const html = '<table><thead><tr><th>Name</th><th>Value</th></tr></thead><tbody><tr><td><code>a</code></td><td>b</td></tr></tbody></table>';
     expect(types(roundTrips(html))).toEqual(['table']);

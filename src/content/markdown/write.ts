@@ -90,7 +90,14 @@ export function keptFormFits(nodes: Block[], headingOffset: number, escapeParent
     // With a block after it, a form must end where its blocks do: a fence or `<pre>` left open
     // (kept as read at a page's end) would take in the next block, a paragraph added below it.
     const following = after !== undefined ? `\n\n${FOLLOWING}` : '';
-    return sameBlocks(read(form.markdown + following), read(canonical + following));
+    const formRead = read(form.markdown + following);
+    const canonicalRead = read(canonical + following);
+    if (sameBlocks(formRead, canonicalRead)) return true;
+    // Or the form reads back as its very blocks, followed as the canonical text is: a written
+    // destination (`image\(1\).png`, kept as `src`) is what the canonical text, an `<img>` in a
+    // list item say, has no place for, so its reading differs from the form's, not from the page.
+    const tail = following === '' ? 0 : 1;
+    return formRead.length === run.length + tail && sameBlocks(formRead.slice(0, run.length), run) && sameBlocks(formRead.slice(run.length), canonicalRead.slice(canonicalRead.length - tail));
   };
 }
 
