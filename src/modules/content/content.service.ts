@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { AppDeps, Context } from '../../context.ts';
 import { computedDocument } from '../../content/openapi/computed.ts';
 import { specsForPage } from '../openapi-specs/openapi-specs.references.ts';
@@ -132,7 +133,9 @@ async function pageBodies(
  * `.gitbook.yaml` redirects: once per revision and redirects (an import may change only them).
  */
 function revisionPaths(snapshot: RevisionSnapshot, redirects: Readonly<Record<string, string>>): SpacePaths {
-  const key = `paths\u0000${snapshot.revision.spaceId}\u0000${snapshot.revision.id}\u0000${JSON.stringify(redirects)}`;
+  // The redirects go in the key as a digest: `.gitbook.yaml` may hold many.
+  const digest = createHash('sha256').update(JSON.stringify(redirects)).digest('base64url');
+  const key = `paths\u0000${snapshot.revision.spaceId}\u0000${snapshot.revision.id}\u0000${digest}`;
   let paths = derivedCache.get(key) as SpacePaths | undefined;
   if (!paths) derivedCache.set(key, (paths = snapshotLayout(snapshot, redirects)));
   return paths;
