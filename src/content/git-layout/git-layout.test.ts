@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { frontMatterOf, metaFromFrontMatter, splitPageFile } from './front-matter.ts';
-import { bindDocument, readGitLayout, type RepositoryFile } from './read.ts';
+import { bindDocument, layoutConfig, MAX_CONFIG_BYTES, MAX_REDIRECTS, readGitLayout, type RepositoryFile } from './read.ts';
 import { parseSummary, writeSummary } from './summary.ts';
 import { pageFileText, planPaths, summaryOf } from './write.ts';
 import type { PageNode } from '../store/types.ts';
@@ -142,6 +142,18 @@ describe('readGitLayout', () => {
     expect(layout.summaryPath).toBe('site/content/toc.md');
     expect(layout.redirects).toEqual({ old: 'intro.md' });
     expect(layout.pages.map((p) => p.git?.path)).toEqual(['site/content/intro.md']);
+  });
+
+  it('reads redirect keys by one rule, and keeps .gitbook.yaml within its budgets', () => {
+    expect(layoutConfig('redirects:\n  /old/page.md/: new.md\n  old/README.md: guide.md\n  /: x.md\n', undefined).redirects).toEqual({ 'old/page': 'new.md', old: 'guide.md' });
+    const many = 'redirects:\n' + Array.from({ length: MAX_REDIRECTS + 5 }, (_, i) => `  old/${i}: new.md\n`).join('');
+    const read = layoutConfig(many, undefined).redirects;
+    expect(Object.keys(read)).toHaveLength(MAX_REDIRECTS);
+    expect(read['old/0']).toBe('new.md');
+    // Past its size budget the file is read as a broken one: defaults.
+    const big = `root: ./docs/\n# ${'x'.repeat(MAX_CONFIG_BYTES)}\n`;
+    expect(layoutConfig(big, undefined)).toMatchObject({ root: '', redirects: {} });
+    expect(layoutConfig('root: ./docs/\n', undefined).root).toBe('docs');
   });
 
   it('reads the folder tree when SUMMARY.md gives no table of contents (no item, no group), keeping its text', async () => {

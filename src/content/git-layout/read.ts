@@ -84,11 +84,19 @@ export function gitbookConfigPath(projectDirectory: string | undefined): string 
   return join(clean(projectDirectory ?? ''), '.gitbook.yaml');
 }
 
+/**
+ * Budgets of `.gitbook.yaml`, a configuration file: past MAX_CONFIG_BYTES it is not parsed
+ * (read as a broken one: defaults), and redirects past MAX_REDIRECTS are ignored, so a
+ * repository cannot make every import, and every page read through the redirects, costly.
+ */
+export const MAX_CONFIG_BYTES = 1024 * 1024;
+export const MAX_REDIRECTS = 10_000;
+
 /** The content root, README and SUMMARY paths and redirects that `.gitbook.yaml` (if any) sets. */
 export function layoutConfig(configText: string | undefined, projectDirectory: string | undefined) {
   const project = clean(projectDirectory ?? '');
   let config: Record<string, unknown> = {};
-  if (configText !== undefined) {
+  if (configText !== undefined && Buffer.byteLength(configText) <= MAX_CONFIG_BYTES) {
     try {
       const parsed = yaml().parse(configText);
       if (parsed && typeof parsed === 'object') config = parsed as Record<string, unknown>;
@@ -102,9 +110,14 @@ export function layoutConfig(configText: string | undefined, projectDirectory: s
   const summaryPath = join(root, typeof structure.summary === 'string' ? structure.summary : 'SUMMARY.md');
   const redirects: Record<string, string> = {};
   if (config.redirects && typeof config.redirects === 'object') {
+    let count = 0;
     for (const [from, to] of Object.entries(config.redirects as Record<string, unknown>)) {
+      if (count >= MAX_REDIRECTS) break;
       const key = redirectKey(from);
-      if (typeof to === 'string' && key !== '' && !Object.hasOwn(redirects, key)) redirects[key] = to;
+      if (typeof to === 'string' && key !== '' && !Object.hasOwn(redirects, key)) {
+        redirects[key] = to;
+        count++;
+      }
     }
   }
   return { root, readmePath, summaryPath, redirects };
