@@ -197,9 +197,8 @@ function block(node: Block, state: State): string {
       const text = caption && plainText(caption).trim() !== '' ? `<div class="embed-caption">${inlines(caption, state)}</div>` : '';
       const missing = written ? missingPage(written, state) : null;
       if (missing) return `<div class="embed">${unresolvedLink(written, missing, escapeHtml(written))}${text}</div>\n`;
-      const url = written ? safeUrl(resolvedUrl(written, state)) : null;
-      const external = url && /^https?:/i.test(url) ? ' rel="noopener"' : '';
-      return url ? `<div class="embed"><a href="${escapeHtml(url)}"${external}>${escapeHtml(written)}</a>${text}</div>\n` : text;
+      const target = written ? refTarget({ kind: 'url', url: written }, state) : null;
+      return target ? `<div class="embed"><a href="${escapeHtml(target.url)}"${relOf(target.url)}>${escapeHtml(written)}</a>${text}</div>\n` : text;
     }
     case 'file': {
       const file = node.data?.ref ? state.links.file(node.data.ref.file, node.data.ref.space) : null;
@@ -445,8 +444,7 @@ function inline(node: InlineContent, state: State): string {
       if (missing) return unresolvedLink(written, missing, body);
       const target = refTarget(node.data?.ref, state);
       if (!target) return body;
-      const external = /^https?:/i.test(target.url) ? ' rel="noopener"' : '';
-      return `<a href="${escapeHtml(target.url)}"${external}>${body}</a>`;
+      return `<a href="${escapeHtml(target.url)}"${relOf(target.url)}>${body}</a>`;
     }
     case 'inline-image': {
       const cls = node.data?.size === 'line' ? ' class="inline-image line"' : ' class="inline-image"';
@@ -503,6 +501,9 @@ function renderLeaf(leaf: Leaf): string {
   }
   return out;
 }
+
+/** A link to another site opens no window onto this one. */
+const relOf = (url: string) => (/^https?:/i.test(url) ? ' rel="noopener"' : '');
 
 /** Where a reference points, and a label for cards; null when nowhere on this site. */
 function refTarget(ref: ContentRef | undefined, state: State): { url: string; label: string } | null {

@@ -182,7 +182,7 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
   // Relative links are bound by the one rule (paths.ts resolveRelative) against the repository's pages and files.
   // A page moved by a `.gitbook.yaml` redirect (`old/path: new/file.md`) is found under its old path too.
   const redirected = (path: string): string | undefined => {
-    const key = redirectKey(root === '' ? path : path.slice(root.length + 1));
+    const key = redirectKey(path, root);
     const to = Object.hasOwn(redirects, key) ? join(root, redirects[key]) : undefined;
     return to && pagePaths.has(to) ? to : undefined;
   };

@@ -38,12 +38,14 @@ export const ASSETS_DIR = '.gitbook/assets';
 
 /**
  * The key a `.gitbook.yaml` redirect is found by: an old address or a file path relative to
- * the content root without slashes around it, `.md` or `/README.md` (`/old/page/`,
- * `old/page.md` and `old/page/README.md` are all `old/page`). The one rule for redirect keys:
- * git sync reads `.gitbook.yaml`'s with it, links and the published site look paths up with it.
+ * the content root (`root`, taken off a path of the layout under it) without slashes around
+ * it, `.md` or `/README.md` (`/old/page/`, `old/page.md` and `old/page/README.md` are all
+ * `old/page`). The one rule for redirect keys: git sync reads `.gitbook.yaml`'s with it, links
+ * and the published site look paths up with it.
  */
-export function redirectKey(path: string): string {
-  return path.replace(/^\/+|\/+$/g, '').replace(/(?:(?:^|\/)README)?\.md$/i, '');
+export function redirectKey(path: string, root = ''): string {
+  const inRoot = root !== '' && path.startsWith(root + '/') ? path.slice(root.length + 1) : path;
+  return inRoot.replace(/^\/+|\/+$/g, '').replace(/(?:(?:^|\/)README)?\.md$/i, '');
 }
 
 /**
@@ -105,7 +107,7 @@ export function spacePaths(
     nameOfFile: (id) => nameOf.get(id),
     pathOfFile: (id) => pathOf.get(id),
     redirectedPage: (path) => {
-      const key = redirectKey(root !== '' && path.startsWith(root + '/') ? path.slice(root.length + 1) : path);
+      const key = redirectKey(path, root);
       const id = Object.hasOwn(redirects, key) ? redirects[key] : undefined;
       return id !== undefined && fileOf.has(id) ? id : undefined;
     },

@@ -7,7 +7,6 @@ import { loadSnapshot } from '../../content/store/snapshot.ts';
 import { objectHash, storeRepository } from '../../content/store/store.repository.ts';
 import { BLOB_AREA } from '../../content/store/blobs.ts';
 import type { FileEntry, PageNode, RevisionSnapshot } from '../../content/store/types.ts';
-import { redirectKey } from '../../content/markdown/paths.ts';
 import { HeadMoved, retryingTransaction } from '../../db/retry.ts';
 import type { JobContext } from '../../jobs/queue.ts';
 import { isoNow } from '../../lib/clock.ts';
@@ -265,16 +264,15 @@ async function importOnce(ctx: JobContext, op: GitOperation): Promise<RunOutcome
 }
 
 /**
- * `.gitbook.yaml` redirects (old URL path -> file, relative to the content root) as old
- * path -> page id: resolved now, so a page keeps its redirects when it moves or is renamed
- * later. A redirect to a file that is no page is dropped.
+ * `.gitbook.yaml` redirects as the layout read them (paths.ts redirectKey -> file, relative to
+ * the content root) as key -> page id: resolved now, so a page keeps its redirects when it
+ * moves or is renamed later. A redirect to a file that is no page is dropped.
  */
 export function resolveRedirects(redirects: Record<string, string>, root: string, pageIdOf: (path: string) => string | undefined): Record<string, string> {
   const resolved: Record<string, string> = {};
-  for (const [from, to] of Object.entries(redirects)) {
-    const key = redirectKey(from);
+  for (const [key, to] of Object.entries(redirects)) {
     const id = pageIdOf(posix.normalize(posix.join(root, to.replace(/^\/+/, ''))));
-    if (key && id) resolved[key] = id;
+    if (id) resolved[key] = id;
   }
   return resolved;
 }
