@@ -32,6 +32,16 @@ describe('git sync: links under a content root', () => {
     return res.body;
   }
 
+  /** A new space of the organization, imported from the stand-in's repository `name` (its import job run). */
+  async function importedSpace(name: string, title: string) {
+    const space = await createSpace(t, { organization: org, title });
+    const S = `/v1/spaces/${space.id}`;
+    const imported = await t.request('POST', `${S}/git/import`, { token: org.admin.token, body: { url: server.url(name), ref: 'refs/heads/main' } });
+    expect(imported.status, imported.text).toBe(204);
+    await t.runJobsUntilIdle();
+    return { space, S };
+  }
+
   it('keeps `/path` and `..` links written from the content root, reads them back as written and links them on the site', async () => {
     const body = 'See [the locks](/reference/locks.md#gates), [home](../../../README.md) and [the lock keeper](../reference/locks.md).\n';
     createRepository(server, 'rooted', {
@@ -43,11 +53,7 @@ describe('git sync: links under a content root', () => {
       // A top-level file of the same name outside the content root: `/reference/locks.md` must not mean it.
       'reference/locks.md': '# Not the docs\n',
     });
-    const space = await createSpace(t, { organization: org, title: 'Canal' });
-    const S = `/v1/spaces/${space.id}`;
-    const imported = await t.request('POST', `${S}/git/import`, { token: org.admin.token, body: { url: server.url('rooted'), ref: 'refs/heads/main' } });
-    expect(imported.status, imported.text).toBe(204);
-    await t.runJobsUntilIdle();
+    const { space, S } = await importedSpace('rooted', 'Canal');
     const flat = (pages: any[]): any[] => pages.flatMap((p) => [p, ...flat(p.pages ?? [])]);
     const pages = flat((await ok('GET', `${S}/content`)).pages);
     const byPath = Object.fromEntries(pages.map((p: any) => [p.git?.path, p]));
@@ -85,11 +91,7 @@ describe('git sync: links under a content root', () => {
       'docs/reference/locks.md': `# Locks\n\n${link}\n`,
       'docs/reference/mooring.md': '# Mooring\n\n## Ropes\n\nTie twice.\n',
     });
-    const space = await createSpace(t, { organization: org, title: 'Moved' });
-    const S = `/v1/spaces/${space.id}`;
-    const imported = await t.request('POST', `${S}/git/import`, { token: org.admin.token, body: { url: server.url('redirected'), ref: 'refs/heads/main' } });
-    expect(imported.status, imported.text).toBe(204);
-    await t.runJobsUntilIdle();
+    const { space, S } = await importedSpace('redirected', 'Moved');
     const pages = (await ok('GET', `${S}/content`)).pages;
     const locks = pages.find((p: any) => p.title === 'Locks');
     const mooring = pages.find((p: any) => p.title === 'Mooring');
@@ -140,11 +142,7 @@ describe('git sync: links under a content root', () => {
       // GitBook names an image uploaded again and again `image (2) (1) (1) … .png`: 250 characters here.
       [`.gitbook/assets/${LONG_IMAGE}`]: PNG,
     });
-    const space = await createSpace(t, { organization: org, title: 'Odd names' });
-    const S = `/v1/spaces/${space.id}`;
-    const imported = await t.request('POST', `${S}/git/import`, { token: org.admin.token, body: { url: server.url('odd-names'), ref: 'refs/heads/main' } });
-    expect(imported.status, imported.text).toBe(204);
-    await t.runJobsUntilIdle();
+    const { space, S } = await importedSpace('odd-names', 'Odd names');
     const pages = (await ok('GET', `${S}/content`)).pages;
     // Every SUMMARY entry is its file's page (none an empty page of a misread path).
     expect(pages.map((p: any) => [p.title, p.git?.path])).toEqual([
