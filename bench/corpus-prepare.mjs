@@ -88,6 +88,10 @@ export const CORPUS_BATCHES = [
     seed: 'quire-markdown-corpus-2026-11-29j',
     repositories: ['AP-IT-GH/webtechnologie-cursus', 'CMSForNerd/CmsForNerd'],
   },
+  {
+    seed: 'quire-markdown-corpus-2026-11-29n',
+    repositories: ['The-Viper-One/Pentest-Everything', 'six2dez/pentest-book', 'BikeF/dify-docs'],
+  },
 ];
 
 /** Tuning or held-out, from the names alone: within its batch, the half of the list sorted by seeded hash. */
