@@ -15,7 +15,7 @@ export type { Container } from './dialect.ts';
 
 /** Fits `blocks` (and, recursively, their children) into `container`. */
 export function fitBlocks(blocks: Block[], container: Container): Block[] {
-  return blocks.flatMap((block) => {
+  return adoptOrphans(blocks).flatMap((block) => {
     if (allows(container, block.type)) return [fitChildren(block)];
     const replaced = replacement(block);
     // A block with no replacement that the container refuses: a type no reading knows
@@ -23,6 +23,39 @@ export function fitBlocks(blocks: Block[], container: Container): Block[] {
     if (replaced.length === 1 && replaced[0] === block) throw new TypeError(`unknown block type "${String(block.type)}" in ${container}`);
     return fitBlocks(replaced, container);
   });
+}
+
+/** The block that holds each kind of item: a `{% tab %}` written without its `{% tabs %}` is still a tab. */
+const PARENT_OF = { 'tabs-item': 'tabs', 'stepper-step': 'stepper', column: 'columns', update: 'updates' } as const;
+type OrphanType = keyof typeof PARENT_OF;
+
+const isOrphan = (block: Block): boolean => block.type in PARENT_OF;
+
+/**
+ * Items written without their parent tag (a lone `{% tab %}`, `{% step %}`, `{% column %}`,
+ * `{% update %}`): each run of them gets its parent, so a tab keeps its title and an update
+ * its date wherever they are shown, instead of unwrapping to the body alone (an empty one
+ * left nothing). Where the parent is not allowed, it is fitted as any such block.
+ */
+function adoptOrphans(blocks: Block[]): Block[] {
+  if (!blocks.some(isOrphan)) return blocks;
+  const out: Block[] = [];
+  let run = null as { type: OrphanType; items: Block[] } | null;
+  for (const block of blocks) {
+    if (!isOrphan(block)) {
+      run = null;
+      out.push(block);
+      continue;
+    }
+    const itemType = block.type as OrphanType;
+    if (run?.type !== itemType) {
+      run = { type: itemType, items: [] };
+      const type = PARENT_OF[itemType];
+      out.push((type === 'columns' ? { object: 'block', type, isVoid: false, data: {}, nodes: run.items } : { object: 'block', type, data: {}, nodes: run.items }) as Block);
+    }
+    run.items.push(block);
+  }
+  return out;
 }
 
 function fitChildren(block: Block): Block {

@@ -547,3 +547,27 @@ describe('a page opening with a `---` divider', () => {
     expect(types(markdownToDocument(splitFrontMatter('---\ntitle: Lamps\n---\n\n1. Wick\n').body).nodes)).toEqual(['list-ordered']);
   });
 });
+
+describe('an item tag written without its parent tag', () => {
+  it('reads a lone tab, step, column or update as one inside its parent; a page keeps it as written', () => {
+    const lone = '{% tab title="Alpha" %}\nAlpha body.\n{% endtab %}\n\n{% tab title="Beta" %}\n{% endtab %}\n';
+    const [tabs] = roundTrips(lone, `{% tabs %}\n${lone}{% endtabs %}`);
+    expect(tabs.type).toBe('tabs');
+    expect(childrenOf(tabs).map((tab) => (tab.data as { title?: string }).title)).toEqual(['Alpha', 'Beta']);
+    expect(types(keepsPage(lone).nodes)).toEqual(['tabs']);
+    for (const [page, type] of [
+      ['{% step %}\n### Install\n\nRun it.\n{% endstep %}\n', 'stepper'],
+      ['{% column width="50%" %}\nLeft.\n{% endcolumn %}\n', 'columns'],
+      ['{% update date="2024-01-02" %}\nShipped.\n{% endupdate %}\n', 'updates'],
+    ]) {
+      expect(types(keepsPage(page).nodes)).toEqual([type]);
+    }
+  });
+
+  it('keeps a lone tab\'s title where tabs may not be (a list item), as a bold line', () => {
+    const page = '- Item\n\n  {% tab title="Beta" %}\n  In the tab.\n  {% endtab %}\n';
+    const [list] = roundTrips(page, '* Item\n\n  **Beta**\n\n  In the tab.\n');
+    expect(textOf([list])).toContain('Beta');
+    expect(keepsPage(page).nodes.length).toBe(1);
+  });
+});
