@@ -75,6 +75,38 @@ describe('SUMMARY.md', () => {
   });
 });
 
+describe('a group heading anchored to its slug', () => {
+  it('reads `## Title <a href="#slug" id="slug"></a>` as the title and the slug, and writes it back so', () => {
+    const text = '# Table of contents\n\n* [Home](README.md)\n\n## 手册 <a href="#guides" id="guides"></a>\n\n* [Start](guides/start.md)\n\n## Getting Started\n\n* [Install](install.md)\n';
+    const entries = parseSummary(text);
+    expect(entries.filter((e) => e.kind === 'group').map((e) => [e.title, e.slug])).toEqual([
+      ['手册', 'guides'],
+      ['Getting Started', undefined],
+    ]);
+    expect(writeSummary(entries)).toBe(text);
+  });
+
+  it('gives the group that slug, so its pages keep their addresses, and writes the anchor only where the title would give another slug', async () => {
+    const layout = await readGitLayout(
+      source({
+        'SUMMARY.md': '# Table of contents\n\n## 手册 <a href="#guides" id="guides"></a>\n\n* [Start](guides/start.md)\n\n## Getting Started\n\n* [Install](install.md)\n',
+        'guides/start.md': '# Start\n',
+        'install.md': '# Install\n',
+      }),
+    );
+    expect(layout.pages.map((p) => [p.type, p.title, p.slug])).toEqual([
+      ['group', '手册', 'guides'],
+      ['group', 'Getting Started', 'getting-started'],
+    ]);
+    const group = (id: string, title: string, slug: string, children: PageNode[]): PageNode => ({ entry: { id, type: 'group', title, slug, createdAt: '', updatedAt: '' }, parentId: null, path: slug, depth: 0, children });
+    const start: PageNode = { entry: { id: 's', type: 'document', title: 'Start', slug: 'start', createdAt: '', updatedAt: '' }, parentId: 'g', path: 'guides/start', depth: 1, children: [] };
+    const pages = [group('g', '手册', 'guides', [start]), group('h', 'Renamed', 'getting-started', [])];
+    expect(summaryOf(pages, new Map([['s', 'guides/start.md']]), 'SUMMARY.md')).toBe(
+      '# Table of contents\n\n## 手册 <a href="#guides" id="guides"></a>\n\n* [Start](guides/start.md)\n\n## Renamed <a href="#getting-started" id="getting-started"></a>\n',
+    );
+  });
+});
+
 describe('front matter', () => {
   it('maps description, icon, cover, layout and hidden both ways', () => {
     const text = '---\ndescription: Short\nicon: rocket\ncover: .gitbook/assets/c.png\ncoverY: 12\nlayout:\n  width: wide\n  title:\n    visible: false\nhidden: true\n---\n\n# T\n';

@@ -140,6 +140,8 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
   interface Slot {
     kind: 'page' | 'group' | 'link';
     title?: string;
+    /** A group's slug as its SUMMARY.md heading anchors it. */
+    slug?: string;
     path?: string;
     href?: string;
     children: Slot[];
@@ -159,7 +161,7 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
         const path = target.endsWith('/') || !MARKDOWN.test(target) ? join(target, 'README.md') : target;
         return { kind: 'page', title: e.title, path: fileNamed(path), children: e.children.map(toSlot) };
       }
-      return { kind: e.kind, title: e.title, href: e.href, children: e.children.map(toSlot) };
+      return { kind: e.kind, title: e.title, href: e.href, slug: e.slug, children: e.children.map(toSlot) };
     };
     const entries = parseSummary(summaryText);
     // A SUMMARY.md that gives no table of contents (no item, no group: a file some tool
@@ -230,7 +232,7 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
     const children = slot.children.map((c) => toPage(c, parentDir, false));
     slugs(children);
     if (slot.kind === 'group') {
-      return { key: `group:${slot.title ?? ''}`, type: 'group', title: slot.title || 'Group', slug: slugFromTitle(slot.title || 'group'), meta: {}, children };
+      return { key: `group:${slot.title ?? ''}`, type: 'group', title: slot.title || 'Group', slug: slot.slug ?? slugFromTitle(slot.title || 'group'), meta: {}, children };
     }
     if (slot.kind === 'link') {
       return { key: `link:${slot.href}`, type: 'link', title: slot.title || slot.href || 'Link', slug: slugFromTitle(slot.title || 'link'), meta: {}, target: { kind: 'url', url: slot.href ?? '' }, children: [] };

@@ -11,6 +11,8 @@ export interface SummaryEntry {
   title: string;
   /** Page: the file path as written (relative to the SUMMARY's folder, decoded). Link: the URL. */
   href?: string;
+  /** Group: the slug its heading's anchor gives (`## Guides <a href="#guides" id="guides"></a>`). */
+  slug?: string;
   children: SummaryEntry[];
 }
 
@@ -19,6 +21,11 @@ const ITEM = /^(\s*)[*+-][ \t]+(.*?)\s*$/;
 const LINK_TEXT = /^\[((?:\\.|[^\]\\])*)\]\(/;
 const GROUP = /^##[ \t]+(.*?)[ \t]*#*\s*$/;
 const EXTERNAL = /^[a-z][a-z0-9+.-]*:/i;
+/**
+ * The empty anchor GitBook writes in a group's heading to keep the group's slug when its title
+ * would give another (`## 手册 <a href="#guides" id="guides"></a>`): the slug, not title text.
+ */
+const GROUP_ANCHOR = /\s*<a\s+(?:href="#[^"]*"\s+)?id="([^"]+)"(?:\s+href="#[^"]*")?\s*><\/a>\s*/i;
 
 /** Reads a SUMMARY.md into its entries (top-level pages and groups, in order). */
 export function parseSummary(text: string): SummaryEntry[] {
@@ -30,7 +37,9 @@ export function parseSummary(text: string): SummaryEntry[] {
     const line = raw.replace(/\t/g, '    ');
     const group = GROUP.exec(line);
     if (group) {
-      const entry: SummaryEntry = { kind: 'group', title: unescape(group[1]), children: [] };
+      const anchor = GROUP_ANCHOR.exec(group[1]);
+      const title = unescape((anchor ? group[1].replace(GROUP_ANCHOR, ' ') : group[1]).trim());
+      const entry: SummaryEntry = { kind: 'group', title, ...(anchor ? { slug: anchor[1] } : {}), children: [] };
       top.push(entry);
       section = entry.children;
       stack = [];
@@ -53,7 +62,7 @@ export function parseSummary(text: string): SummaryEntry[] {
   return top;
 }
 
-/** Writes entries as GitBook writes SUMMARY.md. */
+/** Writes entries as GitBook writes SUMMARY.md (a group's `slug` given only where its title would not give it). */
 export function writeSummary(entries: SummaryEntry[]): string {
   const lines = ['# Table of contents', ''];
   const items = (list: SummaryEntry[], depth: number) => {
@@ -74,7 +83,7 @@ export function writeSummary(entries: SummaryEntry[]): string {
     }
     flush();
     if (lines[lines.length - 1] !== '') lines.push('');
-    lines.push(`## ${e.title}`, '');
+    lines.push(`## ${e.title}${e.slug ? ` <a href="#${e.slug}" id="${e.slug}"></a>` : ''}`, '');
     items(e.children, 0);
   }
   flush();

@@ -11,6 +11,7 @@ import { writePageMarkdown } from '../markdown/page.ts';
 import { labelMentions, mapRefs } from '../markdown/paths.ts';
 import type { Document } from '../markdown/types.ts';
 import type { FileEntry, PageEntry, PageNode } from '../store/types.ts';
+import { slugFromTitle } from '../store/editor.ts';
 import { frontMatterOf } from './front-matter.ts';
 import { writeSummary, type SummaryEntry } from './summary.ts';
 
@@ -88,7 +89,7 @@ export function summaryOf(pages: readonly PageNode[], pageFiles: Map<string, str
   const dir = posix.dirname(summaryPath) === '.' ? '' : posix.dirname(summaryPath);
   const toEntry = (n: PageNode): SummaryEntry => {
     const e = n.entry;
-    if (e.type === 'group') return { kind: 'group', title: e.title, children: n.children.map(toEntry) };
+    if (e.type === 'group') return { kind: 'group', title: e.title, ...(e.slug !== slugFromTitle(e.title) ? { slug: e.slug } : {}), children: n.children.map(toEntry) };
     if (e.type === 'link') return { kind: 'link', title: e.title, href: e.target?.kind === 'url' ? e.target.url : '', children: [] };
     const file = pageFiles.get(e.id) ?? '';
     return { kind: 'page', title: e.title, href: dir ? posix.relative(dir, file) : file, children: n.children.map(toEntry) };
