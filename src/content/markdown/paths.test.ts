@@ -120,6 +120,16 @@ describe('the forms a relative link is written in (resolveRelative)', () => {
     expect(decodePath('a/100%/b%20c.md')).toBe('a/100%/b c.md');
   });
 
+  it('reads a page written as its published address (`setup`, `setup/`, `setup#steps`) as that page when no folder of the name has a README', () => {
+    expect(from('setup')).toEqual({ kind: 'page', page: 'P:guides/setup.md' });
+    expect(from('setup/#steps')).toEqual({ kind: 'anchor', page: 'P:guides/setup.md', anchor: 'steps' });
+    expect(from('../guides/setup#steps')).toEqual({ kind: 'anchor', page: 'P:guides/setup.md', anchor: 'steps' });
+    // A folder's README comes first; a name giving neither names nothing.
+    const both = lookupOver(['README.md', 'guides/README.md', 'guides.md']);
+    expect(resolveRelative('guides', 'README.md', both)).toEqual({ kind: 'page', page: 'P:guides/README.md' });
+    expect(from('nothing-here')).toBeNull();
+  });
+
   it('reads `/` as the top README and `/folder/` as that folder\'s README, as GitHub reads them', () => {
     expect(from('/')).toEqual({ kind: 'page', page: 'P:README.md' });
     expect(from('/guides/')).toEqual({ kind: 'page', page: 'P:guides/README.md' });

@@ -170,7 +170,8 @@ export function clampedPath(fromDir: string, target: string): string {
  * import, the change-request batch, the published site's verbatim markup): read like a URL
  * (query aside, percent-decoded, `..` clamped at the top of the content root), a folder (`dir/`, `./`, or a path
  * naming no file) is its `README.md` (the lookup reads that name case-insensitively, as
- * GitBook does: readmeIndex), a `.md` path is a page, any other path a file; an
+ * GitBook does: readmeIndex) or, with none, the page `dir.md` (a page's published address
+ * written as the link), a `.md` path is a page, any other path a file; an
  * `#anchor` is kept on a page and names nothing on a file. A path from the top (`/a/b.md`,
  * as GitHub reads it) starts at the content root `root` (`/` is its README, the space's
  * first page). The root applies to a page whose file is
@@ -188,9 +189,12 @@ export function resolveRelative(href: string, fromFile: string, lookup: PathLook
     return anchor ? { kind: 'anchor', page: id, anchor } : { kind: 'page', page: id };
   };
   if (/\.md$/i.test(full)) return page(full);
-  if (target === '' || target.endsWith('/') || inner === '.') return page(readme);
+  // A folder's README, else the page whose file the name gives with `.md`: the address GitBook
+  // publishes that page at, which is how a link written as a URL (`setup#install`) reaches it there.
+  const folder = () => page(readme) ?? (target !== '' && inner !== '.' ? page(`${full}.md`) : null);
+  if (target === '' || target.endsWith('/') || inner === '.') return folder();
   const file = anchor ? undefined : lookup.fileAt(full);
-  return file ? { kind: 'file', file } : page(readme);
+  return file ? { kind: 'file', file } : folder();
 }
 
 /**
