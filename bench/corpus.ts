@@ -218,6 +218,10 @@ function summaryListed(repoDir: string, summaryPath: string): Set<string> | unde
 
 /** The main content of a published page. */
 const mainOf = (html: string) => /<main[\s\S]*?<\/main>/.exec(html)?.[0] ?? html;
+/** Decodes the entities the site writes in text and attribute values. */
+const decodeEntities = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+/** The text a reader sees of some HTML: scripts and styles dropped, tags dropped, entities decoded. */
+const visibleText = (html: string) => decodeEntities(html.replace(/<(script|style)[\s\S]*?<\/\1>/gi, '').replace(/<[^>]*>/g, ' '));
 
 async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, root: string, summaryPath: string, files: string[], tally: Tally, index: number) {
   const org = await createOrganization(t, { title: repo.repo });
@@ -289,15 +293,23 @@ async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, roo
     tally.published++;
     const main = mainOf(res.body);
     const leaks = rawMarkup(source, main);
+    // The rest of the page (navigation, titles) is made of page and group titles: markup shown there is raw too.
+    const navLeak = /<\/?[a-z][^>]*>|\{%/i.exec(visibleText(res.body.replace(main, '')))?.[0];
+    if (navLeak) leaks.push(`navigation: ${navLeak}`);
     if (leaks.length > 0) {
       tally.publishedRaw++;
       log(repo, `PUBLISHED-RAW ${repo.repo} ${file}: ${leaks.join(' ')}`);
     }
-    if (missingWords(source, main).length > 0) tally.publishedLost++;
+    const lost = missingWords(source, main);
+    if (lost.length > 0) {
+      tally.publishedLost++;
+      log(repo, `PUBLISHED-LOST ${repo.repo} ${file}: ${lost.slice(0, 10).join(' ')}`);
+    }
     let broken = 0;
     let any = false;
     for (const [, attr, value] of main.matchAll(/\s(href|src)="([^"]*)"/g)) {
-      const target = value.replace(/&amp;/g, '&');
+      // As a browser reads the attribute (`Don&#39;t.png` is `Don't.png`).
+      const target = decodeEntities(value);
       if (/^(?:[a-z][a-z0-9+.-]*:|\/\/|#)/i.test(target) && !target.startsWith(t.config.publicUrl)) continue;
       any = true;
       tally.links++;
@@ -319,7 +331,7 @@ async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, roo
     }
     // Links the site shows as text: they name a markdown file that is no page of the space.
     for (const [, written] of main.matchAll(/\sdata-unresolved-link="([^"]*)"/g)) {
-      const target = written.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+      const target = decodeEntities(written);
       any = true;
       tally.links++;
       const found = sourceFiles(join(corpus, repo.folder), root, file, target);
