@@ -177,4 +177,47 @@ describe('git sync: links under a content root', () => {
     expect(links).toBeGreaterThanOrEqual(14);
     expect(images).toBe(1);
   }, 120_000);
+  it('reads a group heading anchored to its slug and links written as page addresses: pages keep their addresses, links lead to them, no markup in the navigation', async () => {
+    const home = 'Start with [setup](guides/setup#install) or [usage](guides/usage/).\n';
+    createRepository(server, 'addresses', {
+      'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n\n## 手册 <a href="#guides" id="guides"></a>\n\n* [Setup](guides/setup.md)\n* [Usage](guides/usage.md)\n',
+      'README.md': `# Home\n\n${home}`,
+      'guides/setup.md': '# Setup\n\n## Install\n\nRun it, then see [usage](usage).\n',
+      'guides/usage.md': "# Usage\n\n![Do and don't](../.gitbook/assets/Don't.png)\n",
+      ".gitbook/assets/Don't.png": PNG,
+    });
+    const { space, S } = await importedSpace('addresses', 'Addresses');
+    const pages = (await ok('GET', `${S}/content`)).pages;
+    expect(pages.map((p: any) => [p.type, p.title, p.path])).toEqual([
+      ['document', 'Home', 'home'],
+      ['group', '手册', 'guides'],
+    ]);
+    expect(pages[1].pages.map((p: any) => p.path)).toEqual(['guides/setup', 'guides/usage']);
+    const readme = await ok('GET', `${S}/content/page/${pages[0].id}`, { query: { format: 'markdown' } });
+    expect(readme.markdown).toContain(home.trim());
+
+    const site = await createSite(t, { organization: org, spaces: [space.id] });
+    await ok('PATCH', site.url, { body: { basename: 'addresses' } });
+    await ok('POST', `${site.url}/publish`);
+    const decode = (value: string) => value.replace(/&#39;/g, "'").replace(/&quot;/g, '"').replace(/&amp;/g, '&');
+    const written: string[] = [];
+    for (const url of ['/sites/addresses', '/sites/addresses/guides/setup', '/sites/addresses/guides/usage']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      const main = res.body.slice(res.body.indexOf('<main'), res.body.indexOf('</main>'));
+      expect(main, url).not.toContain('data-unresolved-link');
+      // The group's title is text in the navigation, not HTML shown as text.
+      expect(res.body.replace(main, ''), url).toContain('>手册<');
+      expect(res.body.replace(main, ''), url).not.toContain('&lt;a');
+      // Every link and image of the page answers, as a browser reads its attribute (`Don&#39;t.png`).
+      for (const [, href] of main.matchAll(/<(?:a [^>]*href|img [^>]*src)="([^"]*)"/g)) {
+        if (href.startsWith('#')) continue;
+        const target = new URL(decode(href), `http://x${url}`);
+        expect((await t.app.inject({ method: 'GET', url: target.pathname + target.search })).statusCode, `${url} -> ${href}`).toBe(200);
+      }
+      // The links the pages' text wrote, in order: each the page it names.
+      for (const [, href] of main.matchAll(/<a [^>]*href="([^"]*)"[^>]*>(?:setup|usage)<\/a>/g)) written.push(new URL(decode(href), `http://x${url}`).pathname + new URL(decode(href), `http://x${url}`).hash);
+    }
+    expect(written).toEqual(['/sites/addresses/guides/setup#install', '/sites/addresses/guides/usage', '/sites/addresses/guides/usage']);
+  }, 120_000);
 });
