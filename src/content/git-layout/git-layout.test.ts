@@ -98,6 +98,9 @@ describe('a group heading anchored to its slug', () => {
       ['group', '手册', 'guides'],
       ['group', 'Getting Started', 'getting-started'],
     ]);
+    // The anchor is the repository's text: made a slug as a title is.
+    const odd = await readGitLayout(source({ 'SUMMARY.md': '## Odd <a href="#x" id="../Weird Slug/"></a>\n\n* [A](a.md)\n', 'a.md': '# A\n' }));
+    expect(odd.pages.map((p) => [p.title, p.slug])).toEqual([['Odd', 'weird-slug']]);
     const group = (id: string, title: string, slug: string, children: PageNode[]): PageNode => ({ entry: { id, type: 'group', title, slug, createdAt: '', updatedAt: '' }, parentId: null, path: slug, depth: 0, children });
     const start: PageNode = { entry: { id: 's', type: 'document', title: 'Start', slug: 'start', createdAt: '', updatedAt: '' }, parentId: 'g', path: 'guides/start', depth: 1, children: [] };
     const pages = [group('g', '手册', 'guides', [start]), group('h', 'Renamed', 'getting-started', [])];

@@ -140,7 +140,7 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
   interface Slot {
     kind: 'page' | 'group' | 'link';
     title?: string;
-    /** A group's slug as its SUMMARY.md heading anchors it. */
+    /** A group's slug as its SUMMARY.md heading anchors it (made a slug as any title is: it is the repository's text). */
     slug?: string;
     path?: string;
     href?: string;
@@ -232,7 +232,7 @@ export async function readGitLayout(input: ReadLayoutInput): Promise<GitLayout> 
     const children = slot.children.map((c) => toPage(c, parentDir, false));
     slugs(children);
     if (slot.kind === 'group') {
-      return { key: `group:${slot.title ?? ''}`, type: 'group', title: slot.title || 'Group', slug: slot.slug ?? slugFromTitle(slot.title || 'group'), meta: {}, children };
+      return { key: `group:${slot.title ?? ''}`, type: 'group', title: slot.title || 'Group', slug: slugFromTitle(slot.slug ?? (slot.title || 'group')), meta: {}, children };
     }
     if (slot.kind === 'link') {
       return { key: `link:${slot.href}`, type: 'link', title: slot.title || slot.href || 'Link', slug: slugFromTitle(slot.title || 'link'), meta: {}, target: { kind: 'url', url: slot.href ?? '' }, children: [] };
