@@ -84,6 +84,8 @@ describe('a group heading anchored to its slug', () => {
       ['Getting Started', undefined],
     ]);
     expect(writeSummary(entries)).toBe(text);
+    // A slug that is not made of slug characters is not written into the attribute.
+    expect(writeSummary([{ kind: 'group', title: 'Odd', slug: 'x" onclick="y', children: [] }])).toBe('# Table of contents\n\n## Odd\n');
   });
 
   it('gives the group that slug, so its pages keep their addresses, and writes the anchor only where the title would give another slug', async () => {

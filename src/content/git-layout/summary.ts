@@ -83,7 +83,9 @@ export function writeSummary(entries: SummaryEntry[]): string {
     }
     flush();
     if (lines[lines.length - 1] !== '') lines.push('');
-    lines.push(`## ${e.title}${e.slug ? ` <a href="#${e.slug}" id="${e.slug}"></a>` : ''}`, '');
+    // Only a slug of slug characters goes into the attribute (one set by hand could close it).
+    const anchor = e.slug && /^[A-Za-z0-9_-]+$/.test(e.slug) ? ` <a href="#${e.slug}" id="${e.slug}"></a>` : '';
+    lines.push(`## ${e.title}${anchor}`, '');
     items(e.children, 0);
   }
   flush();
