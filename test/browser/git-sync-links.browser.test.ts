@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../app.ts';
 import { createOrganization } from '../factories.ts';
 import { createRepository, startGitServer, type GitServer } from '../git-server.ts';
-import { publishSite, spaceWith, TestBrowser } from './fixtures.ts';
+import { publishSite, spaceWith, TestBrowser, viewportOf } from './fixtures.ts';
 import { servedTestApp } from './served-app.ts';
 
 /*
@@ -15,13 +15,17 @@ import { servedTestApp } from './served-app.ts';
  * used to break: card targets of a cards table, `<a>` inside `<pre><code>`, links and images
  * in HTML table cells (all HTML kept verbatim), an `{% openapi %}` block's fallback link to
  * its asset, images whose path climbs above the repository's top, and relative links on
- * README pages (`./#anchor`, `../`, `./`).
+ * README pages (`./#anchor`, `../`, `./`), a link written as a page's address
+ * (`tide-api#tides`), and pages under a SUMMARY.md group anchored to its slug
+ * (`## 潮汐 <a href="#tide-tables" id="tide-tables"></a>`), whose title the navigation shows as
+ * text. Screenshots of that page go to /tmp/git-sync-links/.
  */
 
 // Evaluated in the page, not in Node.
 declare const document: any;
 
 const FIXTURE = path.join(import.meta.dirname, '../fixtures/git-sync-links');
+const SHOTS = '/tmp/git-sync-links';
 
 function readFixture(dir = FIXTURE): Record<string, Buffer> {
   const files: Record<string, Buffer> = {};
@@ -101,9 +105,27 @@ describe('links of a git-synced space, published', { timeout: 240_000 }, () => {
     expect(on('guides/README.md')).toEqual(expect.arrayContaining([`${site('guides/README.md')}#the-list`, site('README.md'), site('guides/deep/README.md')]));
     expect(on('guides/deep/anchoring.md')).toEqual(expect.arrayContaining([site('guides/deep/README.md'), site('guides/mooring.md')]));
     expect(on('guides/deep/README.md')).toEqual(expect.arrayContaining([site('guides/README.md')]));
+    // A page's address written as the link; the group's pages are under its anchored slug.
+    expect(pages.get('reference/tide-api.md')).toBe('tide-tables/reference/tide-api');
+    expect(on('reference/README.md')).toEqual(expect.arrayContaining([`${site('reference/tide-api.md')}#tides`]));
     // Images (in markdown, in an HTML cell, above the top) and the OpenAPI fallback's asset are files of the space.
     for (const file of ['README.md', 'guides/mooring.md', 'guides/deep/README.md', 'guides/deep/anchoring.md', 'reference/tide-api.md']) {
       expect(on(file).some((target) => target.includes('/downloads/blobs/')), `${file} shows its file`).toBe(true);
+    }
+  });
+  it('shows the anchored group\'s title as text in the navigation, at 1280 and 390 px, light and dark', async () => {
+    fs.mkdirSync(SHOTS, { recursive: true });
+    for (const width of [1280, 390]) {
+      for (const scheme of ['light', 'dark'] as const) {
+        const page = await browser.page(viewportOf(width, width < 800 ? 844 : 900, scheme));
+        expect((await page.goto(`${url}/sites/harbour/${pages.get('reference/README.md')}`))?.status()).toBe(200);
+        const groups: string[] = await page.evaluate(() => [...document.querySelectorAll('.page-tree .group-title')].map((g: any) => g.textContent));
+        expect(groups).toEqual(['潮汐']);
+        // On a phone the navigation is a drawer: opened to be seen.
+        if (width < 800) await page.click('#menu-toggle');
+        await page.screenshot({ path: path.join(SHOTS, `group-${width}-${scheme}.png`), fullPage: false });
+        await page.close();
+      }
     }
   });
 });
