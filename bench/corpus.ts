@@ -29,12 +29,13 @@ import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, posix, relative } from 'node:path';
 import { parseArgs } from 'node:util';
+import { decodeHTMLAttribute } from 'entities';
 import { layoutConfig } from '../src/content/git-layout/read.ts';
 import { renderDocument } from '../src/site/render-document.ts';
 import { createTestApp, type TestApp } from '../test/app.ts';
 import { createOrganization } from '../test/factories.ts';
 import { git, startGitServer, type GitServer } from '../test/git-server.ts';
-import { canonical, engineOwned, missingWords, rawMarkup, roundTrip } from './corpus-measure.ts';
+import { canonical, engineOwned, missingWords, rawMarkup, roundTrip, visibleText } from './corpus-measure.ts';
 
 const { values: opts } = parseArgs({
   options: {
@@ -218,10 +219,6 @@ function summaryListed(repoDir: string, summaryPath: string): Set<string> | unde
 
 /** The main content of a published page. */
 const mainOf = (html: string) => /<main[\s\S]*?<\/main>/.exec(html)?.[0] ?? html;
-/** Decodes the entities the site writes in text and attribute values. */
-const decodeEntities = (text: string) => text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
-/** The text a reader sees of some HTML: scripts and styles dropped, tags dropped, entities decoded. */
-const visibleText = (html: string) => decodeEntities(html.replace(/<(script|style)[\s\S]*?<\/\1>/gi, '').replace(/<[^>]*>/g, ' '));
 
 async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, root: string, summaryPath: string, files: string[], tally: Tally, index: number) {
   const org = await createOrganization(t, { title: repo.repo });
@@ -312,7 +309,7 @@ async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, roo
     let any = false;
     for (const [, attr, value] of main.matchAll(/\s(href|src)="([^"]*)"/g)) {
       // As a browser reads the attribute (`Don&#39;t.png` is `Don't.png`).
-      const target = decodeEntities(value);
+      const target = decodeHTMLAttribute(value);
       if (/^(?:[a-z][a-z0-9+.-]*:|\/\/|#)/i.test(target) && !target.startsWith(t.config.publicUrl)) continue;
       any = true;
       tally.links++;
@@ -334,7 +331,7 @@ async function measureApi(t: TestApp, server: GitServer, repo: ManifestRepo, roo
     }
     // Links the site shows as text: they name a markdown file that is no page of the space.
     for (const [, written] of main.matchAll(/\sdata-unresolved-link="([^"]*)"/g)) {
-      const target = decodeEntities(written);
+      const target = decodeHTMLAttribute(written);
       any = true;
       tally.links++;
       const found = sourceFiles(join(corpus, repo.folder), root, file, target);

@@ -216,7 +216,10 @@ describe('git sync: links under a content root', () => {
         expect((await t.app.inject({ method: 'GET', url: target.pathname + target.search })).statusCode, `${url} -> ${href}`).toBe(200);
       }
       // The links the pages' text wrote, in order: each the page it names.
-      for (const [, href] of main.matchAll(/<a [^>]*href="([^"]*)"[^>]*>(?:setup|usage)<\/a>/g)) written.push(new URL(decode(href), `http://x${url}`).pathname + new URL(decode(href), `http://x${url}`).hash);
+      for (const [, href] of main.matchAll(/<a [^>]*href="([^"]*)"[^>]*>(?:setup|usage)<\/a>/g)) {
+        const target = new URL(decode(href), `http://x${url}`);
+        written.push(target.pathname + target.hash);
+      }
     }
     expect(written).toEqual(['/sites/addresses/guides/setup#install', '/sites/addresses/guides/usage', '/sites/addresses/guides/usage']);
   }, 120_000);
