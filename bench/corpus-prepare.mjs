@@ -92,6 +92,17 @@ export const CORPUS_BATCHES = [
     seed: 'quire-markdown-corpus-2026-11-29n',
     repositories: ['The-Viper-One/Pentest-Everything', 'six2dez/pentest-book', 'BikeF/dify-docs'],
   },
+  {
+    seed: 'quire-markdown-corpus-2026-11-29o',
+    repositories: [
+      '724thomas/Gitbook-Blog',
+      'AchrafBr1/vesta-knowledge-base',
+      'Back0ntrack/BugHuntingMadeEasy',
+      'Banana-Tool/BananaTool-Docs',
+      'CiaoTool-io/CiaoTool',
+      'CommandersAct/Platform-Documentation',
+    ],
+  },
 ];
 
 /** Tuning or held-out, from the names alone: within its batch, the half of the list sorted by seeded hash. */
