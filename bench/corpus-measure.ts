@@ -282,7 +282,8 @@ export function sourceText(source: string): { all: string; prose: string } {
     // in its cell, and a backtick left open is a literal one, never paired with the next row's.
     .replace(/(?:^[ \t>]*\|.*(?:\n|$))+/gm, shownCells)
     .replace(/^[ \t>]*\|.*$/gm, (row: string) => row.split(CELL_PIPE).map((cell) => cell.replace(/(?<![\\`])(`+)([^`]+?)\1(?!`)/g, (_, _t, body: string) => take(body)).replace(/`/g, ' ')).join('|'))
-    .replace(/(?<![\\`])(`+)((?:[^`\n]|\n(?![ \t>]*\n))+?)\1(?!`)/g, (_, _t, body: string) => take(body))
+    // Nor does one cross an HTML table's cell: GitBook reads each cell on its own.
+    .replace(/(?<![\\`])(`+)((?:(?!<\/?t[dhr][\s>])(?:[^`\n]|\n(?![ \t>]*\n)))+?)\1(?!`)/g, (_, _t, body: string) => take(body))
     // HTML code (a table cell's `<code>$$</code>`) is shown as written: no `$$` there opens math.
     .replace(/<code(?:\s[^>]*)?>([\s\S]*?)<\/code>/gi, (_, body: string) => take(decodeHTMLStrict(body.replace(/<[^>]*>/g, ''))))
     .replace(/\$\$([\s\S]*?)\$\$/g, (_, formula: string) => take(formula))
