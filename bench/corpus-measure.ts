@@ -153,10 +153,17 @@ function opensHtmlBlock(bare: string, afterBlank: boolean): boolean {
  * line less indented than its opening ends the item (a fence left open there ends with its
  * container, as CommonMark reads it): never at the next block's opening fence.
  */
+/** The columns a line's prefix takes, a tab to the next stop of four (CommonMark), a `>` as one. */
+function widthOf(prefix: string): number {
+  let width = 0;
+  for (const char of prefix) width = char === '\t' ? width + 4 - (width % 4) : width + 1;
+  return width;
+}
+
 function fencedCode(text: string, take: (body: string) => string): string {
   const out: string[] = [];
   let open: { fence: string; indent: number; quoted: boolean; body: string[] } | null = null;
-  const indentOf = (line: string) => /^[ \t>]*/.exec(line)![0].replace(/>/g, ' ').length;
+  const indentOf = (line: string) => widthOf(/^[ \t>]*/.exec(line)![0]);
   // A comment opening a line runs to its `-->` (an HTML block), fences in it included: it shows nothing.
   let comment = false;
   // The block tags open outside code: only the innermost one's closing tag ends a fence left open in it.
@@ -212,7 +219,7 @@ function fencedCode(text: string, take: (body: string) => string): string {
     if (htmlBlock < 0 && opensHtmlBlock(bare, n === 0 || lines[n - 1].replace(/^[ \t>]*/, '').trim() === '')) htmlBlock = indentOf(line);
     // A fence may open a list item's content (`4.  ```sh`): its indentation is the item's.
     const opening = /^([ \t>]*(?:(?:[*+-]|\d+[.)])[ \t]+)*)(`{3,}|~{3,})/.exec(line);
-    if (opening && htmlBlock < 0 && !(opening[2][0] === '`' && line.slice(opening[0].length).includes('`'))) open = { fence: opening[2], indent: opening[1].replace(/>/g, ' ').length, quoted: opening[1].includes('>'), body: [] };
+    if (opening && htmlBlock < 0 && !(opening[2][0] === '`' && line.slice(opening[0].length).includes('`'))) open = { fence: opening[2], indent: widthOf(opening[1]), quoted: opening[1].includes('>'), body: [] };
     else {
       openTagsAfter(line, tags);
       out.push(line);

@@ -115,6 +115,12 @@ describe('corpus measure: words lost', () => {
     expect(missingWords(source, page(source))).toEqual([]);
   });
 
+  it('counts a tab as reaching the next stop of four: a tab-indented closing fence in a list item closes its fence', () => {
+    const source = '+ ```\n\tsetup\n\t```\n\t> ~~~python title="a.py"\n\t> run()\n\t> ~~~\n';
+    expect(sourceText(source).prose).not.toMatch(/python|title/);
+    expect(missingWords(source, page(source))).toEqual([]);
+  });
+
   it('ends a fence left open in a list item with its item, never at the next block\'s opening fence', () => {
     const source = '1. **Back up**: nightly\n   ```bash\n   copy vault\n\n2. **Watch**: the gauges\n3. **Rotate**: the keys\n\nThen:\n\n```yaml\nkeep: 3\n```\n\nDone here.\n';
     expect(sourceText(source).prose).toMatch(/Watch.*gauges[\s\S]*Done here/);
