@@ -16,6 +16,13 @@ describe('a code fence left open', () => {
     expect(textOf(nodes)).not.toContain('{%');
   });
 
+  it("ends there too when its parent's closing tag shares that line (`{% endstep %} {% endstepper %}`)", () => {
+    const nodes = read('{% stepper %}\n{% step %}\n```js\nlet wick;\n{% endstep %} {% endstepper %}\n\nAfter.\n');
+    expect(types(nodes)).toEqual(['stepper', 'paragraph']);
+    expect(types(childrenOf(childrenOf(nodes[0])[0]))).toEqual(['code']);
+    expect(textOf(nodes)).not.toContain('{%');
+  });
+
   it('ends there too when the next fence opens a block of its own (an info string: no closing fence)', () => {
     const nodes = read('{% hint style="warning" %}\n```json\n{"wick": 1}\n{% endhint %}\n\n```bash\ntrim\n```\n');
     expect(types(nodes)).toEqual(['hint', 'code']);

@@ -214,8 +214,10 @@ type Fence = { char: string; length: number; container: string; block: OpenTag |
 function endsBlock(rest: string, prefix: string, block: OpenTag, open: OpenTag[]): boolean {
   const tag = readLiquidTag(rest.trim());
   const inner = continuation(prefix);
+  // Other tags may share its line (`{% endstep %} {% endstepper %}`): they are read after it.
+  const after = tag ? rest.trim().slice(tag.raw.length).trimStart() : '';
   // Up to three columns deeper is still the block's line, as for a closing tag (tagPrefix).
-  return tag !== null && tag.raw === rest.trim() && tag.name === `end${block.name}` && open[open.length - 1] === block && inner.startsWith(block.at) && /^[ \t]{0,3}$/.test(inner.slice(block.at.length));
+  return tag !== null && (after === '' || after.startsWith('{%')) && tag.name === `end${block.name}` && open[open.length - 1] === block && inner.startsWith(block.at) && /^[ \t]{0,3}$/.test(inner.slice(block.at.length));
 }
 
 /**
