@@ -223,4 +223,30 @@ describe('git sync: links under a content root', () => {
     }
     expect(written).toEqual(['/sites/addresses/guides/setup#install', '/sites/addresses/guides/usage', '/sites/addresses/guides/usage']);
   }, 120_000);
+  it('retitles a group anchored to its old slug on the next import: its pages keep their ids and addresses under it, no group is left over', async () => {
+    // A space imported before group anchors were read holds the heading's HTML in its group's
+    // title: the same change of title as this one, which the next sync reads.
+    const repo = createRepository(server, 'retitled-group', {
+      'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n\n## Handbook\n\n* [Setup](guides/setup.md)\n',
+      'README.md': '# Home\n\nSee [setup](guides/setup.md).\n',
+      'guides/setup.md': '# Setup\n\nRun it.\n',
+    });
+    const { S } = await importedSpace('retitled-group', 'Retitled');
+    const before = (await ok('GET', `${S}/content`)).pages;
+    expect(before.map((p: any) => [p.type, p.title, p.path])).toEqual([
+      ['document', 'Home', 'home'],
+      ['group', 'Handbook', 'handbook'],
+    ]);
+    repo.commit({ 'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n\n## 手册 <a href="#handbook" id="handbook"></a>\n\n* [Setup](guides/setup.md)\n' }, 'Retitle the group');
+    const again = await t.request('POST', `${S}/git/import`, { token: org.admin.token, body: { url: server.url('retitled-group'), ref: 'refs/heads/main' } });
+    expect(again.status, again.text).toBe(204);
+    await t.runJobsUntilIdle();
+    const after = (await ok('GET', `${S}/content`)).pages;
+    expect(after.map((p: any) => [p.type, p.title, p.path])).toEqual([
+      ['document', 'Home', 'home'],
+      ['group', '手册', 'handbook'],
+    ]);
+    expect(after[0].id).toBe(before[0].id);
+    expect(after[1].pages.map((p: any) => [p.id, p.path])).toEqual(before[1].pages.map((p: any) => [p.id, p.path]));
+  }, 120_000);
 });
