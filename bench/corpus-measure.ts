@@ -66,6 +66,8 @@ const ownAddress = (label: string, href: string) => {
   return label === href || label === address || address.endsWith(`/${label}`);
 };
 
+const ABSOLUTE_URL = /^[a-z][a-z0-9+.-]*:/i;
+
 // A URL shown as text is not words (GitBook shows it as written or as the target's title); it may sit
 // right after an emphasis underscore (`_https://x/_`), which `\b` would not see as a start.
 const URL_TEXT = /(?<![\p{L}\p{N}])[a-z][a-z0-9+.-]*:\/\/\S*|(?<![\p{L}\p{N}])mailto:\S*/giu;
@@ -297,6 +299,10 @@ export function sourceText(source: string): { all: string; prose: string } {
     // Shown as GitBook's tags say.
     .replace(/\{%\s*openapi-operation[\s\S]*?\{%\s*endopenapi-operation\s*%\}/g, ' ')
     .replace(/\{%\s*(?:tab|code)\s[^%]*?title="([^"]*)"[^%]*%\}/g, (_, title: string) => take(decodeHTMLStrict(title)))
+    // A content-ref or a mention of a page shows the page's title (GitBook's and Quire's), not the
+    // label written with it, which may be an older title.
+    .replace(/\{%\s*content-ref\s+url="([^"]*)"\s*%\}[\s\S]*?\{%\s*endcontent-ref\s*%\}/g, (ref, url: string) => (ABSOLUTE_URL.test(url) ? ref : ' '))
+    .replace(/\[[^\]\n]*\]\(<?([^)>\s]*)>?\s+"mention"\)/g, (mention, href: string) => (ABSOLUTE_URL.test(href) ? mention : ' '))
     .replace(/(?<!\\)\{%[\s\S]*?%\}/g, ' ')
     // Shown as nothing.
     .replace(/<!--[\s\S]*?-->/g, ' ')

@@ -140,6 +140,14 @@ describe('corpus measure: words lost', () => {
     expect(missingWords(source, page(source))).toEqual([]);
   });
 
+  it('does not count the label of a content-ref or mention of a page, which shows the page\'s title; an external one\'s label counts', () => {
+    const source = '{% content-ref url="setup.md" %}\n[Former setup title](setup.md)\n{% endcontent-ref %}\n\nSee [Older guide name](guide.md "mention") and [Outside words](https://example.com/x "mention").\n';
+    const words = sourceText(source).all;
+    expect(words).not.toMatch(/Former|Older/);
+    expect(words).toMatch(/Outside words/);
+    expect(words).toMatch(/See/);
+  });
+
   it('counts a word the page shows fewer times than the source does', () => {
     const source = 'Lantern glows.\n\nLantern glows again.\n';
     const html = page('Lantern glows.\n');
