@@ -16,7 +16,7 @@ import type {
 import { escapeHtml, safeUrl } from './html.ts';
 import { highlightLines } from './highlight.ts';
 import { HINT_STYLES, markupOf } from '../content/markdown/types.ts';
-import { decodeEntities } from '../content/markdown/syntax.ts';
+import { mapUrlAttributes } from '../content/markdown/syntax.ts';
 import { markdownToDocument } from '../content/markdown/parse.ts';
 import { readHtmlTable } from '../content/markdown/html-table.ts';
 import { readLiquidTag } from '../content/markdown/syntax.ts';
@@ -98,10 +98,9 @@ function unresolvedLink(written: string, path: string, body: string): string {
  */
 function resolveHtmlUrls(html: string, state: State): string {
   if (!state.links.relative) return html;
-  return html.replace(/(\s(href|src)\s*=\s*)(?:"([^"]*)"|'([^']*)')/gi, (whole, lead: string, attr: string, double?: string, single?: string) => {
-    const written = decodeEntities(double ?? single ?? '');
+  return mapUrlAttributes(html, ({ whole, lead, name, value: written }) => {
     const url = RELATIVE_URL.test(written) ? state.links.relative!(written) : null;
-    const missing = !url && attr.toLowerCase() === 'href' ? missingPage(written, state) : null;
+    const missing = !url && name === 'href' ? missingPage(written, state) : null;
     if (missing) return ` data-unresolved-link="${escapeHtml(written)}" ${unresolvedTitle(missing)}`;
     return url ? `${lead}"${escapeHtml(url)}"` : whole;
   });

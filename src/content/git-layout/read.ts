@@ -12,7 +12,7 @@ import { readPageMarkdown, type PageMarkdown } from '../markdown/page.ts';
 import { bindRelativePaths, caseInsensitiveIndex, mapRefs, readmeIndex, redirectKey, relativeFilePath, resolveRelative, type PathLookup } from '../markdown/paths.ts';
 import { settleTables } from '../markdown/html-table.ts';
 import { markupOf, type ContentRef, type Document } from '../markdown/types.ts';
-import { decodeEntities } from '../markdown/syntax.ts';
+import { decodeEntities, mapUrlAttributes } from '../markdown/syntax.ts';
 import { slugFromTitle } from '../store/editor.ts';
 import type { PageCover, PageMeta } from '../store/types.ts';
 import { metaFromFrontMatter, otherFrontMatter, splitPageFile } from './front-matter.ts';
@@ -299,7 +299,8 @@ function markupTexts(nodes: readonly unknown[]): string[] {
 /** URLs of `href`/`src` attributes and markdown links in verbatim markup. */
 export function urlsInMarkup(markup: string): string[] {
   const urls: string[] = [];
-  for (const m of markup.matchAll(/\s(?:href|src)\s*=\s*(?:"([^"]*)"|'([^']*)')|\]\(\s*(?:<([^>]*)>|([^)\s]+))/gi)) urls.push(decodeEntities(m[1] ?? m[2] ?? m[3] ?? m[4] ?? ''));
+  mapUrlAttributes(markup, ({ whole, value }) => (urls.push(value), whole));
+  for (const m of markup.matchAll(/\]\(\s*(?:<([^>]*)>|([^)\s]+))/g)) urls.push(decodeEntities(m[1] ?? m[2] ?? ''));
   return urls.filter(Boolean);
 }
 

@@ -121,6 +121,22 @@ export function splitHtml(html: string): Array<{ tag: HtmlTag } | { text: string
   return parts;
 }
 
+/** A start tag (`<a href="x">`), a quoted value holding `>` included. */
+const START_TAG = /<[A-Za-z][A-Za-z0-9-]*(?:\s(?:[^>"']|"[^"]*"|'[^']*')*)?\/?>/g;
+const URL_ATTRIBUTE = /(\s(href|src)\s*=\s*)(?:"([^"]*)"|'([^']*)')/gi;
+
+/**
+ * Markup with each `href`/`src` attribute of its tags replaced by what `replace` returns for it
+ * (`whole` keeps it), its value decoded. Only inside tags: text that merely looks like an
+ * attribute (`&#x3C;a href="#">` shown in code) is text. The one reading of the URLs of
+ * markup kept verbatim (git sync's assets, the published site's links).
+ */
+export function mapUrlAttributes(markup: string, replace: (attribute: { whole: string; lead: string; name: string; value: string }) => string): string {
+  return markup.replace(START_TAG, (tag) =>
+    tag.replace(URL_ATTRIBUTE, (whole, lead: string, name: string, double?: string, single?: string) => replace({ whole, lead, name: name.toLowerCase(), value: decodeEntities(double ?? single ?? '') })),
+  );
+}
+
 const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 
 /** Decodes the character references GitBook writes in attribute values (`&#x26;`, `&amp;`, ...). */
