@@ -121,20 +121,78 @@ export function splitHtml(html: string): Array<{ tag: HtmlTag } | { text: string
   return parts;
 }
 
-/** A start tag (`<a href="x">`), a quoted value holding `>` included. */
-const START_TAG = /<[A-Za-z][A-Za-z0-9-]*(?:\s(?:[^>"']|"[^"]*"|'[^']*')*)?\/?>/g;
-const URL_ATTRIBUTE = /(\s(href|src)\s*=\s*)(?:"([^"]*)"|'([^']*)')/gi;
-
 /**
  * Markup with each `href`/`src` attribute of its tags replaced by what `replace` returns for it
- * (`whole` keeps it), its value decoded. Only inside tags: text that merely looks like an
- * attribute (`&#x3C;a href="#">` shown in code) is text. The one reading of the URLs of
- * markup kept verbatim (git sync's assets, the published site's links).
+ * (`whole`, from the space before the name to the value's end, keeps it; `lead` is `whole` up to
+ * the value), its value decoded. Only attributes of tags, read as a browser's tokenizer reads
+ * them: text that merely looks like one (`&#x3C;a href="#">` shown in code, ` href=` inside
+ * another attribute's value) is left as written. The one reading of the URLs of markup kept
+ * verbatim (git sync's assets, the published site's links). One pass: linear in the markup.
  */
 export function mapUrlAttributes(markup: string, replace: (attribute: { whole: string; lead: string; name: string; value: string }) => string): string {
-  return markup.replace(START_TAG, (tag) =>
-    tag.replace(URL_ATTRIBUTE, (whole, lead: string, name: string, double?: string, single?: string) => replace({ whole, lead, name: name.toLowerCase(), value: decodeEntities(double ?? single ?? '') })),
-  );
+  let out = '';
+  let copied = 0;
+  for (let at = markup.indexOf('<'); at >= 0; at = markup.indexOf('<', at + 1)) {
+    if (!/[A-Za-z]/.test(markup[at + 1] ?? '')) continue;
+    const tag = readStartTag(markup, at);
+    // A tag running to the end holds the rest of the markup, as a browser reads it: no tag follows.
+    if (!tag) break;
+    for (const attribute of tag.attributes) {
+      const name = attribute.name.toLowerCase();
+      if (name !== 'href' && name !== 'src') continue;
+      const whole = markup.slice(attribute.from, attribute.to);
+      const lead = markup.slice(attribute.from, attribute.valueFrom);
+      const quoted = markup[attribute.valueFrom] === '"' || markup[attribute.valueFrom] === "'";
+      const value = quoted ? markup.slice(attribute.valueFrom + 1, attribute.to - 1) : markup.slice(attribute.valueFrom, attribute.to);
+      out += markup.slice(copied, attribute.from) + replace({ whole, lead, name, value: decodeEntities(value) });
+      copied = attribute.to;
+    }
+    at = tag.end - 1;
+  }
+  return out + markup.slice(copied);
+}
+
+interface TagAttribute {
+  name: string;
+  /** Where the space before its name starts. */
+  from: number;
+  /** Where its value starts (its opening quote) and ends (after the closing one). */
+  valueFrom: number;
+  to: number;
+}
+
+/** The start tag opening at `at`: where it ends (after its `>`) and its attributes that have values; null when the markup ends first. */
+function readStartTag(markup: string, at: number): { end: number; attributes: TagAttribute[] } | null {
+  const attributes: TagAttribute[] = [];
+  const length = markup.length;
+  let i = at + 1;
+  while (i < length && !/[\s/>]/.test(markup[i])) i++;
+  for (;;) {
+    const from = i;
+    while (i < length && /[\s/]/.test(markup[i])) i++;
+    if (i >= length) return null;
+    if (markup[i] === '>') return { end: i + 1, attributes };
+    const nameFrom = i;
+    i++;
+    while (i < length && !/[\s/>=]/.test(markup[i])) i++;
+    const name = markup.slice(nameFrom, i);
+    let j = i;
+    while (j < length && /\s/.test(markup[j])) j++;
+    if (markup[j] !== '=') continue;
+    j++;
+    while (j < length && /\s/.test(markup[j])) j++;
+    const valueFrom = j;
+    const quote = markup[j];
+    if (quote === '"' || quote === "'") {
+      const close = markup.indexOf(quote, j + 1);
+      if (close < 0) return null;
+      i = close + 1;
+    } else {
+      i = j;
+      while (i < length && !/[\s>]/.test(markup[i])) i++;
+    }
+    attributes.push({ name, from, valueFrom, to: i });
+  }
 }
 
 const NAMED_ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
