@@ -16,10 +16,9 @@ import type {
 import { escapeHtml, safeUrl } from './html.ts';
 import { highlightLines } from './highlight.ts';
 import { HINT_STYLES, markupOf } from '../content/markdown/types.ts';
-import { mapUrlAttributes } from '../content/markdown/syntax.ts';
+import { mapUrlAttributes, readLiquidTag } from '../content/markdown/syntax.ts';
 import { markdownToDocument } from '../content/markdown/parse.ts';
 import { readHtmlTable } from '../content/markdown/html-table.ts';
-import { readLiquidTag } from '../content/markdown/syntax.ts';
 import { PAGE_HEADING_OFFSET } from '../content/markdown/page.ts';
 import { imageDescription } from '../content/markdown/images.ts';
 import { documentAnchors, headingAnchor } from '../content/markdown/extract.ts';
