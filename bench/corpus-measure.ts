@@ -7,6 +7,8 @@
 import { decodeHTML, decodeHTMLStrict } from 'entities';
 import { htmlBlockNames } from 'micromark-util-html-tag-name';
 import { pageBody, readPageMarkdown, splitFrontMatter, writePageMarkdown } from '../src/content/markdown/index.ts';
+// CommonMark's columns (a tab to the next stop of four), not a reading of the engine's: the measure may share it.
+import { columns } from '../src/content/markdown/prepare-lines.ts';
 
 /** Front matter (by the importers' rule) and the leading `# Title` are split off as the batch does; the body is read and written back. */
 export function roundTrip(markdown: string) {
@@ -155,17 +157,10 @@ function opensHtmlBlock(bare: string, afterBlank: boolean): boolean {
  * line less indented than its opening ends the item (a fence left open there ends with its
  * container, as CommonMark reads it): never at the next block's opening fence.
  */
-/** The columns a line's prefix takes, a tab to the next stop of four (CommonMark), a `>` as one. */
-function widthOf(prefix: string): number {
-  let width = 0;
-  for (const char of prefix) width = char === '\t' ? width + 4 - (width % 4) : width + 1;
-  return width;
-}
-
 function fencedCode(text: string, take: (body: string) => string): string {
   const out: string[] = [];
   let open: { fence: string; indent: number; quoted: boolean; body: string[] } | null = null;
-  const indentOf = (line: string) => widthOf(/^[ \t>]*/.exec(line)![0]);
+  const indentOf = (line: string) => columns(/^[ \t>]*/.exec(line)![0]);
   // A comment opening a line runs to its `-->` (an HTML block), fences in it included: it shows nothing.
   let comment = false;
   // The block tags open outside code: only the innermost one's closing tag ends a fence left open in it.
@@ -221,7 +216,7 @@ function fencedCode(text: string, take: (body: string) => string): string {
     if (htmlBlock < 0 && opensHtmlBlock(bare, n === 0 || lines[n - 1].replace(/^[ \t>]*/, '').trim() === '')) htmlBlock = indentOf(line);
     // A fence may open a list item's content (`4.  ```sh`): its indentation is the item's.
     const opening = /^([ \t>]*(?:(?:[*+-]|\d+[.)])[ \t]+)*)(`{3,}|~{3,})/.exec(line);
-    if (opening && htmlBlock < 0 && !(opening[2][0] === '`' && line.slice(opening[0].length).includes('`'))) open = { fence: opening[2], indent: widthOf(opening[1]), quoted: opening[1].includes('>'), body: [] };
+    if (opening && htmlBlock < 0 && !(opening[2][0] === '`' && line.slice(opening[0].length).includes('`'))) open = { fence: opening[2], indent: columns(opening[1]), quoted: opening[1].includes('>'), body: [] };
     else {
       openTagsAfter(line, tags);
       out.push(line);

@@ -265,7 +265,7 @@ describe('renderDocument', () => {
     expect(render('{% embed url="javascript:alert(1)" %}\n')).toBe('');
   });
 
-  it('points the links of HTML kept verbatim where they lead, and leaves text that only looks like an attribute as written (`&#x3C;a href="#">` in code)', () => {
+  it('points the links of HTML kept verbatim where they lead, and leaves text that only looks like an attribute as written (`&#x3C;a href="gone.md">` in code)', () => {
     const relative: RenderLinks = { ...links, relative: (href) => (href === 'docs/api.md' ? '/site/api' : null), unresolved: (href) => (href.endsWith('.md') ? href : null) };
     const html = renderDocument(markdownToDocument('<div><a href="docs/api.md">API</a> breaks out with <code>&#x3C;a href="gone.md" title="x">Link&#x3C;/a></code></div>\n'), relative).html;
     expect(html).toContain('<a href="/site/api">API</a>');
