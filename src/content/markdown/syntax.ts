@@ -142,9 +142,7 @@ export function mapUrlAttributes(markup: string, replace: (attribute: { whole: s
       if (name !== 'href' && name !== 'src') continue;
       const whole = markup.slice(attribute.from, attribute.to);
       const lead = markup.slice(attribute.from, attribute.valueFrom);
-      const quoted = markup[attribute.valueFrom] === '"' || markup[attribute.valueFrom] === "'";
-      const value = quoted ? markup.slice(attribute.valueFrom + 1, attribute.to - 1) : markup.slice(attribute.valueFrom, attribute.to);
-      out += markup.slice(copied, attribute.from) + replace({ whole, lead, name, value: decodeEntities(value) });
+      out += markup.slice(copied, attribute.from) + replace({ whole, lead, name, value: decodeEntities(attribute.value) });
       copied = attribute.to;
     }
     at = tag.end - 1;
@@ -159,6 +157,8 @@ interface TagAttribute {
   /** Where its value starts (its opening quote) and ends (after the closing one). */
   valueFrom: number;
   to: number;
+  /** The value as written, without its quotes. */
+  value: string;
 }
 
 /** The start tag opening at `at`: where it ends (after its `>`) and its attributes that have values; null when the markup ends first. */
@@ -183,15 +183,18 @@ function readStartTag(markup: string, at: number): { end: number; attributes: Ta
     while (j < length && /\s/.test(markup[j])) j++;
     const valueFrom = j;
     const quote = markup[j];
+    let value: string;
     if (quote === '"' || quote === "'") {
       const close = markup.indexOf(quote, j + 1);
       if (close < 0) return null;
+      value = markup.slice(j + 1, close);
       i = close + 1;
     } else {
       i = j;
       while (i < length && !/[\s>]/.test(markup[i])) i++;
+      value = markup.slice(j, i);
     }
-    attributes.push({ name, from, valueFrom, to: i });
+    attributes.push({ name, from, valueFrom, to: i, value });
   }
 }
 
