@@ -103,6 +103,17 @@ export const CORPUS_BATCHES = [
       'CommandersAct/Platform-Documentation',
     ],
   },
+  {
+    seed: 'quire-markdown-corpus-2026-11-30p',
+    repositories: [
+      'Conv-AI/Convai-Documentation',
+      'Cybint-Solutions/gitbook',
+      'Dyly-666/vulnerableone',
+      'Elnatty/tryhackme_labs',
+      'Forguncy-Korea/gitbook_forguncy_v9',
+      'Gtokentool/GTokenTool_Docs',
+    ],
+  },
 ];
 
 /** Tuning or held-out, from the names alone: within its batch, the half of the list sorted by seeded hash. */
