@@ -14,7 +14,7 @@ import { assignKeys, normalizeDocument } from './normalize.ts';
 import { normalizeInlines } from './leaves.ts';
 import { keptFormFits, writeTop } from './write.ts';
 import { findWrittenForms, type BlockSpan } from './written-form.ts';
-import type { Document, InlineContent } from './types.ts';
+import type { Block, Document, InlineContent } from './types.ts';
 
 export interface ReadOptions {
   /**
@@ -48,13 +48,24 @@ export function markdownToDocument(markdown: string, options: ReadOptions = {}):
     const canonical = writeTop(document, headingOffset, { spans });
     // A run may use the page's link reference definitions, which stand elsewhere (at the end): read with them.
     const definitions = read.definitions ?? '';
-    const readSnippet = (snippet: string) => markdownToDocument(definitions === '' ? snippet : `${snippet}\n\n${definitions}`, { headingOffset }).nodes;
+    const readSnippet = (snippet: string) => readSnippetBlocks(snippet, headingOffset, definitions);
     const fits = keptFormFits(document.nodes, headingOffset, document.data.escapeParentheses, definitions);
     const { forms, separators } = findWrittenForms(markdown, document.nodes, canonical, spans, readSnippet, fits);
     if (forms.length > 0) document.data.writtenForms = forms;
     if (separators.length > 0) document.data.writtenSeparators = separators;
   }
   return assignKeys(document);
+}
+
+/**
+ * The blocks of a piece of a page (a kept form, the blocks around a separator), read as the
+ * page reads them: with the page's link reference definitions (`[name]` may use one further
+ * down), and a U+FEFF opening the piece as its text. micromark drops a U+FEFF opening its
+ * input as a byte order mark; mid-page, GitBook's text keeps it.
+ */
+export function readSnippetBlocks(snippet: string, headingOffset: number, definitions = ''): Block[] {
+  const text = snippet.startsWith('\uFEFF') ? `\n${snippet}` : snippet;
+  return markdownToDocument(definitions === '' ? text : `${text}\n\n${definitions}`, { headingOffset }).nodes;
 }
 
 /**

@@ -17,7 +17,7 @@ import type {
 } from './types.ts';
 import { UPDATE_TAGS } from './prepare.ts';
 import { tableNeedsHtml, writeHtmlTable } from './html-table.ts';
-import { definitionsWritten, markdownToDocument } from './parse.ts';
+import { definitionsWritten, readSnippetBlocks } from './parse.ts';
 import { formLookup, sameBlocks, separatorFits, separatorLookup, writtenFormsOf, writtenSeparatorsOf, type BlockSpan } from './written-form.ts';
 import { codeNeedsHtml, writeHtmlCode } from './html-code.ts';
 
@@ -51,7 +51,7 @@ export function documentToMarkdown(document: Document, options: WriteOptions = {
     top.lookup = (index) => { const form = lookup(index); return form && fits(index, form) ? form : undefined; };
   }
   if (separators) {
-    const read = (markdown: string) => markdownToDocument(markdown, { headingOffset }).nodes;
+    const read = (markdown: string) => readSnippetBlocks(markdown, headingOffset);
     top.separator = (before, after, canonical) => {
       const kept = separators(before.last, after.first);
       if (!kept) return undefined;
@@ -71,8 +71,7 @@ export function documentToMarkdown(document: Document, options: WriteOptions = {
  * could join. Reading applies the same check, so what is kept is what will be written.
  */
 export function keptFormFits(nodes: Block[], headingOffset: number, escapeParentheses: true | undefined, definitions = '') {
-  // A form may use the page's link reference definitions (`[name]` with `[name]: url` further down): read with them.
-  const read = (markdown: string) => markdownToDocument(definitions === '' ? markdown : `${markdown}\n\n${definitions}`, { headingOffset }).nodes;
+  const read = (markdown: string) => readSnippetBlocks(markdown, headingOffset, definitions);
   const data = escapeParentheses ? { escapeParentheses } : {};
   /** The index of the nearest block from `from` on that is not an empty paragraph (GitBook writes those as blank lines). */
   const neighbour = (from: number, step: number) => {

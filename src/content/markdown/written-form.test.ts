@@ -157,6 +157,19 @@ const setText = (block: Block, text: string) => {
   (block as ParagraphBlock | HeadingBlock).nodes = [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }];
 };
 
+describe('a block opening with U+FEFF mid-page', () => {
+  // A byte order mark pasted into the middle of a page is text (GitBook keeps it); reading a
+  // kept form on its own must not take it for the mark opening a file.
+  it('keeps its written form, and its meaning, when written back', () => {
+    const source = 'Intro.\n\n\uFEFFPhoto credit: someone\\\n\n\nNext paragraph.\n';
+    const { document } = readPageMarkdown(source);
+    expect(writePageMarkdown(document)).toBe(source);
+    expect(readPageMarkdown(writePageMarkdown(document)).document).toEqual(document);
+    const text = (document.nodes[1] as ParagraphBlock).nodes.map((n) => ('leaves' in n ? n.leaves.map((l) => l.text).join('') : '')).join('');
+    expect(text.startsWith('\uFEFF')).toBe(true);
+  });
+});
+
 describe('a fence left open at the page\'s end', () => {
   it('is kept as written, its trailing blank lines (its content, GFM) included, and stays so', () => {
     for (const markdown of ['Install it.\n\n```bash\napt install kiln\n\n', 'Install it.\n\n```json\n\n\n']) {
