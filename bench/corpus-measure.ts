@@ -329,6 +329,9 @@ export function sourceText(source: string): { all: string; prose: string } {
     // An inline element with no look of its own here (`中文<font color="red">重點</font>文字`,
     // `see<u>under</u>line`) joins the text around it, as a browser shows it: no word ends at its tags.
     .replace(/(?<!\\)<(u|ins|small|big|font|abbr|acronym|cite|q|var|samp|tt|dfn|time|bdi|bdo|nobr|label|data)\b[^>]*>([^<]*)<\/\1\s*>/gi, '$2')
+    // A figure is HTML: a backslash before a tag there is text (GitBook's caption `<p>\</p>`, a
+    // line break), not an escape hiding the tag.
+    .replace(/<figure\b[\s\S]*?<\/figure>/gi, (figure: string) => figure.replace(/\\(?=<\/?[a-zA-Z])/g, ' '))
     .replace(/(?<!\\)<[a-zA-Z/][^>]*>/g, ' ')
     .replace(/\\([!-/:-@[-`{-~])/g, '$1');
   const prose = decodeHTMLStrict(text);
