@@ -114,6 +114,17 @@ export const CORPUS_BATCHES = [
       'Gtokentool/GTokenTool_Docs',
     ],
   },
+  {
+    seed: 'quire-markdown-corpus-2026-11-30q',
+    repositories: [
+      'HelloLuklak/Luklak_Document',
+      'JeffGThompson/Red-Team-Notes',
+      'Manuais-SOSDocs/manual-docz-operacao',
+      'PatchMyPCTeam/docs.patchmypc.com',
+      'ProcessosDatamob/TesteAutomacaoReleaseNotes',
+      'RocketChat/docs',
+    ],
+  },
 ];
 
 /** Tuning or held-out, from the names alone: within its batch, the half of the list sorted by seeded hash. */
