@@ -173,10 +173,22 @@ function extractTree(dir, commit, target) {
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, '');
   }
+  const sizeOf = new Map(entries.map((e, i) => [e, Number(sizes[i].split(' ')[2]) || 0]));
   const wanted = entries.filter((e, i) => !large.has(e) && !sizes[i].includes('missing'));
-  const batch = execFileSync('git', ['--git-dir', dir, 'cat-file', '--batch'], { input: wanted.map((e) => e.oid).join('\n') + '\n', maxBuffer: 1 << 30 });
+  // Read in chunks of at most 256 MB: a repository of many small files can hold more than one buffer takes.
+  for (let from = 0; from < wanted.length; ) {
+    let to = from;
+    for (let total = 0; to < wanted.length && (to === from || total + sizeOf.get(wanted[to]) <= 1 << 28); to++) total += sizeOf.get(wanted[to]);
+    writeBlobs(dir, target, wanted.slice(from, to));
+    from = to;
+  }
+}
+
+/** Writes the blobs `entries` name under `target`, read from the repository in one `git cat-file --batch`. */
+function writeBlobs(dir, target, entries) {
+  const batch = execFileSync('git', ['--git-dir', dir, 'cat-file', '--batch'], { input: entries.map((e) => e.oid).join('\n') + '\n', maxBuffer: 1 << 30 });
   let at = 0;
-  for (const entry of wanted) {
+  for (const entry of entries) {
     const end = batch.indexOf(10, at);
     const header = batch.subarray(at, end).toString().split(' ');
     at = end + 1;
