@@ -99,23 +99,79 @@ export interface HtmlTag {
   attrs: Record<string, string>;
 }
 
-/** Parses one HTML tag such as `<img src="a" alt="b">` or `</mark>`; null when `source` is not exactly one tag. */
-export function readHtmlTag(source: string): HtmlTag | null {
-  const match = /^<(\/?)([A-Za-z][A-Za-z0-9-]*)([^>]*?)\/?>$/s.exec(source.trim());
-  if (!match) return null;
-  return { name: match[2].toLowerCase(), closing: match[1] === '/', attrs: readAttributes(match[3]) };
+/**
+ * How far a tag is read with its quotes: past this many characters (or with a quote left open)
+ * a tag ends at its first `>`, as before quotes were read. Keeps reading linear on markup made
+ * to be slow (a quote per tag, no `>`).
+ */
+const QUOTED_TAG_BUDGET = 1024;
+
+/** The first `>` at or after a position, remembered: calls come in increasing order, so the scans add up to one pass. */
+function gtFinder(html: string): (from: number) => number {
+  let searched = -1;
+  let found = -1;
+  return (from) => {
+    if (searched >= 0 && from >= searched && (found < 0 || from <= found)) return found;
+    searched = from;
+    found = html.indexOf('>', from);
+    return found;
+  };
 }
 
-/** Every HTML tag in `html`, in order, with the text between them. */
+/**
+ * Where the tag opening at `at` ends (after its `>`); -1 when `at` opens none. Read as a browser
+ * reads a tag: a quoted value may hold `>` (GitBook writes `alt="Grant consent for <tenant>"`
+ * unescaped). A quote left open within the budget ends the tag at its first `>`.
+ */
+function tagEnd(html: string, at: number, firstGt: (from: number) => number): { nameEnd: number; end: number } | null {
+  let i = at + 1;
+  if (html[i] === '/') i++;
+  if (!/[A-Za-z]/.test(html[i] ?? '')) return null;
+  while (i < html.length && /[A-Za-z0-9-]/.test(html[i])) i++;
+  const nameEnd = i;
+  if (!/[\s>]/.test(html[i] ?? '') && html.slice(i, i + 2) !== '/>') return null;
+  const limit = Math.min(html.length, at + QUOTED_TAG_BUDGET);
+  let quote = '';
+  for (let j = i; j < limit; j++) {
+    const c = html[j];
+    if (quote !== '') {
+      if (c === quote) quote = '';
+    } else if (c === '>') return { nameEnd, end: j + 1 };
+    else if (c === '"' || c === "'") quote = c;
+  }
+  const gt = firstGt(i);
+  return gt < 0 ? null : { nameEnd, end: gt + 1 };
+}
+
+function tagAt(html: string, at: number, firstGt: (from: number) => number): { tag: HtmlTag; end: number } | null {
+  const read = tagEnd(html, at, firstGt);
+  if (!read) return null;
+  const closing = html[at + 1] === '/';
+  const name = html.slice(at + (closing ? 2 : 1), read.nameEnd).toLowerCase();
+  const body = html.slice(read.nameEnd, read.end - 1).replace(/\/$/, '');
+  return { tag: { name, closing, attrs: readAttributes(body) }, end: read.end };
+}
+
+/** Parses one HTML tag such as `<img src="a" alt="b">` or `</mark>`; null when `source` is not exactly one tag. */
+export function readHtmlTag(source: string): HtmlTag | null {
+  const trimmed = source.trim();
+  if (trimmed[0] !== '<') return null;
+  const read = tagAt(trimmed, 0, gtFinder(trimmed));
+  return read && read.end === trimmed.length ? read.tag : null;
+}
+
+/** Every HTML tag in `html`, in order, with the text between them. One pass: linear in the markup. */
 export function splitHtml(html: string): Array<{ tag: HtmlTag } | { text: string }> {
   const parts: Array<{ tag: HtmlTag } | { text: string }> = [];
-  const pattern = /<\/?[A-Za-z][A-Za-z0-9-]*(?:\s+[^>]*?)?\/?>/gs;
+  const firstGt = gtFinder(html);
   let last = 0;
-  for (const match of html.matchAll(pattern)) {
-    if (match.index > last) parts.push({ text: html.slice(last, match.index) });
-    const tag = readHtmlTag(match[0]);
-    parts.push(tag ? { tag } : { text: match[0] });
-    last = match.index + match[0].length;
+  for (let at = html.indexOf('<'); at >= 0; at = html.indexOf('<', at + 1)) {
+    const read = tagAt(html, at, firstGt);
+    if (!read) continue;
+    if (at > last) parts.push({ text: html.slice(last, at) });
+    parts.push({ tag: read.tag });
+    last = read.end;
+    at = read.end - 1;
   }
   if (last < html.length) parts.push({ text: html.slice(last) });
   return parts;
@@ -211,9 +267,10 @@ export function decodeEntities(text: string): string {
   });
 }
 
-/** Escapes a value for a double-quoted attribute, in `{% %}` tags and in HTML alike. */
-export function quoteAttribute(value: string): string {
-  return '"' + value.replace(/&/g, '&#x26;').replace(/"/g, '&#x22;').replace(/'/g, '&#x27;').replace(/</g, '&#x3C;').replace(/>/g, '&#x3E;').replace(/\n/g, '&#xA;') + '"';
+/** Escapes a value for a double-quoted attribute, in `{% %}` tags and in HTML alike; `bare` leaves `<` and `>` as GitBook's figures write them. */
+export function quoteAttribute(value: string, angles: 'escaped' | 'bare' = 'escaped'): string {
+  const quoted = value.replace(/&/g, '&#x26;').replace(/"/g, '&#x22;').replace(/'/g, '&#x27;').replace(/\n/g, '&#xA;');
+  return '"' + (angles === 'bare' ? quoted : quoted.replace(/</g, '&#x3C;').replace(/>/g, '&#x3E;')) + '"';
 }
 
 /** A link destination, in angle brackets when it has spaces or parentheses; as it was written (`written`) while that still says `href`. */

@@ -9,6 +9,7 @@ import { documentSchemaErrors } from '../../../test/markdown-schema.ts';
 import { documentToMarkdown, extractText, markdownToDocument, normalizeMarkdown, readPageMarkdown, splitFrontMatter, writePageMarkdown } from './index.ts';
 import { keepsPage } from '../../../test/markdown-page-reading.ts';
 import type { Block } from './types.ts';
+import { renderDocument } from '../../site/render-document.ts';
 
 /** Reads `markdown`, checks it validates and writes back as `written` (the source by default) and stays so. */
 function roundTrips(markdown: string, written = markdown): Block[] {
@@ -101,6 +102,18 @@ describe('constructs GitBook writes that were lost or shown as text', () => {
   it('keeps an integration block (`{% @github-files/github-code-block %}`) verbatim, not as escaped text', () => {
     const [block] = roundTrips('{% @github-files/github-code-block url="https://github.com/a/b/blob/main/x.js" %}\n\nText after.');
     expect(block.type).toBe('integration');
+  });
+});
+
+describe('figures whose attributes hold markup', () => {
+  it('reads an image alt holding `<name>` whole, its width kept, and shows both on the page', () => {
+    // GitBook writes `<` and `>` bare inside a quoted attribute; a browser reads them as the value's text.
+    const markdown = '<figure><img src="a.png" alt="Grant consent for <your_tenant>&#x27;" width="563"><figcaption></figcaption></figure>';
+    const [images] = roundTrips(markdown);
+    const image = childrenOf(images)[0] as Block & { data: { alt?: string; width?: number } };
+    expect(image.data).toMatchObject({ alt: "Grant consent for <your_tenant>'", width: 563 });
+    const html = renderDocument(markdownToDocument(markdown)).html;
+    expect(html).toContain('alt="Grant consent for &lt;your_tenant&gt;&#39;" width="563"');
   });
 });
 

@@ -445,7 +445,8 @@ function writeImages(block: ImagesBlock): string {
 
 function writeFigure(image: ImageBlock): string {
   const { ref, refDark, alt, width } = image.data;
-  const img = `<img src=${quoteAttribute(imageSrc(ref))} alt=${quoteAttribute(alt ?? '')}${width ? ` width="${width}"` : ''}>`;
+  // GitBook writes a figure's alt with `<` and `>` bare (`alt="Grant consent for <tenant>"`).
+  const img = `<img src=${quoteAttribute(imageSrc(ref))} alt=${quoteAttribute(alt ?? '', 'bare')}${width ? ` width="${width}"` : ''}>`;
   const picture = refDark ? `<picture><source srcset=${quoteAttribute(imageSrc(refDark))} media="(prefers-color-scheme: dark)">${img}</picture>` : img;
   const caption = image.fragments.find((f) => f.fragment === 'caption')?.nodes[0]?.nodes;
   const figcaption = caption && !isEmptyContent(caption) ? `<figcaption><p>${writeInlines(caption, { singleLine: true, html: true })}</p></figcaption>` : '<figcaption></figcaption>'; // GitBook writes an empty one
