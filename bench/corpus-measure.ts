@@ -214,6 +214,8 @@ function fencedCode(text: string, take: (body: string) => string): string {
     const bare = line.replace(/^[ \t>]*/, '');
     if (bare.trim() === '' || indentOf(line) < htmlBlock || (htmlBlock >= 0 && /^(?:[*+-]|\d+[.)])[ \t]/.test(bare))) htmlBlock = -1;
     if (htmlBlock < 0 && opensHtmlBlock(bare, n === 0 || lines[n - 1].replace(/^[ \t>]*/, '').trim() === '')) htmlBlock = indentOf(line);
+    // Raw HTML: a backslash before a tag there is text the browser shows, not an escape hiding the tag.
+    if (htmlBlock >= 0) line = line.replace(/\\(?=<\/?[a-zA-Z])/g, '\\ ');
     // A fence may open a list item's content (`4.  ```sh`): its indentation is the item's.
     const opening = /^([ \t>]*(?:(?:[*+-]|\d+[.)])[ \t]+)*)(`{3,}|~{3,})/.exec(line);
     if (opening && htmlBlock < 0 && !(opening[2][0] === '`' && line.slice(opening[0].length).includes('`'))) open = { fence: opening[2], indent: columns(opening[1]), quoted: opening[1].includes('>'), body: [] };
@@ -332,7 +334,9 @@ export function sourceText(source: string): { all: string; prose: string } {
     // A figure is HTML: a backslash before a tag there is text (GitBook's caption `<p>\</p>`, a
     // line break), not an escape hiding the tag.
     .replace(/<figure\b[\s\S]*?<\/figure>/gi, (figure: string) => figure.replace(/\\(?=<\/?[a-zA-Z])/g, ' '))
-    .replace(/(?<!\\)<[a-zA-Z/][^>]*>/g, ' ')
+    // A tag ends at its first `>` outside a double-quoted value (GitBook writes `alt="for <tenant>"`
+    // unescaped, as a browser reads it); a quote left open on its line, at its first `>`.
+    .replace(/(?<!\\)<[a-zA-Z/](?:[^>"]|="[^"\n]*")*>|(?<!\\)<[a-zA-Z/][^>]*>/g, ' ')
     .replace(/\\([!-/:-@[-`{-~])/g, '$1');
   const prose = decodeHTMLStrict(text);
   return { prose, all: `${prose} ${shown.join(' ')}` };

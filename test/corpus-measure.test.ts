@@ -156,6 +156,20 @@ describe('corpus measure: words lost', () => {
     expect(missingWords(worded, page(worded).replaceAll('Tide chart', ''))).toEqual(['tide', 'chart']);
   });
 
+  it('reads a tag as a browser does: a double-quoted value may hold `<` and `>`', () => {
+    // GitBook writes `alt="Grant consent for <tenant>"` unescaped; what follows the alt is the tag's, not text.
+    const source = 'Then:\n\n<figure><img src="a.png" alt="Grant consent for <your_tenant>&#x27;" width="563"><figcaption></figcaption></figure>\n';
+    expect(missingWords(source, page(source))).toEqual([]);
+    expect(sourceText(source).prose).not.toMatch(/563/);
+  });
+
+  it('reads a backslash before a tag in a raw HTML block as text the page shows, not an escape hiding the tag', () => {
+    const source = '<blockquote class="wp-block-quote">\n<p>Call us.\\</p>\n<p>\\</p>\n</blockquote>\n';
+    expect(missingWords(source, page(source))).toEqual([]);
+    // Only the tag is read so: an escaped `<` in markdown prose is text.
+    expect(missingWords('Write \\<p> here.\n', page('Write here.\n'))).toEqual(['p']);
+  });
+
   it('counts a word the page shows fewer times than the source does', () => {
     const source = 'Lantern glows.\n\nLantern glows again.\n';
     const html = page('Lantern glows.\n');
