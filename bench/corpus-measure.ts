@@ -60,7 +60,7 @@ export const canonical = (text: string) => text.replace(/(?:[ \t]|&#x20;)+$/gm, 
  */
 
 /** A markdown link's or image's destination and title: `(<a b.png> "t")`, `(a(1).md)`. */
-const DESTINATION = String.raw`\s*(?:<[^>\n]*>|(?:[^()\s]|\([^()]*\))*)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*`;
+const DESTINATION = String.raw`\s*(?:<[^>\n]*>|(?:[^()\s]|\([^()]*\))*)(?:\s+(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\([^)]*\)))?\s*`;
 
 /** GitBook labels a card's target and a content-ref with the address (`<a href="a/">a</a>`). */
 const ownAddress = (label: string, href: string) => {

@@ -170,6 +170,11 @@ describe('corpus measure: words lost', () => {
     expect(missingWords('Write \\<p> here.\n', page('Write here.\n'))).toEqual(['p']);
   });
 
+  it('reads an image whose title holds escaped quotes as an image, not as words', () => {
+    const source = 'Press it.\n\n![Pressing the "Go" button](/_images/go.png "Pressing the \\"Go\\" button")\n';
+    expect(missingWords(source, page(source))).toEqual([]);
+  });
+
   it('counts a word the page shows fewer times than the source does', () => {
     const source = 'Lantern glows.\n\nLantern glows again.\n';
     const html = page('Lantern glows.\n');
