@@ -423,7 +423,9 @@ export function relativeDocumentPaths(document: Document, pageFile: string, page
 /**
  * Writing: a mention shows its page's title (GitBook writes `[Title](page.md "mention")`), so
  * each mention of a page gets the current title as its label; call before the references
- * become relative paths.
+ * become relative paths. A mention read with its text (`text`) is written with it and gets no
+ * label: one would change nothing written, and would make its blocks differ from the ones
+ * whose written form the page keeps (their table or paragraph was then written anew).
  */
 export function labelMentions(document: Document, titleOfPage: (pageId: string) => string | undefined): Document {
   const walk = (value: unknown): unknown => {
@@ -431,7 +433,8 @@ export function labelMentions(document: Document, titleOfPage: (pageId: string) 
     if (!value || typeof value !== 'object') return value;
     const object = value as Record<string, unknown>;
     if (object.object === 'inline' && object.type === 'mention') {
-      const data = object.data as { ref: ContentRef; label?: string };
+      const data = object.data as { ref: ContentRef; label?: string; text?: string };
+      if (data.text !== undefined) return object;
       const page = (data.ref.kind === 'page' || data.ref.kind === 'anchor') && !data.ref.space ? data.ref.page : undefined;
       const title = page ? titleOfPage(page) : undefined;
       return title === undefined ? object : { ...object, data: { ...data, label: title } };
