@@ -104,7 +104,8 @@ export interface InlineMention {
   type: 'mention';
   key?: string;
   isVoid: true;
-  data: { ref: ContentRef; label?: string; text?: string };
+  /** `href` (Quire's): the destination as written when it holds escapes, as a link's. */
+  data: { ref: ContentRef; label?: string; text?: string; href?: string };
 }
 
 export interface InlineImage {

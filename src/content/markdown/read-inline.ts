@@ -92,8 +92,11 @@ class InlineReader {
         return this.leafText('\n', marks);
       case 'link':
         // GitBook's page mention: its text is the page's title, written back from the page.
-        // Its text as written is kept (`text`), so that the page writes back as it was read.
-        if (node.title === 'mention') return this.inline({ object: 'inline', type: 'mention', isVoid: true, data: { ref: refFromHref(this.restore(node.url)), text: this.restore(plainOf(node.children)) } });
+        // Its text as written is kept (`text`), and its destination when it holds escapes (`href`, as a link's), so that the page writes back as it was read.
+        if (node.title === 'mention') {
+          const href = writtenDestination(node, this.ctx);
+          return this.inline({ object: 'inline', type: 'mention', isVoid: true, data: { ref: refFromHref(this.restore(node.url)), text: this.restore(plainOf(node.children)), ...(href ? { href } : {}) } });
+        }
         // A URL typed as text (GFM's autolink literal) stays text: GitBook writes every link `[text](url)`
         // and keeps a bare `www.x.com` as the text it is.
         // (The literal keeps its backslashes raw: they are escapes of text.)

@@ -94,6 +94,11 @@ describe('constructs GitBook writes that were lost or shown as text', () => {
     expect(writePageMarkdown(page.document, page.title)).toBe('* https://x/a\\\\\\"\\""\n');
   });
 
+  it('writes a mention\'s destination as written when it holds escapes (`tech\\_notes.md`), as a link\'s', () => {
+    // GitBook's older export escaped `_` in destinations; an edited paragraph is written canonically, its mention as it was.
+    roundTrips('See [tech\\_notes.md](../walkthroughs/tech\\_notes.md "mention") and [the notes](tech\\_notes.md).');
+  });
+
   it('reads a code title holding bare quotes whole (`title="a "b""`)', () => {
     const [code] = roundTrips('{% code title="a "b"" %}\n```js\nx\n```\n{% endcode %}', '{% code title="a &#x22;b&#x22;" %}\n```js\nx\n```\n{% endcode %}');
     expect((code as { data: { title?: string } }).data.title).toBe('a "b"');

@@ -241,7 +241,7 @@ function renderInline(node: Inline, options: InlineWriteOptions): string {
     case 'mention': {
       const href = hrefFromRef(node.data.ref);
       const label = node.data.text ?? node.data.label ?? (/^(?:[a-z][a-z0-9+.-]*:|\/|#)/i.test(href) ? href : href.split('#')[0].split('/').pop() || href);
-      return `[${escapeText(label, { ...options, singleLine: true })}](${destination(href)} "mention")`;
+      return `[${escapeText(label, { ...options, singleLine: true })}](${destination(href, node.data.href)} "mention")`;
     }
     case 'button': {
       const icon = node.data.icon ? ` data-icon=${quoteAttribute(node.data.icon)}` : '';
