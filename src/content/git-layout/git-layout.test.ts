@@ -38,6 +38,15 @@ describe('SUMMARY.md', () => {
     expect(writeSummary(entries)).toBe(text);
   });
 
+  it('reads an entry whose page link title holds escaped quotes as the page (GitBook writes `"\\"Tab\\" page"`)', () => {
+    const entries = parseSummary('* [About the "General" tab](deploy/general-tab.md "\\"General\\" tab")\n* [Other](other.md \'it\\\'s\')\n* [Third](third.md (third))\n');
+    expect(entries.map((e) => [e.kind, e.title, e.href])).toEqual([
+      ['page', 'About the "General" tab', 'deploy/general-tab.md'],
+      ['page', 'Other', 'other.md'],
+      ['page', 'Third', 'third.md'],
+    ]);
+  });
+
   it('accepts - and + bullets, tabs, encoded paths and angle brackets', () => {
     const entries = parseSummary('- [A](<my page.md>)\n\t+ [B](sub%20dir/b.md)\n');
     expect(entries[0].href).toBe('my page.md');

@@ -130,8 +130,9 @@ function linkOf(text: string): { title: string; destination: string } | undefine
     }
   }
   const rest = text.slice(i).trim();
-  // Nothing but an optional "title" may follow before the closing parenthesis.
-  if (!/^(?:(?:"[^"]*"|'[^']*')\s*)?\)$/.test(rest)) return undefined;
+  // Nothing but an optional title ("…", '…' or (…), its quotes escaped within: GitBook's page
+  // link title `"\"General\" tab"`) may follow before the closing parenthesis.
+  if (!/^(?:(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\((?:[^()\\]|\\.)*\))\s*)?\)$/s.test(rest)) return undefined;
   return { title: open[1], destination: destination.trim() };
 }
 
