@@ -119,7 +119,7 @@ function gtFinder(html: string): (from: number) => number {
 }
 
 /**
- * Where the tag opening at `at` ends (after its `>`); -1 when `at` opens none. Read as a browser
+ * Where the tag opening at `at` ends (after its `>`); null when `at` opens none. Read as a browser
  * reads a tag: a quoted value may hold `>` (GitBook writes `alt="Grant consent for <tenant>"`
  * unescaped). A quote left open within the budget ends the tag at its first `>`.
  */
@@ -143,6 +143,7 @@ function tagEnd(html: string, at: number, firstGt: (from: number) => number): { 
   return gt < 0 ? null : { nameEnd, end: gt + 1 };
 }
 
+/** The tag opening at `at` (its name, whether closing, its attributes) and where it ends; null when `at` opens none. */
 function tagAt(html: string, at: number, firstGt: (from: number) => number): { tag: HtmlTag; end: number } | null {
   const read = tagEnd(html, at, firstGt);
   if (!read) return null;
