@@ -68,7 +68,7 @@ describe('links of a git-synced space, published', { timeout: 240_000 }, () => {
   });
 
   it('every relative link and image of every page answers 200, and none ends in .md', async () => {
-    expect(pages.size).toBe(7);
+    expect(pages.size).toBe(8);
     const problems: string[] = [];
     const status = new Map<string, number>();
     const seen = new Map<string, string[]>(); // git path -> targets on its page
@@ -101,6 +101,9 @@ describe('links of a git-synced space, published', { timeout: 240_000 }, () => {
     // Card targets, links in <pre><code> and in HTML table cells lead to the pages they name.
     expect(on('README.md')).toEqual(expect.arrayContaining([site('guides/mooring.md'), site('guides/deep/anchoring.md'), `${site('guides/deep/README.md')}#depths`]));
     expect(on('guides/mooring.md')).toEqual(expect.arrayContaining([site('guides/deep/anchoring.md'), site('guides/deep/README.md'), site('README.md'), `${site('reference/tide-api.md')}#tides`]));
+    // A page whose SUMMARY.md entry has a page link title with escaped quotes (`"\\"Berth\\" tab"`) is a page: linked, not text.
+    expect(on('guides/mooring.md')).toEqual(expect.arrayContaining([site('guides/berth-tab.md')]));
+    expect(on('guides/berth-tab.md')).toEqual(expect.arrayContaining([site('guides/mooring.md')]));
     // README pages: `./#anchor` stays on the page, `../` and `./` are the folder's and the parent's pages.
     expect(on('guides/README.md')).toEqual(expect.arrayContaining([`${site('guides/README.md')}#the-list`, site('README.md'), site('guides/deep/README.md')]));
     expect(on('guides/deep/anchoring.md')).toEqual(expect.arrayContaining([site('guides/deep/README.md'), site('guides/mooring.md')]));
@@ -124,6 +127,11 @@ describe('links of a git-synced space, published', { timeout: 240_000 }, () => {
         // On a phone the navigation is a drawer: opened to be seen.
         if (width < 800) await page.click('#menu-toggle');
         await page.screenshot({ path: path.join(SHOTS, `group-${width}-${scheme}.png`), fullPage: false });
+        if (width === 1280) {
+          // The page linking the one listed with an escaped-quote title: its link is a link.
+          expect((await page.goto(`${url}/sites/harbour/${pages.get('guides/mooring.md')}`))?.status()).toBe(200);
+          await page.screenshot({ path: path.join(SHOTS, `berth-link-${scheme}.png`), fullPage: true });
+        }
         await page.close();
       }
     }
