@@ -59,6 +59,9 @@ export const canonical = (text: string) => text.replace(/(?:[ \t]|&#x20;)+$/gm, 
  * block it stood in.
  */
 
+/** In raw HTML a backslash before a tag is text the browser shows, not a markdown escape hiding the tag: kept apart from it. */
+const backslashesBeforeTagsAsText = (html: string) => html.replace(/\\(?=<\/?[a-zA-Z])/g, '\\ ');
+
 /** A markdown link's or image's destination and title: `(<a b.png> "t")`, `(a(1).md)`. */
 const DESTINATION = String.raw`\s*(?:<[^>\n]*>|(?:[^()\s]|\([^()]*\))*)(?:\s+(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|\([^)]*\)))?\s*`;
 
@@ -214,8 +217,7 @@ function fencedCode(text: string, take: (body: string) => string): string {
     const bare = line.replace(/^[ \t>]*/, '');
     if (bare.trim() === '' || indentOf(line) < htmlBlock || (htmlBlock >= 0 && /^(?:[*+-]|\d+[.)])[ \t]/.test(bare))) htmlBlock = -1;
     if (htmlBlock < 0 && opensHtmlBlock(bare, n === 0 || lines[n - 1].replace(/^[ \t>]*/, '').trim() === '')) htmlBlock = indentOf(line);
-    // Raw HTML: a backslash before a tag there is text the browser shows, not an escape hiding the tag.
-    if (htmlBlock >= 0) line = line.replace(/\\(?=<\/?[a-zA-Z])/g, '\\ ');
+    if (htmlBlock >= 0) line = backslashesBeforeTagsAsText(line);
     // A fence may open a list item's content (`4.  ```sh`): its indentation is the item's.
     const opening = /^([ \t>]*(?:(?:[*+-]|\d+[.)])[ \t]+)*)(`{3,}|~{3,})/.exec(line);
     if (opening && htmlBlock < 0 && !(opening[2][0] === '`' && line.slice(opening[0].length).includes('`'))) open = { fence: opening[2], indent: columns(opening[1]), quoted: opening[1].includes('>'), body: [] };
@@ -331,9 +333,8 @@ export function sourceText(source: string): { all: string; prose: string } {
     // An inline element with no look of its own here (`中文<font color="red">重點</font>文字`,
     // `see<u>under</u>line`) joins the text around it, as a browser shows it: no word ends at its tags.
     .replace(/(?<!\\)<(u|ins|small|big|font|abbr|acronym|cite|q|var|samp|tt|dfn|time|bdi|bdo|nobr|label|data)\b[^>]*>([^<]*)<\/\1\s*>/gi, '$2')
-    // A figure is HTML: a backslash before a tag there is text (GitBook's caption `<p>\</p>`, a
-    // line break), not an escape hiding the tag.
-    .replace(/<figure\b[\s\S]*?<\/figure>/gi, (figure: string) => figure.replace(/\\(?=<\/?[a-zA-Z])/g, ' '))
+    // A figure is HTML (GitBook's caption `<p>\</p>`, a line break).
+    .replace(/<figure\b[\s\S]*?<\/figure>/gi, backslashesBeforeTagsAsText)
     // A tag ends at its first `>` outside a double-quoted value (GitBook writes `alt="for <tenant>"`
     // unescaped, as a browser reads it); a quote left open on its line, at its first `>`.
     .replace(/(?<!\\)<[a-zA-Z/](?:[^>"]|="[^"\n]*")*>|(?<!\\)<[a-zA-Z/][^>]*>/g, ' ')
