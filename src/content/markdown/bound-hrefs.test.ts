@@ -67,8 +67,8 @@ describe('bound links keep their written href', () => {
     // The table is kept as written (its cell's `<p>` keeps a trailing space GitBook wrote); a label
     // would change nothing written, but it made the table's blocks differ from the kept ones.
     const body = '| Finding                  | Examples                       |\n| ------------------------ | ------------------------------ |\n| <p>base64 </p><p>b32</p> | [faq.md](../faq.md "mention") |\n';
-    const pageId = spacePaths(tree, files).pageAt('guide/setup.md')!;
     const paths = spacePaths(tree, files);
+    const pageId = paths.pageAt('guide/setup.md')!;
     const document = resolveDocumentPaths(readPageMarkdown(body).document, 'guide/setup.md', paths);
     const labelled = labelMentions(document, (id) => (id === 'FAQ' ? 'Frequently asked' : undefined));
     expect(writePageMarkdown(relativeDocumentPaths(labelled, 'guide/setup.md', pageId, paths))).toBe(body);
